@@ -1,0 +1,85 @@
+// The VS Code client: starts the skewguard language server (dist/server.js) and shows the resolved
+// version window in the status bar. All analysis lives in the server.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { ResolvedConfigRequest, ConfigChangedNotification, type ResolvedConfigResult } from '../../server/src/shared/protocol';
+
+let client: LanguageClient | undefined;
+let status: vscode.StatusBarItem | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const module = context.asAbsolutePath(path.join('dist', 'server.js'));
+  const serverOptions: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: 'file', language: 'yaml' }, { scheme: 'untitled', language: 'yaml' },
+      { scheme: 'file', language: 'json' }, { scheme: 'file', language: 'jsonc' },
+      { scheme: 'file', language: 'toml' }, { scheme: 'file', language: 'kata-toml' },
+    ],
+    synchronize: {
+      configurationSection: 'skewguard',
+      fileEvents: [
+        vscode.workspace.createFileSystemWatcher('**/.skewguard.{yaml,yml}'),
+        vscode.workspace.createFileSystemWatcher('**/*localhost*.{yml,yaml}'),
+      ],
+    },
+    diagnosticCollectionName: 'skewguard',
+  };
+  client = new LanguageClient('skewguard', 'skewguard', serverOptions, clientOptions);
+
+  status = vscode.window.createStatusBarItem('skewguard.window', vscode.StatusBarAlignment.Right, 100);
+  status.name = 'skewguard version window';
+  status.command = 'skewguard.showResolvedWindow';
+  context.subscriptions.push(status);
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand('skewguard.showResolvedWindow', showResolvedWindow),
+    vscode.commands.registerCommand('skewguard.restartServer', async () => { await client?.restart(); void refreshStatus(); }),
+    vscode.window.onDidChangeActiveTextEditor(() => void refreshStatus()),
+  );
+  await client.start();
+  context.subscriptions.push(client.onNotification(ConfigChangedNotification, () => void refreshStatus()));
+  void refreshStatus();
+}
+
+async function resolved(): Promise<ResolvedConfigResult | undefined> {
+  if (!client?.isRunning()) return undefined;
+  const uri = vscode.window.activeTextEditor?.document.uri.toString();
+  try {
+    return await client.sendRequest<ResolvedConfigResult>(ResolvedConfigRequest, { uri });
+  } catch {
+    return undefined;
+  }
+}
+
+async function refreshStatus(): Promise<void> {
+  if (!status) return;
+  const r = await resolved();
+  if (!r) { status.hide(); return; }
+  const k = r.resolved.kubernetes;
+  const s = r.resolved.starlingx;
+  status.text = `$(versions) ${r.summary}`;
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**skewguard version window**\n\n`);
+  md.appendMarkdown(`- StarlingX **${s.release}** — ${s.source.kind}: ${s.source.detail}\n`);
+  md.appendMarkdown(`- Kubernetes **${k.window}** (${(k.versions as string[]).join(', ')}) — ${k.source.kind}: ${k.source.detail}\n`);
+  if (r.resolved.kata.window) md.appendMarkdown(`- Kata **${r.resolved.kata.window}** — ${r.resolved.kata.source.kind}: ${r.resolved.kata.source.detail}\n`);
+  if (r.configProblems.length) md.appendMarkdown(`\n$(warning) ${r.configProblems.length} problem(s) in ${path.basename(r.configProblems[0].file)}`);
+  status.tooltip = md;
+  status.show();
+}
+
+async function showResolvedWindow(): Promise<void> {
+  const r = await resolved();
+  if (!r) { void vscode.window.showWarningMessage('skewguard: the language server is not running.'); return; }
+  const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify({ family: r.family, ...r.resolved, configProblems: r.configProblems }, null, 2) });
+  await vscode.window.showTextDocument(doc, { preview: true });
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+}

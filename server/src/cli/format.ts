@@ -1,0 +1,128 @@
+// Output formats of lsp-lint: stylish (people), json (scripts), sarif (code scanning), github (workflow annotations).
+import * as path from 'node:path';
+import type * as Sarif from 'sarif';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
+import { allRules, docsUrl } from '../engine/rules';
+
+export interface FileReport { file: string; family: string | null; diagnostics: Diagnostic[]; fixed?: boolean }
+
+const SEV_NAME = ['', 'error', 'warning', 'info', 'hint'] as const;
+export const sevName = (d: Diagnostic) => SEV_NAME[d.severity ?? 1] || 'error';
+export const msg = (d: Diagnostic): string => (typeof d.message === 'string' ? d.message : d.message.value);
+
+export interface Counts { errors: number; warnings: number; infos: number; fixed: number }
+export function count(reports: FileReport[]): Counts {
+  const c = { errors: 0, warnings: 0, infos: 0, fixed: 0 };
+  for (const r of reports) {
+    if (r.fixed) c.fixed++;
+    for (const d of r.diagnostics) {
+      const s = sevName(d);
+      if (s === 'error') c.errors++; else if (s === 'warning') c.warnings++; else c.infos++;
+    }
+  }
+  return c;
+}
+
+export function stylish(reports: FileReport[], cwd: string, color: boolean): string {
+  const c = (code: string, s: string) => (color ? `\u001b[${code}m${s}\u001b[0m` : s);
+  const out: string[] = [];
+  for (const r of reports) {
+    if (!r.diagnostics.length) continue;
+    out.push(c('4', path.relative(cwd, r.file) || r.file));
+    const rows = r.diagnostics.map((d) => [
+      `${d.range.start.line + 1}:${d.range.start.character + 1}`, sevName(d), msg(d).replace(/\s*\n\s*/g, ' '), String(d.code ?? ''),
+    ]);
+    const w0 = Math.max(...rows.map((x) => x[0].length)), w1 = Math.max(...rows.map((x) => x[1].length));
+    for (const [pos, sev, msg, id] of rows) {
+      const sc = sev === 'error' ? '31' : sev === 'warning' ? '33' : '36';
+      out.push(`  ${c('2', pos.padEnd(w0))}  ${c(sc, sev.padEnd(w1))}  ${msg}  ${c('2', id)}`);
+    }
+    out.push('');
+  }
+  const n = count(reports);
+  const total = n.errors + n.warnings + n.infos;
+  if (total) {
+    const line = `✖ ${total} problem${total === 1 ? '' : 's'} (${n.errors} error${n.errors === 1 ? '' : 's'}, ${n.warnings} warning${n.warnings === 1 ? '' : 's'}, ${n.infos} info)`;
+    out.push(c(n.errors ? '1;31' : '1;33', line));
+  } else {
+    out.push(c('32', `✔ ${reports.length} file${reports.length === 1 ? '' : 's'} checked, no problems`));
+  }
+  if (n.fixed) out.push(`${n.fixed} file${n.fixed === 1 ? '' : 's'} fixed`);
+  return out.join('\n') + '\n';
+}
+
+export function json(reports: FileReport[]): string {
+  return JSON.stringify(reports.map((r) => ({
+    filePath: r.file,
+    family: r.family,
+    fixed: !!r.fixed,
+    errorCount: r.diagnostics.filter((d) => sevName(d) === 'error').length,
+    warningCount: r.diagnostics.filter((d) => sevName(d) === 'warning').length,
+    messages: r.diagnostics.map((d) => ({
+      ruleId: d.code, severity: sevName(d), message: msg(d),
+      line: d.range.start.line + 1, column: d.range.start.character + 1,
+      endLine: d.range.end.line + 1, endColumn: d.range.end.character + 1,
+      docsUrl: d.codeDescription?.href, data: d.data,
+    })),
+  })), null, 2) + '\n';
+}
+
+const SARIF_LEVEL: Record<string, Sarif.Result.level> = { error: 'error', warning: 'warning', info: 'note', hint: 'note' };
+
+export function sarif(reports: FileReport[], cwd: string, version: string): string {
+  const rules = allRules.map((r) => ({
+    id: r.id, name: r.id.replace(/[/-](\w)/g, (_, ch: string) => ch.toUpperCase()),
+    shortDescription: { text: r.title.replace(/`/g, '') },
+    fullDescription: { text: `${r.what} ${r.why}`.replace(/`/g, '') },
+    helpUri: docsUrl(r.id),
+    help: { text: r.why.replace(/`/g, ''), markdown: r.why },
+    defaultConfiguration: { level: SARIF_LEVEL[r.defaultSeverity] },
+    properties: { tags: [r.family] },
+  }));
+  const index = new Map(rules.map((r, i) => [r.id, i]));
+  const log: Sarif.Log = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [{
+      tool: { driver: { name: 'skewguard', informationUri: 'https://github.com/skewguard/skewguard', semanticVersion: version, version, rules } },
+      originalUriBaseIds: { SRCROOT: { uri: pathToUri(cwd) + '/' } },
+      columnKind: 'utf16CodeUnits',
+      results: reports.flatMap((r) => r.diagnostics.map((d): Sarif.Result => {
+        const rel = path.relative(cwd, r.file);
+        const inside = rel && !rel.startsWith('..') && !path.isAbsolute(rel);
+        return {
+          ruleId: String(d.code),
+          ...(index.has(String(d.code)) ? { ruleIndex: index.get(String(d.code)) } : {}),
+          level: SARIF_LEVEL[sevName(d)],
+          message: { text: msg(d) },
+          locations: [{
+            physicalLocation: {
+              artifactLocation: inside ? { uri: rel.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: 'SRCROOT' } : { uri: pathToUri(r.file) },
+              region: { startLine: d.range.start.line + 1, startColumn: d.range.start.character + 1, endLine: d.range.end.line + 1, endColumn: d.range.end.character + 1 },
+            },
+          }],
+        };
+      })),
+    }],
+  };
+  return JSON.stringify(log, null, 2) + '\n';
+}
+
+function pathToUri(p: string): string {
+  return 'file://' + p.split(path.sep).map(encodeURIComponent).join('/').replace(/^([^/])/, '/$1');
+}
+
+const escData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const escProp = (s: string) => escData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+
+export function github(reports: FileReport[], cwd: string): string {
+  const out: string[] = [];
+  for (const r of reports) {
+    const file = path.relative(cwd, r.file) || r.file;
+    for (const d of r.diagnostics) {
+      const cmd = sevName(d) === 'error' ? 'error' : sevName(d) === 'warning' ? 'warning' : 'notice';
+      out.push(`::${cmd} file=${escProp(file)},line=${d.range.start.line + 1},col=${d.range.start.character + 1},endLine=${d.range.end.line + 1},endColumn=${d.range.end.character + 1},title=${escProp(String(d.code))}::${escData(msg(d))}`);
+    }
+  }
+  return out.length ? out.join('\n') + '\n' : '';
+}

@@ -1,0 +1,358 @@
+// lsp-lint: checks files in CI by starting the skewguard language server over stdio and speaking LSP
+// to it — the same server the editor uses, so the two can never disagree.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { spawn } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import {
+  createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
+  DidOpenTextDocumentNotification, DidChangeTextDocumentNotification, DidCloseTextDocumentNotification,
+  PublishDiagnosticsNotification, CodeActionRequest, ShutdownRequest, ExitNotification,
+  type Diagnostic, type ProtocolConnection, type TextEdit, type CodeAction,
+} from 'vscode-languageserver-protocol/node';
+import { collectFiles } from './files';
+import { stylish, json, sarif, github, count, type FileReport } from './format';
+import { ResolvedConfigRequest, FIX_ALL_KIND, type InitializationOptions, type ResolvedConfigResult } from '../shared/protocol';
+import { checkKubernetesWindow, SEVERITIES } from '../engine/config';
+import { findStarlingxRelease } from '../engine/data';
+import { ruleIds } from '../engine/rules';
+import type { SeveritySetting } from '../engine/types';
+
+const VERSION = '0.1.0';
+const FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
+
+const HELP = `Usage: lsp-lint [options] [paths|globs...]
+
+Checks StarlingX localhost.yml files (and the other file kinds skewguard serves) against
+every version in the upgrade window, using the skewguard language server.
+
+Options:
+  -f, --format <stylish|json|sarif|github>  output format (default: stylish)
+  -o, --output-file <file>        write the report to a file instead of stdout
+  -c, --config <file>             use this config instead of the nearest .skewguard.yaml
+      --starlingx-release <rel>   StarlingX release, e.g. 6.0
+      --kubernetes-window <w>     Kubernetes window, e.g. 1.18..1.21 or 1.21
+      --kata-window <w>           Kata window, e.g. 3.2..3.32
+      --kata-flavour <go|runtime-rs>
+      --rule <id>=<severity>      set a rule's severity (error|warning|info|hint|off); repeatable
+      --max-warnings <n>          exit 1 when there are more than n warnings (default: -1, no limit)
+      --fix                       apply the preferred fixes (atomic writes; files that do not parse are left alone)
+      --stdin                     read the file from standard input
+      --stdin-filename <name>     the name used for standard input (implies --stdin)
+      --print-config [path]       print the resolved windows and where each part came from, then exit
+      --no-color                  no colours in stylish output
+  -h, --help                      this help
+  -v, --version                   the version
+
+Exit codes: 0 no errors; 1 errors (or more warnings than --max-warnings); 2 usage or internal failure.
+`;
+
+interface Options {
+  format: typeof FORMATS[number];
+  outputFile?: string;
+  config?: string;
+  starlingxRelease?: string;
+  kubernetesWindow?: string;
+  kataWindow?: string;
+  kataFlavour?: string;
+  rules: Record<string, SeveritySetting>;
+  maxWarnings: number;
+  fix: boolean;
+  stdin: boolean;
+  stdinFilename?: string;
+  printConfig: boolean;
+  color: boolean;
+  paths: string[];
+}
+
+class UsageError extends Error {}
+
+function parseArgs(argv: string[]): Options | 'help' | 'version' {
+  const o: Options = { format: 'stylish', rules: {}, maxWarnings: -1, fix: false, stdin: false, printConfig: false, color: !!process.stdout.isTTY && !process.env.NO_COLOR, paths: [] };
+  for (let i = 0; i < argv.length; i++) {
+    let a = argv[i];
+    let inline: string | undefined;
+    if (a.startsWith('--') && a.includes('=')) { inline = a.slice(a.indexOf('=') + 1); a = a.slice(0, a.indexOf('=')); }
+    const val = (): string => {
+      if (inline !== undefined) return inline;
+      const v = argv[++i];
+      if (v === undefined) throw new UsageError(`${a} needs a value`);
+      return v;
+    };
+    switch (a) {
+      case '-h': case '--help': return 'help';
+      case '-v': case '--version': return 'version';
+      case '-f': case '--format': {
+        const f = val();
+        if (!(FORMATS as readonly string[]).includes(f)) throw new UsageError(`unknown format "${f}"; use one of ${FORMATS.join(', ')}`);
+        o.format = f as Options['format']; break;
+      }
+      case '-o': case '--output-file': o.outputFile = val(); break;
+      case '-c': case '--config': o.config = val(); break;
+      case '--starlingx-release': {
+        const r = val();
+        if (!findStarlingxRelease(r)) throw new UsageError(`unknown StarlingX release "${r}"`);
+        o.starlingxRelease = r; break;
+      }
+      case '--kubernetes-window': {
+        const w = val(); const e = checkKubernetesWindow(w);
+        if (e) throw new UsageError(e);
+        o.kubernetesWindow = w; break;
+      }
+      case '--kata-window': o.kataWindow = val(); break;
+      case '--kata-flavour': case '--kata-flavor': {
+        const f = val();
+        if (f !== 'go' && f !== 'runtime-rs') throw new UsageError(`--kata-flavour must be go or runtime-rs`);
+        o.kataFlavour = f; break;
+      }
+      case '--rule': {
+        const m = /^([^=]+)=(\w+)$/.exec(val());
+        if (!m) throw new UsageError('--rule takes <rule-id>=<severity>');
+        if (!ruleIds.has(m[1])) throw new UsageError(`unknown rule id "${m[1]}"`);
+        if (!SEVERITIES.includes(m[2] as SeveritySetting)) throw new UsageError(`severity must be one of ${SEVERITIES.join(', ')}`);
+        o.rules[m[1]] = m[2] as SeveritySetting; break;
+      }
+      case '--max-warnings': {
+        const n = Number(val());
+        if (!Number.isInteger(n)) throw new UsageError('--max-warnings takes a whole number');
+        o.maxWarnings = n; break;
+      }
+      case '--fix': o.fix = true; break;
+      case '--stdin': o.stdin = true; break;
+      case '--stdin-filename': o.stdinFilename = val(); o.stdin = true; break;
+      case '--print-config': o.printConfig = true; break;
+      case '--no-color': o.color = false; break;
+      case '--color': o.color = true; break;
+      default:
+        if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
+        if (a === '-') o.stdin = true; else o.paths.push(a);
+    }
+  }
+  if (o.stdin && o.fix) throw new UsageError('--fix cannot be used with standard input');
+  return o;
+}
+
+function serverPath(): string {
+  if (process.env.SKEWGUARD_SERVER) return process.env.SKEWGUARD_SERVER;
+  return path.join(__dirname, 'server.js');
+}
+
+class ServerSession {
+  private conn: ProtocolConnection;
+  private waiters = new Map<string, { version: number; resolve: (d: Diagnostic[]) => void }>();
+  private exited = false;
+  private shuttingDown = false;
+  readonly child;
+  constructor(cwd: string, init: InitializationOptions) {
+    this.child = spawn(process.execPath, [serverPath(), '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], cwd });
+    this.child.on('exit', (code) => {
+      this.exited = true;
+      if (!this.shuttingDown) {
+        process.stderr.write(`lsp-lint: the language server exited unexpectedly (code ${code})\n`);
+        process.exit(2);
+      }
+    });
+    this.conn = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
+    this.conn.onNotification(PublishDiagnosticsNotification.type, (p) => {
+      const w = this.waiters.get(p.uri);
+      if (w && (p.version === undefined || p.version === w.version)) { this.waiters.delete(p.uri); w.resolve(p.diagnostics); }
+    });
+    this.conn.listen();
+    this.initPromise = this.conn.sendRequest(InitializeRequest.type, {
+      processId: process.pid, rootUri: pathToFileURL(cwd).toString(), capabilities: {},
+      workspaceFolders: [{ uri: pathToFileURL(cwd).toString(), name: path.basename(cwd) }],
+      initializationOptions: init,
+    }).then(() => this.conn.sendNotification(InitializedNotification.type, {}));
+  }
+  readonly initPromise: Promise<void>;
+
+  private wait(uri: string, version: number): Promise<Diagnostic[]> {
+    return new Promise((resolve) => this.waiters.set(uri, { version, resolve }));
+  }
+  async open(uri: string, text: string): Promise<Diagnostic[]> {
+    const p = this.wait(uri, 1);
+    await this.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: languageIdFor(uri), version: 1, text } });
+    return p;
+  }
+  async change(uri: string, version: number, text: string): Promise<Diagnostic[]> {
+    const p = this.wait(uri, version);
+    await this.conn.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+    return p;
+  }
+  async close(uri: string): Promise<void> {
+    await this.conn.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+  }
+  async fixAll(uri: string): Promise<TextEdit[]> {
+    const actions = (await this.conn.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics: [], only: [FIX_ALL_KIND] },
+    })) as CodeAction[] | null;
+    const a = (actions ?? []).find((x) => x.kind === FIX_ALL_KIND);
+    return (a?.edit?.changes?.[uri] ?? []) as TextEdit[];
+  }
+  resolvedConfig(uri?: string): Promise<ResolvedConfigResult> {
+    return this.conn.sendRequest(ResolvedConfigRequest, { uri }) as Promise<ResolvedConfigResult>;
+  }
+  async shutdown(): Promise<void> {
+    if (this.exited) return;
+    this.shuttingDown = true;
+    await this.conn.sendRequest(ShutdownRequest.type);
+    await this.conn.sendNotification(ExitNotification.type);
+    this.conn.dispose();
+  }
+}
+
+function languageIdFor(uri: string): string {
+  if (/\.json$/i.test(uri)) return 'json';
+  if (/\.toml$/i.test(uri)) return 'toml';
+  return 'yaml';
+}
+
+/** Applies LSP text edits (non-overlapping) to a text. */
+export function applyEdits(text: string, edits: TextEdit[]): string {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) starts.push(i + 1);
+    else if (c === 13) { if (text.charCodeAt(i + 1) === 10) i++; starts.push(i + 1); }
+  }
+  const off = (p: { line: number; character: number }) => (p.line >= starts.length ? text.length : Math.min(starts[p.line] + p.character, text.length));
+  const sorted = edits.map((e) => ({ s: off(e.range.start), e: off(e.range.end), t: e.newText })).sort((a, b) => b.s - a.s);
+  let out = text;
+  for (const e of sorted) out = out.slice(0, e.s) + e.t + out.slice(e.e);
+  return out;
+}
+
+/** Writes a file atomically: a temporary file in the same directory, then a rename; the mode is kept. */
+function writeAtomic(file: string, text: string): void {
+  const st = fs.statSync(file);
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.skewguard-${process.pid}.tmp`);
+  try {
+    fs.writeFileSync(tmp, text, { mode: st.mode });
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    try { fs.unlinkSync(tmp); } catch { /* already gone */ }
+    throw e;
+  }
+}
+
+const BOM = '\uFEFF';
+const isBinary = (buf: Buffer) => buf.subarray(0, 8192).includes(0);
+
+async function main(argv: string[]): Promise<number> {
+  let opts: Options | 'help' | 'version';
+  try { opts = parseArgs(argv); } catch (e) {
+    if (e instanceof UsageError) { process.stderr.write(`lsp-lint: ${e.message}\n\n${HELP}`); return 2; }
+    throw e;
+  }
+  if (opts === 'help') { process.stdout.write(HELP); return 0; }
+  if (opts === 'version') { process.stdout.write(`${VERSION}\n`); return 0; }
+  const cwd = process.cwd();
+  if (opts.config && !fs.existsSync(opts.config)) { process.stderr.write(`lsp-lint: config file ${opts.config} not found\n`); return 2; }
+
+  const session = new ServerSession(cwd, {
+    cli: {
+      configPath: opts.config, starlingxRelease: opts.starlingxRelease, kubernetesWindow: opts.kubernetesWindow,
+      kataWindow: opts.kataWindow, kataFlavour: opts.kataFlavour, rules: opts.rules,
+    },
+  });
+  await session.initPromise;
+
+  const done = async (code: number) => { await session.shutdown(); return code; };
+
+  if (opts.printConfig) {
+    const target = opts.paths[0] ? pathToFileURL(path.resolve(cwd, opts.paths[0])).toString() : undefined;
+    const r = await session.resolvedConfig(target);
+    process.stdout.write(JSON.stringify({ ...r.resolved, configProblems: r.configProblems }, null, 2) + '\n');
+    return done(r.configProblems.length ? 2 : 0);
+  }
+
+  const cfg = await session.resolvedConfig(opts.config ? pathToFileURL(path.resolve(cwd, opts.config)).toString() : undefined);
+  if (cfg.configProblems.length) {
+    for (const p of cfg.configProblems) process.stderr.write(`lsp-lint: ${path.relative(cwd, p.file)}:${p.line + 1}:${p.character + 1}: ${p.message}\n`);
+    return done(2);
+  }
+
+  const reports: FileReport[] = [];
+  if (opts.stdin) {
+    const text = fs.readFileSync(0, 'utf8').replace(/^\uFEFF/, '');
+    const name = path.resolve(cwd, opts.stdinFilename ?? 'stdin.yaml');
+    const uri = pathToFileURL(name).toString();
+    const diags = await session.open(uri, text);
+    const rc = await session.resolvedConfig(uri);
+    reports.push({ file: name, family: rc.family, diagnostics: diags });
+  } else {
+    if (!opts.paths.length) opts.paths.push('.');
+    const ignoreList = (cfg.resolved.ignore as string[]) ?? [];
+    const { files, missing } = collectFiles(opts.paths, cwd, ignoreList);
+    if (missing.length) {
+      process.stderr.write(`lsp-lint: no such file or no match: ${missing.join(', ')}\n`);
+      return done(2);
+    }
+    const progress = process.stderr.isTTY && files.length > 50;
+    let finished = 0;
+    const queue = [...files];
+    const worker = async () => {
+      for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
+        reports.push(await checkFile(session, f, opts as Options));
+        finished++;
+        if (progress && finished % 25 === 0) process.stderr.write(`\rlsp-lint: ${finished}/${files.length} files`);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(16, files.length || 1) }, worker));
+    if (progress) process.stderr.write(`\rlsp-lint: ${files.length}/${files.length} files\n`);
+    reports.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  }
+
+  let out: string;
+  switch (opts.format) {
+    case 'json': out = json(reports); break;
+    case 'sarif': out = sarif(reports, cwd, VERSION); break;
+    case 'github': out = github(reports, cwd); break;
+    default: out = stylish(reports, cwd, opts.color && !opts.outputFile);
+  }
+  if (opts.outputFile) fs.writeFileSync(opts.outputFile, out);
+  else process.stdout.write(out);
+  const n = count(reports);
+  const tooManyWarnings = opts.maxWarnings >= 0 && n.warnings > opts.maxWarnings;
+  if (tooManyWarnings && opts.format === 'stylish') process.stderr.write(`lsp-lint: ${n.warnings} warnings, more than --max-warnings ${opts.maxWarnings}\n`);
+  return done(n.errors > 0 || tooManyWarnings ? 1 : 0);
+}
+
+async function checkFile(session: ServerSession, file: string, opts: Options): Promise<FileReport> {
+  const uri = pathToFileURL(file).toString();
+  let buf: Buffer;
+  try { buf = fs.readFileSync(file); } catch (e) {
+    return { file, family: null, diagnostics: [{ range: zero(), severity: 1, code: 'skewguard/skipped-file', source: 'skewguard', message: `not checked: ${(e as Error).message}` }] };
+  }
+  if (isBinary(buf)) {
+    return { file, family: null, diagnostics: [{ range: zero(), severity: 3, code: 'skewguard/skipped-file', source: 'skewguard', message: 'not checked: binary data' }] };
+  }
+  const raw = buf.toString('utf8');
+  const hasBom = raw.startsWith(BOM);
+  let text = hasBom ? raw.slice(1) : raw;
+  let diags = await session.open(uri, text);
+  let fixed = false;
+  if (opts.fix) {
+    for (let pass = 2; pass < 12; pass++) {
+      const edits = await session.fixAll(uri);
+      if (!edits.length) break;
+      const next = applyEdits(text, edits);
+      if (next === text) break;
+      text = next;
+      fixed = true;
+      diags = await session.change(uri, pass, text);
+    }
+    if (fixed) writeAtomic(file, (hasBom ? BOM : '') + text);
+  }
+  const rc = await session.resolvedConfig(uri);
+  await session.close(uri);
+  return { file, family: rc.family, diagnostics: diags, fixed };
+}
+
+const zero = () => ({ start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
+
+main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e) => {
+  process.stderr.write(`lsp-lint: internal error: ${(e as Error).stack ?? e}\n`);
+  process.exitCode = 2;
+});

@@ -1,0 +1,159 @@
+// The engine's entry point: one file in, located diagnostics out. Pure apart from reading the
+// package's own data and schemas; no editor, no LSP, no network, and workspace content is never run.
+import * as path from 'node:path';
+import picomatch from 'picomatch';
+import { LineIndex } from './text';
+import { parseYaml, type YamlFile, type OffsetRange } from './parse/yaml';
+import type { Diagnostic, Family, Severity, SeveritySetting } from './types';
+import type { ResolvedConfig } from './config';
+import { allRules, docsUrl, ruleById, ruleIds, starlingxRules } from './rules';
+import type { Finding, RuleMeta } from './rules/types';
+import { parseError, skippedFile, unusedSuppression } from './rules/general';
+import { isStarlingxName, looksLikeStarlingx, StarlingxContext } from './families/starlingx';
+import { findSuppressions } from './suppress';
+
+export const MAX_FILE_BYTES = 20 * 1024 * 1024;
+
+export interface AnalyzeInput {
+  /** File system path (or a display name for stdin / untitled documents). */
+  path: string;
+  text: string;
+  config: ResolvedConfig;
+  /** The workspace folder the path is relative to, for `files:` associations. */
+  root?: string;
+}
+
+export interface AnalyzeResult {
+  family?: Family;
+  diagnostics: Diagnostic[];
+  /** The parsed file, for hovers and completion (undefined when the file was skipped). */
+  yaml?: YamlFile;
+  stx?: StarlingxContext;
+}
+
+const MODELINE = /#\s*skewguard:\s*(starlingx|kubernetes|kata-config|kata-persist|kata)\b/;
+
+export function detectFamily(file: string, text: string, config: ResolvedConfig, root?: string, yaml?: YamlFile): Family | undefined {
+  const rel = root ? path.relative(root, file).split(path.sep).join('/') : file.split(path.sep).join('/');
+  for (const [glob, fam] of Object.entries(config.files)) {
+    if (picomatch.isMatch(rel, glob, { dot: true, matchBase: !glob.includes('/') })) return fam;
+  }
+  const head = text.slice(0, 2000);
+  const m = MODELINE.exec(head);
+  if (m) return (m[1] === 'kata' ? 'kata-config' : m[1]) as Family;
+  const ext = path.extname(file).toLowerCase();
+  if (ext !== '.yml' && ext !== '.yaml' && ext !== '') return undefined;
+  if (isStarlingxName(file)) return 'starlingx';
+  const first = yaml?.docs.find((d) => !d.empty);
+  if (looksLikeStarlingx(first)) return 'starlingx';
+  return undefined;
+}
+
+export function severityFor(rule: RuleMeta, config: ResolvedConfig, own?: Severity): SeveritySetting {
+  return config.rules[rule.id] ?? own ?? rule.defaultSeverity;
+}
+
+export function analyze(input: AnalyzeInput): AnalyzeResult {
+  const { text, config } = input;
+  const lines = new LineIndex(text);
+  const diagnostics: Diagnostic[] = [];
+  const emit = (rule: RuleMeta, f: Finding) => {
+    const sev = severityFor(rule, config, f.severity);
+    if (sev === 'off') return;
+    diagnostics.push({
+      ruleId: rule.id, severity: sev, message: f.message,
+      range: lines.range(f.range.start, f.range.end), docsUrl: docsUrl(rule.id),
+      fixes: f.fixes?.map((x) => ({ ...x, edits: x.edits.map((e) => ({ range: lines.range(e.range.start, e.range.end), newText: e.newText })) })),
+      data: f.data,
+    });
+  };
+
+  const nul = text.indexOf('\u0000');
+  if (nul >= 0) {
+    emit(skippedFile, { message: `not checked: binary data (NUL byte at offset ${nul})`, range: { start: 0, end: 0 } });
+    return { diagnostics };
+  }
+  if (text.length > MAX_FILE_BYTES) {
+    emit(skippedFile, { message: `not checked: ${(text.length / 1048576).toFixed(1)} MB is over the ${MAX_FILE_BYTES / 1048576} MB limit`, range: { start: 0, end: 0 } });
+    return { diagnostics };
+  }
+
+  const ext = path.extname(input.path).toLowerCase();
+  const yaml = ext === '.json' || ext === '.toml' ? undefined : parseYaml(text);
+  const family = detectFamily(input.path, text, config, input.root, yaml);
+  if (!family) return { diagnostics, yaml };
+
+  let stx: StarlingxContext | undefined;
+  if (family === 'starlingx' && yaml) {
+    reportSyntax(yaml, emit);
+    const doc = yaml.docs.find((d) => !d.empty);
+    if (doc && doc.errors.length === 0) {
+      stx = new StarlingxContext(yaml, doc, config.starlingx.release, config.starlingx.source);
+      const v = doc.value;
+      if (v !== null && (typeof v !== 'object' || Array.isArray(v))) {
+        emit(parseError, { message: 'a StarlingX bootstrap overrides file must be a mapping of keys to values', range: doc.rootRange() });
+      } else {
+        for (const rule of starlingxRules) runRule(rule, stx, emit);
+      }
+    }
+  }
+
+  applySuppressions(text, diagnostics, lines, config, emit);
+  diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  return { family, diagnostics, yaml, stx };
+}
+
+function runRule<C>(rule: { check(ctx: C, report: (f: Finding) => void): void } & RuleMeta, ctx: C, emit: (r: RuleMeta, f: Finding) => void) {
+  try {
+    rule.check(ctx, (f) => emit(rule, f));
+  } catch (e) {
+    emit(parseError, { message: `internal error in rule ${rule.id}: ${(e as Error).message}`, range: { start: 0, end: 0 } });
+  }
+}
+
+function reportSyntax(yaml: YamlFile, emit: (r: RuleMeta, f: Finding) => void) {
+  for (const doc of yaml.docs) {
+    const e = doc.errors[0];
+    if (!e) continue;
+    const more = doc.errors.length - 1;
+    const where = yaml.docs.length > 1 ? ` (document ${doc.index + 1})` : '';
+    emit(parseError, {
+      message: `YAML syntax error${where}: ${e.message}${more > 0 ? ` (and ${more} more error${more === 1 ? '' : 's'} after it)` : ''}`,
+      range: { start: e.start, end: e.end },
+    });
+  }
+}
+
+function applySuppressions(text: string, diagnostics: Diagnostic[], lines: LineIndex, config: ResolvedConfig, emit: (r: RuleMeta, f: Finding) => void) {
+  const sups = findSuppressions(text);
+  if (!sups.length) return;
+  const kept: Diagnostic[] = [];
+  for (const d of diagnostics) {
+    let suppressed = false;
+    if (d.ruleId !== parseError.id) {
+      for (const s of sups) {
+        if (s.ruleIds.length && !s.ruleIds.includes(d.ruleId)) continue;
+        if (s.kind === 'file' || s.line === d.range.start.line) { s.used.add(d.ruleId); suppressed = true; }
+      }
+    }
+    if (!suppressed) kept.push(d);
+  }
+  diagnostics.length = 0;
+  diagnostics.push(...kept);
+  for (const s of sups) {
+    const unknown = s.ruleIds.filter((id) => !ruleIds.has(id));
+    const unusedIds = s.ruleIds.filter((id) => ruleIds.has(id) && !s.used.has(id));
+    const removeAll: Finding['fixes'] = [{ title: 'Remove this suppression', edits: [{ range: s.lineRange, newText: '' }], preferred: true }];
+    if (unknown.length) {
+      emit(unusedSuppression, { message: `suppression names unknown rule id${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`, range: s.range });
+    } else if ((s.ruleIds.length === 0 && s.used.size === 0) || (s.ruleIds.length && unusedIds.length === s.ruleIds.length)) {
+      emit(unusedSuppression, { message: `suppression of ${s.ruleIds.join(', ') || 'all rules'} ${s.kind === 'file' ? 'in this file' : 'on the next line'} suppresses nothing`, range: s.range, fixes: removeAll });
+    } else if (unusedIds.length) {
+      emit(unusedSuppression, { message: `suppression of ${unusedIds.join(', ')} suppresses nothing`, range: s.range });
+    }
+  }
+  void lines; void config; void ruleById;
+}
+
+export { allRules };
+export type { OffsetRange };

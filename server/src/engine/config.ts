@@ -1,0 +1,258 @@
+// `.skewguard.yaml`: one file for the editor and CI. Parsed with positions so that every problem in it
+// is reported at the key or value that is wrong, and resolved together with CLI flags, editor settings
+// and workspace facts into the windows a file is checked against.
+import Ajv, { type ErrorObject } from 'ajv';
+import { parseYaml, type OffsetRange } from './parse/yaml';
+import { didYouMean } from './text';
+import { parseRange, minorsBetween, compareVersions, minorOf } from './versions';
+import { findStarlingxRelease, newestStarlingxRelease, starlingxReleases, type StxRelease } from './data';
+import type { Family, SeveritySetting, SourceInfo } from './types';
+
+export const CONFIG_FILENAMES = ['.skewguard.yaml', '.skewguard.yml'];
+export const SEVERITIES: SeveritySetting[] = ['error', 'warning', 'info', 'hint', 'off'];
+export const FAMILIES: Family[] = ['starlingx', 'kubernetes', 'kata-config', 'kata-persist'];
+
+export const configSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'skewguard workspace configuration (.skewguard.yaml)',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    starlingx: {
+      type: 'object', additionalProperties: false,
+      properties: { release: { type: 'string', description: 'StarlingX release the bootstrap overrides are for, e.g. "6.0".' } },
+    },
+    kubernetes: {
+      type: 'object', additionalProperties: false,
+      properties: { window: { type: 'string', description: 'Kubernetes versions every file must work with: "1.18..1.21" or one version "1.21".' } },
+    },
+    kata: {
+      type: 'object', additionalProperties: false,
+      properties: {
+        window: { type: 'string', description: 'Kata Containers releases in the live-upgrade/rollback window, e.g. "3.2..3.32".' },
+        flavour: { enum: ['go', 'runtime-rs'], description: 'Kata runtime flavour: go or runtime-rs.' },
+      },
+    },
+    rules: {
+      type: 'object', description: 'Rule severities by rule id.',
+      additionalProperties: { enum: SEVERITIES },
+    },
+    ignore: { type: 'array', items: { type: 'string' }, description: 'Glob patterns (gitignore syntax) of files not to check.' },
+    files: {
+      type: 'object', description: 'Associates glob patterns with a file family.',
+      additionalProperties: { enum: FAMILIES },
+    },
+  },
+} as const;
+
+export interface Overrides {
+  starlingxRelease?: string;
+  kubernetesWindow?: string;
+  kataWindow?: string;
+  kataFlavour?: string;
+  rules?: Record<string, SeveritySetting>;
+  ignore?: string[];
+  files?: Record<string, Family>;
+}
+
+export interface ConfigProblem { message: string; range: OffsetRange }
+export interface LoadedConfig { path: string; text: string; overrides: Overrides; problems: ConfigProblem[] }
+
+let validateConfig: ((v: unknown) => boolean) & { errors?: ErrorObject[] | null } | undefined;
+
+/** Parses and validates a config file's text. Invalid parts are reported and left out; the rest applies. */
+export function parseConfig(path: string, text: string, knownRules: Set<string>): LoadedConfig {
+  const file = parseYaml(text);
+  const problems: ConfigProblem[] = file.errors.map((e) => ({ message: `YAML syntax: ${e.message}`, range: { start: e.start, end: e.end } }));
+  const doc = file.docs.find((d) => !d.empty);
+  const overrides: Overrides = {};
+  if (!doc || problems.length) return { path, text, overrides, problems };
+  const value = doc.value as Record<string, any>;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    problems.push({ message: 'the configuration must be a mapping (starlingx, kubernetes, kata, rules, ignore, files)', range: doc.rootRange() });
+    return { path, text, overrides, problems };
+  }
+  validateConfig ??= new Ajv({ allErrors: true, strict: false }).compile(configSchema);
+  const bad = new Set<string>();
+  if (!validateConfig(value)) {
+    for (const e of validateConfig.errors ?? []) {
+      const segs = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+      if (e.keyword === 'additionalProperties') {
+        const prop = (e.params as any).additionalProperty as string;
+        const at = doc.locate([...segs, prop]);
+        const parentSchema = segs.length === 0 ? configSchema.properties : (configSchema.properties as any)[segs[0]]?.properties ?? {};
+        const hint = didYouMean(prop, Object.keys(parentSchema));
+        problems.push({ message: `unknown setting "${[...segs, prop].join('.')}"${hint ? `; did you mean "${hint}"?` : ''}`, range: at.key ?? at.value });
+        continue;
+      }
+      const at = doc.locate(segs);
+      const allowed = (e.params as any).allowedValues as unknown[] | undefined;
+      problems.push({ message: `${segs.join('.') || 'configuration'}: ${e.message}${allowed ? `: ${allowed.map((a) => JSON.stringify(a)).join(', ')}` : ''}`, range: at.value });
+      bad.add(segs.join('.'));
+    }
+  }
+  const ok = (p: string) => ![...bad].some((b) => b === p || b.startsWith(p + '.') || p.startsWith(b + '.'));
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+  const rel = str(value.starlingx?.release);
+  if (rel !== undefined && ok('starlingx.release')) {
+    if (findStarlingxRelease(rel)) overrides.starlingxRelease = rel;
+    else problems.push({ message: unknownReleaseMessage(rel), range: doc.locate(['starlingx', 'release']).value });
+  }
+  const kw = str(value.kubernetes?.window);
+  if (kw !== undefined && ok('kubernetes.window')) {
+    const err = checkKubernetesWindow(kw);
+    if (err) problems.push({ message: err, range: doc.locate(['kubernetes', 'window']).value });
+    else overrides.kubernetesWindow = kw;
+  }
+  const kk = str(value.kata?.window);
+  if (kk !== undefined && ok('kata.window')) {
+    if (!parseRange(kk)) problems.push({ message: `kata.window "${kk}" is not a release or range such as "3.2..3.32"`, range: doc.locate(['kata', 'window']).value });
+    else overrides.kataWindow = kk;
+  }
+  if (value.kata?.flavour && ok('kata.flavour')) overrides.kataFlavour = value.kata.flavour;
+  if (value.rules && typeof value.rules === 'object' && !Array.isArray(value.rules)) {
+    overrides.rules = {};
+    for (const [id, sev] of Object.entries(value.rules as Record<string, unknown>)) {
+      if (!knownRules.has(id)) {
+        const hint = didYouMean(id, knownRules);
+        problems.push({ message: `unknown rule id "${id}"${hint ? `; did you mean "${hint}"?` : ''}`, range: doc.locate(['rules', id]).key ?? doc.rootRange() });
+        continue;
+      }
+      if (ok(`rules.${id}`)) overrides.rules[id] = sev as SeveritySetting;
+    }
+  }
+  if (Array.isArray(value.ignore) && ok('ignore')) overrides.ignore = value.ignore.filter((x: unknown) => typeof x === 'string');
+  if (value.files && typeof value.files === 'object' && ok('files')) overrides.files = value.files;
+  return { path, text, overrides, problems };
+}
+
+export function unknownReleaseMessage(rel: string): string {
+  return `unknown StarlingX release "${rel}"; known: ${starlingxReleases().releases.map((r) => r.release).join(', ')}`;
+}
+
+/** Returns an error message for a malformed Kubernetes window, or undefined when it is fine. */
+export function checkKubernetesWindow(s: string): string | undefined {
+  const r = parseRange(s);
+  if (!r) return `Kubernetes window "${s}" is not a version or range such as "1.18..1.21"`;
+  if (!minorsBetween(r.from, r.to)) return `Kubernetes window "${s}": the start must not be newer than the end`;
+  return undefined;
+}
+
+// ---- resolution ----
+
+export interface WorkspaceFacts {
+  /** A StarlingX localhost.yml found in the workspace and what it says. */
+  localhost?: { path: string; kubernetesVersion?: string };
+}
+
+export interface KubeWindow {
+  /** Minor versions, ascending: ["1.18", "1.19", ...]. */
+  minors: string[];
+  /** Exact patch versions along a StarlingX upgrade path, when the window came from one. */
+  patches?: string[];
+  source: SourceInfo;
+}
+
+export interface ResolvedConfig {
+  starlingx: { release: StxRelease; source: SourceInfo };
+  kubernetes: KubeWindow;
+  kata: { window?: { from: string; to: string }; flavour?: string; source: SourceInfo };
+  rules: Record<string, SeveritySetting>;
+  ruleSources: Record<string, SourceInfo>;
+  ignore: string[];
+  files: Record<string, Family>;
+  configPath?: string;
+}
+
+export interface ResolveInput {
+  cli?: Overrides;
+  config?: LoadedConfig;
+  settings?: Overrides;
+  workspace?: WorkspaceFacts;
+}
+
+/** The upgrade path of a StarlingX release from `start` to its newest version, one minor at a time, newest patch of each minor. */
+export function starlingxPath(rel: StxRelease, start: string): string[] {
+  const versions = rel.kubernetes.map((k) => k.version);
+  const startMinor = minorOf(start);
+  const bestPerMinor = new Map<string, string>();
+  for (const v of versions) {
+    const m = minorOf(v)!;
+    if (!bestPerMinor.has(m) || compareVersions(v, bestPerMinor.get(m)!) > 0) bestPerMinor.set(m, v);
+  }
+  const path = [start];
+  for (const [m, v] of [...bestPerMinor].sort((a, b) => compareVersions(a[0], b[0]))) {
+    if (startMinor && compareVersions(m, startMinor) > 0) path.push(v);
+  }
+  return path;
+}
+
+export function windowFromStarlingx(rel: StxRelease, kubernetesVersion: string | undefined, source: SourceInfo): KubeWindow {
+  const shipped = rel.kubernetes.map((k) => k.version);
+  const v = kubernetesVersion?.replace(/^v/, '');
+  const start = v && shipped.includes(v) ? v : rel.default;
+  const patches = starlingxPath(rel, start);
+  return { minors: patches.map((p) => minorOf(p)!), patches, source };
+}
+
+export function resolveConfig(input: ResolveInput): ResolvedConfig {
+  const layers: Array<[Overrides | undefined, SourceInfo]> = [
+    [input.cli, { kind: 'cli', detail: 'command line' }],
+    [input.config?.overrides, { kind: 'config', detail: input.config?.path ?? '.skewguard.yaml' }],
+    [input.settings, { kind: 'settings', detail: 'editor settings' }],
+  ];
+  const pick = <K extends keyof Overrides>(k: K): [NonNullable<Overrides[K]>, SourceInfo] | undefined => {
+    for (const [o, s] of layers) if (o && o[k] !== undefined && o[k] !== '') return [o[k]!, s];
+    return undefined;
+  };
+
+  const relPick = pick('starlingxRelease');
+  const relFound = relPick && findStarlingxRelease(relPick[0]);
+  const release = relFound ?? newestStarlingxRelease();
+  const relSource: SourceInfo = relFound ? relPick![1] : { kind: 'default', detail: 'newest StarlingX release in the data' };
+
+  let kubernetes: KubeWindow;
+  const kw = pick('kubernetesWindow');
+  const r = kw && parseRange(kw[0]);
+  const minors = r ? minorsBetween(r.from, r.to) : undefined;
+  if (kw && minors) kubernetes = { minors, source: kw[1] };
+  else if (input.workspace?.localhost) {
+    const l = input.workspace.localhost;
+    kubernetes = windowFromStarlingx(release, l.kubernetesVersion, {
+      kind: 'workspace', detail: `${l.path}: StarlingX ${release.release} upgrade path from ${l.kubernetesVersion ?? `the default ${release.default}`}`,
+    });
+  } else {
+    kubernetes = windowFromStarlingx(release, undefined, { kind: 'default', detail: `StarlingX ${release.release} default Kubernetes ${release.default} to its newest version` });
+  }
+
+  const kataW = pick('kataWindow');
+  const kataF = pick('kataFlavour');
+  const kata = {
+    window: kataW ? parseRange(kataW[0]) : undefined,
+    flavour: kataF?.[0],
+    source: kataW?.[1] ?? { kind: 'default', detail: 'newest Kata release' } as SourceInfo,
+  };
+
+  const rules: Record<string, SeveritySetting> = {};
+  const ruleSources: Record<string, SourceInfo> = {};
+  for (const [o, s] of [...layers].reverse()) {
+    for (const [id, sev] of Object.entries(o?.rules ?? {})) { rules[id] = sev; ruleSources[id] = s; }
+  }
+  const ignore = [...(input.config?.overrides.ignore ?? []), ...(input.settings?.ignore ?? []), ...(input.cli?.ignore ?? [])];
+  const files = { ...(input.settings?.files ?? {}), ...(input.config?.overrides.files ?? {}), ...(input.cli?.files ?? {}) };
+  return { starlingx: { release, source: relSource }, kubernetes, kata, rules, ruleSources, ignore, files, configPath: input.config?.path };
+}
+
+/** A human summary of the resolved windows and their sources (status bar tooltip, --print-config). */
+export function describeResolved(c: ResolvedConfig): Record<string, unknown> {
+  return {
+    starlingx: { release: c.starlingx.release.release, source: c.starlingx.source },
+    kubernetes: { window: c.kubernetes.minors.length > 1 ? `${c.kubernetes.minors[0]}..${c.kubernetes.minors[c.kubernetes.minors.length - 1]}` : c.kubernetes.minors[0], versions: c.kubernetes.patches ?? c.kubernetes.minors, source: c.kubernetes.source },
+    kata: { window: c.kata.window ? `${c.kata.window.from}..${c.kata.window.to}` : null, flavour: c.kata.flavour ?? null, source: c.kata.source },
+    rules: Object.fromEntries(Object.entries(c.rules).map(([k, v]) => [k, { severity: v, source: c.ruleSources[k] }])),
+    ignore: c.ignore,
+    files: c.files,
+    config: c.configPath ?? null,
+  };
+}

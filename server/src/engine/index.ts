@@ -1,0 +1,11 @@
+// Public surface of the engine (bundled as dist/engine.js for tests, benchmarks and scripts).
+export * from './types';
+export * from './text';
+export * from './versions';
+export * from './config';
+export * from './analyze';
+export * from './data';
+export { allRules, ruleById, ruleIds, docsUrl, DOCS_BASE } from './rules';
+export type { RuleMeta } from './rules/types';
+export { parseYaml, splitDocuments } from './parse/yaml';
+export { hover, complete } from './language';

@@ -1,0 +1,59 @@
+// Rules that belong to no file family: they are raised by the engine itself, not by a check over a parsed file.
+import type { RuleMeta } from '../types';
+
+export const parseError: RuleMeta = {
+  id: 'syntax/parse-error',
+  family: 'general',
+  defaultSeverity: 'error',
+  title: 'File cannot be parsed',
+  what: 'Reports YAML or JSON that does not parse, once, at the position of the first error in each document. '
+    + 'Other documents of the same file and other files are still checked.',
+  why: 'Ansible, kubectl and the Kata runtime refuse the whole file; a syntax error found at deploy time stops the upgrade.',
+  bad: { filename: 'localhost.yml', text: 'docker_registries:\n  docker.elastic.co\n    url: my.registry.io\n' },
+  good: { filename: 'localhost.yml', text: 'docker_registries:\n  docker.elastic.co:\n    url: my.registry.io\n' },
+  fix: 'none',
+  sources: ['YAML 1.1 / 1.2 specification; RFC 8259 (JSON)'],
+};
+
+export const unusedSuppression: RuleMeta = {
+  id: 'skewguard/unused-suppression',
+  family: 'general',
+  defaultSeverity: 'warning',
+  title: 'Suppression comment that suppresses nothing',
+  what: 'Reports a `# skewguard-disable-next-line <rule-id>` or `# skewguard-disable-file <rule-id>` comment that matches no '
+    + 'finding, or that names a rule id that does not exist.',
+  why: 'A stale suppression hides the next real finding of that rule at that place; a misspelt rule id suppresses nothing at all.',
+  bad: { filename: 'localhost.yml', text: '# skewguard-disable-next-line starlingx/unknown-key -- lab only\nsystem_mode: simplex\n' },
+  good: { filename: 'localhost.yml', text: 'system_mode: simplex\n' },
+  fix: 'complete',
+  sources: ['skewguard'],
+};
+
+export const skippedFile: RuleMeta = {
+  id: 'skewguard/skipped-file',
+  family: 'general',
+  defaultSeverity: 'info',
+  title: 'File not checked',
+  what: 'Says that a file was not checked and why: binary data, or larger than the size limit.',
+  why: 'A file that is silently skipped looks like a file that passed.',
+  bad: { filename: 'localhost.yml', text: '(a file that holds NUL bytes)' },
+  good: { filename: 'localhost.yml', text: 'system_mode: simplex\n' },
+  fix: 'none',
+  sources: ['skewguard'],
+};
+
+export const invalidConfig: RuleMeta = {
+  id: 'config/invalid',
+  family: 'general',
+  defaultSeverity: 'error',
+  title: 'Invalid .skewguard.yaml',
+  what: 'Reports a `.skewguard.yaml` setting that is unknown, of the wrong type, or names an unknown release, window or rule id. '
+    + 'The invalid part is ignored; the rest of the file applies. `lsp-lint` exits with code 2.',
+  why: 'A misspelt window silently checks files against the wrong versions.',
+  bad: { filename: '.skewguard.yaml', text: 'kubernetes:\n  windw: "1.18..1.21"\n' },
+  good: { filename: '.skewguard.yaml', text: 'kubernetes:\n  window: "1.18..1.21"\n' },
+  fix: 'none',
+  sources: ['skewguard'],
+};
+
+export const generalRules: RuleMeta[] = [parseError, unusedSuppression, skippedFile, invalidConfig];

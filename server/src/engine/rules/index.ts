@@ -1,0 +1,24 @@
+// The rule registry: every rule, its metadata and its check. docs/rules/<id>.md is generated from this list.
+import type { Rule, RuleMeta } from './types';
+import type { StarlingxContext } from '../families/starlingx';
+import { generalRules } from './general';
+import { rule as vPrefix } from './starlingx/kubernetes-version-v-prefix';
+import { rule as unshipped } from './starlingx/unshipped-kubernetes-version';
+import { rule as belowDefault } from './starlingx/kubernetes-version-below-default';
+import { rule as unknownKey } from './starlingx/unknown-key';
+import { rule as keyNotRead } from './starlingx/key-not-read';
+import { rule as invalidType } from './starlingx/invalid-type';
+import { rule as invalidValue } from './starlingx/invalid-value';
+
+export const starlingxRules: Rule<StarlingxContext>[] = [vPrefix, unshipped, belowDefault, unknownKey, keyNotRead, invalidType, invalidValue];
+
+export const allRules: RuleMeta[] = [...generalRules, ...starlingxRules];
+
+export const ruleIds = new Set(allRules.map((r) => r.id));
+
+export function ruleById(id: string): RuleMeta | undefined {
+  return allRules.find((r) => r.id === id);
+}
+
+export const DOCS_BASE = 'https://github.com/skewguard/skewguard/blob/main/docs/rules/';
+export function docsUrl(id: string): string { return `${DOCS_BASE}${id}.md`; }

@@ -1,0 +1,12 @@
+import type { StarlingxContext, KubeVersionValue } from '../../families/starlingx';
+import type { Finding } from '../types';
+
+/** A fix that replaces the kubernetes_version value, keeping the user's quoting. */
+export function setKubeVersion(kv: KubeVersionValue, version: string, title: string, preferred = false): NonNullable<Finding['fixes']>[number] {
+  const q = kv.quote;
+  return { title, preferred, edits: [{ range: kv.range, newText: `${q}${version}${q}` }] };
+}
+
+export function defaultFix(ctx: StarlingxContext, kv: KubeVersionValue, preferred = false) {
+  return setKubeVersion(kv, ctx.release.default, `Use StarlingX ${ctx.release.release}'s default Kubernetes ${ctx.release.default}`, preferred);
+}

@@ -1,0 +1,35 @@
+import type { Family, Fix, Severity } from '../types';
+import type { OffsetRange } from '../parse/yaml';
+
+/** What a rule knows about itself; docs/rules/<id>.md is generated from this. */
+export interface RuleMeta {
+  id: string;
+  family: Family | 'general';
+  defaultSeverity: Severity;
+  title: string;
+  /** What it finds, in a sentence or two. */
+  what: string;
+  /** Why it matters during an upgrade or rollback. */
+  why: string;
+  /** A file that triggers it, and the same file fixed. */
+  bad: { filename: string; text: string; options?: string };
+  good: { filename: string; text: string; options?: string };
+  /** complete: a fix that fix-all applies; suggestion: a quick fix the user picks; partial: leaves work to do. */
+  fix?: 'complete' | 'suggestion' | 'partial' | 'none';
+  sources: string[];
+}
+
+export interface Finding {
+  message: string;
+  range: OffsetRange;
+  fixes?: Array<Omit<Fix, 'edits'> & { edits: Array<{ range: OffsetRange; newText: string }> }>;
+  data?: Record<string, unknown>;
+  /** Severity for this finding when the rule's own default is not the one that applies (e.g. fatal there). */
+  severity?: Severity;
+}
+
+export type Report = (f: Finding) => void;
+
+export interface Rule<Ctx> extends RuleMeta {
+  check(ctx: Ctx, report: Report): void;
+}

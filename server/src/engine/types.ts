@@ -1,0 +1,40 @@
+// Core types of the analysis engine. No editor or LSP imports here: the engine is shared by the
+// language server and (through it) by lsp-lint.
+
+/** Zero-based line and UTF-16 character, as LSP counts them. */
+export interface Position { line: number; character: number }
+export interface Range { start: Position; end: Position }
+
+export type Severity = 'error' | 'warning' | 'info' | 'hint';
+export type SeveritySetting = Severity | 'off';
+
+/** A text edit expressed in offsets of the analysed text (converted to ranges at the edge). */
+export interface TextEdit { range: Range; newText: string }
+
+export interface Fix {
+  title: string;
+  edits: TextEdit[];
+  /** The fix that fix-all / `lsp-lint --fix` applies. At most one per diagnostic. */
+  preferred?: boolean;
+  /** A partial fix leaves work for the user; fix-all never applies it. */
+  partial?: boolean;
+}
+
+export interface Diagnostic {
+  ruleId: string;
+  severity: Severity;
+  message: string;
+  range: Range;
+  docsUrl: string;
+  fixes?: Fix[];
+  /** Free-form data for hovers / JSON output (e.g. the versions a finding concerns). */
+  data?: Record<string, unknown>;
+}
+
+export type Family = 'starlingx' | 'kubernetes' | 'kata-config' | 'kata-persist';
+
+export interface SourceInfo {
+  /** Where a resolved setting came from: cli, config (.skewguard.yaml), settings, workspace, default. */
+  kind: 'cli' | 'config' | 'settings' | 'workspace' | 'default';
+  detail: string;
+}

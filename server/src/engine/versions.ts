@@ -1,0 +1,49 @@
+// Version arithmetic for windows: Kubernetes minors ("1.21"), patch versions ("1.21.3") and ranges ("1.18..1.21").
+
+export interface Minor { major: number; minor: number }
+
+export function parseMinor(v: string): Minor | undefined {
+  const m = /^v?(\d+)\.(\d+)(?:\.\d+)?$/.exec(v.trim());
+  return m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined;
+}
+
+export function minorOf(v: string): string | undefined {
+  const m = parseMinor(v);
+  return m ? `${m.major}.${m.minor}` : undefined;
+}
+
+export function compareVersions(a: string, b: string): number {
+  const pa = a.replace(/^v/, '').split(/[.-]/).map((x) => (/^\d+$/.test(x) ? Number(x) : x));
+  const pb = b.replace(/^v/, '').split(/[.-]/).map((x) => (/^\d+$/.test(x) ? Number(x) : x));
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const x = pa[i] ?? 0, y = pb[i] ?? 0;
+    if (x === y) continue;
+    if (typeof x === 'number' && typeof y === 'number') return x - y;
+    return String(x) < String(y) ? -1 : 1;
+  }
+  return 0;
+}
+
+export interface RangeParse { from: string; to: string }
+
+/** "1.18..1.21" | "1.21" -> {from, to}; undefined when malformed. */
+export function parseRange(s: string): RangeParse | undefined {
+  const t = String(s).trim();
+  const m = /^v?(\d+\.\d+(?:\.\d+)?)(?:\s*\.\.\s*v?(\d+\.\d+(?:\.\d+)?))?$/.exec(t);
+  if (!m) return undefined;
+  return { from: m[1], to: m[2] ?? m[1] };
+}
+
+/** Every Kubernetes minor from..to inclusive ("1.18".."1.21" -> 1.18, 1.19, 1.20, 1.21). */
+export function minorsBetween(from: string, to: string): string[] | undefined {
+  const a = parseMinor(from), b = parseMinor(to);
+  if (!a || !b || a.major !== b.major || a.minor > b.minor) return undefined;
+  const out = [];
+  for (let m = a.minor; m <= b.minor; m++) out.push(`${a.major}.${m}`);
+  return out;
+}
+
+export function formatList(xs: string[], conj = 'and'): string {
+  if (xs.length <= 1) return xs.join('');
+  return `${xs.slice(0, -1).join(', ')} ${conj} ${xs[xs.length - 1]}`;
+}

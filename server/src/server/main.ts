@@ -1,0 +1,305 @@
+// The skewguard language server: a thin LSP wrapper around the engine. lsp-lint starts this same
+// server over stdio, so the editor and CI run one code path.
+import {
+  createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, DiagnosticSeverity, CodeActionKind,
+  CompletionItemKind, MarkupKind, DidChangeConfigurationNotification, type Diagnostic as LspDiagnostic, type CodeAction, type InitializeParams, type Connection,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { analyze, type AnalyzeResult } from '../engine/analyze';
+import { resolveConfig, describeResolved, type ResolvedConfig, type LoadedConfig } from '../engine/config';
+import { hover, complete } from '../engine/language';
+import type { Diagnostic, Severity } from '../engine/types';
+import { LineIndex } from '../engine/text';
+import { docsUrl } from '../engine/rules';
+import { invalidConfig } from '../engine/rules/general';
+import {
+  settingsToOverrides, ResolvedConfigRequest, ConfigChangedNotification, FIX_ALL_KIND,
+  type InitializationOptions, type Settings, type ResolvedConfigParams, type ResolvedConfigResult,
+} from '../shared/protocol';
+import { WorkspaceState } from './workspace';
+
+const connection: Connection = createConnection(ProposedFeatures.all);
+const documents = new TextDocuments(TextDocument);
+
+let init: InitializationOptions = {};
+let settings: Settings = {};
+let canPullConfig = false;
+let supportsFolders = false;
+let ws = new WorkspaceState([]);
+const results = new Map<string, { version: number; result: AnalyzeResult; config: ResolvedConfig }>();
+const timers = new Map<string, NodeJS.Timeout>();
+const publishedConfigUris = new Set<string>();
+
+function uriToPath(uri: string): string {
+  if (uri.startsWith('file:')) { try { return fileURLToPath(uri); } catch { /* fall through */ } }
+  return uri.replace(/^[a-z]+:/i, '');
+}
+
+connection.onInitialize((params: InitializeParams) => {
+  init = (params.initializationOptions ?? {}) as InitializationOptions;
+  settings = init.settings ?? {};
+  canPullConfig = !!params.capabilities.workspace?.configuration;
+  supportsFolders = !!params.capabilities.workspace?.workspaceFolders;
+  const roots = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri));
+  if (!roots.length && params.rootUri) roots.push(uriToPath(params.rootUri));
+  ws = new WorkspaceState(roots, init.cli?.configPath ? path.resolve(init.cli.configPath) : undefined);
+  return {
+    capabilities: {
+      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+      hoverProvider: true,
+      completionProvider: { triggerCharacters: [' ', ':', '"', "'"] },
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND, CodeActionKind.SourceFixAll] },
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+    },
+    serverInfo: { name: 'skewguard-language-server', version: '0.1.0' },
+  };
+});
+
+connection.onInitialized(async () => {
+  if (canPullConfig) {
+    await pullSettings();
+    connection.client.register(DidChangeConfigurationNotification.type, { section: 'skewguard' }).catch(() => undefined);
+  }
+  if (supportsFolders) {
+    connection.workspace.onDidChangeWorkspaceFolders((e) => {
+      for (const r of e.removed) ws.roots = ws.roots.filter((x) => x !== uriToPath(r.uri));
+      for (const a of e.added) ws.roots.push(uriToPath(a.uri));
+      revalidateAll();
+    });
+  }
+  publishConfigProblems();
+});
+
+async function pullSettings(): Promise<void> {
+  try {
+    const s = await connection.workspace.getConfiguration('skewguard');
+    if (s && typeof s === 'object') settings = s as Settings;
+  } catch { /* client without configuration support */ }
+}
+
+connection.onDidChangeConfiguration(async (change) => {
+  if (canPullConfig) await pullSettings();
+  else if (change.settings?.skewguard) settings = change.settings.skewguard;
+  revalidateAll();
+});
+
+connection.onDidChangeWatchedFiles(() => {
+  // .skewguard.yaml or a localhost.yml changed on disk: reload facts and re-check open files.
+  revalidateAll();
+});
+
+function configFor(file: string): { config: ResolvedConfig; loaded?: LoadedConfig } {
+  const loaded = ws.configFor(file);
+  const config = resolveConfig({
+    cli: init.cli, config: loaded, settings: settingsToOverrides(settings), workspace: ws.factsFor(file),
+  });
+  return { config, loaded };
+}
+
+function validate(doc: TextDocument): void {
+  const file = uriToPath(doc.uri);
+  const { config } = configFor(file);
+  let result: AnalyzeResult;
+  try {
+    result = analyze({ path: file, text: doc.getText(), config, root: ws.rootFor(file) });
+  } catch (e) {
+    connection.console.error(`skewguard: analysing ${doc.uri} failed: ${(e as Error).stack}`);
+    result = { diagnostics: [] };
+  }
+  results.set(doc.uri, { version: doc.version, result, config });
+  void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: result.diagnostics.map(toLsp) });
+}
+
+function publishConfigProblems(): void {
+  const seen = new Set<string>();
+  const configs = new Set<LoadedConfig>();
+  for (const d of documents.all()) { const c = ws.configFor(uriToPath(d.uri)); if (c) configs.add(c); }
+  if (ws.explicitConfig) { const c = ws.loadConfigFile(ws.explicitConfig); if (c) configs.add(c); }
+  for (const root of ws.roots) { const c = ws.configFor(path.join(root, '.skewguard.yaml')); if (c) configs.add(c); }
+  for (const c of configs) {
+    const uri = pathToFileURL(c.path).toString();
+    seen.add(uri);
+    const lines = new LineIndex(c.text);
+    void connection.sendDiagnostics({
+      uri,
+      diagnostics: c.problems.map((p) => toLsp({
+        ruleId: invalidConfig.id, severity: 'error', message: p.message, range: lines.range(p.range.start, p.range.end), docsUrl: docsUrl(invalidConfig.id),
+      })),
+    });
+  }
+  for (const u of publishedConfigUris) if (!seen.has(u)) void connection.sendDiagnostics({ uri: u, diagnostics: [] });
+  publishedConfigUris.clear();
+  for (const u of seen) publishedConfigUris.add(u);
+}
+
+function revalidateAll(): void {
+  ws.invalidate();
+  for (const d of documents.all()) schedule(d, 0);
+  publishConfigProblems();
+  void connection.sendNotification(ConfigChangedNotification, {});
+}
+
+function schedule(doc: TextDocument, delay: number): void {
+  const t = timers.get(doc.uri);
+  if (t) clearTimeout(t);
+  if (delay <= 0) { timers.delete(doc.uri); validate(doc); return; }
+  timers.set(doc.uri, setTimeout(() => {
+    timers.delete(doc.uri);
+    const current = documents.get(doc.uri);
+    if (current) validate(current);
+  }, delay));
+}
+
+const isConfigFile = (uri: string) => /\/\.skewguard\.ya?ml$/.test(uri);
+const affectsWorkspace = (uri: string) => isConfigFile(uri) || /localhost[^/]*\.ya?ml$/i.test(uri);
+
+documents.onDidOpen((e) => {
+  ws.openTexts.set(uriToPath(e.document.uri), e.document.getText());
+  if (affectsWorkspace(e.document.uri)) { ws.invalidate(); publishConfigProblems(); }
+  schedule(e.document, 0);
+});
+documents.onDidChangeContent((e) => {
+  ws.openTexts.set(uriToPath(e.document.uri), e.document.getText());
+  if (affectsWorkspace(e.document.uri)) {
+    // A config or localhost.yml edit changes the windows of other files: re-check everything.
+    ws.invalidate();
+    for (const d of documents.all()) if (d.uri !== e.document.uri) schedule(d, debounce());
+    publishConfigProblems();
+    void connection.sendNotification(ConfigChangedNotification, {});
+  }
+  // didOpen also fires onDidChangeContent; the open handler already validated that version.
+  const last = results.get(e.document.uri);
+  if (last && last.version === e.document.version) return;
+  schedule(e.document, debounce());
+});
+documents.onDidClose((e) => {
+  const t = timers.get(e.document.uri);
+  if (t) clearTimeout(t);
+  timers.delete(e.document.uri);
+  results.delete(e.document.uri);
+  ws.openTexts.delete(uriToPath(e.document.uri));
+  if (affectsWorkspace(e.document.uri)) revalidateAll();
+  if (!isConfigFile(e.document.uri)) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+});
+
+function debounce(): number {
+  const d = settings.debounceMs;
+  return typeof d === 'number' && d >= 0 ? d : 150;
+}
+
+/** The analysis of the document's current version (re-analysed if a debounced run is pending). */
+function current(uri: string): { doc: TextDocument; result: AnalyzeResult; config: ResolvedConfig } | undefined {
+  const doc = documents.get(uri);
+  if (!doc) return undefined;
+  let r = results.get(uri);
+  if (!r || r.version !== doc.version) { schedule(doc, 0); r = results.get(uri); }
+  return r && { doc, result: r.result, config: r.config };
+}
+
+const SEVERITY: Record<Severity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, info: DiagnosticSeverity.Information, hint: DiagnosticSeverity.Hint,
+};
+
+function toLsp(d: Diagnostic): LspDiagnostic {
+  return {
+    range: d.range, severity: SEVERITY[d.severity], code: d.ruleId, codeDescription: { href: d.docsUrl },
+    source: 'skewguard', message: d.message, data: d.data,
+  };
+}
+
+connection.onHover((p) => {
+  const c = current(p.textDocument.uri);
+  if (!c) return null;
+  const h = hover(c.result, c.doc.getText(), p.position);
+  return h ? { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: h.range } : null;
+});
+
+connection.onCompletion((p) => {
+  const c = current(p.textDocument.uri);
+  if (!c) return [];
+  const text = c.doc.getText();
+  const lines = new LineIndex(text);
+  return complete(c.result, text, p.position).map((i) => ({
+    label: i.label,
+    kind: i.kind === 'value' ? CompletionItemKind.Value : CompletionItemKind.Property,
+    detail: i.detail,
+    documentation: i.documentation ? { kind: MarkupKind.Markdown, value: i.documentation } : undefined,
+    sortText: i.sortText,
+    preselect: i.preselect,
+    textEdit: { range: lines.range(i.replace.start, i.replace.end), newText: i.insertText },
+  }));
+});
+
+const sameRange = (a: LspDiagnostic['range'], b: LspDiagnostic['range']) =>
+  a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
+
+connection.onCodeAction((p) => {
+  const c = current(p.textDocument.uri);
+  if (!c) return [];
+  const uri = p.textDocument.uri;
+  const only = p.context.only;
+  const wantsFixAll = !only || only.some((k) => FIX_ALL_KIND.startsWith(k) || k === CodeActionKind.SourceFixAll || k === CodeActionKind.Source);
+  const wantsQuick = !only || only.some((k) => CodeActionKind.QuickFix.startsWith(k) || k === CodeActionKind.QuickFix);
+  const actions: CodeAction[] = [];
+  if (wantsQuick) {
+    for (const d of c.result.diagnostics) {
+      if (!d.fixes?.length) continue;
+      const ctxDiag = p.context.diagnostics.find((x) => x.code === d.ruleId && sameRange(x.range, d.range));
+      const overlaps = d.range.start.line <= p.range.end.line && d.range.end.line >= p.range.start.line;
+      if (!ctxDiag && !overlaps) continue;
+      for (const f of d.fixes) {
+        actions.push({
+          title: f.partial ? `${f.title} (partial)` : f.title,
+          kind: CodeActionKind.QuickFix,
+          diagnostics: [ctxDiag ?? toLsp(d)],
+          isPreferred: !!f.preferred,
+          edit: { changes: { [uri]: f.edits } },
+        });
+      }
+    }
+  }
+  if (wantsFixAll) {
+    const edits = fixAllEdits(c.result.diagnostics, c.doc);
+    if (edits.length) {
+      const kind = only?.includes(CodeActionKind.SourceFixAll) && !only.includes(FIX_ALL_KIND) ? CodeActionKind.SourceFixAll : FIX_ALL_KIND;
+      actions.push({ title: 'Fix all auto-fixable skewguard problems', kind, edit: { changes: { [uri]: edits } } });
+    }
+  }
+  return actions;
+});
+
+/** Preferred, complete fixes whose edits do not overlap. Nothing for a file that does not parse. */
+function fixAllEdits(diags: Diagnostic[], doc: TextDocument) {
+  if (diags.some((d) => d.ruleId === 'syntax/parse-error')) return [];
+  const chosen: Array<{ start: number; end: number; edit: { range: LspDiagnostic['range']; newText: string } }> = [];
+  for (const d of diags) {
+    const f = d.fixes?.find((x) => x.preferred && !x.partial);
+    if (!f) continue;
+    const spans = f.edits.map((e) => ({ start: doc.offsetAt(e.range.start), end: doc.offsetAt(e.range.end), edit: e }));
+    if (spans.some((s) => chosen.some((c) => s.start < c.end && c.start < s.end || (s.start === c.start && s.end === c.end)))) continue;
+    chosen.push(...spans);
+  }
+  return chosen.sort((a, b) => a.start - b.start).map((c) => c.edit);
+}
+
+connection.onRequest(ResolvedConfigRequest, (p: ResolvedConfigParams): ResolvedConfigResult => {
+  const file = p.uri ? uriToPath(p.uri) : path.join(ws.roots[0] ?? process.cwd(), '.');
+  const target = p.uri ? file : path.join(file, '__workspace__');
+  const { config, loaded } = configFor(target);
+  const r = p.uri ? results.get(p.uri) : undefined;
+  const lines = loaded ? new LineIndex(loaded.text) : undefined;
+  const resolved = describeResolved(config);
+  const k = resolved.kubernetes as { window: string; source: { kind: string } };
+  const summary = `StarlingX ${config.starlingx.release.release} · Kubernetes ${k.window}${config.kata.window ? ` · Kata ${config.kata.window.from}..${config.kata.window.to}` : ''}`;
+  return {
+    resolved,
+    family: r?.result.family ?? null,
+    configProblems: (loaded?.problems ?? []).map((pr) => ({ file: loaded!.path, ...lines!.positionAt(pr.range.start), message: pr.message })),
+    summary,
+  };
+});
+
+documents.listen(connection);
+connection.listen();

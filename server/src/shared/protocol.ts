@@ -1,0 +1,51 @@
+// Types and method names shared by the VS Code client, the language server and lsp-lint.
+import type { Overrides } from '../engine/config';
+import type { Family, SeveritySetting } from '../engine/types';
+
+/** The `skewguard` section of the editor settings. */
+export interface Settings {
+  starlingx?: { release?: string };
+  kubernetes?: { window?: string };
+  kata?: { window?: string; flavour?: string };
+  rules?: Record<string, SeveritySetting>;
+  files?: Record<string, Family>;
+  ignore?: string[];
+  /** Delay between the last keystroke and validation, per document. */
+  debounceMs?: number;
+}
+
+export interface InitializationOptions {
+  /** Flags from lsp-lint; they win over every other source. */
+  cli?: Overrides & { configPath?: string };
+  /** Settings for clients that do not answer workspace/configuration. */
+  settings?: Settings;
+}
+
+export function settingsToOverrides(s: Settings | undefined): Overrides {
+  if (!s) return {};
+  return {
+    starlingxRelease: s.starlingx?.release || undefined,
+    kubernetesWindow: s.kubernetes?.window || undefined,
+    kataWindow: s.kata?.window || undefined,
+    kataFlavour: s.kata?.flavour || undefined,
+    rules: s.rules,
+    files: s.files,
+    ignore: s.ignore,
+  };
+}
+
+/** Request: the resolved windows for a file (or the workspace), with where each part came from. */
+export const ResolvedConfigRequest = 'skewguard/resolvedConfig';
+export interface ResolvedConfigParams { uri?: string }
+export interface ResolvedConfigResult {
+  resolved: Record<string, any>;
+  family: Family | null;
+  configProblems: Array<{ file: string; line: number; character: number; message: string }>;
+  /** One line for a status bar. */
+  summary: string;
+}
+
+/** Notification from the server: the configuration changed, status bars should refresh. */
+export const ConfigChangedNotification = 'skewguard/configChanged';
+
+export const FIX_ALL_KIND = 'source.fixAll.skewguard';
