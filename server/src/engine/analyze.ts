@@ -8,7 +8,7 @@ import type { Diagnostic, Family, Severity, SeveritySetting } from './types';
 import type { ResolvedConfig } from './config';
 import { allRules, docsUrl, ruleById, ruleIds, starlingxRules } from './rules';
 import type { Finding, RuleMeta } from './rules/types';
-import { parseError, skippedFile, unusedSuppression } from './rules/general';
+import { parseError, skippedFile, unusedSuppression, duplicateKey } from './rules/general';
 import { isStarlingxName, looksLikeStarlingx, StarlingxContext } from './families/starlingx';
 import { findSuppressions } from './suppress';
 
@@ -29,6 +29,8 @@ export interface AnalyzeResult {
   /** The parsed file, for hovers and completion (undefined when the file was skipped). */
   yaml?: YamlFile;
   stx?: StarlingxContext;
+  /** The configuration the file was analysed with. */
+  config?: ResolvedConfig;
 }
 
 const MODELINE = /#\s*skewguard:\s*(starlingx|kubernetes|kata-config|kata-persist|kata)\b/;
@@ -86,7 +88,12 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
   let stx: StarlingxContext | undefined;
   if (family === 'starlingx' && yaml) {
     reportSyntax(yaml, emit);
-    const doc = yaml.docs.find((d) => !d.empty);
+    const content = yaml.docs.filter((d) => !d.empty);
+    const doc = content[0];
+    // Ansible loads a variables file as a single document; a second one makes it fail.
+    for (const extra of content.slice(1)) {
+      emit(parseError, { message: 'a second YAML document: Ansible reads a bootstrap overrides file as one document and fails on this one', range: { start: extra.rootRange().start, end: extra.rootRange().start + 1 } });
+    }
     if (doc && doc.errors.length === 0) {
       stx = new StarlingxContext(yaml, doc, config.starlingx.release, config.starlingx.source);
       const v = doc.value;
@@ -100,7 +107,7 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
 
   applySuppressions(text, diagnostics, lines, config, emit);
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-  return { family, diagnostics, yaml, stx };
+  return { family, diagnostics, yaml, stx, config };
 }
 
 function runRule<C>(rule: { check(ctx: C, report: (f: Finding) => void): void } & RuleMeta, ctx: C, emit: (r: RuleMeta, f: Finding) => void) {
@@ -113,6 +120,11 @@ function runRule<C>(rule: { check(ctx: C, report: (f: Finding) => void): void } 
 
 function reportSyntax(yaml: YamlFile, emit: (r: RuleMeta, f: Finding) => void) {
   for (const doc of yaml.docs) {
+    for (const dup of doc.duplicateKeys) {
+      const key = yaml.text.slice(dup.start).match(/^["']?([^:"'\r\n]*)/)?.[1]?.trim() ?? '';
+      const end = dup.start + Math.max(1, key.length + (/^["']/.test(yaml.text.slice(dup.start)) ? 2 : 0));
+      emit(duplicateKey, { message: `key "${key}" is given more than once in this mapping: YAML readers keep this last value and silently drop the earlier one`, range: { start: dup.start, end } });
+    }
     const e = doc.errors[0];
     if (!e) continue;
     const more = doc.errors.length - 1;

@@ -67,7 +67,11 @@ export function parseConfig(path: string, text: string, knownRules: Set<string>)
   const doc = file.docs.find((d) => !d.empty);
   const overrides: Overrides = {};
   if (!doc || problems.length) return { path, text, overrides, problems };
-  const value = doc.value as Record<string, any>;
+  const value = structuredClone(doc.value) as Record<string, any>; // a copy: parsed values are cached and shared
+  // `off` unquoted is the boolean false in YAML 1.1: read it as the severity the user meant.
+  if (value?.rules && typeof value.rules === 'object') {
+    for (const [k, v] of Object.entries(value.rules)) if (v === false) value.rules[k] = 'off';
+  }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     problems.push({ message: 'the configuration must be a mapping (starlingx, kubernetes, kata, rules, ignore, files)', range: doc.rootRange() });
     return { path, text, overrides, problems };

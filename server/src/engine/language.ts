@@ -3,7 +3,8 @@ import type { AnalyzeResult } from './analyze';
 import type { Position, Range } from './types';
 import { LineIndex } from './text';
 import { versionStates, type StarlingxContext } from './families/starlingx';
-import { starlingxKeys, starlingxReleases } from './data';
+import { starlingxKeys, starlingxReleases, schemaPath } from './data';
+import { schemaFor } from './schema';
 import { compareVersions } from './versions';
 
 export interface HoverResult { markdown: string; range: Range }
@@ -76,8 +77,7 @@ export function complete(result: AnalyzeResult, text: string, pos: Position): Co
   const line = lines.lineText(pos.line);
   const before = line.slice(0, pos.character);
   const lineStart = lines.lineStart(pos.line);
-  const release = result.stx?.release ?? undefined;
-  const rel = release ?? starlingxReleases().releases[starlingxReleases().releases.length - 1];
+  const rel = result.stx?.release ?? result.config?.starlingx.release ?? starlingxReleases().releases[starlingxReleases().releases.length - 1];
   const m = /^(\s*)kubernetes_version\s*:\s*(["']?)([^"'#]*)$/.exec(before);
   if (m) {
     const valueStart = lineStart + before.length - m[3].length;
@@ -93,9 +93,11 @@ export function complete(result: AnalyzeResult, text: string, pos: Position): Co
     }));
   }
   const k = /^([A-Za-z0-9_]*)$/.exec(before);
-  if (k && result.stx?.schema) {
-    const present = new Set(Object.keys(result.stx.value));
-    const props = result.stx.schema.properties as Record<string, any>;
+  const schema = result.stx?.schema ?? (rel.hasSchema ? schemaFor(schemaPath('starlingx', rel.release, 'localhost')) : undefined);
+  if (k && schema) {
+    // Keys already in the file (read from the text: the file may not parse while a key is being typed).
+    const present = new Set([...text.matchAll(/^([A-Za-z0-9_]+)[ \t]*:/gm)].map((x) => x[1]));
+    const props = schema.properties as Record<string, any>;
     return Object.keys(props).filter((p) => !present.has(p)).sort().map((p) => ({
       label: p, kind: 'property' as const, detail: props[p].type ? String(props[p].type) : undefined,
       documentation: props[p].description, insertText: `${p}: `,

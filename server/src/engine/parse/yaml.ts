@@ -23,6 +23,8 @@ interface ParsedChunk {
   doc: Document.Parsed;
   value: unknown;
   errors: SyntaxProblem[];
+  /** Keys that appear twice in one mapping: the file parses, the earlier value is silently dropped. */
+  duplicateKeys: SyntaxProblem[];
   empty: boolean;
 }
 
@@ -36,6 +38,9 @@ export class YamlDoc {
   get value(): unknown { return this.chunk.value; }
   get errors(): SyntaxProblem[] {
     return this.chunk.errors.map((e) => ({ ...e, start: e.start + this.offset, end: e.end + this.offset }));
+  }
+  get duplicateKeys(): SyntaxProblem[] {
+    return this.chunk.duplicateKeys.map((e) => ({ ...e, start: e.start + this.offset, end: e.end + this.offset }));
   }
   get empty(): boolean { return this.chunk.empty; }
   get end(): number { return this.offset + this.chunk.text.length; }
@@ -155,10 +160,12 @@ function parseChunk(text: string): ParsedChunk {
     return hit;
   }
   // YAML 1.1 as Ansible (PyYAML) and Kubernetes (go-yaml) read it: `yes`/`on` are booleans there.
-  const doc = parseDocument(text, { version: '1.1', prettyErrors: false, uniqueKeys: false, keepSourceTokens: false });
-  const errors: SyntaxProblem[] = doc.errors.map((e) => ({
+  const doc = parseDocument(text, { version: '1.1', prettyErrors: false, uniqueKeys: true, keepSourceTokens: false });
+  const all: SyntaxProblem[] = doc.errors.map((e) => ({
     message: e.message.split('\n')[0], start: e.pos[0], end: Math.max(e.pos[1], e.pos[0] + 1), code: e.code,
   }));
+  const errors = all.filter((e) => e.code !== 'DUPLICATE_KEY');
+  const duplicateKeys = all.filter((e) => e.code === 'DUPLICATE_KEY');
   let value: unknown = null;
   try {
     value = doc.toJS({ maxAliasCount: 1000 });
@@ -166,13 +173,15 @@ function parseChunk(text: string): ParsedChunk {
     const r = (doc.contents as Node | null)?.range ?? [0, 0];
     errors.push({ message: (e as Error).message, start: r[0], end: r[1], code: 'TO_JS' });
   }
-  const chunk: ParsedChunk = { text, doc, value, errors, empty: doc.contents === null };
+  const chunk: ParsedChunk = { text, doc, value, errors, duplicateKeys, empty: doc.contents === null };
   if (chunkCache.size >= CACHE_LIMIT) chunkCache.delete(chunkCache.keys().next().value as string);
   chunkCache.set(text, chunk);
   return chunk;
 }
 
 export function parseYaml(text: string): YamlFile {
+  // A lone CR is a line break for LSP and for YAML 1.2, but not for the parser: make it LF (same length, same offsets).
+  if (text.includes('\r')) text = text.replace(/\r(?!\n)/g, '\n');
   const docs = splitDocuments(text).map((c, i) => new YamlDoc(i, c.start, parseChunk(text.slice(c.start, c.end))));
   return new YamlFile(text, docs);
 }

@@ -15,6 +15,20 @@ export const parseError: RuleMeta = {
   sources: ['YAML 1.1 / 1.2 specification; RFC 8259 (JSON)'],
 };
 
+export const duplicateKey: RuleMeta = {
+  id: 'syntax/duplicate-key',
+  family: 'general',
+  defaultSeverity: 'warning',
+  title: 'Key given twice in one mapping',
+  what: 'Reports a key that appears more than once in the same mapping.',
+  why: 'Ansible (PyYAML) and Kubernetes (go-yaml) keep the last value and silently drop the earlier one, so an edit to the '
+    + 'first occurrence has no effect — a classic way for an upgrade setting to be lost in a long overrides file.',
+  bad: { filename: 'localhost.yml', text: 'system_mode: duplex\ndns_servers:\n  - 8.8.8.8\nsystem_mode: simplex\n' },
+  good: { filename: 'localhost.yml', text: 'dns_servers:\n  - 8.8.8.8\nsystem_mode: simplex\n' },
+  fix: 'none',
+  sources: ['YAML 1.2 §3.2.1.1 (keys are unique); PyYAML and go-yaml keep the last value'],
+};
+
 export const unusedSuppression: RuleMeta = {
   id: 'skewguard/unused-suppression',
   family: 'general',
@@ -56,4 +70,4 @@ export const invalidConfig: RuleMeta = {
   sources: ['skewguard'],
 };
 
-export const generalRules: RuleMeta[] = [parseError, unusedSuppression, skippedFile, invalidConfig];
+export const generalRules: RuleMeta[] = [parseError, duplicateKey, unusedSuppression, skippedFile, invalidConfig];

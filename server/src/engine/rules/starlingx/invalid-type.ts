@@ -20,7 +20,7 @@ export const rule: Rule<StarlingxContext> = {
       if (p.keyword === 'anyOf' && !isTypeAnyOf(ctx, p.path)) continue;
       const where = p.path.join('.') || 'the file';
       const val = valueAt(ctx.value, p.path);
-      const expected = p.keyword === 'type' ? String(p.params.type).replace(/,/g, ' or ') : describeAnyOf(ctx, p.path);
+      const expected = p.keyword === 'type' ? String(p.params.type).split(',').map(yamlType).join(' or ') : describeAnyOf(ctx, p.path);
       let hint = '';
       if (typeof val === 'number' && p.path[p.path.length - 1] === 'kubernetes_version') hint = ` — unquoted, YAML reads it as the number ${val}; quote it`;
       report({ message: `${where} must be ${article(expected)} ${expected}, not ${typeName(val)}${hint}`, range: p.range, data: { expected } });
@@ -40,6 +40,9 @@ function typeName(v: unknown): string {
   if (typeof v === 'boolean') return `the boolean ${v}`;
   return `the string ${JSON.stringify(v)}`;
 }
+function yamlType(t: string): string {
+  return ({ array: 'list', object: 'mapping', integer: 'integer', number: 'number', boolean: 'boolean', string: 'string', null: 'empty value' } as Record<string, string>)[t] ?? t;
+}
 function article(t: string): string { return /^[aeiou]/.test(t) ? 'an' : 'a'; }
 
 function subSchema(ctx: StarlingxContext, path: Array<string | number>): any {
@@ -53,5 +56,5 @@ function isTypeAnyOf(ctx: StarlingxContext, path: Array<string | number>): boole
 }
 function describeAnyOf(ctx: StarlingxContext, path: Array<string | number>): string {
   const s = subSchema(ctx, path);
-  return (s?.anyOf ?? []).map((b: any) => (b.enum ? `${b.type} (${b.enum.join('/')})` : b.type)).join(' or ');
+  return (s?.anyOf ?? []).map((b: any) => (b.enum ? `${yamlType(b.type)} (${b.enum.join('/')})` : yamlType(b.type))).join(' or ');
 }

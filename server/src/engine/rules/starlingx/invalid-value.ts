@@ -25,6 +25,9 @@ export const rule: Rule<StarlingxContext> = {
       if (p.keyword === 'enum') {
         const allowed = p.params.allowedValues as unknown[];
         const val = p.path.reduce<any>((v, s) => v?.[s], ctx.value);
+        // The playbook lower-cases some values (system_mode) before checking them.
+        const sub = p.path.reduce<any>((s, seg) => (typeof seg === 'number' ? s?.items : s?.properties?.[seg]), ctx.schema);
+        if (sub?.['x-skewguard']?.caseInsensitive && typeof val === 'string' && allowed.includes(val.toLowerCase())) continue;
         const hint = typeof val === 'string' ? didYouMean(val, allowed.map(String)) : undefined;
         const src = ctx.file.text.slice(p.range.start, p.range.end);
         const q = /^["']/.test(src) ? src[0] : '';
