@@ -16,6 +16,7 @@ import { ResolvedConfigRequest, FIX_ALL_KIND, type InitializationOptions, type R
 import { checkKubernetesWindow, SEVERITIES } from '../engine/config';
 import { findStarlingxRelease } from '../engine/data';
 import { ruleIds } from '../engine/rules';
+import { MAX_FILE_BYTES } from '../engine/analyze';
 import type { SeveritySetting } from '../engine/types';
 
 const VERSION = '0.1.0';
@@ -322,11 +323,22 @@ async function main(argv: string[]): Promise<number> {
 async function checkFile(session: ServerSession, file: string, opts: Options): Promise<FileReport> {
   const uri = pathToFileURL(file).toString();
   let buf: Buffer;
-  try { buf = fs.readFileSync(file); } catch (e) {
+  try {
+    const st = fs.statSync(file);
+    // Never read more than the size limit (plus one byte, to know it is over).
+    if (st.size > MAX_FILE_BYTES) {
+      const fd = fs.openSync(file, 'r');
+      try { buf = Buffer.alloc(MAX_FILE_BYTES + 1); fs.readSync(fd, buf, 0, buf.length, 0); } finally { fs.closeSync(fd); }
+    } else buf = fs.readFileSync(file);
+  } catch (e) {
     return { file, family: null, diagnostics: [{ range: zero(), severity: 1, code: 'skewguard/skipped-file', source: 'skewguard', message: `not checked: ${(e as Error).message}` }] };
   }
-  if (isBinary(buf)) {
-    return { file, family: null, diagnostics: [{ range: zero(), severity: 3, code: 'skewguard/skipped-file', source: 'skewguard', message: 'not checked: binary data' }] };
+  if (isBinary(buf) || buf.length > MAX_FILE_BYTES) {
+    // The server reports the skipped file (with the severity the config gives that rule); send it only what it needs to see that.
+    const head = buf.subarray(0, isBinary(buf) ? 8192 : MAX_FILE_BYTES + 1).toString('latin1');
+    const diags = await session.open(uri, head);
+    await session.close(uri);
+    return { file, family: null, diagnostics: diags };
   }
   const raw = buf.toString('utf8');
   const hasBom = raw.startsWith(BOM);

@@ -76,7 +76,7 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
     return { diagnostics };
   }
   if (text.length > MAX_FILE_BYTES) {
-    emit(skippedFile, { message: `not checked: ${(text.length / 1048576).toFixed(1)} MB is over the ${MAX_FILE_BYTES / 1048576} MB limit`, range: { start: 0, end: 0 } });
+    emit(skippedFile, { message: `not checked: larger than the ${MAX_FILE_BYTES / 1048576} MB limit`, range: { start: 0, end: 0 } });
     return { diagnostics };
   }
 

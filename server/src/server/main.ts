@@ -31,6 +31,7 @@ let ws = new WorkspaceState([]);
 const results = new Map<string, { version: number; result: AnalyzeResult; config: ResolvedConfig }>();
 const timers = new Map<string, NodeJS.Timeout>();
 const publishedConfigUris = new Set<string>();
+const docSettings = new Map<string, Settings>();
 
 function uriToPath(uri: string): string {
   if (uri.startsWith('file:')) { try { return fileURLToPath(uri); } catch { /* fall through */ } }
@@ -60,6 +61,8 @@ connection.onInitialize((params: InitializeParams) => {
 connection.onInitialized(async () => {
   if (canPullConfig) {
     await pullSettings();
+    // Documents opened while the settings were being pulled were checked without them.
+    for (const d of documents.all()) schedule(d, 0);
     connection.client.register(DidChangeConfigurationNotification.type, { section: 'skewguard' }).catch(() => undefined);
   }
   if (supportsFolders) {
@@ -77,6 +80,17 @@ async function pullSettings(): Promise<void> {
     const s = await connection.workspace.getConfiguration('skewguard');
     if (s && typeof s === 'object') settings = s as Settings;
   } catch { /* client without configuration support */ }
+  docSettings.clear();
+  await Promise.all(documents.all().map((d) => pullDocSettings(d.uri)));
+}
+
+/** Settings for one document (folder-scoped settings in a multi-root workspace). */
+async function pullDocSettings(uri: string): Promise<void> {
+  if (!canPullConfig) return;
+  try {
+    const s = await connection.workspace.getConfiguration({ scopeUri: uri, section: 'skewguard' });
+    if (s && typeof s === 'object') docSettings.set(uri, s as Settings);
+  } catch { /* keep the workspace-wide settings */ }
 }
 
 connection.onDidChangeConfiguration(async (change) => {
@@ -90,17 +104,17 @@ connection.onDidChangeWatchedFiles(() => {
   revalidateAll();
 });
 
-function configFor(file: string): { config: ResolvedConfig; loaded?: LoadedConfig } {
+function configFor(file: string, uri?: string): { config: ResolvedConfig; loaded?: LoadedConfig } {
   const loaded = ws.configFor(file);
   const config = resolveConfig({
-    cli: init.cli, config: loaded, settings: settingsToOverrides(settings), workspace: ws.factsFor(file),
+    cli: init.cli, config: loaded, settings: settingsToOverrides((uri && docSettings.get(uri)) || settings), workspace: ws.factsFor(file),
   });
   return { config, loaded };
 }
 
 function validate(doc: TextDocument): void {
   const file = uriToPath(doc.uri);
-  const { config } = configFor(file);
+  const { config } = configFor(file, doc.uri);
   let result: AnalyzeResult;
   try {
     result = analyze({ path: file, text: doc.getText(), config, root: ws.rootFor(file) });
@@ -109,6 +123,8 @@ function validate(doc: TextDocument): void {
     result = { diagnostics: [] };
   }
   results.set(doc.uri, { version: doc.version, result, config });
+  // A .skewguard.yaml's diagnostics are its config problems, published by publishConfigProblems.
+  if (isConfigFile(doc.uri)) return;
   void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: result.diagnostics.map(toLsp) });
 }
 
@@ -159,6 +175,14 @@ documents.onDidOpen((e) => {
   ws.openTexts.set(uriToPath(e.document.uri), e.document.getText());
   if (affectsWorkspace(e.document.uri)) { ws.invalidate(); publishConfigProblems(); }
   schedule(e.document, 0);
+  // Folder-scoped settings arrive asynchronously; re-check when they differ from the workspace-wide ones.
+  if (canPullConfig) {
+    void pullDocSettings(e.document.uri).then(() => {
+      const s = docSettings.get(e.document.uri);
+      const d = documents.get(e.document.uri);
+      if (d && s && JSON.stringify(s) !== JSON.stringify(settings)) schedule(d, 0);
+    });
+  }
 });
 documents.onDidChangeContent((e) => {
   ws.openTexts.set(uriToPath(e.document.uri), e.document.getText());
@@ -179,6 +203,7 @@ documents.onDidClose((e) => {
   if (t) clearTimeout(t);
   timers.delete(e.document.uri);
   results.delete(e.document.uri);
+  docSettings.delete(e.document.uri);
   ws.openTexts.delete(uriToPath(e.document.uri));
   if (affectsWorkspace(e.document.uri)) revalidateAll();
   if (!isConfigFile(e.document.uri)) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
@@ -287,7 +312,7 @@ function fixAllEdits(diags: Diagnostic[], doc: TextDocument) {
 connection.onRequest(ResolvedConfigRequest, (p: ResolvedConfigParams): ResolvedConfigResult => {
   const file = p.uri ? uriToPath(p.uri) : path.join(ws.roots[0] ?? process.cwd(), '.');
   const target = p.uri ? file : path.join(file, '__workspace__');
-  const { config, loaded } = configFor(target);
+  const { config, loaded } = configFor(target, p.uri);
   const r = p.uri ? results.get(p.uri) : undefined;
   const lines = loaded ? new LineIndex(loaded.text) : undefined;
   const resolved = describeResolved(config);

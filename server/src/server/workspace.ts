@@ -53,30 +53,46 @@ export class WorkspaceState {
     }
   }
 
-  /** Workspace facts for a file: a localhost.yml in its workspace root (open documents first). */
+  /**
+   * Workspace facts for a file: the localhost.yml nearest to it — in its folder or a parent folder up to the
+   * workspace root, else the first one found below the root (open documents count as files on disk).
+   */
   factsFor(file: string): WorkspaceFacts {
     const root = this.rootFor(file) ?? path.dirname(file);
-    let f = this.facts.get(root);
+    const dir = path.dirname(file);
+    let f = this.facts.get(dir);
     if (!f) {
       f = {};
-      const candidates = [...this.openTexts.keys()].filter((p) => isStarlingxName(p) && p.startsWith(root)).sort();
-      const found = candidates[0] ?? findLocalhost(root);
+      const found = this.nearestLocalhost(dir, root) ?? findLocalhost(root, [...this.openTexts.keys()]);
       if (found) {
         const text = this.readText(found);
         const doc = text ? parseYaml(text).docs.find((d) => !d.empty) : undefined;
         const v = doc && doc.errors.length === 0 ? (doc.value as any)?.kubernetes_version : undefined;
         f.localhost = { path: path.relative(root, found) || found, kubernetesVersion: typeof v === 'string' ? v.replace(/^v/, '') : undefined };
       }
-      this.facts.set(root, f);
+      this.facts.set(dir, f);
     }
     return f;
+  }
+
+  private nearestLocalhost(dir: string, root: string): string | undefined {
+    for (let d = dir; ; d = path.dirname(d)) {
+      const open = [...this.openTexts.keys()].filter((p) => path.dirname(p) === d && isStarlingxName(p)).sort()[0];
+      if (open) return open;
+      let names: string[] = [];
+      try { names = fs.readdirSync(d).filter(isStarlingxName).sort(); } catch { /* unreadable folder */ }
+      if (names.length) return path.join(d, names[0]);
+      if (d === root || path.dirname(d) === d || !d.startsWith(root)) return undefined;
+    }
   }
 }
 
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'out', '.vscode-test', 'vendor']);
 
 /** Breadth-first search for a localhost.yml, a few levels deep (first found wins, sorted by name per level). */
-function findLocalhost(root: string, maxDepth = 3): string | undefined {
+function findLocalhost(root: string, open: string[], maxDepth = 3): string | undefined {
+  const openHit = open.filter((p) => p.startsWith(root + path.sep) && isStarlingxName(p)).sort()[0];
+  if (openHit) return openHit;
   let level = [root];
   for (let depth = 0; depth <= maxDepth && level.length; depth++) {
     const next: string[] = [];

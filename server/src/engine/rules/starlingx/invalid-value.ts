@@ -13,7 +13,7 @@ export const rule: Rule<StarlingxContext> = {
     + 'duplex-direct, more than three `dns_servers`, an unknown registry key under `docker_registries`, and the other '
     + 'checks of the validate-config role.',
   why: 'Bootstrap stops at the validate-config step with a `fail` task; catching it in the editor saves a bootstrap attempt.',
-  bad: { filename: 'localhost.yml', text: 'system_mode: triplex\n' },
+  bad: { filename: 'localhost.yml', text: 'system_mode: simplx\n' },
   good: { filename: 'localhost.yml', text: 'system_mode: duplex\n' },
   fix: 'suggestion',
   sources: ['starlingx/ansible-playbooks roles/bootstrap/validate-config/tasks/main.yml fail/assert tasks per release (shared reference: starlingx/validated-values.json)'],

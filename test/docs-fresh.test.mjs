@@ -1,0 +1,169 @@
+// docs/rules/ must be exactly what scripts/gen-docs.mjs generates from the rule registry, and every rule's
+// documented examples must behave as documented: the bad example triggers the rule, the good one does not.
+// Reads the built engine (dist/engine.js); `npm test` builds first.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { generateDocs, listDocs, NOT_SUPPRESSIBLE, FIXED_SEVERITY } from '../scripts/gen-docs.mjs';
+
+const require = createRequire(import.meta.url);
+const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const e = require('../dist/engine.js');
+const HINT = 'docs/rules/ is out of date: run `npm run build && npm run gen:docs` and commit the result';
+
+// Examples that cannot be written as text (their text is a description in parentheses): the input the test uses.
+const CONSTRUCTED = {
+  'skewguard/skipped-file': { bad: 'system_mode: simplex\n\u0000\u0001\u0002 binary data\n' },
+};
+// Rules whose bad example shows the finding but not the quick fix its `fix` kind promises (the fix is conditional).
+// Reported to the rule's owner; remove the entry once the example shows the fix (the test says when).
+// Rules whose bad example deliberately shows no fix (none at the moment).
+const FIX_NOT_IN_EXAMPLE = {};
+const isDescription = (text) => /^\([^\n]*\)\s*$/.test(text);
+
+/** Maps an example's options line ("StarlingX 6.0", "Kubernetes 1.18..1.21", "Kata 3.2..3.32") to CLI overrides. */
+function overridesFor(options) {
+  const cli = {};
+  for (const part of (options ?? '').split(/[,;]/).map((s) => s.trim()).filter(Boolean)) {
+    let m;
+    if ((m = /^StarlingX\s+(\S+)$/i.exec(part))) cli.starlingxRelease = m[1];
+    else if ((m = /^Kubernetes\s+(\S+)$/i.exec(part))) cli.kubernetesWindow = m[1];
+    else if ((m = /^Kata(?: Containers)?\s+(\S+)$/i.exec(part))) cli.kataWindow = m[1];
+    else if ((m = /^(go|runtime-rs)$/.exec(part))) cli.kataFlavour = m[1];
+    else throw new Error(`test/docs-fresh.test.mjs does not understand the example option "${part}"; teach overridesFor()`);
+  }
+  return cli;
+}
+
+function exampleText(rule, which) {
+  const ex = rule[which];
+  if (!isDescription(ex.text)) return ex.text;
+  const t = CONSTRUCTED[rule.id]?.[which];
+  assert.ok(t !== undefined, `${rule.id}: the ${which} example is a description (${ex.text}); add its input to CONSTRUCTED`);
+  return t;
+}
+
+const isConfigFile = (filename) => /^\.skewguard\.ya?ml$/.test(path.basename(filename));
+
+/** Findings of `rule` for one example, as the editor and lsp-lint would report them. */
+function findings(rule, which, { prefix = '', rules } = {}) {
+  const ex = rule[which];
+  const text = prefix + exampleText(rule, which);
+  if (isConfigFile(ex.filename)) {
+    // .skewguard.yaml is not analysed as a document: the server publishes parseConfig()'s problems as config/invalid.
+    assert.equal(rule.id, 'config/invalid', `${rule.id}: only config/invalid is reported on .skewguard.yaml`);
+    return e.parseConfig(`/x/${ex.filename}`, text, e.ruleIds).problems.map((p) => ({ ruleId: 'config/invalid', severity: 'error', message: p.message }));
+  }
+  const cli = overridesFor(ex.options);
+  if (rules) cli.rules = rules;
+  const config = e.resolveConfig({ cli });
+  return e.analyze({ path: `/x/${ex.filename}`, text, config }).diagnostics;
+}
+
+const show = (ds) => ds.map((d) => `${d.ruleId}: ${d.message}`).join('\n  ') || '(nothing)';
+
+test('the registry has rules, with unique ids and complete metadata', () => {
+  assert.ok(e.allRules.length > 0);
+  assert.equal(new Set(e.allRules.map((r) => r.id)).size, e.allRules.length, 'duplicate rule ids');
+  for (const r of e.allRules) {
+    for (const k of ['id', 'family', 'defaultSeverity', 'title', 'what', 'why']) assert.ok(r[k], `${r.id}: ${k} is empty`);
+    assert.ok(r.bad?.filename && r.bad.text, `${r.id}: bad example missing`);
+    assert.ok(r.good?.filename && r.good.text, `${r.id}: good example missing`);
+    assert.ok(Array.isArray(r.sources) && r.sources.length > 0, `${r.id}: no sources`);
+    assert.ok(['complete', 'suggestion', 'partial', 'none', undefined].includes(r.fix), `${r.id}: fix "${r.fix}"`);
+  }
+});
+
+test('every generated page equals the committed file', () => {
+  const stale = [];
+  for (const [rel, contents] of generateDocs(e.allRules)) {
+    const abs = path.join(repoRoot, rel);
+    if (!fs.existsSync(abs)) stale.push(`${rel} (missing)`);
+    else if (fs.readFileSync(abs, 'utf8') !== contents) stale.push(`${rel} (differs)`);
+  }
+  assert.deepEqual(stale, [], `${HINT}:\n  ${stale.join('\n  ')}`);
+});
+
+test('no page under docs/rules/ that the generator does not produce', () => {
+  const generated = generateDocs(e.allRules);
+  const extra = listDocs(repoRoot).filter((rel) => !generated.has(rel));
+  assert.deepEqual(extra, [], `${HINT} (it deletes stale pages):\n  ${extra.join('\n  ')}`);
+});
+
+test('every rule has a page at the URL its diagnostics link to', () => {
+  const generated = generateDocs(e.allRules);
+  for (const r of e.allRules) {
+    assert.ok(e.docsUrl(r.id).endsWith(`/docs/rules/${r.id}.md`), e.docsUrl(r.id));
+    assert.ok(generated.has(`docs/rules/${r.id}.md`), r.id);
+    assert.match(generated.get('docs/rules/README.md'), new RegExp(`\\]\\(${r.id}\\.md\\)`), `${r.id} missing from the index`);
+  }
+});
+
+test('generation is deterministic', () => {
+  const a = generateDocs(e.allRules);
+  const b = generateDocs(e.allRules);
+  assert.deepEqual([...a], [...b]);
+  for (const [rel, contents] of a) assert.ok(contents.endsWith('\n') && !contents.endsWith('\n\n'), `${rel}: must end with one newline`);
+});
+
+for (const rule of e.allRules) {
+  test(`${rule.id}: the bad example triggers it`, () => {
+    const ds = findings(rule, 'bad');
+    assert.ok(ds.some((d) => d.ruleId === rule.id), `${rule.id} did not fire on its bad example; got:\n  ${show(ds)}`);
+    for (const d of ds.filter((x) => x.ruleId === rule.id)) assert.equal(d.severity, rule.defaultSeverity, `${rule.id}: severity`);
+  });
+
+  test(`${rule.id}: the good example does not trigger it`, () => {
+    const ds = findings(rule, 'good');
+    assert.ok(!ds.some((d) => d.ruleId === rule.id), `${rule.id} fired on its good example:\n  ${show(ds)}`);
+  });
+
+  if (!isConfigFile(rule.bad.filename)) {
+    test(`${rule.id}: the bad example offers the documented kind of fix (${rule.fix ?? 'none'})`, () => {
+      const own = findings(rule, 'bad').filter((d) => d.ruleId === rule.id);
+      const fixes = own.flatMap((d) => d.fixes ?? []);
+      switch (rule.fix ?? 'none') {
+        case 'complete':
+          assert.ok(own.every((d) => d.fixes?.some((f) => f.preferred && !f.partial)), `${rule.id}: every finding needs a preferred fix for fix-all`);
+          break;
+        case 'suggestion':
+          if (FIX_NOT_IN_EXAMPLE[rule.id]) assert.equal(fixes.length, 0, `${rule.id}: the example now offers a fix; remove it from FIX_NOT_IN_EXAMPLE`);
+          else assert.ok(fixes.length > 0, `${rule.id}: no quick fix offered`);
+          assert.ok(!fixes.some((f) => f.preferred), `${rule.id}: a suggestion must not be applied by fix-all (preferred)`);
+          break;
+        case 'partial':
+          assert.ok(fixes.some((f) => f.partial), `${rule.id}: no partial fix offered`);
+          break;
+        default:
+          assert.deepEqual(fixes, [], `${rule.id}: documented as not fixable but offers fixes`);
+      }
+    });
+
+    test(`${rule.id}: severity can be set as documented`, () => {
+      const off = findings(rule, 'bad', { rules: { [rule.id]: 'off' } });
+      const hint = findings(rule, 'bad', { rules: { [rule.id]: 'hint' } });
+      if (FIXED_SEVERITY[rule.id]) return;
+      assert.ok(!off.some((d) => d.ruleId === rule.id), `${rule.id} still fires when off`);
+      assert.ok(hint.some((d) => d.ruleId === rule.id && d.severity === 'hint'), `${rule.id}: severity hint not applied`);
+    });
+
+    test(`${rule.id}: suppression comments work as documented`, () => {
+      const prefix = `# skewguard-disable-file ${rule.id} -- documented example\n`;
+      const ds = findings(rule, 'bad', { prefix });
+      if (NOT_SUPPRESSIBLE[rule.id]) {
+        assert.ok(ds.some((d) => d.ruleId === rule.id), `${rule.id} is documented as not suppressible, but a disable-file comment silenced it`);
+      } else {
+        assert.ok(!ds.some((d) => d.ruleId === rule.id), `${rule.id} not suppressed by disable-file:\n  ${show(ds)}`);
+        assert.ok(!ds.some((d) => d.ruleId === 'skewguard/unused-suppression'), `the suppression was reported as unused:\n  ${show(ds)}`);
+      }
+    });
+  }
+}
+
+test('config/invalid: .skewguard.yaml problems are errors whatever rules: says (as documented)', () => {
+  const loaded = e.parseConfig('/x/.skewguard.yaml', 'rules:\n  config/invalid: "off"\nkubernetes:\n  windw: "1.18..1.21"\n', e.ruleIds);
+  assert.ok(loaded.problems.length > 0, 'the misspelt key was not reported');
+});

@@ -1,0 +1,53 @@
+// examples/ holds real files with real findings for `npm run demo`; examples/README.md describes what the
+// demo prints. This runs the demo's command (lsp-lint on examples/, JSON output) and checks exactly that.
+// Uses the built dist/; `npm test` builds first.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+
+function lint(...args) {
+  try {
+    return { code: 0, stdout: execFileSync(process.execPath, ['bin/lsp-lint.js', ...args], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
+  } catch (err) {
+    return { code: err.status, stdout: err.stdout };
+  }
+}
+
+test('npm run demo: lsp-lint examples/ reports the findings examples/README.md describes', () => {
+  const { code, stdout } = lint('examples/', '--format', 'json');
+  assert.equal(code, 1, 'the examples hold errors, so lsp-lint exits 1');
+  // .skewguard.yaml files are walked too; their problems would stop the run (exit 2), so only the rest is listed.
+  const reports = JSON.parse(stdout).filter((r) => !/^\.skewguard\.ya?ml$/.test(path.basename(r.filePath)));
+  const byFile = Object.fromEntries(reports.map((r) => [
+    path.relative(repoRoot, r.filePath).split(path.sep).join('/'),
+    r.messages.map((m) => `${m.line}:${m.column} ${m.severity} ${m.ruleId}`),
+  ]));
+  assert.deepEqual(byFile, {
+    'examples/starlingx/docs-registry-typo/localhost.yml': ['12:4 error syntax/parse-error'],
+    'examples/starlingx/ipv6-duplex-clean/localhost.yml': [],
+    'examples/starlingx/stx12-v-prefix/localhost.yml': [
+      '17:21 error starlingx/kubernetes-version-v-prefix',
+      '21:1 warning starlingx/key-not-read',
+      '22:1 warning starlingx/key-not-read',
+      '23:1 warning starlingx/key-not-read',
+    ],
+    'examples/starlingx/stx6-upgrade-lab/localhost.yml': [
+      '20:21 warning starlingx/kubernetes-version-below-default',
+      '22:1 warning starlingx/key-not-read',
+    ],
+  });
+});
+
+test('the examples\' .skewguard.yaml files select the release they claim', () => {
+  for (const [dir, release] of [['stx6-upgrade-lab', '6.0'], ['stx12-v-prefix', '12.0']]) {
+    const { code, stdout } = lint('--print-config', `examples/starlingx/${dir}/localhost.yml`);
+    assert.equal(code, 0);
+    const cfg = JSON.parse(stdout);
+    assert.equal(cfg.starlingx.release, release, dir);
+    assert.equal(cfg.starlingx.source.kind, 'config', dir);
+  }
+});

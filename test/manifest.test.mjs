@@ -1,0 +1,120 @@
+// The extension manifest (package.json `contributes`) must match the code: every rule id is offered in the
+// `skewguard.rules` setting, every command the client registers is contributed, every setting is described.
+// Reads the built engine (dist/engine.js); `npm test` builds first.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const e = require('../dist/engine.js');
+const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+const releases = JSON.parse(fs.readFileSync(path.join(repoRoot, 'data/starlingx/releases.json'), 'utf8')).releases;
+const settings = pkg.contributes?.configuration?.properties ?? {};
+const clientSource = fs.readFileSync(path.join(repoRoot, 'client/src/extension.ts'), 'utf8');
+
+test('every rule id in the registry is a property of the skewguard.rules setting', () => {
+  const rules = settings['skewguard.rules'];
+  assert.ok(rules, 'skewguard.rules is not contributed');
+  const props = rules.properties ?? {};
+  const missing = e.allRules.filter((r) => !props[r.id]);
+  assert.deepEqual(missing.map((r) => r.id), [], 'add to contributes.configuration.properties["skewguard.rules"].properties:\n'
+    + missing.map((r) => `"${r.id}": ${JSON.stringify({ type: 'string', enum: e.SEVERITIES, description: `${r.title} (default: ${r.defaultSeverity}).` })}`).join(',\n'));
+  const unknown = Object.keys(props).filter((id) => !e.ruleIds.has(id));
+  assert.deepEqual(unknown, [], 'skewguard.rules lists rule ids that are not in the registry');
+  for (const [id, p] of Object.entries(props)) {
+    assert.ok(p.description || p.markdownDescription, `${id}: no description`);
+    assert.deepEqual(p.enum, e.SEVERITIES, `${id}: enum`);
+  }
+  assert.deepEqual(rules.additionalProperties?.enum, e.SEVERITIES);
+});
+
+test('every command the client registers is contributed with a title', () => {
+  const registered = [...clientSource.matchAll(/registerCommand\(\s*['"`]([^'"`]+)['"`]/g)].map((m) => m[1]);
+  assert.ok(registered.length > 0, 'no registerCommand calls found in client/src/extension.ts');
+  const contributed = new Map((pkg.contributes?.commands ?? []).map((c) => [c.command, c]));
+  for (const id of registered) {
+    const c = contributed.get(id);
+    assert.ok(c, `${id} is registered in client/src/extension.ts but not in contributes.commands`);
+    assert.ok(typeof c.title === 'string' && c.title.length > 0, `${id}: no title`);
+    assert.equal(c.category, 'skewguard', `${id}: category`);
+  }
+  for (const id of contributed.keys()) assert.ok(registered.includes(id), `${id} is contributed but never registered`);
+});
+
+test('every command the client refers to (e.g. the status bar item) is contributed', () => {
+  const contributed = new Set((pkg.contributes?.commands ?? []).map((c) => c.command));
+  for (const [, id] of clientSource.matchAll(/['"`](skewguard\.[A-Za-z]+)['"`]/g)) {
+    if (id === 'skewguard.window') continue; // the status bar item's id
+    assert.ok(contributed.has(id) || settings[id], `${id} is used by the client but not contributed`);
+  }
+});
+
+test('every setting has a description, a type and a default of that type', () => {
+  const names = Object.keys(settings);
+  assert.ok(names.length > 0, 'no settings contributed');
+  for (const [name, s] of Object.entries(settings)) {
+    assert.match(name, /^skewguard\./, `${name}: settings live under skewguard.*`);
+    assert.ok(s.description || s.markdownDescription, `${name}: no description`);
+    assert.ok(s.type, `${name}: no type`);
+    assert.ok('default' in s, `${name}: no default`);
+    const t = Array.isArray(s.default) ? 'array' : s.default === null ? 'null' : typeof s.default;
+    assert.equal(t, s.type === 'integer' ? 'number' : s.type, `${name}: default ${JSON.stringify(s.default)} is not a ${s.type}`);
+    if (s.enum) {
+      assert.ok(s.enum.includes(s.default), `${name}: default not in enum`);
+      if (s.enumDescriptions) assert.equal(s.enumDescriptions.length, s.enum.length, `${name}: enumDescriptions`);
+    }
+    if (s.pattern) assert.match(String(s.default), new RegExp(s.pattern), `${name}: default does not match pattern`);
+  }
+});
+
+test('the settings mirror the Settings type in server/src/shared/protocol.ts', () => {
+  const expected = [
+    'skewguard.starlingx.release', 'skewguard.kubernetes.window', 'skewguard.kata.window', 'skewguard.kata.flavour',
+    'skewguard.rules', 'skewguard.files', 'skewguard.ignore', 'skewguard.debounceMs', 'skewguard.trace.server',
+  ];
+  assert.deepEqual(Object.keys(settings).sort(), [...expected].sort());
+  const protocol = fs.readFileSync(path.join(repoRoot, 'server/src/shared/protocol.ts'), 'utf8');
+  const body = /export interface Settings \{([\s\S]*?)\n\}/.exec(protocol)?.[1] ?? '';
+  for (const top of [...body.matchAll(/^\s{2}(\w+)\?:/gm)].map((m) => m[1])) {
+    assert.ok(Object.keys(settings).some((k) => k === `skewguard.${top}` || k.startsWith(`skewguard.${top}.`)), `Settings.${top} has no contributed setting`);
+  }
+  assert.equal(settings['skewguard.debounceMs'].default, 150);
+  assert.deepEqual(settings['skewguard.kata.flavour'].enum, ['', 'go', 'runtime-rs']);
+  assert.deepEqual(settings['skewguard.files'].additionalProperties.enum, e.FAMILIES);
+});
+
+test('skewguard.starlingx.release offers exactly the releases in data/starlingx/releases.json, plus "" for the newest', () => {
+  const s = settings['skewguard.starlingx.release'];
+  assert.deepEqual(s.enum, ['', ...releases.map((r) => r.release)]);
+  assert.equal(s.default, '');
+  for (const r of s.enum) if (r) assert.ok(e.findStarlingxRelease(r), `${r}: unknown to the engine`);
+});
+
+test('window settings accept what the engine accepts', () => {
+  for (const name of ['skewguard.kubernetes.window', 'skewguard.kata.window']) {
+    const re = new RegExp(settings[name].pattern);
+    for (const ok of ['', '1.21', '1.21.3', '1.18..1.21', '3.2..3.32', 'v1.18..v1.21']) {
+      assert.ok(re.test(ok), `${name}: pattern rejects "${ok}"`);
+      if (ok) assert.ok(e.parseRange(ok), `engine rejects "${ok}"`);
+    }
+    for (const bad of ['1', 'latest', '1.18-1.21', '1.18..']) {
+      assert.ok(!re.test(bad), `${name}: pattern accepts "${bad}"`);
+      assert.ok(!e.parseRange(bad), `engine accepts "${bad}"`);
+    }
+  }
+});
+
+test('activation, capabilities and marketplace fields', () => {
+  for (const ev of ['onLanguage:yaml', 'onLanguage:json', 'workspaceContains:**/.skewguard.yaml', 'workspaceContains:**/*localhost*.yml']) {
+    assert.ok(pkg.activationEvents.includes(ev), `activationEvents lacks ${ev}`);
+  }
+  assert.deepEqual(pkg.capabilities.untrustedWorkspaces, { supported: true });
+  assert.equal(pkg.capabilities.virtualWorkspaces.supported, false);
+  assert.deepEqual(pkg.categories, ['Linters']);
+  assert.equal(pkg.repository.url, 'https://github.com/skewguard/skewguard');
+  assert.ok(pkg.main && pkg.main.startsWith('./dist/'), 'main');
+});
