@@ -14,8 +14,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as starlingx from './schemas/starlingx.mjs';
+import * as kubernetes from './schemas/kubernetes.mjs';
 
-export const FAMILIES = [starlingx];
+export const FAMILIES = [starlingx, kubernetes];
 
 const defaultRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 

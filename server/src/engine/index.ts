@@ -9,3 +9,4 @@ export { allRules, ruleById, ruleIds, docsUrl, DOCS_BASE } from './rules';
 export type { RuleMeta } from './rules/types';
 export { parseYaml, splitDocuments } from './parse/yaml';
 export { hover, complete } from './language';
+export * as k8sLifecycle from './kubernetes/lifecycle';

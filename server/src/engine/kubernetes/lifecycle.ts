@@ -1,0 +1,108 @@
+// Kubernetes API lifecycle predicates over data/kubernetes/api-lifecycle.json rows.
+// Pure functions, no imports: shared by the engine and (through dist/engine.js) the tests.
+//
+// Versions are minors "X.Y" (a leading "v" and a patch are accepted and ignored, so Pluto's
+// "v1.25.0" works too). Rows of component "cert-manager" / "istio" carry THAT project's
+// version numbers, so compare them with a target of the same component only.
+//
+// Semantics follow Pluto (pluto-rules.md §3), comparing minors:
+//   deprecated           = row.deprecated != null && minor >= row.deprecated
+//   removed              = row.removed != null && minor >= row.removed
+//   replacementAvailable = row.replacementAvailable != null && minor >= row.replacementAvailable
+// plus
+//   served               = (row.introduced == null || minor >= row.introduced) && !removed
+// (introduced == null means "unknown": treated as served since before any version asked about).
+// `deprecated` stays true after removal, as in Pluto.
+
+export interface LifecycleRow {
+  apiVersion: string;
+  /** "" = every kind of this apiVersion (one istio entry) */
+  kind: string;
+  introduced: string | null;
+  deprecated: string | null;
+  removed: string | null;
+  replacement?: string | null;
+  replacementAvailable: string | null;
+  component?: string;
+  servedBy?: string;
+}
+
+export interface LifecycleStatus {
+  served: boolean;
+  deprecated: boolean;
+  removed: boolean;
+  replacementAvailable: boolean;
+}
+
+/** "1.22", "v1.22", "v1.22.3", "0.11" -> [major, minor]; undefined when not a version. */
+export function parseMinor(v: string): [number, number] | undefined {
+  const m = /^v?(\d+)\.(\d+)(?:\.\d+)?$/.exec(String(v).trim());
+  return m ? [Number(m[1]), Number(m[2])] : undefined;
+}
+
+/** Numeric comparison of two minors; throws on a malformed version (data bug, not user input). */
+export function compareMinor(a: string, b: string): number {
+  const pa = parseMinor(a);
+  const pb = parseMinor(b);
+  if (!pa || !pb) throw new Error(`k8sLifecycle: not a version: ${!pa ? a : b}`);
+  return pa[0] - pb[0] || pa[1] - pb[1];
+}
+
+function atOrAfter(minor: string, since: string | null | undefined): boolean {
+  return since != null && since !== '' && compareMinor(minor, since) >= 0;
+}
+
+/** Pluto-style status of one row at one target minor. */
+export function statusAt(row: LifecycleRow, minor: string): LifecycleStatus {
+  const removed = atOrAfter(minor, row.removed);
+  const introducedOk = row.introduced == null || row.introduced === '' || atOrAfter(minor, row.introduced);
+  return {
+    served: introducedOk && !removed,
+    deprecated: atOrAfter(minor, row.deprecated),
+    removed,
+    replacementAvailable: atOrAfter(minor, row.replacementAvailable),
+  };
+}
+
+/** Pluto's match rule: exact apiVersion, and exact kind unless the row's kind is "". */
+export function matches(row: LifecycleRow, apiVersion: string, kind: string): boolean {
+  return row.apiVersion === apiVersion && (row.kind === '' || row.kind === kind);
+}
+
+/** The row for apiVersion/kind (an exact-kind row wins over a kind "" row); undefined if none. */
+export function findRow<R extends LifecycleRow>(rows: readonly R[], apiVersion: string, kind: string): R | undefined {
+  return (
+    rows.find((r) => r.apiVersion === apiVersion && r.kind === kind) ??
+    rows.find((r) => r.apiVersion === apiVersion && r.kind === '')
+  );
+}
+
+/**
+ * apiVersions that serve `kind` in `minor` (sorted), among rows of `component` (default "k8s").
+ * Only kinds present in the rows are known: an empty result for a kind with rows means "not
+ * served in this minor"; for a kind without rows it means "unknown" (see knownKind).
+ */
+export function servedKinds(rows: readonly LifecycleRow[], kind: string, minor: string, component = 'k8s'): string[] {
+  const out = new Set<string>();
+  for (const r of rows) {
+    if ((r.component ?? 'k8s') !== component) continue;
+    if (r.kind !== kind && r.kind !== '') continue;
+    if (statusAt(r, minor).served) out.add(r.apiVersion);
+  }
+  return [...out].sort();
+}
+
+/** Whether the rows describe `kind` at all (for `component`, default "k8s"). */
+export function knownKind(rows: readonly LifecycleRow[], kind: string, component = 'k8s'): boolean {
+  return rows.some((r) => (r.component ?? 'k8s') === component && r.kind === kind);
+}
+
+/** Every minor from..to inclusive, same major ("1.20","1.23" -> 1.20,1.21,1.22,1.23); [] if reversed. */
+export function minorsBetween(from: string, to: string): string[] {
+  const a = parseMinor(from);
+  const b = parseMinor(to);
+  if (!a || !b || a[0] !== b[0]) return [];
+  const out: string[] = [];
+  for (let m = a[1]; m <= b[1]; m++) out.push(`${a[0]}.${m}`);
+  return out;
+}
