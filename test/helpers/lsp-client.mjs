@@ -1,0 +1,160 @@
+// A minimal LSP client for tests: starts the built server (`node dist/server.js --stdio`) in a
+// temporary workspace folder, initializes it, answers workspace/configuration with settings the
+// test controls, and collects textDocument/publishDiagnostics per uri.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  createProtocolConnection, StreamMessageReader, StreamMessageWriter,
+  InitializeRequest, InitializedNotification, ConfigurationRequest, RegistrationRequest,
+  PublishDiagnosticsNotification, ShutdownRequest, ExitNotification,
+} from 'vscode-languageserver-protocol/node';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The server under test: dist/server.js, or $SKEWGUARD_SERVER (as for lsp-lint). */
+export const serverJs = process.env.SKEWGUARD_SERVER || path.join(repoRoot, 'dist', 'server.js');
+
+/** Makes a temporary folder holding `files` ({ relativePath: text }). */
+export function makeWorkspace(files = {}) {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skewguard-lsp-')));
+  for (const [rel, text] of Object.entries(files)) {
+    const p = path.join(dir, rel);
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    fs.writeFileSync(p, text);
+  }
+  return dir;
+}
+
+export const uriOf = (file) => pathToFileURL(file).toString();
+
+export class LspClient {
+  /**
+   * @param {string} root workspace folder
+   * @param {{ settings?: object, configuration?: boolean, initializationOptions?: object }} [opts]
+   */
+  constructor(root, opts = {}) {
+    this.root = root;
+    this.settings = opts.settings ?? {};
+    this.configurationCapability = opts.configuration ?? true;
+    this.initializationOptions = opts.initializationOptions;
+    /** uri -> list of every publishDiagnostics params received, oldest first */
+    this.published = new Map();
+    this.configurationRequests = 0;
+    this.registrations = [];
+    this.notifications = [];
+    this.stderr = '';
+    this.listeners = new Set();
+    this.child = spawn(process.execPath, [serverJs, '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stderr.on('data', (d) => { this.stderr += d; });
+    this.exit = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve({ code, signal })));
+    this.conn = createProtocolConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
+    this.conn.onRequest(ConfigurationRequest.type, (params) => {
+      this.configurationRequests++;
+      return params.items.map((item) => (item.section ? pick(this.settings, item.section) : this.settings) ?? null);
+    });
+    this.conn.onRequest(RegistrationRequest.type, (params) => { this.registrations.push(...params.registrations); return null; });
+    this.conn.onNotification(PublishDiagnosticsNotification.type, (p) => {
+      const list = this.published.get(p.uri) ?? [];
+      list.push(p);
+      this.published.set(p.uri, list);
+      for (const l of [...this.listeners]) l(p);
+    });
+    this.conn.onNotification((method, params) => { this.notifications.push({ method, params }); });
+    this.conn.listen();
+  }
+
+  /** Sends initialize + initialized; resolves with the InitializeResult. */
+  async initialize() {
+    const rootUri = uriOf(this.root);
+    this.initResult = await this.conn.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      rootUri,
+      workspaceFolders: [{ uri: rootUri, name: path.basename(this.root) }],
+      capabilities: {
+        workspace: { configuration: this.configurationCapability, didChangeConfiguration: { dynamicRegistration: true } },
+        textDocument: { publishDiagnostics: { versionSupport: true }, codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: [] } } } },
+      },
+      initializationOptions: this.initializationOptions,
+    });
+    await this.conn.sendNotification(InitializedNotification.type, {});
+    return this.initResult;
+  }
+
+  /** Resolves with the next publishDiagnostics for `uri` that satisfies `pred` (also one already received after `since`). */
+  waitFor(uri, pred = () => true, { since = 0, timeout = 10000 } = {}) {
+    const seen = (this.published.get(uri) ?? []).slice(since).find(pred);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const l = (p) => {
+        if (p.uri === uri && pred(p)) { clearTimeout(t); this.listeners.delete(l); resolve(p); }
+      };
+      const t = setTimeout(() => {
+        this.listeners.delete(l);
+        reject(new Error(`no matching publishDiagnostics for ${uri} within ${timeout} ms; got ${JSON.stringify(this.published.get(uri) ?? [])}`));
+      }, timeout);
+      this.listeners.add(l);
+    });
+  }
+
+  /** Number of publishDiagnostics received for a uri so far (a `since` marker for waitFor). */
+  count(uri) { return (this.published.get(uri) ?? []).length; }
+
+  /** didOpen; resolves with the diagnostics published for that version. */
+  async open(uri, text, version = 1, languageId = 'yaml') {
+    const since = this.count(uri);
+    await this.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
+    return this.waitFor(uri, (p) => p.version === version, { since });
+  }
+
+  /** didChange with the given contentChanges; resolves with the diagnostics published for that version. */
+  async change(uri, version, contentChanges) {
+    const since = this.count(uri);
+    await this.conn.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges });
+    return this.waitFor(uri, (p) => p.version === version, { since });
+  }
+
+  request(method, params) { return this.conn.sendRequest(method, params); }
+  notify(method, params) { return this.conn.sendNotification(method, params); }
+
+  /** shutdown + exit; resolves with the process's { code, signal }. */
+  async shutdown() {
+    await this.conn.sendRequest(ShutdownRequest.type);
+    await this.conn.sendNotification(ExitNotification.type);
+    const r = await withTimeout(this.exit, 5000, 'server did not exit after shutdown + exit');
+    this.conn.dispose();
+    return r;
+  }
+
+  /** Ends the server however it is (for test cleanup). */
+  kill() {
+    try { this.conn.dispose(); } catch { /* already disposed */ }
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill();
+  }
+}
+
+function pick(obj, section) {
+  let v = obj;
+  for (const k of section.split('.')) { if (v == null || typeof v !== 'object') return undefined; v = v[k]; }
+  return v;
+}
+
+export function withTimeout(promise, ms, message) {
+  let t;
+  return Promise.race([promise, new Promise((_, reject) => { t = setTimeout(() => reject(new Error(message)), ms); })]).finally(() => clearTimeout(t));
+}
+
+/** Applies LSP TextEdits (non-overlapping) to a text; positions are UTF-16 code units per line. */
+export function applyTextEdits(text, edits) {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\n') starts.push(i + 1);
+    else if (text[i] === '\r') { if (text[i + 1] === '\n') i++; starts.push(i + 1); }
+  }
+  const off = (p) => (p.line >= starts.length ? text.length : Math.min(starts[p.line] + p.character, text.length));
+  const sorted = edits.map((e) => ({ s: off(e.range.start), e: off(e.range.end), t: e.newText })).sort((a, b) => b.s - a.s);
+  let out = text;
+  for (const e of sorted) out = out.slice(0, e.s) + e.t + out.slice(e.e);
+  return out;
+}
