@@ -194,7 +194,36 @@ function removeEmptyDirs(abs) {
   if (fs.readdirSync(abs).length === 0) fs.rmdirSync(abs);
 }
 
+/** The `skewguard.rules` setting's per-rule properties, generated from the registry like the pages. */
+const SEVERITY_TEXT = {
+  error: 'Report as an error (lsp-lint exits 1).',
+  warning: 'Report as a warning.',
+  info: 'Report as information.',
+  hint: 'Report as a hint (shown faintly in the editor).',
+  off: 'Do not run the rule.',
+};
+export function rulesSettingProperties(allRules, severities, docsUrl) {
+  return Object.fromEntries(allRules.map((r) => [r.id, {
+    type: 'string',
+    enum: severities,
+    enumDescriptions: severities.map((s) => SEVERITY_TEXT[s]),
+    description: `${r.title.replace(/`/g, '')} (default: ${r.defaultSeverity}).`,
+    markdownDescription: `${r.title} (default: \`${r.defaultSeverity}\`). [Documentation](${docsUrl(r.id)})`,
+  }]));
+}
+
+function updateManifest() {
+  const pkgPath = path.join(repoRoot, 'package.json');
+  const text = fs.readFileSync(pkgPath, 'utf8');
+  const pkg = JSON.parse(text);
+  const engine = createRequire(import.meta.url)(path.join(repoRoot, 'dist', 'engine.js'));
+  pkg.contributes.configuration.properties['skewguard.rules'].properties = rulesSettingProperties(engine.allRules, engine.SEVERITIES, engine.docsUrl);
+  const next = JSON.stringify(pkg, null, 2) + '\n';
+  if (next !== text) { fs.writeFileSync(pkgPath, next); process.stdout.write('gen-docs: package.json skewguard.rules updated\n'); }
+}
+
 function main() {
+  updateManifest();
   const enginePath = path.join(repoRoot, 'dist', 'engine.js');
   if (fs.existsSync(enginePath) && fs.statSync(enginePath).mtimeMs < newestMtime(path.join(repoRoot, 'server', 'src', 'engine'))) {
     process.stderr.write('gen-docs: warning: dist/engine.js is older than server/src/engine; run `npm run build` first\n');

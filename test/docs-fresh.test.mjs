@@ -33,6 +33,7 @@ function overridesFor(options) {
     else if ((m = /^Kubernetes\s+(\S+)$/i.exec(part))) cli.kubernetesWindow = m[1];
     else if ((m = /^Kata(?: Containers)?\s+(\S+)$/i.exec(part))) cli.kataWindow = m[1];
     else if ((m = /^(go|runtime-rs)$/.exec(part))) cli.kataFlavour = m[1];
+    else if (/^data older than six months$/i.test(part)) cli.staleData = true;
     else throw new Error(`test/docs-fresh.test.mjs does not understand the example option "${part}"; teach overridesFor()`);
   }
   return cli;
@@ -57,10 +58,13 @@ function findings(rule, which, { prefix = '', rules } = {}) {
     assert.equal(rule.id, 'config/invalid', `${rule.id}: only config/invalid is reported on .skewguard.yaml`);
     return e.parseConfig(`/x/${ex.filename}`, text, e.ruleIds).problems.map((p) => ({ ruleId: 'config/invalid', severity: 'error', message: p.message }));
   }
-  const cli = overridesFor(ex.options);
+  const { staleData, ...cli } = overridesFor(ex.options);
   if (rules) cli.rules = rules;
   const config = e.resolveConfig({ cli });
-  return e.analyze({ path: `/x/${ex.filename}`, text, config }).diagnostics;
+  // Pin "today" to the data's date, or to a year after it when the example is about stale data.
+  const asOf = Date.parse(e.kubernetesApis().asOf);
+  const today = new Date(staleData ? asOf + 365 * 86400000 : asOf);
+  return e.analyze({ path: `/x/${ex.filename}`, text, config, reportStaleData: true, today }).diagnostics;
 }
 
 const show = (ds) => ds.map((d) => `${d.ruleId}: ${d.message}`).join('\n  ') || '(nothing)';

@@ -182,7 +182,7 @@ test('recognition: by name, by content, by modeline, by association; other YAML 
   const other = e.analyze({ path: '/w/.github/workflows/ci.yml', text: 'on: push\njobs: {}\nbroken: [\n', config: c });
   assert.equal(other.family, undefined);
   assert.deepEqual(other.diagnostics, []);
-  assert.equal(e.analyze({ path: '/w/deploy.yaml', text: 'apiVersion: v1\nkind: Pod\nsystem_mode: x\n', config: c }).family, undefined);
+  assert.equal(e.analyze({ path: '/w/deploy.yaml', text: 'apiVersion: v1\nkind: Pod\nsystem_mode: x\n', config: c }).family, 'kubernetes');
 });
 
 test('binary and oversized input is skipped with a message, never a crash', () => {

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
+import { rulesSettingProperties } from '../scripts/gen-docs.mjs';
+
 const require = createRequire(import.meta.url);
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const e = require('../dist/engine.js');
@@ -29,6 +31,7 @@ test('every rule id in the registry is a property of the skewguard.rules setting
     assert.ok(p.description || p.markdownDescription, `${id}: no description`);
     assert.deepEqual(p.enum, e.SEVERITIES, `${id}: enum`);
   }
+  assert.deepEqual(props, rulesSettingProperties(e.allRules, e.SEVERITIES, e.docsUrl), 'stale: run `npm run gen:docs`');
   assert.deepEqual(rules.additionalProperties?.enum, e.SEVERITIES);
 });
 

@@ -7,6 +7,7 @@ import picomatch from 'picomatch';
 
 export const SERVED_EXTENSIONS = new Set(['.yml', '.yaml', '.json', '.toml']);
 const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
+const CONFIG_NAMES = new Set(['.skewguard.yaml', '.skewguard.yml']);
 
 export interface Collected { files: string[]; missing: string[] }
 
@@ -83,6 +84,7 @@ function walk(dir: string, parents: Layer[], add: (f: string) => void, userIgnor
       walk(abs, layers, add, userIgnored, onlyServed);
     } else if (e.isFile()) {
       if (onlyServed && !SERVED_EXTENSIONS.has(path.extname(e.name).toLowerCase())) continue;
+      if (onlyServed && CONFIG_NAMES.has(e.name)) continue; // the config is read, and reported on, as configuration
       if (ignoredBy(layers, abs, false) || userIgnored(abs)) continue;
       add(abs);
     }

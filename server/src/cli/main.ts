@@ -33,9 +33,11 @@ Options:
   -c, --config <file>             use this config instead of the nearest .skewguard.yaml
       --starlingx-release <rel>   StarlingX release, e.g. 6.0
       --kubernetes-window <w>     Kubernetes window, e.g. 1.18..1.21 or 1.21
+      --kubernetes-version <v>    one target version (Pluto's --target-versions k8s=v1.25.0): the window v..v
       --kata-window <w>           Kata window, e.g. 3.2..3.32
       --kata-flavour <go|runtime-rs>
       --rule <id>=<severity>      set a rule's severity (error|warning|info|hint|off); repeatable
+      --exit-codes <default|pluto>  pluto: exit 3 when an API is removed, 2 when one is deprecated (as Pluto does)
       --max-warnings <n>          exit 1 when there are more than n warnings (default: -1, no limit)
       --fix                       apply the preferred fixes (atomic writes; files that do not parse are left alone)
       --stdin                     read the file from standard input
@@ -58,6 +60,7 @@ interface Options {
   kataFlavour?: string;
   rules: Record<string, SeveritySetting>;
   maxWarnings: number;
+  exitCodes: 'default' | 'pluto';
   fix: boolean;
   stdin: boolean;
   stdinFilename?: string;
@@ -69,7 +72,7 @@ interface Options {
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): Options | 'help' | 'version' {
-  const o: Options = { format: 'stylish', rules: {}, maxWarnings: -1, fix: false, stdin: false, printConfig: false, color: !!process.stdout.isTTY && !process.env.NO_COLOR, paths: [] };
+  const o: Options = { format: 'stylish', rules: {}, maxWarnings: -1, exitCodes: 'default', fix: false, stdin: false, printConfig: false, color: !!process.stdout.isTTY && !process.env.NO_COLOR, paths: [] };
   for (let i = 0; i < argv.length; i++) {
     let a = argv[i];
     let inline: string | undefined;
@@ -99,6 +102,16 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
         const w = val(); const e = checkKubernetesWindow(w);
         if (e) throw new UsageError(e);
         o.kubernetesWindow = w; break;
+      }
+      case '--kubernetes-version': {
+        const v = val().replace(/^v/, '');
+        if (!/^\d+\.\d+(\.\d+)?$/.test(v)) throw new UsageError(`--kubernetes-version takes a version such as 1.25 or v1.25.0`);
+        o.kubernetesWindow = v; break;
+      }
+      case '--exit-codes': {
+        const v = val();
+        if (v !== 'default' && v !== 'pluto') throw new UsageError('--exit-codes takes default or pluto');
+        o.exitCodes = v; break;
       }
       case '--kata-window': o.kataWindow = val(); break;
       case '--kata-flavour': case '--kata-flavor': {
@@ -317,6 +330,12 @@ async function main(argv: string[]): Promise<number> {
   const n = count(reports);
   const tooManyWarnings = opts.maxWarnings >= 0 && n.warnings > opts.maxWarnings;
   if (tooManyWarnings && opts.format === 'stylish') process.stderr.write(`lsp-lint: ${n.warnings} warnings, more than --max-warnings ${opts.maxWarnings}\n`);
+  if (opts.exitCodes === 'pluto') {
+    // Pluto's codes: 3 removed, 2 deprecated (removed wins); otherwise our own.
+    const codes = new Set(reports.flatMap((r) => r.diagnostics.map((d) => String(d.code))));
+    if (['k8s/removed-api', 'k8s/no-common-api-version'].some((c) => codes.has(c))) return done(3);
+    if (codes.has('k8s/deprecated-api')) return done(2);
+  }
   return done(n.errors > 0 || tooManyWarnings ? 1 : 0);
 }
 

@@ -6,7 +6,10 @@ import { LineIndex } from './text';
 import { parseYaml, type YamlFile, type OffsetRange } from './parse/yaml';
 import type { Diagnostic, Family, Severity, SeveritySetting } from './types';
 import type { ResolvedConfig } from './config';
-import { allRules, docsUrl, ruleById, ruleIds, starlingxRules } from './rules';
+import { allRules, docsUrl, ruleById, ruleIds, starlingxRules, kubernetesRules } from './rules';
+import { helmTemplate, staleData } from './rules/kubernetes/engine-notes';
+import { KubernetesContext, manifestObjects, isManifestValue, looksLikeHelmTemplate, lifecycleRows } from './families/kubernetes';
+import { kubernetesApis } from './data';
 import type { Finding, RuleMeta } from './rules/types';
 import { parseError, skippedFile, unusedSuppression, duplicateKey } from './rules/general';
 import { isStarlingxName, looksLikeStarlingx, StarlingxContext } from './families/starlingx';
@@ -21,6 +24,10 @@ export interface AnalyzeInput {
   config: ResolvedConfig;
   /** The workspace folder the path is relative to, for `files:` associations. */
   root?: string;
+  /** Say that the Kubernetes data is stale (the caller does this once per run). */
+  reportStaleData?: boolean;
+  /** Today, for the staleness check (tests pin it). */
+  today?: Date;
 }
 
 export interface AnalyzeResult {
@@ -29,6 +36,9 @@ export interface AnalyzeResult {
   /** The parsed file, for hovers and completion (undefined when the file was skipped). */
   yaml?: YamlFile;
   stx?: StarlingxContext;
+  k8s?: KubernetesContext;
+  /** The data was reported stale in this file. */
+  staleReported?: boolean;
   /** The configuration the file was analysed with. */
   config?: ResolvedConfig;
 }
@@ -44,10 +54,13 @@ export function detectFamily(file: string, text: string, config: ResolvedConfig,
   const m = MODELINE.exec(head);
   if (m) return (m[1] === 'kata' ? 'kata-config' : m[1]) as Family;
   const ext = path.extname(file).toLowerCase();
+  if (ext === '.json') return yaml?.docs.some((d) => isManifestValue(d.value)) ? 'kubernetes' : undefined;
   if (ext !== '.yml' && ext !== '.yaml' && ext !== '') return undefined;
   if (isStarlingxName(file)) return 'starlingx';
   const first = yaml?.docs.find((d) => !d.empty);
+  if (yaml?.docs.some((d) => isManifestValue(d.value))) return 'kubernetes';
   if (looksLikeStarlingx(first)) return 'starlingx';
+  if (/^\s*apiVersion\s*:/m.test(head) && /^\s*kind\s*:/m.test(text) && looksLikeHelmTemplate(text)) return 'kubernetes';
   return undefined;
 }
 
@@ -81,7 +94,7 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
   }
 
   const ext = path.extname(input.path).toLowerCase();
-  const yaml = ext === '.json' || ext === '.toml' ? undefined : parseYaml(text);
+  const yaml = ext === '.toml' ? undefined : parseYaml(text);
   const family = detectFamily(input.path, text, config, input.root, yaml);
   if (!family) return { diagnostics, yaml };
 
@@ -105,9 +118,45 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
     }
   }
 
+  let k8s: KubernetesContext | undefined;
+  let staleReported = false;
+  if (family === 'kubernetes' && yaml) {
+    if (looksLikeHelmTemplate(text)) {
+      const at = text.indexOf('{{');
+      emit(helmTemplate, {
+        message: 'template: this file holds Helm template syntax, so it is not checked as a manifest; render it and lint the output, '
+          + `e.g. \`helm template <release> <chart> | lsp-lint --stdin-filename ${path.basename(input.path)}\``,
+        range: { start: at, end: at + 2 },
+      });
+    } else {
+      reportSyntax(yaml, emit);
+      ({ k8s, staleReported } = checkManifests(yaml, input, ext === '.json', emit));
+    }
+  }
+
   applySuppressions(text, diagnostics, lines, config, emit);
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-  return { family, diagnostics, yaml, stx, config };
+  return { family, diagnostics, yaml, stx, k8s, staleReported, config };
+}
+
+function checkManifests(yaml: YamlFile, input: AnalyzeInput, json: boolean, emit: (r: RuleMeta, f: Finding) => void) {
+  const { config } = input;
+  const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
+  const k8s = new KubernetesContext(yaml, manifestObjects(yaml), config.kubernetes, rows, json);
+  for (const rule of kubernetesRules) runRule(rule, k8s, emit);
+  let staleReported = false;
+  if (input.reportStaleData && k8s.objects.length) {
+    const asOf = kubernetesApis().asOf;
+    const age = ((input.today ?? new Date()).getTime() - Date.parse(asOf)) / 86400000;
+    if (age > 183) {
+      staleReported = true;
+      emit(staleData, {
+        message: `the Kubernetes API lifecycle data is as of ${asOf}, more than six months ago: deprecations announced since then are not known`,
+        range: k8s.objects[0].apiVersionRange,
+      });
+    }
+  }
+  return { k8s, staleReported };
 }
 
 function runRule<C>(rule: { check(ctx: C, report: (f: Finding) => void): void } & RuleMeta, ctx: C, emit: (r: RuleMeta, f: Finding) => void) {

@@ -7,6 +7,7 @@ import { didYouMean } from './text';
 import { parseRange, minorsBetween, compareVersions, minorOf } from './versions';
 import { findStarlingxRelease, newestStarlingxRelease, starlingxReleases, type StxRelease } from './data';
 import type { Family, SeveritySetting, SourceInfo } from './types';
+import type { PlutoRow } from './families/kubernetes';
 
 export const CONFIG_FILENAMES = ['.skewguard.yaml', '.skewguard.yml'];
 export const SEVERITIES: SeveritySetting[] = ['error', 'warning', 'info', 'hint', 'off'];
@@ -24,7 +25,25 @@ export const configSchema = {
     },
     kubernetes: {
       type: 'object', additionalProperties: false,
-      properties: { window: { type: 'string', description: 'Kubernetes versions every file must work with: "1.18..1.21" or one version "1.21".' } },
+      properties: {
+        window: { type: 'string', description: 'Kubernetes versions every file must work with: "1.18..1.21" or one version "1.21".' },
+        additionalVersions: {
+          type: 'array', description: "Lifecycle rows for your own APIs (CRDs), in Pluto's versions.yaml row format.",
+          items: {
+            type: 'object', required: ['version', 'kind'], additionalProperties: false,
+            properties: {
+              version: { type: 'string', pattern: '^[^/\\s]+(/[^/\\s]+)?$' },
+              kind: { type: 'string' },
+              'introduced-in': { type: 'string', pattern: '^v?\\d+\\.\\d+(\\.\\d+)?$' },
+              'deprecated-in': { type: 'string', pattern: '^(v?\\d+\\.\\d+(\\.\\d+)?)?$' },
+              'removed-in': { type: 'string', pattern: '^(v?\\d+\\.\\d+(\\.\\d+)?)?$' },
+              'replacement-api': { type: 'string' },
+              'replacement-available-in': { type: 'string', pattern: '^(v?\\d+\\.\\d+(\\.\\d+)?)?$' },
+              component: { type: 'string' },
+            },
+          },
+        },
+      },
     },
     kata: {
       type: 'object', additionalProperties: false,
@@ -53,6 +72,8 @@ export interface Overrides {
   rules?: Record<string, SeveritySetting>;
   ignore?: string[];
   files?: Record<string, Family>;
+  /** Lifecycle rows for the user's own APIs, in Pluto's row format. */
+  kubernetesRows?: PlutoRow[];
 }
 
 export interface ConfigProblem { message: string; range: OffsetRange }
@@ -114,6 +135,7 @@ export function parseConfig(path: string, text: string, knownRules: Set<string>)
     if (!parseRange(kk)) problems.push({ message: `kata.window "${kk}" is not a release or range such as "3.2..3.32"`, range: doc.locate(['kata', 'window']).value });
     else overrides.kataWindow = kk;
   }
+  if (Array.isArray(value.kubernetes?.additionalVersions) && ok('kubernetes.additionalVersions')) overrides.kubernetesRows = value.kubernetes.additionalVersions;
   if (value.kata?.flavour && ok('kata.flavour')) overrides.kataFlavour = value.kata.flavour;
   if (value.rules && typeof value.rules === 'object' && !Array.isArray(value.rules)) {
     overrides.rules = {};
@@ -166,6 +188,8 @@ export interface ResolvedConfig {
   ruleSources: Record<string, SourceInfo>;
   ignore: string[];
   files: Record<string, Family>;
+  /** The user's lifecycle rows and the file they came from. */
+  kubernetesRows?: { rows: PlutoRow[]; origin: string };
   configPath?: string;
 }
 
@@ -245,7 +269,9 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
   }
   const ignore = [...(input.config?.overrides.ignore ?? []), ...(input.settings?.ignore ?? []), ...(input.cli?.ignore ?? [])];
   const files = { ...(input.settings?.files ?? {}), ...(input.config?.overrides.files ?? {}), ...(input.cli?.files ?? {}) };
-  return { starlingx: { release, source: relSource }, kubernetes, kata, rules, ruleSources, ignore, files, configPath: input.config?.path };
+  const rowsPick = pick('kubernetesRows');
+  const kubernetesRows = rowsPick ? { rows: rowsPick[0], origin: rowsPick[1].detail } : undefined;
+  return { starlingx: { release, source: relSource }, kubernetes, kata, rules, ruleSources, ignore, files, kubernetesRows, configPath: input.config?.path };
 }
 
 /** A human summary of the resolved windows and their sources (status bar tooltip, --print-config). */

@@ -89,3 +89,25 @@ export function starlingxKeyNames(): Set<string> {
 export function schemaPath(family: string, version: string, name: string): string {
   return `schemas/${family}/${version}/${name}.schema.json`;
 }
+
+// ---- Kubernetes ----
+
+export interface ApiRow {
+  apiVersion: string;
+  kind: string;
+  introduced: string | null;
+  deprecated: string | null;
+  removed: string | null;
+  replacement?: string | null;
+  replacementAvailable: string | null;
+  component?: string;
+  migration?: 'apiVersion-only' | 'spec-changes' | 'no-replacement' | 'unknown' | null;
+  migrationNote?: string | null;
+  sources?: string[];
+  note?: string | null;
+  /** Where a user row came from (.skewguard.yaml), for hovers. */
+  origin?: string;
+}
+export interface ApiLifecycle { asOf: string; minors: string[]; apis: ApiRow[] }
+
+export function kubernetesApis(): ApiLifecycle { return loadJson<ApiLifecycle>('data/kubernetes/api-lifecycle.json'); }

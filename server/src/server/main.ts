@@ -32,6 +32,9 @@ const results = new Map<string, { version: number; result: AnalyzeResult; config
 const timers = new Map<string, NodeJS.Timeout>();
 const publishedConfigUris = new Set<string>();
 const docSettings = new Map<string, Settings>();
+/** The stale-data note is said once per server run (one lsp-lint run, one editor session). */
+let staleDataReported = false;
+const today = () => (process.env.SKEWGUARD_TODAY ? new Date(process.env.SKEWGUARD_TODAY) : new Date());
 
 function uriToPath(uri: string): string {
   if (uri.startsWith('file:')) { try { return fileURLToPath(uri); } catch { /* fall through */ } }
@@ -117,7 +120,8 @@ function validate(doc: TextDocument): void {
   const { config } = configFor(file, doc.uri);
   let result: AnalyzeResult;
   try {
-    result = analyze({ path: file, text: doc.getText(), config, root: ws.rootFor(file) });
+    result = analyze({ path: file, text: doc.getText(), config, root: ws.rootFor(file), reportStaleData: !staleDataReported, today: today() });
+    if (result.staleReported) staleDataReported = true;
   } catch (e) {
     connection.console.error(`skewguard: analysing ${doc.uri} failed: ${(e as Error).stack}`);
     result = { diagnostics: [] };

@@ -9,10 +9,18 @@ import { rule as unknownKey } from './starlingx/unknown-key';
 import { rule as keyNotRead } from './starlingx/key-not-read';
 import { rule as invalidType } from './starlingx/invalid-type';
 import { rule as invalidValue } from './starlingx/invalid-value';
+import type { KubernetesContext } from '../families/kubernetes';
+import { rule as removedApi } from './kubernetes/removed-api';
+import { rule as deprecatedApi } from './kubernetes/deprecated-api';
+import { rule as notYetServed } from './kubernetes/api-not-yet-served';
+import { rule as noCommon } from './kubernetes/no-common-api-version';
+import { helmTemplate, staleData } from './kubernetes/engine-notes';
 
 export const starlingxRules: Rule<StarlingxContext>[] = [vPrefix, unshipped, belowDefault, unknownKey, keyNotRead, invalidType, invalidValue];
 
-export const allRules: RuleMeta[] = [...generalRules, ...starlingxRules];
+export const kubernetesRules: Rule<KubernetesContext>[] = [removedApi, deprecatedApi, notYetServed, noCommon];
+
+export const allRules: RuleMeta[] = [...generalRules, ...starlingxRules, ...kubernetesRules, helmTemplate, staleData];
 
 export const ruleIds = new Set(allRules.map((r) => r.id));
 

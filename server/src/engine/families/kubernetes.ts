@@ -1,0 +1,166 @@
+// Kubernetes manifests: recognised by content (apiVersion + kind, multi-document, List items, JSON), checked
+// against every minor of the Kubernetes window with the lifecycle data.
+import type { YamlDoc, YamlFile, OffsetRange } from '../parse/yaml';
+import { kubernetesApis, type ApiRow } from '../data';
+import type { KubeWindow } from '../config';
+import { statusAt, findRow, servedKinds, compareMinor } from '../kubernetes/lifecycle';
+
+export interface ManifestObject {
+  doc: YamlDoc;
+  /** Path of the object inside its document: [] or ['items', i]. */
+  at: Array<string | number>;
+  value: Record<string, any>;
+  apiVersion: string;
+  kind: string;
+  apiVersionRange: OffsetRange;
+  kindRange: OffsetRange;
+}
+
+const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
+export const isManifestValue = (v: unknown): boolean => isObj(v) && typeof v.apiVersion === 'string' && typeof v.kind === 'string';
+
+export function manifestObjects(file: YamlFile): ManifestObject[] {
+  const out: ManifestObject[] = [];
+  for (const doc of file.docs) {
+    if (doc.empty || doc.errors.length) continue;
+    const v = doc.value;
+    if (!isManifestValue(v)) continue;
+    const obj = v as Record<string, any>;
+    const push = (at: Array<string | number>, value: Record<string, any>) => {
+      out.push({
+        doc, at, value, apiVersion: value.apiVersion, kind: value.kind,
+        apiVersionRange: doc.locate([...at, 'apiVersion']).value, kindRange: doc.locate([...at, 'kind']).value,
+      });
+    };
+    if (/List$/.test(obj.kind) && Array.isArray(obj.items)) {
+      obj.items.forEach((item: unknown, i: number) => { if (isManifestValue(item)) push(['items', i], item as Record<string, any>); });
+    } else {
+      push([], obj);
+    }
+  }
+  return out;
+}
+
+/** Unrendered Helm (Go template) syntax. */
+export function looksLikeHelmTemplate(text: string): boolean {
+  return /\{\{-?\s*(?:[.$]|if\b|range\b|include\b|template\b|with\b|define\b|end\b|toYaml\b|tpl\b|default\b|required\b|else\b|\/\*)/.test(text);
+}
+
+export interface StepStatus { minor: string; served: boolean; deprecated: boolean; removed: boolean }
+
+export class KubernetesContext {
+  constructor(
+    readonly file: YamlFile,
+    readonly objects: ManifestObject[],
+    readonly window: KubeWindow,
+    readonly rows: ApiRow[],
+    readonly json: boolean,
+  ) {}
+
+  get minors(): string[] { return this.window.minors; }
+  get windowText(): string {
+    const m = this.minors;
+    return m.length > 1 ? `${m[0]}..${m[m.length - 1]}` : m[0];
+  }
+
+  row(o: ManifestObject): ApiRow | undefined {
+    const r = findRow(this.rows, o.apiVersion, o.kind);
+    return r && (r.component ?? 'k8s') === 'k8s' ? r : undefined;
+  }
+
+  steps(row: ApiRow): StepStatus[] {
+    return this.minors.map((m) => ({ minor: m, ...statusAt(row, m) }));
+  }
+
+  /** apiVersions of a kind served by every minor of the window, best first. */
+  common(kind: string): string[] {
+    let acc: Set<string> | undefined;
+    for (const m of this.minors) {
+      const s = new Set(servedKinds(this.rows, kind, m));
+      acc = acc ? new Set([...acc].filter((x) => s.has(x))) : s;
+    }
+    return rankApiVersions([...(acc ?? [])], kind, this.rows, this.minors);
+  }
+
+  /** First and last window minors serving an apiVersion of a kind (undefined when never in the window). */
+  servedSpan(apiVersion: string, kind: string): { first: string; last: string } | undefined {
+    const r = findRow(this.rows, apiVersion, kind);
+    if (!r) return undefined;
+    const served = this.minors.filter((m) => statusAt(r, m).served);
+    return served.length ? { first: served[0], last: served[served.length - 1] } : undefined;
+  }
+
+  /** Whether some minor of the window deprecates this apiVersion of the kind. */
+  deprecatedInWindow(apiVersion: string, kind: string): boolean {
+    const r = findRow(this.rows, apiVersion, kind);
+    return !!r && this.minors.some((m) => statusAt(r, m).deprecated);
+  }
+
+  /** Every apiVersion that serves the kind at some minor of the window. */
+  servedSomewhere(kind: string): string[] {
+    const all = new Set<string>();
+    for (const m of this.minors) for (const a of servedKinds(this.rows, kind, m)) all.add(a);
+    return rankApiVersions([...all], kind, this.rows, this.minors);
+  }
+}
+
+const STABILITY = (apiVersion: string): [number, number, number] => {
+  const v = apiVersion.split('/').pop() ?? '';
+  const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+  if (!m) return [0, 0, 0];
+  return [m[2] ? (m[2] === 'beta' ? 2 : 1) : 3, Number(m[1]), Number(m[3] ?? 0)];
+};
+
+/** Best first: not deprecated anywhere in the window, then GA > beta > alpha, then the higher version. */
+export function rankApiVersions(list: string[], kind: string, rows: ApiRow[], minors: string[]): string[] {
+  const deprecatedIn = (a: string) => {
+    const r = findRow(rows, a, kind);
+    return r ? minors.some((m) => statusAt(r, m).deprecated) : false;
+  };
+  return [...list].sort((a, b) => {
+    const da = deprecatedIn(a) ? 1 : 0, db = deprecatedIn(b) ? 1 : 0;
+    if (da !== db) return da - db;
+    const sa = STABILITY(a), sb = STABILITY(b);
+    return sb[0] - sa[0] || sb[1] - sa[1] || sb[2] - sa[2] || (a < b ? -1 : 1);
+  });
+}
+
+/** Rows from the data plus the user's own (Pluto's row format, in .skewguard.yaml). */
+export function lifecycleRows(extra: PlutoRow[] | undefined, origin: string | undefined): ApiRow[] {
+  const base = kubernetesApis().apis;
+  if (!extra?.length) return base;
+  const user = extra.map((p) => fromPluto(p, origin));
+  // A user row for the same apiVersion/kind replaces the shipped one.
+  const key = (r: ApiRow) => `${r.apiVersion}|${r.kind}`;
+  const mine = new Set(user.map(key));
+  return [...user, ...base.filter((r) => !mine.has(key(r)))];
+}
+
+export interface PlutoRow {
+  version: string;
+  kind: string;
+  'deprecated-in'?: string;
+  'removed-in'?: string;
+  'replacement-api'?: string;
+  'replacement-available-in'?: string;
+  'introduced-in'?: string;
+  component?: string;
+}
+
+const minorOrNull = (v: string | undefined): string | null => {
+  if (!v) return null;
+  const m = /^v?(\d+)\.(\d+)/.exec(v);
+  return m ? `${Number(m[1])}.${Number(m[2])}` : null;
+};
+
+export function fromPluto(p: PlutoRow, origin?: string): ApiRow {
+  return {
+    apiVersion: p.version, kind: p.kind ?? '', introduced: minorOrNull(p['introduced-in']),
+    deprecated: minorOrNull(p['deprecated-in']), removed: minorOrNull(p['removed-in']),
+    replacement: p['replacement-api'] || null, replacementAvailable: minorOrNull(p['replacement-available-in']),
+    component: p.component ?? 'k8s', migration: 'unknown', migrationNote: null,
+    sources: [origin ? `user row in ${origin}` : 'user row'], origin,
+  };
+}
+
+export { compareMinor };

@@ -1,0 +1,180 @@
+// Minimal, formatting-preserving edits to a parsed YAML document: each operation touches only the text of
+// the node it changes, so comments, quoting, key order and indentation elsewhere stay byte-for-byte the same.
+import { stringify, isMap, isSeq, isScalar, isNode, isPair, type Node, type Pair, type YAMLMap } from 'yaml';
+import type { YamlDoc, OffsetRange } from './yaml';
+
+export interface OffsetEdit { range: OffsetRange; newText: string }
+
+type Path = ReadonlyArray<string | number>;
+
+export class YamlEditor {
+  readonly edits: OffsetEdit[] = [];
+  private readonly indentSeq: boolean;
+  /** `json`: the file is JSON, so new values and keys are written as JSON. */
+  constructor(readonly text: string, readonly doc: YamlDoc, readonly json = false) {
+    this.indentSeq = detectIndentSeq(text.slice(doc.offset, doc.end));
+  }
+
+  private key(k: string): string { return this.json ? JSON.stringify(k) : k; }
+
+  private node(path: Path): { node: Node | null | undefined; pair?: Pair } {
+    let cur: unknown = this.doc.ast.contents;
+    let pair: Pair | undefined;
+    for (const seg of path) {
+      if (isMap(cur)) {
+        pair = cur.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg)) as Pair | undefined;
+        cur = pair?.value;
+      } else if (isSeq(cur)) {
+        pair = undefined;
+        cur = cur.items[Number(seg)];
+      } else return { node: undefined };
+    }
+    return { node: cur as Node, pair };
+  }
+
+  private abs(n: number): number { return n + this.doc.offset; }
+
+  /** Column (in characters) of the line holding an absolute offset, up to that offset. */
+  private columnOf(off: number): number {
+    let s = off;
+    while (s > 0 && this.text[s - 1] !== '\n' && this.text[s - 1] !== '\r') s--;
+    return off - s;
+  }
+
+  private lineStartAfter(off: number): number {
+    let i = off;
+    while (i < this.text.length && this.text[i] !== '\n') i++;
+    return i < this.text.length ? i + 1 : i;
+  }
+
+  get newline(): string { return this.text.includes('\r\n') ? '\r\n' : '\n'; }
+
+  private block(value: unknown, indent: number): string {
+    const s = stringify(value, { indent: 2, lineWidth: 0, indentSeq: this.indentSeq, version: '1.1' }).replace(/\n$/, '');
+    const pad = ' '.repeat(indent);
+    return s.split('\n').map((l) => (l ? pad + l : l)).join(this.newline);
+  }
+
+  private flow(value: unknown): string {
+    if (this.json) return JSON.stringify(value);
+    if (value === null || typeof value !== 'object') return stringify(value, { version: '1.1' }).trim();
+    return stringify(value, { collectionStyle: 'flow', lineWidth: 0, version: '1.1' }).trim();
+  }
+
+  /** Replaces a scalar's text, keeping its quote style. */
+  setScalar(path: Path, value: string | number): boolean {
+    const { node } = this.node(path);
+    if (!isScalar(node) || !node.range) return false;
+    const start = this.abs(node.range[0]), end = this.abs(node.range[1]);
+    const src = this.text.slice(start, end);
+    const q = /^["']/.test(src) ? src[0] : '';
+    this.edits.push({ range: { start, end }, newText: typeof value === 'number' ? String(value) : `${q}${value}${q}` });
+    return true;
+  }
+
+  /** Renames a mapping key in place. */
+  renameKey(path: Path, newKey: string): boolean {
+    const { pair } = this.node(path);
+    if (!pair || !isScalar(pair.key) || !pair.key.range) return false;
+    const src = this.text.slice(this.abs(pair.key.range[0]), this.abs(pair.key.range[1]));
+    const q = /^["']/.test(src) ? src[0] : '';
+    this.edits.push({ range: { start: this.abs(pair.key.range[0]), end: this.abs(pair.key.range[1]) }, newText: q ? `${q}${newKey}${q}` : this.key(newKey) });
+    return true;
+  }
+
+  /** Replaces a value (scalar or collection) with a new one, in the style the old value had. */
+  replaceValue(path: Path, value: unknown): boolean {
+    const { node, pair } = this.node(path);
+    if (!isNode(node) || !node.range) return false;
+    const start = this.abs(node.range[0]), end = this.abs(node.range[1]);
+    const flowStyle = isScalar(node) || (node as YAMLMap).flow || value === null || typeof value !== 'object';
+    if (flowStyle) {
+      this.edits.push({ range: { start, end }, newText: this.flow(value) });
+    } else {
+      // A block collection under a key: keep its indentation, start it on the key's next line.
+      const indent = this.columnOf(start);
+      const text = this.block(value, indent);
+      const keyLine = pair && isScalar(pair.key) && pair.key.range ? this.abs(pair.key.range[0]) : start;
+      void keyLine;
+      this.edits.push({ range: { start, end: trimTrailingBreak(this.text, start, end) }, newText: text.slice(indent) });
+    }
+    return true;
+  }
+
+  /** Adds a key to a mapping (after its last entry), unless it is already there. */
+  insertKey(mapPath: Path, key: string, value: unknown): boolean {
+    const { node } = this.node(mapPath);
+    if (!isMap(node) || !node.range) return false;
+    if (node.items.some((p) => isScalar(p.key) && String(p.key.value) === key)) return false;
+    if (node.flow) {
+      const entry = `${this.key(key)}: ${this.flow(value)}`;
+      const last = node.items[node.items.length - 1] as Pair | undefined;
+      const multiLine = /[\r\n]/.test(this.text.slice(this.abs(node.range[0]), this.abs(node.range[1])));
+      if (last && multiLine && isScalar(last.key) && last.key.range) {
+        // One entry per line (pretty JSON): a new line after the last entry, at its indentation.
+        const lastEnd = this.abs(((last.value as Node | null)?.range ?? last.key.range)[1]);
+        const indent = this.columnOf(this.abs(last.key.range[0]));
+        this.edits.push({ range: { start: lastEnd, end: lastEnd }, newText: `,${this.newline}${' '.repeat(indent)}${entry}` });
+      } else {
+        const close = this.abs(node.range[1]) - 1; // the closing brace
+        this.edits.push({ range: { start: close, end: close }, newText: `${node.items.length ? ', ' : ''}${entry}` });
+      }
+      return true;
+    }
+    const first = node.items[0] as Pair | undefined;
+    if (!first || !isScalar(first.key) || !first.key.range) return false;
+    const indent = this.columnOf(this.abs(first.key.range[0]));
+    const last = node.items[node.items.length - 1] as Pair;
+    const lastEnd = this.abs(((last.value as Node | null)?.range ?? (last.key as Node).range!)[1]);
+    const at = this.text[lastEnd - 1] === '\n' ? lastEnd : this.lineStartAfter(lastEnd);
+    const atEof = at === this.text.length && this.text[at - 1] !== '\n';
+    const scalar = value === null || typeof value !== 'object';
+    const body = scalar ? `${' '.repeat(indent)}${key}: ${this.flow(value)}` : `${' '.repeat(indent)}${key}:${this.newline}${this.block(value, indent + 2)}`;
+    this.edits.push({ range: { start: at, end: at }, newText: `${atEof ? this.newline : ''}${body}${this.newline}` });
+    return true;
+  }
+
+  /** Removes a key and its value (whole lines for block mappings). */
+  deleteKey(path: Path): boolean {
+    const { pair } = this.node(path);
+    const parentPath = path.slice(0, -1);
+    const { node: parent } = this.node(parentPath);
+    if (!pair || !isMap(parent) || !isScalar(pair.key) || !pair.key.range) return false;
+    const kStart = this.abs(pair.key.range[0]);
+    const vEnd = this.abs(((pair.value as Node | null)?.range ?? pair.key.range)[1]);
+    if (parent.flow) {
+      const idx = parent.items.indexOf(pair);
+      let s = kStart, e = vEnd;
+      const tail = this.text.slice(e).match(/^\s*,\s*/);
+      if (tail) e += tail[0].length;
+      else if (idx > 0) { const head = this.text.slice(0, s).match(/,\s*$/); if (head) s -= head[0].length; }
+      this.edits.push({ range: { start: s, end: e }, newText: '' });
+      return true;
+    }
+    const lineStart = kStart - this.columnOf(kStart);
+    const end = this.text[vEnd - 1] === '\n' ? vEnd : this.lineStartAfter(vEnd);
+    this.edits.push({ range: { start: lineStart, end }, newText: '' });
+    return true;
+  }
+
+  /** The edits applied to the text (for checking a conversion before offering it). */
+  apply(): string {
+    let out = this.text;
+    for (const e of [...this.edits].sort((a, b) => b.range.start - a.range.start)) out = out.slice(0, e.range.start) + e.newText + out.slice(e.range.end);
+    return out;
+  }
+}
+
+function trimTrailingBreak(text: string, start: number, end: number): number {
+  let e = end;
+  while (e > start && (text[e - 1] === '\n' || text[e - 1] === '\r')) e--;
+  return e;
+}
+
+/** Whether block sequences are indented under their key (`key:\n  - a`) or not (`key:\n- a`). */
+export function detectIndentSeq(text: string): boolean {
+  const m = /^([ \t]*)[^\s#-][^\n]*:[ \t]*(?:#.*)?\r?\n([ \t]*)- /m.exec(text);
+  return m ? m[2].length > m[1].length : true;
+}
+
+export { isPair };

@@ -1,0 +1,38 @@
+import type { Rule } from '../types';
+import type { KubernetesContext } from '../../families/kubernetes';
+import { what, moveTo } from './common';
+
+export const rule: Rule<KubernetesContext> = {
+  id: 'k8s/api-not-yet-served',
+  family: 'kubernetes',
+  defaultSeverity: 'error',
+  title: 'API version not served yet at the start of the window',
+  what: 'Reports a manifest whose apiVersion/kind is introduced after the oldest Kubernetes version of the window.',
+  why: 'The manifest fails on the cluster as it is before the upgrade finishes — and again after a rollback. Moving to the '
+    + 'new apiVersion too early is the mirror image of moving too late.',
+  bad: { filename: 'ingress.yaml', text: 'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  defaultBackend:\n    service:\n      name: web\n      port:\n        number: 80\n', options: 'Kubernetes 1.18..1.21' },
+  good: { filename: 'ingress.yaml', text: 'apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  backend:\n    serviceName: web\n    servicePort: 80\n', options: 'Kubernetes 1.18..1.21' },
+  fix: 'partial',
+  sources: ['Kubernetes changelogs (the release each API version became available)', 'data/kubernetes/api-lifecycle.json'],
+  check(ctx, report) {
+    for (const o of ctx.objects) {
+      const row = ctx.row(o);
+      if (!row) continue;
+      const steps = ctx.steps(row);
+      const early = steps.filter((s) => !s.served && !s.removed);
+      if (!early.length || steps.some((s) => s.removed)) continue;
+      const common = ctx.common(o.kind);
+      if (!common.length) continue; // k8s/no-common-api-version speaks instead
+      const target = common[0];
+      const fix = moveTo(ctx, o, target);
+      // Going back to an older version is never a known complete conversion: offer it for a person to finish.
+      report({
+        message: `${what(o)} is not served before Kubernetes ${row.introduced}, but the window starts at ${ctx.minors[0]}: `
+          + `applying it fails until the upgrade reaches ${row.introduced}; use ${target}, served across the whole window`,
+        range: o.apiVersionRange,
+        fixes: [{ ...fix, preferred: false, partial: true, title: fix.title.includes('partial') ? fix.title : `${fix.title} — partial: check the spec against ${target}` }],
+        data: { introducedIn: row.introduced, replacement: target },
+      });
+    }
+  },
+};

@@ -1,0 +1,45 @@
+import type { Rule } from '../types';
+import type { KubernetesContext } from '../../families/kubernetes';
+import { what, moveTo } from './common';
+
+export const rule: Rule<KubernetesContext> = {
+  id: 'k8s/deprecated-api',
+  family: 'kubernetes',
+  defaultSeverity: 'warning',
+  title: 'API version deprecated in some Kubernetes version in the window',
+  what: 'Reports a manifest whose apiVersion/kind is deprecated at some version of the window but still served by all of them. '
+    + 'A fix to the replacement is offered only when the replacement is served by every version of the window.',
+  why: 'Deprecated versions are removed a few minors later; moving while both versions are served is the cheap time to do it. '
+    + 'Moving too early is as bad as too late: a replacement that the oldest version of the window does not serve fails there.',
+  bad: { filename: 'cronjob.yaml', text: 'apiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: backup\nspec:\n  schedule: "0 3 * * *"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: OnFailure\n          containers:\n            - name: backup\n              image: busybox\n', options: 'Kubernetes 1.21..1.24' },
+  good: { filename: 'cronjob.yaml', text: 'apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: backup\nspec:\n  schedule: "0 3 * * *"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: OnFailure\n          containers:\n            - name: backup\n              image: busybox\n', options: 'Kubernetes 1.21..1.24' },
+  fix: 'complete',
+  sources: ['Kubernetes Deprecated API Migration Guide', 'Pluto versions.yaml (FairwindsOps/pluto v5.24.0)', 'data/kubernetes/api-lifecycle.json'],
+  check(ctx, report) {
+    for (const o of ctx.objects) {
+      const row = ctx.row(o);
+      if (!row) continue;
+      const steps = ctx.steps(row);
+      if (steps.some((s) => !s.served)) continue; // removed / not yet served: other rules
+      const first = steps.find((s) => s.deprecated);
+      if (!first) continue;
+      const common = ctx.common(o.kind).filter((a) => a !== o.apiVersion && !ctx.deprecatedInWindow(a, o.kind));
+      const best = common[0];
+      const replacement = row.replacement;
+      let advice: string;
+      if (best) advice = `move to ${best}, served across the whole window`;
+      else if (replacement) {
+        const span = ctx.servedSpan(replacement, o.kind);
+        advice = span
+          ? `${replacement} is served only from ${span.first} in this window, so it cannot replace it before the window starts at ${span.first} or later`
+          : `${replacement} is not served anywhere in this window`;
+      } else advice = 'there is no replacement API';
+      report({
+        message: `${what(o)} is deprecated from Kubernetes ${row.deprecated}${row.removed ? ` and removed in ${row.removed}` : ''} (window ${ctx.windowText}); ${advice}`,
+        range: o.apiVersionRange,
+        fixes: best ? [moveTo(ctx, o, best)] : [],
+        data: { deprecatedIn: row.deprecated, removedIn: row.removed, replacement: best ?? replacement ?? null },
+      });
+    }
+  },
+};

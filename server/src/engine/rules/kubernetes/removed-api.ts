@@ -1,0 +1,41 @@
+import type { Rule } from '../types';
+import type { KubernetesContext } from '../../families/kubernetes';
+import { what, moveTo } from './common';
+
+export const rule: Rule<KubernetesContext> = {
+  id: 'k8s/removed-api',
+  family: 'kubernetes',
+  defaultSeverity: 'error',
+  title: 'API version not served by some Kubernetes version in the window',
+  what: 'Reports a manifest whose apiVersion/kind is removed before the end of the Kubernetes window, naming the first '
+    + 'version that no longer serves it, with a fix to the newest apiVersion served across the whole window.',
+  why: 'During a one-minor-at-a-time upgrade the cluster runs every version of the window for days or weeks. Once the '
+    + 'control plane reaches the removing version, `kubectl apply` of this manifest fails and Helm upgrades break; '
+    + 'objects stored under the old version are served only in the new one.',
+  bad: { filename: 'ingress.yaml', text: 'apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  backend:\n    serviceName: web\n    servicePort: 80\n', options: 'Kubernetes 1.21..1.22' },
+  good: { filename: 'ingress.yaml', text: 'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  defaultBackend:\n    service:\n      name: web\n      port:\n        number: 80\n', options: 'Kubernetes 1.21..1.22' },
+  fix: 'complete',
+  sources: ['Kubernetes Deprecated API Migration Guide', 'Pluto versions.yaml (FairwindsOps/pluto v5.24.0)', 'kube-no-trouble rules', 'data/kubernetes/api-lifecycle.json'],
+  check(ctx, report) {
+    for (const o of ctx.objects) {
+      const row = ctx.row(o);
+      if (!row) continue;
+      const steps = ctx.steps(row);
+      const firstRemoved = steps.find((s) => s.removed);
+      if (!firstRemoved || steps.some((s) => !s.served && !s.removed)) continue;
+      const common = ctx.common(o.kind);
+      if (!common.length) continue; // k8s/no-common-api-version speaks instead
+      const target = common[0];
+      const before = firstRemoved.minor === ctx.minors[0] && row.removed !== firstRemoved.minor;
+      report({
+        message: (before
+          ? `${what(o)} was removed in Kubernetes ${row.removed}: no version of the window ${ctx.windowText} serves it; `
+          : `${what(o)} is removed in Kubernetes ${firstRemoved.minor}, which is in the window ${ctx.windowText}: from that step on it is not served; `)
+          + `use ${target}, served across the whole window`,
+        range: o.apiVersionRange,
+        fixes: [moveTo(ctx, o, target)],
+        data: { removedIn: row.removed, replacement: target, window: ctx.minors },
+      });
+    }
+  },
+};
