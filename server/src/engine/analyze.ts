@@ -8,7 +8,7 @@ import type { Diagnostic, Family, Severity, SeveritySetting } from './types';
 import type { ResolvedConfig } from './config';
 import { allRules, docsUrl, ruleById, ruleIds, starlingxRules, kubernetesRules } from './rules';
 import { helmTemplate, staleData } from './rules/kubernetes/engine-notes';
-import { KubernetesContext, manifestObjects, isManifestValue, looksLikeHelmTemplate, lifecycleRows } from './families/kubernetes';
+import { KubernetesContext, manifestObjects, isManifestValue, isManifestLike, looksLikeHelmTemplate, lifecycleRows } from './families/kubernetes';
 import { kubernetesApis } from './data';
 import type { Finding, RuleMeta } from './rules/types';
 import { parseError, skippedFile, unusedSuppression, duplicateKey } from './rules/general';
@@ -58,7 +58,7 @@ export function detectFamily(file: string, text: string, config: ResolvedConfig,
   if (ext !== '.yml' && ext !== '.yaml' && ext !== '') return undefined;
   if (isStarlingxName(file)) return 'starlingx';
   const first = yaml?.docs.find((d) => !d.empty);
-  if (yaml?.docs.some((d) => isManifestValue(d.value))) return 'kubernetes';
+  if (yaml?.docs.some((d) => isManifestLike(d.value))) return 'kubernetes';
   if (looksLikeStarlingx(first)) return 'starlingx';
   if (/^\s*apiVersion\s*:/m.test(head) && /^\s*kind\s*:/m.test(text) && looksLikeHelmTemplate(text)) return 'kubernetes';
   return undefined;

@@ -6,12 +6,52 @@ import { versionStates, type StarlingxContext } from './families/starlingx';
 import { starlingxKeys, starlingxReleases, schemaPath } from './data';
 import { schemaFor } from './schema';
 import { compareVersions } from './versions';
+import type { KubernetesContext } from './families/kubernetes';
+import { findRow } from './kubernetes/lifecycle';
 
 export interface HoverResult { markdown: string; range: Range }
 
 export function hover(result: AnalyzeResult, text: string, pos: Position): HoverResult | undefined {
   if (result.family === 'starlingx' && result.stx) return stxHover(result.stx, text, pos);
+  if (result.family === 'kubernetes' && result.k8s) return k8sHover(result.k8s, text, pos);
   return undefined;
+}
+
+function k8sHover(ctx: KubernetesContext, text: string, pos: Position): HoverResult | undefined {
+  const lines = new LineIndex(text);
+  const off = lines.offsetAt(pos);
+  const within = (r: { start: number; end: number }) => off >= r.start && off <= r.end;
+  const o = ctx.objects.find((x) => within(x.apiVersionRange) || within(x.kindRange));
+  if (!o) return undefined;
+  const range = within(o.apiVersionRange) ? o.apiVersionRange : o.kindRange;
+  return { markdown: apiTimeline(ctx, o.apiVersion, o.kind), range: lines.range(range.start, range.end) };
+}
+
+/** The lifecycle of an apiVersion/kind with the window's versions marked. */
+export function apiTimeline(ctx: KubernetesContext, apiVersion: string, kind: string): string {
+  const row = findRow(ctx.rows, apiVersion, kind);
+  const out = [`**${apiVersion} ${kind}**`, ''];
+  if (!row || (row.component ?? 'k8s') !== 'k8s') {
+    out.push(row ? `Versioned by ${row.component}, not by Kubernetes minors: not checked against the Kubernetes window.` : 'Not in the lifecycle data (a CRD or an unknown API): not checked. Add a row under `kubernetes.additionalVersions` in `.skewguard.yaml` to check it.');
+    return out.join('\n');
+  }
+  const parts = [
+    `introduced ${row.introduced ?? 'before 1.16 (exact release not in the data)'}`,
+    row.deprecated ? `deprecated ${row.deprecated}` : 'not deprecated',
+    row.removed ? `removed ${row.removed}` : 'not removed',
+  ];
+  if (row.replacement) parts.push(`replacement ${row.replacement}${row.replacementAvailable ? ` (available ${row.replacementAvailable})` : ''}`);
+  out.push(parts.join(' · '), '');
+  out.push(`Window ${ctx.windowText} (${ctx.window.source.kind}: ${ctx.window.source.detail}):`, '');
+  const steps = ctx.steps(row);
+  out.push(`| ${steps.map((s) => s.minor).join(' | ')} |`, `|${steps.map(() => '---').join('|')}|`);
+  out.push(`| ${steps.map((s) => (s.removed ? '✗ removed' : !s.served ? '✗ not yet' : s.deprecated ? '⚠ deprecated' : '✓ served')).join(' | ')} |`, '');
+  const common = ctx.common(kind);
+  out.push(common.length ? `Served by every version of the window: ${common.map((a) => `\`${a}\``).join(', ')}.` : `**No apiVersion of ${kind} is served by every version of the window.**`);
+  if (row.migrationNote) out.push('', `Migration: ${row.migrationNote}`);
+  if (row.note) out.push('', `Note: ${row.note}`);
+  if (row.sources?.length) out.push('', `Sources: ${row.sources.join('; ')}`);
+  return out.join('\n');
 }
 
 function stxHover(ctx: StarlingxContext, text: string, pos: Position): HoverResult | undefined {
@@ -72,6 +112,7 @@ export interface CompletionResult {
 }
 
 export function complete(result: AnalyzeResult, text: string, pos: Position): CompletionResult[] {
+  if (result.family === 'kubernetes') return k8sComplete(result, text, pos);
   if (result.family !== 'starlingx') return [];
   const lines = new LineIndex(text);
   const line = lines.lineText(pos.line);
@@ -105,4 +146,32 @@ export function complete(result: AnalyzeResult, text: string, pos: Position): Co
     }));
   }
   return [];
+}
+
+/** apiVersion values for the document's kind: those served across the whole window first. */
+function k8sComplete(result: AnalyzeResult, text: string, pos: Position): CompletionResult[] {
+  const ctx = result.k8s;
+  if (!ctx) return [];
+  const lines = new LineIndex(text);
+  const line = lines.lineText(pos.line);
+  const before = line.slice(0, pos.character);
+  const m = /^(\s*(?:-\s+)?)apiVersion\s*:\s*(["']?)([^"'#\s]*)$/.exec(before);
+  if (!m) return [];
+  const off = lines.offsetAt(pos);
+  // The kind of the object this line belongs to: the object whose document (or List item) holds the line.
+  const doc = ctx.file.docs.find((d) => off >= d.offset && off <= d.end);
+  const kindMatch = doc ? /^\s*(?:-\s+)?kind\s*:\s*["']?([A-Za-z0-9]+)/m.exec(text.slice(doc.offset, doc.end)) : undefined;
+  const kind = ctx.objects.find((o) => o.doc === doc && off >= o.apiVersionRange.start - 200 && off <= o.apiVersionRange.end)?.kind ?? kindMatch?.[1];
+  if (!kind) return [];
+  const common = new Set(ctx.common(kind));
+  const all = [...new Set([...ctx.common(kind), ...ctx.servedSomewhere(kind)])];
+  const valueStart = lines.lineStart(pos.line) + before.length - m[3].length;
+  const rest = /^[^"'#\s]*/.exec(line.slice(before.length))?.[0] ?? '';
+  return all.map((a, i) => ({
+    label: a, kind: 'value' as const,
+    detail: common.has(a) ? `served by every version of ${ctx.windowText}` : `served by part of ${ctx.windowText} only`,
+    documentation: apiTimeline(ctx, a, kind),
+    insertText: a, replace: { start: valueStart, end: valueStart + m[3].length + rest.length },
+    sortText: `${common.has(a) ? 0 : 1}${String(i).padStart(3, '0')}`, preselect: i === 0 && common.has(a),
+  }));
 }

@@ -18,6 +18,8 @@ export interface ManifestObject {
 
 const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
 export const isManifestValue = (v: unknown): boolean => isObj(v) && typeof v.apiVersion === 'string' && typeof v.kind === 'string';
+/** A manifest being typed: both keys present, one of them possibly still empty. */
+export const isManifestLike = (v: unknown): boolean => isObj(v) && 'apiVersion' in v && 'kind' in v && (typeof v.apiVersion === 'string' || typeof v.kind === 'string');
 
 export function manifestObjects(file: YamlFile): ManifestObject[] {
   const out: ManifestObject[] = [];
