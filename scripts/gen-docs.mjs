@@ -9,6 +9,7 @@
 //   import { generateDocs } ...    generateDocs(allRules) -> Map<repo-relative path, exact contents>
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeChanged } from './lib/generated.mjs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -229,14 +230,7 @@ function main() {
     process.stderr.write('gen-docs: warning: dist/engine.js is older than server/src/engine; run `npm run build` first\n');
   }
   const files = generateDocs(loadRules());
-  let written = 0;
-  for (const [rel, contents] of files) {
-    const abs = path.join(repoRoot, rel);
-    if (fs.existsSync(abs) && fs.readFileSync(abs, 'utf8') === contents) continue;
-    fs.mkdirSync(path.dirname(abs), { recursive: true });
-    fs.writeFileSync(abs, contents);
-    written++;
-  }
+  const written = writeChanged(repoRoot, files).length;
   let removed = 0;
   for (const rel of listDocs()) {
     if (!files.has(rel)) { fs.unlinkSync(path.join(repoRoot, rel)); removed++; }

@@ -12,6 +12,7 @@
 // Add new families (Kubernetes, Kata, ...) to FAMILIES below.
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeChanged } from './lib/generated.mjs';
 import { fileURLToPath } from 'node:url';
 import * as starlingx from './schemas/starlingx.mjs';
 import * as kubernetes from './schemas/kubernetes.mjs';
@@ -59,15 +60,9 @@ function removeEmptyDirs(abs) {
 function main() {
   const repoRoot = defaultRoot;
   const files = generateSchemas(repoRoot);
-  let written = 0;
-  for (const [rel, contents] of files) {
-    const abs = path.join(repoRoot, rel);
-    if (fs.existsSync(abs) && fs.readFileSync(abs, 'utf8') === contents) continue;
-    fs.mkdirSync(path.dirname(abs), { recursive: true });
-    fs.writeFileSync(abs, contents);
-    written++;
-    console.log(`wrote ${rel}`);
-  }
+  const changed = writeChanged(repoRoot, files);
+  for (const rel of changed) console.log(`wrote ${rel}`);
+  const written = changed.length;
   let removed = 0;
   for (const fam of FAMILIES) {
     for (const rel of listFiles(repoRoot, fam.outputDir)) {

@@ -2,6 +2,7 @@
 // Loaded lazily and once: a run that never sees a StarlingX file never reads StarlingX data.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { LifecycleRow } from './kubernetes/lifecycle';
 
 function findRoot(): string {
   if (process.env.SKEWGUARD_ROOT) return process.env.SKEWGUARD_ROOT;
@@ -92,15 +93,7 @@ export function schemaPath(family: string, version: string, name: string): strin
 
 // ---- Kubernetes ----
 
-export interface ApiRow {
-  apiVersion: string;
-  kind: string;
-  introduced: string | null;
-  deprecated: string | null;
-  removed: string | null;
-  replacement?: string | null;
-  replacementAvailable: string | null;
-  component?: string;
+export interface ApiRow extends LifecycleRow {
   migration?: 'apiVersion-only' | 'spec-changes' | 'no-replacement' | 'unknown' | null;
   migrationNote?: string | null;
   sources?: string[];
