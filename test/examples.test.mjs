@@ -27,6 +27,11 @@ test('npm run demo: lsp-lint examples/ reports the findings examples/README.md d
     r.messages.map((m) => `${m.line}:${m.column} ${m.severity} ${m.ruleId}`),
   ]));
   assert.deepEqual(byFile, {
+    'examples/kubernetes/stx6-site/localhost.yml': ['13:21 warning starlingx/kubernetes-version-below-default'],
+    'examples/kubernetes/stx6-site/manifests/ingress.yaml': ['3:13 warning k8s/deprecated-api'],
+    'examples/kubernetes/upgrade-1.18-to-1.21/app.yaml': ['36:13 error k8s/api-not-yet-served', '53:13 warning k8s/deprecated-api'],
+    'examples/kubernetes/upgrade-1.18-to-1.21/legacy-monitoring.yaml': ['2:13 error k8s/removed-api'],
+    'examples/kubernetes/upgrade-1.18-to-1.21/nightly-report.yaml': ['1:13 warning k8s/deprecated-api'],
     'examples/starlingx/docs-registry-typo/localhost.yml': ['12:4 error syntax/parse-error'],
     'examples/starlingx/ipv6-duplex-clean/localhost.yml': [],
     'examples/starlingx/stx12-v-prefix/localhost.yml': [
@@ -40,6 +45,16 @@ test('npm run demo: lsp-lint examples/ reports the findings examples/README.md d
       '22:1 warning starlingx/key-not-read',
     ],
   });
+});
+
+test('the manifests next to a localhost.yml take their Kubernetes window from its upgrade path', () => {
+  const { code, stdout } = lint('--print-config', 'examples/kubernetes/stx6-site/manifests/ingress.yaml');
+  assert.equal(code, 0);
+  const cfg = JSON.parse(stdout);
+  assert.equal(cfg.kubernetes.window, '1.18..1.21');
+  assert.deepEqual(cfg.kubernetes.versions, ['1.18.1', '1.19.13', '1.20.9', '1.21.3']);
+  assert.equal(cfg.kubernetes.source.kind, 'workspace');
+  assert.match(cfg.kubernetes.source.detail, /stx6-site\/localhost\.yml/);
 });
 
 test('the examples\' .skewguard.yaml files select the release they claim', () => {

@@ -119,9 +119,15 @@ export function rankApiVersions(list: string[], kind: string, rows: ApiRow[], mi
     const r = findRow(rows, a, kind);
     return r ? minors.some((m) => statusAt(r, m).deprecated) : false;
   };
+  // Among deprecated ones, the one deprecated (then removed) later lives longer.
+  const later = (a: string, b: string, field: 'deprecated' | 'removed') => {
+    const x = findRow(rows, a, kind)?.[field] ?? '999.0', y = findRow(rows, b, kind)?.[field] ?? '999.0';
+    return compareMinor(y, x);
+  };
   return [...list].sort((a, b) => {
     const da = deprecatedIn(a) ? 1 : 0, db = deprecatedIn(b) ? 1 : 0;
     if (da !== db) return da - db;
+    if (da) { const c = later(a, b, 'deprecated') || later(a, b, 'removed'); if (c) return c; }
     const sa = STABILITY(a), sb = STABILITY(b);
     return sb[0] - sa[0] || sb[1] - sa[1] || sb[2] - sa[2] || (a < b ? -1 : 1);
   });
