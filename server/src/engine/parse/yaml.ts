@@ -150,8 +150,22 @@ function isPreamble(body: string, first: boolean): boolean {
   return true;
 }
 
-const CACHE_LIMIT = 20000;
+// Parsed documents are kept by their text, bounded by the total size of that text: an editor keeps its open
+// files' documents, a CI run over thousands of files does not grow without bound.
+const CACHE_MAX_CHARS = 4 * 1024 * 1024;
 const chunkCache = new Map<string, ParsedChunk>();
+let cachedChars = 0;
+
+function remember(text: string, chunk: ParsedChunk): void {
+  if (text.length > CACHE_MAX_CHARS / 4) return; // one huge document would flush everything else
+  chunkCache.set(text, chunk);
+  cachedChars += text.length;
+  for (const key of chunkCache.keys()) {
+    if (cachedChars <= CACHE_MAX_CHARS) break;
+    chunkCache.delete(key);
+    cachedChars -= key.length;
+  }
+}
 
 function parseChunk(text: string): ParsedChunk {
   const hit = chunkCache.get(text);
@@ -174,8 +188,7 @@ function parseChunk(text: string): ParsedChunk {
     errors.push({ message: (e as Error).message, start: r[0], end: r[1], code: 'TO_JS' });
   }
   const chunk: ParsedChunk = { text, doc, value, errors, duplicateKeys, empty: doc.contents === null };
-  if (chunkCache.size >= CACHE_LIMIT) chunkCache.delete(chunkCache.keys().next().value as string);
-  chunkCache.set(text, chunk);
+  remember(text, chunk);
   return chunk;
 }
 
