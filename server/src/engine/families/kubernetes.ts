@@ -141,7 +141,23 @@ export function lifecycleRows(extra: PlutoRow[] | undefined, origin: string | un
   // A user row for the same apiVersion/kind replaces the shipped one.
   const key = (r: ApiRow) => `${r.apiVersion}|${r.kind}`;
   const mine = new Set(user.map(key));
-  return [...user, ...base.filter((r) => !mine.has(key(r)))];
+  const rest = base.filter((r) => !mine.has(key(r)));
+  // A Pluto row describes only the old version: its replacement is served from replacement-available-in.
+  // Without a row of its own the replacement would be unknown, so the window could never move to it.
+  const known = new Set([...user, ...rest].map(key));
+  const implied: ApiRow[] = [];
+  for (const r of user) {
+    if (!r.replacement || !r.replacementAvailable) continue;
+    const row: ApiRow = {
+      apiVersion: r.replacement, kind: r.kind, introduced: r.replacementAvailable, deprecated: null, removed: null,
+      replacement: null, replacementAvailable: null, component: r.component, migration: 'unknown', migrationNote: null,
+      sources: [`replacement-available-in of the ${r.apiVersion} ${r.kind} ${r.sources?.[0] ?? 'user row'}`], origin,
+    };
+    if (known.has(key(row))) continue;
+    known.add(key(row));
+    implied.push(row);
+  }
+  return [...user, ...implied, ...rest];
 }
 
 export interface PlutoRow {

@@ -1,6 +1,6 @@
 // Minimal, formatting-preserving edits to a parsed YAML document: each operation touches only the text of
 // the node it changes, so comments, quoting, key order and indentation elsewhere stay byte-for-byte the same.
-import { stringify, isMap, isSeq, isScalar, isNode, isPair, type Node, type Pair, type YAMLMap } from 'yaml';
+import { stringify, isMap, isSeq, isScalar, isNode, isPair, Lexer, type Node, type Pair, type YAMLMap } from 'yaml';
 import type { YamlDoc, OffsetRange } from './yaml';
 
 export interface OffsetEdit { range: OffsetRange; newText: string }
@@ -84,7 +84,7 @@ export class YamlEditor {
 
   /** Replaces a value (scalar or collection) with a new one, in the style the old value had. */
   replaceValue(path: Path, value: unknown): boolean {
-    const { node, pair } = this.node(path);
+    const { node } = this.node(path);
     if (!isNode(node) || !node.range) return false;
     const start = this.abs(node.range[0]), end = this.abs(node.range[1]);
     const flowStyle = isScalar(node) || (node as YAMLMap).flow || value === null || typeof value !== 'object';
@@ -94,9 +94,13 @@ export class YamlEditor {
       // A block collection under a key: keep its indentation, start it on the key's next line.
       const indent = this.columnOf(start);
       const text = this.block(value, indent);
-      const keyLine = pair && isScalar(pair.key) && pair.key.range ? this.abs(pair.key.range[0]) : start;
-      void keyLine;
-      this.edits.push({ range: { start, end: trimTrailingBreak(this.text, start, end) }, newText: text.slice(indent) });
+      // The node's range runs to the end of a comment on its last line: stop at the last value instead,
+      // so that comment stays (after the new text); comments inside the old value are kept as comment
+      // lines above the new one.
+      const valueEnd = trimTrailingBreak(this.text, start, Math.min(end, this.abs(lastValueEnd(node))));
+      const comments = commentsIn(' '.repeat(indent) + this.text.slice(start, valueEnd));
+      const lead = comments.map((c) => `${c}${this.newline}${' '.repeat(indent)}`).join('');
+      this.edits.push({ range: { start, end: valueEnd }, newText: lead + text.slice(indent) });
     }
     return true;
   }
@@ -163,6 +167,24 @@ export class YamlEditor {
     for (const e of [...this.edits].sort((a, b) => b.range.start - a.range.start)) out = out.slice(0, e.range.start) + e.newText + out.slice(e.range.end);
     return out;
   }
+}
+
+/** Offset (in the document) where the last value inside a block collection ends, before any comment after it. */
+function lastValueEnd(n: Node): number {
+  let cur: Node = n;
+  for (;;) {
+    if ((isMap(cur) || isSeq(cur)) && !cur.flow && cur.items.length) {
+      const last = cur.items[cur.items.length - 1] as unknown;
+      const next = isPair(last) ? (last.value ?? last.key) : last;
+      if (!isNode(next) || !next.range) return cur.range![1];
+      cur = next;
+    } else return cur.range![1];
+  }
+}
+
+/** The comments (`# …`) in a piece of YAML text, in order. */
+function commentsIn(text: string): string[] {
+  return [...new Lexer().lex(text)].filter((t) => t.startsWith('#'));
 }
 
 function trimTrailingBreak(text: string, start: number, end: number): number {

@@ -174,7 +174,7 @@ function parseChunk(text: string): ParsedChunk {
     return hit;
   }
   // YAML 1.1 as Ansible (PyYAML) and Kubernetes (go-yaml) read it: `yes`/`on` are booleans there.
-  const doc = parseDocument(text, { version: '1.1', prettyErrors: false, uniqueKeys: true, keepSourceTokens: false });
+  const doc = parseDocument(text, { version: '1.1', prettyErrors: false, uniqueKeys: true, keepSourceTokens: false, logLevel: 'error' });
   const all: SyntaxProblem[] = doc.errors.map((e) => ({
     message: e.message.split('\n')[0], start: e.pos[0], end: Math.max(e.pos[1], e.pos[0] + 1), code: e.code,
   }));
