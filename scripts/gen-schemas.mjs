@@ -16,8 +16,9 @@ import { writeChanged } from './lib/generated.mjs';
 import { fileURLToPath } from 'node:url';
 import * as starlingx from './schemas/starlingx.mjs';
 import * as kubernetes from './schemas/kubernetes.mjs';
+import * as kata from './schemas/kata.mjs';
 
-export const FAMILIES = [starlingx, kubernetes];
+export const FAMILIES = [starlingx, kubernetes, kata];
 
 const defaultRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
