@@ -13,7 +13,7 @@ import {
 import { collectFiles } from './files';
 import { stylish, json, sarif, github, count, type FileReport } from './format';
 import { ResolvedConfigRequest, FIX_ALL_KIND, type InitializationOptions, type ResolvedConfigResult } from '../shared/protocol';
-import { checkKubernetesWindow, SEVERITIES } from '../engine/config';
+import { checkKubernetesWindow, checkKataWindow, SEVERITIES } from '../engine/config';
 import { findStarlingxRelease } from '../engine/data';
 import { ruleIds } from '../engine/rules';
 import { MAX_FILE_BYTES } from '../engine/analyze';
@@ -113,7 +113,11 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
         if (v !== 'default' && v !== 'pluto') throw new UsageError('--exit-codes takes default or pluto');
         o.exitCodes = v; break;
       }
-      case '--kata-window': o.kataWindow = val(); break;
+      case '--kata-window': {
+        const w = val(); const e = checkKataWindow(w);
+        if (e) throw new UsageError(e);
+        o.kataWindow = w; break;
+      }
       case '--kata-flavour': case '--kata-flavor': {
         const f = val();
         if (f !== 'go' && f !== 'runtime-rs') throw new UsageError(`--kata-flavour must be go or runtime-rs`);

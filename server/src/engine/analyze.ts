@@ -6,7 +6,9 @@ import { LineIndex } from './text';
 import { parseYaml, type YamlFile, type OffsetRange } from './parse/yaml';
 import type { Diagnostic, Family, Severity, SeveritySetting } from './types';
 import type { ResolvedConfig } from './config';
-import { allRules, docsUrl, ruleById, ruleIds, starlingxRules, kubernetesRules } from './rules';
+import { allRules, docsUrl, ruleById, ruleIds, starlingxRules, kubernetesRules, kataRules } from './rules';
+import { parseToml, type TomlFile } from './parse/toml';
+import { isKataName, detectFlavour, KataContext, resolveKataWindow } from './families/kata';
 import { helmTemplate, staleData } from './rules/kubernetes/engine-notes';
 import { KubernetesContext, manifestObjects, isManifestValue, isManifestLike, looksLikeHelmTemplate, lifecycleRows } from './families/kubernetes';
 import { kubernetesApis } from './data';
@@ -37,10 +39,14 @@ export interface AnalyzeResult {
   yaml?: YamlFile;
   stx?: StarlingxContext;
   k8s?: KubernetesContext;
+  kata?: KataContext;
+  toml?: TomlFile;
   /** The data was reported stale in this file. */
   staleReported?: boolean;
   /** The configuration the file was analysed with. */
   config?: ResolvedConfig;
+  /** The path the file was analysed as. */
+  path?: string;
 }
 
 const MODELINE = /#\s*skewguard:\s*(starlingx|kubernetes|kata-config|kata-persist|kata)\b/;
@@ -55,6 +61,7 @@ export function detectFamily(file: string, text: string, config: ResolvedConfig,
   if (m) return (m[1] === 'kata' ? 'kata-config' : m[1]) as Family;
   const ext = path.extname(file).toLowerCase();
   if (ext === '.json') return yaml?.docs.some((d) => isManifestValue(d.value)) ? 'kubernetes' : undefined;
+  if (ext === '.toml') return isKataName(file) ? 'kata-config' : undefined;
   if (ext !== '.yml' && ext !== '.yaml' && ext !== '') return undefined;
   if (isStarlingxName(file)) return 'starlingx';
   const first = yaml?.docs.find((d) => !d.empty);
@@ -134,9 +141,24 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
     }
   }
 
+  let kata: KataContext | undefined;
+  let toml: TomlFile | undefined;
+  if (family === 'kata-config') {
+    toml = parseToml(text);
+    const e = toml.errors[0];
+    if (e) {
+      emit(parseError, { message: `TOML syntax error: ${e.message}`, range: { start: e.start, end: e.end } });
+    } else {
+      const { flavour, source } = detectFlavour(input.path, toml, config);
+      const w = resolveKataWindow(config);
+      kata = new KataContext(input.path, toml, flavour, source, w.window, w.source);
+      for (const rule of kataRules) runRule(rule, kata, emit);
+    }
+  }
+
   applySuppressions(text, diagnostics, lines, config, emit);
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-  return { family, diagnostics, yaml, stx, k8s, staleReported, config };
+  return { family, diagnostics, yaml, stx, k8s, kata, toml, staleReported, config, path: input.path };
 }
 
 function checkManifests(yaml: YamlFile, input: AnalyzeInput, json: boolean, emit: (r: RuleMeta, f: Finding) => void) {

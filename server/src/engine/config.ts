@@ -8,6 +8,7 @@ import { parseRange, minorsBetween, compareVersions, minorOf } from './versions'
 import { findStarlingxRelease, newestStarlingxRelease, starlingxReleases, type StxRelease } from './data';
 import type { Family, SeveritySetting, SourceInfo } from './types';
 import type { PlutoRow } from './families/kubernetes';
+import { kataData, kataWindow } from './kata/data';
 
 export const CONFIG_FILENAMES = ['.skewguard.yaml', '.skewguard.yml'];
 export const SEVERITIES: SeveritySetting[] = ['error', 'warning', 'info', 'hint', 'off'];
@@ -132,7 +133,8 @@ export function parseConfig(path: string, text: string, knownRules: Set<string>)
   }
   const kk = str(value.kata?.window);
   if (kk !== undefined && ok('kata.window')) {
-    if (!parseRange(kk)) problems.push({ message: `kata.window "${kk}" is not a release or range such as "3.2..3.32"`, range: doc.locate(['kata', 'window']).value });
+    const err = checkKataWindow(kk);
+    if (err) problems.push({ message: err, range: doc.locate(['kata', 'window']).value });
     else overrides.kataWindow = kk;
   }
   if (Array.isArray(value.kubernetes?.additionalVersions) && ok('kubernetes.additionalVersions')) overrides.kubernetesRows = value.kubernetes.additionalVersions;
@@ -165,6 +167,17 @@ export function checkKubernetesWindow(s: string): string | undefined {
   return undefined;
 }
 
+/** Returns an error message for a Kata window that is malformed or names no known release. */
+export function checkKataWindow(s: string): string | undefined {
+  const r = parseRange(s);
+  if (!r) return `kata.window "${s}" is not a release or range such as "3.2..3.32"`;
+  if (!kataWindow(r.from, r.to).length) {
+    const rs = kataData().releases;
+    return `Kata window "${s}" holds no known release (the data knows ${rs[0]} … ${rs[rs.length - 1]})`;
+  }
+  return undefined;
+}
+
 // ---- resolution ----
 
 export interface WorkspaceFacts {
@@ -183,7 +196,7 @@ export interface KubeWindow {
 export interface ResolvedConfig {
   starlingx: { release: StxRelease; source: SourceInfo };
   kubernetes: KubeWindow;
-  kata: { window?: { from: string; to: string }; flavour?: string; source: SourceInfo };
+  kata: { window?: { from: string; to: string }; flavour?: string; source: SourceInfo; flavourSource?: SourceInfo };
   rules: Record<string, SeveritySetting>;
   ruleSources: Record<string, SourceInfo>;
   ignore: string[];
@@ -260,6 +273,7 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
     window: kataW ? parseRange(kataW[0]) : undefined,
     flavour: kataF?.[0],
     source: kataW?.[1] ?? { kind: 'default', detail: 'newest Kata release' } as SourceInfo,
+    flavourSource: kataF?.[1],
   };
 
   const rules: Record<string, SeveritySetting> = {};

@@ -15,12 +15,25 @@ import { rule as deprecatedApi } from './kubernetes/deprecated-api';
 import { rule as notYetServed } from './kubernetes/api-not-yet-served';
 import { rule as noCommon } from './kubernetes/no-common-api-version';
 import { helmTemplate, staleData } from './kubernetes/engine-notes';
+import type { KataContext } from '../families/kata';
+import { rule as kataUnknownSection } from './kata/unknown-section';
+import { rule as kataSectionNotInWindow } from './kata/section-not-in-window';
+import { rule as kataUnknownOption } from './kata/unknown-option';
+import { rule as kataOptionNotInWindow } from './kata/option-not-in-window';
+import { rule as kataRenamedOption } from './kata/renamed-option';
+import { rule as kataInvalidType } from './kata/invalid-type';
+import { rule as kataInvalidValue } from './kata/invalid-value';
+import { rule as kataDropIn } from './kata/drop-in-not-read';
 
 export const starlingxRules: Rule<StarlingxContext>[] = [vPrefix, unshipped, belowDefault, unknownKey, keyNotRead, invalidType, invalidValue];
 
 export const kubernetesRules: Rule<KubernetesContext>[] = [removedApi, deprecatedApi, notYetServed, noCommon];
 
-export const allRules: RuleMeta[] = [...generalRules, ...starlingxRules, ...kubernetesRules, helmTemplate, staleData];
+export const kataRules: Rule<KataContext>[] = [
+  kataUnknownSection, kataSectionNotInWindow, kataUnknownOption, kataOptionNotInWindow, kataRenamedOption, kataInvalidType, kataInvalidValue, kataDropIn,
+];
+
+export const allRules: RuleMeta[] = [...generalRules, ...starlingxRules, ...kubernetesRules, helmTemplate, staleData, ...kataRules];
 
 export const ruleIds = new Set(allRules.map((r) => r.id));
 

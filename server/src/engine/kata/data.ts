@@ -1,0 +1,88 @@
+// Kata Containers configuration facts (data/kata/config.json) and small pure predicates over them.
+import { loadJson } from '../data';
+import { compareVersions } from '../versions';
+
+export type Flavour = 'go' | 'runtime-rs';
+
+export interface ReleaseRange { first: string; last: string | null; missingIn?: string[] }
+export interface Ranged { from: string; to: string | null; flavour: Flavour; source?: string; note?: string }
+
+export interface KataOption {
+  section: string;
+  key: string;
+  commonToAllHypervisors?: boolean;
+  concreteSections?: string[];
+  flavours: Partial<Record<Flavour, ReleaseRange>>;
+  templates?: Partial<Record<Flavour, ReleaseRange>>;
+  types: Array<Ranged & { type: string; items?: string }>;
+  values: Array<Ranged & { enum: unknown[]; fatal: boolean }>;
+  default?: unknown;
+  doc?: string | null;
+  docRelease?: string | null;
+  renamedTo?: Array<{ section: string; key: string; in: string; flavour: Flavour; mapping?: string; note?: string; source?: string }>;
+  sources?: string[];
+  note?: string | null;
+}
+
+export interface KataSection {
+  name: string;
+  flavours: Partial<Record<Flavour, ReleaseRange>>;
+  templates?: Partial<Record<Flavour, ReleaseRange>>;
+  doc?: string | null;
+  sources?: string[];
+  note?: string | null;
+  renamedTo?: unknown;
+}
+
+export interface KataData {
+  asOf: string;
+  releases: string[];
+  hypervisorNames: Array<{ flavour: Flavour; from: string; to: string | null; names: string[]; unknownIsFatal: boolean; source?: string; note?: string }>;
+  fatal: {
+    unknownHypervisorSection: Partial<Record<Flavour, string | null>>;
+    denyUnknownFields: { 'runtime-rs'?: { from: string; schemaTables: string[] } };
+  };
+  dropIns: { go?: { from: string; dir: string } | null; 'runtime-rs'?: unknown; note?: string };
+  sections: KataSection[];
+  options: KataOption[];
+  renames: Array<Record<string, any>>;
+}
+
+export const kataData = (): KataData => loadJson<KataData>('data/kata/config.json');
+
+export function newestKataRelease(): string {
+  const r = kataData().releases;
+  return r[r.length - 1];
+}
+
+/** "3.2" -> every 3.2.x; "3.2.0" -> that release. Both ends inclusive. */
+export function kataWindow(from: string, to: string): string[] {
+  const rs = kataData().releases;
+  const lo = (v: string) => (v.split('.').length === 2 ? `${v}.0` : v);
+  const hiOk = (r: string) => (to.split('.').length === 2 ? compareVersions(r.split('.').slice(0, 2).join('.'), to) <= 0 : compareVersions(r, to) <= 0);
+  return rs.filter((r) => compareVersions(r, lo(from)) >= 0 && hiOk(r));
+}
+
+export function inRange(r: ReleaseRange | undefined, release: string): boolean {
+  if (!r) return false;
+  if (compareVersions(release, r.first) < 0) return false;
+  if (r.last && compareVersions(release, r.last) > 0) return false;
+  return !r.missingIn?.includes(release);
+}
+
+export function inRanged(x: { from: string; to: string | null }, release: string): boolean {
+  return compareVersions(release, x.from) >= 0 && (x.to === null || compareVersions(release, x.to) <= 0);
+}
+
+/** Consecutive runs of a sub-list of `all`, written as ranges: "3.2.0–3.9.0, 3.11.0". */
+export function describeReleases(subset: string[], all: string[]): string {
+  const set = new Set(subset);
+  const runs: string[][] = [];
+  let cur: string[] = [];
+  for (const r of all) {
+    if (set.has(r)) cur.push(r);
+    else if (cur.length) { runs.push(cur); cur = []; }
+  }
+  if (cur.length) runs.push(cur);
+  return runs.map((x) => (x.length === 1 ? x[0] : `${x[0]}–${x[x.length - 1]}`)).join(', ');
+}

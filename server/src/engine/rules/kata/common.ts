@@ -1,0 +1,50 @@
+import type { KataContext, KataKey } from '../../families/kata';
+import type { KataOption } from '../../kata/data';
+import { describeReleases } from '../../kata/data';
+import type { Finding } from '../types';
+
+/**
+ * The window's releases, split by how each one treats a key. Releases that do not read the key's table at all are
+ * left out: kata/section-not-in-window reports the table once instead of every key in it.
+ */
+export function keyAcrossWindow(ctx: KataContext, row: KataOption, section?: string) {
+  const parser: string[] = [], templateOnly: string[] = [], ignored: string[] = [];
+  for (const r of ctx.window) {
+    if (section && ctx.sectionEverKnown(section) && !ctx.sectionKnown(section, r)) continue;
+    const k = ctx.optionKnown(row, r);
+    (k === 'parser' ? parser : k === 'template' ? templateOnly : ignored).push(r);
+  }
+  return { parser, templateOnly, ignored };
+}
+
+export const rel = (ctx: KataContext, subset: string[]) => describeReleases(subset, ctx.window);
+
+/** Deletes a whole `key = value` line (with its line break). */
+export function removeLine(ctx: KataContext, k: KataKey): NonNullable<Finding['fixes']>[number]['edits'][number] {
+  const text = ctx.toml.text;
+  let start = k.entry.range.start;
+  while (start > 0 && text[start - 1] !== '\n') start--;
+  let end = k.entry.range.end;
+  while (end < text.length && text[end] !== '\n') end++;
+  if (end < text.length) end++;
+  return { range: { start, end }, newText: '' };
+}
+
+/** TOML type of a value, from its literal text (1 and 1.0 are different types in TOML). */
+export function tomlType(valueText: string, value: unknown): string {
+  if (typeof value === 'boolean') return 'boolean';
+  if (typeof value === 'string') return 'string';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return /^[+-]?(?:0x|0o|0b)|^[+-]?[\d_]+$/.test(valueText.trim()) ? 'integer' : 'float';
+  if (value instanceof Date) return 'datetime';
+  if (value && typeof value === 'object') return 'table';
+  return 'unknown';
+}
+
+/** Whether a TOML type satisfies a schema type (an integer is a number). */
+export function typeFits(actual: string, expected: string): boolean {
+  if (expected === 'number') return actual === 'integer' || actual === 'float';
+  return actual === expected;
+}
+
+export const article = (t: string) => (/^[aeiou]/.test(t) ? 'an' : 'a');

@@ -1,0 +1,49 @@
+import type { Rule } from '../types';
+import type { KataContext } from '../../families/kata';
+import { inRanged } from '../../kata/data';
+import { rel, tomlType, typeFits, article } from './common';
+
+export const rule: Rule<KataContext> = {
+  id: 'kata/invalid-type',
+  family: 'kata-config',
+  defaultSeverity: 'error',
+  title: 'Value of a type some release in the window cannot decode',
+  what: 'Reports a value whose TOML type is not the one a release of the window decodes, including type changes across '
+    + 'the window: `default_vcpus = 1.5` is read from 3.3.0 (float) but cannot be decoded by 3.2.x and older (integer).',
+  why: 'The Go runtime fails to load a configuration it cannot decode; during a rollback to an older release that '
+    + 'means no new sandbox starts on that host.',
+  bad: { filename: 'configuration.toml', text: '[hypervisor.qemu]\ndefault_vcpus = 1.5\n', options: 'Kata 3.2..3.32' },
+  good: { filename: 'configuration.toml', text: '[hypervisor.qemu]\ndefault_vcpus = 2\n', options: 'Kata 3.2..3.32' },
+  fix: 'suggestion',
+  sources: ['go-runtime-config-keys.json Go types per release (shared reference)', 'skew-facts.md #12'],
+  check(ctx, report) {
+    for (const k of ctx.keys) {
+      const row = ctx.optionRow(k.section, k.key);
+      if (!row) continue;
+      const actual = tomlType(k.valueText, k.entry.value);
+      const bad: string[] = [];
+      const wanted = new Set<string>();
+      for (const r of ctx.window) {
+        if (ctx.optionKnown(row, r) !== 'parser') continue;
+        const t = row.types.find((x) => x.flavour === ctx.flavour && inRanged(x, r));
+        if (!t) continue;
+        if (!typeFits(actual, t.type) || (t.type === 'array' && t.items && Array.isArray(k.entry.value) && !k.entry.value.every((v) => typeFits(tomlType(JSON.stringify(v), v), t.items!)))) {
+          bad.push(r); wanted.add(t.type === 'array' && t.items ? `array of ${t.items}` : t.type);
+        }
+      }
+      if (!bad.length) continue;
+      const w = [...wanted].map((t) => (t === 'number' ? 'number' : t)).join(' or ');
+      const fixes = [];
+      if (actual === 'float' && wanted.has('integer') && typeof k.entry.value === 'number') {
+        const n = Math.ceil(k.entry.value);
+        fixes.push({ title: `Use ${n} (an integer every release reads)`, edits: [{ range: k.entry.valueRange, newText: String(n) }] });
+      }
+      report({
+        message: `${k.key} = ${k.valueText.trim()} is ${article(actual)} ${actual}, but ${rel(ctx, bad)} decode${bad.length === 1 ? 's' : ''} ${k.key} as ${article(w)} ${w}: the runtime fails to load this file there`,
+        range: k.entry.valueRange,
+        fixes,
+        data: { key: k.key, actual, expected: [...wanted], failsIn: bad },
+      });
+    }
+  },
+};

@@ -1,0 +1,59 @@
+import type { Rule } from '../types';
+import type { KataContext } from '../../families/kata';
+import { keyAcrossWindow, rel, removeLine } from './common';
+import { compareVersions as cmp } from '../../versions';
+import { describeReleases } from '../../kata/data';
+
+export const rule: Rule<KataContext> = {
+  id: 'kata/option-not-in-window',
+  family: 'kata-config',
+  defaultSeverity: 'warning',
+  title: 'Option that some release in the window does not understand',
+  what: 'Reports a key that some Kata releases of the window do not read: too new for the oldest ones, or already '
+    + 'removed in the newest ones. Ignored there (warning) or refused (error, runtime-rs strict tables from 3.29.0). '
+    + 'When no release of the window reads it, a fix removes it.',
+  why: 'A live upgrade replaces the runtime under running sandboxes and a rollback brings the old one back. An option '
+    + 'one of them does not understand is a silent no-op there: the setting the operator relies on is simply not applied.',
+  bad: { filename: 'configuration.toml', text: '[hypervisor.qemu]\nuse_vsock = true\nenable_iommu = true\n', options: 'Kata 2.0..3.32' },
+  good: { filename: 'configuration.toml', text: '[hypervisor.qemu]\nenable_iommu = true\n', options: 'Kata 2.0..3.32' },
+  fix: 'complete',
+  sources: ['data/kata/config.json options (exact first and last release over 127 releases)', 'skew-facts.md #8, #13 (shared reference)'],
+  check(ctx, report) {
+    for (const k of ctx.keys) {
+      const row = ctx.optionRow(k.section, k.key);
+      if (!row) continue;
+      const w = keyAcrossWindow(ctx, row, k.section);
+      // Renamed keys have their own rule with a better message and a fix to the new name.
+      const renamed = row.renamedTo?.some((r) => r.flavour === ctx.flavour && [...w.ignored, ...w.templateOnly].some((x) => cmp(x, r.in) >= 0));
+      if (renamed) continue;
+      if (!w.ignored.length) {
+        if (w.templateOnly.length) {
+          report({
+            message: `${k.key} is not read by the ${ctx.flavourName} parser of ${rel(ctx, w.templateOnly)}, although the templates of ${w.templateOnly.length === 1 ? 'that release' : 'those releases'} ship it: it has no effect there`,
+            range: k.entry.keyRange, severity: 'info', data: { key: k.key, table: k.section, templateOnly: w.templateOnly },
+          });
+        }
+        continue;
+      }
+      const fatal = w.ignored.filter((r) => ctx.strictAt(k.section, r));
+      const ignored = w.ignored.filter((r) => !fatal.includes(r));
+      const parts = [];
+      if (ignored.length) parts.push(`${rel(ctx, ignored)} ignore${ignored.length === 1 ? 's' : ''} it`);
+      if (fatal.length) parts.push(`${rel(ctx, fatal)} refuse${fatal.length === 1 ? 's' : ''} the file because of it`);
+      const accepted = [...w.parser, ...w.templateOnly];
+      const known = row.flavours[ctx.flavour];
+      const gaps = known?.missingIn?.length ? `, except ${describeReleases(known.missingIn, ctx.data.releases)}` : '';
+      const life = known ? `read by ${ctx.flavourName} ${known.first}–${known.last ?? 'today'}${gaps}` : `only in ${ctx.flavourName} templates`;
+      report({
+        message: accepted.length
+          ? `${k.key} is not understood by every release in the window ${ctx.windowText}: ${parts.join('; ')} (${life})`
+          : `no release in the window ${ctx.windowText} reads ${k.key}${fatal.length ? `, and ${rel(ctx, fatal)} refuse${fatal.length === 1 ? 's' : ''} the file because of it` : ''} (${life})`,
+        range: k.entry.keyRange,
+        severity: fatal.length ? 'error' : undefined,
+        fixes: accepted.length ? [] : [{ title: `Remove ${k.key} (no release in the window reads it)`, edits: [removeLine(ctx, k)], preferred: true }],
+        data: { key: k.key, table: k.section, ignoredIn: ignored, fatalIn: fatal },
+      });
+    }
+  },
+};
+

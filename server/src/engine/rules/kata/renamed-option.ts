@@ -1,0 +1,57 @@
+import type { Rule } from '../types';
+import type { KataContext } from '../../families/kata';
+import { keyAcrossWindow, rel } from './common';
+import { compareVersions } from '../../versions';
+
+export const rule: Rule<KataContext> = {
+  id: 'kata/renamed-option',
+  family: 'kata-config',
+  defaultSeverity: 'warning',
+  title: 'Option renamed in a release of the window',
+  what: 'Reports a key that a release of the window reads under a new name (e.g. `hotplug_vfio_on_root_bus` → '
+    + '`hot_plug_vfio` at 3.2.0), with a fix to the new name when every release of the window reads it.',
+  why: 'After the rename the old key is silently ignored: VFIO devices are hot-plugged on a bridge again and large PCI '
+    + 'BARs stop working — only on the hosts already upgraded.',
+  bad: { filename: 'configuration.toml', text: '[hypervisor.qemu]\nhotplug_vfio_on_root_bus = true\n', options: 'Kata 3.32' },
+  good: { filename: 'configuration.toml', text: '[hypervisor.qemu]\nhot_plug_vfio = "root-port"\n', options: 'Kata 3.32' },
+  fix: 'complete',
+  sources: ['config-options.json renames (shared reference)', 'kata-containers src/runtime/pkg/katautils/config.go at 3.1.3 and 3.2.0'],
+  check(ctx, report) {
+    for (const k of ctx.keys) {
+      const row = ctx.optionRow(k.section, k.key);
+      const ren = row?.renamedTo?.find((r) => r.flavour === ctx.flavour);
+      if (!row || !ren) continue;
+      const w = keyAcrossWindow(ctx, row, k.section);
+      const after = [...w.ignored, ...w.templateOnly].filter((r) => compareVersions(r, ren.in) >= 0);
+      if (!after.length) continue;
+      const newSection = ren.section === 'hypervisor.*' ? k.section : ren.section;
+      const newRow = ctx.optionRow(newSection, ren.key);
+      const newEverywhere = !!newRow && ctx.window.every((r) => ctx.optionKnown(newRow, r) === 'parser');
+      const fix = newEverywhere && newSection === k.section ? renameFix(k, ren.key, ren.mapping) : undefined;
+      const onlyTemplates = after.every((r) => w.templateOnly.includes(r));
+      report({
+        message: `${k.key} was renamed to ${ren.key} in ${ren.in}: ${rel(ctx, after)} ignore${after.length === 1 ? 's' : ''} ${k.key}`
+          + (onlyTemplates ? ' (although its templates still ship it)' : '')
+          + (ren.mapping ? `; ${ren.mapping.replace(/\s+~\s+/, ' means ')}` : '')
+          + (newEverywhere ? '' : `; ${ren.key} is not read by every release of the window ${ctx.windowText}, so keep both or split the upgrade`),
+        range: k.entry.keyRange,
+        // The release's own templates still ship the old key: say it, but do not warn about the shipped file.
+        severity: onlyTemplates ? 'info' : undefined,
+        fixes: fix ? [fix] : [],
+        data: { key: k.key, renamedTo: ren.key, in: ren.in, ignoredIn: after },
+      });
+    }
+  },
+};
+
+/** `old = v1 ~ new = v2`: the value to write under the new name, when the old value is v1. */
+function renameFix(k: KataContext['keys'][number], newKey: string, mapping?: string) {
+  if (!mapping) return { title: `Rename to ${newKey}`, edits: [{ range: k.entry.keyRange, newText: newKey }], preferred: true };
+  const m = /^\s*\S+\s*=\s*(.+?)\s+~\s+\S+\s*=\s*(.+?)\s*$/.exec(mapping);
+  if (!m || m[1].trim() !== k.valueText.trim()) return undefined;
+  return {
+    title: `Replace with ${newKey} = ${m[2]}`,
+    edits: [{ range: { start: k.entry.keyRange.start, end: k.entry.valueRange.end }, newText: `${newKey} = ${m[2]}` }],
+    preferred: true,
+  };
+}

@@ -1,0 +1,37 @@
+import type { Rule } from '../types';
+import type { KataContext } from '../../families/kata';
+import { didYouMean } from '../../text';
+import { rel } from './common';
+
+export const rule: Rule<KataContext> = {
+  id: 'kata/unknown-option',
+  family: 'kata-config',
+  defaultSeverity: 'warning',
+  title: 'Option that no release of the runtime knows',
+  what: 'Reports a key that no Kata release of the file\'s runtime flavour reads in its table, with "did you mean". It is '
+    + 'an error where the release refuses unknown keys (runtime-rs `[agent.kata]` from 3.29.0).',
+  why: 'The Go runtime silently ignores keys it does not know: a misspelt `defualt_memory` runs every sandbox with the '
+    + 'default memory, and nobody notices until the workload is starved. runtime-rs 3.29.0 and later refuse the file instead.',
+  bad: { filename: 'configuration.toml', text: '[hypervisor.qemu]\ndefualt_memory = 4096\n', options: 'Kata 3.32' },
+  good: { filename: 'configuration.toml', text: '[hypervisor.qemu]\ndefault_memory = 4096\n', options: 'Kata 3.32' },
+  fix: 'suggestion',
+  sources: ['skew-facts.md #8, #13 (shared reference)', 'data/kata/config.json options'],
+  check(ctx, report) {
+    for (const k of ctx.keys) {
+      if (k.entry.table.length && !ctx.sectionEverKnown(k.section)) continue; // kata/unknown-section speaks
+      if (ctx.optionRow(k.section, k.key)) continue;
+      const candidates = ctx.optionsOf(k.section).map((o) => o.key);
+      const hint = didYouMean(k.key, candidates);
+      const fatal = ctx.window.filter((r) => ctx.strictAt(k.section, r));
+      report({
+        message: `unknown option ${k.key} in [${k.section || '(top level)'}]: no ${ctx.flavourName} release reads it`
+          + (fatal.length ? `, and ${rel(ctx, fatal)} refuse${fatal.length === 1 ? 's' : ''} the file because of it` : ', so it is ignored')
+          + (hint ? `; did you mean ${hint}?` : ''),
+        range: k.entry.keyRange,
+        severity: fatal.length ? 'error' : undefined,
+        fixes: hint ? [{ title: `Rename to ${hint}`, edits: [{ range: k.entry.keyRange, newText: hint }] }] : [],
+        data: { key: k.key, table: k.section, suggestion: hint ?? null, fatalIn: fatal },
+      });
+    }
+  },
+};

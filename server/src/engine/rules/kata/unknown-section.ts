@@ -1,0 +1,47 @@
+import type { Rule } from '../types';
+import type { KataContext } from '../../families/kata';
+import { didYouMean } from '../../text';
+import { rel } from './common';
+
+export const rule: Rule<KataContext> = {
+  id: 'kata/unknown-section',
+  family: 'kata-config',
+  defaultSeverity: 'warning',
+  title: 'Table that no release of the runtime knows',
+  what: 'Reports a `[table]` that no Kata release of the file\'s runtime flavour reads, with "did you mean". An unknown '
+    + '`[hypervisor.<name>]` is an error where the Go runtime refuses it (3.2.0 and later).',
+  why: 'The Go runtime silently ignores tables it does not know, so a misspelt table drops every setting in it; from 3.2.0 '
+    + 'an unknown hypervisor table stops the runtime ("configuration file contains invalid hypervisor section").',
+  bad: { filename: 'configuration.toml', text: '[hypervisor.qemu-lite]\npath = "/usr/bin/qemu-system-x86_64"\n', options: 'Kata 2.5' },
+  good: { filename: 'configuration.toml', text: '[hypervisor.qemu]\npath = "/usr/bin/qemu-system-x86_64"\n', options: 'Kata 2.5' },
+  fix: 'suggestion',
+  sources: ['kata-containers src/runtime/pkg/katautils/config.go (updateRuntimeConfigHypervisor, 3.2.0+)', 'data/kata/config.json'],
+  check(ctx, report) {
+    for (const t of ctx.tables) {
+      const name = t.path.join('.');
+      if (ctx.sectionEverKnown(name) || isSubTableOfKnown(ctx, t.path)) continue;
+      const isHv = t.path[0] === 'hypervisor' && t.path.length === 2;
+      const fatalIn = isHv ? ctx.window.filter((r) => ctx.unknownHypervisorFatal(r)) : [];
+      const names = ctx.data.sections.filter((s) => s.flavours[ctx.flavour] || s.templates?.[ctx.flavour]).map((s) => s.name);
+      const hint = didYouMean(name, names);
+      report({
+        message: `unknown table [${name}]: no ${ctx.flavourName} release reads it`
+          + (fatalIn.length ? `, and ${rel(ctx, fatalIn)} refuse${fatalIn.length === 1 ? 's' : ''} to start with it (invalid hypervisor section)` : ', so every setting in it is ignored')
+          + (hint ? `; did you mean [${hint}]?` : ''),
+        range: t.headerRange,
+        severity: fatalIn.length ? 'error' : undefined,
+        fixes: hint ? [{ title: `Rename to [${hint}]`, edits: [{ range: t.headerRange, newText: hint }] }] : [],
+        data: { table: name, suggestion: hint, fatalIn },
+      });
+    }
+  },
+};
+
+/** [hypervisor.qemu.factory]-style sub-tables are checked through their own rows; a table under an unknown one is not reported twice. */
+function isSubTableOfKnown(ctx: KataContext, p: string[]): boolean {
+  for (let n = p.length - 1; n >= 1; n--) {
+    const parent = p.slice(0, n).join('.');
+    if (ctx.tables.some((t) => t.path.join('.') === parent) && !ctx.sectionEverKnown(parent)) return true;
+  }
+  return false;
+}
