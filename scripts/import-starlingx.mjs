@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
+import { releaseRanges as sharedReleaseRanges } from './schemas/common.mjs';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const refDir = path.resolve(process.argv[2] ?? path.join(repoRoot, '..', 'shared', 'reference', 'starlingx'));
@@ -652,18 +653,7 @@ function pickSource(r, latest) {
   if (!list.length) return null;
   return (latest ? list[list.length - 1] : list[0]).source;
 }
-function releaseRanges(list) {
-  // exported for the schema generator via keys.json? no: kept local; only used in notes
-  const idx = list.map(releaseIndex);
-  const parts = [];
-  for (let i = 0; i < idx.length; i++) {
-    let j = i;
-    while (j + 1 < idx.length && idx[j + 1] === idx[j] + 1) j++;
-    parts.push(i === j ? schemaReleases[idx[i]] : `${schemaReleases[idx[i]]}–${schemaReleases[idx[j]]}`);
-    i = j;
-  }
-  return parts.join(', ');
-}
+const releaseRanges = (list) => sharedReleaseRanges(list, schemaReleases);
 
 const keyRows = [];
 for (const r of [...rows.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
