@@ -226,3 +226,10 @@ test('completion of kubernetes_version values and of keys', () => {
   assert.ok(keys.some((i) => i.label === 'dns_servers'));
   assert.ok(!keys.some((i) => i.label === 'system_mode'), 'keys already present are not offered');
 });
+
+test('__proto__, constructor and toString are plain keys: reported as unknown, nothing polluted, no internal error', () => {
+  const r = run('__proto__:\n  polluted: 1\nconstructor: x\ntoString: y\nsystem_mode: simplex\n');
+  assert.deepEqual(brief(r), ['starlingx/unknown-key@1:1', 'starlingx/unknown-key@3:1', 'starlingx/unknown-key@4:1']);
+  assert.equal({}.polluted, undefined);
+  assert.equal(e.hover(r, 'x', { line: 2, character: 2 }), undefined);
+});

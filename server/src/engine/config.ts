@@ -3,7 +3,7 @@
 // and workspace facts into the windows a file is checked against.
 import Ajv, { type ErrorObject } from 'ajv';
 import { parseYaml, type OffsetRange } from './parse/yaml';
-import { didYouMean } from './text';
+import { didYouMean, own } from './text';
 import { parseRange, minorsBetween, compareVersions, minorOf } from './versions';
 import { findStarlingxRelease, newestStarlingxRelease, starlingxReleases, type StxRelease } from './data';
 import type { Family, SeveritySetting, SourceInfo } from './types';
@@ -106,7 +106,7 @@ export function parseConfig(path: string, text: string, knownRules: Set<string>)
       if (e.keyword === 'additionalProperties') {
         const prop = (e.params as any).additionalProperty as string;
         const at = doc.locate([...segs, prop]);
-        const parentSchema = segs.length === 0 ? configSchema.properties : (configSchema.properties as any)[segs[0]]?.properties ?? {};
+        const parentSchema = segs.length === 0 ? configSchema.properties : own<any>(configSchema.properties, segs[0])?.properties ?? {};
         const hint = didYouMean(prop, Object.keys(parentSchema));
         problems.push({ message: `unknown setting "${[...segs, prop].join('.')}"${hint ? `; did you mean "${hint}"?` : ''}`, range: at.key ?? at.value });
         continue;

@@ -1,7 +1,7 @@
 // Hover and completion over an analysed file. Pure: positions in, markdown and items out.
 import type { AnalyzeResult } from './analyze';
 import type { Position, Range } from './types';
-import { LineIndex } from './text';
+import { LineIndex, own } from './text';
 import { versionStates, type StarlingxContext } from './families/starlingx';
 import { starlingxKeys, starlingxReleases, schemaPath } from './data';
 import { schemaFor } from './schema';
@@ -114,7 +114,7 @@ function stxHover(ctx: StarlingxContext, text: string, pos: Position): HoverResu
   const range = lines.range(entry.keyRange.start, entry.keyRange.end);
   if (entry.key === 'kubernetes_version') return { markdown: kubeVersionHover(ctx), range };
   const rel = ctx.release.release;
-  const schemaProp = ctx.schema?.properties?.[entry.key];
+  const schemaProp = own<any>(ctx.schema?.properties, entry.key);
   const row = starlingxKeys().keys.find((k) => k.key === entry.key);
   if (!row) return undefined;
   const parts = [`**${entry.key}** — StarlingX bootstrap override`, ''];

@@ -3,6 +3,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { loadJson } from './data';
 import type { YamlDoc, OffsetRange } from './parse/yaml';
+import { own } from './text';
 
 const ajv = new Ajv({ allErrors: true, strict: false, verbose: false });
 const compiled = new Map<string, ValidateFunction>();
@@ -86,7 +87,7 @@ export function subSchemaAt(schema: Record<string, any>, path: Array<string | nu
   for (const seg of path) {
     if (!s) return undefined;
     if (typeof seg === 'number' || Array.isArray(s.items) === false && s.items && !s.properties) s = s.items;
-    else s = s.properties?.[seg] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    else s = own(s.properties, seg) ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
   }
   return s;
 }

@@ -80,3 +80,8 @@ export function didYouMean(word: string, candidates: Iterable<string>): string |
   }
   return best;
 }
+
+/** obj[key] only when it is the object's own property: user keys such as `constructor` or `__proto__` are plain keys. */
+export function own<T = any>(obj: unknown, key: string | number): T | undefined {
+  return obj !== null && typeof obj === 'object' && Object.prototype.hasOwnProperty.call(obj, key) ? (obj as any)[key] : undefined;
+}

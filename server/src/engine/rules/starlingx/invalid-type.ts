@@ -1,5 +1,6 @@
 import type { Rule } from '../types';
 import type { StarlingxContext } from '../../families/starlingx';
+import { own } from '../../text';
 
 export const rule: Rule<StarlingxContext> = {
   id: 'starlingx/invalid-type',
@@ -47,7 +48,7 @@ function article(t: string): string { return /^[aeiou]/.test(t) ? 'an' : 'a'; }
 
 function subSchema(ctx: StarlingxContext, path: Array<string | number>): any {
   let s: any = ctx.schema;
-  for (const seg of path) s = typeof seg === 'number' ? s?.items : (s?.properties?.[seg] ?? (typeof s?.additionalProperties === 'object' ? s.additionalProperties : undefined));
+  for (const seg of path) s = typeof seg === 'number' ? s?.items : (own(s?.properties, seg) ?? (typeof s?.additionalProperties === 'object' ? s.additionalProperties : undefined));
   return s;
 }
 function isTypeAnyOf(ctx: StarlingxContext, path: Array<string | number>): boolean {

@@ -1,6 +1,7 @@
 import type { Rule } from '../types';
 import type { StarlingxContext } from '../../families/starlingx';
 import { didYouMean } from '../../text';
+import { own } from '../../text';
 
 const VALUE_KEYWORDS = new Set(['enum', 'const', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'minLength', 'maxLength', 'pattern', 'propertyNames', 'required', 'format', 'uniqueItems']);
 
@@ -26,7 +27,7 @@ export const rule: Rule<StarlingxContext> = {
         const allowed = p.params.allowedValues as unknown[];
         const val = p.path.reduce<any>((v, s) => v?.[s], ctx.value);
         // The playbook lower-cases some values (system_mode) before checking them.
-        const sub = p.path.reduce<any>((s, seg) => (typeof seg === 'number' ? s?.items : s?.properties?.[seg]), ctx.schema);
+        const sub = p.path.reduce<any>((s, seg) => (typeof seg === 'number' ? s?.items : own(s?.properties, seg)), ctx.schema);
         if (sub?.['x-skewguard']?.caseInsensitive && typeof val === 'string' && allowed.includes(val.toLowerCase())) continue;
         const hint = typeof val === 'string' ? didYouMean(val, allowed.map(String)) : undefined;
         const src = ctx.file.text.slice(p.range.start, p.range.end);

@@ -1,5 +1,6 @@
 import type { Rule } from '../types';
 import type { StarlingxContext } from '../../families/starlingx';
+import { own } from '../../text';
 
 export const rule: Rule<StarlingxContext> = {
   id: 'starlingx/key-not-read',
@@ -18,7 +19,7 @@ export const rule: Rule<StarlingxContext> = {
     const notRead: Record<string, { releases: string[]; lastRead: string | null; firstRead: string | null }> = ctx.schema?.['x-skewguard']?.notRead ?? {};
     for (const p of ctx.schemaProblems()) {
       if (p.keyword !== 'additionalProperties' || p.path.length !== 0 || !p.property) continue;
-      const info = notRead[p.property];
+      const info = own<(typeof notRead)[string]>(notRead, p.property);
       if (!info) continue;
       const rel = ctx.release.release;
       let when: string;
