@@ -228,8 +228,10 @@ test('completion of kubernetes_version values and of keys', () => {
 });
 
 test('__proto__, constructor and toString are plain keys: reported as unknown, nothing polluted, no internal error', () => {
-  const r = run('__proto__:\n  polluted: 1\nconstructor: x\ntoString: y\nsystem_mode: simplex\n');
+  const text = '__proto__:\n  polluted: 1\nconstructor: x\ntoString: y\nsystem_mode: simplex\n';
+  const r = run(text);
   assert.deepEqual(brief(r), ['starlingx/unknown-key@1:1', 'starlingx/unknown-key@3:1', 'starlingx/unknown-key@4:1']);
   assert.equal({}.polluted, undefined);
-  assert.equal(e.hover(r, 'x', { line: 2, character: 2 }), undefined);
+  assert.equal(e.hover(r, text, { line: 2, character: 2 }), undefined, 'no documentation for a key no release reads');
+  assert.match(e.hover(r, text, { line: 4, character: 2 }).markdown, /system_mode/);
 });
