@@ -2,6 +2,7 @@
 // to it — the same server the editor uses, so the two can never disagree.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as os from 'node:os';
 import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import {
@@ -43,6 +44,8 @@ Options:
       --stdin                     read the file from standard input
       --stdin-filename <name>     the name used for standard input (implies --stdin)
       --print-config [path]       print the resolved windows and where each part came from, then exit
+  -j, --jobs <n>                  language server processes to run in parallel (default: 1, or 2 for 400+ files)
+      --shard <i>/<n>             check only the i-th of n equal shares of the files (for fan-out across CI jobs)
       --no-color                  no colours in stylish output
   -h, --help                      this help
   -v, --version                   the version
@@ -65,6 +68,8 @@ interface Options {
   stdin: boolean;
   stdinFilename?: string;
   printConfig: boolean;
+  jobs?: number;
+  shard?: { index: number; count: number };
   color: boolean;
   paths: string[];
 }
@@ -139,6 +144,16 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
       case '--stdin': o.stdin = true; break;
       case '--stdin-filename': o.stdinFilename = val(); o.stdin = true; break;
       case '--print-config': o.printConfig = true; break;
+      case '-j': case '--jobs': {
+        const n = Number(val());
+        if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError('--jobs takes a whole number from 1 to 64');
+        o.jobs = n; break;
+      }
+      case '--shard': {
+        const m = /^(\d+)\/(\d+)$/.exec(val());
+        if (!m || Number(m[2]) < 1 || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new UsageError('--shard takes i/n with 1 <= i <= n, e.g. 2/4');
+        o.shard = { index: Number(m[1]), count: Number(m[2]) }; break;
+      }
       case '--no-color': o.color = false; break;
       case '--color': o.color = true; break;
       default:
@@ -268,15 +283,17 @@ async function main(argv: string[]): Promise<number> {
   const cwd = process.cwd();
   if (opts.config && !fs.existsSync(opts.config)) { process.stderr.write(`lsp-lint: config file ${opts.config} not found\n`); return 2; }
 
-  const session = new ServerSession(cwd, {
+  const initOptions: InitializationOptions = {
     cli: {
       configPath: opts.config, starlingxRelease: opts.starlingxRelease, kubernetesWindow: opts.kubernetesWindow,
       kataWindow: opts.kataWindow, kataFlavour: opts.kataFlavour, rules: opts.rules,
     },
-  });
+  };
+  const session = new ServerSession(cwd, initOptions);
+  const sessions = [session];
   await session.initPromise;
 
-  const done = async (code: number) => { await session.shutdown(); return code; };
+  const done = async (code: number) => { await Promise.all(sessions.map((s) => s.shutdown())); return code; };
 
   if (opts.printConfig) {
     const target = opts.paths[0] ? pathToFileURL(path.resolve(cwd, opts.paths[0])).toString() : undefined;
@@ -302,22 +319,28 @@ async function main(argv: string[]): Promise<number> {
   } else {
     if (!opts.paths.length) opts.paths.push('.');
     const ignoreList = (cfg.resolved.ignore as string[]) ?? [];
-    const { files, missing } = collectFiles(opts.paths, cwd, ignoreList);
-    if (missing.length) {
-      process.stderr.write(`lsp-lint: no such file or no match: ${missing.join(', ')}\n`);
+    const collected = collectFiles(opts.paths, cwd, ignoreList);
+    if (collected.missing.length) {
+      process.stderr.write(`lsp-lint: no such file or no match: ${collected.missing.join(', ')}\n`);
       return done(2);
     }
+    // A shard is every n-th file of the sorted list, so shards are disjoint, cover everything and stay balanced.
+    const files = opts.shard ? collected.files.filter((_, i) => i % opts.shard!.count === opts.shard!.index - 1) : collected.files;
+    const jobs = Math.min(opts.jobs ?? (files.length >= 400 ? Math.min(2, os.cpus().length) : 1), Math.max(1, files.length));
+    for (let j = 1; j < jobs; j++) sessions.push(new ServerSession(cwd, { ...initOptions, reportStaleData: false }));
+    await Promise.all(sessions.map((s) => s.initPromise));
     const progress = process.stderr.isTTY && files.length > 50;
     let finished = 0;
     const queue = [...files];
-    const worker = async () => {
+    const worker = async (server: ServerSession) => {
       for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
-        reports.push(await checkFile(session, f, opts as Options));
+        reports.push(await checkFile(server, f, opts as Options));
         finished++;
         if (progress && finished % 25 === 0) process.stderr.write(`\rlsp-lint: ${finished}/${files.length} files`);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(16, files.length || 1) }, worker));
+    const perServer = Math.min(16, Math.ceil((files.length || 1) / sessions.length));
+    await Promise.all(sessions.flatMap((s) => Array.from({ length: perServer }, () => worker(s))));
     if (progress) process.stderr.write(`\rlsp-lint: ${files.length}/${files.length} files\n`);
     reports.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   }

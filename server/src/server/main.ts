@@ -44,6 +44,7 @@ function uriToPath(uri: string): string {
 connection.onInitialize((params: InitializeParams) => {
   init = (params.initializationOptions ?? {}) as InitializationOptions;
   settings = init.settings ?? {};
+  if (init.reportStaleData === false) staleDataReported = true;
   canPullConfig = !!params.capabilities.workspace?.configuration;
   supportsFolders = !!params.capabilities.workspace?.workspaceFolders;
   const roots = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri));

@@ -19,6 +19,8 @@ export interface InitializationOptions {
   cli?: Overrides & { configPath?: string };
   /** Settings for clients that do not answer workspace/configuration. */
   settings?: Settings;
+  /** false: do not say the Kubernetes data is stale (lsp-lint runs several servers and lets one say it). */
+  reportStaleData?: boolean;
 }
 
 export function settingsToOverrides(s: Settings | undefined): Overrides {
