@@ -17,8 +17,9 @@ import { fileURLToPath } from 'node:url';
 import * as starlingx from './schemas/starlingx.mjs';
 import * as kubernetes from './schemas/kubernetes.mjs';
 import * as kata from './schemas/kata.mjs';
+import * as kataPersist from './schemas/kata-persist.mjs';
 
-export const FAMILIES = [starlingx, kubernetes, kata];
+export const FAMILIES = [starlingx, kubernetes, kata, kataPersist];
 
 const defaultRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
