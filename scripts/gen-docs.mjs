@@ -38,11 +38,17 @@ const FIXABLE = {
 // Engine facts about the rules that the engine raises itself rather than through a check over a file.
 // test/docs-fresh.test.mjs verifies each of these against the engine.
 /** Rules that `# skewguard-disable-…` comments cannot silence, and why. */
+const PERSIST_NO_COMMENTS = 'JSON has no comments, and persist.json is written by the runtime: set the rule\'s severity in `.skewguard.yaml` (`rules:`) or with `lsp-lint --rule`, or exclude the files with `ignore:`.';
 export const NOT_SUPPRESSIBLE = {
   'syntax/parse-error': 'A file that does not parse cannot be checked, so parse errors are never suppressed by a comment: fix the syntax.',
   'skewguard/unused-suppression': 'It reports suppression comments themselves, so a suppression comment cannot silence it: remove or correct the comment, or turn the rule off in the configuration.',
   'skewguard/skipped-file': 'A skipped file is not read, so comments in it are not seen: turn the rule off in the configuration, or exclude the file with `ignore:`.',
   'config/invalid': 'It reports `.skewguard.yaml` itself, which is not a checked file: fix the configuration.',
+  'kata-persist/field-not-read': PERSIST_NO_COMMENTS,
+  'kata-persist/field-type-mismatch': PERSIST_NO_COMMENTS,
+  'kata-persist/missing-field': PERSIST_NO_COMMENTS,
+  'kata-persist/persist-version': PERSIST_NO_COMMENTS,
+  'kata-persist/legacy-store': PERSIST_NO_COMMENTS,
 };
 /** Rules whose severity the `rules:` setting does not change, and why. */
 export const FIXED_SEVERITY = {

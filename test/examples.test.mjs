@@ -27,6 +27,10 @@ test('npm run demo: lsp-lint examples/ reports the findings examples/README.md d
     r.messages.map((m) => `${m.line}:${m.column} ${m.severity} ${m.ruleId}`),
   ]));
   assert.deepEqual(byFile, {
+    'examples/kata/acrn-edge-3.2-to-3.12/configuration-acrn.toml': ['3:2 error kata/section-not-in-window'],
+    'examples/kata/clh-3.2-to-3.32/configuration-clh.toml': [],
+    'examples/kata/gpu-host-3.1-to-3.32/configuration-qemu-tdx.toml': ['13:13 error kata/invalid-value'],
+    'examples/kata/gpu-host-3.1-to-3.32/configuration-qemu.toml': ['21:1 warning kata/renamed-option', '22:1 info kata/option-not-in-window'],
     'examples/kubernetes/stx6-site/localhost.yml': ['13:21 warning starlingx/kubernetes-version-below-default'],
     'examples/kubernetes/stx6-site/manifests/ingress.yaml': ['3:13 warning k8s/deprecated-api'],
     'examples/kubernetes/upgrade-1.18-to-1.21/app.yaml': ['36:13 error k8s/api-not-yet-served', '53:13 warning k8s/deprecated-api'],
@@ -55,6 +59,22 @@ test('the manifests next to a localhost.yml take their Kubernetes window from it
   assert.deepEqual(cfg.kubernetes.versions, ['1.18.1', '1.19.13', '1.20.9', '1.21.3']);
   assert.equal(cfg.kubernetes.source.kind, 'workspace');
   assert.match(cfg.kubernetes.source.detail, /stx6-site\/localhost\.yml/);
+});
+
+test('the Kata examples take their window and flavour from their .skewguard.yaml', () => {
+  for (const [dir, file, window] of [
+    ['gpu-host-3.1-to-3.32', 'configuration-qemu.toml', '3.1..3.32'],
+    ['acrn-edge-3.2-to-3.12', 'configuration-acrn.toml', '3.2..3.12'],
+    ['clh-3.2-to-3.32', 'configuration-clh.toml', '3.2..3.32'],
+  ]) {
+    const { code, stdout } = lint('--print-config', `examples/kata/${dir}/${file}`);
+    assert.equal(code, 0);
+    const cfg = JSON.parse(stdout);
+    assert.equal(cfg.kata.window, window, dir);
+    assert.equal(cfg.kata.flavour, 'go', dir);
+    assert.equal(cfg.kata.source.kind, 'config', dir);
+    assert.match(cfg.kata.source.detail, new RegExp(`${dir}/\\.skewguard\\.yaml`), dir);
+  }
 });
 
 test('the examples\' .skewguard.yaml files select the release they claim', () => {

@@ -6,9 +6,14 @@ import { LineIndex } from './text';
 import { parseYaml, type YamlFile, type OffsetRange } from './parse/yaml';
 import type { Diagnostic, Family, Severity, SeveritySetting } from './types';
 import type { ResolvedConfig } from './config';
-import { allRules, docsUrl, ruleById, ruleIds, starlingxRules, kubernetesRules, kataRules } from './rules';
+import { allRules, docsUrl, ruleById, ruleIds, starlingxRules, kubernetesRules, kataRules, persistRules } from './rules';
 import { parseToml, type TomlFile } from './parse/toml';
 import { isKataName, detectFlavour, KataContext, resolveKataWindow } from './families/kata';
+import { JsonFile } from './parse/json';
+import { PersistContext, persistKind, isPersistName, isLegacyStoreFile } from './families/kata-persist';
+import { legacyStore, releasesWithoutLegacyStore } from './rules/kata-persist/legacy-store';
+import { persistData } from './kata/persist';
+import { describeReleases } from './kata/data';
 import { helmTemplate, staleData } from './rules/kubernetes/engine-notes';
 import { KubernetesContext, manifestObjects, isManifestValue, isManifestLike, looksLikeHelmTemplate, lifecycleRows } from './families/kubernetes';
 import { kubernetesApis } from './data';
@@ -41,6 +46,7 @@ export interface AnalyzeResult {
   k8s?: KubernetesContext;
   kata?: KataContext;
   toml?: TomlFile;
+  persist?: PersistContext;
   /** The data was reported stale in this file. */
   staleReported?: boolean;
   /** The configuration the file was analysed with. */
@@ -60,7 +66,11 @@ export function detectFamily(file: string, text: string, config: ResolvedConfig,
   const m = MODELINE.exec(head);
   if (m) return (m[1] === 'kata' ? 'kata-config' : m[1]) as Family;
   const ext = path.extname(file).toLowerCase();
-  if (ext === '.json') return yaml?.docs.some((d) => isManifestValue(d.value)) ? 'kubernetes' : undefined;
+  if (ext === '.json') {
+    if (isPersistName(file) || isLegacyStoreFile(file)) return 'kata-persist';
+    if (yaml?.docs.some((d) => isManifestValue(d.value))) return 'kubernetes';
+    return /"(PersistVersion|HypervisorState|SandboxContainer)"\s*:/.test(head) ? 'kata-persist' : undefined;
+  }
   if (ext === '.toml') return isKataName(file) ? 'kata-config' : undefined;
   if (ext !== '.yml' && ext !== '.yaml' && ext !== '') return undefined;
   if (isStarlingxName(file)) return 'starlingx';
@@ -101,7 +111,9 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
   }
 
   const ext = path.extname(input.path).toLowerCase();
-  const yaml = ext === '.toml' ? undefined : parseYaml(text);
+  // JSON is parsed as YAML (a superset) only where it may be a manifest; persist.json files can be megabytes.
+  const persistLike = ext === '.json' && (isPersistName(input.path) || isLegacyStoreFile(input.path) || /"(PersistVersion|HypervisorState|SandboxContainer)"\s*:/.test(text.slice(0, 4000)));
+  const yaml = ext === '.toml' || persistLike ? undefined : parseYaml(text);
   const family = detectFamily(input.path, text, config, input.root, yaml);
   if (!family) return { diagnostics, yaml };
 
@@ -156,9 +168,37 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
     }
   }
 
+  let persist: PersistContext | undefined;
+  if (family === 'kata-persist') {
+    const json = new JsonFile(text);
+    const e = json.errors[0];
+    const w = resolveKataWindow(config);
+    if (e) {
+      emit(parseError, { message: `JSON syntax error: ${e.message}`, range: { start: e.start, end: e.end } });
+    } else if (isLegacyStoreFile(input.path) && !isPersistName(input.path)) {
+      const ls = persistData().legacyStore;
+      const late = releasesWithoutLegacyStore(w.window, ls.notReadFrom);
+      if (late.length) {
+        const first = json.topLevelKeys()[0]?.range ?? { start: 0, end: Math.min(1, text.length) };
+        emit(legacyStore, {
+          message: `legacy store file ${path.basename(input.path)}: ${describeReleases(late, w.window)} read${late.length === 1 ? 's' : ''} only persist.json (${ls.upgradeFailure.statement}); `
+            + 'stop the sandbox before the upgrade, or it cannot be managed afterwards',
+          range: first,
+          data: { notReadBy: late },
+        });
+      }
+    } else {
+      const kind = persistKind(json.value, input.path);
+      if (kind) {
+        persist = new PersistContext(input.path, json, kind, w.window, w.source);
+        for (const rule of persistRules) runRule(rule, persist, emit);
+      }
+    }
+  }
+
   applySuppressions(text, diagnostics, lines, config, emit);
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-  return { family, diagnostics, yaml, stx, k8s, kata, toml, staleReported, config, path: input.path };
+  return { family, diagnostics, yaml, stx, k8s, kata, toml, persist, staleReported, config, path: input.path };
 }
 
 function checkManifests(yaml: YamlFile, input: AnalyzeInput, json: boolean, emit: (r: RuleMeta, f: Finding) => void) {

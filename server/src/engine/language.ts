@@ -9,6 +9,8 @@ import { compareVersions } from './versions';
 import type { KubernetesContext } from './families/kubernetes';
 import { KataContext, detectFlavour, resolveKataWindow } from './families/kata';
 import { describeReleases } from './kata/data';
+import type { PersistContext } from './families/kata-persist';
+import { describeRanges as describeRangesP } from './kata/persist';
 import { parseTomlText } from './parse/toml';
 import { findRow } from './kubernetes/lifecycle';
 
@@ -18,7 +20,37 @@ export function hover(result: AnalyzeResult, text: string, pos: Position): Hover
   if (result.family === 'starlingx' && result.stx) return stxHover(result.stx, text, pos);
   if (result.family === 'kubernetes' && result.k8s) return k8sHover(result.k8s, text, pos);
   if (result.family === 'kata-config' && result.kata) return kataHover(result.kata, text, pos);
+  if (result.family === 'kata-persist' && result.persist) return persistHover(result.persist, text, pos);
   return undefined;
+}
+
+function persistHover(ctx: PersistContext, text: string, pos: Position): HoverResult | undefined {
+  const lines = new LineIndex(text);
+  const off = lines.offsetAt(pos);
+  const first = ctx.json.topLevelKeys()[0];
+  const entries = ctx.present.map((p) => ({ p, loc: ctx.json.locate(p.path) })).filter((x) => x.loc.key && off >= x.loc.key.start && off <= x.loc.key.end);
+  const hit = entries[entries.length - 1];
+  const out: string[] = [];
+  if (first && off >= first.range.start && off <= first.range.end) {
+    const eras = ctx.eras();
+    out.push(`**Kata ${ctx.kind} persist.json** — layout era${eras.length === 1 ? '' : 's'}: ${eras.length ? eras.map((e) => `${e} (written by ${ctx.eraRange(e)})`).join(', ') : 'none matches (fields from different eras)'}`, '');
+    out.push(`Window ${ctx.windowText} (${ctx.windowSource.kind}: ${ctx.windowSource.detail}).`, '');
+  }
+  if (hit) {
+    const f = hit.p.field!;
+    out.push(`**${f.path.join('.')}**${f.meaning ? ` — ${f.meaning}` : ''}`, '');
+    out.push(`Written by ${describeRangesP(f.writtenBy)}; read by ${describeRangesP(f.readBy)}.`);
+    const types = f.types.map((t) => `${t.type}${t.nullable ? ' or null' : ''} (${t.from}–${t.to ?? 'today'})`);
+    if (types.length) out.push(`Type: ${types.join(', ')}.`);
+    for (const r of f.renames) out.push(`Renamed from \`${r.from.join('.')}\` in ${r.in}.`);
+    for (const g of ctx.data.fields) for (const r of g.renames) if (g.file === f.file && r.from.join('.') === f.path.join('.')) out.push(`Renamed to \`${r.to.join('.')}\` in ${r.in}.`);
+    const notRead = ctx.window.filter((r) => !ctx.reads(f, r));
+    out.push('', notRead.length ? `✗ dropped on read by ${describeReleases(notRead, ctx.window)}: ${f.lostOnRead ?? 'its value is lost'}` : `✓ read by every release of the window ${ctx.windowText}`);
+    if (f.note) out.push('', `Note: ${f.note}`);
+    if (f.source) out.push('', `Source: ${f.source}`);
+    return { markdown: out.join('\n'), range: lines.range(hit.loc.key!.start, hit.loc.key!.end) };
+  }
+  return out.length && first ? { markdown: out.join('\n'), range: lines.range(first.range.start, first.range.end) } : undefined;
 }
 
 function kataHover(ctx: KataContext, text: string, pos: Position): HoverResult | undefined {
@@ -275,7 +307,15 @@ function kataComplete(result: AnalyzeResult, text: string, pos: Position): Compl
   }
   const key = /^\s*([A-Za-z0-9_-]*)$/.exec(before);
   if (key) {
-    const present = new Set(ctx.keys.filter((k) => k.section === section).map((k) => k.key));
+    // Keys already in the table, read from the text: the file does not parse while a key is being typed.
+    const present = new Set<string>();
+    let at = '';
+    text.split(/\r?\n/).forEach((l, i) => {
+      const h = /^\s*\[\[?\s*([^\]]+?)\s*\]\]?/.exec(l);
+      if (h) at = h[1].replace(/["'\s]/g, '');
+      const kv = /^\s*([A-Za-z0-9_-]+)\s*=/.exec(l);
+      if (kv && at === section && i !== pos.line) present.add(kv[1]);
+    });
     const seen = new Set<string>();
     return ctx.optionsOf(section).filter((o) => !present.has(o.key) && everywhere((r) => ctx.optionKnown(o, r)) && !seen.has(o.key) && seen.add(o.key)).map((o) => ({
       label: o.key, kind: 'property' as const,

@@ -54,7 +54,7 @@ connection.onInitialize((params: InitializeParams) => {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
       hoverProvider: true,
-      completionProvider: { triggerCharacters: [' ', ':', '"', "'"] },
+      completionProvider: { triggerCharacters: [' ', ':', '"', "'", '[', '='] },
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND, CodeActionKind.SourceFixAll] },
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },

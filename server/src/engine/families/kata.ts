@@ -94,6 +94,11 @@ export class KataContext {
     return !!row && !!(row.flavours[this.flavour] || row.templates?.[this.flavour]);
   }
 
+  /** A table that only holds other tables (`[hypervisor]` around `qemu = {…}` or `qemu.path = …`). */
+  isContainerTable(name: string): boolean {
+    return name === 'hypervisor' || this.data.sections.some((s) => s.name.startsWith(`${name}.`) && !s.name.includes('*'));
+  }
+
   /** The data rows for a key in a table: the table's own row, else the row common to every hypervisor table. */
   optionRow(section: string, key: string): KataOption | undefined {
     const rows = this.data.options;

@@ -43,30 +43,80 @@ export function parseTomlText(text: string): TomlFile {
   } catch (e) {
     const err = e as Error & { index?: number };
     const at = typeof err.index === 'number' ? Math.min(err.index, text.length) : 0;
+    const header = unterminatedHeader(text, at, err.message);
+    if (header) return { text, value: {}, entries: [], tables: [], errors: [header] };
     const end = Math.min(text.length, at + 1);
     return { text, value: {}, entries: [], tables: [], errors: [{ message: err.message.split('\n')[0], start: at, end: Math.max(end, at), code: 'TOML' }] };
   }
   const entries: TomlEntry[] = [];
   const tables: TomlTable[] = [];
   const top = ast.body[0] as Node;
+  const seen = new Set<string>();
+  const implicitTable = (path: string[], header: OffsetRange, range: OffsetRange) => {
+    const k = path.join('.');
+    if (path.length && !seen.has(k)) { seen.add(k); tables.push({ path, kind: 'implicit', headerRange: header, range }); }
+  };
+  // Dotted keys (`qemu.path = …`) and inline tables (`qemu = { … }`) define tables too: their keys are filed
+  // under the table they belong to, as if written below a [table] header.
   const visitKv = (kv: Node, table: string[]) => {
+    const segs = kv.key.keys as Node[];
+    const names = keyNames(kv.key);
+    const range = { start: kv.range[0], end: kv.range[1] };
+    if (kv.value.type === 'TOMLInlineTable') {
+      const path = [...table, ...names];
+      implicitTable(path, { start: kv.key.range[0], end: kv.key.range[1] }, range);
+      for (const child of kv.value.body as Node[]) visitKv(child, path);
+      return;
+    }
+    const owner = [...table, ...names.slice(0, -1)];
+    if (names.length > 1) implicitTable(owner, { start: segs[0].range[0], end: segs[segs.length - 2].range[1] }, range);
+    const last = segs[segs.length - 1];
     entries.push({
-      table, key: keyNames(kv.key),
-      keyRange: { start: kv.key.range[0], end: kv.key.range[1] },
+      table: owner, key: names.slice(-1),
+      keyRange: { start: last.range[0], end: last.range[1] },
       valueRange: { start: kv.value.range[0], end: kv.value.range[1] },
-      range: { start: kv.range[0], end: kv.range[1] },
+      range,
       value: getStaticTOMLValue(kv.value),
     });
   };
   for (const item of top.body as Node[]) {
     if (item.type === 'TOMLKeyValue') { visitKv(item, []); continue; }
     const path = (item.resolvedKey as Array<string | number>).filter((k): k is string => typeof k === 'string');
+    seen.add(path.join('.'));
     tables.push({ path, kind: item.kind, headerRange: { start: item.key.range[0], end: item.key.range[1] }, range: { start: item.range[0], end: item.range[1] } });
     for (const kv of item.body as Node[]) visitKv(kv, path);
   }
   let value: Record<string, unknown> = {};
   try { value = getStaticTOMLValue(ast as any) as unknown as Record<string, unknown>; } catch { /* keep the entries */ }
   return { text, value, entries, tables, errors: [] };
+}
+
+/**
+ * A `[table` header without its `]`: the parser only notices at the next token, usually on the next line ("The key,
+ * equals sign, and value must be on the same line" at the next key), so point at the header line itself.
+ */
+function unterminatedHeader(text: string, at: number, message: string): SyntaxProblem | undefined {
+  if (!/same line|Unterminated table-key/.test(message)) return undefined;
+  // The last non-blank, non-comment line that starts before the error.
+  let lineEnd = text.lastIndexOf('\n', Math.max(0, at - 1));
+  if (lineEnd < 0 || text.slice(lineEnd + 1, at).trim() !== '') {
+    // The error is on the header line itself: take the whole line.
+    lineEnd = text.indexOf('\n', at);
+    if (lineEnd < 0) lineEnd = text.length;
+  }
+  for (;;) {
+    const start = text.lastIndexOf('\n', lineEnd - 1) + 1;
+    const line = text.slice(start, lineEnd).replace(/\r$/, '');
+    if (line.trim() === '' || /^\s*#/.test(line)) {
+      if (start === 0) return undefined;
+      lineEnd = start - 1;
+      continue;
+    }
+    const m = /^(\s*)(\[\[?[\w.\-"' ]*?)\s*(#.*)?$/.exec(line);
+    if (!m) return undefined;
+    const s = start + m[1].length;
+    return { message: `unterminated table header ${m[2].trim()}: missing "${m[2].startsWith('[[') ? ']]' : ']'}"`, start: s, end: s + m[2].length, code: 'TOML' };
+  }
 }
 
 /** Parsed TOML, cached by text (an unchanged document is not parsed again). */

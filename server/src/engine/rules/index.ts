@@ -24,6 +24,12 @@ import { rule as kataRenamedOption } from './kata/renamed-option';
 import { rule as kataInvalidType } from './kata/invalid-type';
 import { rule as kataInvalidValue } from './kata/invalid-value';
 import { rule as kataDropIn } from './kata/drop-in-not-read';
+import type { PersistContext } from '../families/kata-persist';
+import { rule as persistFieldNotRead } from './kata-persist/field-not-read';
+import { rule as persistFieldType } from './kata-persist/field-type-mismatch';
+import { rule as persistMissing } from './kata-persist/missing-field';
+import { rule as persistVersion } from './kata-persist/persist-version';
+import { legacyStore } from './kata-persist/legacy-store';
 
 export const starlingxRules: Rule<StarlingxContext>[] = [vPrefix, unshipped, belowDefault, unknownKey, keyNotRead, invalidType, invalidValue];
 
@@ -33,7 +39,11 @@ export const kataRules: Rule<KataContext>[] = [
   kataUnknownSection, kataSectionNotInWindow, kataUnknownOption, kataOptionNotInWindow, kataRenamedOption, kataInvalidType, kataInvalidValue, kataDropIn,
 ];
 
-export const allRules: RuleMeta[] = [...generalRules, ...starlingxRules, ...kubernetesRules, helmTemplate, staleData, ...kataRules];
+export const persistRules: Rule<PersistContext>[] = [persistFieldNotRead, persistFieldType, persistMissing, persistVersion];
+
+export const allRules: RuleMeta[] = [
+  ...generalRules, ...starlingxRules, ...kubernetesRules, helmTemplate, staleData, ...kataRules, ...persistRules, legacyStore,
+];
 
 export const ruleIds = new Set(allRules.map((r) => r.id));
 

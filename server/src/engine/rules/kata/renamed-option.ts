@@ -29,16 +29,22 @@ export const rule: Rule<KataContext> = {
       const newEverywhere = !!newRow && ctx.window.every((r) => ctx.optionKnown(newRow, r) === 'parser');
       const fix = newEverywhere && newSection === k.section ? renameFix(k, ren.key, ren.mapping) : undefined;
       const onlyTemplates = after.every((r) => w.templateOnly.includes(r));
+      // In a table that refuses unknown keys (runtime-rs [agent.kata] from 3.29.0) the old key is fatal, not ignored.
+      const fatal = after.filter((r) => ctx.strictAt(k.section, r));
+      const ignored = after.filter((r) => !fatal.includes(r));
+      const parts = [];
+      if (ignored.length) parts.push(`${rel(ctx, ignored)} ignore${ignored.length === 1 ? 's' : ''} ${k.key}`);
+      if (fatal.length) parts.push(`${rel(ctx, fatal)} refuse${fatal.length === 1 ? 's' : ''} the file because of it`);
       report({
-        message: `${k.key} was renamed to ${ren.key} in ${ren.in}: ${rel(ctx, after)} ignore${after.length === 1 ? 's' : ''} ${k.key}`
+        message: `${k.key} was renamed to ${ren.key} in ${ren.in}: ${parts.join('; ')}`
           + (onlyTemplates ? ' (although its templates still ship it)' : '')
           + (ren.mapping ? `; ${ren.mapping.replace(/\s+~\s+/, ' means ')}` : '')
           + (newEverywhere ? '' : `; ${ren.key} is not read by every release of the window ${ctx.windowText}, so keep both or split the upgrade`),
         range: k.entry.keyRange,
         // The release's own templates still ship the old key: say it, but do not warn about the shipped file.
-        severity: onlyTemplates ? 'info' : undefined,
+        severity: fatal.length ? 'error' : onlyTemplates ? 'info' : undefined,
         fixes: fix ? [fix] : [],
-        data: { key: k.key, renamedTo: ren.key, in: ren.in, ignoredIn: after },
+        data: { key: k.key, renamedTo: ren.key, in: ren.in, ignoredIn: ignored, fatalIn: fatal },
       });
     }
   },
@@ -46,7 +52,14 @@ export const rule: Rule<KataContext> = {
 
 /** `old = v1 ~ new = v2`: the value to write under the new name, when the old value is v1. */
 function renameFix(k: KataContext['keys'][number], newKey: string, mapping?: string) {
-  if (!mapping) return { title: `Rename to ${newKey}`, edits: [{ range: k.entry.keyRange, newText: newKey }], preferred: true };
+  if (!mapping) {
+    // dial_timeout (seconds) -> dial_timeout_ms: a unit in the new name that the old one lacks is not a plain rename.
+    const unit = (s: string) => /_(ms|us|ns|secs?|seconds|kb|mb|gb|kib|mib|gib|bytes)$/i.exec(s)?.[1]?.toLowerCase();
+    if (unit(newKey) !== unit(k.key)) {
+      return { title: `Rename to ${newKey} — partial: check the unit (${newKey} is in ${unit(newKey) ?? 'another unit'})`, edits: [{ range: k.entry.keyRange, newText: newKey }], partial: true };
+    }
+    return { title: `Rename to ${newKey}`, edits: [{ range: k.entry.keyRange, newText: newKey }], preferred: true };
+  }
   const m = /^\s*\S+\s*=\s*(.+?)\s+~\s+\S+\s*=\s*(.+?)\s*$/.exec(mapping);
   if (!m || m[1].trim() !== k.valueText.trim()) return undefined;
   return {

@@ -19,7 +19,7 @@ export const rule: Rule<KataContext> = {
   check(ctx, report) {
     for (const t of ctx.tables) {
       const name = t.path.join('.');
-      if (!ctx.sectionEverKnown(name)) continue;
+      if (!ctx.sectionEverKnown(name) || ctx.isContainerTable(name) && !ctx.sectionRow(name)) continue;
       const missing = ctx.window.filter((r) => !ctx.sectionKnown(name, r));
       if (!missing.length) continue;
       const isHv = t.path[0] === 'hypervisor' && t.path.length === 2;

@@ -20,9 +20,11 @@ export const rule: Rule<KataContext> = {
     for (const t of ctx.tables) {
       const name = t.path.join('.');
       if (ctx.sectionEverKnown(name) || isSubTableOfKnown(ctx, t.path)) continue;
+      if (ctx.isContainerTable(name) && !ctx.sectionEverKnown(name)) continue;
       const isHv = t.path[0] === 'hypervisor' && t.path.length === 2;
       const fatalIn = isHv ? ctx.window.filter((r) => ctx.unknownHypervisorFatal(r)) : [];
-      const names = ctx.data.sections.filter((s) => s.flavours[ctx.flavour] || s.templates?.[ctx.flavour]).map((s) => s.name);
+      // Real table names only: `hypervisor.*` is the data's row for every hypervisor table, not a name to write.
+      const names = ctx.data.sections.filter((s) => !s.name.includes('*') && (s.flavours[ctx.flavour] || s.templates?.[ctx.flavour])).map((s) => s.name);
       const hint = didYouMean(name, names);
       report({
         message: `unknown table [${name}]: no ${ctx.flavourName} release reads it`

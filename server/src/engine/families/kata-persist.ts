@@ -1,0 +1,120 @@
+// Kata persist.json (and the legacy store before it): recognition, the file's layout era(s), and the context
+// the persist rules read.
+import * as path from 'node:path';
+import type { JsonFile } from '../parse/json';
+import type { SourceInfo } from '../types';
+import { persistData, fieldTrie, inAny, inRel, type FieldTrie, type PersistField } from '../kata/persist';
+import { validatorFor } from '../schema';
+import { persistSchemaPath } from '../kata/persist';
+
+const LEGACY = new Set(['state.json', 'devices.json', 'hypervisor.json', 'agent.json', 'network.json', 'mounts.json', 'process.json', 'config.json', 'uuid.json']);
+const SANDBOX_KEYS = ['PersistVersion', 'HypervisorState', 'AgentState', 'ProxyState', 'SandboxContainer', 'GuestMemoryBlockSizeMB'];
+const CONTAINER_KEYS = ['BundlePath', 'Rootfs', 'Process', 'DeviceMaps'];
+
+/** `/run/vc/sbs/<sandbox-id>/…` or a folder named like a sandbox/container id. */
+export function inSandboxLayout(file: string): boolean {
+  const p = file.split(path.sep).join('/');
+  if (/\/vc\/sbs\/[^/]+\//.test(p)) return true;
+  const dir = path.basename(path.dirname(file));
+  return /^[0-9a-f]{64}$/i.test(dir) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(dir);
+}
+
+export const isPersistName = (file: string) => /(^|[./-])persist\.json$/i.test(path.basename(file));
+export const isLegacyStoreFile = (file: string) => LEGACY.has(path.basename(file)) && inSandboxLayout(file);
+
+/** Content test for a JSON object: sandbox or container persist state. */
+export function persistKind(value: unknown, file: string): 'sandbox' | 'container' | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const keys = Object.keys(value);
+  if (SANDBOX_KEYS.filter((k) => keys.includes(k)).length >= 2 || keys.includes('PersistVersion')) return 'sandbox';
+  if (CONTAINER_KEYS.filter((k) => keys.includes(k)).length >= 2 && keys.includes('State')) return 'container';
+  if (isPersistName(file)) return inSandboxLayout(file) && path.basename(path.dirname(path.dirname(file))) !== 'sbs' ? 'container' : 'sandbox';
+  return undefined;
+}
+
+export interface PresentField {
+  /** The real path in the file (array indices and map keys). */
+  path: Array<string | number>;
+  /** The data row, when the field is known to some release. */
+  field?: PersistField;
+  value: unknown;
+}
+
+export class PersistContext {
+  readonly present: PresentField[] = [];
+  /** Paths of objects no release knows (their children are not listed). */
+  readonly unknown: PresentField[] = [];
+  private erasMemo?: string[];
+
+  constructor(
+    readonly file: string,
+    readonly json: JsonFile,
+    readonly kind: 'sandbox' | 'container',
+    readonly window: string[],
+    readonly windowSource: SourceInfo,
+  ) {
+    walk(json.value, [], fieldTrie(kind), this.present, this.unknown);
+  }
+
+  get data() { return persistData(); }
+  get windowText(): string {
+    const w = this.window;
+    return w.length > 1 ? `${w[0]}..${w[w.length - 1]}` : w[0];
+  }
+
+  /** Layout eras the file is consistent with: every era marker agrees and the era's schema accepts it. */
+  eras(): string[] {
+    if (this.erasMemo) return this.erasMemo;
+    const v = this.json.value as Record<string, unknown>;
+    const presentPaths = new Set(this.present.map((p) => patternOf(p).join('.')));
+    let eras = this.data.eras.map((e) => e.id);
+    for (const m of this.data.eraMarkers) {
+      if (m.kind !== 'presence' || m.file !== this.kind) continue;
+      const key = m.path.join('.');
+      // Absence only says something when the parent object is there.
+      const parentThere = m.path.length === 1 || presentPaths.has(m.path.slice(0, -1).join('.'));
+      if (presentPaths.has(key)) eras = eras.filter((e) => m.presentIn?.includes(e));
+      else if (parentThere && m.absentRulesOut) eras = eras.filter((e) => !m.absentRulesOut!.includes(e));
+    }
+    eras = eras.filter((e) => {
+      const s = persistSchemaPath(e);
+      return !s || validatorFor(s)(v);
+    });
+    this.erasMemo = eras;
+    return eras;
+  }
+
+  /** Releases that write an era. */
+  eraRange(id: string): string {
+    const e = this.data.eras.find((x) => x.id === id);
+    return e ? `${e.writtenBy.from}–${e.writtenBy.to ?? 'today'}` : id;
+  }
+
+  reads(f: PersistField, release: string): boolean { return inAny(f.readBy, release); }
+  typeAt(f: PersistField, release: string) { return f.types.find((t) => inRel(t, release)); }
+}
+
+/** The data-path pattern of a present field ('*' for array elements and map values). */
+export function patternOf(p: PresentField): string[] {
+  return p.field ? p.field.path : p.path.map(String);
+}
+
+function walk(value: unknown, at: Array<string | number>, node: FieldTrie, present: PresentField[], unknown: PresentField[]): void {
+  if (Array.isArray(value)) {
+    const star = node.children.get('*');
+    if (!star) return;
+    value.forEach((v, i) => { if (star.field) present.push({ path: [...at, i], field: star.field, value: v }); walk(v, [...at, i], star, present, unknown); });
+    return;
+  }
+  if (!value || typeof value !== 'object') return;
+  for (const [k, v] of Object.entries(value)) {
+    const child = node.children.get(k) ?? node.children.get('*');
+    if (!child) {
+      // A field no release knows, or the inside of an opaque value (kept whole): only report unknown struct members.
+      if (node.children.size && ![...node.children.values()].some((c) => c.field?.types.some((t) => t.opaque))) unknown.push({ path: [...at, k], value: v });
+      continue;
+    }
+    if (child.field) present.push({ path: [...at, k], field: child.field, value: v });
+    if (!child.field?.types.every((t) => t.opaque)) walk(v, [...at, k], child, present, unknown);
+  }
+}

@@ -1,0 +1,200 @@
+// JSON with positions, for large machine-written files (Kata persist.json can be many megabytes): the value comes
+// from the native JSON.parse; positions come from a small scanner that walks the text only along the path asked
+// for, so a 20 MB file costs one native parse plus a few skips.
+import type { OffsetRange, SyntaxProblem } from './yaml';
+
+export interface JsonLocation { key?: OffsetRange; value: OffsetRange }
+
+export class JsonFile {
+  readonly value: unknown;
+  readonly errors: SyntaxProblem[];
+  constructor(readonly text: string) {
+    let value: unknown = undefined;
+    const errors: SyntaxProblem[] = [];
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      const at = new Scanner(text).firstError() ?? { offset: 0, message: (e as Error).message };
+      errors.push({ message: at.message, start: at.offset, end: Math.min(text.length, at.offset + 1), code: 'JSON' });
+    }
+    this.value = value;
+    this.errors = errors;
+  }
+
+  /** Range of the value (and key) at a path of keys and indices; the deepest existing node on the path. */
+  locate(path: ReadonlyArray<string | number>): JsonLocation {
+    const s = new Scanner(this.text);
+    s.ws();
+    let loc: JsonLocation = { value: { start: s.pos, end: s.skipValueFrom(s.pos) } };
+    let pos = loc.value.start;
+    for (const seg of path) {
+      const next = s.child(pos, seg);
+      if (!next) return loc;
+      loc = next;
+      pos = next.value.start;
+    }
+    return loc;
+  }
+
+  /** The root object's members in source order. */
+  topLevelKeys(): Array<{ key: string; range: OffsetRange }> {
+    const s = new Scanner(this.text);
+    s.ws();
+    if (this.text[s.pos] !== '{') return [];
+    return s.members(s.pos).map((m) => ({ key: m.name, range: m.key }));
+  }
+}
+
+class Scanner {
+  pos = 0;
+  constructor(readonly t: string) {}
+
+  ws(): void {
+    const t = this.t;
+    let p = this.pos;
+    if (p === 0 && t.charCodeAt(0) === 0xfeff) p = 1;
+    for (;;) {
+      const c = t.charCodeAt(p);
+      if (c === 32 || c === 9 || c === 10 || c === 13) p++;
+      else break;
+    }
+    this.pos = p;
+  }
+
+  /** End offset of the string starting at p (a quote). */
+  private stringEnd(p: number): number {
+    const t = this.t;
+    for (let i = p + 1; i < t.length; i++) {
+      const c = t.charCodeAt(i);
+      if (c === 92) { i++; continue; }
+      if (c === 34) return i + 1;
+    }
+    return t.length;
+  }
+
+  /** End offset of the value starting at p. */
+  skipValueFrom(p: number): number {
+    const t = this.t;
+    const c = t[p];
+    if (c === '"') return this.stringEnd(p);
+    if (c === '{' || c === '[') {
+      let depth = 0;
+      for (let i = p; i < t.length; i++) {
+        const ch = t.charCodeAt(i);
+        if (ch === 34) { i = this.stringEnd(i) - 1; continue; }
+        if (ch === 123 || ch === 91) depth++;
+        else if (ch === 125 || ch === 93) { depth--; if (depth === 0) return i + 1; }
+      }
+      return t.length;
+    }
+    let i = p;
+    while (i < t.length && !/[\s,\]}]/.test(t[i])) i++;
+    return i;
+  }
+
+  members(p: number): Array<{ name: string; key: OffsetRange; value: OffsetRange }> {
+    const out = [];
+    this.pos = p + 1;
+    for (;;) {
+      this.ws();
+      if (this.t[this.pos] !== '"') return out;
+      const ks = this.pos, ke = this.stringEnd(ks);
+      let name: string;
+      try { name = JSON.parse(this.t.slice(ks, ke)); } catch { return out; }
+      this.pos = ke; this.ws();
+      if (this.t[this.pos] !== ':') return out;
+      this.pos++; this.ws();
+      const vs = this.pos, ve = this.skipValueFrom(vs);
+      out.push({ name, key: { start: ks, end: ke }, value: { start: vs, end: ve } });
+      this.pos = ve; this.ws();
+      if (this.t[this.pos] !== ',') return out;
+      this.pos++;
+    }
+  }
+
+  child(p: number, seg: string | number): JsonLocation | undefined {
+    const c = this.t[p];
+    if (c === '{') {
+      // Last one wins, as in JSON.parse.
+      const m = this.members(p).filter((x) => x.name === String(seg)).pop();
+      return m && { key: m.key, value: m.value };
+    }
+    if (c === '[' && typeof seg === 'number') {
+      this.pos = p + 1;
+      for (let i = 0; ; i++) {
+        this.ws();
+        if (this.t[this.pos] === ']') return undefined;
+        const vs = this.pos, ve = this.skipValueFrom(vs);
+        if (i === seg) return { value: { start: vs, end: ve } };
+        this.pos = ve; this.ws();
+        if (this.t[this.pos] !== ',') return undefined;
+        this.pos++;
+      }
+    }
+    return undefined;
+  }
+
+  /** Where the text stops being JSON, with a message (only called when JSON.parse failed). */
+  firstError(): { offset: number; message: string } | undefined {
+    const t = this.t;
+    const fail = (offset: number, message: string) => ({ offset: Math.min(offset, t.length), message });
+    const value = (): { offset: number; message: string } | undefined => {
+      this.ws();
+      const c = t[this.pos];
+      if (c === undefined) return fail(this.pos, 'unexpected end of the file: a value was expected');
+      if (c === '"') return str();
+      if (c === '{') {
+        this.pos++; this.ws();
+        if (t[this.pos] === '}') { this.pos++; return undefined; }
+        for (;;) {
+          this.ws();
+          if (t[this.pos] !== '"') return fail(this.pos, t[this.pos] === undefined ? 'unexpected end of the file inside an object' : `expected a "key" in the object, found ${JSON.stringify(t[this.pos])}`);
+          const e = str(); if (e) return e;
+          this.ws();
+          if (t[this.pos] !== ':') return fail(this.pos, 'expected ":" after the key');
+          this.pos++;
+          const v = value(); if (v) return v;
+          this.ws();
+          if (t[this.pos] === ',') { this.pos++; this.ws(); if (t[this.pos] === '}') return fail(this.pos, 'trailing comma before "}"'); continue; }
+          if (t[this.pos] === '}') { this.pos++; return undefined; }
+          return fail(this.pos, t[this.pos] === undefined ? 'unexpected end of the file: "}" expected' : 'expected "," or "}" after the value');
+        }
+      }
+      if (c === '[') {
+        this.pos++; this.ws();
+        if (t[this.pos] === ']') { this.pos++; return undefined; }
+        for (;;) {
+          const v = value(); if (v) return v;
+          this.ws();
+          if (t[this.pos] === ',') { this.pos++; this.ws(); if (t[this.pos] === ']') return fail(this.pos, 'trailing comma before "]"'); continue; }
+          if (t[this.pos] === ']') { this.pos++; return undefined; }
+          return fail(this.pos, t[this.pos] === undefined ? 'unexpected end of the file: "]" expected' : 'expected "," or "]" after the value');
+        }
+      }
+      const m = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(t.slice(this.pos, this.pos + 400));
+      if (!m) return fail(this.pos, `unexpected ${JSON.stringify(c)}: not a JSON value`);
+      this.pos += m[0].length;
+      return undefined;
+    };
+    const str = () => {
+      const s = this.pos;
+      for (let i = s + 1; i < t.length; i++) {
+        const ch = t.charCodeAt(i);
+        if (ch === 92) {
+          const n = t[i + 1];
+          if (n === 'u') { if (!/^[0-9a-fA-F]{4}$/.test(t.slice(i + 2, i + 6))) return fail(i, 'bad \\u escape in a string'); i += 5; continue; }
+          if (!n || !'"\\/bfnrt'.includes(n)) return fail(i, 'bad escape in a string');
+          i++; continue;
+        }
+        if (ch === 34) { this.pos = i + 1; return undefined; }
+        if (ch < 32) return fail(i, 'control character (e.g. a line break) inside a string');
+      }
+      return fail(s, 'unterminated string');
+    };
+    this.pos = 0;
+    const e = value();
+    if (e) return e;
+    this.ws();
+    return this.pos < t.length ? fail(this.pos, 'unexpected text after the JSON value') : undefined;
+  }
+}

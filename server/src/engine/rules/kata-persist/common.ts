@@ -1,0 +1,23 @@
+import type { PersistContext, PresentField } from '../../families/kata-persist';
+import { describeReleases } from '../../kata/data';
+
+export const dotted = (p: Array<string | number>) => p.map((s) => (typeof s === 'number' ? `[${s}]` : s)).join('.').replace(/\.\[/g, '[');
+export const rel = (ctx: PersistContext, subset: string[]) => describeReleases(subset, ctx.window);
+
+export function jsonType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v === 'object' ? 'object' : typeof v;
+}
+
+export function typeOk(actual: string, t: { type: string; nullable?: boolean }): boolean {
+  if (actual === 'null') return !!t.nullable || t.type === 'object' || t.type === 'array';
+  if (t.type === 'number') return actual === 'number' || actual === 'integer';
+  return actual === t.type;
+}
+
+export function located(ctx: PersistContext, p: PresentField) {
+  const loc = ctx.json.locate(p.path);
+  return { key: loc.key ?? loc.value, value: loc.value };
+}

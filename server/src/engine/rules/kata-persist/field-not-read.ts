@@ -1,0 +1,70 @@
+import type { Rule } from '../types';
+import type { PersistContext } from '../../families/kata-persist';
+import { describeRanges } from '../../kata/persist';
+import { dotted, rel, located } from './common';
+import type { PersistField } from '../../kata/persist';
+
+/** The other name of a renamed field (same parent), when every release of the window reads that one and the file lacks it. */
+function renamedCounterpart(ctx: PersistContext, f: PersistField, at: Array<string | number>): string | undefined {
+  const same = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  const candidates: string[][] = [];
+  for (const g of ctx.data.fields) {
+    if (g.file !== f.file) continue;
+    for (const r of g.renames) {
+      if (same(r.to, g.path) && same(r.from, f.path)) candidates.push(g.path); // f is the old name
+      if (same(r.to, f.path) && same(r.from, g.path)) candidates.push(g.path); // f is the new name
+    }
+  }
+  for (const c of candidates) {
+    if (!same(c.slice(0, -1), f.path.slice(0, -1))) continue;
+    const g = ctx.data.fields.find((x) => x.file === f.file && same(x.path, c));
+    if (!g || !ctx.window.every((r) => ctx.reads(g, r))) continue;
+    const parent = at.slice(0, -1);
+    const sibling = parent.reduce<any>((v, k) => v?.[k], ctx.json.value);
+    const name = c[c.length - 1];
+    if (sibling && typeof sibling === 'object' && Object.prototype.hasOwnProperty.call(sibling, name)) continue;
+    return name;
+  }
+  return undefined;
+}
+
+export const rule: Rule<PersistContext> = {
+  id: 'kata-persist/field-not-read',
+  family: 'kata-persist',
+  defaultSeverity: 'warning',
+  title: 'State field some runtime in the window drops on read',
+  what: 'Reports a persist.json field that some Kata release of the window does not know: Go\'s encoding/json drops it '
+    + 'silently on read, so that release loses what the field holds (named in the message), e.g. the virtiofsd pid. '
+    + 'When a renamed field holds the same value under the name every release of the window reads, a fix renames it.',
+  why: 'After a rollback the old runtime reads the state the new one wrote; a dropped field is a leaked process, a lost '
+    + 'cgroup path or a device it no longer knows to detach — found only when the sandbox is stopped.',
+  bad: { filename: 'persist.json', text: '{\n  "PersistVersion": 2,\n  "SandboxCgroupPath": "/kata_0123"\n}\n', options: 'Kata 2.0..2.2' },
+  good: { filename: 'persist.json', text: '{\n  "PersistVersion": 2,\n  "CgroupPath": "/kata_0123"\n}\n', options: 'Kata 2.0..2.2' },
+  fix: 'complete',
+  sources: ['persist-fields-by-release.json, persist-format.md (shared reference)', 'data/kata/persist.json fields[].readBy and lostOnRead'],
+  check(ctx, report) {
+    for (const p of ctx.present) {
+      const f = p.field!;
+      const notRead = ctx.window.filter((r) => !ctx.reads(f, r));
+      if (!notRead.length) continue;
+      const at = located(ctx, p);
+      const other = renamedCounterpart(ctx, f, p.path);
+      report({
+        message: `${dotted(p.path)} is dropped on read by ${rel(ctx, notRead)} (read by ${describeRanges(f.readBy)}): ${f.lostOnRead ?? 'its value is lost'}`
+          + (other ? `; every release of the window reads it as ${other}` : ''),
+        range: at.key,
+        // Renaming keeps the value for every reader; no fix invents state.
+        fixes: other ? [{ title: `Rename to ${other}`, edits: [{ range: at.key, newText: JSON.stringify(other) }], preferred: true }] : [],
+        data: { field: f.path.join('.'), droppedBy: notRead, lost: f.lostOnRead ?? null, renameTo: other ?? null },
+      });
+    }
+    for (const p of ctx.unknown) {
+      const at = located(ctx, p);
+      report({
+        message: `${dotted(p.path)} is not a field any Kata release writes or reads: every release drops it on read`,
+        range: at.key,
+        data: { field: dotted(p.path), droppedBy: ctx.window },
+      });
+    }
+  },
+};
