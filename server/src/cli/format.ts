@@ -4,7 +4,7 @@ import type * as Sarif from 'sarif';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { allRules, docsUrl } from '../engine/rules';
 
-export interface FileReport { file: string; family: string | null; diagnostics: Diagnostic[]; fixed?: boolean }
+export interface FileReport { file: string; family: string | null; diagnostics: Diagnostic[]; fixed?: boolean; facts?: Record<string, unknown> }
 
 const SEV_NAME = ['', 'error', 'warning', 'info', 'hint'] as const;
 export const sevName = (d: Diagnostic) => SEV_NAME[d.severity ?? 1] || 'error';
@@ -55,6 +55,7 @@ export function json(reports: FileReport[]): string {
   return JSON.stringify(reports.map((r) => ({
     filePath: r.file,
     family: r.family,
+    ...(r.facts ? { facts: r.facts } : {}),
     fixed: !!r.fixed,
     errorCount: r.diagnostics.filter((d) => sevName(d) === 'error').length,
     warningCount: r.diagnostics.filter((d) => sevName(d) === 'warning').length,

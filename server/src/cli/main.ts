@@ -315,7 +315,7 @@ async function main(argv: string[]): Promise<number> {
     const uri = pathToFileURL(name).toString();
     const diags = await session.open(uri, text);
     const rc = await session.resolvedConfig(uri);
-    reports.push({ file: name, family: rc.family, diagnostics: diags });
+    reports.push({ file: name, family: rc.family, diagnostics: diags, facts: rc.facts });
   } else {
     if (!opts.paths.length) opts.paths.push('.');
     const ignoreList = (cfg.resolved.ignore as string[]) ?? [];
@@ -405,7 +405,7 @@ async function checkFile(session: ServerSession, file: string, opts: Options): P
   }
   const rc = await session.resolvedConfig(uri);
   await session.close(uri);
-  return { file, family: rc.family, diagnostics: diags, fixed };
+  return { file, family: rc.family, diagnostics: diags, fixed, facts: rc.facts };
 }
 
 const zero = () => ({ start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });

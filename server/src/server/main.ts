@@ -326,10 +326,20 @@ connection.onRequest(ResolvedConfigRequest, (p: ResolvedConfigParams): ResolvedC
   return {
     resolved,
     family: r?.result.family ?? null,
+    facts: r ? factsOf(r.result) : undefined,
     configProblems: (loaded?.problems ?? []).map((pr) => ({ file: loaded!.path, ...lines!.positionAt(pr.range.start), message: pr.message })),
     summary,
   };
 });
+
+/** Per-file facts for --print-config, the JSON report and the status bar. */
+function factsOf(r: AnalyzeResult): Record<string, unknown> | undefined {
+  if (r.persist) return { persistKind: r.persist.kind, eras: r.persist.eras().map((id) => ({ id, writtenBy: r.persist!.eraRange(id) })), kataWindow: r.persist.windowText };
+  if (r.kata) return { kataFlavour: r.kata.flavour, kataFlavourSource: r.kata.flavourSource, kataWindow: r.kata.windowText };
+  if (r.k8s) return { kubernetesWindow: r.k8s.windowText, objects: r.k8s.objects.length };
+  if (r.stx) return { starlingxRelease: r.stx.release.release };
+  return undefined;
+}
 
 documents.listen(connection);
 connection.listen();

@@ -42,6 +42,8 @@ export interface ResolvedConfigParams { uri?: string }
 export interface ResolvedConfigResult {
   resolved: Record<string, any>;
   family: Family | null;
+  /** What the analysis found out about the file (e.g. a persist.json's layout eras, a Kata file's flavour). */
+  facts?: Record<string, unknown>;
   configProblems: Array<{ file: string; line: number; character: number; message: string }>;
   /** One line for a status bar. */
   summary: string;

@@ -62,21 +62,28 @@ export class PersistContext {
     return w.length > 1 ? `${w[0]}..${w[w.length - 1]}` : w[0];
   }
 
-  /** Layout eras the file is consistent with: every era marker agrees and the era's schema accepts it. */
+  /** Layout eras the file is consistent with: every era marker (presence, absence, type) agrees and the era's schema accepts it. */
   eras(): string[] {
     if (this.erasMemo) return this.erasMemo;
-    const v = this.json.value as Record<string, unknown>;
-    const presentPaths = new Set(this.present.map((p) => patternOf(p).join('.')));
-    let eras = this.data.eras.map((e) => e.id);
+    const v = this.json.value;
+    const ok = new Set(this.data.eras.map((e) => e.id));
     for (const m of this.data.eraMarkers) {
       if (m.kind !== 'presence' || m.file !== this.kind) continue;
-      const key = m.path.join('.');
-      // Absence only says something when the parent object is there.
-      const parentThere = m.path.length === 1 || presentPaths.has(m.path.slice(0, -1).join('.'));
-      if (presentPaths.has(key)) eras = eras.filter((e) => m.presentIn?.includes(e));
-      else if (parentThere && m.absentRulesOut) eras = eras.filter((e) => !m.absentRulesOut!.includes(e));
+      const key = m.path[m.path.length - 1];
+      const ps = parentsOf(v, m.path);
+      const present = ps.filter((o) => Object.prototype.hasOwnProperty.call(o, key));
+      for (const e of [...ok]) {
+        if (present.length && !m.presentIn?.includes(e)) ok.delete(e);
+        // Absence says something only where the parent object is there and the era always writes the key.
+        else if (present.length < ps.length && m.absentRulesOut?.includes(e)) ok.delete(e);
+        else if (present.length && m.byType) {
+          const t = m.byType.find((b) => b.eras.includes(e));
+          const allowed = t ? ([] as string[]).concat(t.type) : [];
+          if (present.some((o) => { const vt = jsonTypeOf(o[key]); return vt !== 'null' && !allowed.includes(vt) && !(vt === 'integer' && allowed.includes('number')); })) ok.delete(e);
+        }
+      }
     }
-    eras = eras.filter((e) => {
+    const eras = [...ok].filter((e) => {
       const s = persistSchemaPath(e);
       return !s || validatorFor(s)(v);
     });
@@ -93,6 +100,24 @@ export class PersistContext {
   reads(f: PersistField, release: string): boolean { return inAny(f.readBy, release); }
   typeAt(f: PersistField, release: string) { return f.types.find((t) => inRel(t, release)); }
 }
+
+/** The objects a marker path's parent resolves to ('*' = every array element or map value). */
+function parentsOf(doc: unknown, p: string[]): Array<Record<string, unknown>> {
+  let cur: unknown[] = [doc];
+  for (const seg of p.slice(0, -1)) {
+    const next: unknown[] = [];
+    for (const o of cur) {
+      if (seg === '*') {
+        if (Array.isArray(o)) next.push(...o);
+        else if (o && typeof o === 'object') next.push(...Object.values(o));
+      } else if (o && typeof o === 'object' && !Array.isArray(o) && Object.prototype.hasOwnProperty.call(o, seg)) next.push((o as any)[seg]);
+    }
+    cur = next;
+  }
+  return cur.filter((o): o is Record<string, unknown> => !!o && typeof o === 'object' && !Array.isArray(o));
+}
+
+const jsonTypeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v === 'number' ? 'number' : typeof v);
 
 /** The data-path pattern of a present field ('*' for array elements and map values). */
 export function patternOf(p: PresentField): string[] {

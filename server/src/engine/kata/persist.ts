@@ -30,6 +30,7 @@ export interface PersistMarker {
   path: string[];
   presentIn?: string[];
   absentRulesOut?: string[];
+  byType?: Array<{ eras: string[]; type: string | string[] }>;
   value?: unknown;
   createdBy?: RelRange;
   writtenBy?: RelRange | RelRange[];
