@@ -15,7 +15,7 @@ import { legacyStore, releasesWithoutLegacyStore } from './rules/kata-persist/le
 import { persistData } from './kata/persist';
 import { describeReleases } from './kata/data';
 import { helmTemplate, staleData } from './rules/kubernetes/engine-notes';
-import { KubernetesContext, manifestObjects, isManifestValue, isManifestLike, looksLikeHelmTemplate, lifecycleRows } from './families/kubernetes';
+import { KubernetesContext, type NeighbourFacts, manifestObjects, isManifestValue, isManifestLike, looksLikeHelmTemplate, lifecycleRows } from './families/kubernetes';
 import { kubernetesApis } from './data';
 import type { Finding, RuleMeta } from './rules/types';
 import { parseError, skippedFile, unusedSuppression, duplicateKey } from './rules/general';
@@ -35,6 +35,8 @@ export interface AnalyzeInput {
   reportStaleData?: boolean;
   /** Today, for the staleness check (tests pin it). */
   today?: Date;
+  /** Facts from other files of the workspace, for cross-file rules (the language server gathers them). */
+  neighbours?: NeighbourFacts;
 }
 
 export interface AnalyzeResult {
@@ -204,7 +206,7 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
 function checkManifests(yaml: YamlFile, input: AnalyzeInput, json: boolean, emit: (r: RuleMeta, f: Finding) => void) {
   const { config } = input;
   const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
-  const k8s = new KubernetesContext(yaml, manifestObjects(yaml), config.kubernetes, rows, json);
+  const k8s = new KubernetesContext(yaml, manifestObjects(yaml), config.kubernetes, rows, json, input.neighbours, input.path, config.starlingx.release.release);
   for (const rule of kubernetesRules) runRule(rule, k8s, emit);
   let staleReported = false;
   if (input.reportStaleData && k8s.objects.length) {

@@ -6,7 +6,8 @@ import { versionStates, type StarlingxContext } from './families/starlingx';
 import { starlingxKeys, starlingxReleases, schemaPath } from './data';
 import { schemaFor } from './schema';
 import { compareVersions } from './versions';
-import type { KubernetesContext } from './families/kubernetes';
+import type { KubernetesContext, ContainerImage } from './families/kubernetes';
+import { versionRow, standingAt, kubeMinorOfTag } from './kubernetes/components';
 import { KataContext, detectFlavour, resolveKataWindow } from './families/kata';
 import { describeReleases } from './kata/data';
 import type { PersistContext } from './families/kata-persist';
@@ -105,10 +106,39 @@ function k8sHover(ctx: KubernetesContext, text: string, pos: Position): HoverRes
   const lines = new LineIndex(text);
   const off = lines.offsetAt(pos);
   const within = (r: { start: number; end: number }) => off >= r.start && off <= r.end;
+  const img = ctx.images().find((i) => within(i.range));
+  if (img?.component) return { markdown: imageHover(ctx, img), range: lines.range(img.range.start, img.range.end) };
   const o = ctx.objects.find((x) => within(x.apiVersionRange) || within(x.kindRange));
   if (!o) return undefined;
   const range = within(o.apiVersionRange) ? o.apiVersionRange : o.kindRange;
   return { markdown: apiTimeline(ctx, o.apiVersion, o.kind), range: lines.range(range.start, range.end) };
+}
+
+/** A component image: what upstream validates it for, with the window's versions marked, and the source. */
+function imageHover(ctx: KubernetesContext, img: ContainerImage): string {
+  const c = img.component!;
+  const out = [`**${c.name}** \`${img.ref.tag ?? '(no tag)'}\``, ''];
+  if (c.versionIsKubernetes) {
+    const m = kubeMinorOfTag(img.ref.tag);
+    out.push(`A Kubernetes component: its version is the Kubernetes version${m ? ` ${m}` : ''}; checked against the version-skew policy.`);
+    return out.join('\n');
+  }
+  const row = img.ref.tag ? versionRow(c, img.ref.tag) : undefined;
+  if (!row) {
+    out.push(c.versions.length ? `Version not in the data (${c.versions.map((v) => v.version).join(', ')} are).` : `Upstream publishes no Kubernetes matrix for ${c.name}.`);
+    return out.join('\n');
+  }
+  const k = row.kubernetes;
+  out.push(`Upstream (${row.upstreamMatrix}): validated for ${k.validated.length ? k.validated.join(', ') : 'no version'}${k.documented.length ? `; documented for ${k.documented.join(', ')}` : ''}${k.incompatible.length ? `; incompatible with ${k.incompatible.join(', ')}` : ''}.`, '');
+  out.push(`Window ${ctx.windowText} (${ctx.window.source.kind}: ${ctx.window.source.detail}):`, '');
+  out.push(`| ${ctx.minors.join(' | ')} |`, `|${ctx.minors.map(() => '---').join('|')}|`);
+  const mark = { validated: '✓ validated', documented: '✓ documented', incompatible: '✗ incompatible', unlisted: '⚠ not listed' } as const;
+  out.push(`| ${ctx.minors.map((m) => mark[standingAt(row, m)]).join(' | ')} |`);
+  if (k.starlingx?.length) out.push('', `StarlingX ships it on Kubernetes ${k.starlingx.join(', ')}.`);
+  if (row.note) out.push('', `Note: ${row.note}`);
+  const src = row.evidence.map((e) => e.source && `${e.source.repo} ${e.source.path}${e.source.tag ? ` @ ${e.source.tag}` : ''}`).filter(Boolean);
+  if (src.length) out.push('', `Sources: ${[...new Set(src)].join('; ')}`);
+  return out.join('\n');
 }
 
 /** The lifecycle of an apiVersion/kind with the window's versions marked. */

@@ -121,7 +121,10 @@ function validate(doc: TextDocument): void {
   const { config } = configFor(file, doc.uri);
   let result: AnalyzeResult;
   try {
-    result = analyze({ path: file, text: doc.getText(), config, root: ws.rootFor(file), reportStaleData: !staleDataReported, today: today() });
+    result = analyze({
+      path: file, text: doc.getText(), config, root: ws.rootFor(file), reportStaleData: !staleDataReported, today: today(),
+      neighbours: ws.neighboursFor(file),
+    });
     if (result.staleReported) staleDataReported = true;
   } catch (e) {
     connection.console.error(`skewguard: analysing ${doc.uri} failed: ${(e as Error).stack}`);
@@ -197,6 +200,15 @@ documents.onDidChangeContent((e) => {
     for (const d of documents.all()) if (d.uri !== e.document.uri) schedule(d, debounce());
     publishConfigProblems();
     void connection.sendNotification(ConfigChangedNotification, {});
+  }
+  // A manifest's images are facts for its folder's other manifests (control-plane skew): re-check them.
+  if (/\.(ya?ml|json)$/i.test(e.document.uri)) {
+    const dir = path.dirname(uriToPath(e.document.uri));
+    let others = false;
+    for (const d of documents.all()) {
+      if (d.uri !== e.document.uri && path.dirname(uriToPath(d.uri)) === dir) { others = true; schedule(d, debounce()); }
+    }
+    if (others) ws.invalidateFolder(dir);
   }
   // didOpen also fires onDidChangeContent; the open handler already validated that version.
   const last = results.get(e.document.uri);

@@ -6,6 +6,8 @@ import { CONFIG_FILENAMES, parseConfig, type LoadedConfig, type WorkspaceFacts }
 import { isStarlingxName } from '../engine/families/starlingx';
 import { parseYaml } from '../engine/parse/yaml';
 import { ruleIds } from '../engine/rules';
+import type { NeighbourFacts } from '../engine/families/kubernetes';
+import { parseImage, componentOf, kubeMinorOfTag } from '../engine/kubernetes/components';
 
 export class WorkspaceState {
   private configCache = new Map<string, LoadedConfig | null>();
@@ -15,7 +17,37 @@ export class WorkspaceState {
 
   constructor(public roots: string[], public explicitConfig?: string) {}
 
-  invalidate(): void { this.configCache.clear(); this.facts.clear(); }
+  private folders = new Map<string, NonNullable<NeighbourFacts['staticPods']>>();
+
+  invalidate(): void { this.configCache.clear(); this.facts.clear(); this.folders.clear(); }
+
+  invalidateFolder(dir: string): void { this.folders.delete(dir); }
+
+  /** kube-* static pods in the file's folder (other files), and the workspace's localhost.yml. */
+  neighboursFor(file: string): NeighbourFacts {
+    const dir = path.dirname(file);
+    let pods = this.folders.get(dir);
+    if (!pods) {
+      pods = [];
+      let names: string[] = [];
+      try { names = fs.readdirSync(dir).filter((n) => /\.(ya?ml|json)$/i.test(n)).sort().slice(0, 200); } catch { /* unreadable */ }
+      for (const n of names) {
+        const p = path.join(dir, n);
+        let text = this.openTexts.get(p);
+        if (text === undefined) {
+          try { if (fs.statSync(p).size > 512 * 1024) continue; text = fs.readFileSync(p, 'utf8'); } catch { continue; }
+        }
+        for (const m of text.matchAll(/^\s*-?\s*image:\s*["']?([^\s"'#]+)/gm)) {
+          const ref = parseImage(m[1]);
+          const c = componentOf(ref);
+          const minor = kubeMinorOfTag(ref.tag);
+          if (c?.versionIsKubernetes && minor && c.id !== 'kube-proxy') pods.push({ file: p, component: c.id, minor, image: ref.tag! });
+        }
+      }
+      this.folders.set(dir, pods);
+    }
+    return { staticPods: pods.filter((p) => p.file !== file), localhost: this.factsFor(file).localhost };
+  }
 
   rootFor(file: string): string | undefined {
     return this.roots.filter((r) => file === r || file.startsWith(r.endsWith(path.sep) ? r : r + path.sep)).sort((a, b) => b.length - a.length)[0];

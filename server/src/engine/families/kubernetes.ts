@@ -4,6 +4,7 @@ import type { YamlDoc, YamlFile, OffsetRange } from '../parse/yaml';
 import { kubernetesApis, type ApiRow } from '../data';
 import type { KubeWindow } from '../config';
 import { statusAt, findRow, servedKinds, compareMinor } from '../kubernetes/lifecycle';
+import { parseImage, componentOf, type ImageRef, type Component } from '../kubernetes/components';
 
 export interface ManifestObject {
   doc: YamlDoc;
@@ -50,14 +51,63 @@ export function looksLikeHelmTemplate(text: string): boolean {
 
 export interface StepStatus { minor: string; served: boolean; deprecated: boolean; removed: boolean }
 
+export interface ContainerImage {
+  object: ManifestObject;
+  /** Path of the image value inside the document. */
+  path: Array<string | number>;
+  range: OffsetRange;
+  ref: ImageRef;
+  component?: Component;
+  text: string;
+}
+
+/** Facts from other files that cross-file rules need (the language server gathers them). */
+export interface NeighbourFacts {
+  /** kube-* static pods in the same folder as the file (other files; the file's own are found by the rules). */
+  staticPods?: Array<{ file: string; component: string; minor: string; image: string }>;
+  /** The workspace's localhost.yml and its kubernetes_version. */
+  localhost?: { path: string; kubernetesVersion?: string };
+}
+
+const CONTAINER_LISTS = new Set(['containers', 'initContainers', 'ephemeralContainers']);
+
 export class KubernetesContext {
+  private imagesMemo?: ContainerImage[];
   constructor(
     readonly file: YamlFile,
     readonly objects: ManifestObject[],
     readonly window: KubeWindow,
     readonly rows: ApiRow[],
     readonly json: boolean,
+    readonly neighbours: NeighbourFacts = {},
+    readonly path = '',
+    /** The StarlingX release of the configuration, for "StarlingX ships …" advice. */
+    readonly starlingxRelease?: string,
   ) {}
+
+  /** Every container image of every object (pod templates at any depth: Deployments, CronJobs, Pods …). */
+  images(): ContainerImage[] {
+    if (this.imagesMemo) return this.imagesMemo;
+    const out: ContainerImage[] = [];
+    for (const o of this.objects) {
+      const visit = (v: unknown, at: Array<string | number>, depth: number) => {
+        if (depth > 12 || !v || typeof v !== 'object') return;
+        if (Array.isArray(v)) { v.forEach((x, i) => visit(x, [...at, i], depth + 1)); return; }
+        for (const [k, x] of Object.entries(v)) {
+          if (CONTAINER_LISTS.has(k) && Array.isArray(x)) {
+            x.forEach((c, i) => {
+              if (!isObj(c) || typeof c.image !== 'string') return;
+              const path = [...at, k, i, 'image'];
+              const ref = parseImage(c.image);
+              out.push({ object: o, path, range: o.doc.locate(path).value, ref, component: componentOf(ref), text: c.image });
+            });
+          } else if (k !== 'metadata' && k !== 'status') visit(x, [...at, k], depth + 1);
+        }
+      };
+      visit(o.value, o.at, 0);
+    }
+    return (this.imagesMemo = out);
+  }
 
   get minors(): string[] { return this.window.minors; }
   get windowText(): string {

@@ -15,6 +15,10 @@ import { rule as deprecatedApi } from './kubernetes/deprecated-api';
 import { rule as notYetServed } from './kubernetes/api-not-yet-served';
 import { rule as noCommon } from './kubernetes/no-common-api-version';
 import { helmTemplate, staleData } from './kubernetes/engine-notes';
+import { rule as componentNotValidated } from './kubernetes/component-not-validated';
+import { rule as controlPlaneSkew } from './kubernetes/control-plane-skew';
+import { rule as nodeComponentSkew } from './kubernetes/node-component-skew';
+import { rule as kubeadmVersion } from './kubernetes/kubeadm-version';
 import type { KataContext } from '../families/kata';
 import { rule as kataUnknownSection } from './kata/unknown-section';
 import { rule as kataSectionNotInWindow } from './kata/section-not-in-window';
@@ -33,7 +37,9 @@ import { legacyStore } from './kata-persist/legacy-store';
 
 export const starlingxRules: Rule<StarlingxContext>[] = [vPrefix, unshipped, belowDefault, unknownKey, keyNotRead, invalidType, invalidValue];
 
-export const kubernetesRules: Rule<KubernetesContext>[] = [removedApi, deprecatedApi, notYetServed, noCommon];
+export const kubernetesRules: Rule<KubernetesContext>[] = [
+  removedApi, deprecatedApi, notYetServed, noCommon, componentNotValidated, controlPlaneSkew, nodeComponentSkew, kubeadmVersion,
+];
 
 export const kataRules: Rule<KataContext>[] = [
   kataUnknownSection, kataSectionNotInWindow, kataUnknownOption, kataOptionNotInWindow, kataRenamedOption, kataInvalidType, kataInvalidValue, kataDropIn,
