@@ -2,7 +2,8 @@
 // Generates the rule documentation under docs/rules/ from the rule registry (server/src/engine/rules/),
 // the way ruff generates its rule pages from its registry: one page per rule, docs/rules/<rule-id>.md
 // (rule ids contain a slash, so starlingx/unknown-key -> docs/rules/starlingx/unknown-key.md), plus an
-// index, docs/rules/README.md. test/docs-fresh.test.mjs checks the committed pages against this output.
+// index, docs/rules/README.md, and the same index as docs/rules/index.md (for static site generators).
+// test/docs-fresh.test.mjs checks the committed pages against this output.
 //
 //   node scripts/gen-docs.mjs      (npm run gen:docs)  writes the pages and deletes stale .md files
 //                                  under docs/rules/. Needs a build: it reads dist/engine.js.
@@ -160,7 +161,10 @@ export function generateDocs(allRules) {
     if (files.has(p)) throw new Error(`gen-docs: rule id "${rule.id}" appears twice`);
     files.set(p, rulePage(rule));
   }
+  // The index twice: README.md is what GitHub shows for the folder, index.md what static site generators
+  // (MkDocs, Jekyll/GitHub Pages) serve for it. Same content, so the links work from both.
   files.set(`${DOCS_DIR}/README.md`, indexPage(allRules));
+  files.set(`${DOCS_DIR}/index.md`, indexPage(allRules));
   return new Map([...files].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
 }
 

@@ -106,6 +106,16 @@ test('every rule has a page at the URL its diagnostics link to', () => {
   }
 });
 
+test('docs/rules/index.md is generated: the same index as docs/rules/README.md, listing every rule', () => {
+  const generated = generateDocs(e.allRules);
+  assert.ok(generated.has('docs/rules/index.md'), 'the generator does not produce docs/rules/index.md');
+  assert.equal(generated.get('docs/rules/index.md'), generated.get('docs/rules/README.md'));
+  for (const r of e.allRules) assert.match(generated.get('docs/rules/index.md'), new RegExp(`\\]\\(${r.id}\\.md\\)`), `${r.id} missing from index.md`);
+  const committed = path.join(repoRoot, 'docs/rules/index.md');
+  assert.ok(fs.existsSync(committed), `docs/rules/index.md is missing: ${HINT}`);
+  assert.equal(fs.readFileSync(committed, 'utf8'), generated.get('docs/rules/index.md'), `docs/rules/index.md differs: ${HINT}`);
+});
+
 test('generation is deterministic', () => {
   const a = generateDocs(e.allRules);
   const b = generateDocs(e.allRules);

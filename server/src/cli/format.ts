@@ -1,5 +1,7 @@
-// Output formats of lsp-lint: stylish (people), json (scripts), sarif (code scanning), github (workflow annotations).
+// Output formats of lsp-lint: stylish (people), json (scripts), sarif (code scanning), github (workflow annotations),
+// gitlab (GitLab Code Quality reports).
 import * as path from 'node:path';
+import { createHash } from 'node:crypto';
 import type * as Sarif from 'sarif';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { allRules, docsUrl } from '../engine/rules';
@@ -126,4 +128,35 @@ export function github(reports: FileReport[], cwd: string): string {
     }
   }
   return out.length ? out.join('\n') + '\n' : '';
+}
+
+const GITLAB_SEVERITY: Record<string, string> = { error: 'major', warning: 'minor', info: 'info', hint: 'info' };
+
+/**
+ * GitLab Code Quality (the Code Climate issue subset GitLab reads from `artifacts: reports: codequality`): one issue
+ * per finding, paths relative to the working directory (the project root in a GitLab job). The fingerprint ignores
+ * the line, so a finding keeps its identity when lines above it change; repeats of the same finding in a file are
+ * told apart by their order.
+ */
+export function gitlab(reports: FileReport[], cwd: string): string {
+  const seen = new Map<string, number>();
+  const issues = reports.flatMap((r) => {
+    const rel = path.relative(cwd, r.file);
+    const file = (rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : r.file).split(path.sep).join('/');
+    return r.diagnostics.map((d) => {
+      const base = `${String(d.code)}\u0000${file}\u0000${msg(d)}`;
+      const n = seen.get(base) ?? 0;
+      seen.set(base, n + 1);
+      return {
+        type: 'issue',
+        check_name: String(d.code),
+        description: msg(d),
+        categories: ['Bug Risk'],
+        severity: GITLAB_SEVERITY[sevName(d)],
+        fingerprint: createHash('sha256').update(`${base}\u0000${n}`).digest('hex'),
+        location: { path: file, lines: { begin: d.range.start.line + 1, end: d.range.end.line + 1 } },
+      };
+    });
+  });
+  return JSON.stringify(issues, null, 2) + '\n';
 }

@@ -12,7 +12,7 @@ import {
   type Diagnostic, type ProtocolConnection, type TextEdit, type CodeAction,
 } from 'vscode-languageserver-protocol/node';
 import { collectFiles } from './files';
-import { stylish, json, sarif, github, count, type FileReport } from './format';
+import { stylish, json, sarif, github, gitlab, count, type FileReport } from './format';
 import { ResolvedConfigRequest, FIX_ALL_KIND, type InitializationOptions, type ResolvedConfigResult } from '../shared/protocol';
 import { checkKubernetesWindow, checkKataWindow, SEVERITIES } from '../engine/config';
 import { findStarlingxRelease } from '../engine/data';
@@ -21,7 +21,7 @@ import { MAX_FILE_BYTES } from '../engine/analyze';
 import type { SeveritySetting } from '../engine/types';
 
 const VERSION = '0.1.0';
-const FORMATS = ['stylish', 'json', 'sarif', 'github'] as const;
+const FORMATS = ['stylish', 'json', 'sarif', 'github', 'gitlab'] as const;
 
 const HELP = `Usage: lsp-lint [options] [paths|globs...]
 
@@ -29,28 +29,33 @@ Checks StarlingX localhost.yml files (and the other file kinds skewguard serves)
 every version in the upgrade window, using the skewguard language server.
 
 Options:
-  -f, --format <stylish|json|sarif|github>  output format (default: stylish)
+  -f, --format <fmt>              output format (default: stylish): stylish (for people), json, sarif (SARIF 2.1.0,
+                                  code scanning), github (workflow annotations), gitlab (Code Quality report)
   -o, --output-file <file>        write the report to a file instead of stdout
   -c, --config <file>             use this config instead of the nearest .skewguard.yaml
       --starlingx-release <rel>   StarlingX release, e.g. 6.0
       --kubernetes-window <w>     Kubernetes window, e.g. 1.18..1.21 or 1.21
       --kubernetes-version <v>    one target version (Pluto's --target-versions k8s=v1.25.0): the window v..v
       --kata-window <w>           Kata window, e.g. 3.2..3.32
-      --kata-flavour <go|runtime-rs>
+      --kata-flavour <go|runtime-rs>  Kata runtime flavour (also --kata-flavor)
       --rule <id>=<severity>      set a rule's severity (error|warning|info|hint|off); repeatable
       --exit-codes <default|pluto>  pluto: exit 3 when an API is removed, 2 when one is deprecated (as Pluto does)
       --max-warnings <n>          exit 1 when there are more than n warnings (default: -1, no limit)
       --fix                       apply the preferred fixes (atomic writes; files that do not parse are left alone)
-      --stdin                     read the file from standard input
+      --stdin, -                  read the file from standard input
       --stdin-filename <name>     the name used for standard input (implies --stdin)
       --print-config [path]       print the resolved windows and where each part came from, then exit
   -j, --jobs <n>                  language server processes to run in parallel (default: 1, or 2 for 400+ files)
       --shard <i>/<n>             check only the i-th of n equal shares of the files (for fan-out across CI jobs)
-      --no-color                  no colours in stylish output
+      --color, --no-color         colours in stylish output (default: when stdout is a terminal and NO_COLOR is unset)
   -h, --help                      this help
   -v, --version                   the version
 
-Exit codes: 0 no errors; 1 errors (or more warnings than --max-warnings); 2 usage or internal failure.
+Options that take a value also accept --option=value. Directories are walked for .yml, .yaml, .json and .toml
+files (.gitignore and the ignore: list of .skewguard.yaml are respected).
+
+Exit codes: 0 no errors; 1 errors (or more warnings than --max-warnings); 2 usage error, invalid .skewguard.yaml,
+missing path or internal failure. With --exit-codes pluto: 3 an API is removed in the window, 2 one is deprecated.
 `;
 
 interface Options {
@@ -250,7 +255,8 @@ export function applyEdits(text: string, edits: TextEdit[]): string {
     else if (c === 13) { if (text.charCodeAt(i + 1) === 10) i++; starts.push(i + 1); }
   }
   const off = (p: { line: number; character: number }) => (p.line >= starts.length ? text.length : Math.min(starts[p.line] + p.character, text.length));
-  const sorted = edits.map((e) => ({ s: off(e.range.start), e: off(e.range.end), t: e.newText })).sort((a, b) => b.s - a.s);
+  // From the end backwards; edits at the same position keep their array order in the result, as LSP specifies.
+  const sorted = edits.map((e, i) => ({ s: off(e.range.start), e: off(e.range.end), t: e.newText, i })).sort((a, b) => b.s - a.s || b.i - a.i);
   let out = text;
   for (const e of sorted) out = out.slice(0, e.s) + e.t + out.slice(e.e);
   return out;
@@ -350,6 +356,7 @@ async function main(argv: string[]): Promise<number> {
     case 'json': out = json(reports); break;
     case 'sarif': out = sarif(reports, cwd, VERSION); break;
     case 'github': out = github(reports, cwd); break;
+    case 'gitlab': out = gitlab(reports, cwd); break;
     default: out = stylish(reports, cwd, opts.color && !opts.outputFile);
   }
   if (opts.outputFile) fs.writeFileSync(opts.outputFile, out);

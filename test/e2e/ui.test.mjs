@@ -1,0 +1,324 @@
+// `npm run test:e2e`: what a person sees. The packaged .vsix is installed into code-server (VS Code 1.100.3 in the
+// browser, Node extension host), a temporary copy of examples/ is opened in headless Chromium (playwright-core), and
+// the test looks at the screen: squiggles, the Problems panel, hovers, the Ctrl+. menu, the edited text and the
+// status bar. Screenshots go to test-results/e2e/ (gitignored).
+//
+//   npm run test:e2e                  packages the extension first (scripts/package.mjs)
+//   SKEWGUARD_VSIX=x.vsix npm run test:e2e    uses that package instead
+//   SKEWGUARD_HARNESS=dir             where the harness lives (default ~/.cache/skewguard-vscode; installed if missing)
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { repoRoot, harnessTools, makeWorkspace, ensureHarness, FILES } = require('../vscode/workspace.js');
+
+const OUT = path.join(repoRoot, 'test-results', 'e2e');
+const STEP_TIMEOUT = 60000;
+const t0 = Date.now();
+const log = (s) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)} s] ${s}`);
+
+let w, cs, context, page;
+const ctx = { ok: true };
+
+before(async () => {
+  fs.rmSync(OUT, { recursive: true, force: true });
+  fs.mkdirSync(OUT, { recursive: true });
+  const harness = ensureHarness();
+  w = makeWorkspace('skewguard-e2e-');
+  let vsix = process.env.SKEWGUARD_VSIX && path.resolve(process.env.SKEWGUARD_VSIX);
+  if (!vsix) {
+    vsix = path.join(w.base, 'skewguard.vsix');
+    const p = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'package.mjs'), '--out', vsix], { cwd: repoRoot, encoding: 'utf8' });
+    assert.equal(p.status, 0, `npm run package failed:\n${p.stdout}\n${p.stderr}`);
+    log(p.stdout.trim().split('\n').pop());
+  }
+  assert.ok(fs.existsSync(vsix), `no .vsix at ${vsix}`);
+
+  const start = spawnSync('bash', [path.join(harnessTools, 'run-code-server.sh'), '--dir', harness, '--workspace', w.ws,
+    '--port', '0', '--state-dir', path.join(w.base, 'cs'), '--install-extension', vsix], { encoding: 'utf8' });
+  assert.equal(start.status, 0, `code-server did not start:\n${start.stderr}`);
+  cs = Object.fromEntries(start.stdout.trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2)));
+  log(`code-server at ${cs.CS_URL} with ${path.basename(vsix)} installed`);
+
+  const { chromium } = createRequire(path.join(harness, 'node_modules', 'x.js'))('playwright-core');
+  const profile = path.join(w.base, 'chromium');
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    env: { ...process.env, XDG_CONFIG_HOME: path.join(profile, 'xdg-config'), XDG_CACHE_HOME: path.join(profile, 'xdg-cache') },
+    viewport: { width: 1400, height: 900 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  page = context.pages()[0] || await context.newPage();
+  page.setDefaultTimeout(STEP_TIMEOUT);
+  const consoleLines = [];
+  page.on('console', (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
+  page.on('pageerror', (e) => consoleLines.push(`[pageerror] ${e.message}`));
+  ctx.writeConsole = () => fs.writeFileSync(path.join(OUT, 'console.log'), consoleLines.join('\n') + '\n');
+  await page.goto(`${cs.CS_URL}/?folder=${encodeURIComponent(w.ws)}`);
+  await page.locator('.monaco-workbench').waitFor();
+  log('workbench visible');
+});
+
+after(async () => {
+  ctx.writeConsole?.();
+  await context?.close().catch(() => {});
+  if (cs?.CS_STATE_DIR) {
+    if (!ctx.ok && cs.CS_LOG) fs.copyFileSync(cs.CS_LOG, path.join(OUT, 'code-server.log'));
+    spawnSync('bash', [path.join(harnessTools, 'run-code-server.sh'), '--stop', cs.CS_STATE_DIR], { stdio: 'ignore' });
+  }
+  w?.cleanup();
+  log(`screenshots in ${path.relative(process.cwd(), OUT) || OUT}`);
+});
+
+/** Runs a UI step; on failure saves a screenshot named after it. */
+function step(name, fn) {
+  test(name, async () => {
+    try {
+      await fn();
+    } catch (e) {
+      ctx.ok = false;
+      const file = path.join(OUT, `failure-${name.replace(/[^\w]+/g, '-').slice(0, 60)}.png`);
+      await page?.screenshot({ path: file }).catch(() => {});
+      throw e;
+    }
+  });
+}
+
+const shot = (name) => page.screenshot({ path: path.join(OUT, `${name}.png`) });
+const norm = (s) => s.replace(/\u00a0/g, ' ').replace(/\s+/g, ' ').trim();
+const editor = () => page.locator('.part.editor .editor-instance .monaco-editor').first();
+
+async function openFile(rel) {
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor();
+  await input.fill(rel);
+  // Wait for the filtered list: before it, the focused row is the most recent editor.
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: path.basename(rel) }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.tabs-container .tab.active', { hasText: path.basename(rel) }).waitFor();
+  await editor().locator('.view-lines .view-line').first().waitFor();
+}
+
+/** Runs a command from the Command Palette by its title. */
+async function runCommand(title) {
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').fill(`>${title}`);
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: title }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+}
+
+/** Moves the cursor to line:column (1-based) with Ctrl+G. */
+async function gotoPosition(line, column) {
+  await editor().locator('.view-lines').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Control+G');
+  await page.locator('.quick-input-widget input').waitFor();
+  await page.keyboard.type(`${line}:${column}`);
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+}
+
+/** The rendered text of editor line `line` (1-based; the line must be on screen). */
+async function lineText(line) {
+  return page.evaluate(({ line }) => {
+    const lines = [...document.querySelectorAll('.part.editor .editor-instance .monaco-editor .view-lines .view-line')];
+    const lh = lines[0]?.offsetHeight || 1;
+    const top = (el) => parseFloat(el.style.top);
+    const first = Math.min(...lines.map(top));
+    // Lines are absolutely positioned; the first rendered one is the top visible line (no scrolling here).
+    const el = lines.find((l) => Math.round((top(l) - first) / lh) === line - 1);
+    return el ? el.textContent.replace(/\u00a0/g, ' ') : null;
+  }, { line });
+}
+
+/** Hovers the mouse over the first occurrence of `text` in the editor. */
+async function hoverOver(text) {
+  const box = await page.evaluate(({ text }) => {
+    for (const l of document.querySelectorAll('.part.editor .editor-instance .monaco-editor .view-lines .view-line')) {
+      const full = l.textContent.replace(/\u00a0/g, ' ');
+      const at = full.indexOf(text);
+      if (at < 0) continue;
+      const walker = document.createTreeWalker(l, NodeFilter.SHOW_TEXT);
+      let offset = 0, node;
+      while ((node = walker.nextNode())) {
+        const len = node.textContent.length;
+        if (at + 1 < offset + len) {
+          const r = document.createRange();
+          r.setStart(node, at + 1 - offset); r.setEnd(node, at + 2 - offset);
+          const b = r.getBoundingClientRect();
+          return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+        }
+        offset += len;
+      }
+    }
+    return null;
+  }, { text });
+  assert.ok(box, `"${text}" is not on screen`);
+  await page.mouse.move(box.x - 40, box.y + 120);
+  await page.mouse.move(box.x, box.y, { steps: 4 });
+  const hover = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content').first();
+  await hover.waitFor();
+  await page.waitForTimeout(300); // the hover fades in: let the screenshots show it fully
+  return hover;
+}
+
+async function closeHover() {
+  await page.mouse.move(1300, 850);
+  await page.keyboard.press('Escape');
+  await page.locator('.monaco-hover:not(.hidden) .monaco-hover-content').first().waitFor({ state: 'detached' }).catch(() => {});
+}
+
+/** Opens the Ctrl+. menu at line:column, selects the row titled `title` with the keyboard, presses Enter. */
+async function quickFix(line, column, title) {
+  await gotoPosition(line, column);
+  await page.keyboard.press('Control+.');
+  const rows = page.locator('.action-widget .monaco-list-row');
+  await rows.first().waitFor();
+  await page.locator('.action-widget .monaco-list-row', { hasText: title }).first().waitFor();
+  const titles = (await rows.allInnerTexts()).map(norm);
+  // The preferred fix is focused; move the focus to the wanted row (a click is swallowed by the pointer block).
+  for (let i = 0; i < titles.length + 1; i++) {
+    const focused = norm(await page.locator('.action-widget .monaco-list-row.focused').first().innerText().catch(() => ''));
+    if (focused.includes(title)) break;
+    await page.keyboard.press('ArrowDown');
+  }
+  await shot(`quickfix-${title.replace(/[^\w.]+/g, '-').replace(/^-|-$/g, '').slice(0, 40)}`);
+  await page.keyboard.press('Enter');
+  await page.locator('.action-widget').waitFor({ state: 'hidden' });
+  return titles;
+}
+
+const statusWindow = () => page.locator('.statusbar-item', { hasText: 'StarlingX' }).first();
+
+step('the workbench shows the examples workspace', async () => {
+  for (const dir of ['kata', 'kubernetes', 'starlingx']) {
+    await page.locator(`.explorer-folders-view .monaco-list-row[aria-label^="${dir}"]`).first().waitFor();
+  }
+});
+
+step('localhost.yml: the "v" prefix is underlined as an error', async () => {
+  await openFile(FILES.localhost);
+  await editor().locator('.squiggly-error').first().waitFor();
+  await editor().locator('.squiggly-warning').first().waitFor();
+  assert.equal(await lineText(17), 'kubernetes_version: v1.34.1');
+  const problems = await page.locator('#status\\.problems').getAttribute('aria-label');
+  assert.match(problems, /Errors: 1, Warnings: 3/);
+});
+
+step('the status bar shows the resolved window of the active file', async () => {
+  await statusWindow().waitFor();
+  assert.match(norm(await statusWindow().innerText()), /^StarlingX 12\.0 · Kubernetes 1\.34$/);
+  await shot('localhost-status-bar');
+});
+
+step('localhost.yml: hovering kubernetes_version shows the versions StarlingX 12.0 ships', async () => {
+  const hover = await hoverOver('v1.34.1');
+  const text = norm(await hover.innerText());
+  assert.match(text, /kubernetes_version — StarlingX 12\.0/);
+  assert.match(text, /1\.34\.1 is the newest version this release ships/);
+  await shot('localhost-hover');
+  await closeHover();
+});
+
+step('localhost.yml: hovering a dropped key shows the releases that read it', async () => {
+  const hover = await hoverOver('k8s_root_ca_cert');
+  const text = norm(await hover.innerText());
+  assert.match(text, /Not read by StarlingX 12\.0\./);
+  assert.match(text, /Releases that read it: 5\.0, 6\.0, 7\.0, 8\.0, 9\.0, 10\.0, 11\.0\./);
+  await closeHover();
+});
+
+step('the Problems panel lists the problems of a localhost.yml, a manifest and a Kata TOML', async () => {
+  await openFile(FILES.manifest);
+  await editor().locator('.squiggly-error').first().waitFor();
+  await openFile(FILES.kata);
+  await editor().locator('.squiggly-error').first().waitFor();
+  await page.keyboard.press('Control+Shift+M');
+  await page.locator('.markers-panel').waitFor();
+  // Room for every row (the list only renders what fits).
+  await runCommand('View: Toggle Maximized Panel');
+  const rows = page.locator('.markers-panel .monaco-list-row');
+  const want = [FILES.localhost, FILES.manifest, FILES.kata].flatMap((f) => w.expected.find((e) => e.file === f).messages.map((m) => ({ f, m })));
+  assert.equal(want.length, 6);
+  for (const { m } of want) {
+    await page.locator('.markers-panel .monaco-list-row', { hasText: m.message.slice(0, 60) }).first().waitFor();
+  }
+  const texts = (await rows.allInnerTexts()).map(norm);
+  for (const { f, m } of want) {
+    const row = texts.find((t) => t.includes(m.message.slice(0, 60)));
+    assert.ok(row.includes(m.code), `row without the rule id ${m.code}: ${row}`);
+    assert.ok(row.includes(`[Ln ${m.range[0] + 1}, Col ${m.range[1] + 1}]`), `row without the position: ${row}`);
+    assert.ok(texts.some((t) => t.startsWith(path.basename(f))), `no file row for ${f}`);
+  }
+  assert.ok(texts.some((t) => /^localhost\.yml\s*starlingx\/stx12-v-prefix\s*4$/.test(t)), `localhost.yml file row: ${texts.join(' | ')}`);
+  await shot('problems-panel');
+  await runCommand('View: Toggle Maximized Panel');
+  await runCommand('View: Hide Panel');
+  await page.locator('.markers-panel').waitFor({ state: 'hidden' });
+});
+
+step('Kata TOML: hovering shared_fs shows the values each release accepts', async () => {
+  await openFile(FILES.kata);
+  const hover = await hoverOver('shared_fs');
+  const text = norm(await hover.innerText());
+  assert.match(text, /shared_fs in \[hypervisor\.qemu\] — Kata Containers Go runtime/);
+  assert.match(text, /virtio-9p, virtio-fs, virtio-fs-nydus \(2\.4\.0–3\.1\.3, others fatal\)/);
+  await shot('kata-hover');
+  await closeHover();
+});
+
+step('Kata TOML: Ctrl+. offers values every release accepts; choosing one changes the text and clears the error', async () => {
+  const titles = await quickFix(13, 14, 'Change to virtio-fs');
+  assert.deepEqual(titles.filter((t) => t.startsWith('Change to')), ['Change to virtio-9p', 'Change to virtio-fs', 'Change to virtio-fs-nydus']);
+  await page.waitForFunction(() => [...document.querySelectorAll('.part.editor .view-line')].some((l) => l.textContent.replace(/\u00a0/g, ' ') === 'shared_fs = "virtio-fs"'));
+  assert.equal(await lineText(13), 'shared_fs = "virtio-fs"');
+  await editor().locator('.squiggly-error').first().waitFor({ state: 'detached' });
+  assert.match(norm(await statusWindow().innerText()), /^StarlingX 12\.0 · Kubernetes 1\.34 · Kata 3\.1\.\.3\.32$/);
+  await shot('kata-after-fix');
+});
+
+step('manifest: hovering apiVersion shows the timeline over the window', async () => {
+  await openFile(FILES.manifest);
+  const hover = await hoverOver('extensions/v1beta1');
+  const text = norm(await hover.innerText());
+  assert.match(text, /extensions\/v1beta1 DaemonSet/);
+  assert.match(text, /removed 1\.16/);
+  assert.match(text, /Served by every version of the window: apps\/v1/);
+  await shot('manifest-hover');
+  await closeHover();
+});
+
+step('manifest: Ctrl+. offers the conversion to apps/v1; applying it rewrites the text and clears the error', async () => {
+  assert.match(norm(await statusWindow().innerText()), /^StarlingX 12\.0 · Kubernetes 1\.18\.\.1\.21( · Kata [\d.]+)?$/);
+  await quickFix(2, 14, 'Convert to apps/v1');
+  await page.waitForFunction(() => [...document.querySelectorAll('.part.editor .view-line')].some((l) => l.textContent.replace(/\u00a0/g, ' ') === 'apiVersion: apps/v1'));
+  assert.equal(await lineText(2), 'apiVersion: apps/v1');
+  // apps/v1 needs a selector (from the pod labels); the old default update strategy is kept. Both are inserted at
+  // the end of spec; their order is the order of the edits (LSP), which lsp-lint --fix applies differently.
+  const added = (await Promise.all([17, 18, 19, 20, 21].map(lineText))).join('\n');
+  assert.ok([
+    '  selector:\n    matchLabels:\n      app: node-exporter\n  updateStrategy:\n    type: OnDelete',
+    '  updateStrategy:\n    type: OnDelete\n  selector:\n    matchLabels:\n      app: node-exporter',
+  ].includes(added), added);
+  await editor().locator('.squiggly-error').first().waitFor({ state: 'detached' });
+  await shot('manifest-after-fix');
+});
+
+step('localhost.yml: Ctrl+. offers "Remove the v"; applying it changes the text and clears the error', async () => {
+  await openFile(FILES.localhost);
+  await quickFix(17, 22, 'Remove the "v": 1.34.1');
+  await page.waitForFunction(() => [...document.querySelectorAll('.part.editor .view-line')].some((l) => l.textContent.replace(/\u00a0/g, ' ') === 'kubernetes_version: 1.34.1'));
+  assert.equal(await lineText(17), 'kubernetes_version: 1.34.1');
+  await editor().locator('.squiggly-error').first().waitFor({ state: 'detached' });
+  // Errors fixed in all three files; the localhost.yml's three warnings stay.
+  await page.waitForFunction(() => !/Errors: [1-9]/.test(document.querySelector('#status\\.problems')?.getAttribute('aria-label') ?? 'Errors: 1'));
+  assert.match(await page.locator('#status\\.problems').getAttribute('aria-label'), /Warnings: 3/);
+  await page.mouse.move(1300, 850);
+  await shot('localhost-after-fix');
+});
