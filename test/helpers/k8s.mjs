@@ -39,8 +39,9 @@ export function offsetAt(text, pos) {
 
 /** Applies LSP text edits (non-overlapping, all ranges in the original text) to `text`. */
 export function applyEdits(text, edits) {
-  const spans = edits.map((e) => ({ s: offsetAt(text, e.range.start), e: offsetAt(text, e.range.end), t: e.newText }));
-  spans.sort((a, b) => b.s - a.s || b.e - a.e);
+  // From the end backwards; edits at the same position keep their array order in the result, as LSP specifies.
+  const spans = edits.map((e, i) => ({ s: offsetAt(text, e.range.start), e: offsetAt(text, e.range.end), t: e.newText, i }));
+  spans.sort((a, b) => b.s - a.s || b.e - a.e || b.i - a.i);
   for (let k = 1; k < spans.length; k++) {
     if (spans[k].e > spans[k - 1].s) throw new Error(`overlapping edits at offsets ${spans[k].s}..${spans[k].e} and ${spans[k - 1].s}..${spans[k - 1].e}`);
   }

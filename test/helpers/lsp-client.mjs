@@ -153,7 +153,7 @@ export function applyTextEdits(text, edits) {
     else if (text[i] === '\r') { if (text[i + 1] === '\n') i++; starts.push(i + 1); }
   }
   const off = (p) => (p.line >= starts.length ? text.length : Math.min(starts[p.line] + p.character, text.length));
-  const sorted = edits.map((e) => ({ s: off(e.range.start), e: off(e.range.end), t: e.newText })).sort((a, b) => b.s - a.s);
+  const sorted = edits.map((e, i) => ({ s: off(e.range.start), e: off(e.range.end), t: e.newText, i })).sort((a, b) => b.s - a.s || b.i - a.i);
   let out = text;
   for (const e of sorted) out = out.slice(0, e.s) + e.t + out.slice(e.e);
   return out;

@@ -164,7 +164,7 @@ export class YamlEditor {
   /** The edits applied to the text (for checking a conversion before offering it). */
   apply(): string {
     let out = this.text;
-    for (const e of [...this.edits].sort((a, b) => b.range.start - a.range.start)) out = out.slice(0, e.range.start) + e.newText + out.slice(e.range.end);
+    for (const e of this.edits.map((x, i) => ({ ...x, i })).sort((a, b) => b.range.start - a.range.start || b.i - a.i)) out = out.slice(0, e.range.start) + e.newText + out.slice(e.range.end);
     return out;
   }
 }
