@@ -33,6 +33,16 @@ test('npm run demo: lsp-lint examples/ reports the findings examples/README.md d
     'examples/kata/gpu-host-3.1-to-3.32/configuration-qemu.toml': ['21:1 warning kata/renamed-option', '22:1 info kata/option-not-in-window'],
     'examples/kubernetes/stx6-site/localhost.yml': ['13:21 warning starlingx/kubernetes-version-below-default'],
     'examples/kubernetes/stx6-site/manifests/ingress.yaml': ['3:13 warning k8s/deprecated-api'],
+    'examples/kubernetes/stx6-skew-site/localhost.yml': ['12:21 warning starlingx/kubernetes-version-below-default'],
+    'examples/kubernetes/stx6-skew-site/manifests/calico-node.yaml': [
+      '23:18 warning k8s/component-not-validated',
+      '26:18 warning k8s/component-not-validated',
+      '29:18 warning k8s/component-not-validated',
+    ],
+    'examples/kubernetes/stx6-skew-site/manifests/kube-proxy.yaml': ['21:18 error k8s/node-component-skew'],
+    'examples/kubernetes/stx6-skew-site/static-pods/kube-apiserver.yaml': [],
+    'examples/kubernetes/stx6-skew-site/static-pods/kube-controller-manager.yaml': [],
+    'examples/kubernetes/stx6-skew-site/static-pods/kube-scheduler.yaml': ['16:14 error k8s/control-plane-skew'],
     'examples/kubernetes/upgrade-1.18-to-1.21/app.yaml': ['36:13 error k8s/api-not-yet-served', '53:13 warning k8s/deprecated-api'],
     'examples/kubernetes/upgrade-1.18-to-1.21/legacy-monitoring.yaml': ['2:13 error k8s/removed-api'],
     'examples/kubernetes/upgrade-1.18-to-1.21/nightly-report.yaml': ['1:13 warning k8s/deprecated-api'],
@@ -59,6 +69,22 @@ test('the manifests next to a localhost.yml take their Kubernetes window from it
   assert.deepEqual(cfg.kubernetes.versions, ['1.18.1', '1.19.13', '1.20.9', '1.21.3']);
   assert.equal(cfg.kubernetes.source.kind, 'workspace');
   assert.match(cfg.kubernetes.source.detail, /stx6-site\/localhost\.yml/);
+});
+
+test('the skew example: a half-upgraded control plane, Calico 3.12 and kube-proxy 1.18 in the 1.19..1.21 window of its localhost.yml', () => {
+  const { stdout } = lint('examples/kubernetes/stx6-skew-site/', '--format', 'json');
+  const messages = Object.fromEntries(JSON.parse(stdout).map((r) => [path.relative(repoRoot, r.filePath).split(path.sep).join('/'), r.messages.map((m) => m.message)]));
+  const calico = 'Calico v3.12.0 is not validated for Kubernetes 1.19, 1.20, 1.21 (upstream lists it for 1.14..1.17; window 1.19..1.21); Calico 3.19 is validated for every version of the window (e.g. v3.19.1)';
+  assert.deepEqual(messages['examples/kubernetes/stx6-skew-site/manifests/calico-node.yaml'], [calico, calico, calico]);
+  assert.deepEqual(messages['examples/kubernetes/stx6-skew-site/manifests/kube-proxy.yaml'], [
+    'kube-proxy v1.18.1 is outside the version-skew policy when the kube-apiserver runs 1.21 (kube-proxy may be at most 2 minors older there); window 1.19..1.21: upgrade kube-proxy with the control plane',
+  ]);
+  // The scheduler is compared with the kube-apiserver static pod of its own folder, not with the window.
+  assert.deepEqual(messages['examples/kubernetes/stx6-skew-site/static-pods/kube-scheduler.yaml'], [
+    'kube-scheduler v1.19.13 is outside the version-skew policy: it is 2 minors older than the kube-apiserver in kube-apiserver.yaml (1.21); at most 1 allowed',
+  ]);
+  const { stdout: cfg } = lint('--print-config', 'examples/kubernetes/stx6-skew-site/manifests/calico-node.yaml');
+  assert.deepEqual(JSON.parse(cfg).kubernetes.versions, ['1.19.13', '1.20.9', '1.21.3']);
 });
 
 test('the Kata examples take their window and flavour from their .skewguard.yaml', () => {

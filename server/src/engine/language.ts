@@ -123,17 +123,27 @@ function imageHover(ctx: KubernetesContext, img: ContainerImage): string {
     out.push(`A Kubernetes component: its version is the Kubernetes version${m ? ` ${m}` : ''}; checked against the version-skew policy.`);
     return out.join('\n');
   }
-  const row = img.ref.tag ? versionRow(c, img.ref.tag) : undefined;
+  if (!img.ref.tag) {
+    out.push(`No tag${img.ref.digest ? ' (pinned by digest only)' : ''}: the version cannot be read from the image, so it is not checked.`);
+    return out.join('\n');
+  }
+  const row = versionRow(c, img.ref.tag);
   if (!row) {
     out.push(c.versions.length ? `Version not in the data (${c.versions.map((v) => v.version).join(', ')} are).` : `Upstream publishes no Kubernetes matrix for ${c.name}.`);
     return out.join('\n');
   }
   const k = row.kubernetes;
-  out.push(`Upstream (${row.upstreamMatrix}): validated for ${k.validated.length ? k.validated.join(', ') : 'no version'}${k.documented.length ? `; documented for ${k.documented.join(', ')}` : ''}${k.incompatible.length ? `; incompatible with ${k.incompatible.join(', ')}` : ''}.`, '');
-  out.push(`Window ${ctx.windowText} (${ctx.window.source.kind}: ${ctx.window.source.detail}):`, '');
-  out.push(`| ${ctx.minors.join(' | ')} |`, `|${ctx.minors.map(() => '---').join('|')}|`);
-  const mark = { validated: '✓ validated', documented: '✓ documented', incompatible: '✗ incompatible', unlisted: '⚠ not listed' } as const;
-  out.push(`| ${ctx.minors.map((m) => mark[standingAt(row, m)]).join(' | ')} |`);
+  const silent = c.upstreamMatrix === 'none' || row.upstreamMatrix === 'none';
+  // Upstream silent (Multus, SR-IOV): nothing to mark per step, and the rule does not report it.
+  if (silent) out.push(`Upstream publishes no Kubernetes matrix for ${c.name}: not checked against the window ${ctx.windowText}.`);
+  else out.push(`Upstream (${row.upstreamMatrix}): validated for ${k.validated.length ? k.validated.join(', ') : 'no version'}${k.documented.length ? `; documented for ${k.documented.join(', ')}` : ''}${k.mayWork?.length ? `; may work (not tested) on ${k.mayWork.join(', ')}` : ''}${k.incompatible.length ? `; incompatible with ${k.incompatible.join(', ')}` : ''}.`, '');
+  if (!silent) {
+    out.push(`Window ${ctx.windowText} (${ctx.window.source.kind}: ${ctx.window.source.detail}):`, '');
+    out.push(`| ${ctx.minors.join(' | ')} |`, `|${ctx.minors.map(() => '---').join('|')}|`);
+    const mark = { validated: '✓ validated', documented: '✓ documented', incompatible: '✗ incompatible', unlisted: '⚠ not listed' } as const;
+    const markAt = (m: string) => (standingAt(row, m) === 'unlisted' && k.mayWork?.includes(m) ? '⚠ may work (not tested)' : mark[standingAt(row, m)]);
+    out.push(`| ${ctx.minors.map(markAt).join(' | ')} |`);
+  }
   if (k.starlingx?.length) out.push('', `StarlingX ships it on Kubernetes ${k.starlingx.join(', ')}.`);
   if (row.note) out.push('', `Note: ${row.note}`);
   const src = row.evidence.map((e) => e.source && `${e.source.repo} ${e.source.path}${e.source.tag ? ` @ ${e.source.tag}` : ''}`).filter(Boolean);

@@ -179,8 +179,19 @@ function schedule(doc: TextDocument, delay: number): void {
 const isConfigFile = (uri: string) => /\/\.skewguard\.ya?ml$/.test(uri);
 const affectsWorkspace = (uri: string) => isConfigFile(uri) || /localhost[^/]*\.ya?ml$/i.test(uri);
 
+/** A manifest's images are facts for its folder's other manifests (control-plane skew): forget them, re-check the others. */
+function folderChanged(uri: string): void {
+  if (!/\.(ya?ml|json)$/i.test(uri)) return;
+  const dir = path.dirname(uriToPath(uri));
+  // Before scheduling: with debounceMs 0 the re-checks run at once.
+  ws.invalidateFolder(dir);
+  for (const d of documents.all()) if (d.uri !== uri && path.dirname(uriToPath(d.uri)) === dir) schedule(d, debounce());
+}
+
 documents.onDidOpen((e) => {
   ws.openTexts.set(uriToPath(e.document.uri), e.document.getText());
+  // The open text may differ from the disk the folder's facts were read from (onDidChangeContent re-checks the others).
+  if (/\.(ya?ml|json)$/i.test(e.document.uri)) ws.invalidateFolder(path.dirname(uriToPath(e.document.uri)));
   if (affectsWorkspace(e.document.uri)) { ws.invalidate(); publishConfigProblems(); }
   schedule(e.document, 0);
   // Folder-scoped settings arrive asynchronously; re-check when they differ from the workspace-wide ones.
@@ -201,15 +212,7 @@ documents.onDidChangeContent((e) => {
     publishConfigProblems();
     void connection.sendNotification(ConfigChangedNotification, {});
   }
-  // A manifest's images are facts for its folder's other manifests (control-plane skew): re-check them.
-  if (/\.(ya?ml|json)$/i.test(e.document.uri)) {
-    const dir = path.dirname(uriToPath(e.document.uri));
-    let others = false;
-    for (const d of documents.all()) {
-      if (d.uri !== e.document.uri && path.dirname(uriToPath(d.uri)) === dir) { others = true; schedule(d, debounce()); }
-    }
-    if (others) ws.invalidateFolder(dir);
-  }
+  folderChanged(e.document.uri);
   // didOpen also fires onDidChangeContent; the open handler already validated that version.
   const last = results.get(e.document.uri);
   if (last && last.version === e.document.version) return;
@@ -223,6 +226,7 @@ documents.onDidClose((e) => {
   docSettings.delete(e.document.uri);
   ws.openTexts.delete(uriToPath(e.document.uri));
   if (affectsWorkspace(e.document.uri)) revalidateAll();
+  else folderChanged(e.document.uri); // the others saw the closed buffer's text, not the file on disk
   if (!isConfigFile(e.document.uri)) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
 });
 

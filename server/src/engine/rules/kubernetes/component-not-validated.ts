@@ -39,7 +39,8 @@ export const rule: Rule<KubernetesContext> = {
       if (target) {
         const tag = tagFor(c, target, img.ref.tag);
         advice = `${c.name} ${target.version} is validated for every version of the window${tag ? ` (e.g. ${tag})` : ''}`;
-        if (tag) fixes.push({ title: `Use ${c.name} ${tag}`, edits: [{ range: tagRange(img), newText: tag }] });
+        // A digest pins the old image whatever the tag says: the fix replaces tag and digest together.
+        if (tag) fixes.push({ title: `Use ${c.name} ${tag}${img.ref.digest ? ` (drops the digest of ${img.ref.tag})` : ''}`, edits: [{ range: tagRange(img), newText: tag }] });
       } else {
         advice = splitAdvice(ctx.minors, c, row, ctx.starlingxRelease);
       }
@@ -55,7 +56,7 @@ export const rule: Rule<KubernetesContext> = {
   },
 };
 
-/** Where the tag sits inside the image reference. */
+/** Where the tag (and the digest after it, if any) sits inside the image reference. */
 function tagRange(img: ContainerImage) {
   const src = img.text;
   const at = src.indexOf('@');
@@ -63,7 +64,7 @@ function tagRange(img: ContainerImage) {
   const colon = body.lastIndexOf(':');
   const quote = img.range.end - img.range.start > src.length ? 1 : 0;
   const start = img.range.start + quote + colon + 1;
-  return { start, end: start + (img.ref.tag?.length ?? 0) };
+  return { start, end: start + (at >= 0 ? src.length - colon - 1 : img.ref.tag?.length ?? 0) };
 }
 
 /** A concrete tag for a version row: one StarlingX ships, else the release tag upstream cites, in the file's style. */
@@ -77,24 +78,37 @@ function tagFor(c: Component, v: ComponentVersion, current: string): string | un
 }
 
 /**
- * No version covers the window: a plan of the fewest changes — at each step the version that stays validated
- * longest — naming the step at which the component must change (as StarlingX does at 1.19).
+ * No version covers the window: a plan of the fewest changes, keeping the file's own version wherever it is
+ * validated, naming the step at which the component must change (as StarlingX does at 1.19).
  */
 function splitAdvice(minors: string[], c: Component, row: ComponentVersion, release?: string): string {
   const ok = (v: ComponentVersion, m: string) => ['validated', 'documented'].includes(standingAt(v, m));
-  const plan: Array<{ v: ComponentVersion; from: string; to: string }> = [];
-  let i = 0;
-  while (i < minors.length) {
-    let best: ComponentVersion | undefined, bestLen = 0;
-    for (const v of [row, ...c.versions]) {
-      let n = 0;
-      while (i + n < minors.length && ok(v, minors[i + n])) n++;
-      if (n > bestLen) { best = v; bestLen = n; }
+  // Fewest changes first; among those, the plan that keeps the file's own version for the most steps (so a
+  // version validated for the later steps is not swapped out and back); then the longest first stretch; then
+  // the version nearest to the file's.
+  type Plan = { segs: Array<{ v: ComponentVersion; from: number; to: number }>; kept: number };
+  const dist = (v: ComponentVersion) => Math.abs(c.versions.indexOf(v) - c.versions.indexOf(row));
+  const order = [...c.versions].sort((a, b) => dist(a) - dist(b) || c.versions.indexOf(a) - c.versions.indexOf(b));
+  const memo = new Map<number, Plan>();
+  const best = (i: number): Plan => {
+    if (i >= minors.length) return { segs: [], kept: 0 };
+    const hit = memo.get(i);
+    if (hit) return hit;
+    let out: Plan | undefined;
+    for (const v of order) {
+      for (let n = 1; i + n <= minors.length && ok(v, minors[i + n - 1]); n++) {
+        const rest = best(i + n);
+        const cand: Plan = { segs: [{ v, from: i, to: i + n - 1 }, ...rest.segs], kept: rest.kept + (v === row ? n : 0) };
+        const outLen = out ? out.segs[0].to - out.segs[0].from + 1 : 0;
+        if (!out || cand.segs.length < out.segs.length
+          || (cand.segs.length === out.segs.length && (cand.kept > out.kept || (cand.kept === out.kept && n > outLen)))) out = cand;
+      }
     }
-    if (!best) { i++; continue; }
-    plan.push({ v: best, from: minors[i], to: minors[i + bestLen - 1] });
-    i += bestLen;
-  }
+    out ??= best(i + 1); // nothing is validated for minors[i]
+    memo.set(i, out);
+    return out;
+  };
+  const plan = best(0).segs.map((p) => ({ v: p.v, from: minors[p.from], to: minors[p.to] }));
   const covered = new Set(plan.flatMap((p) => minors.slice(minors.indexOf(p.from), minors.indexOf(p.to) + 1)));
   const uncovered = minors.filter((m) => !covered.has(m));
   const steps = plan.map((p, k) => `${c.name} ${p.v.version} for ${p.from === p.to ? p.from : `${p.from}..${p.to}`}${k ? ` (change it at the step to ${p.from})` : ''}`);
