@@ -1,10 +1,14 @@
 // The one place that parses YAML. Rules see `YamlFile`/`YamlDoc` only, so the parser behind them
-// can be swapped (the speed work wants a token-level one) without touching any rule.
+// can be swapped without touching any rule: each document first goes through the fast path
+// (fast-yaml.ts: values and ranges straight from the text, for the common subset), and through the
+// yaml package's full parse when the fast path is not sure; both give identical values and ranges.
 //
 // A file is split into documents at `---` lines first (a `---` at column 0 always starts a document:
 // the YAML spec forbids it inside scalars), and each document is parsed on its own. Parsed
 // documents are cached by their text, so an edit re-parses only the document it touches.
 import { parseDocument, isMap, isSeq, isPair, isScalar, isNode, type Document, type Node, type Pair } from 'yaml';
+import { fastParse, MAP_STRIDE, SEQ_STRIDE, type FastColl, type FastResult } from './fast-yaml';
+import { fastDocument } from './fast-ast';
 
 export interface OffsetRange { start: number; end: number }
 
@@ -20,12 +24,17 @@ export interface NodeLocation {
 
 interface ParsedChunk {
   text: string;
-  doc: Document.Parsed;
+  /** The yaml package's Document; for fast-path chunks built on first use, without comments (fast-ast.ts). */
+  readonly doc: Document.Parsed;
+  /** The Document of the full parse (comments included); the same as `doc` for full-parse chunks. */
+  readonly fullDoc: Document.Parsed;
   value: unknown;
   errors: SyntaxProblem[];
   /** Keys that appear twice in one mapping: the file parses, the earlier value is silently dropped. */
   duplicateKeys: SyntaxProblem[];
   empty: boolean;
+  /** Values and ranges from the fast path (fast-yaml.ts); null when the chunk took the full parse. */
+  fast: FastResult | null;
 }
 
 export class YamlDoc {
@@ -44,15 +53,32 @@ export class YamlDoc {
   }
   get empty(): boolean { return this.chunk.empty; }
   get end(): number { return this.offset + this.chunk.text.length; }
+  /**
+   * The yaml package's Document, for computing edits (yaml-edit.ts). For a fast-path document it is built
+   * from the fast path's ranges: the same nodes, values and ranges as the full parse, but no comments on
+   * the nodes; `fullAst` has those.
+   */
   get ast(): Document.Parsed { return this.chunk.doc; }
+  /** The full parse's Document, comments included (parsed on first use for fast-path documents). */
+  get fullAst(): Document.Parsed { return this.chunk.fullDoc; }
+  /** Whether this document was read by the fast path (values and ranges identical to the full parse). */
+  get fastPath(): boolean { return this.chunk.fast !== null; }
 
   private abs(r: readonly number[] | null | undefined): OffsetRange | undefined {
     if (!r) return undefined;
     return { start: r[0] + this.offset, end: r[1] + this.offset };
   }
 
+  private range(s: number, e: number): OffsetRange { return { start: s + this.offset, end: e + this.offset }; }
+
   /** Range of the whole document's root node. */
   rootRange(): OffsetRange {
+    const fast = this.chunk.fast;
+    if (fast) {
+      if (fast.root) return this.range(fast.root.s, fast.root.e);
+      if (fast.emptyRoot) return this.range(fast.emptyRoot[0], fast.emptyRoot[1]);
+      return { start: this.offset, end: this.offset };
+    }
     const c = this.chunk.doc.contents as Node | null;
     return this.abs(c?.range) ?? { start: this.offset, end: this.offset };
   }
@@ -63,6 +89,7 @@ export class YamlDoc {
    * still points somewhere sensible.
    */
   locate(path: ReadonlyArray<string | number>): NodeLocation {
+    if (this.chunk.fast) return this.locateFast(this.chunk.fast, path);
     let node: unknown = this.chunk.doc.contents;
     let loc: NodeLocation = { value: this.rootRange(), node: node as Node };
     for (const seg of path) {
@@ -87,8 +114,43 @@ export class YamlDoc {
     return loc;
   }
 
+  private locateFast(fast: FastResult, path: ReadonlyArray<string | number>): NodeLocation {
+    let coll: FastColl | null | undefined = fast.root;
+    let loc: NodeLocation = { value: this.rootRange() };
+    let depth = 0;
+    for (const seg of path) {
+      if (!coll) break;
+      if (coll.t === 1) {
+        const i = coll.keys.indexOf(String(seg));
+        if (i < 0) break;
+        const r = coll.r, o = i * MAP_STRIDE;
+        const key = this.range(r[o], r[o + 1]);
+        // an empty value (or none, in `{a}`) is reported at its key
+        loc = { key, value: r[o + 2] === r[o + 3] ? key : this.range(r[o + 2], r[o + 3]) };
+        coll = coll.kids?.[i];
+      } else {
+        const i = Number(seg);
+        if (!(i >= 0 && i < coll.r.length / SEQ_STRIDE && Number.isInteger(i))) break;
+        const r = coll.r, o = i * SEQ_STRIDE;
+        loc = { value: this.range(r[o], r[o + 1]) };
+        coll = coll.kids?.[i];
+      }
+      depth++;
+    }
+    return new FastLocation(loc.key, loc.value, this.chunk, path.slice(0, depth));
+  }
+
   /** Top-level mapping entries with their key and value ranges, in source order. */
   topLevelEntries(): Array<{ key: string; keyRange: OffsetRange; valueRange: OffsetRange }> {
+    const root = this.chunk.fast?.root;
+    if (this.chunk.fast) {
+      if (root?.t !== 1) return [];
+      return root.keys.map((key, i) => {
+        const r = root.r, o = i * MAP_STRIDE;
+        const keyRange = this.range(r[o], r[o + 1]);
+        return { key, keyRange, valueRange: r[o + 2] === r[o + 3] ? keyRange : this.range(r[o + 2], r[o + 3]) };
+      });
+    }
     const c = this.chunk.doc.contents;
     if (!isMap(c)) return [];
     const out = [];
@@ -102,12 +164,35 @@ export class YamlDoc {
   }
 }
 
+/** A location from the fast path; its yaml `node` comes from the Document, built only if someone asks. */
+class FastLocation implements NodeLocation {
+  readonly #chunk: ParsedChunk;
+  readonly #path: ReadonlyArray<string | number>;
+  constructor(readonly key: OffsetRange | undefined, readonly value: OffsetRange, chunk: ParsedChunk, path: ReadonlyArray<string | number>) {
+    this.#chunk = chunk;
+    this.#path = path;
+  }
+  get node(): Node | null | undefined {
+    let node: unknown = this.#chunk.doc.contents;
+    for (const seg of this.#path) {
+      if (isMap(node)) node = (node.items.find((p) => keyString(p) === String(seg)) as Pair | undefined)?.value;
+      else if (isSeq(node)) node = node.items[Number(seg)];
+      else return undefined;
+    }
+    return node as Node | null;
+  }
+}
+
 function keyString(p: unknown): string | undefined {
   if (!isPair(p)) return undefined;
   const k = p.key as unknown;
   if (isScalar(k)) return k.value === null ? '' : String(k.value);
   if (k === null || k === undefined) return undefined;
-  return String(k);
+  try {
+    return String(k); // a collection key: its YAML text, which can throw (e.g. a bad merge inside)
+  } catch {
+    return undefined;
+  }
 }
 
 export class YamlFile {
@@ -142,12 +227,17 @@ export function splitDocuments(text: string): Array<{ start: number; end: number
 
 /** A chunk that holds only comments, blank lines and directives belongs to the document after it. */
 function isPreamble(body: string, first: boolean): boolean {
-  for (const raw of body.split(/\r?\n|\r/)) {
-    const line = raw.replace(/^\uFEFF/, '').trim();
-    if (line === '' || line.startsWith('#') || (first && line.startsWith('%'))) continue;
-    return false;
+  // Line by line up to the first line that is not (a chunk usually fails on its first line, `---`).
+  const lineBreak = /\r?\n|\r/g;
+  let pos = 0;
+  for (;;) {
+    const m = lineBreak.exec(body);
+    const end = m ? m.index : body.length;
+    const line = body.slice(pos, end).replace(/^\uFEFF/, '').trim();
+    if (!(line === '' || line.startsWith('#') || (first && line.startsWith('%')))) return false;
+    if (!m) return true;
+    pos = lineBreak.lastIndex;
   }
-  return true;
 }
 
 // Parsed documents are kept by their text, bounded by the total size of that text: an editor keeps its open
@@ -160,21 +250,22 @@ function remember(text: string, chunk: ParsedChunk): void {
   if (text.length > CACHE_MAX_CHARS / 4) return; // one huge document would flush everything else
   chunkCache.set(text, chunk);
   cachedChars += text.length;
+  if (cachedChars <= CACHE_MAX_CHARS) return;
+  // Evict the oldest in batches (down to 1/64 under the budget): a Map iterator walks over the holes
+  // earlier deletes left, so evicting one entry per insert would walk them again every time.
   for (const key of chunkCache.keys()) {
-    if (cachedChars <= CACHE_MAX_CHARS) break;
+    if (cachedChars <= CACHE_MAX_CHARS - CACHE_MAX_CHARS / 64) break;
     chunkCache.delete(key);
     cachedChars -= key.length;
   }
 }
 
-function parseChunk(text: string): ParsedChunk {
-  const hit = chunkCache.get(text);
-  if (hit) {
-    chunkCache.delete(text); chunkCache.set(text, hit); // LRU touch
-    return hit;
-  }
-  // YAML 1.1 as Ansible (PyYAML) and Kubernetes (go-yaml) read it: `yes`/`on` are booleans there.
-  const doc = parseDocument(text, { version: '1.1', prettyErrors: false, uniqueKeys: true, keepSourceTokens: false, logLevel: 'error' });
+// YAML 1.1 as Ansible (PyYAML) and Kubernetes (go-yaml) read it: `yes`/`on` are booleans there.
+const PARSE_OPTIONS = { version: '1.1', prettyErrors: false, uniqueKeys: true, keepSourceTokens: false, logLevel: 'error' } as const;
+
+/** The full parse: the yaml package's Document, its errors and its toJS() value. */
+function parseFull(text: string): ParsedChunk {
+  const doc = parseDocument(text, PARSE_OPTIONS);
   const all: SyntaxProblem[] = doc.errors.map((e) => ({
     message: e.message.split('\n')[0], start: e.pos[0], end: Math.max(e.pos[1], e.pos[0] + 1), code: e.code,
   }));
@@ -187,14 +278,49 @@ function parseChunk(text: string): ParsedChunk {
     const r = (doc.contents as Node | null)?.range ?? [0, 0];
     errors.push({ message: (e as Error).message, start: r[0], end: r[1], code: 'TO_JS' });
   }
-  const chunk: ParsedChunk = { text, doc, value, errors, duplicateKeys, empty: doc.contents === null };
+  return { text, doc, fullDoc: doc, value, errors, duplicateKeys, empty: doc.contents === null, fast: null };
+}
+
+/** A chunk the fast path read: no errors, no duplicate keys; the Documents are made only if asked for. */
+class FastChunk implements ParsedChunk {
+  private full: ParsedChunk | null = null;
+  private built: Document.Parsed | null = null;
+  readonly errors: SyntaxProblem[] = [];
+  readonly duplicateKeys: SyntaxProblem[] = [];
+  readonly value: unknown;
+  readonly empty: boolean;
+  constructor(readonly text: string, readonly fast: FastResult) {
+    this.value = fast.value;
+    this.empty = fast.root === null && fast.emptyRoot === null;
+  }
+  get doc(): Document.Parsed { return (this.built ??= fastDocument(this.text, this.fast, PARSE_OPTIONS)); }
+  get fullDoc(): Document.Parsed { return (this.full ??= parseFull(this.text)).doc; }
+}
+
+function parseChunk(text: string): ParsedChunk {
+  const hit = chunkCache.get(text);
+  if (hit) {
+    chunkCache.delete(text); chunkCache.set(text, hit); // LRU touch
+    return hit;
+  }
+  const fast = fastParse(text);
+  const chunk: ParsedChunk = fast ? new FastChunk(text, fast) : parseFull(text);
   remember(text, chunk);
   return chunk;
 }
 
 export function parseYaml(text: string): YamlFile {
+  return parseWith(text, parseChunk);
+}
+
+/** parseYaml without the fast path and the cache: every document through the yaml package's full parse. */
+export function parseYamlFull(text: string): YamlFile {
+  return parseWith(text, parseFull);
+}
+
+function parseWith(text: string, parse: (chunk: string) => ParsedChunk): YamlFile {
   // A lone CR is a line break for LSP and for YAML 1.2, but not for the parser: make it LF (same length, same offsets).
   if (text.includes('\r')) text = text.replace(/\r(?!\n)/g, '\n');
-  const docs = splitDocuments(text).map((c, i) => new YamlDoc(i, c.start, parseChunk(text.slice(c.start, c.end))));
+  const docs = splitDocuments(text).map((c, i) => new YamlDoc(i, c.start, parse(text.slice(c.start, c.end))));
   return new YamlFile(text, docs);
 }

@@ -1,0 +1,366 @@
+// The YAML fast path (server/src/engine/parse/fast-yaml.ts) against the full parse (the yaml package's
+// parseDocument): for every document of every input, parseYaml() and parseYamlFull() must give the same
+// value, the same ranges for every path, the same top-level entries, errors and duplicate keys, and, for
+// documents the fast path read, a Document (YamlDoc.ast, built by fast-ast.ts) with the same nodes and
+// ranges as the full parse's, on which YamlEditor makes the same edits.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const engine = require('../dist/engine.js');
+const yaml = require('yaml');
+const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+
+// ---------------------------------------------------------------------------------------------- comparison
+
+function* paths(v, pre = []) {
+  yield pre;
+  if (Array.isArray(v)) for (let i = 0; i < v.length; i++) yield* paths(v[i], [...pre, i]);
+  else if (v && typeof v === 'object' && !(v instanceof Date)) for (const k of Object.keys(v)) yield* paths(v[k], [...pre, k]);
+}
+
+/** Differences between two yaml nodes: class, all three range offsets, scalar and collection properties. */
+function nodeDiff(a, b, at, out) {
+  const cls = (n) => (n == null ? String(n) : n.constructor?.name);
+  if (cls(a) !== cls(b)) { out.push(`${at}: ${cls(a)} vs ${cls(b)}`); return; }
+  if (a == null) return;
+  if (!isDeepStrictEqual(a.range, b.range)) out.push(`${at}: range ${JSON.stringify(a.range)} vs ${JSON.stringify(b.range)}`);
+  if (yaml.isScalar(a)) {
+    for (const k of ['value', 'source', 'type', 'format', 'minFractionDigits', 'tag', 'anchor']) {
+      if (!isDeepStrictEqual(a[k], b[k])) out.push(`${at}: ${k} ${String(a[k])} vs ${String(b[k])}`);
+    }
+    return;
+  }
+  if (!!a.flow !== !!b.flow) out.push(`${at}: flow`);
+  if (a.items.length !== b.items.length) { out.push(`${at}: ${a.items.length} vs ${b.items.length} items`); return; }
+  a.items.forEach((it, i) => {
+    if (yaml.isPair(it)) {
+      nodeDiff(it.key, b.items[i].key, `${at}.${i}.key`, out);
+      nodeDiff(it.value, b.items[i].value, `${at}.${i}.value`, out);
+    } else nodeDiff(it, b.items[i], `${at}[${i}]`, out);
+  });
+}
+
+/** YamlEditor operations on a few paths of the value, as [name, run(editor)]. */
+function editorOps(value) {
+  const ops = [];
+  let n = 0;
+  for (const p of paths(value)) {
+    if (n++ > 12) break;
+    ops.push([`setScalar ${JSON.stringify(p)}`, (ed) => ed.setScalar(p, 'v1')]);
+    ops.push([`replaceValue ${JSON.stringify(p)}`, (ed) => ed.replaceValue(p, n % 2 ? { a: [1, 'x'] } : 'v')]);
+    if (p.length) {
+      ops.push([`renameKey ${JSON.stringify(p)}`, (ed) => ed.renameKey(p, 'renamed')]);
+      ops.push([`deleteKey ${JSON.stringify(p)}`, (ed) => ed.deleteKey(p)]);
+    }
+    ops.push([`insertKey ${JSON.stringify(p)}`, (ed) => ed.insertKey(p, 'added', n % 2 ? 1 : { b: 2 })]);
+  }
+  return ops;
+}
+
+/** Compares the fast path with the full parse on a text; returns a list of differences and counts. */
+function compare(text, { ast = true, editor = false } = {}) {
+  const fast = engine.parseYaml(text);
+  const full = engine.parseYamlFull(text);
+  const diffs = [];
+  if (fast.docs.length !== full.docs.length) return { diffs: ['document count'], fast: 0, docs: 0 };
+  let fastDocs = 0;
+  fast.docs.forEach((a, i) => {
+    const b = full.docs[i];
+    const tag = `doc ${i}${a.fastPath ? ' (fast)' : ''}`;
+    const d = (what, x, y) => { if (!isDeepStrictEqual(x, y)) diffs.push(`${tag}: ${what} ${JSON.stringify(x)} vs ${JSON.stringify(y)}`); };
+    if (a.fastPath) fastDocs++;
+    if (!isDeepStrictEqual(a.value, b.value)) diffs.push(`${tag}: value ${JSON.stringify(a.value)} vs ${JSON.stringify(b.value)}`);
+    d('offset', a.offset, b.offset);
+    d('end', a.end, b.end);
+    d('empty', a.empty, b.empty);
+    d('errors', a.errors, b.errors);
+    d('duplicateKeys', a.duplicateKeys, b.duplicateKeys);
+    d('rootRange', a.rootRange(), b.rootRange());
+    d('topLevelEntries', a.topLevelEntries(), b.topLevelEntries());
+    for (const p of paths(b.value)) {
+      const la = a.locate(p), lb = b.locate(p);
+      d(`locate ${JSON.stringify(p)}`, { key: la.key, value: la.value }, { key: lb.key, value: lb.value });
+    }
+    d('locate of a missing path', a.locate(['no such key', 3]).value, b.locate(['no such key', 3]).value);
+    if (!a.fastPath) return;
+    if (ast) {
+      const x = a.ast, y = b.ast;
+      const out = [];
+      nodeDiff(x.contents, y.contents, '$', out);
+      if (!isDeepStrictEqual(x.range, y.range)) out.push(`doc range ${JSON.stringify(x.range)} vs ${JSON.stringify(y.range)}`);
+      if (x.directives.docStart !== y.directives.docStart) out.push('docStart');
+      if (!isDeepStrictEqual(x.toJS(), y.toJS())) out.push('toJS');
+      if (x.errors.length || x.warnings.length) out.push('errors in the built Document');
+      if (out.length) diffs.push(`${tag}: ast ${out.slice(0, 4).join('; ')}`);
+      if (!isDeepStrictEqual(a.locate(['metadata']).node?.range, b.locate(['metadata']).node?.range)) diffs.push(`${tag}: locate().node`);
+    }
+    if (editor) {
+      for (const [name, run] of editorOps(b.value)) {
+        const ea = new engine.YamlEditor(text, a), eb = new engine.YamlEditor(text, b);
+        let ra, rb;
+        try { ra = run(ea); } catch (e) { ra = `threw ${e.message}`; }
+        try { rb = run(eb); } catch (e) { rb = `threw ${e.message}`; }
+        if (!isDeepStrictEqual([ra, ea.edits], [rb, eb.edits])) diffs.push(`${tag}: YamlEditor ${name}: ${JSON.stringify([ra, ea.edits])} vs ${JSON.stringify([rb, eb.edits])}`);
+      }
+    }
+  });
+  return { diffs, fast: fastDocs, docs: fast.docs.length };
+}
+
+function assertSame(label, text, opts) {
+  const r = compare(text, opts);
+  assert.deepEqual(r.diffs, [], `${label}: ${JSON.stringify(text).slice(0, 300)}`);
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------- inputs
+
+/** mulberry32, as in bench/corpus.mjs. */
+function rng(seed) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { next, int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)), pick: (xs) => xs[Math.floor(next() * xs.length)], chance: (p) => next() < p };
+}
+
+function yamlFiles(dir) {
+  const out = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...yamlFiles(p));
+    else if (/\.ya?ml$/.test(e.name)) out.push(p);
+  }
+  return out;
+}
+
+// Every YAML 1.1 spelling the yaml package's schema resolves, and near misses.
+const SCALARS = [
+  '~', 'null', 'Null', 'NULL', 'nULL', 'y', 'Y', 'yes', 'Yes', 'YES', 'yEs', 'n', 'N', 'no', 'No', 'NO', 'true', 'True', 'TRUE', 'tRUE',
+  'false', 'False', 'FALSE', 'on', 'On', 'ON', 'oN', 'off', 'Off', 'OFF', '0', '-0', '+0', '00', '012', '08', '0_', '0b101', '-0b1_0', '0b2',
+  '0x1F', '0x_1f', '-0xFF', '0xG', '0o17', '1_000', '+12', '-1', '12345678901234567890', '1:20', '-1:20:30', '1:20.5', '1:60', '190:20:30.15',
+  '.inf', '-.Inf', '+.INF', '.Inf', '.nan', '.NaN', '.NAN', '.nAn', '1e3', '-1.5E-3', '1.5e+3', '1.5', '.5', '1.', '-.5', '1_0.5_0', '1.50',
+  '0.1e1_0', '6.8523015e+5', '2001-12-14', '2001-12-14t21:59:43.10-05:00', '2001-12-14 21:59:43.10 -5', '2002-12-14T21:59:43Z', '2001-1-1',
+  '=', '<<x', 'a', 'a b', 'x:y', 'a#b', 'a # b', 'http://x.y/z?q=1&r=2', '-x', '?x', ':x', 'a - b', 'x,y', 'x]', 'x}', '[x', 'é', '日本語',
+  '😀 ok', 'a\\b', '"q"', "'s'", '"esc \\t \\n \\" \\\\ \\x41 \\u263A \\U0001F600 \\/ \\_ \\N \\0"', "'it''s'", '""', "''", '" lead"', "'trail '",
+  '"bad \\q"', '"\\x4"', '"a\\', "'open", '!tag x', '!!str 1', '!!binary aGk=', '&a x', '*a', '%x', '@x', '`x', '|', '>', 'a: b', 'a:', '- x',
+];
+const KEYS = ['a', 'b', 'name', 'kind', 'x y', 'yes', 'on', '1', '1.0', '0x10', '-0', '.inf', 'true', '"q k"', "'s k'", '"a:b"', 'k-1', 'k.2', 'é',
+  'a#b', '-k', '?k', 'constructor', 'toString', '__proto__', '~', '<<', '2001-01-01', 'dup', '"dup"'];
+const FLOWS = ['[]', '{}', '[ ]', '[a, b]', '[ 1, "two", [3, {x: y}] ]', '{a: 1, b: [x, y]}', '{"q":1, \'r\': 2}', '{a, b: }', '{a:}', '[a, b, ]',
+  '{x: 1, }', '[yes, No, ~, .5, 0x1F]', '{ a : b }', '[ "x" , \'y\' ]', '[-1, -x]', '[a:b]', '{a:b}', '[a: 1]', '[a,,b]', '{a: 1, a: 2}',
+  '[a # c]', '[a]]', '{a: [1, 2}', '[*x]', '[a, {b: c}, [d]]', '{"a": {"b": [1, {"c": null}]}}'];
+const BLOCK_HEADERS = ['|', '>', '|-', '>-', '|+', '>+', '|2', '>1', '|1-', '>2+', '|+2', '|-1', '|0', '|--', '|x', '| # c', '>- # c', '|#c'];
+
+/** Random block YAML, line by line, with comments and blank lines anywhere. */
+function randomBlockYaml(r) {
+  const out = [];
+  const trivia = () => {
+    if (r.chance(0.15)) out.push(' '.repeat(r.int(0, 10)) + '#' + r.pick(['', ' c', ' - x', ' a: b']));
+    if (r.chance(0.1)) out.push(r.chance(0.7) ? '' : ' '.repeat(r.int(1, 8)));
+  };
+  const tail = () => (r.chance(0.15) ? r.pick([' # t', '  #', ' #x: y']) : r.chance(0.1) ? r.pick([' ', '  ']) : '');
+  const scalar = (ind) => {
+    const s = r.chance(0.1) ? r.pick(['"multi\n  line"', "'multi\n\n  line'", 'plain\n  continued', 'plain\n\n  para', '"fold \\\n  ed"']) : r.pick(SCALARS);
+    return s.replace(/\n {2}/g, '\n' + ' '.repeat(ind + r.int(0, 2)));
+  };
+  const block = (ind) => {
+    const lines = [];
+    const bi = ind + r.pick([1, 2, 2, 3]);
+    for (let i = r.int(0, 4); i > 0; i--) {
+      lines.push(r.chance(0.2) ? '' : r.chance(0.2) ? ' '.repeat(bi + r.int(1, 3)) + 'more' : r.chance(0.1) ? ' '.repeat(bi) + '# not a comment' : ' '.repeat(bi) + r.pick(['text', 'a b', 'x: y', '- z']));
+    }
+    for (let i = r.pick([0, 0, 1, 2]); i > 0; i--) lines.push(r.chance(0.5) ? '' : ' '.repeat(r.int(0, bi + 2)));
+    return [r.pick(BLOCK_HEADERS) + tail(), lines];
+  };
+  const value = (ind, depth, inSeq) => {
+    const k = r.int(0, depth > 3 ? 3 : 9);
+    if (k <= 3) return [scalar(ind + 1), []];
+    if (k === 4) return block(ind);
+    if (k === 5) return [r.pick(FLOWS), []];
+    if (k === 6) return ['', []];
+    const sub = [];
+    const cind = ind + r.pick([1, 2, 2, 4]);
+    if (k <= 8) mapping(cind, depth + 1, sub);
+    else sequence(r.chance(0.3) && !inSeq ? ind : cind, depth + 1, sub);
+    return ['', sub];
+  };
+  const entry = (prefix, ind, depth, inSeq) => {
+    const [inline, lines] = value(ind, depth, inSeq);
+    if (inline === '' && lines.length === 0) out.push(prefix + (r.chance(0.3) ? ' ' : '') + tail());
+    else if (inline === '') { out.push(prefix + tail()); trivia(); out.push(...lines); } else {
+      out.push(prefix + ' ' + inline + (inline.includes('\n') ? '' : tail()));
+      out.push(...lines);
+    }
+  };
+  const mapping = (ind, depth, dest) => {
+    const at = out.length;
+    for (let i = r.int(1, 4); i > 0; i--) { trivia(); entry(' '.repeat(ind) + r.pick(KEYS) + r.pick([':', ':', ':', ' :']), ind, depth, false); }
+    if (dest) dest.push(...out.splice(at));
+  };
+  const sequence = (ind, depth, dest) => {
+    const at = out.length;
+    for (let i = r.int(1, 4); i > 0; i--) {
+      trivia();
+      if (r.chance(0.3)) {
+        const first = out.length;
+        mapping(ind + 2, depth + 1);
+        out[first] = ' '.repeat(ind) + '-' + out[first].slice(ind + 1);
+      } else entry(' '.repeat(ind) + '-', ind, depth, true);
+    }
+    if (dest) dest.push(...out.splice(at));
+  };
+  if (r.chance(0.1)) out.push(r.pick(['---', '--- # c', '# lead', '']));
+  if (r.chance(0.85)) mapping(0, 0);
+  else sequence(0, 0);
+  trivia();
+  return out.join('\n') + (r.chance(0.9) ? '\n' : '');
+}
+
+/** Random JS values, written by yaml.stringify in several styles, then salted with comments and blank lines. */
+function randomStringified(r) {
+  const word = () => (r.chance(0.6) ? r.pick(SCALARS.filter((s) => !/^[!&*%@`|>]/.test(s))) : r.pick(['a', 'b c', 'x', 'name', 'v1.2.3']));
+  const val = (d) => {
+    const k = r.int(0, d > 3 ? 2 : 6);
+    if (k <= 2) {
+      const c = r.int(0, 9);
+      if (c < 6) return word();
+      if (c === 6) return r.int(-1000, 1000);
+      if (c === 7) return r.pick([true, false, null, 1.5, -0.25, 1e21, -0, Infinity, NaN]);
+      return `${word()}\n${word()}`;
+    }
+    if (k <= 4) {
+      const o = {};
+      for (let i = r.int(0, 4); i > 0; i--) o[r.chance(0.7) ? r.pick(['a', 'b', 'c', 'name', 'x y', `k${r.int(0, 9)}`]) : word()] = val(d + 1);
+      return o;
+    }
+    return Array.from({ length: r.int(0, 4) }, () => val(d + 1));
+  };
+  const render = (v) => yaml.stringify(v, {
+    version: '1.1', indent: r.pick([2, 2, 4, 3]), indentSeq: r.chance(0.5), lineWidth: r.pick([0, 0, 20, 40, 80]), minContentWidth: r.pick([0, 10]),
+    defaultStringType: r.pick(['PLAIN', 'PLAIN', 'PLAIN', 'QUOTE_SINGLE', 'QUOTE_DOUBLE', 'BLOCK_LITERAL', 'BLOCK_FOLDED']),
+    defaultKeyType: r.pick([null, null, 'PLAIN', 'QUOTE_DOUBLE']), collectionStyle: r.pick(['any', 'any', 'any', 'flow']),
+    flowCollectionPadding: r.chance(0.5), blockQuote: r.pick([true, 'literal', 'folded']),
+  });
+  const root = () => { const o = {}; for (let i = r.int(1, 5); i > 0; i--) o[`k${i}`] = val(1); return r.chance(0.85) ? o : val(0); };
+  let text = render(root());
+  if (r.chance(0.3)) text += `---\n${render(root())}`;
+  const lines = text.split('\n');
+  for (let i = r.int(0, 5); i > 0; i--) {
+    const at = r.int(0, lines.length);
+    const m = r.int(0, 4);
+    if (m === 0) lines.splice(at, 0, '');
+    else if (m === 1) lines.splice(at, 0, ' '.repeat(r.int(0, 8)) + '#' + r.pick(['', ' c', ' x: y']));
+    else if (m === 2 && at < lines.length) lines[at] += r.pick([' # t', '  #', ' ', '   ']);
+    else if (m === 3) lines.splice(at, 0, ' '.repeat(r.int(0, 6)));
+    else if (at < lines.length) lines[at] = ' ' + lines[at];
+  }
+  return lines.join('\n');
+}
+
+// Hand-written snippets: every scalar style, empty values, comments everywhere, markers, and the
+// constructs that must take the full parse.
+const SNIPPETS = [
+  '', '\n', '# only a comment\n', '---\n', '--- # c\n', '---\n# c\n', '---  \n', '# c\n---\na: 1\n# t\n', '---\na: 1\n...\n', '%YAML 1.1\n---\na: 1\n',
+  'a: 1', 'a: 1\n', 'a:\n', 'a:', 'a: # c\n', 'a: # c\nb:\n', 'a:\n\n  # deep\n\n# x\nb: 1\n', 'a:\n  # c\nb: 1\n', 'a:\n# c\n\n\nb: 1\n',
+  'a:\n- x\n-\n- y # c\n# z\nb: 2', '- \n-\n- # c\n-  x\n', '-\n  # c\n- b\n', '- a: 1\n# c\n-\n', '- a\n  # c\n-\n',
+  'x:\n  a:\n    b:\n      c: 1\n      # comment\n  d: 2\n', 'x:\n  a:\n  - 1\n  # c\ny: 2\n', 'x:\n  a:\n  - 1\n    # c\ny: 2\n',
+  'a: 1 # c\n\nb:\n  c: x\n  # end\n\n# tail\n', 'a:\n  b: 1\n    # deeper\n  # same\n# less\n', 'a:\n  b:\n  # c\nc: 1\n',
+  'a: |\n  x\n\n  y\n\n\nb: >-\n  z\n', 'a: |+\n  x\n\n\nb: 1\n', 'a: |-\n  x\n  \n', 'a: >\n  folded\n  line\n\n   more\n  back\n',
+  'a: |2\n   x\n  y\n', 'a: >1\n  x\n', 'a: |\n\n  x\n', 'a: |\n  \n   x\n', 'a: |\nb: 1\n', 'a: |\n  x\n # c\nb: 1\n', 'a: | # c\n  x\n',
+  '- |\n  x\n- >-\n   y\n  z\n', 'a:\n  - |\n    x\n  - y\n', 'a: |\n  x', 'a: >+\n  x\n\n', 'a: |\n  # not a comment\n  x\n',
+  'a: plain\n  continued\n\n  para\nb: 1\n', 'a:\n  own line\n', 'a:\n  x\n y\nb: 1', 'a: "multi\n  line"\n', "a: 'multi\n\n  line'\n",
+  'a: "fold \\\n   ed"\n', '- "a\n  b"\n', 'a: "x"#c\n', 'a: "x" # c\n', "a: 'x''y'\n", 'a: "\\x41\\u263A\\U0001F600"\n', 'a: "\\q"\n',
+  'a: [1, 2]\nb: {x: y}\n', 'a: [1, 2] # c\n  # attached\nb: 1\n', 'a: {}\nb: []\n', 'a: [a, [b, [c]], {d: {e: f}}]\n', 'a: [\n  1\n]\n',
+  '{"a": 1}\n', '[1, 2]\n', 'plain root\n', '"quoted root"\n', '|\n  block root\n', '  a: 1\n  b: 2\n',
+  '"a:b": 1\n\'c d\': 2\n"": 3\n', 'a b: 1\nc.d/e: 2\n"x\\ty": 3\n', 'a : 1\n', 'é: ü\n日本: 語\n😀: "🎉"\n', 'a: b: c\n', 'a:b\n', 'a: -1\nb: - 1\n',
+  'a: 1\nb: 2\na: 3\n', 'a: 1\n"a": 2\n', '1: a\n"1": b\n', 'yes: 1\ntrue: 2\n', '.nan: 1\n.NaN: 2\n', '~: 1\n', '<<: {a: 1}\nb: 2\n', '__proto__: 1\n',
+  '2001-12-14: date key\n', 'a: &x 1\nb: *x\n', 'a: !!str 1\n', 'a: !custom x\n', '? a\n: b\n', '- - x\n  - y\n- z\n', 'a:\n  - b\n  -   - c\n',
+  'a:\tb\n', 'a: b\tc\n', '\ta: 1\n', 'a:\n\t- 1\n', 'a: |\n  \tx\n', 'a: 1\r\nb: 2\r\n', 'a: |\r\n  x\r\n', 'a: 1\rb: 2\r', '\uFEFFa: 1\n',
+  'a: 1\n---\nb: 2\n---\n- c\n', 'a: 1\n--- # c\nb: 2\n', 'a:\n  - b: 1\n    c: 2\n  - d\n', 'a:\n- b: 1\n  c:\n  - x\n  - y\n- d: [1]\n',
+  'key: value with # hash\nother: "# not a comment"\n', 'a: b #c\n#d\n  #e\nf: g\n', 'a:\n    b: 1\n   c: 2\n', 'a:\n  b: 1\n c: 2\n',
+  `long: ${'x'.repeat(2000)}\n`, `${'k'.repeat(1100)}: v\n`, 'a:\n  b:\n    c:\n      d:\n        e: [1, {f: g}]\n        h: |\n          text\n',
+];
+
+// ---------------------------------------------------------------------------------------------- tests
+
+test('fixtures and examples: identical to the full parse, mostly on the fast path', () => {
+  const files = [...yamlFiles(path.join(ROOT, 'test', 'fixtures')), ...yamlFiles(path.join(ROOT, 'examples'))];
+  assert.ok(files.length >= 40, `${files.length} YAML files`);
+  let fast = 0, docs = 0;
+  for (const f of files) {
+    const r = assertSame(path.relative(ROOT, f), fs.readFileSync(f, 'utf8'), { editor: true });
+    fast += r.fast; docs += r.docs;
+  }
+  assert.ok(fast / docs > 0.9, `fast path for ${fast} of ${docs} documents`);
+});
+
+test('bench corpus: identical to the full parse, all on the fast path', async () => {
+  const { manifestFile, manifestFiles } = await import('../bench/corpus.mjs');
+  const r = assertSame('manifestFile(300)', manifestFile(300, { salt: 3 }));
+  assert.equal(r.fast, 300);
+  for (const f of manifestFiles(20)) assertSame(f.name, f.text, { editor: true });
+});
+
+test('tricky snippets: identical to the full parse', () => {
+  for (const s of SNIPPETS) {
+    assertSame('snippet', s, { editor: true });
+    assertSame('snippet, CRLF', s.replace(/\n/g, '\r\n'));
+    assertSame('snippet after a document', `x: 0\n---\n${s}`);
+  }
+});
+
+test('every scalar spelling, as a value, a key, a sequence item and in flow, in every quoting', () => {
+  for (const s of SCALARS) {
+    for (const q of [s, `'${s.replace(/'/g, "''")}'`, JSON.stringify(s)]) {
+      assertSame('value', `a: ${q}\n`);
+      assertSame('key', `${q}: 1\n`);
+      assertSame('item', `- ${q}\n- x\n`);
+      assertSame('flow', `a: [${q}, {k: ${q}}]\n`);
+      assertSame('commented', `a: ${q} # c\nb: 1\n`);
+    }
+  }
+  for (const h of BLOCK_HEADERS) for (const body of ['x', '  x\n y', '\n  x\n\n', 'x\n\n\n', '  \n  x']) assertSame('block', `a: ${h}\n  ${body}\nb: 1\n`);
+});
+
+test('which path is taken', () => {
+  const fastPath = (text) => engine.parseYaml(text).docs.map((d) => d.fastPath);
+  for (const t of ['a: 1\n', 'apiVersion: v1\nkind: List\nitems:\n- kind: Pod # c\n  spec: {}\n', 'a: |\n  x\n', 'a: [1, {b: c}]\n', '---\n', '', '# c\n', 'a:\n- 1\n-\n'])
+    assert.deepEqual(fastPath(t), [true], JSON.stringify(t));
+  const fallback = ['a: &x 1\nb: *x\n', 'a: !!binary aGk=\n', '<<: {a: 1}\n', 'a: 1\na: 2\n', 'a: 1\n b: 2\n', 'a:\tb\n', 'a: 1\r\n', '\uFEFFa: 1\n',
+    '%YAML 1.1\n---\na: 1\n', 'a: 1\n...\n', '- - x\n', 'plain root\n', '{"a": [\n  1\n]}\n', '? a\n: b\n', 'a: b: c\n', 'a: "\\q"\n'];
+  for (const t of fallback) assert.deepEqual(fastPath(t), [false], JSON.stringify(t));
+  // errors and duplicate keys come from the full parse
+  const dup = engine.parseYaml('a: 1\na: 2\n').docs[0];
+  assert.equal(dup.duplicateKeys.length, 1);
+  assert.equal(engine.parseYaml('a: b: c\n').docs[0].errors.length > 0, true);
+  // the Document of a fast-path document has no comments; fullAst has them
+  const d = engine.parseYaml('# head\na: 1 # c\n').docs[0];
+  assert.equal(d.fastPath, true);
+  assert.equal(d.ast.contents.items[0].value.value, 1);
+  assert.match(String(d.fullAst), /# c/);
+});
+
+test('property: random documents, identical to the full parse (seeded, ~2 s)', () => {
+  const deadline = Date.now() + 2000;
+  let n = 0, fast = 0, docs = 0;
+  for (let seed = 1; Date.now() < deadline; seed++, n++) {
+    const r = rng(seed);
+    const text = seed % 2 ? randomBlockYaml(r) : randomStringified(r);
+    const res = compare(text, { editor: seed % 10 === 0 });
+    assert.deepEqual(res.diffs, [], `seed ${seed}: ${JSON.stringify(text)}`);
+    fast += res.fast; docs += res.docs;
+  }
+  assert.ok(n >= 50, `${n} random texts`);
+  assert.ok(fast >= docs * 0.15, `fast path for ${fast} of ${docs} random documents`);
+});
