@@ -35,9 +35,16 @@ export interface LifecycleStatus {
 }
 
 /** "1.22", "v1.22", "v1.22.3", "0.11" -> [major, minor]; undefined when not a version. */
+const minorCache = new Map<string, [number, number] | undefined>();
 export function parseMinor(v: string): [number, number] | undefined {
-  const m = /^v?(\d+)\.(\d+)(?:\.\d+)?$/.exec(String(v).trim());
-  return m ? [Number(m[1]), Number(m[2])] : undefined;
+  // Called for every comparison of every row at every step of the window: parse each string once.
+  let r = minorCache.get(v);
+  if (r === undefined && !minorCache.has(v)) {
+    const m = /^v?(\d+)\.(\d+)(?:\.\d+)?$/.exec(String(v).trim());
+    r = m ? [Number(m[1]), Number(m[2])] : undefined;
+    if (minorCache.size < 10000) minorCache.set(v, r);
+  }
+  return r;
 }
 
 /** Numeric comparison of two minors; throws on a malformed version (data bug, not user input). */
