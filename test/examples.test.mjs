@@ -3,11 +3,17 @@
 // Uses the built dist/; `npm test` builds first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+// examples/kata-persist/: /run/vc/sbs/<sandbox-id>/ layouts (constructed, see examples/README.md)
+const LEGACY = 'examples/kata-persist/legacy-store-1.x-to-2.0/run/vc/sbs/3c9e1f0a7b2d4c6e8f1a3b5c7d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a';
+const LEGACY_CID = '9d8c7b6a5f4e3d2c1b0a99887766554433221100ffeeddccbbaa998877665544';
+const ROLLBACK = 'examples/kata-persist/rollback-3.32-to-2.4/run/vc/sbs/6f2b3c1d8e9a4b5c6d7e8f9012345678abcdef0123456789abcdef0123456789';
+const ROLLBACK_CID = '0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9';
 
 function lint(...args) {
   try {
@@ -31,6 +37,34 @@ test('npm run demo: lsp-lint examples/ reports the findings examples/README.md d
     'examples/kata/clh-3.2-to-3.32/configuration-clh.toml': [],
     'examples/kata/gpu-host-3.1-to-3.32/configuration-qemu-tdx.toml': ['13:13 error kata/invalid-value'],
     'examples/kata/gpu-host-3.1-to-3.32/configuration-qemu.toml': ['21:1 warning kata/renamed-option', '22:1 info kata/option-not-in-window'],
+    [`${LEGACY}/${LEGACY_CID}/mounts.json`]: ['1:1 error kata-persist/legacy-store'],
+    [`${LEGACY}/${LEGACY_CID}/process.json`]: ['2:3 error kata-persist/legacy-store'],
+    [`${LEGACY}/${LEGACY_CID}/state.json`]: ['2:3 error kata-persist/legacy-store'],
+    [`${LEGACY}/agent.json`]: ['2:3 error kata-persist/legacy-store'],
+    [`${LEGACY}/devices.json`]: ['1:1 error kata-persist/legacy-store'],
+    [`${LEGACY}/hypervisor.json`]: ['2:3 error kata-persist/legacy-store'],
+    [`${LEGACY}/network.json`]: ['2:3 error kata-persist/legacy-store'],
+    [`${LEGACY}/state.json`]: ['2:3 error kata-persist/legacy-store'],
+    [`${ROLLBACK}/${ROLLBACK_CID}/persist.json`]: [],
+    [`${ROLLBACK}/persist.json`]: [
+      // data/kata/persist.json readBy: read from 3.1.0 / 3.29.0 / 3.2.0 (VFIO port modes) / 3.24.0 / 3.3.0 / 3.6.0 / 2.5.0;
+      // PCIeRootPort is read by 1.11.0–3.1.3 and again from 3.6.0, so 3.2.0–3.5.0 drop it.
+      '43:5 warning kata-persist/field-not-read', // Config.EnableVCPUsPinning
+      '45:5 warning kata-persist/field-not-read', // Config.GuestSeLinuxLabel
+      '51:7 warning kata-persist/field-not-read', // Config.HypervisorConfig.BlockDeviceLogicalSectorSize
+      '52:7 warning kata-persist/field-not-read', // Config.HypervisorConfig.BlockDevicePhysicalSectorSize
+      '56:7 warning kata-persist/field-not-read', // Config.HypervisorConfig.ColdPlugVFIO
+      '76:7 warning kata-persist/field-not-read', // Config.HypervisorConfig.HotPlugVFIO
+      '84:7 warning kata-persist/field-not-read', // Config.HypervisorConfig.IndepIOThreads
+      '96:7 warning kata-persist/field-not-read', // Config.HypervisorConfig.NumVCPUsF
+      '97:7 warning kata-persist/field-not-read', // Config.HypervisorConfig.PCIeRootPort
+      '98:7 warning kata-persist/field-not-read', // Config.HypervisorConfig.PCIeSwitchPort
+      '101:7 warning kata-persist/field-not-read', // Config.HypervisorConfig.SeccompSandbox
+      '156:5 warning kata-persist/field-not-read', // HypervisorState.ColdPlugVFIO
+      '157:5 warning kata-persist/field-not-read', // HypervisorState.HotPlugVFIO
+      '164:5 warning kata-persist/field-not-read', // HypervisorState.PCIeRootPort
+      '165:5 warning kata-persist/field-not-read', // HypervisorState.PCIeSwitchPort
+    ],
     'examples/kubernetes/stx6-site/localhost.yml': ['13:21 warning starlingx/kubernetes-version-below-default'],
     'examples/kubernetes/stx6-site/manifests/ingress.yaml': ['3:13 warning k8s/deprecated-api'],
     'examples/kubernetes/stx6-skew-site/localhost.yml': ['12:21 warning starlingx/kubernetes-version-below-default'],
@@ -101,6 +135,27 @@ test('the Kata examples take their window and flavour from their .skewguard.yaml
     assert.equal(cfg.kata.source.kind, 'config', dir);
     assert.match(cfg.kata.source.detail, new RegExp(`${dir}/\\.skewguard\\.yaml`), dir);
   }
+});
+
+test('the Kata persist.json examples: windows from their .skewguard.yaml, the eras in the JSON report, copies of the constructed examples', () => {
+  for (const [file, window] of [[`${ROLLBACK}/persist.json`, '2.4..3.32'], [`${LEGACY}/state.json`, '1.13..2.0']]) {
+    const { code, stdout } = lint('--print-config', file);
+    assert.equal(code, 0);
+    const cfg = JSON.parse(stdout);
+    assert.equal(cfg.kata.window, window, file);
+    assert.equal(cfg.kata.source.kind, 'config', file);
+  }
+  const { stdout } = lint('examples/kata-persist/', '--format', 'json');
+  const facts = Object.fromEntries(JSON.parse(stdout).map((r) => [path.relative(repoRoot, r.filePath).split(path.sep).join('/'), r.facts]));
+  assert.deepEqual(facts[`${ROLLBACK}/persist.json`], { persistKind: 'sandbox', eras: [{ id: 'v2-3.3', writtenBy: '3.3.0–3.32.0' }], kataWindow: '2.4.0..3.32.0' });
+  assert.equal(facts[`${ROLLBACK}/${ROLLBACK_CID}/persist.json`].persistKind, 'container');
+  const fixtures = path.join(repoRoot, 'test', 'fixtures', 'kata', 'persist-examples');
+  assert.equal(fs.readFileSync(path.join(repoRoot, ROLLBACK, 'persist.json'), 'utf8'), fs.readFileSync(path.join(fixtures, 'v2-kata-3.32-sandbox.persist.json'), 'utf8'));
+  assert.equal(fs.readFileSync(path.join(repoRoot, ROLLBACK, ROLLBACK_CID, 'persist.json'), 'utf8'), fs.readFileSync(path.join(fixtures, 'v2-kata-3.32-container.persist.json'), 'utf8'));
+  // Under the window the host runs before the upgrade, the legacy store is read: nothing to report.
+  const before = lint('--kata-window', '1.11..1.13', '--format', 'json', 'examples/kata-persist/legacy-store-1.x-to-2.0/');
+  assert.equal(before.code, 0);
+  assert.deepEqual(JSON.parse(before.stdout).flatMap((r) => r.messages), []);
 });
 
 test('the examples\' .skewguard.yaml files select the release they claim', () => {

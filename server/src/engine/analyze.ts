@@ -10,7 +10,7 @@ import { allRules, docsUrl, ruleById, ruleIds, starlingxRules, kubernetesRules, 
 import { parseToml, type TomlFile } from './parse/toml';
 import { isKataName, detectFlavour, KataContext, resolveKataWindow } from './families/kata';
 import { JsonFile } from './parse/json';
-import { PersistContext, persistKind, isPersistName, isLegacyStoreFile } from './families/kata-persist';
+import { PersistContext, persistKind, isPersistName, isLegacyStoreFile, isPersistContent } from './families/kata-persist';
 import { legacyStore, releasesWithoutLegacyStore } from './rules/kata-persist/legacy-store';
 import { persistData } from './kata/persist';
 import { describeReleases } from './kata/data';
@@ -59,7 +59,7 @@ export interface AnalyzeResult {
 
 const MODELINE = /#\s*skewguard:\s*(starlingx|kubernetes|kata-config|kata-persist|kata)\b/;
 
-export function detectFamily(file: string, text: string, config: ResolvedConfig, root?: string, yaml?: YamlFile): Family | undefined {
+export function detectFamily(file: string, text: string, config: ResolvedConfig, root?: string, yaml?: YamlFile, persistContent?: boolean): Family | undefined {
   const rel = root ? path.relative(root, file).split(path.sep).join('/') : file.split(path.sep).join('/');
   for (const [glob, fam] of Object.entries(config.files)) {
     if (picomatch.isMatch(rel, glob, { dot: true, matchBase: !glob.includes('/') })) return fam;
@@ -71,7 +71,7 @@ export function detectFamily(file: string, text: string, config: ResolvedConfig,
   if (ext === '.json') {
     if (isPersistName(file) || isLegacyStoreFile(file)) return 'kata-persist';
     if (yaml?.docs.some((d) => isManifestValue(d.value))) return 'kubernetes';
-    return /"(PersistVersion|HypervisorState|SandboxContainer)"\s*:/.test(head) ? 'kata-persist' : undefined;
+    return (persistContent ?? isPersistContent(text, file)) ? 'kata-persist' : undefined;
   }
   if (ext === '.toml') return isKataName(file) ? 'kata-config' : undefined;
   if (ext !== '.yml' && ext !== '.yaml' && ext !== '') return undefined;
@@ -114,9 +114,10 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
 
   const ext = path.extname(input.path).toLowerCase();
   // JSON is parsed as YAML (a superset) only where it may be a manifest; persist.json files can be megabytes.
-  const persistLike = ext === '.json' && (isPersistName(input.path) || isLegacyStoreFile(input.path) || /"(PersistVersion|HypervisorState|SandboxContainer)"\s*:/.test(text.slice(0, 4000)));
+  const persistContent = ext === '.json' && !isPersistName(input.path) && !isLegacyStoreFile(input.path) && isPersistContent(text, input.path);
+  const persistLike = ext === '.json' && (isPersistName(input.path) || isLegacyStoreFile(input.path) || persistContent);
   const yaml = ext === '.toml' || persistLike ? undefined : parseYaml(text);
-  const family = detectFamily(input.path, text, config, input.root, yaml);
+  const family = detectFamily(input.path, text, config, input.root, yaml, persistContent);
   if (!family) return { diagnostics, yaml };
 
   let stx: StarlingxContext | undefined;

@@ -43,8 +43,14 @@ function persistHover(ctx: PersistContext, text: string, pos: Position): HoverRe
     out.push(`Written by ${describeRangesP(f.writtenBy)}; read by ${describeRangesP(f.readBy)}.`);
     const types = f.types.map((t) => `${t.type}${t.nullable ? ' or null' : ''} (${t.from}–${t.to ?? 'today'})`);
     if (types.length) out.push(`Type: ${types.join(', ')}.`);
-    for (const r of f.renames) out.push(`Renamed from \`${r.from.join('.')}\` in ${r.in}.`);
-    for (const g of ctx.data.fields) for (const r of g.renames) if (g.file === f.file && r.from.join('.') === f.path.join('.')) out.push(`Renamed to \`${r.to.join('.')}\` in ${r.in}.`);
+    // A rename is listed on both of its fields: this one is either its old name or its new one.
+    const self = f.path.join('.');
+    const renames = new Set<string>();
+    for (const r of f.renames) {
+      if (r.to.join('.') === self) renames.add(`Renamed from \`${r.from.join('.')}\` in ${r.in}.`);
+      if (r.from.join('.') === self) renames.add(`Renamed to \`${r.to.join('.')}\` in ${r.in}.`);
+    }
+    out.push(...renames);
     const notRead = ctx.window.filter((r) => !ctx.reads(f, r));
     out.push('', notRead.length ? `✗ dropped on read by ${describeReleases(notRead, ctx.window)}: ${f.lostOnRead ?? 'its value is lost'}` : `✓ read by every release of the window ${ctx.windowText}`);
     if (f.note) out.push('', `Note: ${f.note}`);

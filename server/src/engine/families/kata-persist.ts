@@ -20,7 +20,18 @@ export function inSandboxLayout(file: string): boolean {
 }
 
 export const isPersistName = (file: string) => /(^|[./-])persist\.json$/i.test(path.basename(file));
-export const isLegacyStoreFile = (file: string) => LEGACY.has(path.basename(file)) && inSandboxLayout(file);
+/** A legacy store file: its name under `…/vc/sbs/<id>/` only. A folder merely named like an id is not enough here: runc's
+ * `/run/runc/<64-hex>/state.json` and containerd's bundle `…/<64-hex>/config.json` have the same names. */
+export const isLegacyStoreFile = (file: string) => LEGACY.has(path.basename(file)) && /\/vc\/sbs\/[^/]+\//.test(file.split(path.sep).join('/'));
+
+const CONTENT = /"(PersistVersion|HypervisorState|SandboxContainer)"\s*:/;
+/** A .json file that holds sandbox persist state by its content, whatever its name: one of the keys near the top, or
+ * (Go writes Devices before them, and a copy may have its keys sorted) anywhere in a file whose top level is one. */
+export function isPersistContent(text: string, file: string): boolean {
+  if (CONTENT.test(text.slice(0, 4000))) return true;
+  if (!CONTENT.test(text)) return false;
+  try { return !!persistKind(JSON.parse(text), file); } catch { return false; }
+}
 
 /** Content test for a JSON object: sandbox or container persist state. */
 export function persistKind(value: unknown, file: string): 'sandbox' | 'container' | undefined {
@@ -97,8 +108,23 @@ export class PersistContext {
     return e ? `${e.writtenBy.from}–${e.writtenBy.to ?? 'today'}` : id;
   }
 
-  reads(f: PersistField, release: string): boolean { return inAny(f.readBy, release); }
-  typeAt(f: PersistField, release: string) { return f.types.find((t) => inRel(t, release)); }
+  // Memoised per field and release: a 20 MB file has ~10⁵ present fields and a window can hold 50 releases, and
+  // comparing versions is the cost that remains.
+  private readsMemo = new Map<PersistField, Map<string, boolean>>();
+  private typeMemo = new Map<PersistField, Map<string, PersistField['types'][number] | undefined>>();
+  reads(f: PersistField, release: string): boolean {
+    let m = this.readsMemo.get(f);
+    if (!m) this.readsMemo.set(f, (m = new Map()));
+    let v = m.get(release);
+    if (v === undefined) m.set(release, (v = inAny(f.readBy, release)));
+    return v;
+  }
+  typeAt(f: PersistField, release: string) {
+    let m = this.typeMemo.get(f);
+    if (!m) this.typeMemo.set(f, (m = new Map()));
+    if (!m.has(release)) m.set(release, f.types.find((t) => inRel(t, release)));
+    return m.get(release);
+  }
 }
 
 /** The objects a marker path's parent resolves to ('*' = every array element or map value). */

@@ -1,8 +1,28 @@
 import type { Rule } from '../types';
 import type { PersistContext } from '../../families/kata-persist';
 import { describeRanges } from '../../kata/persist';
-import { dotted, rel, located } from './common';
-import type { PersistField } from '../../kata/persist';
+import { dotted, rel, located, jsonType, typeOk } from './common';
+import { fieldTrie, type FieldTrie, type PersistField } from '../../kata/persist';
+
+/** Every release of the window decodes `value` whole at trie node `node`: known, read, and of a type it accepts, all the way down. */
+function readWhole(ctx: PersistContext, node: FieldTrie, value: unknown): boolean {
+  const f = node.field;
+  if (f) {
+    if (!ctx.window.every((r) => ctx.reads(f, r))) return false;
+    const actual = jsonType(value);
+    if (ctx.window.some((r) => { const t = ctx.typeAt(f, r); return !!t && !typeOk(actual, t); })) return false;
+    if (f.types.length && f.types.every((t) => t.opaque)) return true;
+  }
+  if (!value || typeof value !== 'object') return true;
+  const star = node.children.get('*');
+  if (Array.isArray(value)) return !value.length || (!!star && value.every((v) => readWhole(ctx, star, v)));
+  return Object.entries(value).every(([k, v]) => {
+    const c = node.children.get(k) ?? star;
+    // As PersistContext's walk: members of an object no field list describes (or of an opaque value) are kept whole.
+    if (!c) return !node.children.size || [...node.children.values()].some((x) => x.field?.types.some((t) => t.opaque));
+    return readWhole(ctx, c, v);
+  });
+}
 
 /** The other name of a renamed field (same parent), when every release of the window reads that one and the file lacks it. */
 function renamedCounterpart(ctx: PersistContext, f: PersistField, at: Array<string | number>): string | undefined {
@@ -23,6 +43,10 @@ function renamedCounterpart(ctx: PersistContext, f: PersistField, at: Array<stri
     const sibling = parent.reduce<any>((v, k) => v?.[k], ctx.json.value);
     const name = c[c.length - 1];
     if (sibling && typeof sibling === 'object' && Object.prototype.hasOwnProperty.call(sibling, name)) continue;
+    // The value must keep its meaning under the new name: a rename that changes the type (BlockIndex int → BlockIndexMap
+    // map, HotplugVFIOOnRootBus bool → HotPlugVFIO string) or whose members the new struct lacks is no fix.
+    const node = c.reduce<FieldTrie | undefined>((n, seg) => n?.children.get(seg), fieldTrie(f.file));
+    if (!node || !readWhole(ctx, node, sibling?.[at[at.length - 1]])) continue;
     return name;
   }
   return undefined;
@@ -43,12 +67,23 @@ export const rule: Rule<PersistContext> = {
   fix: 'complete',
   sources: ['persist-fields-by-release.json, persist-format.md (shared reference)', 'data/kata/persist.json fields[].readBy and lostOnRead'],
   check(ctx, report) {
+    // Two fields of one object renamed to the same name (HotPlugVFIO and ColdPlugVFIO ← HotplugVFIOOnRootBus) would
+    // make a duplicate key: neither gets the fix.
+    const targets = new Map<string, string | undefined>();
+    const counts = new Map<string, number>();
+    for (const p of ctx.present) {
+      if (ctx.window.every((r) => ctx.reads(p.field!, r))) continue;
+      const other = renamedCounterpart(ctx, p.field!, p.path);
+      targets.set(JSON.stringify(p.path), other);
+      if (other) { const k = JSON.stringify([...p.path.slice(0, -1), other]); counts.set(k, (counts.get(k) ?? 0) + 1); }
+    }
     for (const p of ctx.present) {
       const f = p.field!;
       const notRead = ctx.window.filter((r) => !ctx.reads(f, r));
       if (!notRead.length) continue;
       const at = located(ctx, p);
-      const other = renamedCounterpart(ctx, f, p.path);
+      let other = targets.get(JSON.stringify(p.path));
+      if (other && (counts.get(JSON.stringify([...p.path.slice(0, -1), other])) ?? 0) > 1) other = undefined;
       report({
         message: `${dotted(p.path)} is dropped on read by ${rel(ctx, notRead)} (read by ${describeRanges(f.readBy)}): ${f.lostOnRead ?? 'its value is lost'}`
           + (other ? `; every release of the window reads it as ${other}` : ''),

@@ -38,9 +38,12 @@ export const rule: Rule<PersistContext> = {
     }
     const others = ctx.window.filter((r) => written.get(r) !== v);
     if (!others.length) return;
+    const theirs = [...new Set(others.map((r) => written.get(r) ?? null))];
+    // A 2 under a 1.7–1.8 window was written by a newer runtime (a rollback), a 1 under a 2.x window by an older one.
+    const by = theirs.every((x) => x !== null && x < v) ? 'a newer' : theirs.every((x) => x !== null && x > v) ? 'an older' : 'another';
     report({
-      message: `PersistVersion ${v}: ${rel(ctx, others)} write${others.length === 1 ? 's' : ''} ${[...new Set(others.map((r) => written.get(r)))].join(' or ')}. `
-        + 'The loader does not check the number (and keeps it on restore), so this file was created by an older runtime: check its layout era',
+      message: `PersistVersion ${v}: ${rel(ctx, others)} write${others.length === 1 ? 's' : ''} ${theirs.map((x) => x ?? 'no persist.json').join(' or ')}. `
+        + `The loader does not check the number (and keeps it on restore), so this file was created by ${by} runtime: check its layout era`,
       range: loc.value,
       data: { value: v, windowWrites: expected },
     });
