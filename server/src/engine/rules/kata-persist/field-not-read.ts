@@ -52,6 +52,12 @@ function renamedCounterpart(ctx: PersistContext, f: PersistField, at: Array<stri
   return undefined;
 }
 
+function isZero(v: unknown): boolean {
+  if (v === null || v === 0 || v === '' || v === false) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return typeof v === 'object' && Object.keys(v as object).length === 0;
+}
+
 export const rule: Rule<PersistContext> = {
   id: 'kata-persist/field-not-read',
   family: 'kata-persist',
@@ -59,6 +65,7 @@ export const rule: Rule<PersistContext> = {
   title: 'State field some runtime in the window drops on read',
   what: 'Reports a persist.json field that some Kata release of the window does not know: Go\'s encoding/json drops it '
     + 'silently on read, so that release loses what the field holds (named in the message), e.g. the virtiofsd pid. '
+    + 'A zero value (0, "", false, null, [], {}) is not reported: a reader without the field sees the same. '
     + 'When a renamed field holds the same value under the name every release of the window reads, a fix renames it.',
   why: 'After a rollback the old runtime reads the state the new one wrote; a dropped field is a leaked process, a lost '
     + 'cgroup path or a device it no longer knows to detach — found only when the sandbox is stopped.',
@@ -79,6 +86,8 @@ export const rule: Rule<PersistContext> = {
     }
     for (const p of ctx.present) {
       const f = p.field!;
+      // A zero value (0, "", false, null, [], {}) is what a reader without the field sees anyway: nothing is lost.
+      if (isZero(p.value)) continue;
       const notRead = ctx.window.filter((r) => !ctx.reads(f, r));
       if (!notRead.length) continue;
       const at = located(ctx, p);
