@@ -12,9 +12,21 @@ export function minorOf(v: string): string | undefined {
   return m ? `${m.major}.${m.minor}` : undefined;
 }
 
+/** Parsed versions, memoised: the Kata rules compare the same few release strings millions of times. */
+const versionPartsCache = new Map<string, ReadonlyArray<number | string>>();
+function versionParts(v: string): ReadonlyArray<number | string> {
+  let p = versionPartsCache.get(v);
+  if (p === undefined) {
+    p = v.replace(/^v/, '').split(/[.-]/).map((x) => (/^\d+$/.test(x) ? Number(x) : x));
+    if (versionPartsCache.size >= 4096) versionPartsCache.clear(); // bounded: versions can come from user files
+    versionPartsCache.set(v, p);
+  }
+  return p;
+}
+
 export function compareVersions(a: string, b: string): number {
-  const pa = a.replace(/^v/, '').split(/[.-]/).map((x) => (/^\d+$/.test(x) ? Number(x) : x));
-  const pb = b.replace(/^v/, '').split(/[.-]/).map((x) => (/^\d+$/.test(x) ? Number(x) : x));
+  const pa = versionParts(a);
+  const pb = versionParts(b);
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
     const x = pa[i] ?? 0, y = pb[i] ?? 0;
     if (x === y) continue;
