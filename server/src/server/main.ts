@@ -5,6 +5,7 @@ import {
   CompletionItemKind, MarkupKind, DidChangeConfigurationNotification, type Diagnostic as LspDiagnostic, type CodeAction, type InitializeParams, type Connection,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { analyze, type AnalyzeResult } from '../engine/analyze';
@@ -179,9 +180,17 @@ function schedule(doc: TextDocument, delay: number): void {
 const isConfigFile = (uri: string) => /\/\.skewguard\.ya?ml$/.test(uri);
 const affectsWorkspace = (uri: string) => isConfigFile(uri) || /localhost[^/]*\.ya?ml$/i.test(uri);
 
+function readDisk(file: string): string | undefined {
+  try { return fs.statSync(file).size <= 512 * 1024 ? fs.readFileSync(file, 'utf8') : undefined; } catch { return undefined; }
+}
+
+/** Only control-plane static pods are facts for their folder; other files never invalidate it (lsp-lint opens thousands). */
+const STATIC_POD = /kube-(apiserver|controller-manager|scheduler)/;
+const holdsFolderFacts = (...texts: Array<string | undefined>) => texts.some((t) => t !== undefined && STATIC_POD.test(t));
+
 /** A manifest's images are facts for its folder's other manifests (control-plane skew): forget them, re-check the others. */
-function folderChanged(uri: string): void {
-  if (!/\.(ya?ml|json)$/i.test(uri)) return;
+function folderChanged(uri: string, ...texts: Array<string | undefined>): void {
+  if (!/\.(ya?ml|json)$/i.test(uri) || !holdsFolderFacts(...texts)) return;
   const dir = path.dirname(uriToPath(uri));
   // Before scheduling: with debounceMs 0 the re-checks run at once.
   ws.invalidateFolder(dir);
@@ -191,7 +200,7 @@ function folderChanged(uri: string): void {
 documents.onDidOpen((e) => {
   ws.openTexts.set(uriToPath(e.document.uri), e.document.getText());
   // The open text may differ from the disk the folder's facts were read from (onDidChangeContent re-checks the others).
-  if (/\.(ya?ml|json)$/i.test(e.document.uri)) ws.invalidateFolder(path.dirname(uriToPath(e.document.uri)));
+  if (/\.(ya?ml|json)$/i.test(e.document.uri) && holdsFolderFacts(e.document.getText())) ws.invalidateFolder(path.dirname(uriToPath(e.document.uri)));
   if (affectsWorkspace(e.document.uri)) { ws.invalidate(); publishConfigProblems(); }
   schedule(e.document, 0);
   // Folder-scoped settings arrive asynchronously; re-check when they differ from the workspace-wide ones.
@@ -204,6 +213,7 @@ documents.onDidOpen((e) => {
   }
 });
 documents.onDidChangeContent((e) => {
+  const before = ws.openTexts.get(uriToPath(e.document.uri));
   ws.openTexts.set(uriToPath(e.document.uri), e.document.getText());
   if (affectsWorkspace(e.document.uri)) {
     // A config or localhost.yml edit changes the windows of other files: re-check everything.
@@ -212,7 +222,7 @@ documents.onDidChangeContent((e) => {
     publishConfigProblems();
     void connection.sendNotification(ConfigChangedNotification, {});
   }
-  folderChanged(e.document.uri);
+  folderChanged(e.document.uri, before, e.document.getText());
   // didOpen also fires onDidChangeContent; the open handler already validated that version.
   const last = results.get(e.document.uri);
   if (last && last.version === e.document.version) return;
@@ -224,9 +234,10 @@ documents.onDidClose((e) => {
   timers.delete(e.document.uri);
   results.delete(e.document.uri);
   docSettings.delete(e.document.uri);
+  const closedText = ws.openTexts.get(uriToPath(e.document.uri));
   ws.openTexts.delete(uriToPath(e.document.uri));
   if (affectsWorkspace(e.document.uri)) revalidateAll();
-  else folderChanged(e.document.uri); // the others saw the closed buffer's text, not the file on disk
+  else folderChanged(e.document.uri, closedText, readDisk(uriToPath(e.document.uri))); // the others saw the closed buffer's text, not the file on disk
   if (!isConfigFile(e.document.uri)) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
 });
 
