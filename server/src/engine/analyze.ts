@@ -161,7 +161,9 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
   if (family === 'kata-config') {
     toml = parseToml(text);
     const e = toml.errors[0];
-    if (e) {
+    if (e?.code === 'TOML_LIMIT') {
+      emit(skippedFile, { message: `not checked: ${e.message}`, range: { start: 0, end: 0 } });
+    } else if (e) {
       emit(parseError, { message: `TOML syntax error: ${e.message}`, range: { start: e.start, end: e.end } });
     } else {
       const { flavour, source } = detectFlavour(input.path, toml, config);

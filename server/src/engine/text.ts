@@ -36,7 +36,8 @@ export class LineIndex {
       const mid = (lo + hi + 1) >> 1;
       if (this.starts[mid] <= offset) lo = mid; else hi = mid - 1;
     }
-    return { line: lo, character: offset - this.starts[lo] };
+    // An offset between the \r and \n of a CRLF is the end of that line, not a character past it.
+    return { line: lo, character: Math.min(offset, this.lineEnd(lo)) - this.starts[lo] };
   }
   offsetAt(pos: Position): number {
     if (pos.line >= this.starts.length) return this.text.length;

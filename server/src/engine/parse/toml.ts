@@ -42,6 +42,8 @@ export function parseTomlText(text: string): TomlFile {
     ast = parseTOML(text) as unknown as Node;
   } catch (e) {
     const err = e as Error & { index?: number };
+    // The parser recurses per character of a string: a value of ~120,000+ characters overflows its stack.
+    if (e instanceof RangeError) return { text, value: {}, entries: [], tables: [], errors: [{ message: 'the TOML parser ran out of stack on this file (a value of more than about 100,000 characters)', start: 0, end: 0, code: 'TOML_LIMIT' }] };
     const at = typeof err.index === 'number' ? Math.min(err.index, text.length) : 0;
     const header = unterminatedHeader(text, at, err.message);
     if (header) return { text, value: {}, entries: [], tables: [], errors: [header] };
@@ -76,7 +78,7 @@ export function parseTomlText(text: string): TomlFile {
       keyRange: { start: last.range[0], end: last.range[1] },
       valueRange: { start: kv.value.range[0], end: kv.value.range[1] },
       range,
-      value: getStaticTOMLValue(kv.value),
+      value: staticValue(kv.value),
     });
   };
   for (const item of top.body as Node[]) {
@@ -86,9 +88,40 @@ export function parseTomlText(text: string): TomlFile {
     tables.push({ path, kind: item.kind, headerRange: { start: item.key.range[0], end: item.key.range[1] }, range: { start: item.range[0], end: item.range[1] } });
     for (const kv of item.body as Node[]) visitKv(kv, path);
   }
-  let value: Record<string, unknown> = {};
-  try { value = getStaticTOMLValue(ast as any) as unknown as Record<string, unknown>; } catch { /* keep the entries */ }
+  // The whole value, built from the entries with own properties only: `__proto__` and `constructor` are plain keys.
+  const value: Record<string, unknown> = {};
+  for (const t of tables) if (t.kind !== 'array') ensure(value, t.path);
+  for (const e of entries) setOwn(ensure(value, [...e.table, ...e.key.slice(0, -1)]), e.key[e.key.length - 1], e.value);
   return { text, value, entries, tables, errors: [] };
+}
+
+function setOwn(obj: Record<string, unknown>, key: string, v: unknown): void {
+  Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
+}
+function ensure(root: Record<string, unknown>, path: string[]): Record<string, unknown> {
+  let o = root;
+  for (const k of path) {
+    const next = Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
+    if (next && typeof next === 'object' && !Array.isArray(next)) { o = next as Record<string, unknown>; continue; }
+    const fresh: Record<string, unknown> = {};
+    setOwn(o, k, fresh);
+    o = fresh;
+  }
+  return o;
+}
+
+/** A value node as JS, with inline tables built from own properties (the parser's helper assigns obj[key]). */
+function staticValue(n: Node): unknown {
+  if (n.type === 'TOMLArray') return (n.elements as Node[]).map(staticValue);
+  if (n.type === 'TOMLInlineTable') {
+    const o: Record<string, unknown> = {};
+    for (const kv of n.body as Node[]) {
+      const names = keyNames(kv.key);
+      setOwn(ensure(o, names.slice(0, -1)), names[names.length - 1], staticValue(kv.value));
+    }
+    return o;
+  }
+  return getStaticTOMLValue(n as any);
 }
 
 /**

@@ -6,7 +6,7 @@
 // A file is split into documents at `---` lines first (a `---` at column 0 always starts a document:
 // the YAML spec forbids it inside scalars), and each document is parsed on its own. Parsed
 // documents are cached by their text, so an edit re-parses only the document it touches.
-import { parseDocument, isMap, isSeq, isPair, isScalar, isNode, type Document, type Node, type Pair } from 'yaml';
+import { parseDocument, isMap, isSeq, isPair, isScalar, isNode, isCollection, visit, type Document, type Node, type Pair } from 'yaml';
 import { fastParse, MAP_STRIDE, SEQ_STRIDE, type FastColl, type FastResult } from './fast-yaml';
 import { fastDocument } from './fast-ast';
 
@@ -187,12 +187,8 @@ function keyString(p: unknown): string | undefined {
   if (!isPair(p)) return undefined;
   const k = p.key as unknown;
   if (isScalar(k)) return k.value === null ? '' : String(k.value);
-  if (k === null || k === undefined) return undefined;
-  try {
-    return String(k); // a collection key: its YAML text, which can throw (e.g. a bad merge inside)
-  } catch {
-    return undefined;
-  }
+  // A collection key is not a plain key: stringifying it is exponential in its nesting ("{[" x 400), and it can throw.
+  return undefined;
 }
 
 export class YamlFile {
@@ -272,7 +268,14 @@ function parseFull(text: string): ParsedChunk {
   const errors = all.filter((e) => e.code !== 'DUPLICATE_KEY');
   const duplicateKeys = all.filter((e) => e.code === 'DUPLICATE_KEY');
   let value: unknown = null;
-  try {
+  // A collection used as a mapping key makes toJS stringify it at every level: exponential in the nesting
+  // ("{[" x 200 takes seconds). No format skewguard reads uses one, so it is an error, not a value.
+  let complexKey: Node | undefined;
+  visit(doc, { Pair(_, pair) { if (isCollection(pair.key)) { complexKey = pair.key as Node; return visit.BREAK; } return undefined; } });
+  if (complexKey) {
+    const r = complexKey.range ?? [0, 0];
+    errors.push({ message: 'a collection used as a mapping key: not supported (Kubernetes, Ansible and Kata files use plain keys)', start: r[0], end: Math.max(r[0] + 1, Math.min(r[1], r[0] + 200)), code: 'COMPLEX_KEY' });
+  } else try {
     value = doc.toJS({ maxAliasCount: 1000 });
   } catch (e) {
     const r = (doc.contents as Node | null)?.range ?? [0, 0];
