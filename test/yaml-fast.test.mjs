@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { rng } from '../bench/corpus.mjs';
 
 const require = createRequire(import.meta.url);
 const engine = require('../dist/engine.js');
@@ -121,18 +122,6 @@ function assertSame(label, text, opts) {
 
 // ---------------------------------------------------------------------------------------------- inputs
 
-/** mulberry32, as in bench/corpus.mjs. */
-function rng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)), pick: (xs) => xs[Math.floor(next() * xs.length)], chance: (p) => next() < p };
-}
 
 function yamlFiles(dir) {
   const out = [];
