@@ -20,6 +20,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { manifestFile, manifestFileOfLines, manifestFiles, editableLines, rng } from './corpus.mjs';
 import { LspSession } from './lsp.mjs';
+import { peerSuites, peerMethod } from './peers.mjs';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const require = createRequire(path.join(ROOT, 'package.json'));
@@ -328,7 +329,11 @@ async function editLatency() {
   console.log(`  engine in-process p50 ${ms(e.median)}, p95 ${ms(pct(engineSamples, 95))}`);
 }
 
-const SUITES = { big: bigFile, lint: lintThroughput, startup, edit: editLatency };
+const SUITES = {
+  big: bigFile, lint: lintThroughput, startup, edit: editLatency,
+  // Issue items 1b–1e: yls (b), taplo (c), scale (d), edits (e); see bench/peers.mjs.
+  ...peerSuites({ ROOT, WINDOW, TODAY, SERVER_ENV, LSP_LINT, engine, check, row, rows, stats, timeRuns, median, pct, ms, mb, ratio, tmpDir, run, kbFromStatus, gc, Failure }),
+};
 
 // ---------------------------------------------------------------------------------------------- report
 
@@ -347,6 +352,7 @@ function machine() {
     `- Node ${process.version} on ${os.type()} ${os.release()} (${os.arch()})`,
     `- Date: ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}`,
     `- skewguard commit ${commit}; Kubernetes window ${WINDOW}; js-yaml ${require('js-yaml/package.json').version}, yaml ${require('yaml/package.json').version}`,
+    `- Peers (dev dependencies): yaml-language-server ${require('yaml-language-server/package.json').version}, @taplo/cli ${require('@taplo/cli/package.json').version}`,
   ];
 }
 
@@ -393,6 +399,7 @@ async function main() {
     '  (preloaded with NODE_OPTIONS, which the server child inherits). /usr/bin/time -v only reports the larger of the two.',
     `- Edits: ${RUNS.edits} incremental didChange edits (after ${RUNS.editWarmup} warm-up edits), each replacing one scalar value on a random line,`,
     '  sent one at a time with `settings.debounceMs: 0`. In the editor the server waits debounceMs (default 150 ms) after the last keystroke first.',
+    ...peerMethod,
     `- Total benchmark time: ${total.toFixed(0)} s.`,
     '',
   ].join('\n');
