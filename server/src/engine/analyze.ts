@@ -6,7 +6,7 @@ import { LineIndex } from './text';
 import { parseYaml, type YamlFile, type OffsetRange } from './parse/yaml';
 import type { Diagnostic, Family, Severity, SeveritySetting } from './types';
 import type { ResolvedConfig } from './config';
-import { allRules, docsUrl, ruleById, ruleIds, starlingxRules, kubernetesRules, kataRules, persistRules } from './rules';
+import { allRules, docsUrl, ruleIds, starlingxRules, kubernetesRules, kataRules, persistRules } from './rules';
 import { parseToml, type TomlFile } from './parse/toml';
 import { isKataName, detectFlavour, KataContext, resolveKataWindow } from './families/kata';
 import { JsonFile } from './parse/json';
@@ -201,7 +201,7 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
     }
   }
 
-  applySuppressions(text, diagnostics, lines, config, emit);
+  applySuppressions(text, diagnostics, emit);
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   return { family, diagnostics, yaml, stx, k8s, kata, toml, persist, staleReported, config, path: input.path };
 }
@@ -252,7 +252,7 @@ function reportSyntax(yaml: YamlFile, emit: (r: RuleMeta, f: Finding) => void) {
   }
 }
 
-function applySuppressions(text: string, diagnostics: Diagnostic[], lines: LineIndex, config: ResolvedConfig, emit: (r: RuleMeta, f: Finding) => void) {
+function applySuppressions(text: string, diagnostics: Diagnostic[], emit: (r: RuleMeta, f: Finding) => void) {
   const sups = findSuppressions(text);
   if (!sups.length) return;
   const kept: Diagnostic[] = [];
@@ -280,7 +280,6 @@ function applySuppressions(text: string, diagnostics: Diagnostic[], lines: LineI
       emit(unusedSuppression, { message: `suppression of ${unusedIds.join(', ')} suppresses nothing`, range: s.range });
     }
   }
-  void lines; void config; void ruleById;
 }
 
 export { allRules };

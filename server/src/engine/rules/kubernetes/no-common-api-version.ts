@@ -1,6 +1,6 @@
 import type { Rule } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
-import { what, range } from './common';
+import { range } from './common';
 import { compareMinor } from '../../kubernetes/lifecycle';
 
 export const rule: Rule<KubernetesContext> = {
@@ -55,7 +55,6 @@ export const rule: Rule<KubernetesContext> = {
         range: o.apiVersionRange,
         data: { servedSpan: mine ?? null, target: (older && ospan ? older : target) ?? null, targetSpan: (older && ospan ? ospan : tspan) ?? null },
       });
-      void what;
     }
   },
 };
