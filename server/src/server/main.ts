@@ -5,10 +5,10 @@ import {
   CompletionItemKind, MarkupKind, DidChangeConfigurationNotification, type Diagnostic as LspDiagnostic, type CodeAction, type InitializeParams, type Connection,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { analyze, type AnalyzeResult } from '../engine/analyze';
+import { setParseCacheBudget } from '../engine/parse/yaml';
 import { resolveConfig, describeResolved, type ResolvedConfig, type LoadedConfig } from '../engine/config';
 import { hover, complete } from '../engine/language';
 import type { Diagnostic, Severity } from '../engine/types';
@@ -16,12 +16,16 @@ import { LineIndex } from '../engine/text';
 import { docsUrl } from '../engine/rules';
 import { invalidConfig } from '../engine/rules/general';
 import {
-  settingsToOverrides, ResolvedConfigRequest, ConfigChangedNotification, FIX_ALL_KIND,
-  type InitializationOptions, type Settings, type ResolvedConfigParams, type ResolvedConfigResult,
+  settingsToOverrides, ResolvedConfigRequest, ConfigChangedNotification, FileFactsNotification, FIX_ALL_KIND,
+  type InitializationOptions, type Settings, type ResolvedConfigParams, type ResolvedConfigResult, type FileFactsParams,
 } from '../shared/protocol';
-import { WorkspaceState } from './workspace';
+import { WorkspaceState, readDisk } from './workspace';
+import { coalesced } from '../shared/coalesce';
 
-const connection: Connection = createConnection(ProposedFeatures.all);
+// Over stdio (lsp-lint, Neovim…) the output is coalesced per event-loop turn; other transports are detected as usual.
+const connection: Connection = process.argv.includes('--stdio')
+  ? createConnection(ProposedFeatures.all, process.stdin, coalesced(process.stdout))
+  : createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 
 let init: InitializationOptions = {};
@@ -37,15 +41,24 @@ const docSettings = new Map<string, Settings>();
 let staleDataReported = false;
 const today = () => (process.env.SKEWGUARD_TODAY ? new Date(process.env.SKEWGUARD_TODAY) : new Date());
 
+/** A document uri's path (memoised: URL parsing is slow, and each file's uri is converted several times). */
 function uriToPath(uri: string): string {
-  if (uri.startsWith('file:')) { try { return fileURLToPath(uri); } catch { /* fall through */ } }
-  return uri.replace(/^[a-z]+:/i, '');
+  let p = uriPaths.get(uri);
+  if (p === undefined) {
+    p = uri.replace(/^[a-z]+:/i, '');
+    if (uri.startsWith('file:')) { try { p = fileURLToPath(uri); } catch { /* keep the plain form */ } }
+    if (uriPaths.size >= 4096) uriPaths.clear();
+    uriPaths.set(uri, p);
+  }
+  return p;
 }
+const uriPaths = new Map<string, string>();
 
 connection.onInitialize((params: InitializeParams) => {
   init = (params.initializationOptions ?? {}) as InitializationOptions;
   settings = init.settings ?? {};
   if (init.reportStaleData === false) staleDataReported = true;
+  if (typeof init.parseCacheChars === 'number' && Number.isFinite(init.parseCacheChars)) setParseCacheBudget(init.parseCacheChars);
   canPullConfig = !!params.capabilities.workspace?.configuration;
   supportsFolders = !!params.capabilities.workspace?.workspaceFolders;
   const roots = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri));
@@ -124,7 +137,7 @@ function validate(doc: TextDocument): void {
   try {
     result = analyze({
       path: file, text: doc.getText(), config, root: ws.rootFor(file), reportStaleData: !staleDataReported, today: today(),
-      neighbours: ws.neighboursFor(file),
+      neighbours: ws.lazyNeighboursFor(file),
     });
     if (result.staleReported) staleDataReported = true;
   } catch (e) {
@@ -134,6 +147,9 @@ function validate(doc: TextDocument): void {
   results.set(doc.uri, { version: doc.version, result, config });
   // A .skewguard.yaml's diagnostics are its config problems, published by publishConfigProblems.
   if (isConfigFile(doc.uri)) return;
+  if (init.reportFacts) {
+    void connection.sendNotification(FileFactsNotification, { uri: doc.uri, version: doc.version, family: result.family ?? null, facts: factsOf(result) } satisfies FileFactsParams);
+  }
   void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: result.diagnostics.map(toLsp) });
 }
 
@@ -159,6 +175,14 @@ function publishConfigProblems(): void {
   for (const u of seen) publishedConfigUris.add(u);
 }
 
+/** A config file or localhost.yml's effective text changed: forget the workspace facts, re-check the other open files. */
+function workspaceChanged(uri: string, delay: number): void {
+  ws.invalidate();
+  for (const d of documents.all()) if (d.uri !== uri) schedule(d, delay);
+  if (isConfigFile(uri)) publishConfigProblems();
+  void connection.sendNotification(ConfigChangedNotification, {});
+}
+
 function revalidateAll(): void {
   ws.invalidate();
   for (const d of documents.all()) schedule(d, 0);
@@ -180,10 +204,6 @@ function schedule(doc: TextDocument, delay: number): void {
 const isConfigFile = (uri: string) => /\/\.skewguard\.ya?ml$/.test(uri);
 const affectsWorkspace = (uri: string) => isConfigFile(uri) || /localhost[^/]*\.ya?ml$/i.test(uri);
 
-function readDisk(file: string): string | undefined {
-  try { return fs.statSync(file).size <= 512 * 1024 ? fs.readFileSync(file, 'utf8') : undefined; } catch { return undefined; }
-}
-
 /** Only control-plane static pods are facts for their folder; other files never invalidate it (lsp-lint opens thousands). */
 const STATIC_POD = /kube-(apiserver|controller-manager|scheduler)/;
 const holdsFolderFacts = (...texts: Array<string | undefined>) => texts.some((t) => t !== undefined && STATIC_POD.test(t));
@@ -198,10 +218,15 @@ function folderChanged(uri: string, ...texts: Array<string | undefined>): void {
 }
 
 documents.onDidOpen((e) => {
-  ws.openTexts.set(uriToPath(e.document.uri), e.document.getText());
+  const file = uriToPath(e.document.uri);
+  if (affectsWorkspace(e.document.uri)) {
+    // Open documents win over the disk. A buffer equal to the file on disk changes no other file's window (lsp-lint
+    // opens thousands of localhost.yml files this way); a different one is an edit and re-checks everything.
+    if (ws.setOpenText(file, e.document.getText())) workspaceChanged(e.document.uri, 0);
+    else if (isConfigFile(e.document.uri)) publishConfigProblems(); // its problems show while it is open
+  } else ws.openTexts.set(file, e.document.getText());
   // The open text may differ from the disk the folder's facts were read from (onDidChangeContent re-checks the others).
-  if (/\.(ya?ml|json)$/i.test(e.document.uri) && holdsFolderFacts(e.document.getText())) ws.invalidateFolder(path.dirname(uriToPath(e.document.uri)));
-  if (affectsWorkspace(e.document.uri)) { ws.invalidate(); publishConfigProblems(); }
+  if (/\.(ya?ml|json)$/i.test(e.document.uri) && holdsFolderFacts(e.document.getText())) ws.invalidateFolder(path.dirname(file));
   schedule(e.document, 0);
   // Folder-scoped settings arrive asynchronously; re-check when they differ from the workspace-wide ones.
   if (canPullConfig) {
@@ -215,13 +240,8 @@ documents.onDidOpen((e) => {
 documents.onDidChangeContent((e) => {
   const before = ws.openTexts.get(uriToPath(e.document.uri));
   ws.openTexts.set(uriToPath(e.document.uri), e.document.getText());
-  if (affectsWorkspace(e.document.uri)) {
-    // A config or localhost.yml edit changes the windows of other files: re-check everything.
-    ws.invalidate();
-    for (const d of documents.all()) if (d.uri !== e.document.uri) schedule(d, debounce());
-    publishConfigProblems();
-    void connection.sendNotification(ConfigChangedNotification, {});
-  }
+  // A config or localhost.yml edit changes the windows of other files: re-check everything.
+  if (affectsWorkspace(e.document.uri) && before !== e.document.getText()) workspaceChanged(e.document.uri, debounce());
   folderChanged(e.document.uri, before, e.document.getText());
   // didOpen also fires onDidChangeContent; the open handler already validated that version.
   const last = results.get(e.document.uri);
@@ -234,10 +254,19 @@ documents.onDidClose((e) => {
   timers.delete(e.document.uri);
   results.delete(e.document.uri);
   docSettings.delete(e.document.uri);
-  const closedText = ws.openTexts.get(uriToPath(e.document.uri));
-  ws.openTexts.delete(uriToPath(e.document.uri));
-  if (affectsWorkspace(e.document.uri)) revalidateAll();
-  else folderChanged(e.document.uri, closedText, readDisk(uriToPath(e.document.uri))); // the others saw the closed buffer's text, not the file on disk
+  const file = uriToPath(e.document.uri);
+  const closedText = ws.openTexts.get(file);
+  if (affectsWorkspace(e.document.uri)) {
+    // The disk takes over again: only a buffer that differed from it changes anything.
+    if (ws.setOpenText(file, undefined)) workspaceChanged(e.document.uri, 0);
+  } else {
+    ws.openTexts.delete(file);
+    // Only a folder whose static pods were read can go stale (a static pod or kube-proxy manifest asked for them).
+    if (/\.(ya?ml|json)$/i.test(file) && ws.hasFolderFacts(path.dirname(file))) {
+      const disk = readDisk(file);
+      if (disk !== closedText) folderChanged(e.document.uri, closedText, disk); // the others saw the closed buffer's text, not the file on disk
+    }
+  }
   if (!isConfigFile(e.document.uri)) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
 });
 

@@ -11,7 +11,11 @@ import { parseImage, componentOf, kubeMinorOfTag } from '../engine/kubernetes/co
 
 export class WorkspaceState {
   private configCache = new Map<string, LoadedConfig | null>();
+  /** Per folder: the nearest config file's path, or null (saves a stat per folder level for every file). */
+  private configPathCache = new Map<string, string | null>();
   private facts = new Map<string, WorkspaceFacts>();
+  /** Per workspace root: the first localhost.yml below it (a bounded walk), or null. */
+  private rootLocalhost = new Map<string, string | null>();
   /** Texts of open documents, which win over the disk. */
   readonly openTexts = new Map<string, string>();
 
@@ -19,9 +23,28 @@ export class WorkspaceState {
 
   private folders = new Map<string, NonNullable<NeighbourFacts['staticPods']>>();
 
-  invalidate(): void { this.configCache.clear(); this.facts.clear(); this.folders.clear(); }
+  invalidate(): void {
+    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear();
+  }
+
+  /**
+   * Records an open document's text (undefined: closed) and says whether the text the workspace sees for that
+   * path changed: open documents win over the disk, so opening a file whose buffer equals the disk changes
+   * nothing, and neither does closing it again. Only a real difference needs the caches cleared.
+   */
+  setOpenText(file: string, text: string | undefined): boolean {
+    const before = this.openTexts.has(file) ? this.openTexts.get(file) : readDisk(file);
+    if (text === undefined) this.openTexts.delete(file); else this.openTexts.set(file, text);
+    const after = text ?? readDisk(file);
+    // Editors and lsp-lint hand over the text without its byte order mark.
+    const bare = (t: string | undefined) => t?.replace(/^\uFEFF/, '');
+    return bare(before) !== bare(after);
+  }
 
   invalidateFolder(dir: string): void { this.folders.delete(dir); }
+
+  /** Whether the folder's static pods were read (only then can a file there make them stale). */
+  hasFolderFacts(dir: string): boolean { return this.folders.has(dir); }
 
   /** kube-* static pods in the file's folder (other files), and the workspace's localhost.yml. */
   neighboursFor(file: string): NeighbourFacts {
@@ -49,6 +72,13 @@ export class WorkspaceState {
     return { staticPods: pods.filter((p) => p.file !== file), localhost: this.factsFor(file).localhost };
   }
 
+  /** neighboursFor, computed only when a rule asks (only Kubernetes manifests do; the folder is read once). */
+  lazyNeighboursFor(file: string): NeighbourFacts {
+    let got: NeighbourFacts | undefined;
+    const get = () => (got ??= this.neighboursFor(file));
+    return { get staticPods() { return get().staticPods; }, get localhost() { return get().localhost; } };
+  }
+
   rootFor(file: string): string | undefined {
     return this.roots.filter((r) => file === r || file.startsWith(r.endsWith(path.sep) ? r : r + path.sep)).sort((a, b) => b.length - a.length)[0];
   }
@@ -71,18 +101,20 @@ export class WorkspaceState {
   configFor(file: string): LoadedConfig | undefined {
     if (this.explicitConfig) return this.loadConfigFile(this.explicitConfig) ?? undefined;
     const root = this.rootFor(file);
-    let dir = path.dirname(file);
-    for (;;) {
+    const start = path.dirname(file);
+    const cached = this.configPathCache.get(start);
+    if (cached !== undefined) return cached === null ? undefined : this.loadConfigFile(cached) ?? undefined;
+    let found: string | null = null;
+    for (let dir = start; ;) {
       for (const n of CONFIG_FILENAMES) {
         const p = path.join(dir, n);
-        if (this.openTexts.has(p) || fs.existsSync(p)) {
-          const c = this.loadConfigFile(p);
-          if (c) return c;
-        }
+        if ((this.openTexts.has(p) || fs.existsSync(p)) && this.loadConfigFile(p)) { found = p; break; }
       }
-      if ((root && dir === root) || path.dirname(dir) === dir) return undefined;
+      if (found || (root && dir === root) || path.dirname(dir) === dir) break;
       dir = path.dirname(dir);
     }
+    this.configPathCache.set(start, found);
+    return found === null ? undefined : this.loadConfigFile(found) ?? undefined;
   }
 
   /**
@@ -95,7 +127,7 @@ export class WorkspaceState {
     let f = this.facts.get(dir);
     if (!f) {
       f = {};
-      const found = this.nearestLocalhost(dir, root) ?? findLocalhost(root, [...this.openTexts.keys()]);
+      const found = this.nearestLocalhost(dir, root) ?? this.firstBelow(root);
       if (found) {
         const text = this.readText(found);
         const doc = text ? parseYaml(text).docs.find((d) => !d.empty) : undefined;
@@ -107,16 +139,35 @@ export class WorkspaceState {
     return f;
   }
 
-  private nearestLocalhost(dir: string, root: string): string | undefined {
-    for (let d = dir; ; d = path.dirname(d)) {
-      const open = [...this.openTexts.keys()].filter((p) => path.dirname(p) === d && isStarlingxName(p)).sort()[0];
-      if (open) return open;
-      let names: string[] = [];
-      try { names = fs.readdirSync(d).filter(isStarlingxName).sort(); } catch { /* unreadable folder */ }
-      if (names.length) return path.join(d, names[0]);
-      if (d === root || path.dirname(d) === d || !d.startsWith(root)) return undefined;
-    }
+  private firstBelow(root: string): string | undefined {
+    let p = this.rootLocalhost.get(root);
+    if (p === undefined) { p = findLocalhost(root, [...this.openTexts.keys()]) ?? null; this.rootLocalhost.set(root, p); }
+    return p ?? undefined;
   }
+
+  /** The localhost.yml in dir or the nearest parent up to root; each folder is read once (until invalidate()). */
+  private nearestLocalhost(dir: string, root: string): string | undefined {
+    const key = `${root}\u0000${dir}`;
+    const cached = this.nearestCache.get(key);
+    if (cached !== undefined) return cached ?? undefined;
+    let found: string | undefined;
+    const open = [...this.openTexts.keys()].filter((p) => path.dirname(p) === dir && isStarlingxName(p)).sort()[0];
+    if (open) found = open;
+    else {
+      let names: string[] = [];
+      try { names = fs.readdirSync(dir).filter(isStarlingxName).sort(); } catch { /* unreadable folder */ }
+      if (names.length) found = path.join(dir, names[0]);
+      else if (!(dir === root || path.dirname(dir) === dir || !dir.startsWith(root))) found = this.nearestLocalhost(path.dirname(dir), root);
+    }
+    this.nearestCache.set(key, found ?? null);
+    return found;
+  }
+  private nearestCache = new Map<string, string | null>();
+}
+
+/** A file's text on disk, or undefined when it is missing, unreadable or too large to be a config. */
+export function readDisk(file: string): string | undefined {
+  try { return fs.statSync(file).size <= 512 * 1024 ? fs.readFileSync(file, 'utf8') : undefined; } catch { return undefined; }
 }
 
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'out', '.vscode-test', 'vendor']);
