@@ -131,6 +131,10 @@ export class LspClient {
   kill() {
     try { this.conn.dispose(); } catch { /* already disposed */ }
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill();
+    // A server killed in the middle of a write leaves half a message in the pipe, and the JSON-RPC reader re-arms a
+    // partial-message timer for it forever: stop reading, so the test process can end.
+    this.child.stdout.destroy();
+    this.child.stdin.destroy();
   }
 }
 

@@ -12,8 +12,11 @@ import {
   type Diagnostic, type ProtocolConnection, type TextEdit, type CodeAction,
 } from 'vscode-languageserver-protocol/node';
 import { collectFiles } from './files';
+import { coalesced } from '../shared/coalesce';
 import { stylish, json, sarif, github, gitlab, count, type FileReport } from './format';
-import { ResolvedConfigRequest, FIX_ALL_KIND, type InitializationOptions, type ResolvedConfigResult } from '../shared/protocol';
+import {
+  ResolvedConfigRequest, FileFactsNotification, FIX_ALL_KIND, type InitializationOptions, type ResolvedConfigResult, type FileFactsParams,
+} from '../shared/protocol';
 import { checkKubernetesWindow, checkKataWindow, SEVERITIES } from '../engine/config';
 import { findStarlingxRelease } from '../engine/data';
 import { ruleIds } from '../engine/rules';
@@ -178,6 +181,8 @@ function serverPath(): string {
 class ServerSession {
   private conn: ProtocolConnection;
   private waiters = new Map<string, { version: number; resolve: (d: Diagnostic[]) => void }>();
+  /** The latest FileFactsNotification for each open file (sent before its diagnostics). */
+  private facts = new Map<string, FileFactsParams>();
   private exited = false;
   private shuttingDown = false;
   readonly child;
@@ -190,7 +195,8 @@ class ServerSession {
         process.exit(2);
       }
     });
-    this.conn = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
+    this.conn = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(coalesced(this.child.stdin!)));
+    this.conn.onNotification(FileFactsNotification, (p: FileFactsParams) => { this.facts.set(p.uri, p); });
     this.conn.onNotification(PublishDiagnosticsNotification.type, (p) => {
       const w = this.waiters.get(p.uri);
       if (w && (p.version === undefined || p.version === w.version)) { this.waiters.delete(p.uri); w.resolve(p.diagnostics); }
@@ -217,7 +223,13 @@ class ServerSession {
     await this.conn.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
     return p;
   }
+  /** The family and facts of the file's latest analysis. */
+  factsOf(uri: string): { family: FileFactsParams['family']; facts?: FileFactsParams['facts'] } {
+    const f = this.facts.get(uri);
+    return { family: f?.family ?? null, facts: f?.facts };
+  }
   async close(uri: string): Promise<void> {
+    this.facts.delete(uri);
     await this.conn.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
   }
   async fixAll(uri: string): Promise<TextEdit[]> {
@@ -290,6 +302,9 @@ async function main(argv: string[]): Promise<number> {
   if (opts.config && !fs.existsSync(opts.config)) { process.stderr.write(`lsp-lint: config file ${opts.config} not found\n`); return 2; }
 
   const initOptions: InitializationOptions = {
+    reportFacts: true,
+    // Each file is analysed once (a few times with --fix): a cache for one file's documents is enough.
+    parseCacheChars: 256 * 1024,
     cli: {
       configPath: opts.config, starlingxRelease: opts.starlingxRelease, kubernetesWindow: opts.kubernetesWindow,
       kataWindow: opts.kataWindow, kataFlavour: opts.kataFlavour, rules: opts.rules,
@@ -320,8 +335,7 @@ async function main(argv: string[]): Promise<number> {
     const name = path.resolve(cwd, opts.stdinFilename ?? 'stdin.yaml');
     const uri = pathToFileURL(name).toString();
     const diags = await session.open(uri, text);
-    const rc = await session.resolvedConfig(uri);
-    reports.push({ file: name, family: rc.family, diagnostics: diags, facts: rc.facts });
+    reports.push({ file: name, diagnostics: diags, ...session.factsOf(uri) });
   } else {
     if (!opts.paths.length) opts.paths.push('.');
     const ignoreList = (cfg.resolved.ignore as string[]) ?? [];
@@ -410,9 +424,9 @@ async function checkFile(session: ServerSession, file: string, opts: Options): P
     }
     if (fixed) writeAtomic(file, (hasBom ? BOM : '') + text);
   }
-  const rc = await session.resolvedConfig(uri);
+  const { family, facts } = session.factsOf(uri);
   await session.close(uri);
-  return { file, family: rc.family, diagnostics: diags, fixed, facts: rc.facts };
+  return { file, family, diagnostics: diags, fixed, facts };
 }
 
 const zero = () => ({ start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });

@@ -75,8 +75,10 @@ export function editDistance(a: string, b: string): number {
 export function didYouMean(word: string, candidates: Iterable<string>): string | undefined {
   let best: string | undefined, bestD = Infinity;
   const limit = Math.max(2, Math.floor(word.length / 3));
+  const w = word.toLowerCase();
   for (const c of candidates) {
-    const d = editDistance(word.toLowerCase(), c.toLowerCase());
+    if (Math.abs(c.length - w.length) > Math.min(limit, bestD)) continue; // the distance is at least the length difference
+    const d = editDistance(w, c.toLowerCase());
     if (d < bestD && d <= limit) { best = c; bestD = d; }
   }
   return best;

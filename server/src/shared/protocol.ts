@@ -21,6 +21,13 @@ export interface InitializationOptions {
   settings?: Settings;
   /** false: do not say the Kubernetes data is stale (lsp-lint runs several servers and lets one say it). */
   reportStaleData?: boolean;
+  /** true: send a FileFactsNotification before each publishDiagnostics (lsp-lint's reports need them for every file). */
+  reportFacts?: boolean;
+  /**
+   * The budget of the parse cache, in characters of YAML document text (default 4 MiB: an editor re-parses only the
+   * document an edit touches). lsp-lint sees each file once and asks for a small one, which keeps the server's heap small.
+   */
+  parseCacheChars?: number;
 }
 
 export function settingsToOverrides(s: Settings | undefined): Overrides {
@@ -48,6 +55,13 @@ export interface ResolvedConfigResult {
   /** One line for a status bar. */
   summary: string;
 }
+
+/**
+ * Notification from the server, when the client asked for it (reportFacts): the family and facts of the analysis
+ * whose diagnostics follow. It saves lsp-lint a resolvedConfig round trip for each of thousands of files.
+ */
+export const FileFactsNotification = 'skewguard/fileFacts';
+export interface FileFactsParams { uri: string; version: number; family: Family | null; facts?: Record<string, unknown> }
 
 /** Notification from the server: the configuration changed, status bars should refresh. */
 export const ConfigChangedNotification = 'skewguard/configChanged';

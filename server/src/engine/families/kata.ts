@@ -3,9 +3,8 @@ import * as path from 'node:path';
 import type { TomlFile, TomlEntry, TomlTable } from '../parse/toml';
 import type { SourceInfo } from '../types';
 import type { ResolvedConfig } from '../config';
-import { compareVersions } from '../versions';
 import {
-  kataData, kataWindow, newestKataRelease, inRange, type Flavour, type KataOption, type KataSection,
+  kataData, kataIndex, kataWindow, newestKataRelease, inRange, inRanged, type Flavour, type KataOption, type KataSection,
 } from '../kata/data';
 
 export function isKataName(file: string): boolean {
@@ -31,6 +30,13 @@ export function detectFlavour(file: string, toml: TomlFile | undefined, config: 
   return { flavour: 'go', source: { kind: 'default', detail: 'the Go runtime (no flavour in the configuration, the file name or its tables)' } };
 }
 
+const acrossCache = new WeakMap<object, Map<string, unknown>>();
+const sectionCache = new Map<number, Map<string, Array<'parser' | 'template' | false>>>();
+const windowIds = new Map<string, number>();
+let nextWindowId = 0;
+const everKnownCache = new Map<string, boolean>();
+const optionsOfCache = new Map<string, KataOption[]>();
+
 export interface KataKey {
   entry: TomlEntry;
   section: string;
@@ -55,7 +61,7 @@ export class KataContext {
     }));
   }
 
-  get data() { return kataData(); }
+  readonly data = kataData();
   get windowText(): string {
     const w = this.window;
     return w.length > 1 ? `${w[0]}..${w[w.length - 1]}` : w[0];
@@ -63,18 +69,90 @@ export class KataContext {
   get flavourName(): string { return this.flavour === 'go' ? 'Go runtime' : 'runtime-rs'; }
   get tables(): TomlTable[] { return this.toml.tables; }
 
+  /** Flavour and window as a small number: files checked with the same pair share the per-row answers below. */
+  private get windowId(): number {
+    if (this.windowIdMemo === undefined) {
+      const key = `${this.flavour}\u0000${this.window.join(',')}`;
+      let id = windowIds.get(key);
+      if (id === undefined) {
+        if (windowIds.size >= 256) { windowIds.clear(); sectionCache.clear(); } // bounded: windows come from user configuration
+        id = nextWindowId++;
+        windowIds.set(key, id);
+      }
+      this.windowIdMemo = id;
+    }
+    return this.windowIdMemo;
+  }
+  private windowIdMemo?: number;
+
+  /**
+   * f(release) for every release of the window (same order), cached per data row and window across files:
+   * the rules ask the same question of each key at each release, and most files share one window.
+   */
+  across<T>(row: object, tag: string, f: (release: string) => T): T[] {
+    return this.perWindow(row, tag, () => this.window.map(f));
+  }
+
+  /**
+   * f(), cached per data row, tag and window (flavour and releases) across files. The result is shared: callers
+   * must not change it.
+   */
+  perWindow<T>(row: object, tag: string, f: () => T): T {
+    let perRow = acrossCache.get(row);
+    if (!perRow) { perRow = new Map(); acrossCache.set(row, perRow); }
+    const key = `${tag}\u0000${this.windowId}`;
+    if (perRow.has(key)) return perRow.get(key) as T;
+    const v = f();
+    if (perRow.size >= 64) perRow.clear(); // bounded: windows come from user configuration, tags from table names
+    perRow.set(key, v);
+    return v;
+  }
+
+  /** optionKnown at every release of the window. */
+  optionAcross(row: KataOption): Array<'parser' | 'template' | false> {
+    return this.across(row, 'known', (r) => this.optionKnown(row, r));
+  }
+
+  /** Answers already computed for this file (the rules ask the same questions for every key and release). */
+  private memo = new Map<string, unknown>();
+  private memoised<T>(key: string, f: () => T): T {
+    if (this.memo.has(key)) return this.memo.get(key) as T;
+    const v = f();
+    this.memo.set(key, v);
+    return v;
+  }
+
   /** Hypervisor table names a release accepts. */
   hypervisorNames(release: string): string[] {
-    const r = this.data.hypervisorNames.find((h) => h.flavour === this.flavour && compareIn(h.from, h.to, release));
-    return r?.names ?? [];
+    return this.memoised(`h\u0000${release}`, () =>
+      this.data.hypervisorNames.find((h) => h.flavour === this.flavour && inRanged(h, release))?.names ?? []);
   }
 
   sectionRow(name: string): KataSection | undefined {
-    return this.data.sections.find((s) => s.name === name);
+    return kataIndex(this.data).sections.get(name);
   }
 
   /** Whether a release reads a table: 'parser', 'template' (only its shipped templates have it), or false. */
   sectionKnown(name: string, release: string): 'parser' | 'template' | false {
+    const i = (this.windowIndex ??= new Map(this.window.map((r, j) => [r, j]))).get(release);
+    return i === undefined ? this.sectionKnownAt(name, release) : this.sectionAcross(name)[i];
+  }
+  private windowIndex?: Map<string, number>;
+
+  /** sectionKnown at every release of the window (same order); shared by the files checked with the same window. */
+  sectionAcross(name: string): Array<'parser' | 'template' | false> {
+    let byName = sectionCache.get(this.windowId);
+    if (!byName) { byName = new Map(); sectionCache.set(this.windowId, byName); }
+    let a = byName.get(name);
+    if (!a) {
+      a = this.window.map((r) => this.sectionKnownAt(name, r));
+      if (byName.size >= 4096) byName.clear(); // bounded: table names come from user files
+      byName.set(name, a);
+    }
+    return a;
+  }
+
+  private sectionKnownAt(name: string, release: string): 'parser' | 'template' | false {
     const parts = name.split('.');
     if (parts[0] === 'hypervisor' && parts.length === 2) {
       if (this.hypervisorNames(release).includes(parts[1])) return 'parser';
@@ -88,6 +166,17 @@ export class KataContext {
 
   /** Whether any release of the flavour knows the table at all. */
   sectionEverKnown(name: string): boolean {
+    const key = `${this.flavour}\u0000${name}`;
+    let v = everKnownCache.get(key);
+    if (v === undefined) {
+      v = this.sectionEverKnownAt(name);
+      if (everKnownCache.size >= 4096) everKnownCache.clear();
+      everKnownCache.set(key, v);
+    }
+    return v;
+  }
+
+  private sectionEverKnownAt(name: string): boolean {
     const parts = name.split('.');
     if (parts[0] === 'hypervisor' && parts.length === 2 && this.data.hypervisorNames.some((h) => h.flavour === this.flavour && h.names.includes(parts[1]))) return true;
     const row = this.sectionRow(name);
@@ -101,13 +190,22 @@ export class KataContext {
 
   /** The data rows for a key in a table: the table's own row, else the row common to every hypervisor table. */
   optionRow(section: string, key: string): KataOption | undefined {
-    const rows = this.data.options;
-    const own = rows.find((o) => o.section === section && o.key === key && (o.flavours[this.flavour] || o.templates?.[this.flavour]));
+    let bySection = this.rowMemo.get(section);
+    if (!bySection) { bySection = new Map(); this.rowMemo.set(section, bySection); }
+    if (bySection.has(key)) return bySection.get(key);
+    const row = this.findRow(section, key);
+    bySection.set(key, row);
+    return row;
+  }
+  private rowMemo = new Map<string, Map<string, KataOption | undefined>>();
+
+  private findRow(section: string, key: string): KataOption | undefined {
+    const rows = kataIndex(this.data).options;
+    const ofFlavour = (o: KataOption) => !!(o.flavours[this.flavour] || o.templates?.[this.flavour]);
+    const own = rows.get(`${section}\u0000${key}`)?.find(ofFlavour);
     if (own) return own;
     const parts = section.split('.');
-    if (parts[0] === 'hypervisor' && parts.length === 2) {
-      return rows.find((o) => o.section === 'hypervisor.*' && o.key === key && (o.flavours[this.flavour] || o.templates?.[this.flavour]));
-    }
+    if (parts[0] === 'hypervisor' && parts.length === 2) return rows.get(`hypervisor.*\u0000${key}`)?.find(ofFlavour);
     return undefined;
   }
 
@@ -120,6 +218,17 @@ export class KataContext {
 
   /** Options a table accepts somewhere (for "did you mean" and completion). */
   optionsOf(section: string): KataOption[] {
+    const key = `${this.flavour}\u0000${section}`;
+    let list = optionsOfCache.get(key);
+    if (!list) {
+      list = this.findOptionsOf(section);
+      if (optionsOfCache.size >= 1024) optionsOfCache.clear(); // bounded: table names come from user files
+      optionsOfCache.set(key, list);
+    }
+    return list.slice();
+  }
+
+  private findOptionsOf(section: string): KataOption[] {
     const parts = section.split('.');
     const generic = parts[0] === 'hypervisor' && parts.length === 2;
     return this.data.options.filter((o) => (o.section === section || (generic && o.section === 'hypervisor.*')) && (o.flavours[this.flavour] || o.templates?.[this.flavour]));
@@ -128,18 +237,14 @@ export class KataContext {
   /** Tables where this flavour rejects unknown keys at a release (runtime-rs from 3.29.0). */
   strictAt(section: string, release: string): boolean {
     const d = this.data.fatal.denyUnknownFields[this.flavour as 'runtime-rs'];
-    return !!d && compareIn(d.from, null, release) && d.schemaTables.includes(section);
+    return !!d && inRanged({ from: d.from, to: null }, release) && d.schemaTables.includes(section);
   }
 
   /** Whether an unknown [hypervisor.<name>] is fatal at a release (Go from 3.2.0). */
   unknownHypervisorFatal(release: string): boolean {
     const from = this.data.fatal.unknownHypervisorSection[this.flavour];
-    return !!from && compareIn(from, null, release);
+    return !!from && inRanged({ from, to: null }, release);
   }
-}
-
-function compareIn(from: string, to: string | null, release: string): boolean {
-  return compareVersions(release, from) >= 0 && (to === null || compareVersions(release, to) <= 0);
 }
 
 export function resolveKataWindow(config: ResolvedConfig): { window: string[]; source: SourceInfo } {

@@ -57,21 +57,63 @@ export function newestKataRelease(): string {
 
 /** "3.2" -> every 3.2.x; "3.2.0" -> that release. Both ends inclusive. */
 export function kataWindow(from: string, to: string): string[] {
+  const key = `${from}..${to}`;
+  let w = windows.get(key);
+  if (!w) {
+    w = computeKataWindow(from, to);
+    if (windows.size >= 256) windows.clear(); // bounded: windows come from user configuration
+    windows.set(key, w);
+  }
+  return w.slice();
+}
+const windows = new Map<string, string[]>();
+
+function computeKataWindow(from: string, to: string): string[] {
   const rs = kataData().releases;
   const lo = (v: string) => (v.split('.').length === 2 ? `${v}.0` : v);
   const hiOk = (r: string) => (to.split('.').length === 2 ? compareVersions(r.split('.').slice(0, 2).join('.'), to) <= 0 : compareVersions(r, to) <= 0);
   return rs.filter((r) => compareVersions(r, lo(from)) >= 0 && hiOk(r));
 }
 
+/** Row lookups by table and key, built once per data load (the rules ask for every key at every release of the window). */
+export interface KataIndex {
+  options: Map<string, KataOption[]>;
+  sections: Map<string, KataSection>;
+  /** Release -> its position in `releases`, so that range checks compare integers. */
+  ordinal: Map<string, number>;
+}
+const indexes = new WeakMap<KataData, KataIndex>();
+export function kataIndex(d: KataData = kataData()): KataIndex {
+  let ix = indexes.get(d);
+  if (!ix) {
+    const options = new Map<string, KataOption[]>();
+    for (const o of d.options) {
+      const k = `${o.section}\u0000${o.key}`;
+      const list = options.get(k);
+      if (list) list.push(o); else options.set(k, [o]);
+    }
+    ix = { options, sections: new Map(d.sections.map((s) => [s.name, s])), ordinal: new Map(d.releases.map((r, i) => [r, i])) };
+    indexes.set(d, ix);
+  }
+  return ix;
+}
+
+/** compareVersions for the data's releases, by position when both are known releases. */
+function cmp(a: string, b: string): number {
+  const o = kataIndex().ordinal;
+  const x = o.get(a), y = o.get(b);
+  return x !== undefined && y !== undefined ? x - y : compareVersions(a, b);
+}
+
 export function inRange(r: ReleaseRange | undefined, release: string): boolean {
   if (!r) return false;
-  if (compareVersions(release, r.first) < 0) return false;
-  if (r.last && compareVersions(release, r.last) > 0) return false;
+  if (cmp(release, r.first) < 0) return false;
+  if (r.last && cmp(release, r.last) > 0) return false;
   return !r.missingIn?.includes(release);
 }
 
 export function inRanged(x: { from: string; to: string | null }, release: string): boolean {
-  return compareVersions(release, x.from) >= 0 && (x.to === null || compareVersions(release, x.to) <= 0);
+  return cmp(release, x.from) >= 0 && (x.to === null || cmp(release, x.to) <= 0);
 }
 
 /** Consecutive runs of a sub-list of `all`, written as ranges: "3.2.0–3.9.0, 3.11.0". */

@@ -238,7 +238,17 @@ function isPreamble(body: string, first: boolean): boolean {
 
 // Parsed documents are kept by their text, bounded by the total size of that text: an editor keeps its open
 // files' documents, a CI run over thousands of files does not grow without bound.
-const CACHE_MAX_CHARS = 4 * 1024 * 1024;
+// The editor's default holds a 4 MB bundle's documents; lsp-lint, which sees each file once, asks for a small one.
+let CACHE_MAX_CHARS = 4 * 1024 * 1024;
+/** Sets the parse cache's budget (characters of document text); shrinking it evicts at once. */
+export function setParseCacheBudget(chars: number): void {
+  CACHE_MAX_CHARS = Math.max(0, chars);
+  for (const key of chunkCache.keys()) {
+    if (cachedChars <= CACHE_MAX_CHARS) break;
+    chunkCache.delete(key);
+    cachedChars -= key.length;
+  }
+}
 const chunkCache = new Map<string, ParsedChunk>();
 let cachedChars = 0;
 

@@ -7,13 +7,20 @@ import type { Finding } from '../types';
  * The window's releases, split by how each one treats a key. Releases that do not read the key's table at all are
  * left out: kata/section-not-in-window reports the table once instead of every key in it.
  */
-export function keyAcrossWindow(ctx: KataContext, row: KataOption, section?: string) {
+export function keyAcrossWindow(ctx: KataContext, row: KataOption, section?: string): { readonly parser: string[]; readonly templateOnly: string[]; readonly ignored: string[] } {
+  // The same for every file with this window: computed once per row and table.
+  return ctx.perWindow(row, `keyAcrossWindow\u0000${section ?? ''}`, () => splitWindow(ctx, row, section));
+}
+
+function splitWindow(ctx: KataContext, row: KataOption, section?: string) {
   const parser: string[] = [], templateOnly: string[] = [], ignored: string[] = [];
-  for (const r of ctx.window) {
-    if (section && ctx.sectionEverKnown(section) && !ctx.sectionKnown(section, r)) continue;
-    const k = ctx.optionKnown(row, r);
+  const tableRead = section && ctx.sectionEverKnown(section) ? ctx.sectionAcross(section) : undefined;
+  const known = ctx.optionAcross(row);
+  ctx.window.forEach((r, i) => {
+    if (tableRead && !tableRead[i]) return;
+    const k = known[i];
     (k === 'parser' ? parser : k === 'template' ? templateOnly : ignored).push(r);
-  }
+  });
   return { parser, templateOnly, ignored };
 }
 

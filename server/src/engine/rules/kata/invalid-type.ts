@@ -21,16 +21,24 @@ export const rule: Rule<KataContext> = {
       const row = ctx.optionRow(k.section, k.key);
       if (!row) continue;
       const actual = tomlType(k.valueText, k.entry.value);
-      const bad: string[] = [];
-      const wanted = new Set<string>();
-      for (const r of ctx.window) {
-        if (ctx.optionKnown(row, r) !== 'parser') continue;
-        const t = row.types.find((x) => x.flavour === ctx.flavour && inRanged(x, r));
-        if (!t) continue;
-        if (!typeFits(actual, t.type) || (t.type === 'array' && t.items && Array.isArray(k.entry.value) && !k.entry.value.every((v) => typeFits(tomlType(JSON.stringify(v), v), t.items!)))) {
-          bad.push(r); wanted.add(t.type === 'array' && t.items ? `array of ${t.items}` : t.type);
-        }
-      }
+      const items = Array.isArray(k.entry.value) ? [...new Set(k.entry.value.map((v) => tomlType(JSON.stringify(v), v)))].sort() : [];
+      // The verdict depends on the row, the value's type (and its items' types) and the window: shared across files.
+      const { bad, wanted } = ctx.perWindow(row, `invalid-type\u0000${actual}\u0000${items.join(',')}`, () => {
+        const types = ctx.across(row, 'type', (r) => (ctx.optionKnown(row, r) === 'parser' ? row.types.find((x) => x.flavour === ctx.flavour && inRanged(x, r)) : undefined));
+        const out = { bad: [] as string[], wanted: new Set<string>() };
+        const fits = new Map<object, boolean>(); // per type row: most releases share one
+        ctx.window.forEach((r, i) => {
+          const t = types[i];
+          if (!t) return;
+          let ok = fits.get(t);
+          if (ok === undefined) {
+            ok = typeFits(actual, t.type) && !(t.type === 'array' && t.items && items.some((it) => !typeFits(it, t.items!)));
+            fits.set(t, ok);
+          }
+          if (!ok) { out.bad.push(r); out.wanted.add(t.type === 'array' && t.items ? `array of ${t.items}` : t.type); }
+        });
+        return out;
+      });
       if (!bad.length) continue;
       const w = [...wanted].map((t) => (t === 'number' ? 'number' : t)).join(' or ');
       const fixes = [];
@@ -42,7 +50,7 @@ export const rule: Rule<KataContext> = {
         message: `${k.key} = ${k.valueText.trim()} is ${article(actual)} ${actual}, but ${rel(ctx, bad)} decode${bad.length === 1 ? 's' : ''} ${k.key} as ${article(w)} ${w}: the runtime fails to load this file there`,
         range: k.entry.valueRange,
         fixes,
-        data: { key: k.key, actual, expected: [...wanted], failsIn: bad },
+        data: { key: k.key, actual, expected: [...wanted], failsIn: [...bad] },
       });
     }
   },

@@ -24,17 +24,20 @@ export const rule: Rule<KataContext> = {
       if (!row || !row.values.length) continue;
       const v = k.entry.value;
       if (typeof v !== 'string' && typeof v !== 'number') continue;
-      const rejecting: string[] = [];
-      let common: Set<string> | undefined;
-      let fatal = false;
-      for (const r of ctx.window) {
-        if (ctx.optionKnown(row, r) !== 'parser') continue;
-        const vals = row.values.find((x) => x.flavour === ctx.flavour && inRanged(x, r));
-        if (!vals) continue;
-        const allowed = vals.enum.map(String);
-        common = common ? new Set([...common].filter((x) => allowed.includes(x))) : new Set(allowed);
-        if (!allowed.includes(String(v))) { rejecting.push(r); fatal ||= vals.fatal; }
-      }
+      // The verdict depends on the row, the value and the window: shared across files.
+      const verdict = () => {
+        const out = { rejecting: [] as string[], common: undefined as Set<string> | undefined, fatal: false };
+        const values = ctx.across(row, 'values', (r) => (ctx.optionKnown(row, r) === 'parser' ? row.values.find((x) => x.flavour === ctx.flavour && inRanged(x, r)) : undefined));
+        ctx.window.forEach((r, i) => {
+          const vals = values[i];
+          if (!vals) return;
+          const allowed = vals.enum.map(String);
+          out.common = out.common ? new Set([...out.common].filter((x) => allowed.includes(x))) : new Set(allowed);
+          if (!allowed.includes(String(v))) { out.rejecting.push(r); out.fatal ||= vals.fatal; }
+        });
+        return out;
+      };
+      const { rejecting, common, fatal } = String(v).length <= 256 ? ctx.perWindow(row, `invalid-value\u0000${typeof v}\u0000${v}`, verdict) : verdict();
       if (!rejecting.length) continue;
       const everywhere = [...(common ?? [])];
       const hint = didYouMean(String(v), everywhere);
@@ -47,7 +50,7 @@ export const rule: Rule<KataContext> = {
         range: k.entry.valueRange,
         severity: fatal ? 'error' : 'warning',
         fixes: choices.slice(0, 4).map((c) => ({ title: `Change to ${c}`, edits: [{ range: k.entry.valueRange, newText: typeof v === 'number' ? c : `${q}${c}${q}` }] })),
-        data: { key: k.key, rejectedBy: rejecting, acceptedEverywhere: everywhere },
+        data: { key: k.key, rejectedBy: [...rejecting], acceptedEverywhere: everywhere },
       });
     }
   },

@@ -3,6 +3,8 @@ import type { KubernetesContext } from '../../families/kubernetes';
 import { kubeMinorOfTag, policyFor, skewOk } from '../../kubernetes/components';
 import * as path from 'node:path';
 
+const CONTROL_PLANE = ['kube-controller-manager', 'kube-scheduler', 'cloud-controller-manager', 'kube-apiserver'];
+
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/control-plane-skew',
   family: 'kubernetes',
@@ -19,6 +21,7 @@ export const rule: Rule<KubernetesContext> = {
   sources: ['Kubernetes version skew policy (data/kubernetes/skew-policy.json, from kubernetes/website version-skew-policy.md)'],
   check(ctx, report) {
     const own = ctx.images().filter((i) => i.component?.versionIsKubernetes && kubeMinorOfTag(i.ref.tag));
+    if (!own.some((i) => CONTROL_PLANE.includes(i.component!.id))) return; // before reading the folder
     const apiservers = [
       ...own.filter((i) => i.component!.id === 'kube-apiserver').map((i) => ({ file: 'this file', minor: kubeMinorOfTag(i.ref.tag)!, tag: i.ref.tag! })),
       ...(ctx.neighbours.staticPods ?? []).filter((p) => p.component === 'kube-apiserver').map((p) => ({ file: path.basename(p.file), minor: p.minor, tag: p.image })),
@@ -27,7 +30,7 @@ export const rule: Rule<KubernetesContext> = {
     for (const img of own) {
       const comp = img.component!.id;
       const minor = kubeMinorOfTag(img.ref.tag)!;
-      if (!['kube-controller-manager', 'kube-scheduler', 'cloud-controller-manager', 'kube-apiserver'].includes(comp)) continue;
+      if (!CONTROL_PLANE.includes(comp)) continue;
       const problems: string[] = [];
       for (const a of apiservers) {
         if (comp === 'kube-apiserver' && a.file === 'this file') continue;

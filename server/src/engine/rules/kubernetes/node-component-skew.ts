@@ -18,6 +18,7 @@ export const rule: Rule<KubernetesContext> = {
   fix: 'none',
   sources: ['Kubernetes version skew policy (data/kubernetes/skew-policy.json; kube-proxy N-2 until 1.27, N-3 from 1.28)'],
   check(ctx, report) {
+    if (!ctx.images().some((i) => i.component?.id === 'kube-proxy')) return; // before reading the folder
     const folderApiservers = (ctx.neighbours.staticPods ?? []).filter((p) => p.component === 'kube-apiserver').map((p) => p.minor);
     const own = ctx.images().filter((i) => i.component?.id === 'kube-apiserver').map((i) => kubeMinorOfTag(i.ref.tag)).filter((m): m is string => !!m);
     const refs = [...new Set([...own, ...folderApiservers])];
