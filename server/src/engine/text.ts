@@ -9,6 +9,12 @@ export class LineIndex {
   private readonly starts: number[];
   constructor(readonly text: string) {
     const starts = [0];
+    if (text.indexOf('\r') === -1) {
+      // Only \n line breaks (the common case): the native search is several times faster than a loop.
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+      this.starts = starts;
+      return;
+    }
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c === 10) starts.push(i + 1);

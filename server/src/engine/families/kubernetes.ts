@@ -61,6 +61,13 @@ export interface ContainerImage {
   text: string;
 }
 
+/** A ContainerImage whose range is found only when asked for (most images are never reported). */
+class Image implements ContainerImage {
+  private rangeMemo?: OffsetRange;
+  constructor(readonly object: ManifestObject, readonly path: Array<string | number>, readonly ref: ImageRef, readonly component: Component | undefined, readonly text: string) {}
+  get range(): OffsetRange { return (this.rangeMemo ??= this.object.doc.locate(this.path).value); }
+}
+
 /** Facts from other files that cross-file rules need (the language server gathers them). */
 export interface NeighbourFacts {
   /** kube-* static pods in the same folder as the file (other files; the file's own are found by the rules). */
@@ -89,22 +96,35 @@ export class KubernetesContext {
   images(): ContainerImage[] {
     if (this.imagesMemo) return this.imagesMemo;
     const out: ContainerImage[] = [];
+    // One path stack for the whole walk, copied only where an image is found (a bundle has thousands of objects).
+    const at: Array<string | number> = [];
     for (const o of this.objects) {
-      const visit = (v: unknown, at: Array<string | number>, depth: number) => {
+      const visit = (v: unknown, depth: number) => {
         if (depth > 12 || !v || typeof v !== 'object') return;
-        if (Array.isArray(v)) { v.forEach((x, i) => visit(x, [...at, i], depth + 1)); return; }
-        for (const [k, x] of Object.entries(v)) {
+        if (Array.isArray(v)) {
+          for (let i = 0; i < v.length; i++) {
+            if (!v[i] || typeof v[i] !== 'object') continue;
+            at.push(i); visit(v[i], depth + 1); at.pop();
+          }
+          return;
+        }
+        for (const k in v) {
+          if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+          const x = (v as Record<string, unknown>)[k];
+          if (!x || typeof x !== 'object') continue;
           if (CONTAINER_LISTS.has(k) && Array.isArray(x)) {
             x.forEach((c, i) => {
               if (!isObj(c) || typeof c.image !== 'string') return;
               const path = [...at, k, i, 'image'];
               const ref = parseImage(c.image);
-              out.push({ object: o, path, range: o.doc.locate(path).value, ref, component: componentOf(ref), text: c.image });
+              out.push(new Image(o, path, ref, componentOf(ref), c.image));
             });
-          } else if (k !== 'metadata' && k !== 'status') visit(x, [...at, k], depth + 1);
+          } else if (k !== 'metadata' && k !== 'status') { at.push(k); visit(x, depth + 1); at.pop(); }
         }
       };
-      visit(o.value, o.at, 0);
+      at.length = 0;
+      at.push(...o.at);
+      visit(o.value, 0);
     }
     return (this.imagesMemo = out);
   }
@@ -115,46 +135,106 @@ export class KubernetesContext {
     return m.length > 1 ? `${m[0]}..${m[m.length - 1]}` : m[0];
   }
 
-  row(o: ManifestObject): ApiRow | undefined {
-    const r = findRow(this.rows, o.apiVersion, o.kind);
-    return r && (r.component ?? 'k8s') === 'k8s' ? r : undefined;
+  /**
+   * f(), cached per lifecycle rows (the shipped ones, or with the user's rows), window and key, across files: a
+   * 5,000-object bundle asks the same few questions of the same few kinds. Results are shared and frozen.
+   */
+  private memo<T>(key: string, f: () => T): T {
+    const m = (this.memoMap ??= this.sharedMemo());
+    if (m.has(key)) return m.get(key) as T;
+    const v = f();
+    if (m.size >= 4096) m.clear(); // bounded: kinds and apiVersions come from user files
+    m.set(key, v);
+    return v;
+  }
+  private memoMap?: Map<string, unknown>;
+  private sharedMemo(): Map<string, unknown> {
+    let byWindow = lifecycleMemo.get(this.rows);
+    if (!byWindow) { byWindow = new Map(); lifecycleMemo.set(this.rows, byWindow); }
+    const w = this.minors.join(',');
+    let m = byWindow.get(w);
+    if (!m) {
+      if (byWindow.size >= 64) byWindow.clear(); // bounded: windows come from user configuration
+      m = new Map();
+      byWindow.set(w, m);
+    }
+    return m;
   }
 
-  steps(row: ApiRow): StepStatus[] {
-    return this.minors.map((m) => ({ minor: m, ...statusAt(row, m) }));
+  row(o: ManifestObject): ApiRow | undefined {
+    // Per object first (every lifecycle rule asks for each object's row), then shared by apiVersion and kind.
+    if (this.rowOf.has(o)) return this.rowOf.get(o);
+    const row = this.memo(`row\u0000${o.apiVersion}\u0000${o.kind}`, () => {
+      const r = findRow(this.rows, o.apiVersion, o.kind);
+      return r && (r.component ?? 'k8s') === 'k8s' ? r : undefined;
+    });
+    this.rowOf.set(o, row);
+    return row;
+  }
+  private rowOf = new Map<ManifestObject, ApiRow | undefined>();
+
+  steps(row: ApiRow): readonly StepStatus[] {
+    let st = this.stepsOf.get(row);
+    if (!st) { st = this.stepsShared(row); this.stepsOf.set(row, st); }
+    return st;
+  }
+  private stepsOf = new Map<ApiRow, readonly StepStatus[]>();
+  private stepsShared(row: ApiRow): readonly StepStatus[] {
+    return this.memo(`steps\u0000${row.apiVersion}\u0000${row.kind}\u0000${rowIds.get(row) ?? rowIds.set(row, nextRowId++).get(row)}`,
+      () => Object.freeze(this.minors.map((m) => Object.freeze({ minor: m, ...statusAt(row, m) }))));
   }
 
   /** apiVersions of a kind served by every minor of the window, best first. */
   common(kind: string): string[] {
-    let acc: Set<string> | undefined;
-    for (const m of this.minors) {
-      const s = new Set(servedKinds(this.rows, kind, m));
-      acc = acc ? new Set([...acc].filter((x) => s.has(x))) : s;
-    }
-    return rankApiVersions([...(acc ?? [])], kind, this.rows, this.minors);
+    let c = this.commonOf.get(kind);
+    if (!c) { c = this.commonShared(kind); this.commonOf.set(kind, c); }
+    return c.slice();
+  }
+  private commonOf = new Map<string, readonly string[]>();
+  private commonShared(kind: string): readonly string[] {
+    return this.memo(`common\u0000${kind}`, () => {
+      let acc: Set<string> | undefined;
+      for (const m of this.minors) {
+        const s = new Set(servedKinds(this.rows, kind, m));
+        acc = acc ? new Set([...acc].filter((x) => s.has(x))) : s;
+      }
+      return Object.freeze(rankApiVersions([...(acc ?? [])], kind, this.rows, this.minors));
+    });
   }
 
   /** First and last window minors serving an apiVersion of a kind (undefined when never in the window). */
   servedSpan(apiVersion: string, kind: string): { first: string; last: string } | undefined {
-    const r = findRow(this.rows, apiVersion, kind);
-    if (!r) return undefined;
-    const served = this.minors.filter((m) => statusAt(r, m).served);
-    return served.length ? { first: served[0], last: served[served.length - 1] } : undefined;
+    const span = this.memo(`span\u0000${apiVersion}\u0000${kind}`, () => {
+      const r = findRow(this.rows, apiVersion, kind);
+      if (!r) return undefined;
+      const served = this.minors.filter((m) => statusAt(r, m).served);
+      return served.length ? { first: served[0], last: served[served.length - 1] } : undefined;
+    });
+    return span && { ...span };
   }
 
   /** Whether some minor of the window deprecates this apiVersion of the kind. */
   deprecatedInWindow(apiVersion: string, kind: string): boolean {
-    const r = findRow(this.rows, apiVersion, kind);
-    return !!r && this.minors.some((m) => statusAt(r, m).deprecated);
+    return this.memo(`deprecated\u0000${apiVersion}\u0000${kind}`, () => {
+      const r = findRow(this.rows, apiVersion, kind);
+      return !!r && this.minors.some((m) => statusAt(r, m).deprecated);
+    });
   }
 
   /** Every apiVersion that serves the kind at some minor of the window. */
   servedSomewhere(kind: string): string[] {
-    const all = new Set<string>();
-    for (const m of this.minors) for (const a of servedKinds(this.rows, kind, m)) all.add(a);
-    return rankApiVersions([...all], kind, this.rows, this.minors);
+    return this.memo(`somewhere\u0000${kind}`, () => {
+      const all = new Set<string>();
+      for (const m of this.minors) for (const a of servedKinds(this.rows, kind, m)) all.add(a);
+      return Object.freeze(rankApiVersions([...all], kind, this.rows, this.minors));
+    }).slice();
   }
 }
+
+const lifecycleMemo = new WeakMap<readonly ApiRow[], Map<string, Map<string, unknown>>>();
+/** Rows by identity (a user row and a shipped row can share apiVersion and kind in different row sets). */
+const rowIds = new WeakMap<ApiRow, number>();
+let nextRowId = 0;
 
 const STABILITY = (apiVersion: string): [number, number, number] => {
   const v = apiVersion.split('/').pop() ?? '';
@@ -187,6 +267,16 @@ export function rankApiVersions(list: string[], kind: string, rows: ApiRow[], mi
 export function lifecycleRows(extra: PlutoRow[] | undefined, origin: string | undefined): ApiRow[] {
   const base = kubernetesApis().apis;
   if (!extra?.length) return base;
+  // The same config (the server keeps it per .skewguard.yaml) gives the same array, so per-row caches are shared.
+  const cached = userRowsMemo.get(extra);
+  if (cached && cached.origin === origin && cached.base === base) return cached.rows;
+  const rows = mergeRows(base, extra, origin);
+  userRowsMemo.set(extra, { origin, base, rows });
+  return rows;
+}
+const userRowsMemo = new WeakMap<PlutoRow[], { origin: string | undefined; base: ApiRow[]; rows: ApiRow[] }>();
+
+function mergeRows(base: ApiRow[], extra: PlutoRow[], origin: string | undefined): ApiRow[] {
   const user = extra.map((p) => fromPluto(p, origin));
   // A user row for the same apiVersion/kind replaces the shipped one.
   const key = (r: ApiRow) => `${r.apiVersion}|${r.kind}`;
