@@ -7,7 +7,7 @@ export * from './analyze';
 export * from './data';
 export { allRules, ruleById, ruleIds, docsUrl, DOCS_BASE } from './rules';
 export type { RuleMeta } from './rules/types';
-export { parseYaml, parseYamlFull, splitDocuments } from './parse/yaml';
+export { parseYaml, parseYamlFull, splitDocuments, setParseCacheBudget } from './parse/yaml';
 export { fastParseWhy } from './parse/fast-yaml';
 export { YamlEditor } from './parse/yaml-edit';
 export { hover, complete } from './language';
