@@ -161,3 +161,47 @@ test('lsp-lint: binary data, invalid UTF-8, BOM + CRLF, a 1 MB line and a file o
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+// ------------------------------------------------------------------------ what the reader's limits say
+
+const analyzeK8s = (file, text) => engine.analyze({ path: file, text, config: engine.resolveConfig({ cli: CLI }) });
+
+test('a manifest holding an alias bomb is recognised and says why it is not checked, at its first alias', () => {
+  const lol = ['data:', '  a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+  for (let i = 1; i < 9; i++) { const p = String.fromCharCode(96 + i), n = String.fromCharCode(97 + i); lol.push(`  ${n}: &${n} [${Array(9).fill(`*${p}`).join(',')}]`); }
+  const text = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: lol\n${lol.join('\n')}\n`;
+  const r = analyzeK8s('/w/lol.yaml', text);
+  assert.equal(r.family, 'kubernetes');
+  assert.deepEqual(r.diagnostics.map((d) => [d.ruleId, d.range.start.line, d.range.start.character, d.range.end.character]), [['syntax/parse-error', 6, 9, 11]]);
+  assert.equal(r.diagnostics[0].message, 'YAML not read: its aliases expand to more than 1,000 nodes (a "billion laughs" alias bomb?): this document is not checked');
+  // Plain YAML that is no manifest stays unclaimed (no family, nothing said).
+  assert.deepEqual(analyzeK8s('/w/other.yaml', `${lol.join('\n')}\n`).diagnostics, []);
+});
+
+test('valid YAML nested 10,000 deep gets "nested too deeply", not a stack overflow message', () => {
+  const r = analyzeK8s('/w/deep.yaml', `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep\ndata:\n  x: ${'['.repeat(10000)}${']'.repeat(10000)}\n`);
+  assert.equal(r.diagnostics.length, 1);
+  assert.equal(r.diagnostics[0].ruleId, 'syntax/parse-error');
+  assert.match(r.diagnostics[0].message, /^YAML not read: nested too deeply to read .*: this document is not checked$/);
+  assert.doesNotMatch(r.diagnostics[0].message, /call stack/);
+});
+
+test('a user lifecycle row out of order (removed before introduced) is a config problem at its value, and not used', () => {
+  const cfg = 'kubernetes:\n  additionalVersions:\n    - version: example.com/v1beta1\n      kind: Widget\n      introduced-in: v1.22.0\n      removed-in: v1.20.0\n'
+    + '    - version: example.com/v1\n      kind: Widget\n      deprecated-in: v1.25.0\n      removed-in: v1.24.0\n    - version: example.com/v2\n      kind: Widget\n      introduced-in: v1.19.0\n';
+  const c = engine.parseConfig('/w/.skewguard.yaml', cfg, engine.ruleIds);
+  assert.deepEqual(c.problems.map((p) => [p.message, cfg.slice(p.range.start, p.range.end)]), [
+    ['kubernetes.additionalVersions[0] (example.com/v1beta1 Widget): removed-in v1.20.0 is before introduced-in v1.22.0; a row must be introduced, then deprecated, then removed. The row is not used', 'v1.20.0'],
+    ['kubernetes.additionalVersions[1] (example.com/v1 Widget): removed-in v1.24.0 is before deprecated-in v1.25.0; a row must be introduced, then deprecated, then removed. The row is not used', 'v1.24.0'],
+  ]);
+  assert.deepEqual(c.overrides.kubernetesRows.map((r) => r.version), ['example.com/v2']);
+  // lsp-lint refuses the config with the file and line.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'skewguard-rows-'));
+  try {
+    fs.writeFileSync(path.join(dir, '.skewguard.yaml'), cfg);
+    fs.writeFileSync(path.join(dir, 'w.yaml'), 'apiVersion: example.com/v2\nkind: Widget\nmetadata:\n  name: w\n');
+    const r = spawnSync(process.execPath, [lspLint, '.'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /^lsp-lint: \.skewguard\.yaml:6:19: kubernetes\.additionalVersions\[0\] \(example\.com\/v1beta1 Widget\): removed-in v1\.20\.0 is before introduced-in v1\.22\.0/m);
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});

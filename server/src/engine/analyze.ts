@@ -59,6 +59,8 @@ export interface AnalyzeResult {
 
 const MODELINE = /#\s*skewguard:\s*(starlingx|kubernetes|kata-config|kata-persist|kata)\b/;
 
+const TOP_LEVEL_MANIFEST = (t: string) => /^apiVersion[ \t]*:[ \t]*["']?[\w.\-/]+/m.test(t) && /^kind[ \t]*:[ \t]*["']?[A-Z]\w*/m.test(t);
+
 export function detectFamily(file: string, text: string, config: ResolvedConfig, root?: string, yaml?: YamlFile, persistContent?: boolean): Family | undefined {
   const rel = root ? path.relative(root, file).split(path.sep).join('/') : file.split(path.sep).join('/');
   for (const [glob, fam] of Object.entries(config.files)) {
@@ -80,6 +82,9 @@ export function detectFamily(file: string, text: string, config: ResolvedConfig,
   if (yaml?.docs.some((d) => isManifestLike(d.value))) return 'kubernetes';
   if (looksLikeStarlingx(first)) return 'starlingx';
   if (/^\s*apiVersion\s*:/m.test(head) && /^\s*kind\s*:/m.test(text) && looksLikeHelmTemplate(text)) return 'kubernetes';
+  // A document the reader could not turn into a value (an alias bomb, nesting too deep, a syntax error) is still a
+  // manifest when it says so at its top level: it gets the reason it is not checked instead of silence.
+  if (yaml?.docs.some((d) => d.value == null && d.errors.length && TOP_LEVEL_MANIFEST(yaml.text.slice(d.offset, d.end)))) return 'kubernetes';
   return undefined;
 }
 
@@ -246,7 +251,7 @@ function reportSyntax(yaml: YamlFile, emit: (r: RuleMeta, f: Finding) => void) {
     const more = doc.errors.length - 1;
     const where = yaml.docs.length > 1 ? ` (document ${doc.index + 1})` : '';
     emit(parseError, {
-      message: `YAML syntax error${where}: ${e.message}${more > 0 ? ` (and ${more} more error${more === 1 ? '' : 's'} after it)` : ''}`,
+      message: `${e.code === 'TO_JS' || e.code === 'RESOURCE_EXHAUSTION' ? 'YAML not read' : 'YAML syntax error'}${where}: ${e.message}${more > 0 ? ` (and ${more} more error${more === 1 ? '' : 's'} after it)` : ''}`,
       range: { start: e.start, end: e.end },
     });
   }

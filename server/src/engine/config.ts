@@ -137,7 +137,29 @@ export function parseConfig(path: string, text: string, knownRules: Set<string>)
     if (err) problems.push({ message: err, range: doc.locate(['kata', 'window']).value });
     else overrides.kataWindow = kk;
   }
-  if (Array.isArray(value.kubernetes?.additionalVersions) && ok('kubernetes.additionalVersions')) overrides.kubernetesRows = value.kubernetes.additionalVersions;
+  if (Array.isArray(value.kubernetes?.additionalVersions) && ok('kubernetes.additionalVersions')) {
+    // A row's versions must be in lifecycle order; a row that is not is reported and left out (it would make every
+    // window answer nonsense, e.g. removed before it was introduced).
+    const rows = value.kubernetes.additionalVersions as Array<Record<string, unknown>>;
+    const order = ['introduced-in', 'deprecated-in', 'removed-in'] as const;
+    overrides.kubernetesRows = rows.filter((row, i) => {
+      const set = order.filter((f) => typeof row[f] === 'string' && row[f] !== '');
+      for (let a = 0; a < set.length; a++) {
+        for (let b = a + 1; b < set.length; b++) {
+          const x = String(row[set[a]]), y = String(row[set[b]]);
+          if (compareVersions(x.replace(/^v/, ''), y.replace(/^v/, '')) > 0) {
+            problems.push({
+              message: `kubernetes.additionalVersions[${i}] (${String(row.version)} ${String(row.kind)}): ${set[b]} ${y} is before ${set[a]} ${x}; `
+                + 'a row must be introduced, then deprecated, then removed. The row is not used',
+              range: doc.locate(['kubernetes', 'additionalVersions', i, set[b]]).value,
+            });
+            return false;
+          }
+        }
+      }
+      return true;
+    }) as unknown as PlutoRow[];
+  }
   if (value.kata?.flavour && ok('kata.flavour')) overrides.kataFlavour = value.kata.flavour;
   if (value.rules && typeof value.rules === 'object' && !Array.isArray(value.rules)) {
     overrides.rules = {};

@@ -273,7 +273,7 @@ const PARSE_OPTIONS = { version: '1.1', prettyErrors: false, uniqueKeys: true, k
 function parseFull(text: string): ParsedChunk {
   const doc = parseDocument(text, PARSE_OPTIONS);
   const all: SyntaxProblem[] = doc.errors.map((e) => ({
-    message: e.message.split('\n')[0], start: e.pos[0], end: Math.max(e.pos[1], e.pos[0] + 1), code: e.code,
+    message: limitMessage(e.code, e.message) ?? e.message.split('\n')[0], start: e.pos[0], end: Math.max(e.pos[1], e.pos[0] + 1), code: e.code,
   }));
   const errors = all.filter((e) => e.code !== 'DUPLICATE_KEY');
   const duplicateKeys = all.filter((e) => e.code === 'DUPLICATE_KEY');
@@ -288,10 +288,30 @@ function parseFull(text: string): ParsedChunk {
   } else try {
     value = doc.toJS({ maxAliasCount: 1000 });
   } catch (e) {
-    const r = (doc.contents as Node | null)?.range ?? [0, 0];
-    errors.push({ message: (e as Error).message, start: r[0], end: r[1], code: 'TO_JS' });
+    let r = (doc.contents as Node | null)?.range ?? [0, 0];
+    const message = (e as Error).message;
+    if (/alias/i.test(message)) {
+      // Point at the first alias rather than underline the whole document.
+      const a = /(^|[\s[{,:-])(\*[^\s,\]}]+)/m.exec(text);
+      if (a) r = [a.index + a[1].length, a.index + a[0].length];
+    }
+    errors.push({ message: limitMessage('TO_JS', message) ?? message, start: r[0], end: r[1], code: 'TO_JS' });
   }
   return { text, doc, fullDoc: doc, value, errors, duplicateKeys, empty: doc.contents === null, fast: null };
+}
+
+/**
+ * Plain words for the reader's limits (the yaml package says "Maximum call stack size exceeded" or "Excessive alias
+ * count indicates a resource exhaustion attack"): what happened and that the document is not checked.
+ */
+function limitMessage(code: string, message: string): string | undefined {
+  if (/call stack|too much recursion/i.test(message)) {
+    return 'nested too deeply to read (the reader stops at several hundred levels; no Kubernetes, Ansible or Kata file nests this deep): this document is not checked';
+  }
+  if (/alias/i.test(message) && (code === 'TO_JS' || /resource exhaustion/i.test(message))) {
+    return 'its aliases expand to more than 1,000 nodes (a "billion laughs" alias bomb?): this document is not checked';
+  }
+  return undefined;
 }
 
 /** A chunk the fast path read: no errors, no duplicate keys; the Documents are made only if asked for. */
