@@ -187,3 +187,14 @@ test('the parse cache keeps documents within its budget; a budget of 0 keeps non
     assert.notEqual(engine.parseYaml(text).docs[1].value, v1, 'shrinking the budget evicted what was cached');
   } finally { engine.setParseCacheBudget(4 * 1024 * 1024); }
 });
+
+test('closing a document clears its diagnostics, unless the client says it does not need that (clearDiagnosticsOnClose: false)', async (t) => {
+  for (const [opts, expected] of [[{}, [1, 0]], [{ initializationOptions: { clearDiagnosticsOnClose: false } }, [1]]]) {
+    const { client, uri } = await start(t, { '.skewguard.yaml': STX6 }, opts);
+    const u = uri('localhost.yml');
+    await client.open(u, LOCALHOST('v1.21.3'));
+    await client.notify('textDocument/didClose', { textDocument: { uri: u } });
+    await client.open(uri('other.yml'), 'a: 1\n'); // a round trip after the close
+    assert.deepEqual(client.published.get(u).map((p) => p.diagnostics.length), expected, JSON.stringify(opts));
+  }
+});

@@ -305,6 +305,7 @@ async function main(argv: string[]): Promise<number> {
     reportFacts: true,
     // Each file is analysed once (a few times with --fix): a cache for one file's documents is enough.
     parseCacheChars: 256 * 1024,
+    clearDiagnosticsOnClose: false,
     cli: {
       configPath: opts.config, starlingxRelease: opts.starlingxRelease, kubernetesWindow: opts.kubernetesWindow,
       kataWindow: opts.kataWindow, kataFlavour: opts.kataFlavour, rules: opts.rules,

@@ -124,11 +124,23 @@ connection.onDidChangeWatchedFiles(() => {
 
 function configFor(file: string, uri?: string): { config: ResolvedConfig; loaded?: LoadedConfig } {
   const loaded = ws.configFor(file);
-  const config = resolveConfig({
-    cli: init.cli, config: loaded, settings: settingsToOverrides((uri && docSettings.get(uri)) || settings), workspace: ws.factsFor(file),
-  });
+  const s = (uri && docSettings.get(uri)) || settings;
+  const facts = ws.factsFor(file);
+  // Its inputs are cached objects (the config per file, the settings, the facts per folder): so is the result,
+  // which spares resolving it again for each of thousands of files (and gives later caches one config to key on).
+  const byConfig = resolvedCache.get(loaded ?? NO_CONFIG) ?? new WeakMap();
+  resolvedCache.set(loaded ?? NO_CONFIG, byConfig);
+  const bySettings = byConfig.get(s) ?? new WeakMap();
+  byConfig.set(s, bySettings);
+  let config = bySettings.get(facts);
+  if (!config) {
+    config = resolveConfig({ cli: init.cli, config: loaded, settings: settingsToOverrides(s), workspace: facts });
+    bySettings.set(facts, config);
+  }
   return { config, loaded };
 }
+const NO_CONFIG = {};
+const resolvedCache = new WeakMap<object, WeakMap<object, WeakMap<object, ResolvedConfig>>>();
 
 function validate(doc: TextDocument): void {
   const file = uriToPath(doc.uri);
@@ -267,7 +279,7 @@ documents.onDidClose((e) => {
       if (disk !== closedText) folderChanged(e.document.uri, closedText, disk); // the others saw the closed buffer's text, not the file on disk
     }
   }
-  if (!isConfigFile(e.document.uri)) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+  if (!isConfigFile(e.document.uri) && init.clearDiagnosticsOnClose !== false) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
 });
 
 function debounce(): number {

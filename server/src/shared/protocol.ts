@@ -28,6 +28,8 @@ export interface InitializationOptions {
    * document an edit touches). lsp-lint sees each file once and asks for a small one, which keeps the server's heap small.
    */
   parseCacheChars?: number;
+  /** false: no empty publishDiagnostics when a document closes (lsp-lint has its report and closes thousands). */
+  clearDiagnosticsOnClose?: boolean;
 }
 
 export function settingsToOverrides(s: Settings | undefined): Overrides {

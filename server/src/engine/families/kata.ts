@@ -30,7 +30,7 @@ export function detectFlavour(file: string, toml: TomlFile | undefined, config: 
   return { flavour: 'go', source: { kind: 'default', detail: 'the Go runtime (no flavour in the configuration, the file name or its tables)' } };
 }
 
-const acrossCache = new WeakMap<object, Map<string, unknown>>();
+const acrossCache = new WeakMap<object, Map<number, Map<string, Map<string, unknown>>>>();
 const sectionCache = new Map<number, Map<string, Array<'parser' | 'template' | false>>>();
 const windowIds = new Map<string, number>();
 let nextWindowId = 0;
@@ -97,14 +97,22 @@ export class KataContext {
    * f(), cached per data row, tag and window (flavour and releases) across files. The result is shared: callers
    * must not change it.
    */
-  perWindow<T>(row: object, tag: string, f: () => T): T {
-    let perRow = acrossCache.get(row);
-    if (!perRow) { perRow = new Map(); acrossCache.set(row, perRow); }
-    const key = `${tag}\u0000${this.windowId}`;
-    if (perRow.has(key)) return perRow.get(key) as T;
+  perWindow<T>(row: object, tag: string, f: () => T, sub = ''): T {
+    // row -> window -> tag -> sub: nested maps, no key strings to build for each of thousands of keys.
+    let byWindow = acrossCache.get(row);
+    if (!byWindow) { byWindow = new Map(); acrossCache.set(row, byWindow); }
+    let byTag = byWindow.get(this.windowId);
+    if (!byTag) {
+      if (byWindow.size >= 16) byWindow.clear(); // bounded: windows come from user configuration
+      byTag = new Map();
+      byWindow.set(this.windowId, byTag);
+    }
+    let bySub = byTag.get(tag);
+    if (!bySub) { bySub = new Map(); byTag.set(tag, bySub); }
+    if (bySub.has(sub)) return bySub.get(sub) as T;
     const v = f();
-    if (perRow.size >= 64) perRow.clear(); // bounded: windows come from user configuration, tags from table names
-    perRow.set(key, v);
+    if (bySub.size >= 256) bySub.clear(); // bounded: values and table names come from user files
+    bySub.set(sub, v);
     return v;
   }
 

@@ -9,7 +9,7 @@ import type { Finding } from '../types';
  */
 export function keyAcrossWindow(ctx: KataContext, row: KataOption, section?: string): { readonly parser: string[]; readonly templateOnly: string[]; readonly ignored: string[] } {
   // The same for every file with this window: computed once per row and table.
-  return ctx.perWindow(row, `keyAcrossWindow\u0000${section ?? ''}`, () => splitWindow(ctx, row, section));
+  return ctx.perWindow(row, 'keyAcrossWindow', () => splitWindow(ctx, row, section), section ?? '');
 }
 
 function splitWindow(ctx: KataContext, row: KataOption, section?: string) {

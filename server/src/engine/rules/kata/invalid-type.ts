@@ -23,7 +23,7 @@ export const rule: Rule<KataContext> = {
       const actual = tomlType(k.valueText, k.entry.value);
       const items = Array.isArray(k.entry.value) ? [...new Set(k.entry.value.map((v) => tomlType(JSON.stringify(v), v)))].sort() : [];
       // The verdict depends on the row, the value's type (and its items' types) and the window: shared across files.
-      const { bad, wanted } = ctx.perWindow(row, `invalid-type\u0000${actual}\u0000${items.join(',')}`, () => {
+      const { bad, wanted } = ctx.perWindow(row, 'invalid-type', () => {
         const types = ctx.across(row, 'type', (r) => (ctx.optionKnown(row, r) === 'parser' ? row.types.find((x) => x.flavour === ctx.flavour && inRanged(x, r)) : undefined));
         const out = { bad: [] as string[], wanted: new Set<string>() };
         const fits = new Map<object, boolean>(); // per type row: most releases share one
@@ -38,7 +38,7 @@ export const rule: Rule<KataContext> = {
           if (!ok) { out.bad.push(r); out.wanted.add(t.type === 'array' && t.items ? `array of ${t.items}` : t.type); }
         });
         return out;
-      });
+      }, `${actual}\u0000${items.join(',')}`);
       if (!bad.length) continue;
       const w = [...wanted].map((t) => (t === 'number' ? 'number' : t)).join(' or ');
       const fixes = [];

@@ -37,7 +37,7 @@ export const rule: Rule<KataContext> = {
         });
         return out;
       };
-      const { rejecting, common, fatal } = String(v).length <= 256 ? ctx.perWindow(row, `invalid-value\u0000${typeof v}\u0000${v}`, verdict) : verdict();
+      const { rejecting, common, fatal } = String(v).length <= 256 ? ctx.perWindow(row, 'invalid-value', verdict, `${typeof v}\u0000${v}`) : verdict();
       if (!rejecting.length) continue;
       const everywhere = [...(common ?? [])];
       const hint = didYouMean(String(v), everywhere);
