@@ -198,3 +198,17 @@ test('closing a document clears its diagnostics, unless the client says it does 
     assert.deepEqual(client.published.get(u).map((p) => p.diagnostics.length), expected, JSON.stringify(opts));
   }
 });
+
+test('localhost.yml opened with the disk\'s text, then edited, then closed: the disk\'s window comes back', async (t) => {
+  const { client, uri } = await start(t, { '.skewguard.yaml': STX6, 'localhost.yml': LOCALHOST('1.21.3'), 'manifests/ingress.yaml': INGRESS });
+  const lh = uri('localhost.yml'), ing = uri('manifests/ingress.yaml');
+  await client.open(ing, INGRESS);
+  await client.open(lh, LOCALHOST('1.21.3'));
+  const since = client.count(ing);
+  await client.change(lh, 2, [{ text: LOCALHOST('1.18.1') }]);
+  await client.waitFor(ing, (x) => /window 1\.18\.\.1\.21/.test(x.diagnostics[0]?.message ?? ''), { since });
+  const since2 = client.count(ing);
+  await client.notify('textDocument/didClose', { textDocument: { uri: lh } });
+  await client.waitFor(ing, (x) => /window 1\.21\)/.test(x.diagnostics[0]?.message ?? ''), { since: since2 });
+  assert.equal(await windowOf(client, ing), '1.21');
+});

@@ -252,6 +252,7 @@ documents.onDidOpen((e) => {
 documents.onDidChangeContent((e) => {
   const before = ws.openTexts.get(uriToPath(e.document.uri));
   ws.openTexts.set(uriToPath(e.document.uri), e.document.getText());
+  if (before !== e.document.getText()) ws.bufferChanged(uriToPath(e.document.uri));
   // A config or localhost.yml edit changes the windows of other files: re-check everything.
   if (affectsWorkspace(e.document.uri) && before !== e.document.getText()) workspaceChanged(e.document.uri, debounce());
   folderChanged(e.document.uri, before, e.document.getText());

@@ -24,7 +24,7 @@ export class WorkspaceState {
   private folders = new Map<string, NonNullable<NeighbourFacts['staticPods']>>();
 
   invalidate(): void {
-    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear();
+    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear();
   }
 
   /**
@@ -33,13 +33,21 @@ export class WorkspaceState {
    * nothing, and neither does closing it again. Only a real difference needs the caches cleared.
    */
   setOpenText(file: string, text: string | undefined): boolean {
+    // Closing a buffer that was opened with the disk's text and never changed: nothing to read or compare.
+    if (text === undefined && this.sameAsDisk.delete(file)) { this.openTexts.delete(file); return false; }
     const before = this.openTexts.has(file) ? this.openTexts.get(file) : readDisk(file);
     if (text === undefined) this.openTexts.delete(file); else this.openTexts.set(file, text);
     const after = text ?? readDisk(file);
     // Editors and lsp-lint hand over the text without its byte order mark.
     const bare = (t: string | undefined) => t?.replace(/^\uFEFF/, '');
-    return bare(before) !== bare(after);
+    const changed = bare(before) !== bare(after);
+    if (text !== undefined && !changed) this.sameAsDisk.add(file); else this.sameAsDisk.delete(file);
+    return changed;
   }
+  /** Open workspace files whose buffer is the disk's text (opened so, not changed since). */
+  private sameAsDisk = new Set<string>();
+  /** An open buffer changed: it no longer stands for the disk. */
+  bufferChanged(file: string): void { this.sameAsDisk.delete(file); }
 
   invalidateFolder(dir: string): void { this.folders.delete(dir); }
 
@@ -126,18 +134,26 @@ export class WorkspaceState {
     const dir = path.dirname(file);
     let f = this.facts.get(dir);
     if (!f) {
-      f = {};
+      // Folders that find the same localhost.yml share one facts object: it is read and parsed once, and the
+      // resolved configuration cached on the facts is shared too.
       const found = this.nearestLocalhost(dir, root) ?? this.firstBelow(root);
-      if (found) {
-        const text = this.readText(found);
-        const doc = text ? parseYaml(text).docs.find((d) => !d.empty) : undefined;
-        const v = doc && doc.errors.length === 0 ? (doc.value as any)?.kubernetes_version : undefined;
-        f.localhost = { path: path.relative(root, found) || found, kubernetesVersion: typeof v === 'string' ? v.replace(/^v/, '') : undefined };
+      const key = `${root}\u0000${found ?? ''}`;
+      f = this.factsByLocalhost.get(key);
+      if (!f) {
+        f = {};
+        if (found) {
+          const text = this.readText(found);
+          const doc = text ? parseYaml(text).docs.find((d) => !d.empty) : undefined;
+          const v = doc && doc.errors.length === 0 ? (doc.value as any)?.kubernetes_version : undefined;
+          f.localhost = { path: path.relative(root, found) || found, kubernetesVersion: typeof v === 'string' ? v.replace(/^v/, '') : undefined };
+        }
+        this.factsByLocalhost.set(key, f);
       }
       this.facts.set(dir, f);
     }
     return f;
   }
+  private factsByLocalhost = new Map<string, WorkspaceFacts>();
 
   private firstBelow(root: string): string | undefined {
     let p = this.rootLocalhost.get(root);
