@@ -17,7 +17,7 @@ import { describeReleases } from './kata/data';
 import { helmTemplate, staleData } from './rules/kubernetes/engine-notes';
 import { KubernetesContext, type NeighbourFacts, manifestObjects, isManifestValue, isManifestLike, looksLikeHelmTemplate, lifecycleRows } from './families/kubernetes';
 import { kubernetesApis } from './data';
-import type { Finding, RuleMeta } from './rules/types';
+import type { Finding, FindingFix, RuleMeta } from './rules/types';
 import { parseError, skippedFile, unusedSuppression, duplicateKey } from './rules/general';
 import { isStarlingxName, looksLikeStarlingx, StarlingxContext } from './families/starlingx';
 import { findSuppressions } from './suppress';
@@ -99,12 +99,24 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
   const emit = (rule: RuleMeta, f: Finding) => {
     const sev = severityFor(rule, config, f.severity);
     if (sev === 'off') return;
-    diagnostics.push({
+    const toFixes = (fixes: FindingFix[]) => fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ range: lines.range(e.range.start, e.range.end), newText: e.newText })) }));
+    const d: Diagnostic = {
       ruleId: rule.id, severity: sev, message: f.message,
       range: lines.range(f.range.start, f.range.end), docsUrl: docsUrl(rule.id),
-      fixes: f.fixes?.map((x) => ({ ...x, edits: x.edits.map((e) => ({ range: lines.range(e.range.start, e.range.end), newText: e.newText })) })),
+      fixes: typeof f.fixes === 'function' ? undefined : f.fixes && toFixes(f.fixes),
       data: f.data,
-    });
+    };
+    if (typeof f.fixes === 'function') {
+      // Computed on first use (code actions, fix-all), then kept.
+      const make = f.fixes;
+      let memo: Diagnostic['fixes'];
+      Object.defineProperty(d, 'fixes', {
+        enumerable: true, configurable: true,
+        get: () => (memo ??= toFixes(make())),
+        set: (v: Diagnostic['fixes']) => { memo = v; },
+      });
+    }
+    diagnostics.push(d);
   };
 
   const nul = text.indexOf('\u0000');

@@ -19,10 +19,16 @@ export interface RuleMeta {
   sources: string[];
 }
 
+export type FindingFix = Omit<Fix, 'edits'> & { edits: Array<{ range: OffsetRange; newText: string }> };
+
 export interface Finding {
   message: string;
   range: OffsetRange;
-  fixes?: Array<Omit<Fix, 'edits'> & { edits: Array<{ range: OffsetRange; newText: string }> }>;
+  /**
+   * The fixes, or a function that computes them: a conversion (e.g. a whole Ingress spec) is worked out only when
+   * an editor or lsp-lint --fix asks for it, not for each of a bundle's thousand findings.
+   */
+  fixes?: FindingFix[] | (() => FindingFix[]);
   data?: Record<string, unknown>;
   /** Severity for this finding when the rule's own default is not the one that applies (e.g. fatal there). */
   severity?: Severity;

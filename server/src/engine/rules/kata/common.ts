@@ -1,7 +1,7 @@
 import type { KataContext, KataKey } from '../../families/kata';
 import type { KataOption } from '../../kata/data';
 import { describeReleases } from '../../kata/data';
-import type { Finding } from '../types';
+import type { FindingFix } from '../types';
 
 /**
  * The window's releases, split by how each one treats a key. Releases that do not read the key's table at all are
@@ -27,7 +27,7 @@ function splitWindow(ctx: KataContext, row: KataOption, section?: string) {
 export const rel = (ctx: KataContext, subset: string[]) => describeReleases(subset, ctx.window);
 
 /** Deletes a whole `key = value` line (with its line break). */
-export function removeLine(ctx: KataContext, k: KataKey): NonNullable<Finding['fixes']>[number]['edits'][number] {
+export function removeLine(ctx: KataContext, k: KataKey): FindingFix['edits'][number] {
   const text = ctx.toml.text;
   let start = k.entry.range.start;
   while (start > 0 && text[start - 1] !== '\n') start--;

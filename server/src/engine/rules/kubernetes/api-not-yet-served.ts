@@ -24,13 +24,15 @@ export const rule: Rule<KubernetesContext> = {
       const common = ctx.common(o.kind);
       if (!common.length) continue; // k8s/no-common-api-version speaks instead
       const target = common[0];
-      const fix = moveTo(ctx, o, target);
       // Going back to an older version is never a known complete conversion: offer it for a person to finish.
       report({
         message: `${what(o)} is not served before Kubernetes ${row.introduced}, but the window starts at ${ctx.minors[0]}: `
           + `applying it fails until the upgrade reaches ${row.introduced}; use ${target}, served across the whole window`,
         range: o.apiVersionRange,
-        fixes: [{ ...fix, preferred: false, partial: true, title: fix.title.includes('partial') ? fix.title : `${fix.title} — partial: check the spec against ${target}` }],
+        fixes: () => {
+          const fix = moveTo(ctx, o, target);
+          return [{ ...fix, preferred: false, partial: true, title: fix.title.includes('partial') ? fix.title : `${fix.title} — partial: check the spec against ${target}` }];
+        },
         data: { introducedIn: row.introduced, replacement: target },
       });
     }

@@ -1,5 +1,5 @@
 import type { KubernetesContext, ManifestObject } from '../../families/kubernetes';
-import type { Finding } from '../types';
+import type { FindingFix } from '../types';
 import { YamlEditor } from '../../parse/yaml-edit';
 import { convert } from '../../kubernetes/convert';
 import { findRow } from '../../kubernetes/lifecycle';
@@ -10,7 +10,7 @@ export const what = (o: ManifestObject) => `${o.apiVersion} ${o.kind}`;
  * The fix that moves an object to `target`: the known conversion when there is one (complete or partial),
  * else a plain apiVersion change — complete when the data says that is all it takes, partial otherwise.
  */
-export function moveTo(ctx: KubernetesContext, o: ManifestObject, target: string): NonNullable<Finding['fixes']>[number] {
+export function moveTo(ctx: KubernetesContext, o: ManifestObject, target: string): FindingFix {
   const ed = new YamlEditor(ctx.file.text, o.doc, ctx.json);
   const conv = convert(ed, o.at, o.value, target);
   const row = findRow(ctx.rows, o.apiVersion, o.kind);

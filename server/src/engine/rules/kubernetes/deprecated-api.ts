@@ -37,7 +37,7 @@ export const rule: Rule<KubernetesContext> = {
       report({
         message: `${what(o)} is deprecated from Kubernetes ${row.deprecated}${row.removed ? ` and removed in ${row.removed}` : ''} (window ${ctx.windowText}); ${advice}`,
         range: o.apiVersionRange,
-        fixes: best ? [moveTo(ctx, o, best)] : [],
+        fixes: best ? () => [moveTo(ctx, o, best)] : [],
         data: { deprecatedIn: row.deprecated, removedIn: row.removed, replacement: best ?? replacement ?? null },
       });
     }

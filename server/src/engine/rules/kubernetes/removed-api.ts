@@ -33,7 +33,7 @@ export const rule: Rule<KubernetesContext> = {
           : `${what(o)} is removed in Kubernetes ${firstRemoved.minor}, which is in the window ${ctx.windowText}: from that step on it is not served; `)
           + `use ${target}, served across the whole window`,
         range: o.apiVersionRange,
-        fixes: [moveTo(ctx, o, target)],
+        fixes: () => [moveTo(ctx, o, target)],
         data: { removedIn: row.removed, replacement: target, window: ctx.minors },
       });
     }

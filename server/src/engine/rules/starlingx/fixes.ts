@@ -1,8 +1,8 @@
 import type { StarlingxContext, KubeVersionValue } from '../../families/starlingx';
-import type { Finding } from '../types';
+import type { FindingFix } from '../types';
 
 /** A fix that replaces the kubernetes_version value, keeping the user's quoting. */
-export function setKubeVersion(kv: KubeVersionValue, version: string, title: string, preferred = false): NonNullable<Finding['fixes']>[number] {
+export function setKubeVersion(kv: KubeVersionValue, version: string, title: string, preferred = false): FindingFix {
   const q = kv.quote;
   return { title, preferred, edits: [{ range: kv.range, newText: `${q}${version}${q}` }] };
 }
