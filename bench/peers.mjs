@@ -26,7 +26,7 @@ export const YLS_DEBOUNCE_MS = 200;
 const K8S_MINOR = '1.21';
 const STX_RELEASE = '6.0';
 const KATA_WINDOW = '3.2..3.32';
-const RUNS = { yls: 3, ylsOurs: 5, taplo: 3, scaleSample: 3, edits: 1000, editWarmup: 50 };
+const RUNS = { yls: 3, ylsOurs: 5, taplo: 3, scale: 3, scaleSample: 3, edits: 1000, editWarmup: 50 };
 const SIZES = { bigDocs: 5000, scaleFiles: 10000, ylsSample: 1000, editLines: 1000, kataArrayItems: 1000 };
 
 /**
@@ -211,7 +211,12 @@ export function peerSuites(ctx) {
       if (!cli || !servers.length) throw new Failure(`peak RSS probe: got ${JSON.stringify(procs)}`);
       return { ms: r.ms, cliKb: cli.hwmKb, serverKb: Math.max(...servers.map((p) => p.hwmKb)), servers: servers.length, sumKb: cli.hwmKb + servers.reduce((s, p) => s + p.hwmKb, 0) };
     };
-    const def = await lint('default', []);
+    // The default run three times (a single 5-second run moved by a tenth between runs): median time, highest RSS.
+    const defRuns = [];
+    for (let k = 1; k <= RUNS.scale; k++) defRuns.push(await lint(`default-${k}`, []));
+    const defStats = stats(defRuns.map((x) => x.ms));
+    const maxOf = (f) => Math.max(...defRuns.map(f));
+    const def = { ms: defStats.median, servers: defRuns[0].servers, cliKb: maxOf((x) => x.cliKb), serverKb: maxOf((x) => x.serverKb), sumKb: maxOf((x) => x.sumKb) };
     const one = await lint('jobs1', ['--jobs', '1']);
 
     // yaml-language-server on a sample: every n-th YAML file (it has no TOML support), all opened at once
@@ -259,10 +264,10 @@ export function peerSuites(ctx) {
     const fps = (n, t) => n / (t / 1000);
     const ylsFps = fps(sample.length, y.s.median);
     const defFps = fps(files.length, def.ms);
-    row(S, `lsp-lint, default jobs (${def.servers} servers on ${os.cpus().length} cores)`, stats([def.ms]),
+    row(S, `lsp-lint, default jobs (${def.servers} servers on ${os.cpus().length} cores)`, defStats,
       { note: `**${defFps.toFixed(0)} files/s, ${ratio(defFps, ylsFps)} yaml-language-server's per-file throughput** (goal ≥ 4×)` });
     row(S, 'lsp-lint --jobs 1', stats([one.ms]), { note: `${fps(files.length, one.ms).toFixed(0)} files/s, ${ratio(fps(files.length, one.ms), ylsFps)} yaml-language-server's` });
-    rows.push({ section: S, name: 'peak RSS, default jobs: lsp-lint / largest server / all processes', value: `${mb(def.cliKb)} / ${mb(def.serverKb)} / ${mb(def.sumKb)}`, range: '', n: '1',
+    rows.push({ section: S, name: 'peak RSS, default jobs: lsp-lint / largest server / all processes', value: `${mb(def.cliKb)} / ${mb(def.serverKb)} / ${mb(def.sumKb)}`, range: '', n: String(RUNS.scale),
       note: `goal ≤ 250 MB per process; the sum is an upper bound of the tree (each process's VmHWM)` });
     rows.push({ section: S, name: 'peak RSS, --jobs 1: lsp-lint / server', value: `${mb(one.cliKb)} / ${mb(one.serverKb)}`, range: '', n: '1', note: '' });
     row(S, `yaml-language-server, ${sample.length}-file YAML sample, pipelined − ${YLS_DEBOUNCE_MS} ms`, y.s,
@@ -349,7 +354,7 @@ export const peerMethod = [
   `  skewguard runs with the window ${K8S_MINOR}, the schema's minor: both must report the same ${'errors'} (apiVersions 1.21 does not serve).`,
   `- (c) \`taplo lint --no-auto-config --schema file://…/schemas/kata/${KATA_RELEASE}/configuration.schema.json\` (@taplo/cli, WebAssembly build,`,
   '  offline) and `lsp-lint --kata-window ' + KATA_RELEASE + ' --kata-flavour go`, whole commands including start-up; both must find the same errors.',
-  `- (d) ${'10,000'} files from bench/corpus-peers.mjs (Kubernetes windows ${'1.18..1.21'}, StarlingX ${STX_RELEASE}, Kata ${KATA_WINDOW}); one run each.`,
+  `- (d) ${'10,000'} files from bench/corpus-peers.mjs (Kubernetes windows ${'1.18..1.21'}, StarlingX ${STX_RELEASE}, Kata ${KATA_WINDOW}); the default run ${RUNS.scale} times (median; the highest RSS), --jobs 1 once.`,
   `  yaml-language-server's throughput is measured on a ${SIZES.ylsSample.toLocaleString('en')}-file YAML sample over LSP (all didOpens sent at once, timed to the last`,
   `  publishDiagnostics, minus one ${YLS_DEBOUNCE_MS} ms debounce) and extrapolated; skewguard\'s server is measured on the same sample the same way.`,
   `- (e) ${'1,000'} incremental didChange edits (after ${'50'} warm-up edits): new scalar values, and characters typed anywhere and removed by the next edit;`,

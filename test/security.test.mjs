@@ -95,7 +95,11 @@ for (const [label, extra] of [['default', []], ['--jobs 2 --fix --format sarif',
       const { r, loaded, attempts } = runProbed([lspLint, '.', '--max-warnings=-1', ...(extra.length ? extra : ['--format', 'json'])], { cwd: root });
       assert.ok(r.status === 0 || r.status === 1, `lsp-lint exited ${r.status}: ${r.stderr}`);
       const scripts = loaded.map((e) => path.basename(e.detail.split(' ')[0])).sort();
-      assert.deepEqual(scripts, ['lsp-lint.js', ...Array(extra.includes('--jobs') ? 2 : 1).fill('server.js')], 'the probe ran in lsp-lint and in every server it started');
+      // With --jobs 2, two servers; by default a second one is started early for a folder and shut down when the
+      // folder turns out small (it is a server all the same, and must behave).
+      const servers = scripts.filter((x) => x === 'server.js').length;
+      assert.deepEqual([...new Set(scripts)], ['lsp-lint.js', 'server.js'], 'only lsp-lint and its servers ran');
+      assert.ok(extra.includes('--jobs') ? servers === 2 : servers >= 1 && servers <= 2, `the probe ran in every server it started (${servers})`);
       assert.deepEqual(attempts.map((a) => `${a.script}: ${a.kind} ${a.detail}\n${a.stack}`), []);
       assert.equal(fs.existsSync(pwned), false, 'workspace content was run');
       // The lint did the work: findings in the examples and in the hostile files.

@@ -173,6 +173,10 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
   return o;
 }
 
+function isDirectory(p: string): boolean {
+  try { return fs.statSync(p).isDirectory(); } catch { return false; }
+}
+
 function serverPath(): string {
   if (process.env.SKEWGUARD_SERVER) return process.env.SKEWGUARD_SERVER;
   return path.join(__dirname, 'server.js');
@@ -313,6 +317,11 @@ async function main(argv: string[]): Promise<number> {
   };
   const session = new ServerSession(cwd, initOptions);
   const sessions = [session];
+  // A folder to walk will likely need more than one server: start the others now, so that they boot while the
+  // first one resolves the configuration and the files are collected (about half a second at 10,000 files).
+  // Those not needed are shut down again.
+  const early = opts.jobs ?? (!opts.stdin && !opts.printConfig && os.cpus().length > 1 && (!opts.paths.length || opts.paths.some(isDirectory)) ? Math.min(2, os.cpus().length) : 1);
+  for (let j = 1; j < early; j++) sessions.push(new ServerSession(cwd, { ...initOptions, reportStaleData: false }));
   await session.initPromise;
 
   const done = async (code: number) => { await Promise.all(sessions.map((s) => s.shutdown())); return code; };
@@ -348,8 +357,9 @@ async function main(argv: string[]): Promise<number> {
     // A shard is every n-th file of the sorted list, so shards are disjoint, cover everything and stay balanced.
     const files = opts.shard ? collected.files.filter((_, i) => i % opts.shard!.count === opts.shard!.index - 1) : collected.files;
     const jobs = Math.min(opts.jobs ?? (files.length >= 400 ? Math.min(2, os.cpus().length) : 1), Math.max(1, files.length));
-    for (let j = 1; j < jobs; j++) sessions.push(new ServerSession(cwd, { ...initOptions, reportStaleData: false }));
-    await Promise.all(sessions.map((s) => s.initPromise));
+    while (sessions.length < jobs) sessions.push(new ServerSession(cwd, { ...initOptions, reportStaleData: false }));
+    const extra = sessions.splice(jobs);
+    await Promise.all([...sessions.map((s) => s.initPromise), ...extra.map(async (s) => { await s.initPromise; await s.shutdown(); })]);
     const progress = process.stderr.isTTY && files.length > 50;
     let finished = 0;
     const queue = [...files];
