@@ -16,6 +16,7 @@ export function collectFiles(args: string[], cwd: string, ignorePatterns: string
   const missing: string[] = [];
   const userIgnore = ignore().add(ignorePatterns);
   const isIgnoredByUser = (abs: string) => {
+    if (!ignorePatterns.length) return false;
     const rel = path.relative(cwd, abs).split(path.sep).join('/');
     return rel !== '' && !rel.startsWith('..') && userIgnore.ignores(rel);
   };
@@ -72,10 +73,11 @@ function ignoredBy(layers: Layer[], abs: string, isDir: boolean): boolean {
 }
 
 function walk(dir: string, parents: Layer[], add: (f: string) => void, userIgnored: (f: string) => boolean, onlyServed: boolean): void {
-  const own = readGitignore(dir);
-  const layers = own ? [...parents, own] : parents;
   let entries: fs.Dirent[];
   try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { return; }
+  // Read a .gitignore only where the listing shows one (a failed read per folder costs more than the walk).
+  const own = entries.some((e) => e.name === '.gitignore') ? readGitignore(dir) : undefined;
+  const layers = own ? [...parents, own] : parents;
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
     const abs = path.join(dir, e.name);
