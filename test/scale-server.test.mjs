@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
 import { LspClient, makeWorkspace, uriOf, repoRoot, serverJs } from './helpers/lsp-client.mjs';
@@ -211,4 +212,24 @@ test('localhost.yml opened with the disk\'s text, then edited, then closed: the 
   await client.notify('textDocument/didClose', { textDocument: { uri: lh } });
   await client.waitFor(ing, (x) => /window 1\.21\)/.test(x.diagnostics[0]?.message ?? ''), { since: since2 });
   assert.equal(await windowOf(client, ing), '1.21');
+});
+
+test('over stdio, console output in the server goes to the client\'s log, never into the protocol stream', async (t) => {
+  const preload = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'skewguard-console-')), 'chatty.cjs');
+  // Like a library that prints: once at load (before the connection exists) would break any server; after it, ours must cope.
+  fs.writeFileSync(preload, "setTimeout(() => { console.log('chatty library says %s', 'hello'); console.warn('and warns'); }, 300);\n");
+  const before = process.env.NODE_OPTIONS;
+  process.env.NODE_OPTIONS = `${before ?? ''} --require ${preload}`.trim();
+  let started;
+  try { started = await start(t, { '.skewguard.yaml': STX6 }); } finally {
+    if (before === undefined) delete process.env.NODE_OPTIONS; else process.env.NODE_OPTIONS = before;
+  }
+  const { client, uri } = started;
+  t.after(() => fs.rmSync(path.dirname(preload), { recursive: true, force: true }));
+  await new Promise((r) => setTimeout(r, 500));
+  const p = await client.open(uri('localhost.yml'), LOCALHOST('v1.21.3'));
+  assert.equal(p.diagnostics[0].code, 'starlingx/kubernetes-version-v-prefix', 'the protocol still works');
+  const logs = client.notifications.filter((n) => n.method === 'window/logMessage').map((n) => n.params.message);
+  assert.ok(logs.includes('chatty library says hello'), JSON.stringify(logs));
+  assert.ok(logs.includes('and warns'), JSON.stringify(logs));
 });

@@ -6,6 +6,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import * as path from 'node:path';
+import { format } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { analyze, type AnalyzeResult } from '../engine/analyze';
 import { setParseCacheBudget } from '../engine/parse/yaml';
@@ -26,6 +27,13 @@ import { coalesced } from '../shared/coalesce';
 const connection: Connection = process.argv.includes('--stdio')
   ? createConnection(ProposedFeatures.all, process.stdin, coalesced(process.stdout))
   : createConnection(ProposedFeatures.all);
+if (process.argv.includes('--stdio')) {
+  // What createConnection does for --stdio when it opens the streams itself: stdout carries the protocol, so
+  // console output (a library's warning) goes to the client's log instead.
+  console.log = console.info = console.debug = (...a: unknown[]) => connection.console.log(format(...a));
+  console.warn = (...a: unknown[]) => connection.console.warn(format(...a));
+  console.error = (...a: unknown[]) => connection.console.error(format(...a));
+}
 const documents = new TextDocuments(TextDocument);
 
 let init: InitializationOptions = {};
