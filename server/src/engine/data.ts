@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LifecycleRow } from './kubernetes/lifecycle';
+import { memoIn } from './memo';
 
 function findRoot(): string {
   if (process.env.SKEWGUARD_ROOT) return process.env.SKEWGUARD_ROOT;
@@ -18,12 +19,7 @@ export const packageRoot = findRoot();
 
 const jsonCache = new Map<string, unknown>();
 export function loadJson<T>(rel: string): T {
-  let v = jsonCache.get(rel);
-  if (v === undefined) {
-    v = JSON.parse(fs.readFileSync(path.join(packageRoot, rel), 'utf8'));
-    jsonCache.set(rel, v);
-  }
-  return v as T;
+  return memoIn(jsonCache, rel, () => JSON.parse(fs.readFileSync(path.join(packageRoot, rel), 'utf8'))) as T;
 }
 
 export function jsonExists(rel: string): boolean {

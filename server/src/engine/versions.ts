@@ -1,4 +1,5 @@
 // Version arithmetic for windows: Kubernetes minors ("1.21"), patch versions ("1.21.3") and ranges ("1.18..1.21").
+import { memoIn } from './memo';
 
 export interface Minor { major: number; minor: number }
 
@@ -15,13 +16,7 @@ export function minorOf(v: string): string | undefined {
 /** Parsed versions, memoised: the Kata rules compare the same few release strings millions of times. */
 const versionPartsCache = new Map<string, ReadonlyArray<number | string>>();
 function versionParts(v: string): ReadonlyArray<number | string> {
-  let p = versionPartsCache.get(v);
-  if (p === undefined) {
-    p = v.replace(/^v/, '').split(/[.-]/).map((x) => (/^\d+$/.test(x) ? Number(x) : x));
-    if (versionPartsCache.size >= 4096) versionPartsCache.clear(); // bounded: versions can come from user files
-    versionPartsCache.set(v, p);
-  }
-  return p;
+  return memoIn(versionPartsCache, v, () => v.replace(/^v/, '').split(/[.-]/).map((x) => (/^\d+$/.test(x) ? Number(x) : x)), 4096);
 }
 
 export function compareVersions(a: string, b: string): number {

@@ -22,6 +22,7 @@ import {
 } from '../shared/protocol';
 import { WorkspaceState, readDisk } from './workspace';
 import { coalesced } from '../shared/coalesce';
+import { memoIn, weakMemoIn } from '../engine/memo';
 
 // Over stdio (lsp-lint, Neovim…) the output is coalesced per event-loop turn; other transports are detected as usual.
 const connection: Connection = process.argv.includes('--stdio')
@@ -51,14 +52,10 @@ const today = () => (process.env.SKEWGUARD_TODAY ? new Date(process.env.SKEWGUAR
 
 /** A document uri's path (memoised: URL parsing is slow, and each file's uri is converted several times). */
 function uriToPath(uri: string): string {
-  let p = uriPaths.get(uri);
-  if (p === undefined) {
-    p = uri.replace(/^[a-z]+:/i, '');
-    if (uri.startsWith('file:')) { try { p = fileURLToPath(uri); } catch { /* keep the plain form */ } }
-    if (uriPaths.size >= 4096) uriPaths.clear();
-    uriPaths.set(uri, p);
-  }
-  return p;
+  return memoIn(uriPaths, uri, () => {
+    if (uri.startsWith('file:')) { try { return fileURLToPath(uri); } catch { /* keep the plain form */ } }
+    return uri.replace(/^[a-z]+:/i, '');
+  }, 4096);
 }
 const uriPaths = new Map<string, string>();
 
@@ -136,15 +133,9 @@ function configFor(file: string, uri?: string): { config: ResolvedConfig; loaded
   const facts = ws.factsFor(file);
   // Its inputs are cached objects (the config per file, the settings, the facts per folder): so is the result,
   // which spares resolving it again for each of thousands of files (and gives later caches one config to key on).
-  const byConfig = resolvedCache.get(loaded ?? NO_CONFIG) ?? new WeakMap();
-  resolvedCache.set(loaded ?? NO_CONFIG, byConfig);
-  const bySettings = byConfig.get(s) ?? new WeakMap();
-  byConfig.set(s, bySettings);
-  let config = bySettings.get(facts);
-  if (!config) {
-    config = resolveConfig({ cli: init.cli, config: loaded, settings: settingsToOverrides(s), workspace: facts });
-    bySettings.set(facts, config);
-  }
+  const byConfig = weakMemoIn(resolvedCache, loaded ?? NO_CONFIG, () => new WeakMap<object, WeakMap<object, ResolvedConfig>>());
+  const bySettings = weakMemoIn(byConfig, s, () => new WeakMap<object, ResolvedConfig>());
+  const config = weakMemoIn(bySettings, facts, () => resolveConfig({ cli: init.cli, config: loaded, settings: settingsToOverrides(s), workspace: facts }));
   return { config, loaded };
 }
 const NO_CONFIG = {};

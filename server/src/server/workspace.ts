@@ -8,6 +8,7 @@ import { parseYaml } from '../engine/parse/yaml';
 import { ruleIds } from '../engine/rules';
 import type { NeighbourFacts } from '../engine/families/kubernetes';
 import { parseImage, componentOf, kubeMinorOfTag } from '../engine/kubernetes/components';
+import { memoIn } from '../engine/memo';
 
 export class WorkspaceState {
   private configCache = new Map<string, LoadedConfig | null>();
@@ -57,9 +58,8 @@ export class WorkspaceState {
   /** kube-* static pods in the file's folder (other files), and the workspace's localhost.yml. */
   neighboursFor(file: string): NeighbourFacts {
     const dir = path.dirname(file);
-    let pods = this.folders.get(dir);
-    if (!pods) {
-      pods = [];
+    const pods = memoIn(this.folders, dir, () => {
+      const found: NonNullable<NeighbourFacts['staticPods']> = [];
       let names: string[] = [];
       try { names = fs.readdirSync(dir).filter((n) => /\.(ya?ml|json)$/i.test(n)).sort().slice(0, 200); } catch { /* unreadable */ }
       for (const n of names) {
@@ -72,11 +72,11 @@ export class WorkspaceState {
           const ref = parseImage(m[1]);
           const c = componentOf(ref);
           const minor = kubeMinorOfTag(ref.tag);
-          if (c?.versionIsKubernetes && minor && c.id !== 'kube-proxy') pods.push({ file: p, component: c.id, minor, image: ref.tag! });
+          if (c?.versionIsKubernetes && minor && c.id !== 'kube-proxy') found.push({ file: p, component: c.id, minor, image: ref.tag! });
         }
       }
-      this.folders.set(dir, pods);
-    }
+      return found;
+    });
     return { staticPods: pods.filter((p) => p.file !== file), localhost: this.factsFor(file).localhost };
   }
 
@@ -98,30 +98,25 @@ export class WorkspaceState {
   }
 
   loadConfigFile(p: string): LoadedConfig | null {
-    if (this.configCache.has(p)) return this.configCache.get(p)!;
-    const text = this.readText(p);
-    const c = text === undefined ? null : parseConfig(p, text, ruleIds);
-    this.configCache.set(p, c);
-    return c;
+    return memoIn(this.configCache, p, () => {
+      const text = this.readText(p);
+      return text === undefined ? null : parseConfig(p, text, ruleIds);
+    });
   }
 
   /** The config for a file: --config if given, else the nearest .skewguard.yaml up to the workspace root. */
   configFor(file: string): LoadedConfig | undefined {
     if (this.explicitConfig) return this.loadConfigFile(this.explicitConfig) ?? undefined;
     const root = this.rootFor(file);
-    const start = path.dirname(file);
-    const cached = this.configPathCache.get(start);
-    if (cached !== undefined) return cached === null ? undefined : this.loadConfigFile(cached) ?? undefined;
-    let found: string | null = null;
-    for (let dir = start; ;) {
-      for (const n of CONFIG_FILENAMES) {
-        const p = path.join(dir, n);
-        if ((this.openTexts.has(p) || fs.existsSync(p)) && this.loadConfigFile(p)) { found = p; break; }
+    const found = memoIn(this.configPathCache, path.dirname(file), () => {
+      for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+        for (const n of CONFIG_FILENAMES) {
+          const p = path.join(dir, n);
+          if ((this.openTexts.has(p) || fs.existsSync(p)) && this.loadConfigFile(p)) return p;
+        }
+        if ((root && dir === root) || path.dirname(dir) === dir) return null;
       }
-      if (found || (root && dir === root) || path.dirname(dir) === dir) break;
-      dir = path.dirname(dir);
-    }
-    this.configPathCache.set(start, found);
+    });
     return found === null ? undefined : this.loadConfigFile(found) ?? undefined;
   }
 
@@ -132,51 +127,36 @@ export class WorkspaceState {
   factsFor(file: string): WorkspaceFacts {
     const root = this.rootFor(file) ?? path.dirname(file);
     const dir = path.dirname(file);
-    let f = this.facts.get(dir);
-    if (!f) {
-      // Folders that find the same localhost.yml share one facts object: it is read and parsed once, and the
-      // resolved configuration cached on the facts is shared too.
+    // Folders that find the same localhost.yml share one facts object: it is read and parsed once, and the
+    // resolved configuration cached on the facts is shared too.
+    return memoIn(this.facts, dir, () => {
       const found = this.nearestLocalhost(dir, root) ?? this.firstBelow(root);
-      const key = `${root}\u0000${found ?? ''}`;
-      f = this.factsByLocalhost.get(key);
-      if (!f) {
-        f = {};
-        if (found) {
-          const text = this.readText(found);
-          const doc = text ? parseYaml(text).docs.find((d) => !d.empty) : undefined;
-          const v = doc && doc.errors.length === 0 ? (doc.value as any)?.kubernetes_version : undefined;
-          f.localhost = { path: path.relative(root, found) || found, kubernetesVersion: typeof v === 'string' ? v.replace(/^v/, '') : undefined };
-        }
-        this.factsByLocalhost.set(key, f);
-      }
-      this.facts.set(dir, f);
-    }
-    return f;
+      return memoIn(this.factsByLocalhost, `${root}\u0000${found ?? ''}`, () => {
+        if (!found) return {};
+        const text = this.readText(found);
+        const doc = text ? parseYaml(text).docs.find((d) => !d.empty) : undefined;
+        const v = doc && doc.errors.length === 0 ? (doc.value as any)?.kubernetes_version : undefined;
+        return { localhost: { path: path.relative(root, found) || found, kubernetesVersion: typeof v === 'string' ? v.replace(/^v/, '') : undefined } };
+      });
+    });
   }
   private factsByLocalhost = new Map<string, WorkspaceFacts>();
 
   private firstBelow(root: string): string | undefined {
-    let p = this.rootLocalhost.get(root);
-    if (p === undefined) { p = findLocalhost(root, [...this.openTexts.keys()]) ?? null; this.rootLocalhost.set(root, p); }
-    return p ?? undefined;
+    return memoIn(this.rootLocalhost, root, () => findLocalhost(root, [...this.openTexts.keys()]) ?? null) ?? undefined;
   }
 
   /** The localhost.yml in dir or the nearest parent up to root; each folder is read once (until invalidate()). */
   private nearestLocalhost(dir: string, root: string): string | undefined {
-    const key = `${root}\u0000${dir}`;
-    const cached = this.nearestCache.get(key);
-    if (cached !== undefined) return cached ?? undefined;
-    let found: string | undefined;
-    const open = [...this.openTexts.keys()].filter((p) => path.dirname(p) === dir && isStarlingxName(p)).sort()[0];
-    if (open) found = open;
-    else {
+    return memoIn(this.nearestCache, `${root}\u0000${dir}`, () => {
+      const open = [...this.openTexts.keys()].filter((p) => path.dirname(p) === dir && isStarlingxName(p)).sort()[0];
+      if (open) return open;
       let names: string[] = [];
       try { names = fs.readdirSync(dir).filter(isStarlingxName).sort(); } catch { /* unreadable folder */ }
-      if (names.length) found = path.join(dir, names[0]);
-      else if (!(dir === root || path.dirname(dir) === dir || !dir.startsWith(root))) found = this.nearestLocalhost(path.dirname(dir), root);
-    }
-    this.nearestCache.set(key, found ?? null);
-    return found;
+      if (names.length) return path.join(dir, names[0]);
+      if (dir === root || path.dirname(dir) === dir || !dir.startsWith(root)) return null;
+      return this.nearestLocalhost(path.dirname(dir), root) ?? null;
+    }) ?? undefined;
   }
   private nearestCache = new Map<string, string | null>();
 }

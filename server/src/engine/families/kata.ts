@@ -6,6 +6,7 @@ import type { ResolvedConfig } from '../config';
 import {
   kataData, kataIndex, kataWindow, newestKataRelease, inRange, inRanged, type Flavour, type KataOption, type KataSection,
 } from '../kata/data';
+import { memoIn, weakMemoIn } from '../memo';
 
 export function isKataName(file: string): boolean {
   const base = path.basename(file);
@@ -31,11 +32,8 @@ export function detectFlavour(file: string, toml: TomlFile | undefined, config: 
 }
 
 const acrossCache = new WeakMap<object, Map<number, Map<string, Map<string, unknown>>>>();
-const sectionCache = new Map<number, Map<string, Array<'parser' | 'template' | false>>>();
 const windowIds = new Map<string, number>();
 let nextWindowId = 0;
-const everKnownCache = new Map<string, boolean>();
-const optionsOfCache = new Map<string, KataOption[]>();
 
 export interface KataKey {
   entry: TomlEntry;
@@ -71,17 +69,8 @@ export class KataContext {
 
   /** Flavour and window as a small number: files checked with the same pair share the per-row answers below. */
   private get windowId(): number {
-    if (this.windowIdMemo === undefined) {
-      const key = `${this.flavour}\u0000${this.window.join(',')}`;
-      let id = windowIds.get(key);
-      if (id === undefined) {
-        if (windowIds.size >= 256) { windowIds.clear(); sectionCache.clear(); } // bounded: windows come from user configuration
-        id = nextWindowId++;
-        windowIds.set(key, id);
-      }
-      this.windowIdMemo = id;
-    }
-    return this.windowIdMemo;
+    // Ids are never reused, so an id emptied out of this map cannot alias another window's cached answers.
+    return (this.windowIdMemo ??= memoIn(windowIds, `${this.flavour}\u0000${this.window.join(',')}`, () => nextWindowId++, 256));
   }
   private windowIdMemo?: number;
 
@@ -98,22 +87,12 @@ export class KataContext {
    * must not change it.
    */
   perWindow<T>(row: object, tag: string, f: () => T, sub = ''): T {
-    // row -> window -> tag -> sub: nested maps, no key strings to build for each of thousands of keys.
-    let byWindow = acrossCache.get(row);
-    if (!byWindow) { byWindow = new Map(); acrossCache.set(row, byWindow); }
-    let byTag = byWindow.get(this.windowId);
-    if (!byTag) {
-      if (byWindow.size >= 16) byWindow.clear(); // bounded: windows come from user configuration
-      byTag = new Map();
-      byWindow.set(this.windowId, byTag);
-    }
-    let bySub = byTag.get(tag);
-    if (!bySub) { bySub = new Map(); byTag.set(tag, bySub); }
-    if (bySub.has(sub)) return bySub.get(sub) as T;
-    const v = f();
-    if (bySub.size >= 256) bySub.clear(); // bounded: values and table names come from user files
-    bySub.set(sub, v);
-    return v;
+    // row -> window -> tag -> sub: nested maps, no key strings to build for each of thousands of keys. Bounded:
+    // windows come from user configuration, values and table names from user files.
+    const byWindow = weakMemoIn(acrossCache, row, () => new Map<number, Map<string, Map<string, unknown>>>());
+    const byTag = memoIn(byWindow, this.windowId, () => new Map<string, Map<string, unknown>>(), 16);
+    const bySub = memoIn(byTag, tag, () => new Map<string, unknown>());
+    return memoIn(bySub, sub, f, 256) as T;
   }
 
   /** optionKnown at every release of the window. */
@@ -121,20 +100,12 @@ export class KataContext {
     return this.across(row, 'known', (r) => this.optionKnown(row, r));
   }
 
-  /** Answers already computed for this file (the rules ask the same questions for every key and release). */
-  private memo = new Map<string, unknown>();
-  private memoised<T>(key: string, f: () => T): T {
-    if (this.memo.has(key)) return this.memo.get(key) as T;
-    const v = f();
-    this.memo.set(key, v);
-    return v;
-  }
-
   /** Hypervisor table names a release accepts. */
   hypervisorNames(release: string): string[] {
-    return this.memoised(`h\u0000${release}`, () =>
+    return memoIn(this.hypervisorNamesAt, release, () =>
       this.data.hypervisorNames.find((h) => h.flavour === this.flavour && inRanged(h, release))?.names ?? []);
   }
+  private hypervisorNamesAt = new Map<string, string[]>();
 
   sectionRow(name: string): KataSection | undefined {
     return kataIndex(this.data).sections.get(name);
@@ -149,15 +120,7 @@ export class KataContext {
 
   /** sectionKnown at every release of the window (same order); shared by the files checked with the same window. */
   sectionAcross(name: string): Array<'parser' | 'template' | false> {
-    let byName = sectionCache.get(this.windowId);
-    if (!byName) { byName = new Map(); sectionCache.set(this.windowId, byName); }
-    let a = byName.get(name);
-    if (!a) {
-      a = this.window.map((r) => this.sectionKnownAt(name, r));
-      if (byName.size >= 4096) byName.clear(); // bounded: table names come from user files
-      byName.set(name, a);
-    }
-    return a;
+    return this.perWindow(this.data, 'sectionAcross', () => this.window.map((r) => this.sectionKnownAt(name, r)), name);
   }
 
   private sectionKnownAt(name: string, release: string): 'parser' | 'template' | false {
@@ -174,14 +137,7 @@ export class KataContext {
 
   /** Whether any release of the flavour knows the table at all. */
   sectionEverKnown(name: string): boolean {
-    const key = `${this.flavour}\u0000${name}`;
-    let v = everKnownCache.get(key);
-    if (v === undefined) {
-      v = this.sectionEverKnownAt(name);
-      if (everKnownCache.size >= 4096) everKnownCache.clear();
-      everKnownCache.set(key, v);
-    }
-    return v;
+    return this.perWindow(this.data, 'sectionEverKnown', () => this.sectionEverKnownAt(name), name);
   }
 
   private sectionEverKnownAt(name: string): boolean {
@@ -198,12 +154,7 @@ export class KataContext {
 
   /** The data rows for a key in a table: the table's own row, else the row common to every hypervisor table. */
   optionRow(section: string, key: string): KataOption | undefined {
-    let bySection = this.rowMemo.get(section);
-    if (!bySection) { bySection = new Map(); this.rowMemo.set(section, bySection); }
-    if (bySection.has(key)) return bySection.get(key);
-    const row = this.findRow(section, key);
-    bySection.set(key, row);
-    return row;
+    return memoIn(memoIn(this.rowMemo, section, () => new Map<string, KataOption | undefined>()), key, () => this.findRow(section, key));
   }
   private rowMemo = new Map<string, Map<string, KataOption | undefined>>();
 
@@ -226,14 +177,7 @@ export class KataContext {
 
   /** Options a table accepts somewhere (for "did you mean" and completion). */
   optionsOf(section: string): KataOption[] {
-    const key = `${this.flavour}\u0000${section}`;
-    let list = optionsOfCache.get(key);
-    if (!list) {
-      list = this.findOptionsOf(section);
-      if (optionsOfCache.size >= 1024) optionsOfCache.clear(); // bounded: table names come from user files
-      optionsOfCache.set(key, list);
-    }
-    return list.slice();
+    return this.perWindow(this.data, 'optionsOf', () => this.findOptionsOf(section), section).slice();
   }
 
   private findOptionsOf(section: string): KataOption[] {

@@ -5,6 +5,7 @@ import { kubernetesApis, type ApiRow } from '../data';
 import type { KubeWindow } from '../config';
 import { statusAt, findRow, servedKinds, compareMinor } from '../kubernetes/lifecycle';
 import { parseImage, componentOf, type ImageRef, type Component } from '../kubernetes/components';
+import { memoIn, weakMemoIn } from '../memo';
 
 export interface ManifestObject {
   doc: YamlDoc;
@@ -140,55 +141,33 @@ export class KubernetesContext {
    * 5,000-object bundle asks the same few questions of the same few kinds. Results are shared and frozen.
    */
   private memo<T>(key: string, f: () => T): T {
-    const m = (this.memoMap ??= this.sharedMemo());
-    if (m.has(key)) return m.get(key) as T;
-    const v = f();
-    if (m.size >= 4096) m.clear(); // bounded: kinds and apiVersions come from user files
-    m.set(key, v);
-    return v;
+    // Bounded: windows come from user configuration, kinds and apiVersions from user files.
+    this.memoMap ??= memoIn(weakMemoIn(lifecycleMemo, this.rows, () => new Map<string, Map<string, unknown>>()), this.minors.join(','), () => new Map<string, unknown>(), 64);
+    return memoIn(this.memoMap, key, f, 4096) as T;
   }
   private memoMap?: Map<string, unknown>;
-  private sharedMemo(): Map<string, unknown> {
-    let byWindow = lifecycleMemo.get(this.rows);
-    if (!byWindow) { byWindow = new Map(); lifecycleMemo.set(this.rows, byWindow); }
-    const w = this.minors.join(',');
-    let m = byWindow.get(w);
-    if (!m) {
-      if (byWindow.size >= 64) byWindow.clear(); // bounded: windows come from user configuration
-      m = new Map();
-      byWindow.set(w, m);
-    }
-    return m;
-  }
 
   row(o: ManifestObject): ApiRow | undefined {
     // Per object first (every lifecycle rule asks for each object's row), then shared by apiVersion and kind.
-    if (this.rowOf.has(o)) return this.rowOf.get(o);
-    const row = this.memo(`row\u0000${o.apiVersion}\u0000${o.kind}`, () => {
+    return memoIn(this.rowOf, o, () => this.memo(`row\u0000${o.apiVersion}\u0000${o.kind}`, () => {
       const r = findRow(this.rows, o.apiVersion, o.kind);
       return r && (r.component ?? 'k8s') === 'k8s' ? r : undefined;
-    });
-    this.rowOf.set(o, row);
-    return row;
+    }));
   }
   private rowOf = new Map<ManifestObject, ApiRow | undefined>();
 
   steps(row: ApiRow): readonly StepStatus[] {
-    let st = this.stepsOf.get(row);
-    if (!st) { st = this.stepsShared(row); this.stepsOf.set(row, st); }
-    return st;
+    return memoIn(this.stepsOf, row, () => this.stepsShared(row));
   }
   private stepsOf = new Map<ApiRow, readonly StepStatus[]>();
   private stepsShared(row: ApiRow): readonly StepStatus[] {
-    return this.memo(`steps\u0000${row.apiVersion}\u0000${row.kind}\u0000${rowIds.get(row) ?? rowIds.set(row, nextRowId++).get(row)}`,
+    return this.memo(`steps\u0000${row.apiVersion}\u0000${row.kind}\u0000${weakMemoIn(rowIds, row, () => nextRowId++)}`,
       () => Object.freeze(this.minors.map((m) => Object.freeze({ minor: m, ...statusAt(row, m) }))));
   }
 
   /** apiVersions of a kind served by every minor of the window, best first. */
   common(kind: string): string[] {
-    let c = this.commonOf.get(kind);
-    if (!c) { c = this.commonShared(kind); this.commonOf.set(kind, c); }
-    return c.slice();
+    return memoIn(this.commonOf, kind, () => this.commonShared(kind)).slice();
   }
   private commonOf = new Map<string, readonly string[]>();
   private commonShared(kind: string): readonly string[] {

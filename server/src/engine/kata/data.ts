@@ -1,6 +1,7 @@
 // Kata Containers configuration facts (data/kata/config.json) and small pure predicates over them.
 import { loadJson } from '../data';
 import { compareVersions } from '../versions';
+import { memoIn, weakMemoIn } from '../memo';
 
 export type Flavour = 'go' | 'runtime-rs';
 
@@ -57,14 +58,7 @@ export function newestKataRelease(): string {
 
 /** "3.2" -> every 3.2.x; "3.2.0" -> that release. Both ends inclusive. */
 export function kataWindow(from: string, to: string): string[] {
-  const key = `${from}..${to}`;
-  let w = windows.get(key);
-  if (!w) {
-    w = computeKataWindow(from, to);
-    if (windows.size >= 256) windows.clear(); // bounded: windows come from user configuration
-    windows.set(key, w);
-  }
-  return w.slice();
+  return memoIn(windows, `${from}..${to}`, () => computeKataWindow(from, to), 256).slice();
 }
 const windows = new Map<string, string[]>();
 
@@ -84,18 +78,11 @@ export interface KataIndex {
 }
 const indexes = new WeakMap<KataData, KataIndex>();
 export function kataIndex(d: KataData = kataData()): KataIndex {
-  let ix = indexes.get(d);
-  if (!ix) {
+  return weakMemoIn(indexes, d, () => {
     const options = new Map<string, KataOption[]>();
-    for (const o of d.options) {
-      const k = `${o.section}\u0000${o.key}`;
-      const list = options.get(k);
-      if (list) list.push(o); else options.set(k, [o]);
-    }
-    ix = { options, sections: new Map(d.sections.map((s) => [s.name, s])), ordinal: new Map(d.releases.map((r, i) => [r, i])) };
-    indexes.set(d, ix);
-  }
-  return ix;
+    for (const o of d.options) memoIn(options, `${o.section}\u0000${o.key}`, () => [] as KataOption[]).push(o);
+    return { options, sections: new Map(d.sections.map((s) => [s.name, s])), ordinal: new Map(d.releases.map((r, i) => [r, i])) };
+  });
 }
 
 /** compareVersions for the data's releases, by position when both are known releases. */

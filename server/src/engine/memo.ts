@@ -1,0 +1,20 @@
+// Get-or-compute over a Map or WeakMap: the one shape of every cache in the engine and the server. A Map cache
+// has a bound, because its keys (versions, table names, kinds, windows) can come from user files; it is emptied
+// when full, which costs a recomputation, never a wrong answer.
+
+/** map's value for key, else compute()'s, stored; the map is emptied first when it holds `limit` entries. */
+export function memoIn<K, V>(map: Map<K, V>, key: K, compute: () => V, limit = Infinity): V {
+  if (map.has(key)) return map.get(key) as V;
+  const v = compute();
+  if (map.size >= limit) map.clear();
+  map.set(key, v);
+  return v;
+}
+
+/** The same over a WeakMap (keyed by objects that live as long as they are used: data rows, configs, facts). */
+export function weakMemoIn<K extends object, V>(map: WeakMap<K, V>, key: K, compute: () => V): V {
+  if (map.has(key)) return map.get(key) as V;
+  const v = compute();
+  map.set(key, v);
+  return v;
+}
