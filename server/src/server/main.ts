@@ -219,10 +219,18 @@ const affectsWorkspace = (uri: string) => isConfigFile(uri) || /localhost[^/]*\.
 const STATIC_POD = /kube-(apiserver|controller-manager|scheduler)/;
 const holdsFolderFacts = (...texts: Array<string | undefined>) => texts.some((t) => t !== undefined && STATIC_POD.test(t));
 
-/** A manifest's images are facts for its folder's other manifests (control-plane skew): forget them, re-check the others. */
-function folderChanged(uri: string, ...texts: Array<string | undefined>): void {
-  if (!/\.(ya?ml|json)$/i.test(uri) || !holdsFolderFacts(...texts)) return;
+/**
+ * The text a folder's other files see for `uri` went from before() to after() (an open, an edit or a close):
+ * a manifest's images are facts for its folder's other manifests (control-plane skew), so forget them and
+ * re-check the others. Only a folder whose static pods were read can go stale (a static-pod or kube-proxy
+ * manifest asked for them); the texts, which may mean a disk read, are looked at only then.
+ */
+function folderChanged(uri: string, before: () => string | undefined, after: () => string | undefined): void {
+  if (!/\.(ya?ml|json)$/i.test(uri)) return;
   const dir = path.dirname(uriToPath(uri));
+  if (!ws.hasFolderFacts(dir)) return;
+  const a = before(), b = after();
+  if (a === b || !holdsFolderFacts(a, b)) return;
   // Before scheduling: with debounceMs 0 the re-checks run at once.
   ws.invalidateFolder(dir);
   for (const d of documents.all()) if (d.uri !== uri && path.dirname(uriToPath(d.uri)) === dir) schedule(d, debounce());
@@ -236,8 +244,8 @@ documents.onDidOpen((e) => {
     if (ws.setOpenText(file, e.document.getText())) workspaceChanged(e.document.uri, 0);
     else if (isConfigFile(e.document.uri)) publishConfigProblems(); // its problems show while it is open
   } else ws.openTexts.set(file, e.document.getText());
-  // The open text may differ from the disk the folder's facts were read from (onDidChangeContent re-checks the others).
-  if (/\.(ya?ml|json)$/i.test(e.document.uri) && holdsFolderFacts(e.document.getText())) ws.invalidateFolder(path.dirname(file));
+  // The folder's facts were read from the disk; the open text may differ.
+  folderChanged(e.document.uri, () => readDisk(file), () => e.document.getText());
   schedule(e.document, 0);
   // Folder-scoped settings arrive asynchronously; re-check when they differ from the workspace-wide ones.
   if (canPullConfig) {
@@ -254,7 +262,7 @@ documents.onDidChangeContent((e) => {
   if (before !== e.document.getText()) ws.bufferChanged(uriToPath(e.document.uri));
   // A config or localhost.yml edit changes the windows of other files: re-check everything.
   if (affectsWorkspace(e.document.uri) && before !== e.document.getText()) workspaceChanged(e.document.uri, debounce());
-  folderChanged(e.document.uri, before, e.document.getText());
+  folderChanged(e.document.uri, () => before, () => e.document.getText());
   // didOpen also fires onDidChangeContent; the open handler already validated that version.
   const last = results.get(e.document.uri);
   if (last && last.version === e.document.version) return;
@@ -273,11 +281,8 @@ documents.onDidClose((e) => {
     if (ws.setOpenText(file, undefined)) workspaceChanged(e.document.uri, 0);
   } else {
     ws.openTexts.delete(file);
-    // Only a folder whose static pods were read can go stale (a static pod or kube-proxy manifest asked for them).
-    if (/\.(ya?ml|json)$/i.test(file) && ws.hasFolderFacts(path.dirname(file))) {
-      const disk = readDisk(file);
-      if (disk !== closedText) folderChanged(e.document.uri, closedText, disk); // the others saw the closed buffer's text, not the file on disk
-    }
+    // The others saw the closed buffer's text; now they see the disk's.
+    folderChanged(e.document.uri, () => closedText, () => readDisk(file));
   }
   if (!isConfigFile(e.document.uri) && init.clearDiagnosticsOnClose !== false) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
 });
