@@ -95,6 +95,16 @@ export class KataContext {
     return memoIn(bySub, sub, f, 256) as T;
   }
 
+  /**
+   * For each release of the window: the row's type (or allowed values) that release's parser decodes the key
+   * with, or undefined where the parser does not read the key.
+   */
+  decodedAcross<K extends 'types' | 'values'>(row: KataOption, which: K): Array<KataOption[K][number] | undefined> {
+    return this.across(row, which, (r) => (this.optionKnown(row, r) === 'parser'
+      ? (row[which] as KataOption[K]).find((x: KataOption[K][number]) => x.flavour === this.flavour && inRanged(x, r)) as KataOption[K][number] | undefined
+      : undefined));
+  }
+
   /** optionKnown at every release of the window. */
   optionAcross(row: KataOption): Array<'parser' | 'template' | false> {
     return this.across(row, 'known', (r) => this.optionKnown(row, r));

@@ -1,6 +1,5 @@
 import type { Rule } from '../types';
 import type { KataContext } from '../../families/kata';
-import { inRanged } from '../../kata/data';
 import { rel, tomlType, typeFits, article } from './common';
 
 export const rule: Rule<KataContext> = {
@@ -24,7 +23,7 @@ export const rule: Rule<KataContext> = {
       const items = Array.isArray(k.entry.value) ? [...new Set(k.entry.value.map((v) => tomlType(JSON.stringify(v), v)))].sort() : [];
       // The verdict depends on the row, the value's type (and its items' types) and the window: shared across files.
       const { bad, wanted } = ctx.perWindow(row, 'invalid-type', () => {
-        const types = ctx.across(row, 'type', (r) => (ctx.optionKnown(row, r) === 'parser' ? row.types.find((x) => x.flavour === ctx.flavour && inRanged(x, r)) : undefined));
+        const types = ctx.decodedAcross(row, 'types');
         const out = { bad: [] as string[], wanted: new Set<string>() };
         const fits = new Map<object, boolean>(); // per type row: most releases share one
         ctx.window.forEach((r, i) => {

@@ -1,6 +1,5 @@
 import type { Rule } from '../types';
 import type { KataContext } from '../../families/kata';
-import { inRanged } from '../../kata/data';
 import { didYouMean } from '../../text';
 import { rel } from './common';
 
@@ -27,7 +26,7 @@ export const rule: Rule<KataContext> = {
       // The verdict depends on the row, the value and the window: shared across files.
       const verdict = () => {
         const out = { rejecting: [] as string[], common: undefined as Set<string> | undefined, fatal: false };
-        const values = ctx.across(row, 'values', (r) => (ctx.optionKnown(row, r) === 'parser' ? row.values.find((x) => x.flavour === ctx.flavour && inRanged(x, r)) : undefined));
+        const values = ctx.decodedAcross(row, 'values');
         ctx.window.forEach((r, i) => {
           const vals = values[i];
           if (!vals) return;
