@@ -176,10 +176,17 @@ async function closeHover() {
 
 /** Opens the Ctrl+. menu at line:column, selects the row titled `title` with the keyboard, presses Enter. */
 async function quickFix(line, column, title) {
-  await gotoPosition(line, column);
-  await page.keyboard.press('Control+.');
   const rows = page.locator('.action-widget .monaco-list-row');
-  await rows.first().waitFor();
+  // Now and then the menu does not open (the key press lands before the editor has taken the cursor back, in about
+  // one run of three for the localhost.yml step, before and after this session's server changes): press again.
+  for (let attempt = 1; ; attempt++) {
+    await gotoPosition(line, column);
+    await page.keyboard.press('Control+.');
+    try { await rows.first().waitFor({ timeout: 15000 }); break; } catch (e) {
+      if (attempt === 3) throw e;
+      await page.keyboard.press('Escape');
+    }
+  }
   await page.locator('.action-widget .monaco-list-row', { hasText: title }).first().waitFor();
   const titles = (await rows.allInnerTexts()).map(norm);
   // The preferred fix is focused; move the focus to the wanted row (a click is swallowed by the pointer block).
