@@ -1,7 +1,7 @@
 // The engine's entry point: one file in, located diagnostics out. Pure apart from reading the
 // package's own data and schemas; no editor, no LSP, no network, and workspace content is never run.
 import * as path from 'node:path';
-import picomatch from 'picomatch';
+import { globMatcher } from './glob';
 import { LineIndex } from './text';
 import { parseYaml, type YamlFile, type OffsetRange } from './parse/yaml';
 import type { Diagnostic, Family, Severity, SeveritySetting } from './types';
@@ -64,7 +64,7 @@ const TOP_LEVEL_MANIFEST = (t: string) => /^apiVersion[ \t]*:[ \t]*["']?[\w.\-/]
 export function detectFamily(file: string, text: string, config: ResolvedConfig, root?: string, yaml?: YamlFile, persistContent?: boolean): Family | undefined {
   const rel = root ? path.relative(root, file).split(path.sep).join('/') : file.split(path.sep).join('/');
   for (const [glob, fam] of Object.entries(config.files)) {
-    if (picomatch.isMatch(rel, glob, { dot: true, matchBase: !glob.includes('/') })) return fam;
+    if (globMatcher(glob, { matchBase: true })(rel)) return fam;
   }
   const head = text.slice(0, 2000);
   const m = MODELINE.exec(head);

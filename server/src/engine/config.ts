@@ -9,6 +9,7 @@ import { findStarlingxRelease, newestStarlingxRelease, starlingxReleases, type S
 import type { Family, SeveritySetting, SourceInfo } from './types';
 import type { PlutoRow } from './families/kubernetes';
 import { kataData, kataWindow } from './kata/data';
+import { checkGlob } from './glob';
 
 export const CONFIG_FILENAMES = ['.skewguard.yaml', '.skewguard.yml'];
 export const SEVERITIES: SeveritySetting[] = ['error', 'warning', 'info', 'hint', 'off'];
@@ -80,40 +81,63 @@ export interface Overrides {
 export interface ConfigProblem { message: string; range: OffsetRange }
 export interface LoadedConfig { path: string; text: string; overrides: Overrides; problems: ConfigProblem[] }
 
-let validateConfig: ((v: unknown) => boolean) & { errors?: ErrorObject[] | null } | undefined;
+/** A problem in a configuration value, at a path of keys ("at" says whether the key or the value is wrong). */
+export interface ValueProblem { message: string; path: Array<string | number>; at: 'key' | 'value' | 'root' }
 
-/** Parses and validates a config file's text. Invalid parts are reported and left out; the rest applies. */
+const validators = new WeakMap<object, ((v: unknown) => boolean) & { errors?: ErrorObject[] | null }>();
+
+/**
+ * Parses and validates a config file's text. Invalid parts are reported and left out; the rest applies.
+ * The checks are validateConfigValue's, which the editor settings go through too (shared/settings.ts).
+ */
 export function parseConfig(path: string, text: string, knownRules: Set<string>): LoadedConfig {
   const file = parseYaml(text);
   const problems: ConfigProblem[] = file.errors.map((e) => ({ message: `YAML syntax: ${e.message}`, range: { start: e.start, end: e.end } }));
   const doc = file.docs.find((d) => !d.empty);
-  const overrides: Overrides = {};
-  if (!doc || problems.length) return { path, text, overrides, problems };
+  if (!doc || problems.length) return { path, text, overrides: {}, problems };
   const value = structuredClone(doc.value) as Record<string, any>; // a copy: parsed values are cached and shared
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    problems.push({ message: 'the configuration must be a mapping (starlingx, kubernetes, kata, rules, ignore, files)', range: doc.rootRange() });
+    return { path, text, overrides: {}, problems };
+  }
+  const { overrides, problems: found } = validateConfigValue(value, knownRules);
+  for (const p of found) {
+    const at = doc.locate(p.path);
+    const range = p.at === 'root' ? doc.rootRange() : p.at === 'key' ? at.key ?? at.value : at.value;
+    problems.push({ message: p.message, range: range ?? doc.rootRange() });
+  }
+  return { path, text, overrides, problems };
+}
+
+/**
+ * The one validator of configuration values, for `.skewguard.yaml` and the editor settings alike: checks the value
+ * against `schema` (default: the config file's) and every value against the data (releases, windows, rule ids,
+ * glob limits). Invalid parts are reported with their path and left out; the rest applies. `value` is modified
+ * (`off` read as YAML 1.1's false becomes "off"): pass a copy.
+ */
+export function validateConfigValue(value: Record<string, any>, knownRules: Set<string>, schema: object = configSchema): { overrides: Overrides; problems: ValueProblem[] } {
+  const overrides: Overrides = {};
+  const problems: ValueProblem[] = [];
   // `off` unquoted is the boolean false in YAML 1.1: read it as the severity the user meant.
   if (value?.rules && typeof value.rules === 'object') {
     for (const [k, v] of Object.entries(value.rules)) if (v === false) value.rules[k] = 'off';
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    problems.push({ message: 'the configuration must be a mapping (starlingx, kubernetes, kata, rules, ignore, files)', range: doc.rootRange() });
-    return { path, text, overrides, problems };
-  }
-  validateConfig ??= new Ajv({ allErrors: true, strict: false }).compile(configSchema);
+  let validate = validators.get(schema);
+  if (!validate) { validate = new Ajv({ allErrors: true, strict: false }).compile(schema); validators.set(schema, validate); }
   const bad = new Set<string>();
-  if (!validateConfig(value)) {
-    for (const e of validateConfig.errors ?? []) {
+  if (!validate(value)) {
+    for (const e of validate.errors ?? []) {
       const segs = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
       if (e.keyword === 'additionalProperties') {
         const prop = (e.params as any).additionalProperty as string;
-        const at = doc.locate([...segs, prop]);
-        const parentSchema = segs.length === 0 ? configSchema.properties : own<any>(configSchema.properties, segs[0])?.properties ?? {};
+        const props = (schema as any).properties;
+        const parentSchema = segs.length === 0 ? props : own<any>(props, segs[0])?.properties ?? {};
         const hint = didYouMean(prop, Object.keys(parentSchema));
-        problems.push({ message: `unknown setting "${[...segs, prop].join('.')}"${hint ? `; did you mean "${hint}"?` : ''}`, range: at.key ?? at.value });
+        problems.push({ message: `unknown setting "${[...segs, prop].join('.')}"${hint ? `; did you mean "${hint}"?` : ''}`, path: [...segs, prop], at: 'key' });
         continue;
       }
-      const at = doc.locate(segs);
       const allowed = (e.params as any).allowedValues as unknown[] | undefined;
-      problems.push({ message: `${segs.join('.') || 'configuration'}: ${e.message}${allowed ? `: ${allowed.map((a) => JSON.stringify(a)).join(', ')}` : ''}`, range: at.value });
+      problems.push({ message: `${segs.join('.') || 'configuration'}: ${e.message}${allowed ? `: ${allowed.map((a) => JSON.stringify(a)).join(', ')}` : ''}`, path: segs, at: 'value' });
       bad.add(segs.join('.'));
     }
   }
@@ -123,18 +147,18 @@ export function parseConfig(path: string, text: string, knownRules: Set<string>)
   const rel = str(value.starlingx?.release);
   if (rel !== undefined && ok('starlingx.release')) {
     if (findStarlingxRelease(rel)) overrides.starlingxRelease = rel;
-    else problems.push({ message: unknownReleaseMessage(rel), range: doc.locate(['starlingx', 'release']).value });
+    else problems.push({ message: unknownReleaseMessage(rel), path: ['starlingx', 'release'], at: 'value' });
   }
   const kw = str(value.kubernetes?.window);
   if (kw !== undefined && ok('kubernetes.window')) {
     const err = checkKubernetesWindow(kw);
-    if (err) problems.push({ message: err, range: doc.locate(['kubernetes', 'window']).value });
+    if (err) problems.push({ message: err, path: ['kubernetes', 'window'], at: 'value' });
     else overrides.kubernetesWindow = kw;
   }
   const kk = str(value.kata?.window);
   if (kk !== undefined && ok('kata.window')) {
     const err = checkKataWindow(kk);
-    if (err) problems.push({ message: err, range: doc.locate(['kata', 'window']).value });
+    if (err) problems.push({ message: err, path: ['kata', 'window'], at: 'value' });
     else overrides.kataWindow = kk;
   }
   if (Array.isArray(value.kubernetes?.additionalVersions) && ok('kubernetes.additionalVersions')) {
@@ -151,7 +175,7 @@ export function parseConfig(path: string, text: string, knownRules: Set<string>)
             problems.push({
               message: `kubernetes.additionalVersions[${i}] (${String(row.version)} ${String(row.kind)}): ${set[b]} ${y} is before ${set[a]} ${x}; `
                 + 'a row must be introduced, then deprecated, then removed. The row is not used',
-              range: doc.locate(['kubernetes', 'additionalVersions', i, set[b]]).value,
+              path: ['kubernetes', 'additionalVersions', i, set[b]], at: 'value',
             });
             return false;
           }
@@ -166,16 +190,35 @@ export function parseConfig(path: string, text: string, knownRules: Set<string>)
     for (const [id, sev] of Object.entries(value.rules as Record<string, unknown>)) {
       if (!knownRules.has(id)) {
         const hint = didYouMean(id, knownRules);
-        problems.push({ message: `unknown rule id "${id}"${hint ? `; did you mean "${hint}"?` : ''}`, range: doc.locate(['rules', id]).key ?? doc.rootRange() });
+        problems.push({ message: `unknown rule id "${id}"${hint ? `; did you mean "${hint}"?` : ''}`, path: ['rules', id], at: 'key' });
         continue;
       }
       if (ok(`rules.${id}`)) overrides.rules[id] = sev as SeveritySetting;
     }
   }
-  if (Array.isArray(value.ignore) && ok('ignore')) overrides.ignore = value.ignore.filter((x: unknown) => typeof x === 'string');
-  if (value.files && typeof value.files === 'object' && ok('files')) overrides.files = value.files;
-  return { path, text, overrides, problems };
+  // Glob patterns: too long or too complex ones are reported and left out (they are matched by engine/glob.ts).
+  if (Array.isArray(value.ignore) && !bad.has('ignore')) {
+    overrides.ignore = value.ignore.filter((x: unknown, i: number) => {
+      if (typeof x !== 'string') return false;
+      const err = checkGlob(x);
+      if (err) problems.push({ message: `ignore[${i}] ${shortGlob(x)}: ${err}`, path: ['ignore', i], at: 'value' });
+      return !err;
+    });
+  }
+  if (value.files && typeof value.files === 'object' && !Array.isArray(value.files) && !bad.has('files')) {
+    overrides.files = {};
+    for (const [glob, fam] of Object.entries(value.files as Record<string, Family>)) {
+      if (bad.has(`files.${glob}`)) continue; // an unknown family, reported above
+      const err = glob.startsWith('!') ? 'a negated pattern (!…) is not supported in files:' : checkGlob(glob);
+      if (err) problems.push({ message: `files ${shortGlob(glob)}: ${err}`, path: ['files', glob], at: 'key' });
+      else overrides.files[glob] = fam;
+    }
+  }
+  return { overrides, problems };
 }
+
+/** A pattern for a message: quoted, and cut short when long. */
+const shortGlob = (g: string) => JSON.stringify(g.length > 60 ? `${g.slice(0, 57)}…` : g);
 
 export function unknownReleaseMessage(rel: string): string {
   return `unknown StarlingX release "${rel}"; known: ${starlingxReleases().releases.map((r) => r.release).join(', ')}`;

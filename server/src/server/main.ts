@@ -17,12 +17,15 @@ import { LineIndex } from '../engine/text';
 import { docsUrl } from '../engine/rules';
 import { invalidConfig } from '../engine/rules/general';
 import {
-  settingsToOverrides, ResolvedConfigRequest, ConfigChangedNotification, FileFactsNotification, FIX_ALL_KIND,
+  ResolvedConfigRequest, ConfigChangedNotification, FileFactsNotification, FIX_ALL_KIND,
   type InitializationOptions, type Settings, type ResolvedConfigParams, type ResolvedConfigResult, type FileFactsParams,
 } from '../shared/protocol';
 import { WorkspaceState, readDisk } from './workspace';
 import { coalesced } from '../shared/coalesce';
 import { memoIn, weakMemoIn } from '../engine/memo';
+import { normalizeSettings, debounceOf } from '../shared/settings';
+import { ruleIds } from '../engine/rules';
+import { SettingsReporter } from './settingsReport';
 
 // Over stdio (lsp-lint, Neovim…) the output is coalesced per event-loop turn; other transports are detected as usual.
 const connection: Connection = process.argv.includes('--stdio')
@@ -48,6 +51,9 @@ const publishedConfigUris = new Set<string>();
 const docSettings = new Map<string, Settings>();
 /** The stale-data note is said once per server run (one lsp-lint run, one editor session). */
 let staleDataReported = false;
+let settingsReporter: SettingsReporter | undefined;
+/** Settings arrived or changed: say which of them are invalid (they are left out, as in .skewguard.yaml). */
+const settingsReceived = () => settingsReporter?.report([settings, ...docSettings.values()]);
 const today = () => (process.env.SKEWGUARD_TODAY ? new Date(process.env.SKEWGUARD_TODAY) : new Date());
 
 /** A document uri's path (memoised: URL parsing is slow, and each file's uri is converted several times). */
@@ -69,6 +75,7 @@ connection.onInitialize((params: InitializeParams) => {
   const roots = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri));
   if (!roots.length && params.rootUri) roots.push(uriToPath(params.rootUri));
   ws = new WorkspaceState(roots, init.cli?.configPath ? path.resolve(init.cli.configPath) : undefined);
+  settingsReporter = new SettingsReporter(connection, init.showSettingsProblems !== false);
   return {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -96,6 +103,7 @@ connection.onInitialized(async () => {
     });
   }
   publishConfigProblems();
+  settingsReceived();
 });
 
 async function pullSettings(): Promise<void> {
@@ -114,11 +122,13 @@ async function pullDocSettings(uri: string): Promise<void> {
     const s = await connection.workspace.getConfiguration({ scopeUri: uri, section: 'skewguard' });
     if (s && typeof s === 'object') docSettings.set(uri, s as Settings);
   } catch { /* keep the workspace-wide settings */ }
+  settingsReceived();
 }
 
 connection.onDidChangeConfiguration(async (change) => {
   if (canPullConfig) await pullSettings();
   else if (change.settings?.skewguard) settings = change.settings.skewguard;
+  settingsReceived();
   revalidateAll();
 });
 
@@ -135,7 +145,7 @@ function configFor(file: string, uri?: string): { config: ResolvedConfig; loaded
   // which spares resolving it again for each of thousands of files (and gives later caches one config to key on).
   const byConfig = weakMemoIn(resolvedCache, loaded ?? NO_CONFIG, () => new WeakMap<object, WeakMap<object, ResolvedConfig>>());
   const bySettings = weakMemoIn(byConfig, s, () => new WeakMap<object, ResolvedConfig>());
-  const config = weakMemoIn(bySettings, facts, () => resolveConfig({ cli: init.cli, config: loaded, settings: settingsToOverrides(s), workspace: facts }));
+  const config = weakMemoIn(bySettings, facts, () => resolveConfig({ cli: init.cli, config: loaded, settings: normalizeSettings(s, ruleIds).overrides, workspace: facts }));
   return { config, loaded };
 }
 const NO_CONFIG = {};
@@ -288,8 +298,7 @@ documents.onDidClose((e) => {
 });
 
 function debounce(): number {
-  const d = settings.debounceMs;
-  return typeof d === 'number' && d >= 0 ? d : 150;
+  return debounceOf(normalizeSettings(settings, ruleIds).settings);
 }
 
 /** The analysis of the document's current version (re-analysed if a debounced run is pending). */
@@ -402,6 +411,7 @@ connection.onRequest(ResolvedConfigRequest, (p: ResolvedConfigParams): ResolvedC
     facts: r ? factsOf(r.result) : undefined,
     configProblems: (loaded?.problems ?? []).map((pr) => ({ file: loaded!.path, ...lines!.positionAt(pr.range.start), message: pr.message })),
     summary,
+    settingsProblems: normalizeSettings((p.uri && docSettings.get(p.uri)) || settings, ruleIds).problems,
   };
 });
 

@@ -1,5 +1,6 @@
 // Types and method names shared by the VS Code client, the language server and lsp-lint.
 import type { Overrides } from '../engine/config';
+import type { SettingsProblem } from './settings';
 import type { Family, SeveritySetting } from '../engine/types';
 
 /** The `skewguard` section of the editor settings. */
@@ -30,19 +31,11 @@ export interface InitializationOptions {
   parseCacheChars?: number;
   /** false: no empty publishDiagnostics when a document closes (lsp-lint has its report and closes thousands). */
   clearDiagnosticsOnClose?: boolean;
-}
-
-export function settingsToOverrides(s: Settings | undefined): Overrides {
-  if (!s) return {};
-  return {
-    starlingxRelease: s.starlingx?.release || undefined,
-    kubernetesWindow: s.kubernetes?.window || undefined,
-    kataWindow: s.kata?.window || undefined,
-    kataFlavour: s.kata?.flavour || undefined,
-    rules: s.rules,
-    files: s.files,
-    ignore: s.ignore,
-  };
+  /**
+   * false: the client shows invalid settings from SettingsProblemsNotification itself (the VS Code client does);
+   * otherwise the server also says each distinct set of problems once with window/showMessage.
+   */
+  showSettingsProblems?: boolean;
 }
 
 /** Request: the resolved windows for a file (or the workspace), with where each part came from. */
@@ -56,6 +49,8 @@ export interface ResolvedConfigResult {
   configProblems: Array<{ file: string; line: number; character: number; message: string }>;
   /** One line for a status bar. */
   summary: string;
+  /** Invalid editor settings for this file (left out of the resolved configuration). */
+  settingsProblems?: SettingsProblem[];
 }
 
 /**
@@ -67,5 +62,13 @@ export interface FileFactsParams { uri: string; version: number; family: Family 
 
 /** Notification from the server: the configuration changed, status bars should refresh. */
 export const ConfigChangedNotification = 'skewguard/configChanged';
+
+/**
+ * Notification from the server: the editor settings hold invalid values, which are left out (validated like
+ * .skewguard.yaml). Sent whenever the set of problems changes, an empty list once they are fixed.
+ */
+export const SettingsProblemsNotification = 'skewguard/settingsProblems';
+export interface SettingsProblemsParams { problems: SettingsProblem[] }
+export type { SettingsProblem };
 
 export const FIX_ALL_KIND = 'source.fixAll.skewguard';

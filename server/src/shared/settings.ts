@@ -1,0 +1,95 @@
+// The editor settings (`skewguard.*`), typed and validated by the same code as `.skewguard.yaml`
+// (engine/config.ts validateConfigValue): invalid values are left out and reported, the rest applies.
+import { configSchema, validateConfigValue, type Overrides } from '../engine/config';
+import type { Settings } from './protocol';
+
+/** The settings section's schema: the config file's keys (but the lifecycle rows), plus the editor-only ones. */
+export const settingsSchema = {
+  ...configSchema,
+  title: 'skewguard editor settings (skewguard.*)',
+  properties: {
+    ...configSchema.properties,
+    kubernetes: { ...configSchema.properties.kubernetes, properties: { window: configSchema.properties.kubernetes.properties.window } },
+    debounceMs: { type: 'number', minimum: 0, maximum: 5000 },
+    trace: { type: 'object' },
+  },
+} as const;
+
+export interface SettingsProblem {
+  /** The setting's full name, e.g. "skewguard.kubernetes.window". */
+  setting: string;
+  message: string;
+}
+
+export interface NormalizedSettings {
+  /** Only the valid settings. */
+  settings: Settings;
+  /** What the valid settings contribute to the resolved configuration. */
+  overrides: Overrides;
+  problems: SettingsProblem[];
+}
+
+const DEBOUNCE_DEFAULT = 150;
+
+/**
+ * Validates raw settings (from workspace/configuration, didChangeConfiguration or initializationOptions.settings).
+ * Empty strings and null are "not set" (VS Code sends its defaults). Cached per settings object.
+ */
+export function normalizeSettings(raw: unknown, knownRules: Set<string>): NormalizedSettings {
+  if (raw && typeof raw === 'object') {
+    const hit = cache.get(raw);
+    if (hit && hit.rules === knownRules) return hit.result;
+  }
+  const result = normalizeUncached(raw, knownRules);
+  if (raw && typeof raw === 'object') cache.set(raw, { rules: knownRules, result });
+  return result;
+}
+const cache = new WeakMap<object, { rules: Set<string>; result: NormalizedSettings }>();
+
+function normalizeUncached(raw: unknown, knownRules: Set<string>): NormalizedSettings {
+  if (raw === undefined || raw === null) return { settings: {}, overrides: {}, problems: [] };
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    return { settings: {}, overrides: {}, problems: [{ setting: 'skewguard', message: 'the settings must be an object' }] };
+  }
+  const value = dropUnset(structuredClone(raw)) as Record<string, any>;
+  const { overrides, problems } = validateConfigValue(value, knownRules, settingsSchema);
+  const out: NormalizedSettings = {
+    settings: {},
+    overrides,
+    problems: problems.map((p) => ({ setting: ['skewguard', ...p.path.map(shortSeg)].join('.'), message: p.message })),
+  };
+  const s = out.settings;
+  if (overrides.starlingxRelease) s.starlingx = { release: overrides.starlingxRelease };
+  if (overrides.kubernetesWindow) s.kubernetes = { window: overrides.kubernetesWindow };
+  if (overrides.kataWindow || overrides.kataFlavour) s.kata = { window: overrides.kataWindow, flavour: overrides.kataFlavour };
+  if (overrides.rules) s.rules = overrides.rules;
+  if (overrides.files) s.files = overrides.files;
+  if (overrides.ignore) s.ignore = overrides.ignore;
+  const d = value.debounceMs;
+  if (typeof d === 'number' && Number.isFinite(d) && d >= 0 && d <= 5000) s.debounceMs = d;
+  return out;
+}
+
+/** A path segment for a setting's name (a files: glob can be long). */
+const shortSeg = (x: string | number) => (String(x).length > 60 ? `${String(x).slice(0, 57)}…` : String(x));
+
+/** Leaves out empty strings, null and emptied objects (VS Code's "not set"). */
+function dropUnset(v: unknown): unknown {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return v;
+  const o = v as Record<string, unknown>;
+  for (const [k, x] of Object.entries(o)) {
+    if (x === '' || x === null) { delete o[k]; continue; }
+    if (x && typeof x === 'object' && !Array.isArray(x) && k !== 'rules' && k !== 'files') dropUnset(x);
+  }
+  return o;
+}
+
+/** The debounce delay of valid settings. */
+export function debounceOf(s: Settings): number {
+  return typeof s.debounceMs === 'number' ? s.debounceMs : DEBOUNCE_DEFAULT;
+}
+
+/** A stable key of a problem list (to report each distinct set once). */
+export function problemsKey(problems: SettingsProblem[]): string {
+  return problems.map((p) => `${p.setting}\u0000${p.message}`).sort().join('\u0001');
+}
