@@ -99,8 +99,12 @@ export class WorkspaceState {
 
   loadConfigFile(p: string): LoadedConfig | null {
     return memoIn(this.configCache, p, () => {
-      const text = this.readText(p);
-      return text === undefined ? null : parseConfig(p, text, ruleIds);
+      const r = readConfigText(p, this.openTexts.get(p));
+      if (r === undefined) return null;
+      // A config that cannot be read is reported at its line 1, not skipped: a silent fallback checks every file
+      // against the wrong window.
+      if ('problem' in r) return { path: p, text: '', overrides: {}, problems: [{ message: r.problem, range: { start: 0, end: 0 } }] };
+      return parseConfig(p, r.text, ruleIds);
     });
   }
 
@@ -159,6 +163,33 @@ export class WorkspaceState {
     }) ?? undefined;
   }
   private nearestCache = new Map<string, string | null>();
+}
+
+/** Most bytes of a .skewguard.yaml that are read (a configuration is a few lines). */
+export const CONFIG_MAX_BYTES = 1024 * 1024;
+
+/**
+ * A config file's text (an open buffer wins), or why it cannot be used: not a regular file, unreadable, too large,
+ * binary. undefined: there is no such file.
+ */
+export function readConfigText(p: string, open?: string): { text: string } | { problem: string } | undefined {
+  const name = path.basename(p);
+  let text = open;
+  if (text === undefined) {
+    let st: fs.Stats;
+    try { st = fs.statSync(p); } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : { problem: `cannot read ${name}: ${(e as Error).message}` };
+    }
+    if (st.isDirectory()) return { problem: `cannot read ${name}: EISDIR: it is a directory, not a configuration file` };
+    // A FIFO or a device would block the read or never end.
+    if (!st.isFile()) return { problem: `cannot read ${name}: it is not a regular file` };
+    if (st.size > CONFIG_MAX_BYTES) return { problem: `${name} is ${st.size} bytes; a configuration is read only up to ${CONFIG_MAX_BYTES} bytes (1 MiB), so it is not used` };
+    try { text = fs.readFileSync(p, 'utf8'); } catch (e) { return { problem: `cannot read ${name}: ${(e as Error).message}` }; }
+  }
+  if (text.length > CONFIG_MAX_BYTES) return { problem: `${name} is ${text.length} characters; a configuration is read only up to ${CONFIG_MAX_BYTES} (1 MiB), so it is not used` };
+  if (text.includes('\u0000')) return { problem: `${name} is a binary file (it holds NUL bytes), not YAML; it is not used` };
+  return { text };
 }
 
 /** A file's text on disk, or undefined when it is missing, unreadable or too large to be a config. */

@@ -1,6 +1,6 @@
 // The editor settings (`skewguard.*`), typed and validated by the same code as `.skewguard.yaml`
 // (engine/config.ts validateConfigValue): invalid values are left out and reported, the rest applies.
-import { configSchema, validateConfigValue, type Overrides } from '../engine/config';
+import { configSchema, validateConfigValue, type Overrides, type ValueProblem } from '../engine/config';
 import type { Settings } from './protocol';
 
 /** The settings section's schema: the config file's keys (but the lifecycle rows), plus the editor-only ones. */
@@ -52,7 +52,15 @@ function normalizeUncached(raw: unknown, knownRules: Set<string>): NormalizedSet
     return { settings: {}, overrides: {}, problems: [{ setting: 'skewguard', message: 'the settings must be an object' }] };
   }
   const value = dropUnset(structuredClone(raw)) as Record<string, any>;
-  const { overrides, problems } = validateConfigValue(value, knownRules, settingsSchema);
+  // NaN and ±Infinity are numbers to JSON Schema and fail both bounds at once: one clear problem instead.
+  const early: ValueProblem[] = [];
+  if (typeof value.debounceMs === 'number' && !Number.isFinite(value.debounceMs)) {
+    early.push({ message: `debounceMs: must be a number of milliseconds from 0 to 5000, not ${value.debounceMs}`, path: ['debounceMs'], at: 'value' });
+    delete value.debounceMs;
+  }
+  const validated = validateConfigValue(value, knownRules, settingsSchema);
+  const overrides = validated.overrides;
+  const problems = [...early, ...validated.problems];
   const out: NormalizedSettings = {
     settings: {},
     overrides,
