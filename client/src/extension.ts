@@ -3,10 +3,15 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { ResolvedConfigRequest, ConfigChangedNotification, type ResolvedConfigResult } from '../../server/src/shared/protocol';
+import {
+  ResolvedConfigRequest, ConfigChangedNotification, SettingsProblemsNotification,
+  type ResolvedConfigResult, type SettingsProblem, type SettingsProblemsParams, type InitializationOptions,
+} from '../../server/src/shared/protocol';
 
 let client: LanguageClient | undefined;
 let status: vscode.StatusBarItem | undefined;
+/** Invalid editor settings, as the server last said (they are left out, like invalid .skewguard.yaml values). */
+let settingsProblems: SettingsProblem[] = [];
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const module = context.asAbsolutePath(path.join('dist', 'server.js'));
@@ -28,6 +33,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       ],
     },
     diagnosticCollectionName: 'skewguard',
+    // The client shows invalid settings itself (a warning and the status bar), so the server sends no showMessage.
+    initializationOptions: { showSettingsProblems: false } satisfies InitializationOptions,
   };
   client = new LanguageClient('skewguard', 'skewguard', serverOptions, clientOptions);
 
@@ -43,6 +50,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
   await client.start();
   context.subscriptions.push(client.onNotification(ConfigChangedNotification, () => void refreshStatus()));
+  context.subscriptions.push(client.onNotification(SettingsProblemsNotification, (p: SettingsProblemsParams) => {
+    settingsProblems = p.problems;
+    void refreshStatus();
+    if (p.problems.length) void warnAboutSettings(p.problems);
+  }));
   void refreshStatus();
 }
 
@@ -62,9 +74,16 @@ async function refreshStatus(): Promise<void> {
   if (!r) { status.hide(); return; }
   const k = r.resolved.kubernetes;
   const s = r.resolved.starlingx;
-  status.text = `$(versions) ${r.summary}`;
+  const problems = r.settingsProblems ?? settingsProblems;
+  status.text = `${problems.length ? '$(warning)' : '$(versions)'} ${r.summary}`;
+  status.backgroundColor = problems.length ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**skewguard version window**\n\n`);
+  if (problems.length) {
+    md.appendMarkdown(`$(warning) **${problems.length} invalid setting(s), not applied:**\n\n`);
+    for (const p of problems) md.appendMarkdown(`- \`${p.setting}\`: ${escapeMd(p.message)}\n`);
+    md.appendMarkdown('\n');
+  }
   md.appendMarkdown(`- StarlingX **${s.release}** — ${s.source.kind}: ${s.source.detail}\n`);
   md.appendMarkdown(`- Kubernetes **${k.window}** (${(k.versions as string[]).join(', ')}) — ${k.source.kind}: ${k.source.detail}\n`);
   if (r.resolved.kata.window) md.appendMarkdown(`- Kata **${r.resolved.kata.window}** — ${r.resolved.kata.source.kind}: ${r.resolved.kata.source.detail}\n`);
@@ -73,10 +92,20 @@ async function refreshStatus(): Promise<void> {
   status.show();
 }
 
+const escapeMd = (s: string) => s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+
+async function warnAboutSettings(problems: SettingsProblem[]): Promise<void> {
+  const first = problems[0];
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+  const pick = await vscode.window.showWarningMessage(
+    `skewguard: invalid setting ${first.setting}: ${first.message}${more}. Invalid settings are not applied.`, 'Open Settings');
+  if (pick === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', first.setting);
+}
+
 async function showResolvedWindow(): Promise<void> {
   const r = await resolved();
   if (!r) { void vscode.window.showWarningMessage('skewguard: the language server is not running.'); return; }
-  const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify({ family: r.family, ...r.resolved, configProblems: r.configProblems }, null, 2) });
+  const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify({ family: r.family, ...r.resolved, configProblems: r.configProblems, settingsProblems: r.settingsProblems ?? [] }, null, 2) });
   await vscode.window.showTextDocument(doc, { preview: true });
 }
 
