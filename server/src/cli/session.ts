@@ -164,7 +164,11 @@ export class ServerSession {
     return this.request(() => this.conn.sendRequest(ResolvedConfigRequest, { uri }) as Promise<ResolvedConfigResult>);
   }
   /** Asks the server to shut down and exit; kills it when that takes more than a few seconds. Never throws. */
-  async shutdown(): Promise<void> {
+  shutdown(): Promise<void> {
+    return (this.stopping ??= this.stop());
+  }
+  private stopping: Promise<void> | undefined;
+  private async stop(): Promise<void> {
     if (this.exited) return;
     if (this.failure) { this.kill(); await this.exitPromise; return; }
     this.shuttingDown = true;
