@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync, execFileSync } from 'node:child_process';
@@ -47,7 +48,7 @@ const lintJson = (cwd, args, opts) => { const r = lint(cwd, ['-f', 'json', ...ar
 
 /**
  * A language server that is the real one, except that it crashes (CRASH-ME), stops itself with SIGSTOP (STOP-ME),
- * never answers `initialize` (env HANG_INIT), plants a symlink at the temporary name older lsp-lint versions used
+ * never answers `initialize` (env HANG_INIT), stops when asked to shut down (env STOP_ON_SHUTDOWN), plants a symlink at the temporary name older lsp-lint versions used
  * (PLANT-ME), or changes the file it is sent (MUTATE-ME), when it sees the marker in what it is sent. Each server's pid is appended to `pids`.
  */
 function fakeServer(dir) {
@@ -60,7 +61,7 @@ const mutated = new Set();
 process.stdin.on('data', (c) => {
   const s = c.toString('latin1');
   if (s.includes('CRASH-ME')) process.kill(process.pid, 'SIGKILL');
-  if (s.includes('STOP-ME')) process.kill(process.pid, 'SIGSTOP');
+  if (s.includes('STOP-ME') || (process.env.STOP_ON_SHUTDOWN && s.includes('"method":"shutdown"'))) process.kill(process.pid, 'SIGSTOP');
   const plant = /PLANT-ME (\\S+) (\\S+) END/.exec(s);
   if (plant) { try { fs.symlinkSync(plant[2], path.join(path.dirname(plant[1]), '.' + path.basename(plant[1]) + '.skewguard-' + process.ppid + '.tmp')); } catch {} }
   const mutate = /MUTATE-ME (\\S+) END/.exec(s);
@@ -97,6 +98,9 @@ test('#1 a named folder that .gitignore excludes is checked; one whose files are
   assert.match(ignored.stderr, /no file was checked/);
   const stylish = lint(dir, ['site']);
   assert.doesNotMatch(stylish.stdout, /✔ 0 files checked/);
+  const glob = lintJson(dir, ['site/*.yml']);
+  assert.equal(glob.code, 2);
+  assert.match(glob.reports[0].messages[0].message, /all 1 files matching site\/\*\.yml are ignored.*--no-ignore/);
   const forced = lintJson(dir, ['--no-ignore', 'site']);
   assert.equal(forced.code, 1);
   assert.deepEqual(ruleIdsOf(forced.reports, path.join(dir, 'site', 'localhost.yml')), ['starlingx/kubernetes-version-v-prefix']);
@@ -155,6 +159,11 @@ test('#2 a server stopped with SIGSTOP is given up after --timeout, killed, and 
   assert.ok(pidsOf(dir).every((p) => !alive(p)), 'the stopped server was killed');
 
   fs.writeFileSync(path.join(dir, 'pids'), '');
+  const noShutdown = lint(dir, ['a.yml'], { env: { ...env, STOP_ON_SHUTDOWN: '1' } });
+  assert.equal(noShutdown.code, 0, 'a server that does not answer shutdown is killed; the run itself passed');
+  assert.ok(pidsOf(dir).every((p) => !alive(p)), 'and it is not left behind');
+
+  fs.writeFileSync(path.join(dir, 'pids'), '');
   const never = lint(dir, ['--timeout', '1', 'a.yml'], { env: { ...env, HANG_INIT: '1' } });
   assert.equal(never.code, 2);
   assert.match(never.stderr, /language server did not start: the language server gave no answer within 1 s/);
@@ -189,15 +198,20 @@ test('#3 --fix of a file with a 245-byte name works (the temporary name is short
   assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
 });
 
-test('#3 a FIFO, a device and a socket named as paths are reported as not checked, without blocking', (t) => {
+test('#3 a FIFO, a device and a socket named as paths are reported as not checked, without blocking', async (t) => {
   const dir = workspace(t, { '.skewguard.yaml': STX6, 'localhost.yml': CLEAN });
   execFileSync('mkfifo', [path.join(dir, 'pipe.yml')]);
-  const r = lintJson(dir, ['pipe.yml', '/dev/zero', 'localhost.yml'], { timeout: 15000 });
+  const server = net.createServer();
+  await new Promise((resolve) => server.listen(path.join(dir, 'sock.yml'), resolve));
+  t.after(() => server.close());
+  const r = lintJson(dir, ['pipe.yml', '/dev/zero', 'sock.yml', 'localhost.yml'], { timeout: 15000 });
   assert.equal(r.code, 2);
   const fifo = r.reports.find((x) => x.filePath === path.join(dir, 'pipe.yml')).messages;
   assert.deepEqual(fifo.map((m) => [m.ruleId, m.line]), [['skewguard/skipped-file', 1]]);
   assert.match(fifo[0].message, /not checked: a FIFO, not a regular file/);
   assert.match(r.reports.find((x) => x.filePath === '/dev/zero').messages[0].message, /not checked: a character device/);
+  assert.match(r.reports.find((x) => x.filePath === path.join(dir, 'sock.yml')).messages[0].message, /not checked: a socket/);
+  assert.match(r.stderr, /not checked or not written: .*pipe\.yml/);
   assert.deepEqual(ruleIdsOf(r.reports, path.join(dir, 'localhost.yml')), [], 'the regular file is still checked');
 });
 

@@ -500,6 +500,13 @@ async function finish(code: number): Promise<void> {
   setTimeout(() => process.exit(code), 2000).unref();
 }
 
+// The event loop ran dry while main() still waited for something: a bug, never a silent exit 0.
+process.on('beforeExit', () => {
+  if (exiting) return;
+  process.stderr.write('lsp-lint: internal error: stopped waiting with nothing left to wait for\n');
+  void finish(2);
+});
+
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(sig, () => { for (const s of allSessions) s.fail(`stopped by ${sig}`); process.exit(128 + os.constants.signals[sig]); });
 }
