@@ -263,16 +263,15 @@ async function main(argv: string[]): Promise<number> {
   }
   if (opts === 'help') { process.stdout.write(HELP); return 0; }
   if (opts === 'version') { process.stdout.write(`${VERSION}\n`); return 0; }
-  const o = opts;
-  watchdogMs = (2 * o.timeout + 10) * 1000;
+  watchdogMs = (2 * opts.timeout + 10) * 1000;
   progress();
   const cwd = process.cwd();
-  if (o.config && !fs.existsSync(o.config)) { process.stderr.write(`lsp-lint: config file ${printable(o.config)} not found\n`); return 2; }
-  if (o.outputFile) {
+  if (opts.config && !fs.existsSync(opts.config)) { process.stderr.write(`lsp-lint: config file ${printable(opts.config)} not found\n`); return 2; }
+  if (opts.outputFile) {
     // Found out now, not after checking every file.
-    const dir = path.dirname(path.resolve(cwd, o.outputFile));
+    const dir = path.dirname(path.resolve(cwd, opts.outputFile));
     try { fs.accessSync(dir, fs.constants.W_OK); } catch (e) {
-      process.stderr.write(`lsp-lint: cannot write the report to ${printable(o.outputFile)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (folder ${printable(dir)})\n`);
+      process.stderr.write(`lsp-lint: cannot write the report to ${printable(opts.outputFile)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (folder ${printable(dir)})\n`);
       return 2;
     }
   }
@@ -283,18 +282,18 @@ async function main(argv: string[]): Promise<number> {
     parseCacheChars: 256 * 1024,
     clearDiagnosticsOnClose: false,
     cli: {
-      configPath: o.config, starlingxRelease: o.starlingxRelease, kubernetesWindow: o.kubernetesWindow,
-      kataWindow: o.kataWindow, kataFlavour: o.kataFlavour, rules: o.rules,
+      configPath: opts.config, starlingxRelease: opts.starlingxRelease, kubernetesWindow: opts.kubernetesWindow,
+      kataWindow: opts.kataWindow, kataFlavour: opts.kataFlavour, rules: opts.rules,
     },
   };
-  const start = (init: InitializationOptions) => { const s = new ServerSession(cwd, init, o.timeout * 1000); allSessions.push(s); return s; };
+  const start = (init: InitializationOptions) => { const s = new ServerSession(cwd, init, opts.timeout * 1000); allSessions.push(s); return s; };
   const startWorker = () => start({ ...initOptions, reportStaleData: false });
   const session = start(initOptions);
   const sessions = [session];
   // A folder to walk will likely need more than one server: start the others now, so that they boot while the
   // first one resolves the configuration and the files are collected (about half a second at 10,000 files).
   // Those not needed are shut down again.
-  const early = o.jobs ?? (!o.stdin && !o.printConfig && os.cpus().length > 1 && (!o.paths.length || o.paths.some(isDirectory)) ? Math.min(2, os.cpus().length) : 1);
+  const early = opts.jobs ?? (!opts.stdin && !opts.printConfig && os.cpus().length > 1 && (!opts.paths.length || opts.paths.some(isDirectory)) ? Math.min(2, os.cpus().length) : 1);
   for (let j = 1; j < early; j++) sessions.push(startWorker());
   try { await session.initPromise; } catch (e) {
     process.stderr.write(`lsp-lint: the language server did not start: ${(e as Error).message}\n`);
@@ -302,14 +301,14 @@ async function main(argv: string[]): Promise<number> {
   }
   progress();
 
-  if (o.printConfig) {
-    const target = o.paths[0] ? pathToFileURL(path.resolve(cwd, o.paths[0])).toString() : undefined;
+  if (opts.printConfig) {
+    const target = opts.paths[0] ? pathToFileURL(path.resolve(cwd, opts.paths[0])).toString() : undefined;
     const r = await session.resolvedConfig(target);
     process.stdout.write(JSON.stringify({ ...r.resolved, configProblems: r.configProblems }, null, 2) + '\n');
     return r.configProblems.length ? 2 : 0;
   }
 
-  const cfg = await session.resolvedConfig(o.config ? pathToFileURL(path.resolve(cwd, o.config)).toString() : undefined);
+  const cfg = await session.resolvedConfig(opts.config ? pathToFileURL(path.resolve(cwd, opts.config)).toString() : undefined);
   if (cfg.configProblems.length) {
     for (const p of cfg.configProblems) process.stderr.write(`lsp-lint: ${printable(path.relative(cwd, p.file))}:${p.line + 1}:${p.character + 1}: ${p.message}\n`);
     return 2;
@@ -318,8 +317,8 @@ async function main(argv: string[]): Promise<number> {
 
   const reports: FileReport[] = [];
   let emptyShard = false;
-  if (o.stdin) {
-    const name = path.resolve(cwd, o.stdinFilename ?? 'stdin.yaml');
+  if (opts.stdin) {
+    const name = path.resolve(cwd, opts.stdinFilename ?? 'stdin.yaml');
     const uri = pathToFileURL(name).toString();
     // Never more than the size limit plus one byte (to know it is over), whatever standard input is.
     const buf = readBounded(0, MAX_FILE_BYTES + 1);
@@ -334,9 +333,9 @@ async function main(argv: string[]): Promise<number> {
       reports.push(notChecked(name, INTERNAL_ERROR, `not checked: ${(e as Error).message}`));
     }
   } else {
-    if (!o.paths.length) o.paths.push('.');
+    if (!opts.paths.length) opts.paths.push('.');
     const ignoreList = (cfg.resolved.ignore as string[]) ?? [];
-    const collected = collectFiles(o.paths, cwd, ignoreList, o.noIgnore);
+    const collected = collectFiles(opts.paths, cwd, ignoreList, opts.noIgnore);
     progress();
     if (collected.invalid.length) {
       process.stderr.write(`lsp-lint: cannot use ${collected.invalid.map(printable).join('; ')}\n`);
@@ -349,9 +348,9 @@ async function main(argv: string[]): Promise<number> {
     for (const n of collected.unreadable) reports.push(notChecked(n.path, SKIPPED_FILE, `folder not read: ${n.reason}`));
     for (const n of collected.ignored) reports.push(notChecked(path.resolve(cwd, n.path), SKIPPED_FILE, n.reason, 2));
     // A shard is every n-th file of the sorted list, so shards are disjoint, cover everything and stay balanced.
-    const files = o.shard ? collected.files.filter((_, i) => i % o.shard!.count === o.shard!.index - 1) : collected.files;
-    emptyShard = !!o.shard && !files.length && collected.files.length > 0;
-    const jobs = Math.min(o.jobs ?? (files.length >= 400 ? Math.min(2, os.cpus().length) : 1), Math.max(1, files.length));
+    const files = opts.shard ? collected.files.filter((_, i) => i % opts.shard!.count === opts.shard!.index - 1) : collected.files;
+    emptyShard = !!opts.shard && !files.length && collected.files.length > 0;
+    const jobs = Math.min(opts.jobs ?? (files.length >= 400 ? Math.min(2, os.cpus().length) : 1), Math.max(1, files.length));
     while (sessions.length < jobs) sessions.push(startWorker());
     for (const extra of sessions.splice(jobs)) void extra.initPromise.then(() => extra.shutdown(), () => undefined);
     const progressLine = process.stderr.isTTY && files.length > 50;
@@ -364,7 +363,7 @@ async function main(argv: string[]): Promise<number> {
         try { await s.initPromise; } catch { await slot.replace(s); continue; }
         const f = queue.shift();
         if (f === undefined) return;
-        try { reports.push(await checkFile(s, f, o)); } catch (e) {
+        try { reports.push(await checkFile(s, f, opts)); } catch (e) {
           reports.push(notChecked(f, INTERNAL_ERROR, `not checked: ${(e as Error).message}`));
           if (e instanceof ServerFailure) await slot.replace(s);
         }
@@ -383,16 +382,16 @@ async function main(argv: string[]): Promise<number> {
   }
 
   let out: string;
-  switch (o.format) {
+  switch (opts.format) {
     case 'json': out = json(reports); break;
     case 'sarif': out = sarif(reports, cwd, VERSION); break;
     case 'github': out = github(reports, cwd); break;
     case 'gitlab': out = gitlab(reports, cwd); break;
-    default: out = stylish(reports, cwd, o.color && !o.outputFile);
+    default: out = stylish(reports, cwd, opts.color && !opts.outputFile);
   }
-  if (o.outputFile) {
-    try { fs.writeFileSync(o.outputFile, out); } catch (e) {
-      process.stderr.write(`lsp-lint: cannot write the report to ${printable(o.outputFile)}: ${(e as Error).message}\n`);
+  if (opts.outputFile) {
+    try { fs.writeFileSync(opts.outputFile, out); } catch (e) {
+      process.stderr.write(`lsp-lint: cannot write the report to ${printable(opts.outputFile)}: ${(e as Error).message}\n`);
       return 2;
     }
   } else process.stdout.write(out);
@@ -408,9 +407,9 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const n = count(reports);
-  const tooManyWarnings = o.maxWarnings >= 0 && n.warnings > o.maxWarnings;
-  if (tooManyWarnings && o.format === 'stylish') process.stderr.write(`lsp-lint: ${n.warnings} warnings, more than --max-warnings ${o.maxWarnings}\n`);
-  if (o.exitCodes === 'pluto') {
+  const tooManyWarnings = opts.maxWarnings >= 0 && n.warnings > opts.maxWarnings;
+  if (tooManyWarnings && opts.format === 'stylish') process.stderr.write(`lsp-lint: ${n.warnings} warnings, more than --max-warnings ${opts.maxWarnings}\n`);
+  if (opts.exitCodes === 'pluto') {
     // Pluto's codes: 3 removed, 2 deprecated (removed wins); otherwise our own.
     const codes = new Set(reports.flatMap((r) => r.diagnostics.map((d) => String(d.code))));
     if (['k8s/removed-api', 'k8s/no-common-api-version'].some((c) => codes.has(c))) return 3;
