@@ -9,34 +9,74 @@ export const SERVED_EXTENSIONS = new Set(['.yml', '.yaml', '.json', '.toml']);
 const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
 const CONFIG_NAMES = new Set(['.skewguard.yaml', '.skewguard.yml']);
 
-export interface Collected { files: string[]; missing: string[] }
+/** A path named on the command line, or a folder met in the walk, that gave no files, and why. */
+export interface PathNote { path: string; reason: string }
+export interface Collected {
+  files: string[];
+  missing: string[];
+  /** Named folders and globs whose files are all ignored (.gitignore, `ignore:`): warned about, not silently skipped. */
+  ignored: PathNote[];
+  /** Folders that could not be listed (permissions, I/O errors). */
+  unreadable: PathNote[];
+  /** Arguments that cannot be used at all (a glob longer than picomatch accepts). */
+  invalid: string[];
+}
 
-export function collectFiles(args: string[], cwd: string, ignorePatterns: string[]): Collected {
+/** An argument as it is shown in a message: long ones shortened. */
+export const showArg = (a: string) => (a.length > 200 ? `${a.slice(0, 80)}… (${a.length} characters)` : a);
+
+export function collectFiles(args: string[], cwd: string, ignorePatterns: string[], noIgnore = false): Collected {
   const files = new Set<string>();
   const missing: string[] = [];
-  const userIgnore = ignore().add(ignorePatterns);
+  const ignored: PathNote[] = [];
+  const unreadable: PathNote[] = [];
+  const invalid: string[] = [];
+  const userIgnore = ignore().add(noIgnore ? [] : ignorePatterns);
   const isIgnoredByUser = (abs: string) => {
-    if (!ignorePatterns.length) return false;
+    if (noIgnore || !ignorePatterns.length) return false;
     const rel = path.relative(cwd, abs).split(path.sep).join('/');
     return rel !== '' && !rel.startsWith('..') && userIgnore.ignores(rel);
   };
+  const never = () => false;
   for (const arg of args) {
     const abs = path.resolve(cwd, arg);
     if (picomatch.scan(arg).isGlob) {
       const scan = picomatch.scan(arg);
       const base = path.resolve(cwd, scan.base || '.');
-      const match = picomatch(path.resolve(cwd, arg).split(path.sep).join('/'), { dot: true });
+      let match: (s: string) => boolean;
+      try { match = picomatch(path.resolve(cwd, arg).split(path.sep).join('/'), { dot: true }); } catch (e) {
+        invalid.push(`${showArg(arg)}: ${(e as Error).message}`);
+        continue;
+      }
       const before = files.size;
-      walk(base, [], (f) => { if (match(f.split(path.sep).join('/')) && !isIgnoredByUser(f)) files.add(f); }, isIgnoredByUser, false);
-      if (files.size === before) missing.push(arg);
+      const w: Walk = { add: (f) => { if (match(f.split(path.sep).join('/'))) files.add(f); }, userIgnored: isIgnoredByUser, onlyServed: false, skipped: 0, unreadable, noIgnore };
+      w.skippedMatch = (f) => match(f.split(path.sep).join('/'));
+      walk(base, [], w);
+      if (files.size === before) {
+        if (w.skipped) ignored.push({ path: arg, reason: `all ${w.skipped} files matching ${showArg(arg)} are ignored by .gitignore or the ignore: list of .skewguard.yaml; use --no-ignore to check them` });
+        else missing.push(showArg(arg));
+      }
       continue;
     }
     let st: fs.Stats;
-    try { st = fs.statSync(abs); } catch { missing.push(arg); continue; }
-    if (st.isDirectory()) walk(abs, gitignoresAbove(abs), (f) => files.add(f), isIgnoredByUser, true);
-    else files.add(abs);
+    try { st = fs.statSync(abs); } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      missing.push(code === 'ENOENT' || code === undefined ? showArg(arg) : `${showArg(arg)} (${code})`);
+      continue;
+    }
+    if (st.isDirectory()) {
+      const above = noIgnore ? [] : gitignoresAbove(abs);
+      // A folder named on the command line is checked even when the rules above it ignore it (as a named file is).
+      const itself = ignoredBy(above, abs, true) || isIgnoredByUser(abs);
+      const before = files.size;
+      const w: Walk = { add: (f) => files.add(f), userIgnored: itself ? never : isIgnoredByUser, onlyServed: true, skipped: 0, unreadable, noIgnore };
+      walk(abs, itself ? [] : above, w);
+      if (files.size === before && w.skipped) {
+        ignored.push({ path: abs, reason: `all ${w.skipped} files and folders under ${showArg(arg)} are ignored by .gitignore or the ignore: list of .skewguard.yaml; use --no-ignore to check them` });
+      }
+    } else files.add(abs);
   }
-  return { files: [...files].sort(), missing };
+  return { files: [...files].sort(), missing, ignored, unreadable, invalid };
 }
 
 interface Layer { dir: string; ig: Ignore }
@@ -72,23 +112,39 @@ function ignoredBy(layers: Layer[], abs: string, isDir: boolean): boolean {
   return false;
 }
 
-function walk(dir: string, parents: Layer[], add: (f: string) => void, userIgnored: (f: string) => boolean, onlyServed: boolean): void {
+interface Walk {
+  add: (f: string) => void;
+  userIgnored: (f: string) => boolean;
+  onlyServed: boolean;
+  noIgnore: boolean;
+  /** Files and folders left out by an ignore rule (for a glob: only files the glob matches). */
+  skipped: number;
+  skippedMatch?: (f: string) => boolean;
+  unreadable: PathNote[];
+}
+
+function walk(dir: string, parents: Layer[], w: Walk): void {
   let entries: fs.Dirent[];
-  try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { return; }
+  try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    w.unreadable.push({ path: dir, reason: err.code ? `${err.code}: ${err.message.replace(/^\w+: /, '').replace(/, scandir .*$/, '')}` : err.message });
+    return;
+  }
   // Read a .gitignore only where the listing shows one (a failed read per folder costs more than the walk).
-  const own = entries.some((e) => e.name === '.gitignore') ? readGitignore(dir) : undefined;
+  const own = !w.noIgnore && entries.some((e) => e.name === '.gitignore') ? readGitignore(dir) : undefined;
   const layers = own ? [...parents, own] : parents;
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
     const abs = path.join(dir, e.name);
     if (e.isDirectory()) {
-      if (ALWAYS_SKIPPED.has(e.name) || ignoredBy(layers, abs, true) || userIgnored(abs)) continue;
-      walk(abs, layers, add, userIgnored, onlyServed);
+      if (ALWAYS_SKIPPED.has(e.name)) continue;
+      if (ignoredBy(layers, abs, true) || w.userIgnored(abs)) { if (!w.skippedMatch) w.skipped++; continue; }
+      walk(abs, layers, w);
     } else if (e.isFile()) {
-      if (onlyServed && !SERVED_EXTENSIONS.has(path.extname(e.name).toLowerCase())) continue;
-      if (onlyServed && CONFIG_NAMES.has(e.name)) continue; // the config is read, and reported on, as configuration
-      if (ignoredBy(layers, abs, false) || userIgnored(abs)) continue;
-      add(abs);
+      if (w.onlyServed && !SERVED_EXTENSIONS.has(path.extname(e.name).toLowerCase())) continue;
+      if (w.onlyServed && CONFIG_NAMES.has(e.name)) continue; // the config is read, and reported on, as configuration
+      if (ignoredBy(layers, abs, false) || w.userIgnored(abs)) { if (!w.skippedMatch || w.skippedMatch(abs)) w.skipped++; continue; }
+      w.add(abs);
     }
   }
 }

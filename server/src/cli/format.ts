@@ -6,7 +6,27 @@ import type * as Sarif from 'sarif';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { allRules, docsUrl } from '../engine/rules';
 
-export interface FileReport { file: string; family: string | null; diagnostics: Diagnostic[]; fixed?: boolean; facts?: Record<string, unknown> }
+export interface FileReport {
+  file: string; family: string | null; diagnostics: Diagnostic[]; fixed?: boolean; facts?: Record<string, unknown>;
+  /** Set when the file (or folder) was not checked at all: its diagnostics say why. */
+  notChecked?: boolean;
+}
+
+/**
+ * A file name or message as it may be printed to a terminal: control characters (ESC, newline, DEL, C1) and the
+ * Unicode bidirectional overrides are shown as escapes, so a hostile file name cannot move the cursor, recolour the
+ * output or forge report lines.
+ */
+export function printable(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (ch) => {
+    const c = ch.charCodeAt(0);
+    if (ch === '\n') return '\\n';
+    if (ch === '\r') return '\\r';
+    if (ch === '\t') return '\\t';
+    return c < 0x100 ? `\\x${c.toString(16).padStart(2, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`;
+  });
+}
 
 const SEV_NAME = ['', 'error', 'warning', 'info', 'hint'] as const;
 export const sevName = (d: Diagnostic) => SEV_NAME[d.severity ?? 1] || 'error';
@@ -30,9 +50,9 @@ export function stylish(reports: FileReport[], cwd: string, color: boolean): str
   const out: string[] = [];
   for (const r of reports) {
     if (!r.diagnostics.length) continue;
-    out.push(c('4', path.relative(cwd, r.file) || r.file));
+    out.push(c('4', printable(path.relative(cwd, r.file) || r.file)));
     const rows = r.diagnostics.map((d) => [
-      `${d.range.start.line + 1}:${d.range.start.character + 1}`, sevName(d), msg(d).replace(/\s*\n\s*/g, ' '), String(d.code ?? ''),
+      `${d.range.start.line + 1}:${d.range.start.character + 1}`, sevName(d), printable(msg(d).replace(/\s*\n\s*/g, ' ')), printable(String(d.code ?? '')),
     ]);
     const w0 = Math.max(...rows.map((x) => x[0].length)), w1 = Math.max(...rows.map((x) => x[1].length));
     for (const [pos, sev, msg, id] of rows) {
@@ -47,7 +67,8 @@ export function stylish(reports: FileReport[], cwd: string, color: boolean): str
     const line = `✖ ${total} problem${total === 1 ? '' : 's'} (${n.errors} error${n.errors === 1 ? '' : 's'}, ${n.warnings} warning${n.warnings === 1 ? '' : 's'}, ${n.infos} info)`;
     out.push(c(n.errors ? '1;31' : '1;33', line));
   } else {
-    out.push(c('32', `✔ ${reports.length} file${reports.length === 1 ? '' : 's'} checked, no problems`));
+    const checked = reports.filter((r) => !r.notChecked).length;
+    out.push(c('32', `✔ ${checked} file${checked === 1 ? '' : 's'} checked, no problems`));
   }
   if (n.fixed) out.push(`${n.fixed} file${n.fixed === 1 ? '' : 's'} fixed`);
   return out.join('\n') + '\n';
@@ -115,7 +136,8 @@ function pathToUri(p: string): string {
   return 'file://' + p.split(path.sep).map(encodeURIComponent).join('/').replace(/^([^/])/, '/$1');
 }
 
-const escData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+// The runner decodes only %25, %0D, %0A (and %3A, %2C in properties); other control characters are shown as escapes.
+const escData = (s: string) => printable(s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
 const escProp = (s: string) => escData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 export function github(reports: FileReport[], cwd: string): string {

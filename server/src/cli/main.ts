@@ -3,20 +3,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as os from 'node:os';
-import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import {
-  createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
-  DidOpenTextDocumentNotification, DidChangeTextDocumentNotification, DidCloseTextDocumentNotification,
-  PublishDiagnosticsNotification, CodeActionRequest, ShutdownRequest, ExitNotification,
-  type Diagnostic, type ProtocolConnection, type TextEdit, type CodeAction,
-} from 'vscode-languageserver-protocol/node';
-import { collectFiles } from './files';
-import { coalesced } from '../shared/coalesce';
-import { stylish, json, sarif, github, gitlab, count, type FileReport } from './format';
-import {
-  ResolvedConfigRequest, FileFactsNotification, FIX_ALL_KIND, type InitializationOptions, type ResolvedConfigResult, type FileFactsParams,
-} from '../shared/protocol';
+import type { Diagnostic, TextEdit } from 'vscode-languageserver-protocol/node';
+import { collectFiles, showArg } from './files';
+import { stylish, json, sarif, github, gitlab, count, printable, type FileReport } from './format';
+import { ServerSession, ServerFailure } from './session';
+import { writeFileSafely, readBounded, removeStaleTemporaries, type ReadState } from './write';
+import type { InitializationOptions } from '../shared/protocol';
 import { checkKubernetesWindow, checkKataWindow, SEVERITIES } from '../engine/config';
 import { findStarlingxRelease } from '../engine/data';
 import { ruleIds } from '../engine/rules';
@@ -44,21 +37,31 @@ Options:
       --rule <id>=<severity>      set a rule's severity (error|warning|info|hint|off); repeatable
       --exit-codes <default|pluto>  pluto: exit 3 when an API is removed, 2 when one is deprecated (as Pluto does)
       --max-warnings <n>          exit 1 when there are more than n warnings (default: -1, no limit)
-      --fix                       apply the preferred fixes (atomic writes; files that do not parse are left alone)
+      --fix                       apply the preferred fixes (atomic writes; files that do not parse are left alone;
+                                  read-only files, files with several hard links and files changed meanwhile are
+                                  left alone with a warning)
       --stdin, -                  read the file from standard input
       --stdin-filename <name>     the name used for standard input (implies --stdin)
       --print-config [path]       print the resolved windows and where each part came from, then exit
   -j, --jobs <n>                  language server processes to run in parallel (default: 1, or 2 for 400+ files)
       --shard <i>/<n>             check only the i-th of n equal shares of the files (for fan-out across CI jobs)
+      --no-ignore                 check what .gitignore files and the ignore: list of .skewguard.yaml exclude
+      --timeout <seconds>         how long the language server may give no answer for a file (default: 60); a server
+                                  that dies or stalls is restarted once, and the files it did not answer for are
+                                  reported as not checked (skewguard/internal-error)
       --color, --no-color         colours in stylish output (default: when stdout is a terminal and NO_COLOR is unset)
   -h, --help                      this help
   -v, --version                   the version
+  --                              the arguments after it are paths, even when they start with "-"
 
 Options that take a value also accept --option=value. Directories are walked for .yml, .yaml, .json and .toml
-files (.gitignore and the ignore: list of .skewguard.yaml are respected).
+files (.gitignore and the ignore: list of .skewguard.yaml are respected). Paths named on the command line are
+checked even when ignored; a named folder or glob whose files are all ignored gets a warning (use --no-ignore).
+Only regular files are read (FIFOs, devices and sockets are reported as not checked).
 
 Exit codes: 0 no errors; 1 errors (or more warnings than --max-warnings); 2 usage error, invalid .skewguard.yaml,
-missing path or internal failure. With --exit-codes pluto: 3 an API is removed in the window, 2 one is deprecated.
+missing path, no file checked at all, a file or folder that could not be read or written, or internal failure.
+With --exit-codes pluto: 3 an API is removed in the window, 2 one is deprecated.
 `;
 
 interface Options {
@@ -79,14 +82,18 @@ interface Options {
   jobs?: number;
   shard?: { index: number; count: number };
   color: boolean;
+  noIgnore: boolean;
+  /** Seconds the language server may stay silent while an answer is due. */
+  timeout: number;
   paths: string[];
 }
 
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): Options | 'help' | 'version' {
-  const o: Options = { format: 'stylish', rules: {}, maxWarnings: -1, exitCodes: 'default', fix: false, stdin: false, printConfig: false, color: !!process.stdout.isTTY && !process.env.NO_COLOR, paths: [] };
+  const o: Options = { format: 'stylish', rules: {}, maxWarnings: -1, exitCodes: 'default', fix: false, stdin: false, printConfig: false, color: !!process.stdout.isTTY && !process.env.NO_COLOR, noIgnore: false, timeout: 60, paths: [] };
   for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--') { o.paths.push(...argv.slice(i + 1)); break; }
     let a = argv[i];
     let inline: string | undefined;
     if (a.startsWith('--') && a.includes('=')) { inline = a.slice(a.indexOf('=') + 1); a = a.slice(0, a.indexOf('=')); }
@@ -162,10 +169,16 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
         if (!m || Number(m[2]) < 1 || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new UsageError('--shard takes i/n with 1 <= i <= n, e.g. 2/4');
         o.shard = { index: Number(m[1]), count: Number(m[2]) }; break;
       }
+      case '--no-ignore': o.noIgnore = true; break;
+      case '--timeout': {
+        const n = Number(val());
+        if (!Number.isFinite(n) || n <= 0 || n > 86400) throw new UsageError('--timeout takes a number of seconds above 0');
+        o.timeout = n; break;
+      }
       case '--no-color': o.color = false; break;
       case '--color': o.color = true; break;
       default:
-        if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
+        if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${printable(showArg(a))}`);
         if (a === '-') o.stdin = true; else o.paths.push(a);
     }
   }
@@ -177,92 +190,7 @@ function isDirectory(p: string): boolean {
   try { return fs.statSync(p).isDirectory(); } catch { return false; }
 }
 
-function serverPath(): string {
-  if (process.env.SKEWGUARD_SERVER) return process.env.SKEWGUARD_SERVER;
-  return path.join(__dirname, 'server.js');
-}
-
-class ServerSession {
-  private conn: ProtocolConnection;
-  private waiters = new Map<string, { version: number; resolve: (d: Diagnostic[]) => void }>();
-  /** The latest FileFactsNotification for each open file (sent before its diagnostics). */
-  private facts = new Map<string, FileFactsParams>();
-  private exited = false;
-  private shuttingDown = false;
-  readonly child;
-  constructor(cwd: string, init: InitializationOptions) {
-    this.child = spawn(process.execPath, [serverPath(), '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], cwd });
-    this.child.on('exit', (code) => {
-      this.exited = true;
-      if (!this.shuttingDown) {
-        process.stderr.write(`lsp-lint: the language server exited unexpectedly (code ${code})\n`);
-        process.exit(2);
-      }
-    });
-    this.conn = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(coalesced(this.child.stdin!)));
-    this.conn.onNotification(FileFactsNotification, (p: FileFactsParams) => { this.facts.set(p.uri, p); });
-    this.conn.onNotification(PublishDiagnosticsNotification.type, (p) => {
-      const w = this.waiters.get(p.uri);
-      if (w && (p.version === undefined || p.version === w.version)) { this.waiters.delete(p.uri); w.resolve(p.diagnostics); }
-    });
-    this.conn.listen();
-    this.initPromise = this.conn.sendRequest(InitializeRequest.type, {
-      processId: process.pid, rootUri: pathToFileURL(cwd).toString(), capabilities: {},
-      workspaceFolders: [{ uri: pathToFileURL(cwd).toString(), name: path.basename(cwd) }],
-      initializationOptions: init,
-    }).then(() => this.conn.sendNotification(InitializedNotification.type, {}));
-  }
-  readonly initPromise: Promise<void>;
-
-  private wait(uri: string, version: number): Promise<Diagnostic[]> {
-    return new Promise((resolve) => this.waiters.set(uri, { version, resolve }));
-  }
-  async open(uri: string, text: string): Promise<Diagnostic[]> {
-    const p = this.wait(uri, 1);
-    await this.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: languageIdFor(uri), version: 1, text } });
-    return p;
-  }
-  async change(uri: string, version: number, text: string): Promise<Diagnostic[]> {
-    const p = this.wait(uri, version);
-    await this.conn.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
-    return p;
-  }
-  /** The family and facts of the file's latest analysis. */
-  factsOf(uri: string): { family: FileFactsParams['family']; facts?: FileFactsParams['facts'] } {
-    const f = this.facts.get(uri);
-    return { family: f?.family ?? null, facts: f?.facts };
-  }
-  async close(uri: string): Promise<void> {
-    this.facts.delete(uri);
-    await this.conn.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
-  }
-  async fixAll(uri: string): Promise<TextEdit[]> {
-    const actions = (await this.conn.sendRequest(CodeActionRequest.type, {
-      textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-      context: { diagnostics: [], only: [FIX_ALL_KIND] },
-    })) as CodeAction[] | null;
-    const a = (actions ?? []).find((x) => x.kind === FIX_ALL_KIND);
-    return (a?.edit?.changes?.[uri] ?? []) as TextEdit[];
-  }
-  resolvedConfig(uri?: string): Promise<ResolvedConfigResult> {
-    return this.conn.sendRequest(ResolvedConfigRequest, { uri }) as Promise<ResolvedConfigResult>;
-  }
-  async shutdown(): Promise<void> {
-    if (this.exited) return;
-    this.shuttingDown = true;
-    await this.conn.sendRequest(ShutdownRequest.type);
-    await this.conn.sendNotification(ExitNotification.type);
-    this.conn.dispose();
-  }
-}
-
-function languageIdFor(uri: string): string {
-  if (/\.json$/i.test(uri)) return 'json';
-  if (/\.toml$/i.test(uri)) return 'toml';
-  return 'yaml';
-}
-
-/** Applies LSP text edits (non-overlapping) to a text. */
+/** Applies LSP text edits (non-overlapping) to a text, in one pass over it. */
 export function applyEdits(text: string, edits: TextEdit[]): string {
   const starts = [0];
   for (let i = 0; i < text.length; i++) {
@@ -271,28 +199,61 @@ export function applyEdits(text: string, edits: TextEdit[]): string {
     else if (c === 13) { if (text.charCodeAt(i + 1) === 10) i++; starts.push(i + 1); }
   }
   const off = (p: { line: number; character: number }) => (p.line >= starts.length ? text.length : Math.min(starts[p.line] + p.character, text.length));
-  // From the end backwards; edits at the same position keep their array order in the result, as LSP specifies.
-  const sorted = edits.map((e, i) => ({ s: off(e.range.start), e: off(e.range.end), t: e.newText, i })).sort((a, b) => b.s - a.s || b.i - a.i);
-  let out = text;
-  for (const e of sorted) out = out.slice(0, e.s) + e.t + out.slice(e.e);
-  return out;
-}
-
-/** Writes a file atomically: a temporary file in the same directory, then a rename; the mode is kept. */
-function writeAtomic(file: string, text: string): void {
-  const st = fs.statSync(file);
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.skewguard-${process.pid}.tmp`);
-  try {
-    fs.writeFileSync(tmp, text, { mode: st.mode });
-    fs.renameSync(tmp, file);
-  } catch (e) {
-    try { fs.unlinkSync(tmp); } catch { /* already gone */ }
-    throw e;
+  // In text order; edits at the same position keep their array order in the result, as LSP specifies.
+  const sorted = edits.map((e, i) => ({ s: off(e.range.start), e: off(e.range.end), t: e.newText, i })).sort((a, b) => a.s - b.s || a.i - b.i);
+  const parts: string[] = [];
+  let pos = 0;
+  for (const e of sorted) {
+    if (e.s > pos) parts.push(text.slice(pos, e.s));
+    parts.push(e.t);
+    pos = Math.max(pos, e.e);
   }
+  parts.push(text.slice(pos));
+  return parts.join('');
 }
 
 const BOM = '\uFEFF';
 const isBinary = (buf: Buffer) => buf.subarray(0, 8192).includes(0);
+const zero = () => ({ start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
+const INTERNAL_ERROR = 'skewguard/internal-error';
+const SKIPPED_FILE = 'skewguard/skipped-file';
+
+/** Every server started in this run: all are shut down (or killed) on every way out. */
+const allSessions: ServerSession[] = [];
+
+/** A run's own bound: a bug in lsp-lint that waits for nothing stops it instead of hanging the CI job. */
+let watchdog: NodeJS.Timeout | undefined;
+let watchdogMs = 130_000;
+function progress(): void {
+  if (watchdog) clearTimeout(watchdog);
+  watchdog = setTimeout(() => {
+    process.stderr.write(`lsp-lint: internal error: no progress for ${watchdogMs / 1000} s; stopping\n`);
+    for (const s of allSessions) s.fail('stopped by the watchdog');
+    process.exit(2);
+  }, watchdogMs);
+  watchdog.unref();
+}
+
+/** A report for a file or folder that was not checked at all. */
+const notChecked = (file: string, code: string, message: string, severity: 1 | 2 = 1): FileReport =>
+  ({ file, family: null, notChecked: true, diagnostics: [{ range: zero(), severity, code, source: 'skewguard', message }] });
+
+/** One server slot of the pool: its server is replaced once when it fails; after a second failure the slot stops. */
+class Slot {
+  private restarted = false;
+  private replacing: Promise<void> | undefined;
+  dead = false;
+  constructor(public session: ServerSession, private readonly make: () => ServerSession) {}
+  replace(failed: ServerSession): Promise<void> {
+    if (this.session !== failed) return this.replacing ?? Promise.resolve();
+    if (this.restarted) { this.dead = true; return Promise.resolve(); }
+    this.restarted = true;
+    process.stderr.write(`lsp-lint: ${failed.failure?.message ?? 'the language server failed'}; starting a new one for the remaining files\n`);
+    this.session = this.make();
+    this.replacing = this.session.initPromise.catch(() => { this.dead = true; });
+    return this.replacing;
+  }
+}
 
 async function main(argv: string[]): Promise<number> {
   let opts: Options | 'help' | 'version';
@@ -302,8 +263,18 @@ async function main(argv: string[]): Promise<number> {
   }
   if (opts === 'help') { process.stdout.write(HELP); return 0; }
   if (opts === 'version') { process.stdout.write(`${VERSION}\n`); return 0; }
+  watchdogMs = (2 * opts.timeout + 10) * 1000;
+  progress();
   const cwd = process.cwd();
-  if (opts.config && !fs.existsSync(opts.config)) { process.stderr.write(`lsp-lint: config file ${opts.config} not found\n`); return 2; }
+  if (opts.config && !fs.existsSync(opts.config)) { process.stderr.write(`lsp-lint: config file ${printable(opts.config)} not found\n`); return 2; }
+  if (opts.outputFile) {
+    // Found out now, not after checking every file.
+    const dir = path.dirname(path.resolve(cwd, opts.outputFile));
+    try { fs.accessSync(dir, fs.constants.W_OK); } catch (e) {
+      process.stderr.write(`lsp-lint: cannot write the report to ${printable(opts.outputFile)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (folder ${printable(dir)})\n`);
+      return 2;
+    }
+  }
 
   const initOptions: InitializationOptions = {
     reportFacts: true,
@@ -315,64 +286,98 @@ async function main(argv: string[]): Promise<number> {
       kataWindow: opts.kataWindow, kataFlavour: opts.kataFlavour, rules: opts.rules,
     },
   };
-  const session = new ServerSession(cwd, initOptions);
+  const start = (init: InitializationOptions) => { const s = new ServerSession(cwd, init, opts.timeout * 1000); allSessions.push(s); return s; };
+  const startWorker = () => start({ ...initOptions, reportStaleData: false });
+  const session = start(initOptions);
   const sessions = [session];
   // A folder to walk will likely need more than one server: start the others now, so that they boot while the
   // first one resolves the configuration and the files are collected (about half a second at 10,000 files).
   // Those not needed are shut down again.
   const early = opts.jobs ?? (!opts.stdin && !opts.printConfig && os.cpus().length > 1 && (!opts.paths.length || opts.paths.some(isDirectory)) ? Math.min(2, os.cpus().length) : 1);
-  for (let j = 1; j < early; j++) sessions.push(new ServerSession(cwd, { ...initOptions, reportStaleData: false }));
-  await session.initPromise;
-
-  const done = async (code: number) => { await Promise.all(sessions.map((s) => s.shutdown())); return code; };
+  for (let j = 1; j < early; j++) sessions.push(startWorker());
+  try { await session.initPromise; } catch (e) {
+    process.stderr.write(`lsp-lint: the language server did not start: ${(e as Error).message}\n`);
+    return 2;
+  }
+  progress();
 
   if (opts.printConfig) {
     const target = opts.paths[0] ? pathToFileURL(path.resolve(cwd, opts.paths[0])).toString() : undefined;
     const r = await session.resolvedConfig(target);
     process.stdout.write(JSON.stringify({ ...r.resolved, configProblems: r.configProblems }, null, 2) + '\n');
-    return done(r.configProblems.length ? 2 : 0);
+    return r.configProblems.length ? 2 : 0;
   }
 
   const cfg = await session.resolvedConfig(opts.config ? pathToFileURL(path.resolve(cwd, opts.config)).toString() : undefined);
   if (cfg.configProblems.length) {
-    for (const p of cfg.configProblems) process.stderr.write(`lsp-lint: ${path.relative(cwd, p.file)}:${p.line + 1}:${p.character + 1}: ${p.message}\n`);
-    return done(2);
+    for (const p of cfg.configProblems) process.stderr.write(`lsp-lint: ${printable(path.relative(cwd, p.file))}:${p.line + 1}:${p.character + 1}: ${p.message}\n`);
+    return 2;
   }
+  progress();
 
   const reports: FileReport[] = [];
+  let emptyShard = false;
   if (opts.stdin) {
-    const text = fs.readFileSync(0, 'utf8').replace(/^\uFEFF/, '');
     const name = path.resolve(cwd, opts.stdinFilename ?? 'stdin.yaml');
     const uri = pathToFileURL(name).toString();
-    const diags = await session.open(uri, text);
-    reports.push({ file: name, diagnostics: diags, ...session.factsOf(uri) });
+    // Never more than the size limit plus one byte (to know it is over), whatever standard input is.
+    const buf = readBounded(0, MAX_FILE_BYTES + 1);
+    try {
+      if (isBinary(buf) || buf.length > MAX_FILE_BYTES) reports.push({ file: name, family: null, diagnostics: await openSkipped(session, uri, buf) });
+      else {
+        const text = buf.toString('utf8').replace(/^\uFEFF/, '');
+        const diags = await session.open(uri, text);
+        reports.push({ file: name, diagnostics: diags, ...session.factsOf(uri) });
+      }
+    } catch (e) {
+      reports.push(notChecked(name, INTERNAL_ERROR, `not checked: ${(e as Error).message}`));
+    }
   } else {
     if (!opts.paths.length) opts.paths.push('.');
     const ignoreList = (cfg.resolved.ignore as string[]) ?? [];
-    const collected = collectFiles(opts.paths, cwd, ignoreList);
-    if (collected.missing.length) {
-      process.stderr.write(`lsp-lint: no such file or no match: ${collected.missing.join(', ')}\n`);
-      return done(2);
+    const collected = collectFiles(opts.paths, cwd, ignoreList, opts.noIgnore);
+    progress();
+    if (collected.invalid.length) {
+      process.stderr.write(`lsp-lint: cannot use ${collected.invalid.map(printable).join('; ')}\n`);
+      return 2;
     }
+    if (collected.missing.length) {
+      process.stderr.write(`lsp-lint: no such file or no match: ${collected.missing.map(printable).join(', ')}\n`);
+      return 2;
+    }
+    for (const n of collected.unreadable) reports.push(notChecked(n.path, SKIPPED_FILE, `folder not read: ${n.reason}`));
+    for (const n of collected.ignored) reports.push(notChecked(path.resolve(cwd, n.path), SKIPPED_FILE, n.reason, 2));
     // A shard is every n-th file of the sorted list, so shards are disjoint, cover everything and stay balanced.
     const files = opts.shard ? collected.files.filter((_, i) => i % opts.shard!.count === opts.shard!.index - 1) : collected.files;
+    emptyShard = !!opts.shard && !files.length && collected.files.length > 0;
     const jobs = Math.min(opts.jobs ?? (files.length >= 400 ? Math.min(2, os.cpus().length) : 1), Math.max(1, files.length));
-    while (sessions.length < jobs) sessions.push(new ServerSession(cwd, { ...initOptions, reportStaleData: false }));
-    const extra = sessions.splice(jobs);
-    await Promise.all([...sessions.map((s) => s.initPromise), ...extra.map(async (s) => { await s.initPromise; await s.shutdown(); })]);
-    const progress = process.stderr.isTTY && files.length > 50;
+    while (sessions.length < jobs) sessions.push(startWorker());
+    for (const extra of sessions.splice(jobs)) void extra.initPromise.then(() => extra.shutdown(), () => undefined);
+    const progressLine = process.stderr.isTTY && files.length > 50;
     let finished = 0;
     const queue = [...files];
-    const worker = async (server: ServerSession) => {
-      for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
-        reports.push(await checkFile(server, f, opts as Options));
+    const worker = async (slot: Slot) => {
+      for (;;) {
+        if (slot.dead) return;
+        const s = slot.session;
+        try { await s.initPromise; } catch { await slot.replace(s); continue; }
+        const f = queue.shift();
+        if (f === undefined) return;
+        try { reports.push(await checkFile(s, f, opts)); } catch (e) {
+          reports.push(notChecked(f, INTERNAL_ERROR, `not checked: ${(e as Error).message}`));
+          if (e instanceof ServerFailure) await slot.replace(s);
+        }
         finished++;
-        if (progress && finished % 25 === 0) process.stderr.write(`\rlsp-lint: ${finished}/${files.length} files`);
+        progress();
+        if (progressLine && finished % 25 === 0) process.stderr.write(`\rlsp-lint: ${finished}/${files.length} files`);
       }
     };
+    const slots = sessions.map((s) => new Slot(s, () => { const n = startWorker(); return n; }));
     const perServer = Math.min(16, Math.ceil((files.length || 1) / sessions.length));
-    await Promise.all(sessions.flatMap((s) => Array.from({ length: perServer }, () => worker(s))));
-    if (progress) process.stderr.write(`\rlsp-lint: ${files.length}/${files.length} files\n`);
+    await Promise.all(slots.flatMap((s) => Array.from({ length: perServer }, () => worker(s))));
+    // Every server failed twice: what is left is reported, not dropped.
+    for (const f of queue.splice(0)) reports.push(notChecked(f, INTERNAL_ERROR, 'not checked: the language server failed twice; no server was left to check it'));
+    if (progressLine) process.stderr.write(`\rlsp-lint: ${files.length}/${files.length} files\n`);
     reports.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   }
 
@@ -384,44 +389,77 @@ async function main(argv: string[]): Promise<number> {
     case 'gitlab': out = gitlab(reports, cwd); break;
     default: out = stylish(reports, cwd, opts.color && !opts.outputFile);
   }
-  if (opts.outputFile) fs.writeFileSync(opts.outputFile, out);
-  else process.stdout.write(out);
+  if (opts.outputFile) {
+    try { fs.writeFileSync(opts.outputFile, out); } catch (e) {
+      process.stderr.write(`lsp-lint: cannot write the report to ${printable(opts.outputFile)}: ${(e as Error).message}\n`);
+      return 2;
+    }
+  } else process.stdout.write(out);
+
+  const failed = reports.filter((r) => (r.notChecked && r.diagnostics.some((d) => d.severity === 1)) || r.diagnostics.some((d) => d.code === INTERNAL_ERROR));
+  if (failed.length) {
+    const names = failed.map((r) => printable(path.relative(cwd, r.file) || r.file));
+    process.stderr.write(`lsp-lint: ${failed.length} file${failed.length === 1 ? '' : 's'} or folder${failed.length === 1 ? '' : 's'} not checked or not written: ${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length - 20} more)` : ''}\n`);
+    return 2;
+  }
+  if (!reports.some((r) => !r.notChecked) && !emptyShard) {
+    process.stderr.write('lsp-lint: no file was checked\n');
+    return 2;
+  }
   const n = count(reports);
   const tooManyWarnings = opts.maxWarnings >= 0 && n.warnings > opts.maxWarnings;
   if (tooManyWarnings && opts.format === 'stylish') process.stderr.write(`lsp-lint: ${n.warnings} warnings, more than --max-warnings ${opts.maxWarnings}\n`);
   if (opts.exitCodes === 'pluto') {
     // Pluto's codes: 3 removed, 2 deprecated (removed wins); otherwise our own.
     const codes = new Set(reports.flatMap((r) => r.diagnostics.map((d) => String(d.code))));
-    if (['k8s/removed-api', 'k8s/no-common-api-version'].some((c) => codes.has(c))) return done(3);
-    if (codes.has('k8s/deprecated-api')) return done(2);
+    if (['k8s/removed-api', 'k8s/no-common-api-version'].some((c) => codes.has(c))) return 3;
+    if (codes.has('k8s/deprecated-api')) return 2;
   }
-  return done(n.errors > 0 || tooManyWarnings ? 1 : 0);
+  return n.errors > 0 || tooManyWarnings ? 1 : 0;
+}
+
+/** The server reports a binary or over-large file as skipped (with the severity the config gives that rule). */
+async function openSkipped(session: ServerSession, uri: string, buf: Buffer): Promise<Diagnostic[]> {
+  // Send it only what it needs to see that: the first NUL byte, or a text over the limit.
+  const head = buf.length > MAX_FILE_BYTES ? ' '.repeat(MAX_FILE_BYTES + 1) : buf.subarray(0, 8192).toString('latin1');
+  const diags = await session.open(uri, head);
+  session.close(uri);
+  return diags;
+}
+
+const KINDS: [keyof fs.Stats, string][] = [['isFIFO', 'a FIFO'], ['isCharacterDevice', 'a character device'], ['isBlockDevice', 'a block device'], ['isSocket', 'a socket'], ['isDirectory', 'a folder']];
+const kindOf = (st: fs.Stats) => KINDS.find(([k]) => (st[k] as () => boolean).call(st))?.[1] ?? 'not a regular file';
+
+/** Reads a regular file, at most the size limit plus one byte; anything else is refused without blocking. */
+function readFileBounded(file: string): { buf: Buffer; state: ReadState } | { reason: string } {
+  const why = (e: unknown) => ({ reason: (e as NodeJS.ErrnoException).code ? `${(e as NodeJS.ErrnoException).code}: ${(e as Error).message.replace(/^\w+: /, '').replace(/, \w+ '.*$/s, '')}` : (e as Error).message });
+  let fd: number;
+  try {
+    const st = fs.statSync(file);
+    if (!st.isFile()) return { reason: `${kindOf(st)}, not a regular file` };
+    // O_NONBLOCK: should the file have been replaced by a FIFO since, opening it does not wait for a writer.
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch (e) { return why(e); }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return { reason: `${kindOf(st)}, not a regular file` };
+    const buf = readBounded(fd, MAX_FILE_BYTES + 1);
+    return { buf, state: { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev, content: buf } };
+  } catch (e) { return why(e); } finally { fs.closeSync(fd); }
 }
 
 async function checkFile(session: ServerSession, file: string, opts: Options): Promise<FileReport> {
   const uri = pathToFileURL(file).toString();
-  let buf: Buffer;
-  try {
-    const st = fs.statSync(file);
-    // Never read more than the size limit (plus one byte, to know it is over).
-    if (st.size > MAX_FILE_BYTES) {
-      const fd = fs.openSync(file, 'r');
-      try { buf = Buffer.alloc(MAX_FILE_BYTES + 1); fs.readSync(fd, buf, 0, buf.length, 0); } finally { fs.closeSync(fd); }
-    } else buf = fs.readFileSync(file);
-  } catch (e) {
-    return { file, family: null, diagnostics: [{ range: zero(), severity: 1, code: 'skewguard/skipped-file', source: 'skewguard', message: `not checked: ${(e as Error).message}` }] };
-  }
-  if (isBinary(buf) || buf.length > MAX_FILE_BYTES) {
-    // The server reports the skipped file (with the severity the config gives that rule); send it only what it needs to see that.
-    const head = buf.subarray(0, isBinary(buf) ? 8192 : MAX_FILE_BYTES + 1).toString('latin1');
-    const diags = await session.open(uri, head);
-    await session.close(uri);
-    return { file, family: null, diagnostics: diags };
-  }
+  if (opts.fix) removeStaleTemporaries(path.dirname(file));
+  const read = readFileBounded(file);
+  if ('reason' in read) return notChecked(file, SKIPPED_FILE, `not checked: ${read.reason}`);
+  const buf = read.buf;
+  if (isBinary(buf) || buf.length > MAX_FILE_BYTES) return { file, family: null, diagnostics: await openSkipped(session, uri, buf) };
   const raw = buf.toString('utf8');
   const hasBom = raw.startsWith(BOM);
   let text = hasBom ? raw.slice(1) : raw;
-  let diags = await session.open(uri, text);
+  const first = await session.open(uri, text);
+  let diags = first;
   let fixed = false;
   if (opts.fix) {
     for (let pass = 2; pass < 12; pass++) {
@@ -433,16 +471,46 @@ async function checkFile(session: ServerSession, file: string, opts: Options): P
       fixed = true;
       diags = await session.change(uri, pass, text);
     }
-    if (fixed) writeAtomic(file, (hasBom ? BOM : '') + text);
   }
   const { family, facts } = session.factsOf(uri);
-  await session.close(uri);
+  session.close(uri);
+  if (fixed) {
+    const w = writeFileSafely(file, Buffer.from((hasBom ? BOM : '') + text, 'utf8'), read.state);
+    if (!w.written) {
+      // The file on disk is unchanged: report what it holds, and why it was not fixed.
+      const note: Diagnostic = w.failed
+        ? { range: zero(), severity: 1, code: INTERNAL_ERROR, source: 'skewguard', message: `not fixed: writing the file failed: ${w.reason}` }
+        : { range: zero(), severity: 2, code: SKIPPED_FILE, source: 'skewguard', message: `not fixed: ${w.reason}; --fix left the file alone` };
+      return { file, family, diagnostics: [note, ...first], fixed: false, facts };
+    }
+  }
   return { file, family, diagnostics: diags, fixed, facts };
 }
 
-const zero = () => ({ start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
+let exiting = false;
+async function finish(code: number): Promise<void> {
+  if (exiting) return;
+  exiting = true;
+  progress();
+  await Promise.all(allSessions.map((s) => s.shutdown()));
+  if (watchdog) clearTimeout(watchdog);
+  process.exitCode = code;
+  // Should anything still hold the event loop (it should not), leave anyway.
+  setTimeout(() => process.exit(code), 2000).unref();
+}
 
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e) => {
+// The event loop ran dry while main() still waited for something: a bug, never a silent exit 0.
+process.on('beforeExit', () => {
+  if (exiting) return;
+  process.stderr.write('lsp-lint: internal error: stopped waiting with nothing left to wait for\n');
+  void finish(2);
+});
+
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(sig, () => { for (const s of allSessions) s.fail(`stopped by ${sig}`); process.exit(128 + os.constants.signals[sig]); });
+}
+
+main(process.argv.slice(2)).then((code) => finish(code), (e) => {
   process.stderr.write(`lsp-lint: internal error: ${(e as Error).stack ?? e}\n`);
-  process.exitCode = 2;
+  return finish(2);
 });

@@ -195,8 +195,13 @@ function trimTrailingBreak(text: string, start: number, end: number): number {
 
 /** Whether block sequences are indented under their key (`key:\n  - a`) or not (`key:\n- a`). */
 export function detectIndentSeq(text: string): boolean {
+  // Asked once per fix of the same document: scanning it each time made fixing N findings quadratic.
+  if (text === indentSeqOf.text) return indentSeqOf.indented;
   const m = /^([ \t]*)[^\s#-][^\n]*:[ \t]*(?:#.*)?\r?\n([ \t]*)- /m.exec(text);
-  return m ? m[2].length > m[1].length : true;
+  indentSeqOf.text = text;
+  indentSeqOf.indented = m ? m[2].length > m[1].length : true;
+  return indentSeqOf.indented;
 }
+const indentSeqOf: { text?: string; indented: boolean } = { indented: true };
 
 export { isPair };
