@@ -25,10 +25,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
+import { createRequire } from 'node:module';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const refDir = path.resolve(process.argv[2] ?? path.join(repoRoot, '..', 'shared', 'reference', 'kubernetes'));
 const outFile = path.join(repoRoot, 'data', 'kubernetes', 'api-lifecycle.json');
+// The one reading of a Kubernetes version string (server/src/engine/versions.ts), from the built engine.
+const enginePath = path.join(repoRoot, 'dist', 'engine.js');
+if (!fs.existsSync(enginePath)) throw new Error('import-kubernetes: dist/engine.js not found: run `npm run build` first');
+const { normalizeKubernetesVersion } = createRequire(import.meta.url)(enginePath);
 
 // ---------------------------------------------------------------------------------------------
 // helpers
@@ -41,7 +46,7 @@ const readJson = (rel) => JSON.parse(readText(rel));
 /** "v1.16.0" -> "1.16"; "" / undefined -> null */
 function minorOf(v) {
   if (v === undefined || v === null || v === '') return null;
-  const m = /^v?(\d+)\.(\d+)(?:\.\d+)?$/.exec(String(v).trim());
+  const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(normalizeKubernetesVersion(String(v)));
   if (!m) fail(`not a version: ${JSON.stringify(v)}`);
   return `${Number(m[1])}.${Number(m[2])}`;
 }

@@ -18,6 +18,7 @@ import {
   ResolvedConfigRequest, FileFactsNotification, FIX_ALL_KIND, type InitializationOptions, type ResolvedConfigResult, type FileFactsParams,
 } from '../shared/protocol';
 import { checkKubernetesWindow, checkKataWindow, SEVERITIES } from '../engine/config';
+import { normalizeKubernetesVersion } from '../engine/versions';
 import { findStarlingxRelease } from '../engine/data';
 import { ruleIds } from '../engine/rules';
 import { MAX_FILE_BYTES } from '../engine/analyze';
@@ -117,7 +118,7 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
         o.kubernetesWindow = w; break;
       }
       case '--kubernetes-version': {
-        const v = val().replace(/^v/, '');
+        const v = normalizeKubernetesVersion(val());
         if (!/^\d+\.\d+(\.\d+)?$/.test(v)) throw new UsageError(`--kubernetes-version takes a version such as 1.25 or v1.25.0`);
         o.kubernetesWindow = v; break;
       }

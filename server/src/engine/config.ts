@@ -4,7 +4,7 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import { parseYaml, type OffsetRange } from './parse/yaml';
 import { didYouMean, own } from './text';
-import { parseRange, minorsBetween, compareVersions, minorOf } from './versions';
+import { parseRange, minorsBetween, compareVersions, minorOf, normalizeKubernetesVersion } from './versions';
 import { findStarlingxRelease, newestStarlingxRelease, starlingxReleases, type StxRelease } from './data';
 import type { Family, SeveritySetting, SourceInfo } from './types';
 import type { PlutoRow } from './families/kubernetes';
@@ -147,7 +147,7 @@ export function parseConfig(path: string, text: string, knownRules: Set<string>)
       for (let a = 0; a < set.length; a++) {
         for (let b = a + 1; b < set.length; b++) {
           const x = String(row[set[a]]), y = String(row[set[b]]);
-          if (compareVersions(x.replace(/^v/, ''), y.replace(/^v/, '')) > 0) {
+          if (compareVersions(normalizeKubernetesVersion(x), normalizeKubernetesVersion(y)) > 0) {
             problems.push({
               message: `kubernetes.additionalVersions[${i}] (${String(row.version)} ${String(row.kind)}): ${set[b]} ${y} is before ${set[a]} ${x}; `
                 + 'a row must be introduced, then deprecated, then removed. The row is not used',
@@ -253,7 +253,7 @@ export function starlingxPath(rel: StxRelease, start: string): string[] {
 
 export function windowFromStarlingx(rel: StxRelease, kubernetesVersion: string | undefined, source: SourceInfo): KubeWindow {
   const shipped = rel.kubernetes.map((k) => k.version);
-  const v = kubernetesVersion?.replace(/^v/, '');
+  const v = kubernetesVersion === undefined ? undefined : normalizeKubernetesVersion(kubernetesVersion);
   const start = v && shipped.includes(v) ? v : rel.default;
   const patches = starlingxPath(rel, start);
   return { minors: patches.map((p) => minorOf(p)!), patches, source };

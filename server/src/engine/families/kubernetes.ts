@@ -3,6 +3,7 @@
 import type { YamlDoc, YamlFile, OffsetRange } from '../parse/yaml';
 import { kubernetesApis, type ApiRow } from '../data';
 import type { KubeWindow } from '../config';
+import { normalizeKubernetesVersion } from '../versions';
 import { statusAt, findRow, servedKinds, compareMinor } from '../kubernetes/lifecycle';
 import { parseImage, componentOf, type ImageRef, type Component } from '../kubernetes/components';
 import { memoIn, weakMemoIn } from '../memo';
@@ -292,7 +293,7 @@ export interface PlutoRow {
 
 const minorOrNull = (v: string | undefined): string | null => {
   if (!v) return null;
-  const m = /^v?(\d+)\.(\d+)/.exec(v);
+  const m = /^(\d+)\.(\d+)/.exec(normalizeKubernetesVersion(v));
   return m ? `${Number(m[1])}.${Number(m[2])}` : null;
 };
 
