@@ -56,3 +56,91 @@ test('C: kubernetes_version V1.19.13 in localhost.yml gives the manifests the wi
   assert.deepEqual(k.versions, ['1.19.13', '1.20.9', '1.21.3']);
   assert.equal(k.source.detail, 'localhost.yml: StarlingX 6.0 upgrade path from 1.19.13');
 });
+
+// ---------------------------------------------------------------------------------------------
+// B. Wrong words, wrong facts
+
+const manifest = (apiVersion, kind) => `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata:\n  name: x\n`;
+const run = (apiVersion, kind, window) => analyze('/w/m.yaml', manifest(apiVersion, kind), window).diagnostics.filter((d) => d.ruleId.startsWith('k8s/'));
+
+test('B: networking.k8s.io/v1beta1 IngressClass before 1.18 is "not served yet" (api-not-yet-served), never "removed"', () => {
+  const at16 = run('networking.k8s.io/v1beta1', 'IngressClass', '1.16');
+  assert.deepEqual(findings(at16), ['k8s/api-not-yet-served @ 1:13']);
+  assert.equal(at16[0].severity, 'error');
+  assert.match(at16[0].message, /^networking\.k8s\.io\/v1beta1 IngressClass is not served yet: Kubernetes 1\.18 introduces it, after the window 1\.16/);
+  assert.doesNotMatch(at16[0].message, /remov/);
+  const upTo19 = run('networking.k8s.io/v1beta1', 'IngressClass', '1.16..1.19');
+  assert.deepEqual(findings(upTo19), ['k8s/api-not-yet-served @ 1:13']);
+  assert.match(upTo19[0].message, /is not served before Kubernetes 1\.18, and no apiVersion of IngressClass is served before that, but the window starts at 1\.16: applying it fails until the upgrade reaches 1\.18/);
+  // Window over both ends: the plan says the kind is new, and where to switch.
+  const across = run('networking.k8s.io/v1beta1', 'IngressClass', '1.16..1.23');
+  assert.deepEqual(findings(across), ['k8s/no-common-api-version @ 1:13']);
+  assert.match(across[0].message, /: nothing serves IngressClass before 1\.18; split the upgrade: keep networking\.k8s\.io\/v1beta1 up to 1\.21, switch to networking\.k8s\.io\/v1 while the cluster is on 1\.19\.\.1\.21/);
+});
+
+test('B: audit: at a window wholly before an apiVersion is introduced, no lifecycle message of any row speaks of a removal', () => {
+  let checked = 0;
+  for (const r of data.apis) {
+    if (r.component !== 'k8s' || !r.introduced || r.kind === '' || !e.k8sLifecycle.parseMinor(r.introduced)) continue;
+    const [maj, min] = e.k8sLifecycle.parseMinor(r.introduced);
+    if (maj !== 1 || min <= 16) continue;
+    for (const window of [`1.${min - 1}`, `1.16..1.${min - 1}`, `1.${min - 1}..${r.introduced}`]) {
+      const diags = run(r.apiVersion, r.kind, window);
+      const lifecycle = diags.filter((d) => ['k8s/removed-api', 'k8s/deprecated-api', 'k8s/api-not-yet-served', 'k8s/no-common-api-version'].includes(d.ruleId));
+      assert.ok(lifecycle.length > 0, `${r.apiVersion} ${r.kind} at ${window}: reported`);
+      for (const d of lifecycle) {
+        assert.doesNotMatch(d.message, /\b(was|is) removed\b|removed in Kubernetes/, `${r.apiVersion} ${r.kind} at ${window}: ${d.message}`);
+        assert.notEqual(d.ruleId, 'k8s/removed-api', `${r.apiVersion} ${r.kind} at ${window}`);
+      }
+      checked++;
+    }
+  }
+  assert.ok(checked > 150, `checked ${checked} windows`);
+});
+
+test('B: FlowSchema / PriorityLevelConfiguration v1beta2 and v1 over 1.24..1.29: v1beta3 bridges 1.26..1.28, no re-creation', () => {
+  for (const kind of ['FlowSchema', 'PriorityLevelConfiguration']) {
+    const old = run('flowcontrol.apiserver.k8s.io/v1beta2', kind, '1.24..1.29');
+    assert.deepEqual(findings(old), ['k8s/no-common-api-version @ 1:13']);
+    assert.equal(old[0].message, `no apiVersion of ${kind} is served by every Kubernetes version in 1.24..1.29: split the upgrade: `
+      + 'keep flowcontrol.apiserver.k8s.io/v1beta2 up to 1.28, switch to flowcontrol.apiserver.k8s.io/v1beta3 while the cluster is on 1.26..1.28 '
+      + '(both are served there), then continue to 1.29');
+    const v1 = run('flowcontrol.apiserver.k8s.io/v1', kind, '1.24..1.29');
+    assert.deepEqual(findings(v1), ['k8s/no-common-api-version @ 1:13']);
+    assert.doesNotMatch(v1[0].message, /re-created|no step where both work/);
+    assert.match(v1[0].message, /flowcontrol\.apiserver\.k8s\.io\/v1 is served only from 1\.29: split the upgrade: apply flowcontrol\.apiserver\.k8s\.io\/v1beta2 up to 1\.28, switch to flowcontrol\.apiserver\.k8s\.io\/v1beta3 while the cluster is on 1\.26\.\.1\.28 \(both are served there\), switch to flowcontrol\.apiserver\.k8s\.io\/v1 while the cluster is on 1\.29/);
+    assert.deepEqual(v1[0].data.plan.map((p) => p.apiVersion), ['v1beta2', 'v1beta3', 'v1'].map((v) => `flowcontrol.apiserver.k8s.io/${v}`));
+  }
+});
+
+test('B: authentication.k8s.io/v1beta1 TokenReview is deprecated from 1.19 (generated lifecycle code), recorded as a correction of Pluto', () => {
+  const row = rowOf('authentication.k8s.io/v1beta1', 'TokenReview');
+  assert.deepEqual([row.introduced, row.deprecated, row.removed, row.replacement], ['1.4', '1.19', '1.22', 'authentication.k8s.io/v1']);
+  assert.ok(row.sources.some((s) => /authentication\/v1beta1\/zz_generated\.prerelease-lifecycle\.go @ [0-9a-f]{40}/.test(s)), row.sources.join('; '));
+  const c = data.corrections.find((x) => x.apiVersion === 'authentication.k8s.io/v1beta1' && x.kind === 'TokenReview' && x.field === 'deprecated');
+  assert.deepEqual([c.pluto, c.value], ['1.6', '1.19']);
+  assert.match(c.source, /zz_generated\.prerelease-lifecycle\.go/);
+  // Same year as the authorization review kinds of that release.
+  assert.equal(rowOf('authorization.k8s.io/v1beta1', 'SubjectAccessReview').deprecated, row.deprecated);
+  assert.deepEqual(run('authentication.k8s.io/v1beta1', 'TokenReview', '1.16..1.18'), []);
+  const dep = run('authentication.k8s.io/v1beta1', 'TokenReview', '1.18..1.21');
+  assert.deepEqual(findings(dep), ['k8s/deprecated-api @ 1:13']);
+  assert.match(dep[0].message, /deprecated from Kubernetes 1\.19 and removed in 1\.22/);
+});
+
+test('B: authorization.k8s.io/v1beta1 SelfSubjectRulesReview and authentication.k8s.io SelfSubjectReview are known, with sources', () => {
+  const ssrr = rowOf('authorization.k8s.io/v1beta1', 'SelfSubjectRulesReview');
+  assert.deepEqual([ssrr.introduced, ssrr.deprecated, ssrr.removed, ssrr.replacement, ssrr.replacementAvailable], ['1.8', '1.19', '1.22', 'authorization.k8s.io/v1', '1.8']);
+  assert.ok(ssrr.sources.some((s) => /authorization\/v1beta1\/zz_generated\.prerelease-lifecycle\.go @ 2d58ef78/.test(s)));
+  assert.equal(rowOf('authorization.k8s.io/v1', 'SelfSubjectRulesReview').introduced, '1.8');
+  const rem = run('authorization.k8s.io/v1beta1', 'SelfSubjectRulesReview', '1.21..1.22');
+  assert.deepEqual(findings(rem), ['k8s/removed-api @ 1:13']);
+  assert.match(rem[0].message, /removed in Kubernetes 1\.22.*use authorization\.k8s\.io\/v1, served across the whole window/);
+  const alpha = rowOf('authentication.k8s.io/v1alpha1', 'SelfSubjectReview');
+  assert.deepEqual([alpha.introduced, alpha.deprecated, alpha.removed], ['1.26', '1.28', '1.31']);
+  assert.match(alpha.note, /introduced 1\.25/); // the source contradiction is said
+  assert.equal(rowOf('authentication.k8s.io/v1beta1', 'SelfSubjectReview').introduced, '1.27');
+  assert.equal(rowOf('authentication.k8s.io/v1', 'SelfSubjectReview').introduced, '1.28');
+  assert.deepEqual(findings(run('authentication.k8s.io/v1alpha1', 'SelfSubjectReview', '1.30..1.31')), ['k8s/removed-api @ 1:13']);
+  for (const r of [ssrr, alpha]) for (const f of r.changelogFields) assert.ok(r.sources.length >= 1, f);
+});

@@ -201,6 +201,51 @@ export class KubernetesContext {
     });
   }
 
+  /** Window minors at which no apiVersion serves the kind (it does not exist yet, or no longer). */
+  missingAt(kind: string): string[] {
+    return this.memo(`missing\u0000${kind}`, () => Object.freeze(this.minors.filter((m) => !servedKinds(this.rows, kind, m).length))).slice();
+  }
+
+  /**
+   * The shortest sequence of apiVersions of the kind that carries an object through the window: the first is served at
+   * the first step that serves the kind at all (the window's start, unless the kind is newer), the last at the last
+   * such step, and each is served together with the next at some step (where the object is switched). It goes through `via` (the object's own apiVersion) when that is served in the window.
+   * Every apiVersion of the kind is considered, also ones that are neither the object's nor the newest (a bridge).
+   * Ties: the best final apiVersion (rankApiVersions), then the best ones on the way. undefined: no such sequence.
+   */
+  bridge(kind: string, via?: string): Array<{ apiVersion: string; first: string; last: string }> | undefined {
+    const all = this.servedSomewhere(kind).map((a) => ({ apiVersion: a, ...this.servedSpan(a, kind)! }));
+    const missing = new Set(this.missingAt(kind));
+    const present = this.minors.filter((m) => !missing.has(m));
+    if (!present.length) return undefined;
+    const start = present[0], end = present[present.length - 1];
+    const rank = new Map(all.map((x, i) => [x.apiVersion, i]));
+    const mustVia = via !== undefined && all.some((x) => x.apiVersion === via);
+    let best: typeof all | undefined;
+    const better = (a: typeof all, b: typeof all | undefined) => {
+      if (!b) return true;
+      if (a.length !== b.length) return a.length < b.length;
+      for (let i = a.length - 1; i >= 0; i--) {
+        const d = rank.get(a[i].apiVersion)! - rank.get(b[i].apiVersion)!;
+        if (d) return d < 0;
+      }
+      return false;
+    };
+    const walk = (path: typeof all) => {
+      const last = path[path.length - 1];
+      if (last.last === end && (!mustVia || path.some((x) => x.apiVersion === via)) && better(path, best)) best = [...path];
+      if (path.length >= all.length) return;
+      for (const next of all) {
+        if (path.includes(next)) continue;
+        // served together with `last` at some step, first served later and lasting at least as long (so that a path
+        // can end on the object's own apiVersion even when an earlier one already reaches the window's end)
+        if (compareMinor(next.first, last.last) <= 0 && compareMinor(next.first, last.first) > 0 && compareMinor(next.last, last.last) >= 0) walk([...path, next]);
+      }
+    };
+    for (const x of all) if (x.first === start) walk([x]);
+    return best?.map((x) => ({ ...x }));
+  }
+
   /** Every apiVersion that serves the kind at some minor of the window. */
   servedSomewhere(kind: string): string[] {
     return this.memo(`somewhere\u0000${kind}`, () => {
