@@ -144,3 +144,61 @@ test('B: authorization.k8s.io/v1beta1 SelfSubjectRulesReview and authentication.
   assert.deepEqual(findings(run('authentication.k8s.io/v1alpha1', 'SelfSubjectReview', '1.30..1.31')), ['k8s/removed-api @ 1:13']);
   for (const r of [ssrr, alpha]) for (const f of r.changelogFields) assert.ok(r.sources.length >= 1, f);
 });
+
+// ---------------------------------------------------------------------------------------------
+// D. Windows past the data
+
+test('D: the data knows 1.37 (released 2026-08-26) and the announced removals of resource.k8s.io/v1beta1 (1.38) and v1beta2 (1.39)', () => {
+  assert.equal(data.minors.at(-1), '1.37');
+  assert.equal(data.asOf, '2026-12-01');
+  assert.ok(data.sourcesRead.some((s) => /lifecycle-1\.33-1\.38\.json/.test(s.copy ?? '') && /1\.37 2026-08-26/.test(s.note)));
+  for (const kind of ['ResourceSlice', 'ResourceClaim', 'DeviceClass', 'ResourceClaimTemplate']) {
+    const b1 = rowOf('resource.k8s.io/v1beta1', kind);
+    assert.deepEqual([b1.introduced, b1.deprecated, b1.removed], ['1.32', '1.35', '1.38'], kind);
+    assert.ok(b1.sources.some((s) => /resource\/v1beta1\/zz_generated\.prerelease-lifecycle\.go @ d7ce957d/.test(s)), kind);
+    for (const [field, pluto, value] of [['deprecated', '1.33', '1.35'], ['removed', '1.36', '1.38']]) {
+      const c = data.corrections.find((x) => x.apiVersion === 'resource.k8s.io/v1beta1' && x.kind === kind && x.field === field);
+      assert.deepEqual([c.pluto, c.value], [pluto, value], `${kind} ${field}`);
+    }
+    const b2 = rowOf('resource.k8s.io/v1beta2', kind);
+    assert.deepEqual([b2.introduced, b2.deprecated, b2.removed], ['1.33', '1.36', '1.39'], kind);
+  }
+  const slice = manifest('resource.k8s.io/v1beta1', 'ResourceSlice');
+  assert.deepEqual(findings(analyze('/w/s.yaml', slice, '1.37').diagnostics), ['k8s/deprecated-api @ 1:13']);
+  const rem = analyze('/w/s.yaml', slice, '1.36..1.38').diagnostics.filter((d) => d.ruleId === 'k8s/removed-api');
+  assert.equal(rem.length, 1);
+  assert.match(rem[0].message, /removed in Kubernetes 1\.38, which is in the window 1\.36\.\.1\.38/);
+});
+
+test('D: a window past the data is one k8s/window-past-data warning per run, at the first manifest\'s apiVersion', (t) => {
+  const dir = workspace(t, { 'a.yaml': DEPLOY, 'b.yaml': DEPLOY, 'slice.yaml': manifest('resource.k8s.io/v1beta1', 'ResourceSlice') });
+  const r = lintJson(dir, ['--kubernetes-window', '1.36..1.45', 'a.yaml', 'b.yaml']);
+  assert.equal(r.code, 0, r.stderr);
+  const notes = r.reports.flatMap((x) => x.messages.filter((m) => m.ruleId === 'k8s/window-past-data').map((m) => ({ file: path.basename(x.filePath), ...m })));
+  assert.equal(notes.length, 1);
+  assert.deepEqual([notes[0].line, notes[0].column, notes[0].severity], [1, 13, 'warning']);
+  assert.equal(notes[0].message, 'the Kubernetes window 1.36..1.45 goes past the API lifecycle data, which knows Kubernetes up to 1.37 (as of 2026-12-01): '
+    + '1.38..1.45 are not vouched for, removals there are not known; only the removals already announced for them are checked '
+    + '(resource.k8s.io/v1beta1 in 1.38, resource.k8s.io/v1beta2 in 1.39)');
+  // stylish output no longer says "no problems"
+  const plain = lint(dir, ['--kubernetes-window', '1.36..1.45', 'a.yaml']);
+  assert.doesNotMatch(plain.stdout, /no problems/);
+  assert.match(plain.stdout, /k8s\/window-past-data/);
+  // users make it fail the job
+  assert.equal(lint(dir, ['--kubernetes-window', '1.36..1.45', '--max-warnings', '0', 'a.yaml']).code, 1);
+  assert.equal(lint(dir, ['--kubernetes-window', '1.36..1.45', '--rule', 'k8s/window-past-data=error', 'a.yaml']).code, 1);
+  // --exit-codes pluto: not a removal (3) nor a deprecation (2): the default codes apply; a removal still wins
+  assert.equal(lint(dir, ['--kubernetes-window', '1.36..1.45', '--exit-codes', 'pluto', 'a.yaml']).code, 0);
+  assert.equal(lint(dir, ['--kubernetes-window', '1.36..1.45', '--exit-codes', 'pluto', '--rule', 'k8s/window-past-data=error', 'a.yaml']).code, 1);
+  assert.equal(lint(dir, ['--kubernetes-window', '1.36..1.45', '--exit-codes', 'pluto', 'slice.yaml']).code, 3);
+  // inside the data: nothing said
+  const inside = lintJson(dir, ['--kubernetes-window', '1.36..1.37', 'a.yaml']);
+  assert.deepEqual(inside.reports.flatMap((x) => x.messages), []);
+  // --print-config lists the steps it cannot vouch for
+  const cfg = JSON.parse(lint(dir, ['--kubernetes-window', '1.36..1.45', '--print-config', 'a.yaml']).stdout);
+  assert.deepEqual(cfg.kubernetes.pastData, {
+    knownUpTo: '1.37', asOf: '2026-12-01', steps: ['1.38', '1.39', '1.40', '1.41', '1.42', '1.43', '1.44', '1.45'],
+    announced: ['resource.k8s.io/v1beta1 in 1.38', 'resource.k8s.io/v1beta2 in 1.39'],
+  });
+  assert.equal(JSON.parse(lint(dir, ['--kubernetes-window', '1.30..1.37', '--print-config', 'a.yaml']).stdout).kubernetes.pastData, null);
+});

@@ -5,7 +5,7 @@ import Ajv, { type ErrorObject } from 'ajv';
 import { parseYaml, type OffsetRange } from './parse/yaml';
 import { didYouMean, own } from './text';
 import { parseRange, minorsBetween, compareVersions, minorOf, normalizeKubernetesVersion } from './versions';
-import { findStarlingxRelease, newestStarlingxRelease, starlingxReleases, type StxRelease } from './data';
+import { findStarlingxRelease, newestStarlingxRelease, starlingxReleases, kubernetesApis, type StxRelease } from './data';
 import type { Family, SeveritySetting, SourceInfo } from './types';
 import type { PlutoRow } from './families/kubernetes';
 import { kataData, kataWindow } from './kata/data';
@@ -314,11 +314,37 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
 export function describeResolved(c: ResolvedConfig): Record<string, unknown> {
   return {
     starlingx: { release: c.starlingx.release.release, source: c.starlingx.source },
-    kubernetes: { window: c.kubernetes.minors.length > 1 ? `${c.kubernetes.minors[0]}..${c.kubernetes.minors[c.kubernetes.minors.length - 1]}` : c.kubernetes.minors[0], versions: c.kubernetes.patches ?? c.kubernetes.minors, source: c.kubernetes.source },
+    kubernetes: { window: c.kubernetes.minors.length > 1 ? `${c.kubernetes.minors[0]}..${c.kubernetes.minors[c.kubernetes.minors.length - 1]}` : c.kubernetes.minors[0], versions: c.kubernetes.patches ?? c.kubernetes.minors, source: c.kubernetes.source, pastData: windowPastDataOf(c.kubernetes.minors) ?? null },
     kata: { window: c.kata.window ? `${c.kata.window.from}..${c.kata.window.to}` : null, flavour: c.kata.flavour ?? null, source: c.kata.source },
     rules: Object.fromEntries(Object.entries(c.rules).map(([k, v]) => [k, { severity: v, source: c.ruleSources[k] }])),
     ignore: c.ignore,
     files: c.files,
     config: c.configPath ?? null,
   };
+}
+
+// ---- the Kubernetes window and the lifecycle data (k8s/window-past-data) ----
+
+export interface WindowPastData {
+  /** Newest minor the API lifecycle data knows. */
+  knownUpTo: string;
+  asOf: string;
+  /** Window minors newer than knownUpTo: the data cannot vouch for them. */
+  steps: string[];
+  /** Removals the data has for those steps anyway (announced upstream), "apiVersion in minor". */
+  announced: string[];
+}
+
+/** The steps of a window the shipped lifecycle data does not know; undefined when it knows them all. */
+export function windowPastDataOf(minors: string[]): WindowPastData | undefined {
+  const data = kubernetesApis();
+  const knownUpTo = data.minors[data.minors.length - 1];
+  const newer = (a: string, b: string) => compareVersions(a, b) > 0;
+  const steps = minors.filter((m) => newer(m, knownUpTo));
+  if (!steps.length) return undefined;
+  const announced = [...new Set(data.apis
+    .filter((r) => (r.component ?? 'k8s') === 'k8s' && r.removed && steps.includes(r.removed))
+    .sort((a, b) => compareVersions(a.removed!, b.removed!) || (a.apiVersion < b.apiVersion ? -1 : 1))
+    .map((r) => `${r.apiVersion} in ${r.removed}`))];
+  return { knownUpTo, asOf: data.asOf, steps, announced };
 }
