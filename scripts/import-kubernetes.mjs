@@ -481,6 +481,16 @@ const asOf = [readOn, releases.snapshotDate, later.readDate].sort().at(-1);
 const minors = [...new Set([...releases.releases.map((r) => r.minor), ...laterReleases.map((r) => r.minor)])].sort(cmpMinor);
 for (let i = 1; i < minors.length; i++) if (cmpMinor(minors[i], minors[i - 1]) !== 1) fail(`minors not contiguous at ${minors[i]}`);
 
+// Pluto's default target version per component (its `target-versions`, used when `--target-versions` does not name
+// the component): cert-manager and istio rows are checked at these unless the user gives a version. k8s is not
+// taken: the Kubernetes window replaces it.
+const componentTargets = {};
+for (const [component, v] of Object.entries(pluto['target-versions'] ?? {}).sort()) {
+  if (component === 'k8s') continue;
+  componentTargets[component] = { version: normalizeKubernetesVersion(String(v)), plutoTarget: String(v), source: `${PLUTO} target-versions` };
+}
+if (Object.keys(componentTargets).join(',') !== 'cert-manager,istio') fail(`Pluto target-versions changed: ${JSON.stringify(pluto['target-versions'])}`);
+
 // ---------------------------------------------------------------------------------------------
 // build rows
 
@@ -769,6 +779,7 @@ const out = {
     plutoEntries: '0-based positions of the Pluto versions.yaml entries this row stands for',
     corrections: 'Pluto values replaced by upstream values (the row carries `value`)',
     filled: 'values Pluto leaves empty, given by another source (the row carries `value`)',
+    componentTargets: 'per component other than k8s: the version its rows are checked at unless the user gives one (Pluto\'s default target-versions)',
   },
   sourcesRead: [
     { name: PLUTO, repo: 'FairwindsOps/pluto', path: 'versions.yaml', commit: plutoCommit[1], date: plutoCommit[2], copy: 'shared/reference/kubernetes/pluto-versions.yaml' },
@@ -781,6 +792,7 @@ const out = {
     { name: 'Kubernetes changelogs / release blogs, cert-manager release notes', note: 'named per row in `sources`; confidence "changelog"' },
   ],
   minors,
+  componentTargets,
   corrections,
   filled,
   apis,

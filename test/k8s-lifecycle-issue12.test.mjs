@@ -202,3 +202,103 @@ test('D: a window past the data is one k8s/window-past-data warning per run, at 
   });
   assert.equal(JSON.parse(lint(dir, ['--kubernetes-window', '1.30..1.37', '--print-config', 'a.yaml']).stdout).kubernetes.pastData, null);
 });
+
+// ---------------------------------------------------------------------------------------------
+// A. Component rows (cert-manager, Istio) checked at the component's own version
+
+const ISSUER = manifest('cert-manager.io/v1alpha2', 'Issuer');
+const cfgWith = (cli) => e.resolveConfig({ cli: { kubernetesWindow: '1.25', ...cli } });
+const check = (text, cli, loaded) => e.analyze({ path: '/w/i.yaml', text, config: e.resolveConfig({ cli: { kubernetesWindow: '1.25', ...cli }, config: loaded }) }).diagnostics;
+
+test('A: Pluto\'s default component targets are in the data, from its versions.yaml target-versions', () => {
+  assert.deepEqual(data.componentTargets, {
+    'cert-manager': { version: '1.5.3', plutoTarget: 'v1.5.3', source: 'pluto v5.24.0 versions.yaml target-versions' },
+    istio: { version: '1.11.0', plutoTarget: 'v1.11.0', source: 'pluto v5.24.0 versions.yaml target-versions' },
+  });
+  const c = cfgWith({}).components;
+  assert.deepEqual(c['cert-manager'].version, '1.5.3');
+  assert.equal(c['cert-manager'].source.kind, 'default');
+});
+
+test('A: cert-manager.io/v1alpha2 Issuer at Pluto\'s default cert-manager target (1.5.3) is deprecated, naming the version and its source', () => {
+  const d = check(ISSUER, {});
+  assert.deepEqual(findings(d), ['k8s/deprecated-api @ 1:13']);
+  assert.equal(d[0].severity, 'warning');
+  assert.equal(d[0].message, 'cert-manager.io/v1alpha2 Issuer is deprecated from cert-manager 1.4 and removed in 1.6 (checked at cert-manager 1.5.3: '
+    + "Pluto's default target, pluto v5.24.0 versions.yaml target-versions; set another with --component-versions or kubernetes.components in .skewguard.yaml); "
+    + 'move to cert-manager.io/v1, served at cert-manager 1.5.3');
+  assert.deepEqual([d[0].data.component, d[0].data.componentVersion, d[0].data.componentVersionSource.kind], ['cert-manager', '1.5.3', 'default']);
+  // The Kubernetes window does not matter to a component row.
+  assert.deepEqual(findings(check(ISSUER, { kubernetesWindow: '1.16..1.37' })), ['k8s/deprecated-api @ 1:13']);
+  // Istio at its default (1.11.0): authentication.istio.io/v1alpha1 (every kind) is removed since 1.6
+  const istio = check(manifest('authentication.istio.io/v1alpha1', 'MeshPolicy'), {});
+  assert.deepEqual(findings(istio), ['k8s/removed-api @ 1:13']);
+  assert.match(istio[0].message, /^authentication\.istio\.io\/v1alpha1 MeshPolicy is removed in istio 1\.6 \(checked at istio 1\.11\.0: Pluto's default target/);
+  assert.match(istio[0].message, /move to security\.istio\.io\/v1beta1: .*PeerAuthentication/);
+});
+
+test('A: component versions from the flag: removed at 1.6, clean at 1.3, not served yet before 1.0 (cert-manager.io/v1)', () => {
+  const removed = check(ISSUER, { componentVersions: { 'cert-manager': '1.6' } });
+  assert.deepEqual(findings(removed), ['k8s/removed-api @ 1:13']);
+  assert.equal(removed[0].message, 'cert-manager.io/v1alpha2 Issuer is removed in cert-manager 1.6 (checked at cert-manager 1.6: from --component-versions); use cert-manager.io/v1, served at cert-manager 1.6');
+  assert.match(removed[0].fixes[0].title, /^Change apiVersion to cert-manager\.io\/v1/);
+  assert.deepEqual(check(ISSUER, { componentVersions: { 'cert-manager': '1.3' } }), []);
+  const early = check(manifest('cert-manager.io/v1', 'Issuer'), { componentVersions: { 'cert-manager': '0.15' } });
+  assert.deepEqual(findings(early), ['k8s/api-not-yet-served @ 1:13']);
+  assert.match(early[0].message, /^cert-manager\.io\/v1 Issuer is not served before cert-manager 1\.0 \(checked at cert-manager 0\.15: from --component-versions\)/);
+  assert.deepEqual(check(manifest('cert-manager.io/v1', 'Issuer'), {}), []);
+});
+
+test('A: .skewguard.yaml kubernetes.components: validated with positions, used with its path as the source, the flag wins', () => {
+  const text = 'kubernetes:\n  components:\n    cert-manager: "1.6"\n    cert-manger: "1.2"\n    istio: 1.x\n    k8s: "1.25"\n';
+  const loaded = e.parseConfig('/w/.skewguard.yaml', text, e.ruleIds);
+  const probs = loaded.problems.map((p) => [p.message, text.slice(p.range.start, p.range.end)]);
+  assert.deepEqual(probs, [
+    ['kubernetes.components.cert-manger: unknown component "cert-manger"; did you mean "cert-manager"? (known: cert-manager, istio)', 'cert-manger'],
+    ['kubernetes.components.istio: "1.x" is not a version such as 1.5 or v1.5.3', '1.x'],
+    ['kubernetes.components.k8s: Kubernetes versions are the Kubernetes window (kubernetes.window / --kubernetes-window), not a component version', 'k8s'],
+  ]);
+  assert.deepEqual(loaded.overrides.componentVersions, { 'cert-manager': '1.6' });
+  const fromFile = check(ISSUER, {}, loaded);
+  assert.deepEqual(findings(fromFile), ['k8s/removed-api @ 1:13']);
+  assert.match(fromFile[0].message, /\(checked at cert-manager 1\.6: from \/w\/\.skewguard\.yaml kubernetes\.components\)/);
+  assert.deepEqual(findings(check(ISSUER, { componentVersions: { 'cert-manager': 'v1.5.0' } }, loaded)), ['k8s/deprecated-api @ 1:13']);
+  assert.ok(e.configSchema.properties.kubernetes.properties.components);
+});
+
+test('A: lsp-lint --component-versions: exit codes (default and pluto), usage errors, --print-config components', (t) => {
+  const dir = workspace(t, { 'issuer.yaml': ISSUER, '.skewguard.yaml': 'kubernetes:\n  window: "1.25"\n  components:\n    istio: "1.5"\n' });
+  const dflt = lintJson(dir, ['issuer.yaml']);
+  assert.equal(dflt.code, 0);
+  assert.deepEqual(dflt.reports[0].messages.map((m) => m.ruleId), ['k8s/deprecated-api']);
+  assert.equal(lint(dir, ['--exit-codes', 'pluto', 'issuer.yaml']).code, 2);
+  const r = lintJson(dir, ['--component-versions', 'cert-manager=1.6,istio=1.11', 'issuer.yaml']);
+  assert.equal(r.code, 1);
+  assert.match(r.reports[0].messages[0].message, /removed in cert-manager 1\.6 \(checked at cert-manager 1\.6: from --component-versions\)/);
+  assert.equal(lint(dir, ['--component-versions', 'cert-manager=v1.6.0', '--exit-codes', 'pluto', 'issuer.yaml']).code, 3);
+  for (const bad of ['cert-manger=1.6', 'cert-manager=one', 'cert-manager']) {
+    const u = lint(dir, ['--component-versions', bad, 'issuer.yaml']);
+    assert.equal(u.code, 2, bad);
+    assert.match(u.stderr, /--component-versions/, bad);
+  }
+  const cfg = JSON.parse(lint(dir, ['--component-versions', 'cert-manager=1.6', '--print-config', 'issuer.yaml']).stdout);
+  assert.deepEqual(cfg.components['cert-manager'], { version: '1.6', source: { kind: 'cli', detail: '--component-versions' } });
+  assert.deepEqual(cfg.components.istio, { version: '1.5', source: { kind: 'config', detail: `${path.join(dir, '.skewguard.yaml')} kubernetes.components` } });
+  const d = JSON.parse(lint(dir, ['--print-config', 'issuer.yaml']).stdout).components['cert-manager'];
+  assert.deepEqual([d.version, d.source.kind], ['1.5.3', 'default']);
+  assert.match(d.source.detail, /^Pluto's default target, pluto v5\.24\.0 versions\.yaml target-versions$/);
+});
+
+test('A: a user row of a component without a version is said (info), not passed over', () => {
+  const text = 'kubernetes:\n  additionalVersions:\n    - version: example.com/v1beta1\n      kind: Widget\n      deprecated-in: v2.0.0\n      component: my-operator\n';
+  const loaded = e.parseConfig('/w/.skewguard.yaml', text, e.ruleIds);
+  assert.deepEqual(loaded.problems, []);
+  const d = check(manifest('example.com/v1beta1', 'Widget'), {}, loaded);
+  assert.deepEqual(findings(d), ['k8s/deprecated-api @ 1:13']);
+  assert.equal(d[0].severity, 'info');
+  assert.match(d[0].message, /no version of my-operator is given, so its lifecycle is not checked/);
+  const withVersion = e.parseConfig('/w/.skewguard.yaml', `${text}  components:\n    my-operator: "2.1"\n`, e.ruleIds);
+  assert.deepEqual(withVersion.problems, []);
+  const dep = check(manifest('example.com/v1beta1', 'Widget'), {}, withVersion);
+  assert.match(dep[0].message, /deprecated from my-operator 2\.0 \(checked at my-operator 2\.1: from \/w\/\.skewguard\.yaml kubernetes\.components\)/);
+});

@@ -227,7 +227,7 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
 function checkManifests(yaml: YamlFile, input: AnalyzeInput, json: boolean, emit: (r: RuleMeta, f: Finding) => void) {
   const { config } = input;
   const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
-  const k8s = new KubernetesContext(yaml, manifestObjects(yaml), config.kubernetes, rows, json, input.neighbours, input.path, config.starlingx.release.release);
+  const k8s = new KubernetesContext(yaml, manifestObjects(yaml), config.kubernetes, rows, json, input.neighbours, input.path, config.starlingx.release.release, config.components);
   for (const rule of kubernetesRules) runRule(rule, k8s, emit);
   let staleReported = false;
   if (input.reportStaleData && k8s.objects.length) {

@@ -28,6 +28,14 @@ export const configSchema = {
       type: 'object', additionalProperties: false,
       properties: {
         window: { type: 'string', description: 'Kubernetes versions every file must work with: "1.18..1.21" or one version "1.21".' },
+        components: {
+          type: 'object',
+          description: 'Version of each CRD-providing component whose lifecycle rows are checked at that version instead of the '
+            + "Kubernetes window, e.g. { cert-manager: \"1.5\", istio: \"1.11\" }. A component not named here is checked at Pluto's "
+            + 'default target for it.',
+          // Names and version format are checked by checkComponentVersion (known components, with did-you-mean).
+          additionalProperties: { type: 'string' },
+        },
         additionalVersions: {
           type: 'array', description: "Lifecycle rows for your own APIs (CRDs), in Pluto's versions.yaml row format.",
           items: {
@@ -75,6 +83,8 @@ export interface Overrides {
   files?: Record<string, Family>;
   /** Lifecycle rows for the user's own APIs, in Pluto's row format. */
   kubernetesRows?: PlutoRow[];
+  /** Versions of CRD-providing components (cert-manager, istio …) their lifecycle rows are checked at. */
+  componentVersions?: Record<string, string>;
 }
 
 export interface ConfigProblem { message: string; range: OffsetRange }
@@ -160,6 +170,19 @@ export function parseConfig(path: string, text: string, knownRules: Set<string>)
       return true;
     }) as unknown as PlutoRow[];
   }
+  const comps = value.kubernetes?.components;
+  if (comps && typeof comps === 'object' && !Array.isArray(comps) && ok('kubernetes.components')) {
+    const userComponents = (overrides.kubernetesRows ?? []).map((r) => r.component).filter((c): c is string => !!c);
+    const out: Record<string, string> = {};
+    for (const [name, v] of Object.entries(comps as Record<string, unknown>)) {
+      const err = checkComponentVersion(name, v, userComponents);
+      // A wrong name is reported at the name, a wrong version at the version.
+      const at = doc.locate(['kubernetes', 'components', name]);
+      if (err) problems.push({ message: `kubernetes.components.${name}: ${err}`, range: (componentNameProblem(name, userComponents) ? at.key : undefined) ?? at.value });
+      else out[name] = normalizeKubernetesVersion(String(v));
+    }
+    if (Object.keys(out).length) overrides.componentVersions = out;
+  }
   if (value.kata?.flavour && ok('kata.flavour')) overrides.kataFlavour = value.kata.flavour;
   if (value.rules && typeof value.rules === 'object' && !Array.isArray(value.rules)) {
     overrides.rules = {};
@@ -225,6 +248,8 @@ export interface ResolvedConfig {
   files: Record<string, Family>;
   /** The user's lifecycle rows and the file they came from. */
   kubernetesRows?: { rows: PlutoRow[]; origin: string };
+  /** The version each component's lifecycle rows are checked at, and where it came from. */
+  components: Record<string, ComponentVersionSetting>;
   configPath?: string;
 }
 
@@ -307,7 +332,8 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
   const files = { ...(input.settings?.files ?? {}), ...(input.config?.overrides.files ?? {}), ...(input.cli?.files ?? {}) };
   const rowsPick = pick('kubernetesRows');
   const kubernetesRows = rowsPick ? { rows: rowsPick[0], origin: rowsPick[1].detail } : undefined;
-  return { starlingx: { release, source: relSource }, kubernetes, kata, rules, ruleSources, ignore, files, kubernetesRows, configPath: input.config?.path };
+  const components = resolveComponentVersions(input);
+  return { starlingx: { release, source: relSource }, kubernetes, kata, rules, ruleSources, ignore, files, kubernetesRows, components, configPath: input.config?.path };
 }
 
 /** A human summary of the resolved windows and their sources (status bar tooltip, --print-config). */
@@ -315,6 +341,7 @@ export function describeResolved(c: ResolvedConfig): Record<string, unknown> {
   return {
     starlingx: { release: c.starlingx.release.release, source: c.starlingx.source },
     kubernetes: { window: c.kubernetes.minors.length > 1 ? `${c.kubernetes.minors[0]}..${c.kubernetes.minors[c.kubernetes.minors.length - 1]}` : c.kubernetes.minors[0], versions: c.kubernetes.patches ?? c.kubernetes.minors, source: c.kubernetes.source, pastData: windowPastDataOf(c.kubernetes.minors) ?? null },
+    components: c.components,
     kata: { window: c.kata.window ? `${c.kata.window.from}..${c.kata.window.to}` : null, flavour: c.kata.flavour ?? null, source: c.kata.source },
     rules: Object.fromEntries(Object.entries(c.rules).map(([k, v]) => [k, { severity: v, source: c.ruleSources[k] }])),
     ignore: c.ignore,
@@ -347,4 +374,42 @@ export function windowPastDataOf(minors: string[]): WindowPastData | undefined {
     .sort((a, b) => compareVersions(a.removed!, b.removed!) || (a.apiVersion < b.apiVersion ? -1 : 1))
     .map((r) => `${r.apiVersion} in ${r.removed}`))];
   return { knownUpTo, asOf: data.asOf, steps, announced };
+}
+
+// ---- component versions (cert-manager, istio …: their lifecycle rows use the component's own releases) ----
+
+export interface ComponentVersionSetting { version: string; source: SourceInfo }
+
+/** Components with lifecycle rows in the shipped data, and Pluto's default target for each. */
+export function knownComponents(): Record<string, { version: string; source: string }> {
+  return (kubernetesApis() as { componentTargets?: Record<string, { version: string; source: string }> }).componentTargets ?? {};
+}
+
+/** Whether the component name itself is wrong (Kubernetes, or not a known component). */
+function componentNameProblem(name: string, extra: string[]): boolean {
+  return name === 'k8s' || name === 'kubernetes' || !(Object.keys(knownComponents()).includes(name) || extra.includes(name));
+}
+
+/** An error message for a component version setting, or undefined when it is fine. `extra`: components of user rows. */
+export function checkComponentVersion(name: string, v: unknown, extra: string[] = []): string | undefined {
+  const known = [...new Set([...Object.keys(knownComponents()), ...extra])].sort();
+  if (name === 'k8s' || name === 'kubernetes') return 'Kubernetes versions are the Kubernetes window (kubernetes.window / --kubernetes-window), not a component version';
+  if (!known.includes(name)) {
+    const hint = didYouMean(name, known);
+    return `unknown component "${name}"${hint ? `; did you mean "${hint}"?` : ''} (known: ${known.join(', ')})`;
+  }
+  if (typeof v !== 'string' || !/^\d+\.\d+(\.\d+)?$/.test(normalizeKubernetesVersion(v))) return `"${String(v)}" is not a version such as 1.5 or v1.5.3`;
+  return undefined;
+}
+
+function resolveComponentVersions(input: ResolveInput): Record<string, ComponentVersionSetting> {
+  const out: Record<string, ComponentVersionSetting> = {};
+  for (const [name, d] of Object.entries(knownComponents())) out[name] = { version: d.version, source: { kind: 'default', detail: `Pluto's default target, ${d.source}` } };
+  const layers: Array<[Record<string, string> | undefined, SourceInfo]> = [
+    [input.settings?.componentVersions, { kind: 'settings', detail: 'editor settings' }],
+    [input.config?.overrides.componentVersions, { kind: 'config', detail: `${input.config?.path ?? '.skewguard.yaml'} kubernetes.components` }],
+    [input.cli?.componentVersions, { kind: 'cli', detail: '--component-versions' }],
+  ];
+  for (const [o, source] of layers) for (const [name, v] of Object.entries(o ?? {})) out[name] = { version: normalizeKubernetesVersion(v), source };
+  return out;
 }

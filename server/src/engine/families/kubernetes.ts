@@ -2,7 +2,7 @@
 // against every minor of the Kubernetes window with the lifecycle data.
 import type { YamlDoc, YamlFile, OffsetRange } from '../parse/yaml';
 import { kubernetesApis, type ApiRow } from '../data';
-import type { KubeWindow } from '../config';
+import type { KubeWindow, ComponentVersionSetting } from '../config';
 import { normalizeKubernetesVersion } from '../versions';
 import { statusAt, findRow, servedKinds, compareMinor } from '../kubernetes/lifecycle';
 import { parseImage, componentOf, type ImageRef, type Component } from '../kubernetes/components';
@@ -92,6 +92,8 @@ export class KubernetesContext {
     readonly path = '',
     /** The StarlingX release of the configuration, for "StarlingX ships …" advice. */
     readonly starlingxRelease?: string,
+    /** The version each component's (cert-manager, istio …) lifecycle rows are checked at. */
+    readonly components: Record<string, ComponentVersionSetting> = {},
   ) {}
 
   /** Every container image of every object (pod templates at any depth: Deployments, CronJobs, Pods …). */
@@ -156,6 +158,24 @@ export class KubernetesContext {
     }));
   }
   private rowOf = new Map<ManifestObject, ApiRow | undefined>();
+
+  /**
+   * The row of a component's API (cert-manager, istio …) for the object, with the component version it is checked at
+   * (Pluto semantics: that project's own release numbers, not the Kubernetes window). `version` is undefined when no
+   * version is known for the component (a user row of a component without a version).
+   */
+  componentRow(o: ManifestObject): { row: ApiRow; component: string; setting?: ComponentVersionSetting; status?: ReturnType<typeof statusAt> } | undefined {
+    const r = findRow(this.rows, o.apiVersion, o.kind);
+    const component = r?.component ?? 'k8s';
+    if (!r || component === 'k8s') return undefined;
+    const setting = this.components[component];
+    return { row: r, component, setting, status: setting ? statusAt(r, setting.version) : undefined };
+  }
+
+  /** apiVersions of a component's kind served at one version of the component, best first (not deprecated there first). */
+  componentServed(kind: string, component: string, version: string): string[] {
+    return rankApiVersions(servedKinds(this.rows, kind, version, component), kind, this.rows, [version]);
+  }
 
   steps(row: ApiRow): readonly StepStatus[] {
     return memoIn(this.stepsOf, row, () => this.stepsShared(row));

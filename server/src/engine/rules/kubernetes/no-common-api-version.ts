@@ -11,7 +11,8 @@ export const rule: Rule<KubernetesContext> = {
   defaultSeverity: 'error',
   title: 'No apiVersion of the kind is served across the whole window',
   what: 'Reports a manifest whose kind has no apiVersion served by every Kubernetes version of the window, and says where '
-    + 'the upgrade must be split and what to apply at that step.',
+    + 'the upgrade must be split and what to apply at that step. Every apiVersion of the kind is considered, also one that '
+    + 'is neither the manifest\'s nor the newest but bridges the two (FlowSchema v1beta2 -> v1beta3 -> v1).',
   why: 'No single file can be right for the whole upgrade: the manifest has to change while the cluster is on a version '
     + 'that serves both the old and the new apiVersion. Planning that step is part of the upgrade, not an afterthought.',
   bad: { filename: 'ingress.yaml', text: 'apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  backend:\n    serviceName: web\n    servicePort: 80\n', options: 'Kubernetes 1.18..1.22' },
