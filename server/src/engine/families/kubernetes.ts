@@ -165,12 +165,19 @@ export class KubernetesContext {
    * version is known for the component (a user row of a component without a version).
    */
   componentRow(o: ManifestObject): { row: ApiRow; component: string; setting?: ComponentVersionSetting; status?: ReturnType<typeof statusAt> } | undefined {
-    const r = findRow(this.rows, o.apiVersion, o.kind);
-    const component = r?.component ?? 'k8s';
-    if (!r || component === 'k8s') return undefined;
-    const setting = this.components[component];
-    return { row: r, component, setting, status: setting ? statusAt(r, setting.version) : undefined };
+    // Per object (three rules ask), the row lookup shared by apiVersion and kind.
+    return memoIn(this.componentOf, o, () => {
+      const r = this.memo(`crow\u0000${o.apiVersion}\u0000${o.kind}`, () => {
+        const x = findRow(this.rows, o.apiVersion, o.kind);
+        return x && (x.component ?? 'k8s') !== 'k8s' ? x : undefined;
+      });
+      if (!r) return undefined;
+      const component = r.component!;
+      const setting = this.components[component];
+      return { row: r, component, setting, status: setting ? statusAt(r, setting.version) : undefined };
+    });
   }
+  private componentOf = new Map<ManifestObject, ReturnType<KubernetesContext['componentRow']>>();
 
   /** apiVersions of a component's kind served at one version of the component, best first (not deprecated there first). */
   componentServed(kind: string, component: string, version: string): string[] {
