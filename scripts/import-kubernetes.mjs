@@ -25,15 +25,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
-import { createRequire } from 'node:module';
+import { normalizeKubernetesVersion } from './lib/kubernetes-version.mjs';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const refDir = path.resolve(process.argv[2] ?? path.join(repoRoot, '..', 'shared', 'reference', 'kubernetes'));
 const outFile = path.join(repoRoot, 'data', 'kubernetes', 'api-lifecycle.json');
-// The one reading of a Kubernetes version string (server/src/engine/versions.ts), from the built engine.
-const enginePath = path.join(repoRoot, 'dist', 'engine.js');
-if (!fs.existsSync(enginePath)) throw new Error('import-kubernetes: dist/engine.js not found: run `npm run build` first');
-const { normalizeKubernetesVersion } = createRequire(import.meta.url)(enginePath);
 
 // ---------------------------------------------------------------------------------------------
 // helpers
