@@ -302,3 +302,13 @@ test('A: a user row of a component without a version is said (info), not passed 
   const dep = check(manifest('example.com/v1beta1', 'Widget'), {}, withVersion);
   assert.match(dep[0].message, /deprecated from my-operator 2\.0 \(checked at my-operator 2\.1: from \/w\/\.skewguard\.yaml kubernetes\.components\)/);
 });
+
+test('C: a kubeadm kubernetesVersion V1.21.3 is the same version as localhost.yml\'s 1.21.3; a different one keeps the file\'s "V"', () => {
+  const kubeadm = (v) => `apiVersion: kubeadm.k8s.io/v1beta2\nkind: ClusterConfiguration\nkubernetesVersion: ${v}\n`;
+  const input = { neighbours: { localhost: { path: 'localhost.yml', kubernetesVersion: '1.21.3' } } };
+  const of = (v) => analyze('/w/kubeadm.yaml', kubeadm(v), '1.21', { input }).diagnostics.filter((d) => d.ruleId === 'k8s/kubeadm-version-mismatch');
+  assert.deepEqual(of('V1.21.3'), []);
+  const other = of('V1.20.9');
+  assert.equal(other.length, 1);
+  assert.equal(other[0].fixes[0].edits[0].newText, 'V1.21.3');
+});

@@ -40,7 +40,7 @@ export const rule: Rule<KubernetesContext> = {
       if (m && !ctx.minors.includes(m)) {
         // Where the window is a StarlingX upgrade path, its first version is the one bootstrap installs.
         const start = ctx.window.patches?.[0];
-        const want = start && (v.startsWith('v') ? `v${start}` : start);
+        const want = start && `${/^\s*([vV]?)/.exec(v)![1]}${start}`;
         report({
           message: `kubernetesVersion ${v} is outside the Kubernetes window ${ctx.windowText}${want ? `, which starts at ${start}` : ''}`,
           range: loc,
