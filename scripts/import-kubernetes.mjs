@@ -314,7 +314,7 @@ const CORRECTIONS = [
   },
   ...[['deprecated', '1.35'], ['removed', '1.38']].map(([field, value]) => ({
     apiVersion: 'resource.k8s.io/v1beta1', kinds: ['ResourceSlice', 'ResourceClaim', 'DeviceClass', 'ResourceClaimTemplate'], field, value,
-    why: 'The generated lifecycle code of resource.k8s.io/v1beta1 says deprecated 1.35, removed 1.38 for every kind (and the API server warns "deprecated in v1.35+, unavailable in v1.38+"); Pluto\'s values (deprecated 1.33, removed 1.36) are those of a default +3/+6 from an assumed 1.30 and do not match the source.',
+    why: 'The generated lifecycle code of resource.k8s.io/v1beta1 says deprecated 1.35, removed 1.38 for every kind (and the API server warns "deprecated in v1.35+, unavailable in v1.38+"); Pluto\'s values (deprecated 1.33, removed 1.36) do not match the source.',
     source: `${DRA_V1BETA1_GEN}; ${LIFECYCLE_REF} (NVIDIA/k8s-test-infra#600)`,
     confidence: 'changelog',
   })),
@@ -442,7 +442,8 @@ for (const k of ['ResourceSlice', 'ResourceClaim', 'DeviceClass', 'ResourceClaim
   });
   extra('resource.k8s.io/v1', k, '1.34', `${PLUTO} (replacement-available-in of the v1alpha3 rows)`, { confidence: 'reference' });
 }
-extra('storagemigration.k8s.io/v1beta1', 'StorageVersionMigration', '1.35', `${PLUTO} (replacement-available-in of the v1alpha1 row)`, { confidence: 'reference', note: 'Beta API (off by default).' });
+extra('storagemigration.k8s.io/v1beta1', 'StorageVersionMigration', '1.35', `${PLUTO} (replacement-available-in of the v1alpha1 row)`, { confidence: 'reference', note: 'Beta API (off by default). Its deprecation and removal after storagemigration.k8s.io/v1 (1.37) are not recorded in the sources read (kept null).' });
+extra('storagemigration.k8s.io/v1', 'StorageVersionMigration', '1.37', `${LIFECYCLE_REF} (Kubernetes v1.37 release blog: StorageVersionMigration stable and enabled by default, KEP-4192)`);
 extra('snapshot.storage.k8s.io/v1', ['VolumeSnapshot', 'VolumeSnapshotClass', 'VolumeSnapshotContent'], '1.20', changelog('1.20', 'CSI volume snapshot GA'), { servedBy: 'CRD (kubernetes-csi/external-snapshotter)', note: 'Served by the external-snapshotter CRDs (v1 since external-snapshotter 4.0, released with Kubernetes 1.20), not by kube-apiserver.' });
 for (const k of ['Certificate', 'Issuer', 'ClusterIssuer', 'CertificateRequest']) {
   extra('cert-manager.io/v1', k, '1.0', CM('v1.0', 'v1 API'), { component: 'cert-manager', servedBy: 'CRD (cert-manager)', note: 'Versions are cert-manager releases, not Kubernetes minors.' });
@@ -781,7 +782,7 @@ const out = {
     { name: PLUTO, repo: 'FairwindsOps/pluto', path: 'versions.yaml', commit: plutoCommit[1], date: plutoCommit[2], copy: 'shared/reference/kubernetes/pluto-versions.yaml' },
     { name: 'kubent', repo: kubent.source.repo, path: kubent.source.path, commit: kubent.source.commit, copy: 'shared/reference/kubernetes/kubent-rules.json' },
     { name: 'Kubernetes releases', copy: 'shared/reference/kubernetes/releases.json', date: releases.snapshotDate },
-    { name: 'Kubernetes 1.33-1.38 lifecycle', copy: LIFECYCLE_REF, date: later.readDate, note: `releases after 1.36 (${laterReleases.map((r) => `${r.minor} ${r.date}`).join(', ')}); announced removals (resource.k8s.io/v1beta1 in 1.38) verified in the generated lifecycle code` },
+    { name: 'Kubernetes 1.33-1.38 lifecycle', copy: LIFECYCLE_REF, date: later.readDate, note: `releases after 1.36 (${laterReleases.map((r) => `${r.minor} ${r.date}`).join(', ')}; the published release dates: the reference did not see the tags themselves); announced removals (resource.k8s.io/v1beta1 in 1.38) verified in the generated lifecycle code` },
     { name: 'kubernetes/kubernetes generated lifecycle code', repo: 'kubernetes/kubernetes', path: 'staging/src/k8s.io/api/<group>/<version>/zz_generated.prerelease-lifecycle.go', note: 'search-index copies; the commit of each file version is named per row in `sources`' },
     { name: 'Kubernetes Deprecated API Migration Guide', url: GUIDE_URL, repo: 'kubernetes/website', path: 'content/en/docs/reference/using-api/deprecation-guide.md', commit: '02afb71016ac558fc5836738711e78e77b1ad44a', note: 'v1.16–v1.25 sections; v1.26–v1.32 sections read from the copy in dancer1325/kubernetes-website at d46ff627136bc060a79556d797193108676f849a and the kubernetes.io mirror k8s.jobcher.com' },
     { name: 'kubernetes/api lifecycle tags', repo: 'kubernetes/api', path: '<group>/<version>/types.go (+k8s:prerelease-lifecycle-gen; defaults: deprecated = introduced+3, removed = introduced+6 minors)', commit: K8S_API_COMMIT },
