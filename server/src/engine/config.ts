@@ -382,7 +382,7 @@ export interface ComponentVersionSetting { version: string; source: SourceInfo }
 
 /** Components with lifecycle rows in the shipped data, and Pluto's default target for each. */
 export function knownComponents(): Record<string, { version: string; source: string }> {
-  return (kubernetesApis() as { componentTargets?: Record<string, { version: string; source: string }> }).componentTargets ?? {};
+  return kubernetesApis().componentTargets ?? {};
 }
 
 /** Whether the component name itself is wrong (Kubernetes, or not a known component). */
