@@ -28,6 +28,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { normalizeKubernetesVersion } from './lib/kubernetes-version.mjs';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const refDir = path.resolve(process.argv[2] ?? path.join(repoRoot, '..', 'shared', 'reference', 'kubernetes'));
@@ -61,7 +62,7 @@ const uniqSorted = (list, cmp) => [...new Set(list)].sort(cmp);
 const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** "1.19.13" / "v1.19.13" -> "1.19" */
 function minorOf(v) {
-  const m = /^v?(\d+)\.(\d+)(?:\.\d+)?/.exec(String(v).trim());
+  const m = /^(\d+)\.(\d+)(?:\.\d+)?/.exec(normalizeKubernetesVersion(String(v)));
   if (!m) fail(`not a version: ${JSON.stringify(v)}`);
   return `${Number(m[1])}.${Number(m[2])}`;
 }
@@ -629,7 +630,7 @@ const networking = stxNet.map((r) => {
 const host = stxHost.map((r) => {
   const rel = STX_RELEASE(r.starlingxTag);
   const kv = kvByRelease.get(rel);
-  const versions = kv.versions.map((v) => v.version.replace(/^v/, ''));
+  const versions = kv.versions.map((v) => normalizeKubernetesVersion(v.version));
   const comps = {};
   const upstream = {};
   for (const [k, comp] of Object.entries(HOST_KEYS)) {
@@ -652,13 +653,13 @@ const netCovered = new Set(networking.map((n) => `${n.release}|${n.kubernetesVer
 const gaps = [];
 for (const r of kubeVersions.releases) {
   const rel = kvRelease(r);
-  const missing = r.versions.map((v) => v.version.replace(/^v/, '')).filter((v) => !netCovered.has(`${rel}|${v}`));
+  const missing = r.versions.map((v) => normalizeKubernetesVersion(v.version)).filter((v) => !netCovered.has(`${rel}|${v}`));
   if (missing.length) gaps.push({ release: rel, kubernetesVersions: missing, what: 'networking' });
 }
 const hostCovered = new Set(host.map((h) => h.release));
 for (const r of kubeVersions.releases) {
   const rel = kvRelease(r);
-  if (!hostCovered.has(rel)) gaps.push({ release: rel, kubernetesVersions: r.versions.map((v) => v.version.replace(/^v/, '')), what: 'host' });
+  if (!hostCovered.has(rel)) gaps.push({ release: rel, kubernetesVersions: r.versions.map((v) => normalizeKubernetesVersion(v.version)), what: 'host' });
 }
 
 // ---------------------------------------------------------------------------------------------

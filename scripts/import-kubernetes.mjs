@@ -25,6 +25,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
+import { normalizeKubernetesVersion } from './lib/kubernetes-version.mjs';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const refDir = path.resolve(process.argv[2] ?? path.join(repoRoot, '..', 'shared', 'reference', 'kubernetes'));
@@ -41,7 +42,7 @@ const readJson = (rel) => JSON.parse(readText(rel));
 /** "v1.16.0" -> "1.16"; "" / undefined -> null */
 function minorOf(v) {
   if (v === undefined || v === null || v === '') return null;
-  const m = /^v?(\d+)\.(\d+)(?:\.\d+)?$/.exec(String(v).trim());
+  const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(normalizeKubernetesVersion(String(v)));
   if (!m) fail(`not a version: ${JSON.stringify(v)}`);
   return `${Number(m[1])}.${Number(m[2])}`;
 }
@@ -78,6 +79,16 @@ const GUIDE_URL = 'https://kubernetes.io/docs/reference/using-api/deprecation-gu
 const guideSrc = (section) => `Kubernetes Deprecated API Migration Guide §${section}`;
 const K8S_API_COMMIT = '0e0a1eb3f4553d4b179a0d03051b2ed71a744422';
 const apiTags = (pkg) => `kubernetes/api ${pkg}/types.go +k8s:prerelease-lifecycle-gen tags`;
+// The generated lifecycle functions (APILifecycleIntroduced/Deprecated/Removed) read through the search index's copy
+// of kubernetes/kubernetes at the commit named (the commit of that file version, not a release tag).
+const genLifecycle = (pkg, commit) => `kubernetes/kubernetes staging/src/k8s.io/api/${pkg}/zz_generated.prerelease-lifecycle.go @ ${commit}`;
+const TOKENREVIEW_GEN = genLifecycle('authentication/v1beta1', '819ecd4dbe6afbaa4f6227d22b9c46938d48e603');
+const AUTHZ_V1BETA1_GEN = genLifecycle('authorization/v1beta1', '2d58ef7868e6efda493e876aeaf72fb7dfea7c44');
+const AUTHN_V1ALPHA1_GEN = genLifecycle('authentication/v1alpha1', 'e63752e0f2710cbb0ae36a012878fa1812b14e5a');
+const DRA_V1BETA1_GEN = genLifecycle('resource/v1beta1', 'd7ce957d8a8729e0e9c2e365288277d742491a5b');
+const DRA_V1BETA2_GEN = genLifecycle('resource/v1beta2', '898b9f800267a757615ecfb71fc377d04d996c6b');
+const SSR_GATE = 'kubernetes/website content/en/docs/reference/command-line-tools-reference/feature-gates/APISelfSubjectReview.md (alpha 1.26, beta 1.27, stable 1.28)';
+const LIFECYCLE_REF = 'shared/reference/kubernetes/lifecycle-1.33-1.38.json';
 const changelog = (minor, what) => `Kubernetes ${minor} changelog/release notes${what ? ` (${what})` : ''}`;
 const CM = (v, what) => `cert-manager ${v} release notes${what ? ` (${what})` : ''}`;
 
@@ -206,7 +217,7 @@ know('storage.k8s.io/v1beta1', 'VolumeAttributesClass', { introduced: ['1.31', c
 know('storage.k8s.io/v1alpha1', 'VolumeAttributesClass', { introduced: ['1.29', changelog('1.29', 'VolumeAttributesClass alpha')], mig: 'same', note: 'Alpha API (disabled by default).' });
 know('storagemigration.k8s.io/v1alpha1', 'StorageVersionMigration', { introduced: ['1.30', changelog('1.30', 'StorageVersionMigration alpha')], mig: 'unknown', note: 'Alpha API (disabled by default); Pluto marks it deprecated and removed in the same release.' });
 // auth & misc
-know('authentication.k8s.io/v1beta1', 'TokenReview', { mig: 'same', note: 'TokenReview is create-only (never stored): it appears in client code, rarely in manifests.' });
+know('authentication.k8s.io/v1beta1', 'TokenReview', { introduced: ['1.4', TOKENREVIEW_GEN], mig: 'same', note: 'TokenReview is create-only (never stored): it appears in client code, rarely in manifests.' });
 know('authorization.k8s.io/v1beta1', 'SubjectAccessReview', { introduced: ['1.2', apiTags('authorization/v1beta1')], deprecatedFrom: ['1.19', apiTags('authorization/v1beta1')], mig: 'sar' });
 know('authorization.k8s.io/v1beta1', ['SelfSubjectAccessReview', 'LocalSubjectAccessReview'], { deprecatedFrom: ['1.19', `${kubentSrc('deprecated-1-22.rego')} (since 1.19)`], mig: 'sar' });
 know('certificates.k8s.io/v1beta1', 'CertificateSigningRequest', { introduced: ['1.12', apiTags('certificates/v1beta1')], mig: 'csr', note: 'kubernetes/api certificates/v1beta1 tags CSR deprecated=1.19, matching Pluto.' });
@@ -228,7 +239,7 @@ for (const v of ['v1alpha1', 'v1beta1']) {
 know('admissionregistration.k8s.io/v1alpha1', ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'], { introduced: ['1.26', changelog('1.26', 'ValidatingAdmissionPolicy alpha')], mig: 'unknown', note: 'Alpha API (disabled by default). No source read confirms the removal release; Pluto\'s 1.33 kept.' });
 for (const k of ['ResourceSlice', 'ResourceClaim', 'DeviceClass', 'ResourceClaimTemplate']) {
   know('resource.k8s.io/v1alpha3', k, { introduced: ['1.31', apiTags('resource/v1alpha3')], mig: 'dra', note: 'Alpha API (disabled by default); kubernetes/api tags v1beta1 as its replacement, Pluto names resource.k8s.io/v1 (kept).' });
-  know('resource.k8s.io/v1beta1', k, { introduced: ['1.32', changelog('1.32', 'DRA structured parameters beta')], mig: 'dra', note: 'Beta APIs added after 1.24 are off by default. No source read confirms the removal release; Pluto\'s 1.36 kept.' });
+  know('resource.k8s.io/v1beta1', k, { introduced: ['1.32', changelog('1.32', 'DRA structured parameters beta')], mig: 'dra', note: `Beta APIs added after 1.24 are off by default. The generated lifecycle code says introduced 1.32, deprecated 1.35, removed 1.38 for ${k} and ${k}List; the API server warning quoted in NVIDIA/k8s-test-infra#600 says the same ("deprecated in v1.35+, unavailable in v1.38+", ${LIFECYCLE_REF}).` });
 }
 // cert-manager (versions are cert-manager's own)
 for (const k of ['Certificate', 'Issuer', 'ClusterIssuer', 'CertificateRequest', 'Order', 'Challenge']) {
@@ -295,6 +306,18 @@ const CORRECTIONS = [
     source: `kubent deprecated-1-26.rego; ${guideSrc('v1.26 Flow control resources')}`,
     confidence: 'reference',
   },
+  {
+    apiVersion: 'authentication.k8s.io/v1beta1', kinds: ['TokenReview'], field: 'deprecated', value: '1.19',
+    why: 'The generated lifecycle code of authentication.k8s.io/v1beta1 says TokenReview was introduced in 1.4, deprecated in 1.19 and removed in 1.22, like the authorization.k8s.io/v1beta1 review kinds (deprecated 1.19). Pluto\'s 1.6 is the release its replacement authentication.k8s.io/v1 appeared, not a deprecation.',
+    source: TOKENREVIEW_GEN,
+    confidence: 'changelog',
+  },
+  ...[['deprecated', '1.35'], ['removed', '1.38']].map(([field, value]) => ({
+    apiVersion: 'resource.k8s.io/v1beta1', kinds: ['ResourceSlice', 'ResourceClaim', 'DeviceClass', 'ResourceClaimTemplate'], field, value,
+    why: 'The generated lifecycle code of resource.k8s.io/v1beta1 says deprecated 1.35, removed 1.38 for every kind (and the API server warns "deprecated in v1.35+, unavailable in v1.38+"); Pluto\'s values (deprecated 1.33, removed 1.36) do not match the source.',
+    source: `${DRA_V1BETA1_GEN}; ${LIFECYCLE_REF} (NVIDIA/k8s-test-infra#600)`,
+    confidence: 'changelog',
+  })),
   ...['v1alpha2', 'v1alpha3', 'v1beta1'].flatMap((v) => ['Order', 'Challenge'].map((k) => ({
     apiVersion: `acme.cert-manager.io/${v}`, kinds: [k], field: 'replacement', value: 'acme.cert-manager.io/v1',
     why: 'Order and Challenge are in the acme.cert-manager.io group in every cert-manager version since 0.11; cert-manager.io/v1 has no Order or Challenge.',
@@ -372,6 +395,22 @@ extra('apiextensions.k8s.io/v1', 'CustomResourceDefinition', '1.16', guideSrc('v
 extra('apiregistration.k8s.io/v1', 'APIService', '1.10', guideSrc('v1.22 APIService'));
 extra('authentication.k8s.io/v1', 'TokenReview', '1.6', guideSrc('v1.22 TokenReview'));
 extra('authorization.k8s.io/v1', ['SubjectAccessReview', 'SelfSubjectAccessReview', 'LocalSubjectAccessReview'], '1.6', guideSrc('v1.22 SubjectAccessReview resources'));
+extra('authorization.k8s.io/v1beta1', 'SelfSubjectRulesReview', '1.8', AUTHZ_V1BETA1_GEN, {
+  deprecated: ['1.19', AUTHZ_V1BETA1_GEN], removed: ['1.22', AUTHZ_V1BETA1_GEN],
+  replacement: 'authorization.k8s.io/v1', replacementAvailable: ['1.8', changelog('1.8', 'SelfSubjectRulesReview added to authorization.k8s.io v1 and v1beta1')], mig: 'same',
+  note: 'In neither Pluto nor kubent; the deprecation guide\'s v1.22 section lists the other authorization.k8s.io/v1beta1 review kinds but not this one. The generated lifecycle code names authorization.k8s.io/v1 SelfSubjectRulesReview as the replacement. Create-only (never stored): it appears in client code, rarely in manifests.',
+});
+extra('authorization.k8s.io/v1', 'SelfSubjectRulesReview', '1.8', changelog('1.8', 'SelfSubjectRulesReview added to authorization.k8s.io v1 and v1beta1'));
+extra('authentication.k8s.io/v1alpha1', 'SelfSubjectReview', '1.26', SSR_GATE, {
+  deprecated: ['1.28', AUTHN_V1ALPHA1_GEN], removed: ['1.31', AUTHN_V1ALPHA1_GEN],
+  replacement: 'authentication.k8s.io/v1', replacementAvailable: ['1.28', SSR_GATE], mig: 'same',
+  note: 'Alpha API (disabled by default). The generated lifecycle code says introduced 1.25, deprecated 1.28, removed 1.31; the feature gate page (and the 1.26 release) put the alpha in 1.26, which is followed for introduced. Create-only (never stored).',
+});
+extra('authentication.k8s.io/v1beta1', 'SelfSubjectReview', '1.27', SSR_GATE, {
+  replacement: 'authentication.k8s.io/v1', replacementAvailable: ['1.28', SSR_GATE], mig: 'same',
+  note: 'Beta API (beta APIs added after 1.24 are off by default). Deprecation and removal releases not read in any source (kept null: treated as served from 1.27 on). Create-only (never stored).',
+});
+extra('authentication.k8s.io/v1', 'SelfSubjectReview', '1.28', SSR_GATE);
 extra('storage.k8s.io/v1', 'CSIDriver', '1.18', changelog('1.18', 'CSIDriver GA'), { note: 'The deprecation guide, Pluto and kubent say storage.k8s.io/v1 CSIDriver is "available since 1.19"; the 1.18 changelog (CSIDriver GA) is followed here.' });
 extra('storage.k8s.io/v1', 'CSINode', '1.17', guideSrc('v1.22 Storage resources'));
 extra('storage.k8s.io/v1', 'StorageClass', '1.6', guideSrc('v1.22 Storage resources'));
@@ -397,12 +436,14 @@ extra('admissionregistration.k8s.io/v1beta1', ['ValidatingAdmissionPolicy', 'Val
 extra('admissionregistration.k8s.io/v1', ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'], '1.30', `${PLUTO} (replacement-available-in of the v1alpha1 rows)`, { confidence: 'reference' });
 for (const k of ['ResourceSlice', 'ResourceClaim', 'DeviceClass', 'ResourceClaimTemplate']) {
   extra('resource.k8s.io/v1beta2', k, '1.33', `${PLUTO} (replacement-available-in of the v1beta1 rows)`, {
-    confidence: 'reference', replacement: 'resource.k8s.io/v1', replacementAvailable: ['1.34', `${PLUTO} (replacement-available-in of the v1alpha3 rows)`], mig: 'dra',
-    note: 'Beta API (off by default). Deprecation and removal releases not recorded in the sources read (kept null: treated as served from 1.33 on).',
+    replacement: 'resource.k8s.io/v1', replacementAvailable: ['1.34', `${PLUTO} (replacement-available-in of the v1alpha3 rows)`], mig: 'dra',
+    deprecated: ['1.36', DRA_V1BETA2_GEN], removed: ['1.39', DRA_V1BETA2_GEN],
+    note: 'Beta API (off by default). Deprecated 1.36 and removed 1.39 per the generated lifecycle code (introduced 1.33 there too); 1.39 is after the newest minor the data knows, so it is an announcement.',
   });
   extra('resource.k8s.io/v1', k, '1.34', `${PLUTO} (replacement-available-in of the v1alpha3 rows)`, { confidence: 'reference' });
 }
-extra('storagemigration.k8s.io/v1beta1', 'StorageVersionMigration', '1.35', `${PLUTO} (replacement-available-in of the v1alpha1 row)`, { confidence: 'reference', note: 'Beta API (off by default).' });
+extra('storagemigration.k8s.io/v1beta1', 'StorageVersionMigration', '1.35', `${PLUTO} (replacement-available-in of the v1alpha1 row)`, { confidence: 'reference', note: 'Beta API (off by default). Its deprecation and removal after storagemigration.k8s.io/v1 (1.37) are not recorded in the sources read (kept null).' });
+extra('storagemigration.k8s.io/v1', 'StorageVersionMigration', '1.37', `${LIFECYCLE_REF} (Kubernetes v1.37 release blog: StorageVersionMigration stable and enabled by default, KEP-4192)`);
 extra('snapshot.storage.k8s.io/v1', ['VolumeSnapshot', 'VolumeSnapshotClass', 'VolumeSnapshotContent'], '1.20', changelog('1.20', 'CSI volume snapshot GA'), { servedBy: 'CRD (kubernetes-csi/external-snapshotter)', note: 'Served by the external-snapshotter CRDs (v1 since external-snapshotter 4.0, released with Kubernetes 1.20), not by kube-apiserver.' });
 for (const k of ['Certificate', 'Issuer', 'ClusterIssuer', 'CertificateRequest']) {
   extra('cert-manager.io/v1', k, '1.0', CM('v1.0', 'v1 API'), { component: 'cert-manager', servedBy: 'CRD (cert-manager)', note: 'Versions are cert-manager releases, not Kubernetes minors.' });
@@ -426,8 +467,26 @@ const byComp = {};
 for (const e of entries) byComp[e.component] = (byComp[e.component] ?? 0) + 1;
 if (byComp.k8s !== 86 || byComp['cert-manager'] !== 24 || byComp.istio !== 2) fail(`Pluto component counts changed: ${JSON.stringify(byComp)}`);
 if (kubent.rules.length !== kubent.count || kubent.count !== 51) fail(`expected 51 kubent rules, got ${kubent.rules.length}`);
-const asOf = [readOn, releases.snapshotDate].sort().at(-1);
-const minors = releases.releases.map((r) => r.minor).sort(cmpMinor);
+// releases.json stops at 1.36; lifecycle-1.33-1.38.json (read later) gives the releases since. A minor counts as known
+// once its release date is on or before that file's read date (1.37: 2026-08-26; 1.38 is scheduled for 2026-12-16,
+// so it is not known: only its announced removals are in the rows).
+const later = readJson('lifecycle-1.33-1.38.json');
+const laterReleases = later.rows.filter((r) => r.kind === 'release')
+  .map((r) => ({ minor: r.minors.release, date: /^\d{4}-\d{2}-\d{2}/.exec(r.date)?.[0] ?? null }))
+  .filter((r) => r.date && r.date <= later.readDate);
+const asOf = [readOn, releases.snapshotDate, later.readDate].sort().at(-1);
+const minors = [...new Set([...releases.releases.map((r) => r.minor), ...laterReleases.map((r) => r.minor)])].sort(cmpMinor);
+for (let i = 1; i < minors.length; i++) if (cmpMinor(minors[i], minors[i - 1]) !== 1) fail(`minors not contiguous at ${minors[i]}`);
+
+// Pluto's default target version per component (its `target-versions`, used when `--target-versions` does not name
+// the component): cert-manager and istio rows are checked at these unless the user gives a version. k8s is not
+// taken: the Kubernetes window replaces it.
+const componentTargets = {};
+for (const [component, v] of Object.entries(pluto['target-versions'] ?? {}).sort()) {
+  if (component === 'k8s') continue;
+  componentTargets[component] = { version: normalizeKubernetesVersion(String(v)), plutoTarget: String(v), source: `${PLUTO} target-versions` };
+}
+if (Object.keys(componentTargets).join(',') !== 'cert-manager,istio') fail(`Pluto target-versions changed: ${JSON.stringify(pluto['target-versions'])}`);
 
 // ---------------------------------------------------------------------------------------------
 // build rows
@@ -717,16 +776,20 @@ const out = {
     plutoEntries: '0-based positions of the Pluto versions.yaml entries this row stands for',
     corrections: 'Pluto values replaced by upstream values (the row carries `value`)',
     filled: 'values Pluto leaves empty, given by another source (the row carries `value`)',
+    componentTargets: 'per component other than k8s: the version its rows are checked at unless the user gives one (Pluto\'s default target-versions)',
   },
   sourcesRead: [
     { name: PLUTO, repo: 'FairwindsOps/pluto', path: 'versions.yaml', commit: plutoCommit[1], date: plutoCommit[2], copy: 'shared/reference/kubernetes/pluto-versions.yaml' },
     { name: 'kubent', repo: kubent.source.repo, path: kubent.source.path, commit: kubent.source.commit, copy: 'shared/reference/kubernetes/kubent-rules.json' },
     { name: 'Kubernetes releases', copy: 'shared/reference/kubernetes/releases.json', date: releases.snapshotDate },
+    { name: 'Kubernetes 1.33-1.38 lifecycle', copy: LIFECYCLE_REF, date: later.readDate, note: `releases after 1.36 (${laterReleases.map((r) => `${r.minor} ${r.date}`).join(', ')}; the published release dates: the reference did not see the tags themselves); announced removals (resource.k8s.io/v1beta1 in 1.38) verified in the generated lifecycle code` },
+    { name: 'kubernetes/kubernetes generated lifecycle code', repo: 'kubernetes/kubernetes', path: 'staging/src/k8s.io/api/<group>/<version>/zz_generated.prerelease-lifecycle.go', note: 'search-index copies; the commit of each file version is named per row in `sources`' },
     { name: 'Kubernetes Deprecated API Migration Guide', url: GUIDE_URL, repo: 'kubernetes/website', path: 'content/en/docs/reference/using-api/deprecation-guide.md', commit: '02afb71016ac558fc5836738711e78e77b1ad44a', note: 'v1.16–v1.25 sections; v1.26–v1.32 sections read from the copy in dancer1325/kubernetes-website at d46ff627136bc060a79556d797193108676f849a and the kubernetes.io mirror k8s.jobcher.com' },
     { name: 'kubernetes/api lifecycle tags', repo: 'kubernetes/api', path: '<group>/<version>/types.go (+k8s:prerelease-lifecycle-gen; defaults: deprecated = introduced+3, removed = introduced+6 minors)', commit: K8S_API_COMMIT },
     { name: 'Kubernetes changelogs / release blogs, cert-manager release notes', note: 'named per row in `sources`; confidence "changelog"' },
   ],
   minors,
+  componentTargets,
   corrections,
   filled,
   apis,

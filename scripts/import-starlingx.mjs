@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
+import { normalizeKubernetesVersion } from './lib/kubernetes-version.mjs';
 import { releaseRanges as sharedReleaseRanges } from './schemas/common.mjs';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -48,7 +49,7 @@ function compareReleases(a, b) {
   return am - bm || an - bn;
 }
 function stripV(v) {
-  return String(v).replace(/^v/, '');
+  return normalizeKubernetesVersion(String(v));
 }
 function compareVersions(a, b) {
   const pa = a.split('.').map(Number);

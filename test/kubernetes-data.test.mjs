@@ -45,11 +45,11 @@ const RAW_FIELDS = ['kind', 'deprecated', 'removed', 'replacement', 'replacement
 
 // ---------------------------------------------------------------------------------------------
 
-test('data: as-of date, minors 1.16 … 1.36, row shape, sources on every row', () => {
-  assert.equal(data.asOf, '2026-08-22');
+test('data: as-of date, minors 1.16 … 1.37, row shape, sources on every row', () => {
+  assert.equal(data.asOf, '2026-12-01');
   assert.equal(data.minors[0], '1.16');
-  assert.equal(data.minors.at(-1), '1.36');
-  assert.deepEqual(data.minors, L.minorsBetween('1.16', '1.36'));
+  assert.equal(data.minors.at(-1), '1.37');
+  assert.deepEqual(data.minors, L.minorsBetween('1.16', '1.37'));
   const seen = new Set();
   for (const r of apis) {
     const id = `${r.apiVersion}|${r.kind}`;
@@ -218,7 +218,7 @@ test('lifecycle predicates follow Pluto semantics (>=, v-prefixed targets, null 
   ]);
 });
 
-test('schemas: one per minor 1.16 … 1.36, compile, served lists equal the engine predicate', () => {
+test('schemas: one per minor 1.16 … 1.37, compile, served lists equal the engine predicate', () => {
   for (const minor of data.minors) {
     const schema = schemaOf(minor);
     compile(schema);

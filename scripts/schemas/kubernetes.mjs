@@ -1,5 +1,5 @@
 // Schema family "kubernetes": one JSON Schema (draft-07) per Kubernetes minor (data.minors,
-// 1.16 … 1.36) for ONE manifest object, generated from data/kubernetes/api-lifecycle.json only.
+// 1.16 … the newest minor of the data) for ONE manifest object, generated from data/kubernetes/api-lifecycle.json only.
 //
 // Shape of schemas/kubernetes/<minor>/manifest.schema.json:
 //  * required: [apiVersion, kind] (both strings); everything else is left open;

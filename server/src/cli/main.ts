@@ -10,7 +10,8 @@ import { stylish, json, sarif, github, gitlab, count, printable, type FileReport
 import { ServerSession, ServerFailure } from './session';
 import { writeFileSafely, readBounded, removeStaleTemporaries, type ReadState } from './write';
 import type { InitializationOptions } from '../shared/protocol';
-import { checkKubernetesWindow, checkKataWindow, SEVERITIES } from '../engine/config';
+import { checkKubernetesWindow, checkKataWindow, SEVERITIES, checkComponentVersion } from '../engine/config';
+import { normalizeKubernetesVersion } from '../engine/versions';
 import { findStarlingxRelease } from '../engine/data';
 import { ruleIds } from '../engine/rules';
 import { MAX_FILE_BYTES } from '../engine/analyze';
@@ -35,6 +36,8 @@ Options:
       --kata-window <w>           Kata window, e.g. 3.2..3.32
       --kata-flavour <go|runtime-rs>  Kata runtime flavour (also --kata-flavor)
       --rule <id>=<severity>      set a rule's severity (error|warning|info|hint|off); repeatable
+      --component-versions <c=v,…>  versions of CRD-providing components whose API rows are checked at them,
+                                  e.g. cert-manager=1.5,istio=1.11 (default: Pluto's default target per component)
       --exit-codes <default|pluto>  pluto: exit 3 when an API is removed, 2 when one is deprecated (as Pluto does)
       --max-warnings <n>          exit 1 when there are more than n warnings (default: -1, no limit)
       --fix                       apply the preferred fixes (atomic writes; files that do not parse are left alone;
@@ -61,7 +64,8 @@ Only regular files are read (FIFOs, devices and sockets are reported as not chec
 
 Exit codes: 0 no errors; 1 errors (or more warnings than --max-warnings); 2 usage error, invalid .skewguard.yaml,
 missing path, no file checked at all, a file or folder that could not be read or written, or internal failure.
-With --exit-codes pluto: 3 an API is removed in the window, 2 one is deprecated.
+With --exit-codes pluto: 3 an API is removed in the window, 2 one is deprecated (k8s/window-past-data is neither:
+it follows the default codes).
 `;
 
 interface Options {
@@ -70,6 +74,7 @@ interface Options {
   config?: string;
   starlingxRelease?: string;
   kubernetesWindow?: string;
+  componentVersions?: Record<string, string>;
   kataWindow?: string;
   kataFlavour?: string;
   rules: Record<string, SeveritySetting>;
@@ -124,9 +129,20 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
         o.kubernetesWindow = w; break;
       }
       case '--kubernetes-version': {
-        const v = val().replace(/^v/, '');
+        const v = normalizeKubernetesVersion(val());
         if (!/^\d+\.\d+(\.\d+)?$/.test(v)) throw new UsageError(`--kubernetes-version takes a version such as 1.25 or v1.25.0`);
         o.kubernetesWindow = v; break;
+      }
+      case '--component-versions': {
+        o.componentVersions ??= {};
+        for (const part of val().split(',')) {
+          const m = /^\s*([^=\s]+)\s*=\s*(\S+)\s*$/.exec(part);
+          if (!m) throw new UsageError('--component-versions takes <component>=<version>[,…], e.g. cert-manager=1.5,istio=1.11');
+          const err = checkComponentVersion(m[1], m[2]);
+          if (err) throw new UsageError(`--component-versions ${m[1]}: ${err}`);
+          o.componentVersions[m[1]] = normalizeKubernetesVersion(m[2]);
+        }
+        break;
       }
       case '--exit-codes': {
         const v = val();
@@ -282,7 +298,7 @@ async function main(argv: string[]): Promise<number> {
     parseCacheChars: 256 * 1024,
     clearDiagnosticsOnClose: false,
     cli: {
-      configPath: opts.config, starlingxRelease: opts.starlingxRelease, kubernetesWindow: opts.kubernetesWindow,
+      configPath: opts.config, starlingxRelease: opts.starlingxRelease, kubernetesWindow: opts.kubernetesWindow, componentVersions: opts.componentVersions,
       kataWindow: opts.kataWindow, kataFlavour: opts.kataFlavour, rules: opts.rules,
     },
   };

@@ -14,7 +14,8 @@ import { PersistContext, persistKind, isPersistName, isLegacyStoreFile, isPersis
 import { legacyStore, releasesWithoutLegacyStore } from './rules/kata-persist/legacy-store';
 import { persistData } from './kata/persist';
 import { describeReleases } from './kata/data';
-import { helmTemplate, staleData } from './rules/kubernetes/engine-notes';
+import { helmTemplate, staleData, windowPastData } from './rules/kubernetes/engine-notes';
+import { windowPastDataOf } from './config';
 import { KubernetesContext, type NeighbourFacts, manifestObjects, isManifestValue, isManifestLike, looksLikeHelmTemplate, lifecycleRows } from './families/kubernetes';
 import { kubernetesApis } from './data';
 import type { Finding, FindingFix, RuleMeta } from './rules/types';
@@ -226,7 +227,7 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
 function checkManifests(yaml: YamlFile, input: AnalyzeInput, json: boolean, emit: (r: RuleMeta, f: Finding) => void) {
   const { config } = input;
   const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
-  const k8s = new KubernetesContext(yaml, manifestObjects(yaml), config.kubernetes, rows, json, input.neighbours, input.path, config.starlingx.release.release);
+  const k8s = new KubernetesContext(yaml, manifestObjects(yaml), config.kubernetes, rows, json, input.neighbours, input.path, config.starlingx.release.release, config.components);
   for (const rule of kubernetesRules) runRule(rule, k8s, emit);
   let staleReported = false;
   if (input.reportStaleData && k8s.objects.length) {
@@ -237,6 +238,18 @@ function checkManifests(yaml: YamlFile, input: AnalyzeInput, json: boolean, emit
       emit(staleData, {
         message: `the Kubernetes API lifecycle data is as of ${asOf}, more than six months ago: deprecations announced since then are not known`,
         range: k8s.objects[0].apiVersionRange,
+      });
+    }
+    // Steps of the window the data does not know: said once per run too (with the stale-data note's flag).
+    const past = windowPastDataOf(config.kubernetes.minors);
+    if (past) {
+      staleReported = true;
+      const announced = past.announced.length ? `; only the removals already announced for them are checked (${past.announced.join(', ')})` : '';
+      emit(windowPastData, {
+        message: `the Kubernetes window ${k8s.windowText} goes past the API lifecycle data, which knows Kubernetes up to ${past.knownUpTo} (as of ${past.asOf}): `
+          + `${past.steps.length > 1 ? `${past.steps[0]}..${past.steps[past.steps.length - 1]} are` : `${past.steps[0]} is`} not vouched for, removals there are not known${announced}`,
+        range: k8s.objects[0].apiVersionRange,
+        data: { ...past },
       });
     }
   }

@@ -4,8 +4,8 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import { parseYaml, type OffsetRange } from './parse/yaml';
 import { didYouMean, own } from './text';
-import { parseRange, minorsBetween, compareVersions, minorOf } from './versions';
-import { findStarlingxRelease, newestStarlingxRelease, starlingxReleases, type StxRelease } from './data';
+import { parseRange, minorsBetween, compareVersions, minorOf, normalizeKubernetesVersion } from './versions';
+import { findStarlingxRelease, newestStarlingxRelease, starlingxReleases, kubernetesApis, type StxRelease } from './data';
 import type { Family, SeveritySetting, SourceInfo } from './types';
 import type { PlutoRow } from './families/kubernetes';
 import { kataData, kataWindow } from './kata/data';
@@ -29,6 +29,14 @@ export const configSchema = {
       type: 'object', additionalProperties: false,
       properties: {
         window: { type: 'string', description: 'Kubernetes versions every file must work with: "1.18..1.21" or one version "1.21".' },
+        components: {
+          type: 'object',
+          description: 'Version of each CRD-providing component whose lifecycle rows are checked at that version instead of the '
+            + "Kubernetes window, e.g. { cert-manager: \"1.5\", istio: \"1.11\" }. A component not named here is checked at Pluto's "
+            + 'default target for it.',
+          // Names and version format are checked by checkComponentVersion (known components, with did-you-mean).
+          additionalProperties: { type: 'string' },
+        },
         additionalVersions: {
           type: 'array', description: "Lifecycle rows for your own APIs (CRDs), in Pluto's versions.yaml row format.",
           items: {
@@ -76,6 +84,8 @@ export interface Overrides {
   files?: Record<string, Family>;
   /** Lifecycle rows for the user's own APIs, in Pluto's row format. */
   kubernetesRows?: PlutoRow[];
+  /** Versions of CRD-providing components (cert-manager, istio …) their lifecycle rows are checked at. */
+  componentVersions?: Record<string, string>;
 }
 
 export interface ConfigProblem { message: string; range: OffsetRange }
@@ -171,7 +181,7 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
       for (let a = 0; a < set.length; a++) {
         for (let b = a + 1; b < set.length; b++) {
           const x = String(row[set[a]]), y = String(row[set[b]]);
-          if (compareVersions(x.replace(/^v/, ''), y.replace(/^v/, '')) > 0) {
+          if (compareVersions(normalizeKubernetesVersion(x), normalizeKubernetesVersion(y)) > 0) {
             problems.push({
               message: `kubernetes.additionalVersions[${i}] (${String(row.version)} ${String(row.kind)}): ${set[b]} ${y} is before ${set[a]} ${x}; `
                 + 'a row must be introduced, then deprecated, then removed. The row is not used',
@@ -183,6 +193,18 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
       }
       return true;
     }) as unknown as PlutoRow[];
+  }
+  const comps = value.kubernetes?.components;
+  if (comps && typeof comps === 'object' && !Array.isArray(comps) && ok('kubernetes.components')) {
+    const userComponents = (overrides.kubernetesRows ?? []).map((r) => r.component).filter((c): c is string => !!c);
+    const out: Record<string, string> = {};
+    for (const [name, v] of Object.entries(comps as Record<string, unknown>)) {
+      const err = checkComponentVersion(name, v, userComponents);
+      // A wrong name is reported at the name, a wrong version at the version.
+      if (err) problems.push({ message: `kubernetes.components.${name}: ${err}`, path: ['kubernetes', 'components', name], at: componentNameProblem(name, userComponents) ? 'key' : 'value' });
+      else out[name] = normalizeKubernetesVersion(String(v));
+    }
+    if (Object.keys(out).length) overrides.componentVersions = out;
   }
   if (value.kata?.flavour && ok('kata.flavour')) overrides.kataFlavour = value.kata.flavour;
   if (value.rules && typeof value.rules === 'object' && !Array.isArray(value.rules)) {
@@ -268,6 +290,8 @@ export interface ResolvedConfig {
   files: Record<string, Family>;
   /** The user's lifecycle rows and the file they came from. */
   kubernetesRows?: { rows: PlutoRow[]; origin: string };
+  /** The version each component's lifecycle rows are checked at, and where it came from. */
+  components: Record<string, ComponentVersionSetting>;
   configPath?: string;
 }
 
@@ -296,7 +320,7 @@ export function starlingxPath(rel: StxRelease, start: string): string[] {
 
 export function windowFromStarlingx(rel: StxRelease, kubernetesVersion: string | undefined, source: SourceInfo): KubeWindow {
   const shipped = rel.kubernetes.map((k) => k.version);
-  const v = kubernetesVersion?.replace(/^v/, '');
+  const v = kubernetesVersion === undefined ? undefined : normalizeKubernetesVersion(kubernetesVersion);
   const start = v && shipped.includes(v) ? v : rel.default;
   const patches = starlingxPath(rel, start);
   return { minors: patches.map((p) => minorOf(p)!), patches, source };
@@ -350,18 +374,84 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
   const files = { ...(input.settings?.files ?? {}), ...(input.config?.overrides.files ?? {}), ...(input.cli?.files ?? {}) };
   const rowsPick = pick('kubernetesRows');
   const kubernetesRows = rowsPick ? { rows: rowsPick[0], origin: rowsPick[1].detail } : undefined;
-  return { starlingx: { release, source: relSource }, kubernetes, kata, rules, ruleSources, ignore, files, kubernetesRows, configPath: input.config?.path };
+  const components = resolveComponentVersions(input);
+  return { starlingx: { release, source: relSource }, kubernetes, kata, rules, ruleSources, ignore, files, kubernetesRows, components, configPath: input.config?.path };
 }
 
 /** A human summary of the resolved windows and their sources (status bar tooltip, --print-config). */
 export function describeResolved(c: ResolvedConfig): Record<string, unknown> {
   return {
     starlingx: { release: c.starlingx.release.release, source: c.starlingx.source },
-    kubernetes: { window: c.kubernetes.minors.length > 1 ? `${c.kubernetes.minors[0]}..${c.kubernetes.minors[c.kubernetes.minors.length - 1]}` : c.kubernetes.minors[0], versions: c.kubernetes.patches ?? c.kubernetes.minors, source: c.kubernetes.source },
+    kubernetes: { window: c.kubernetes.minors.length > 1 ? `${c.kubernetes.minors[0]}..${c.kubernetes.minors[c.kubernetes.minors.length - 1]}` : c.kubernetes.minors[0], versions: c.kubernetes.patches ?? c.kubernetes.minors, source: c.kubernetes.source, pastData: windowPastDataOf(c.kubernetes.minors) ?? null },
+    components: c.components,
     kata: { window: c.kata.window ? `${c.kata.window.from}..${c.kata.window.to}` : null, flavour: c.kata.flavour ?? null, source: c.kata.source },
     rules: Object.fromEntries(Object.entries(c.rules).map(([k, v]) => [k, { severity: v, source: c.ruleSources[k] }])),
     ignore: c.ignore,
     files: c.files,
     config: c.configPath ?? null,
   };
+}
+
+// ---- the Kubernetes window and the lifecycle data (k8s/window-past-data) ----
+
+export interface WindowPastData {
+  /** Newest minor the API lifecycle data knows. */
+  knownUpTo: string;
+  asOf: string;
+  /** Window minors newer than knownUpTo: the data cannot vouch for them. */
+  steps: string[];
+  /** Removals the data has for those steps anyway (announced upstream), "apiVersion in minor". */
+  announced: string[];
+}
+
+/** The steps of a window the shipped lifecycle data does not know; undefined when it knows them all. */
+export function windowPastDataOf(minors: string[]): WindowPastData | undefined {
+  const data = kubernetesApis();
+  const knownUpTo = data.minors[data.minors.length - 1];
+  const newer = (a: string, b: string) => compareVersions(a, b) > 0;
+  const steps = minors.filter((m) => newer(m, knownUpTo));
+  if (!steps.length) return undefined;
+  const announced = [...new Set(data.apis
+    .filter((r) => (r.component ?? 'k8s') === 'k8s' && r.removed && steps.includes(r.removed))
+    .sort((a, b) => compareVersions(a.removed!, b.removed!) || (a.apiVersion < b.apiVersion ? -1 : 1))
+    .map((r) => `${r.apiVersion} in ${r.removed}`))];
+  return { knownUpTo, asOf: data.asOf, steps, announced };
+}
+
+// ---- component versions (cert-manager, istio …: their lifecycle rows use the component's own releases) ----
+
+export interface ComponentVersionSetting { version: string; source: SourceInfo }
+
+/** Components with lifecycle rows in the shipped data, and Pluto's default target for each. */
+export function knownComponents(): Record<string, { version: string; source: string }> {
+  return kubernetesApis().componentTargets ?? {};
+}
+
+/** Whether the component name itself is wrong (Kubernetes, or not a known component). */
+function componentNameProblem(name: string, extra: string[]): boolean {
+  return name === 'k8s' || name === 'kubernetes' || !(Object.keys(knownComponents()).includes(name) || extra.includes(name));
+}
+
+/** An error message for a component version setting, or undefined when it is fine. `extra`: components of user rows. */
+export function checkComponentVersion(name: string, v: unknown, extra: string[] = []): string | undefined {
+  const known = [...new Set([...Object.keys(knownComponents()), ...extra])].sort();
+  if (name === 'k8s' || name === 'kubernetes') return 'Kubernetes versions are the Kubernetes window (kubernetes.window / --kubernetes-window), not a component version';
+  if (!known.includes(name)) {
+    const hint = didYouMean(name, known);
+    return `unknown component "${name}"${hint ? `; did you mean "${hint}"?` : ''} (known: ${known.join(', ')})`;
+  }
+  if (typeof v !== 'string' || !/^\d+\.\d+(\.\d+)?$/.test(normalizeKubernetesVersion(v))) return `"${String(v)}" is not a version such as 1.5 or v1.5.3`;
+  return undefined;
+}
+
+function resolveComponentVersions(input: ResolveInput): Record<string, ComponentVersionSetting> {
+  const out: Record<string, ComponentVersionSetting> = {};
+  for (const [name, d] of Object.entries(knownComponents())) out[name] = { version: d.version, source: { kind: 'default', detail: `Pluto's default target, ${d.source}` } };
+  const layers: Array<[Record<string, string> | undefined, SourceInfo]> = [
+    [input.settings?.componentVersions, { kind: 'settings', detail: 'editor settings' }],
+    [input.config?.overrides.componentVersions, { kind: 'config', detail: `${input.config?.path ?? '.skewguard.yaml'} kubernetes.components` }],
+    [input.cli?.componentVersions, { kind: 'cli', detail: '--component-versions' }],
+  ];
+  for (const [o, source] of layers) for (const [name, v] of Object.entries(o ?? {})) out[name] = { version: normalizeKubernetesVersion(v), source };
+  return out;
 }

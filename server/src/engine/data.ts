@@ -97,6 +97,12 @@ export interface ApiRow extends LifecycleRow {
   /** Where a user row came from (.skewguard.yaml), for hovers. */
   origin?: string;
 }
-export interface ApiLifecycle { asOf: string; minors: string[]; apis: ApiRow[] }
+export interface ApiLifecycle {
+  asOf: string;
+  minors: string[];
+  apis: ApiRow[];
+  /** Per component other than k8s: the version its rows are checked at by default (Pluto's target-versions). */
+  componentTargets?: Record<string, { version: string; plutoTarget?: string; source: string }>;
+}
 
 export function kubernetesApis(): ApiLifecycle { return loadJson<ApiLifecycle>('data/kubernetes/api-lifecycle.json'); }

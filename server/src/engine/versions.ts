@@ -4,7 +4,7 @@ import { memoIn } from './memo';
 export interface Minor { major: number; minor: number }
 
 export function parseMinor(v: string): Minor | undefined {
-  const m = /^v?(\d+)\.(\d+)(?:\.\d+)?$/.exec(v.trim());
+  const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(normalizeKubernetesVersion(v));
   return m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined;
 }
 
@@ -16,7 +16,7 @@ export function minorOf(v: string): string | undefined {
 /** Parsed versions, memoised: the Kata rules compare the same few release strings millions of times. */
 const versionPartsCache = new Map<string, ReadonlyArray<number | string>>();
 function versionParts(v: string): ReadonlyArray<number | string> {
-  return memoIn(versionPartsCache, v, () => v.replace(/^v/, '').split(/[.-]/).map((x) => (/^\d+$/.test(x) ? Number(x) : x)), 4096);
+  return memoIn(versionPartsCache, v, () => normalizeKubernetesVersion(v).split(/[.-]/).map((x) => (/^\d+$/.test(x) ? Number(x) : x)), 4096);
 }
 
 export function compareVersions(a: string, b: string): number {
@@ -35,10 +35,9 @@ export interface RangeParse { from: string; to: string }
 
 /** "1.18..1.21" | "1.21" -> {from, to}; undefined when malformed. */
 export function parseRange(s: string): RangeParse | undefined {
-  const t = String(s).trim();
-  const m = /^v?(\d+\.\d+(?:\.\d+)?)(?:\s*\.\.\s*v?(\d+\.\d+(?:\.\d+)?))?$/.exec(t);
-  if (!m) return undefined;
-  return { from: m[1], to: m[2] ?? m[1] };
+  const parts = String(s).split('..').map(normalizeKubernetesVersion);
+  if (parts.length > 2 || !parts.every((p) => /^\d+\.\d+(?:\.\d+)?$/.test(p))) return undefined;
+  return { from: parts[0], to: parts[1] ?? parts[0] };
 }
 
 /** Every Kubernetes minor from..to inclusive ("1.18".."1.21" -> 1.18, 1.19, 1.20, 1.21). */
@@ -53,4 +52,13 @@ export function minorsBetween(from: string, to: string): string[] | undefined {
 export function formatList(xs: string[], conj = 'and'): string {
   if (xs.length <= 1) return xs.join('');
   return `${xs.slice(0, -1).join(', ')} ${conj} ${xs[xs.length - 1]}`;
+}
+
+/**
+ * The one reading of a Kubernetes version string, wherever it comes from (localhost.yml's kubernetes_version, a
+ * window, a flag, a Pluto row, an image tag): surrounding whitespace and ONE leading "v" or "V" removed, nothing
+ * else changed ("V1.19.13" -> "1.19.13", " v1.25 " -> "1.25", "1.x" stays "1.x" for the caller to reject).
+ */
+export function normalizeKubernetesVersion(v: string): string {
+  return String(v).trim().replace(/^[vV]/, '');
 }

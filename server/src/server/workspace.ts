@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CONFIG_FILENAMES, parseConfig, type LoadedConfig, type WorkspaceFacts } from '../engine/config';
+import { normalizeKubernetesVersion } from '../engine/versions';
 import { isStarlingxName } from '../engine/families/starlingx';
 import { parseYaml } from '../engine/parse/yaml';
 import { ruleIds } from '../engine/rules';
@@ -140,7 +141,7 @@ export class WorkspaceState {
         const text = this.readText(found);
         const doc = text ? parseYaml(text).docs.find((d) => !d.empty) : undefined;
         const v = doc && doc.errors.length === 0 ? (doc.value as any)?.kubernetes_version : undefined;
-        return { localhost: { path: path.relative(root, found) || found, kubernetesVersion: typeof v === 'string' ? v.replace(/^v/, '') : undefined } };
+        return { localhost: { path: path.relative(root, found) || found, kubernetesVersion: typeof v === 'string' ? normalizeKubernetesVersion(v) : undefined } };
       });
     });
   }

@@ -2,7 +2,8 @@
 // against every minor of the Kubernetes window with the lifecycle data.
 import type { YamlDoc, YamlFile, OffsetRange } from '../parse/yaml';
 import { kubernetesApis, type ApiRow } from '../data';
-import type { KubeWindow } from '../config';
+import type { KubeWindow, ComponentVersionSetting } from '../config';
+import { normalizeKubernetesVersion } from '../versions';
 import { statusAt, findRow, servedKinds, compareMinor } from '../kubernetes/lifecycle';
 import { parseImage, componentOf, type ImageRef, type Component } from '../kubernetes/components';
 import { memoIn, weakMemoIn } from '../memo';
@@ -91,6 +92,8 @@ export class KubernetesContext {
     readonly path = '',
     /** The StarlingX release of the configuration, for "StarlingX ships …" advice. */
     readonly starlingxRelease?: string,
+    /** The version each component's (cert-manager, istio …) lifecycle rows are checked at. */
+    readonly components: Record<string, ComponentVersionSetting> = {},
   ) {}
 
   /** Every container image of every object (pod templates at any depth: Deployments, CronJobs, Pods …). */
@@ -156,6 +159,31 @@ export class KubernetesContext {
   }
   private rowOf = new Map<ManifestObject, ApiRow | undefined>();
 
+  /**
+   * The row of a component's API (cert-manager, istio …) for the object, with the component version it is checked at
+   * (Pluto semantics: that project's own release numbers, not the Kubernetes window). `version` is undefined when no
+   * version is known for the component (a user row of a component without a version).
+   */
+  componentRow(o: ManifestObject): { row: ApiRow; component: string; setting?: ComponentVersionSetting; status?: ReturnType<typeof statusAt> } | undefined {
+    // Per object (three rules ask), the row lookup shared by apiVersion and kind.
+    return memoIn(this.componentOf, o, () => {
+      const r = this.memo(`crow\u0000${o.apiVersion}\u0000${o.kind}`, () => {
+        const x = findRow(this.rows, o.apiVersion, o.kind);
+        return x && (x.component ?? 'k8s') !== 'k8s' ? x : undefined;
+      });
+      if (!r) return undefined;
+      const component = r.component!;
+      const setting = this.components[component];
+      return { row: r, component, setting, status: setting ? statusAt(r, setting.version) : undefined };
+    });
+  }
+  private componentOf = new Map<ManifestObject, ReturnType<KubernetesContext['componentRow']>>();
+
+  /** apiVersions of a component's kind served at one version of the component, best first (not deprecated there first). */
+  componentServed(kind: string, component: string, version: string): string[] {
+    return rankApiVersions(servedKinds(this.rows, kind, version, component), kind, this.rows, [version]);
+  }
+
   steps(row: ApiRow): readonly StepStatus[] {
     return memoIn(this.stepsOf, row, () => this.stepsShared(row));
   }
@@ -198,6 +226,51 @@ export class KubernetesContext {
       const r = findRow(this.rows, apiVersion, kind);
       return !!r && this.minors.some((m) => statusAt(r, m).deprecated);
     });
+  }
+
+  /** Window minors at which no apiVersion serves the kind (it does not exist yet, or no longer). */
+  missingAt(kind: string): string[] {
+    return this.memo(`missing\u0000${kind}`, () => Object.freeze(this.minors.filter((m) => !servedKinds(this.rows, kind, m).length))).slice();
+  }
+
+  /**
+   * The shortest sequence of apiVersions of the kind that carries an object through the window: the first is served at
+   * the first step that serves the kind at all (the window's start, unless the kind is newer), the last at the last
+   * such step, and each is served together with the next at some step (where the object is switched). It goes through `via` (the object's own apiVersion) when that is served in the window.
+   * Every apiVersion of the kind is considered, also ones that are neither the object's nor the newest (a bridge).
+   * Ties: the best final apiVersion (rankApiVersions), then the best ones on the way. undefined: no such sequence.
+   */
+  bridge(kind: string, via?: string): Array<{ apiVersion: string; first: string; last: string }> | undefined {
+    const all = this.servedSomewhere(kind).map((a) => ({ apiVersion: a, ...this.servedSpan(a, kind)! }));
+    const missing = new Set(this.missingAt(kind));
+    const present = this.minors.filter((m) => !missing.has(m));
+    if (!present.length) return undefined;
+    const start = present[0], end = present[present.length - 1];
+    const rank = new Map(all.map((x, i) => [x.apiVersion, i]));
+    const mustVia = via !== undefined && all.some((x) => x.apiVersion === via);
+    let best: typeof all | undefined;
+    const better = (a: typeof all, b: typeof all | undefined) => {
+      if (!b) return true;
+      if (a.length !== b.length) return a.length < b.length;
+      for (let i = a.length - 1; i >= 0; i--) {
+        const d = rank.get(a[i].apiVersion)! - rank.get(b[i].apiVersion)!;
+        if (d) return d < 0;
+      }
+      return false;
+    };
+    const walk = (path: typeof all) => {
+      const last = path[path.length - 1];
+      if (last.last === end && (!mustVia || path.some((x) => x.apiVersion === via)) && better(path, best)) best = [...path];
+      if (path.length >= all.length) return;
+      for (const next of all) {
+        if (path.includes(next)) continue;
+        // served together with `last` at some step, first served later and lasting at least as long (so that a path
+        // can end on the object's own apiVersion even when an earlier one already reaches the window's end)
+        if (compareMinor(next.first, last.last) <= 0 && compareMinor(next.first, last.first) > 0 && compareMinor(next.last, last.last) >= 0) walk([...path, next]);
+      }
+    };
+    for (const x of all) if (x.first === start) walk([x]);
+    return best?.map((x) => ({ ...x }));
   }
 
   /** Every apiVersion that serves the kind at some minor of the window. */
@@ -292,7 +365,7 @@ export interface PlutoRow {
 
 const minorOrNull = (v: string | undefined): string | null => {
   if (!v) return null;
-  const m = /^v?(\d+)\.(\d+)/.exec(v);
+  const m = /^(\d+)\.(\d+)/.exec(normalizeKubernetesVersion(v));
   return m ? `${Number(m[1])}.${Number(m[2])}` : null;
 };
 

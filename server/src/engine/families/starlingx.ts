@@ -5,7 +5,7 @@ import { schemaPath, starlingxKeyNames, type StxRelease } from '../data';
 import { validateDoc, schemaFor, type SchemaProblem } from '../schema';
 import type { SourceInfo } from '../types';
 import { starlingxPath, type KubeWindow, windowFromStarlingx } from '../config';
-import { compareVersions, minorOf } from '../versions';
+import { compareVersions, minorOf, normalizeKubernetesVersion } from '../versions';
 
 export function isStarlingxName(file: string): boolean {
   return /localhost[^/\\]*\.ya?ml$/i.test(path.basename(file));
@@ -66,7 +66,7 @@ export class StarlingxContext {
     const src = this.file.text.slice(loc.value.start, loc.value.end);
     const quote = /^["']/.test(src) ? src[0] : '';
     const text = typeof raw === 'string' ? raw : undefined;
-    return { raw, text, range: loc.value, keyRange: loc.key, quote, normalised: text?.trim().replace(/^[vV]/, '') };
+    return { raw, text, range: loc.value, keyRange: loc.key, quote, normalised: text === undefined ? undefined : normalizeKubernetesVersion(text) };
   }
 
   /** The Kubernetes window this file implies: its release's path from its kubernetes_version (or the default). */

@@ -2,6 +2,7 @@
 // data/kubernetes/components.json and skew-policy.json. Pure predicates; no I/O beyond loading the data.
 import { loadJson } from '../data';
 import { compareMinor, parseMinor } from './lifecycle';
+import { normalizeKubernetesVersion } from '../versions';
 
 export interface ComponentVersion {
   version: string;
@@ -78,7 +79,7 @@ export function versionRow(c: Component, tag: string): ComponentVersion | undefi
 
 /** The Kubernetes minor of a kube-* image tag (v1.21.3 -> 1.21). */
 export function kubeMinorOfTag(tag: string | undefined): string | undefined {
-  const m = tag && /^v?(\d+)\.(\d+)(?:\.\d+)?/.exec(tag);
+  const m = tag && /^(\d+)\.(\d+)(?:\.\d+)?/.exec(normalizeKubernetesVersion(tag));
   return m ? `${m[1]}.${m[2]}` : undefined;
 }
 

@@ -1,7 +1,8 @@
 // Kubernetes API lifecycle predicates over data/kubernetes/api-lifecycle.json rows.
-// Pure functions, no imports: shared by the engine and (through dist/engine.js) the tests.
+// Pure functions (the only import is the one reading of a version string): shared by the engine and (through
+// dist/engine.js) the tests.
 //
-// Versions are minors "X.Y" (a leading "v" and a patch are accepted and ignored, so Pluto's
+// Versions are minors "X.Y" (a leading "v" or "V" and a patch are accepted and ignored, so Pluto's
 // "v1.25.0" works too). Rows of component "cert-manager" / "istio" carry THAT project's
 // version numbers, so compare them with a target of the same component only.
 //
@@ -13,6 +14,8 @@
 //   served               = (row.introduced == null || minor >= row.introduced) && !removed
 // (introduced == null means "unknown": treated as served since before any version asked about).
 // `deprecated` stays true after removal, as in Pluto.
+
+import { normalizeKubernetesVersion } from '../versions';
 
 export interface LifecycleRow {
   apiVersion: string;
@@ -40,7 +43,7 @@ export function parseMinor(v: string): [number, number] | undefined {
   // Called for every comparison of every row at every step of the window: parse each string once.
   let r = minorCache.get(v);
   if (r === undefined && !minorCache.has(v)) {
-    const m = /^v?(\d+)\.(\d+)(?:\.\d+)?$/.exec(String(v).trim());
+    const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(normalizeKubernetesVersion(v));
     r = m ? [Number(m[1]), Number(m[2])] : undefined;
     if (minorCache.size < 10000) minorCache.set(v, r);
   }

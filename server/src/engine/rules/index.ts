@@ -14,7 +14,7 @@ import { rule as removedApi } from './kubernetes/removed-api';
 import { rule as deprecatedApi } from './kubernetes/deprecated-api';
 import { rule as notYetServed } from './kubernetes/api-not-yet-served';
 import { rule as noCommon } from './kubernetes/no-common-api-version';
-import { helmTemplate, staleData } from './kubernetes/engine-notes';
+import { helmTemplate, staleData, windowPastData } from './kubernetes/engine-notes';
 import { rule as componentNotValidated } from './kubernetes/component-not-validated';
 import { rule as controlPlaneSkew } from './kubernetes/control-plane-skew';
 import { rule as nodeComponentSkew } from './kubernetes/node-component-skew';
@@ -48,7 +48,7 @@ export const kataRules: Rule<KataContext>[] = [
 export const persistRules: Rule<PersistContext>[] = [persistFieldNotRead, persistFieldType, persistMissing, persistVersion];
 
 export const allRules: RuleMeta[] = [
-  ...generalRules, ...starlingxRules, ...kubernetesRules, helmTemplate, staleData, ...kataRules, ...persistRules, legacyStore,
+  ...generalRules, ...starlingxRules, ...kubernetesRules, helmTemplate, staleData, windowPastData, ...kataRules, ...persistRules, legacyStore,
 ];
 
 export const ruleIds = new Set(allRules.map((r) => r.id));

@@ -2,7 +2,7 @@ import type { KubernetesContext, ManifestObject } from '../../families/kubernete
 import type { FindingFix } from '../types';
 import { YamlEditor } from '../../parse/yaml-edit';
 import { convert } from '../../kubernetes/convert';
-import { findRow } from '../../kubernetes/lifecycle';
+import { findRow, statusAt } from '../../kubernetes/lifecycle';
 
 export const what = (o: ManifestObject) => `${o.apiVersion} ${o.kind}`;
 
@@ -37,3 +37,32 @@ export function moveTo(ctx: KubernetesContext, o: ManifestObject, target: string
 export function range(lo: string[]): string {
   return lo.length > 1 ? `${lo[0]}..${lo[lo.length - 1]}` : lo[0];
 }
+
+type ComponentCheck = NonNullable<ReturnType<KubernetesContext['componentRow']>>;
+
+/** "(checked at cert-manager 1.5.3: Pluto's default target, …; set another with …)": the version and where it came from. */
+export function checkedAt(c: ComponentCheck): string {
+  const s = c.setting!;
+  const from = s.source.kind === 'default'
+    ? `${s.source.detail}; set another with --component-versions or kubernetes.components in .skewguard.yaml`
+    : `from ${s.source.detail}`;
+  return `(checked at ${c.component} ${s.version}: ${from})`;
+}
+
+/** The best other apiVersion of the kind served at the component version, with the advice sentence. */
+export function componentAdvice(ctx: KubernetesContext, o: ManifestObject, c: ComponentCheck, notDeprecated: boolean): { best?: string; advice: string } {
+  const v = c.setting!.version;
+  const rows = ctx.rows;
+  const served = ctx.componentServed(o.kind, c.component, v).filter((a) => a !== o.apiVersion)
+    .filter((a) => !notDeprecated || !statusAt(findRow(rows, a, o.kind)!, v).deprecated);
+  const best = served[0];
+  if (best) return { best, advice: `use ${best}, served at ${c.component} ${v}` };
+  if (c.row.replacement) {
+    // Istio's replacements are other kinds (PeerAuthentication …): say so with the migration note.
+    const same = findRow(rows, c.row.replacement, o.kind);
+    return { advice: same ? `its replacement ${c.row.replacement} is not known to be served at ${c.component} ${v}` : `move to ${c.row.replacement}${c.row.migrationNote ? `: ${c.row.migrationNote}` : ''}` };
+  }
+  return { advice: 'there is no replacement API' };
+}
+
+export const componentData = (c: ComponentCheck) => ({ component: c.component, componentVersion: c.setting!.version, componentVersionSource: c.setting!.source });

@@ -1,6 +1,6 @@
 import type { Rule } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
-import { what, moveTo } from './common';
+import { what, moveTo, checkedAt, componentAdvice, componentData } from './common';
 
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/deprecated-api',
@@ -8,7 +8,8 @@ export const rule: Rule<KubernetesContext> = {
   defaultSeverity: 'warning',
   title: 'API version deprecated in some Kubernetes version in the window',
   what: 'Reports a manifest whose apiVersion/kind is deprecated at some version of the window but still served by all of them. '
-    + 'A fix to the replacement is offered only when the replacement is served by every version of the window.',
+    + 'A fix to the replacement is offered only when the replacement is served by every version of the window.'
+    + ' Component APIs (cert-manager, Istio) are checked at the component\'s own version instead: `--component-versions`, `kubernetes.components` in `.skewguard.yaml`, else Pluto\'s default target for the component; the message names that version and where it came from. A component row of your own with no version given is an info note that it is not checked.',
   why: 'Deprecated versions are removed a few minors later; moving while both versions are served is the cheap time to do it. '
     + 'Moving too early is as bad as too late: a replacement that the oldest version of the window does not serve fails there.',
   bad: { filename: 'cronjob.yaml', text: 'apiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: backup\nspec:\n  schedule: "0 3 * * *"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: OnFailure\n          containers:\n            - name: backup\n              image: busybox\n', options: 'Kubernetes 1.21..1.24' },
@@ -17,6 +18,29 @@ export const rule: Rule<KubernetesContext> = {
   sources: ['Kubernetes Deprecated API Migration Guide', 'Pluto versions.yaml (FairwindsOps/pluto v5.24.0)', 'data/kubernetes/api-lifecycle.json'],
   check(ctx, report) {
     for (const o of ctx.objects) {
+      const c = ctx.componentRow(o);
+      if (c && !c.setting) {
+        // A user row of a component no version is given for: said, not passed over (an info note).
+        report({
+          message: `${what(o)} is an API of the component ${c.component}, and no version of ${c.component} is given, so its lifecycle is not checked: `
+            + `set one with --component-versions ${c.component}=<version> or kubernetes.components in .skewguard.yaml`,
+          range: o.apiVersionRange,
+          severity: 'info',
+          data: { component: c.component, componentVersion: null },
+        });
+        continue;
+      }
+      if (c) {
+        if (!c.status?.served || !c.status.deprecated) continue;
+        const { best, advice } = componentAdvice(ctx, o, c, true);
+        report({
+          message: `${what(o)} is deprecated from ${c.component} ${c.row.deprecated}${c.row.removed ? ` and removed in ${c.row.removed}` : ''} ${checkedAt(c)}; ${best ? advice.replace(/^use /, 'move to ') : advice}`,
+          range: o.apiVersionRange,
+          fixes: best ? () => [moveTo(ctx, o, best)] : [],
+          data: { deprecatedIn: c.row.deprecated, removedIn: c.row.removed, replacement: best ?? c.row.replacement ?? null, ...componentData(c) },
+        });
+        continue;
+      }
       const row = ctx.row(o);
       if (!row) continue;
       const steps = ctx.steps(row);

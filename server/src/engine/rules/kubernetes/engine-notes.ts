@@ -30,3 +30,20 @@ export const staleData: RuleMeta = {
   fix: 'none',
   sources: ['data/kubernetes/api-lifecycle.json (asOf)'],
 };
+
+export const windowPastData: RuleMeta = {
+  id: 'k8s/window-past-data',
+  family: 'kubernetes',
+  defaultSeverity: 'warning',
+  title: 'Kubernetes window goes past the lifecycle data',
+  what: 'Says, once per run, that the Kubernetes window has versions newer than the newest minor the API lifecycle data '
+    + 'knows, and which versions of the window it cannot vouch for. `--print-config` lists the same versions.',
+  why: 'A version the data does not know is not a version where nothing is removed: only the removals already announced '
+    + 'for it (e.g. in the generated API lifecycle code) are checked. Without this note a window such as 1.36..1.45 would '
+    + 'pass as "no problems". Make it fail the job with `--max-warnings 0` or by setting its severity to error; under '
+    + '`--exit-codes pluto` it is neither a removal (3) nor a deprecation (2), so it follows the default exit codes.',
+  bad: { filename: 'deploy.yaml', text: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n', options: 'Kubernetes 1.36..1.45' },
+  good: { filename: 'deploy.yaml', text: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n', options: 'Kubernetes 1.36..1.37' },
+  fix: 'none',
+  sources: ['data/kubernetes/api-lifecycle.json (minors, asOf)'],
+};

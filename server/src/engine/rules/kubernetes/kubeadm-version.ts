@@ -1,6 +1,6 @@
 import type { Rule } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
-import { minorOf } from '../../versions';
+import { minorOf, normalizeKubernetesVersion } from '../../versions';
 
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/kubeadm-version-mismatch',
@@ -25,8 +25,9 @@ export const rule: Rule<KubernetesContext> = {
       const q = /^["']/.test(src) ? src[0] : '';
       const lh = ctx.neighbours.localhost;
       const lhv = lh?.kubernetesVersion;
-      if (lhv && v.replace(/^v/, '') !== lhv.replace(/^v/, '')) {
-        const want = v.startsWith('v') ? `v${lhv.replace(/^v/, '')}` : lhv.replace(/^v/, '');
+      if (lhv && normalizeKubernetesVersion(v) !== normalizeKubernetesVersion(lhv)) {
+        // In the file's own style: its "v"/"V" prefix, or none.
+        const want = `${/^\s*([vV]?)/.exec(v)![1]}${normalizeKubernetesVersion(lhv)}`;
         report({
           message: `kubernetesVersion ${v} differs from kubernetes_version ${lhv} in ${lh!.path}: bootstrap installs one and the upgrade plan assumes the other`,
           range: loc,
@@ -39,7 +40,7 @@ export const rule: Rule<KubernetesContext> = {
       if (m && !ctx.minors.includes(m)) {
         // Where the window is a StarlingX upgrade path, its first version is the one bootstrap installs.
         const start = ctx.window.patches?.[0];
-        const want = start && (v.startsWith('v') ? `v${start}` : start);
+        const want = start && `${/^\s*([vV]?)/.exec(v)![1]}${start}`;
         report({
           message: `kubernetesVersion ${v} is outside the Kubernetes window ${ctx.windowText}${want ? `, which starts at ${start}` : ''}`,
           range: loc,

@@ -1,6 +1,6 @@
 import type { Rule } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
-import { what, moveTo } from './common';
+import { what, moveTo, checkedAt, componentAdvice, componentData } from './common';
 
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/removed-api',
@@ -8,7 +8,8 @@ export const rule: Rule<KubernetesContext> = {
   defaultSeverity: 'error',
   title: 'API version not served by some Kubernetes version in the window',
   what: 'Reports a manifest whose apiVersion/kind is removed before the end of the Kubernetes window, naming the first '
-    + 'version that no longer serves it, with a fix to the newest apiVersion served across the whole window.',
+    + 'version that no longer serves it, with a fix to the newest apiVersion served across the whole window.'
+    + ' Component APIs (cert-manager, Istio) are checked at the component\'s own version instead: `--component-versions`, `kubernetes.components` in `.skewguard.yaml`, else Pluto\'s default target for the component; the message names that version and where it came from.',
   why: 'During a one-minor-at-a-time upgrade the cluster runs every version of the window for days or weeks. Once the '
     + 'control plane reaches the removing version, `kubectl apply` of this manifest fails and Helm upgrades break; '
     + 'objects stored under the old version are served only in the new one.',
@@ -18,6 +19,19 @@ export const rule: Rule<KubernetesContext> = {
   sources: ['Kubernetes Deprecated API Migration Guide', 'Pluto versions.yaml (FairwindsOps/pluto v5.24.0)', 'kube-no-trouble rules', 'data/kubernetes/api-lifecycle.json'],
   check(ctx, report) {
     for (const o of ctx.objects) {
+      // A component's API (cert-manager, istio …): checked at the component's version, as Pluto does.
+      const c = ctx.componentRow(o);
+      if (c) {
+        if (!c.status?.removed) continue;
+        const { best, advice } = componentAdvice(ctx, o, c, false);
+        report({
+          message: `${what(o)} is removed in ${c.component} ${c.row.removed} ${checkedAt(c)}; ${advice}`,
+          range: o.apiVersionRange,
+          fixes: best ? () => [moveTo(ctx, o, best)] : [],
+          data: { removedIn: c.row.removed, replacement: best ?? c.row.replacement ?? null, ...componentData(c) },
+        });
+        continue;
+      }
       const row = ctx.row(o);
       if (!row) continue;
       const steps = ctx.steps(row);
