@@ -196,44 +196,76 @@ export class YamlFile {
   get errors(): SyntaxProblem[] { return this.docs.flatMap((d) => d.errors); }
 }
 
-const DOC_START = /^---(?=[ \t]|$)/;
+/** Whether a `---` or `...` marker at `i` (a line start) is one: followed by a space, a tab, a line break or the end. */
+function markerAt(text: string, i: number, ch: number): boolean {
+  if (text.charCodeAt(i) !== ch || text.charCodeAt(i + 1) !== ch || text.charCodeAt(i + 2) !== ch) return false;
+  const n = text.charCodeAt(i + 3);
+  return n !== n /* end */ || n === 32 || n === 9 || n === 10 || n === 13;
+}
 
-/** Splits YAML text into document chunks at `---` lines. Leading directive/comment-only chunks are merged forward. */
+/**
+ * Splits YAML text into document chunks: a chunk starts at a `---` line (the marker at column 0, then a space, a
+ * tab, a line break or the end) and ends before the next one, or after a `...` (document end) line. Every line
+ * break counts: LF, CRLF and a lone CR (parseYaml makes a lone CR an LF first, as the yaml package does not break
+ * lines there; a caller with raw text gets the same cuts). A BOM counts only at the very start of the text, as in
+ * the yaml package. Chunks that hold only comments, blank lines and directives are merged into the document after
+ * them (or, at the end of the text after a `...`, into the one before). This is the one place that splits YAML
+ * into documents; the chunks cover the text without gaps, so offsets inside a chunk plus its start are the file's.
+ */
 export function splitDocuments(text: string): Array<{ start: number; end: number }> {
   const cuts: number[] = [0];
+  /** Cuts made after a `...` line (the chunk there may start with directives). */
+  const afterEnd = new Set<number>();
+  const len = text.length;
   let pos = 0;
-  while (pos < text.length) {
-    let nl = text.indexOf('\n', pos);
-    if (nl < 0) nl = text.length;
-    if (pos > 0 && text.charCodeAt(pos) === 45 /* - */ && DOC_START.test(text.slice(pos, Math.min(nl, pos + 4)))) cuts.push(pos);
+  while (pos < len) {
+    // End of this line: the next LF or lone CR (a CRLF ends at its LF).
+    let nl = pos;
+    for (;;) {
+      const c = text.charCodeAt(nl);
+      if (c === 10 || nl >= len) break;
+      if (c === 13 && text.charCodeAt(nl + 1) !== 10) break;
+      nl++;
+    }
+    const c0 = text.charCodeAt(pos);
+    if (c0 === 45 /* - */ && pos > 0 && markerAt(text, pos, 45)) {
+      if (cuts[cuts.length - 1] !== pos) cuts.push(pos);
+    } else if (c0 === 46 /* . */ && markerAt(text, pos, 46) && nl + 1 < len) {
+      cuts.push(nl + 1);
+      afterEnd.add(nl + 1);
+    }
     pos = nl + 1;
   }
   const chunks: Array<{ start: number; end: number }> = [];
   let pendingStart = -1;
   for (let i = 0; i < cuts.length; i++) {
     const start = pendingStart >= 0 ? pendingStart : cuts[i];
-    const end = i + 1 < cuts.length ? cuts[i + 1] : text.length;
-    const body = text.slice(cuts[i], end);
-    if (i + 1 < cuts.length && isPreamble(body, i === 0)) { pendingStart = start; continue; }
+    const end = i + 1 < cuts.length ? cuts[i + 1] : len;
+    const last = i + 1 === cuts.length;
+    if (!last && isPreamble(text, cuts[i], end, i === 0 || afterEnd.has(cuts[i]))) { pendingStart = start; continue; }
+    // Comments and blank lines after the last document's `...`: that document's.
+    if (last && chunks.length && pendingStart < 0 && afterEnd.has(cuts[i]) && isPreamble(text, cuts[i], end, false)) {
+      chunks[chunks.length - 1].end = end;
+      continue;
+    }
     pendingStart = -1;
     chunks.push({ start, end });
   }
   return chunks;
 }
 
-/** A chunk that holds only comments, blank lines and directives belongs to the document after it. */
-function isPreamble(body: string, first: boolean): boolean {
+/** A chunk (text[start..end)) that holds only comments, blank lines and (`directives`) directives belongs to the document after it. */
+function isPreamble(text: string, start: number, end: number, directives: boolean): boolean {
   // Line by line up to the first line that is not (a chunk usually fails on its first line, `---`).
-  const lineBreak = /\r?\n|\r/g;
-  let pos = 0;
-  for (;;) {
-    const m = lineBreak.exec(body);
-    const end = m ? m.index : body.length;
-    const line = body.slice(pos, end).replace(/^\uFEFF/, '').trim();
-    if (!(line === '' || line.startsWith('#') || (first && line.startsWith('%')))) return false;
-    if (!m) return true;
-    pos = lineBreak.lastIndex;
+  let pos = start;
+  while (pos < end) {
+    let e = pos;
+    while (e < end && text.charCodeAt(e) !== 10 && text.charCodeAt(e) !== 13) e++;
+    const line = text.slice(pos, e).replace(/^\uFEFF/, '').trim();
+    if (!(line === '' || line.startsWith('#') || (directives && line.startsWith('%')))) return false;
+    pos = e + 1;
   }
+  return true;
 }
 
 // Parsed documents are kept by their text, bounded by the total size of that text: an editor keeps its open
