@@ -263,7 +263,7 @@ function reportSyntax(yaml: YamlFile, emit: (r: RuleMeta, f: Finding) => void) {
     const more = doc.errors.length - 1;
     const where = yaml.docs.length > 1 ? ` (document ${doc.index + 1})` : '';
     emit(parseError, {
-      message: `${e.code === 'TO_JS' || e.code === 'RESOURCE_EXHAUSTION' ? 'YAML not read' : 'YAML syntax error'}${where}: ${e.message}${more > 0 ? ` (and ${more} more error${more === 1 ? '' : 's'} after it)` : ''}`,
+      message: `${e.code === 'TO_JS' || e.code === 'RESOURCE_EXHAUSTION' || e.code === 'TOO_DEEP' ? 'YAML not read' : 'YAML syntax error'}${where}: ${e.message}${more > 0 ? ` (and ${more} more error${more === 1 ? '' : 's'} after it)` : ''}`,
       range: { start: e.start, end: e.end },
     });
   }
