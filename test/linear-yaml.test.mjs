@@ -23,8 +23,8 @@ const range = (n, f) => Array.from({ length: n }, (_, i) => f(i));
 
 /** Shapes: [name, base size N, text of size n for run r]. CRLF variants take the full parse (no fast path). */
 const SHAPES = [
-  ['one-line flow map of N keys', 8000, (n, r) => `${head(r)}data: {${range(n, (i) => `k${i}: v`).join(', ')}}\n`],
-  ['one-line flow map of N keys, CRLF', 1000, (n, r) => crlf(`${head(r)}data: {${range(n, (i) => `k${i}: v`).join(', ')}}\n`)],
+  ['one-line flow map of N keys', 20000, (n, r) => `${head(r)}data: {${range(n, (i) => `k${i}: v`).join(', ')}}\n`],
+  ['one-line flow map of N keys, CRLF', 3000, (n, r) => crlf(`${head(r)}data: {${range(n, (i) => `k${i}: v`).join(', ')}}\n`)],
   ['N anchors, each aliased once', 600, (n, r) => `${head(r)}data:\n${range(n, (i) => `  a${i}: &a${i} v\n  b${i}: *a${i}`).join('\n')}\n`],
   ['N aliases of one anchor (an alias bomb past 1,000)', 1200, (n, r) => `${head(r)}x: &a v\ndata:\n${range(n, (i) => `  k${i}: *a`).join('\n')}\n`],
   ['block map of N keys', 10000, (n, r) => `${head(r)}data:\n${range(n, (i) => `  k${i}: v`).join('\n')}\n`],
