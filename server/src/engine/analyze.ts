@@ -60,7 +60,34 @@ export interface AnalyzeResult {
 
 const MODELINE = /#\s*skewguard:\s*(starlingx|kubernetes|kata-config|kata-persist|kata)\b/;
 
-const TOP_LEVEL_MANIFEST = (t: string) => /^apiVersion[ \t]*:[ \t]*["']?[\w.\-/]+/m.test(t) && /^kind[ \t]*:[ \t]*["']?[A-Z]\w*/m.test(t);
+// Any value: `kind: *foo` (an alias without its anchor) is a manifest that says why it is not checked. `^` (multiline)
+// matches after LF, CRLF and a lone CR alike.
+const TOP_LEVEL_MANIFEST = (t: string) => /^apiVersion[ \t]*:[ \t]*[^\s#]/m.test(t) && /^kind[ \t]*:[ \t]*[^\s#]/m.test(t);
+
+/**
+ * Whether JSON text has `apiVersion` and `kind` keys in its top-level object: for a manifest the reader could not
+ * turn into a value (nested too deeply). One pass, no recursion: depth is counted outside strings.
+ */
+function jsonTopLevelManifest(t: string): boolean {
+  let depth = 0, api = false, kind = false;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c === 34 /* " */) {
+      const s = i;
+      for (i++; i < t.length && t.charCodeAt(i) !== 34; i++) if (t.charCodeAt(i) === 92) i++;
+      if (depth !== 1) continue;
+      let j = i + 1;
+      while (j < t.length && /\s/.test(t[j])) j++;
+      if (t.charCodeAt(j) !== 58 /* : */) continue;
+      const key = t.slice(s + 1, i);
+      if (key === 'apiVersion') api = true;
+      else if (key === 'kind') kind = true;
+      if (api && kind) return true;
+    } else if (c === 123 || c === 91) depth++;
+    else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
 
 export function detectFamily(file: string, text: string, config: ResolvedConfig, root?: string, yaml?: YamlFile, persistContent?: boolean): Family | undefined {
   const rel = root ? path.relative(root, file).split(path.sep).join('/') : file.split(path.sep).join('/');
@@ -74,6 +101,8 @@ export function detectFamily(file: string, text: string, config: ResolvedConfig,
   if (ext === '.json') {
     if (isPersistName(file) || isLegacyStoreFile(file)) return 'kata-persist';
     if (yaml?.docs.some((d) => isManifestValue(d.value))) return 'kubernetes';
+    // Not read (nested too deeply, an alias error): still a manifest if its top level says so, and told why.
+    if (yaml?.docs.some((d) => d.value == null && d.errors.length) && jsonTopLevelManifest(text)) return 'kubernetes';
     return (persistContent ?? isPersistContent(text, file)) ? 'kata-persist' : undefined;
   }
   if (ext === '.toml') return isKataName(file) ? 'kata-config' : undefined;
@@ -276,7 +305,7 @@ function reportSyntax(yaml: YamlFile, emit: (r: RuleMeta, f: Finding) => void) {
     const more = doc.errors.length - 1;
     const where = yaml.docs.length > 1 ? ` (document ${doc.index + 1})` : '';
     emit(parseError, {
-      message: `${e.code === 'TO_JS' || e.code === 'RESOURCE_EXHAUSTION' ? 'YAML not read' : 'YAML syntax error'}${where}: ${e.message}${more > 0 ? ` (and ${more} more error${more === 1 ? '' : 's'} after it)` : ''}`,
+      message: `${e.code === 'TO_JS' || e.code === 'RESOURCE_EXHAUSTION' || e.code === 'TOO_DEEP' ? 'YAML not read' : 'YAML syntax error'}${where}: ${e.message}${more > 0 ? ` (and ${more} more error${more === 1 ? '' : 's'} after it)` : ''}`,
       range: { start: e.start, end: e.end },
     });
   }
@@ -297,7 +326,7 @@ function applySuppressions(text: string, diagnostics: Diagnostic[], emit: (r: Ru
     if (!suppressed) kept.push(d);
   }
   diagnostics.length = 0;
-  diagnostics.push(...kept);
+  for (const d of kept) diagnostics.push(d); // no spread: a file can have more diagnostics than a call takes arguments
   for (const s of sups) {
     const unknown = s.ruleIds.filter((id) => !ruleIds.has(id));
     const unusedIds = s.ruleIds.filter((id) => ruleIds.has(id) && !s.used.has(id));

@@ -100,35 +100,49 @@ export class KubernetesContext {
   images(): ContainerImage[] {
     if (this.imagesMemo) return this.imagesMemo;
     const out: ContainerImage[] = [];
-    // One path stack for the whole walk, copied only where an image is found (a bundle has thousands of objects).
-    const at: Array<string | number> = [];
+    // Iterative (a stack of tasks in walk order, no recursion on the file's shape); paths are linked lists, made
+    // into arrays only where an image is found (a bundle has thousands of objects).
+    type At = { up: At | null; seg: string | number } | null;
+    type Task = { v: unknown; at: At; depth: number; list?: string };
+    const pathOf = (at: At, ...tail: Array<string | number>) => {
+      const segs: Array<string | number> = [];
+      for (let p = at; p; p = p.up) segs.push(p.seg);
+      segs.reverse();
+      for (const t of tail) segs.push(t);
+      return segs;
+    };
     for (const o of this.objects) {
-      const visit = (v: unknown, depth: number) => {
-        if (depth > 12 || !v || typeof v !== 'object') return;
+      let base: At = null;
+      for (const seg of o.at) base = { up: base, seg };
+      const stack: Task[] = [{ v: o.value, at: base, depth: 0 }];
+      while (stack.length) {
+        const { v, at, depth, list } = stack.pop()!;
+        if (list !== undefined) {
+          (v as unknown[]).forEach((c, i) => {
+            if (!isObj(c) || typeof c.image !== 'string') return;
+            const ref = parseImage(c.image);
+            out.push(new Image(o, pathOf(at, list, i, 'image'), ref, componentOf(ref), c.image));
+          });
+          continue;
+        }
+        if (depth > 12 || !v || typeof v !== 'object') continue;
+        const tasks: Task[] = [];
         if (Array.isArray(v)) {
           for (let i = 0; i < v.length; i++) {
             if (!v[i] || typeof v[i] !== 'object') continue;
-            at.push(i); visit(v[i], depth + 1); at.pop();
+            tasks.push({ v: v[i], at: { up: at, seg: i }, depth: depth + 1 });
           }
-          return;
+        } else {
+          for (const k in v) {
+            if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+            const x = (v as Record<string, unknown>)[k];
+            if (!x || typeof x !== 'object') continue;
+            if (CONTAINER_LISTS.has(k) && Array.isArray(x)) tasks.push({ v: x, at, depth, list: k });
+            else if (k !== 'metadata' && k !== 'status') tasks.push({ v: x, at: { up: at, seg: k }, depth: depth + 1 });
+          }
         }
-        for (const k in v) {
-          if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
-          const x = (v as Record<string, unknown>)[k];
-          if (!x || typeof x !== 'object') continue;
-          if (CONTAINER_LISTS.has(k) && Array.isArray(x)) {
-            x.forEach((c, i) => {
-              if (!isObj(c) || typeof c.image !== 'string') return;
-              const path = [...at, k, i, 'image'];
-              const ref = parseImage(c.image);
-              out.push(new Image(o, path, ref, componentOf(ref), c.image));
-            });
-          } else if (k !== 'metadata' && k !== 'status') { at.push(k); visit(x, depth + 1); at.pop(); }
-        }
-      };
-      at.length = 0;
-      at.push(...o.at);
-      visit(o.value, 0);
+        for (let i = tasks.length - 1; i >= 0; i--) stack.push(tasks[i]);
+      }
     }
     return (this.imagesMemo = out);
   }

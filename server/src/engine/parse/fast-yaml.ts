@@ -45,6 +45,11 @@ export interface FastColl {
   kids: Array<FastColl | undefined> | null;
 }
 export const MAP_STRIDE = 5;
+/**
+ * Deepest nesting of collections that YAML documents may have (parse/yaml.ts reports deeper ones). The fast path
+ * recurses once per level, so it gives up past this depth and the full parse reports it.
+ */
+export const MAX_DEPTH = 300;
 export const SEQ_STRIDE = 3;
 
 export interface FastResult {
@@ -208,6 +213,8 @@ class FastParser {
   private started = false;
   /** Whether the value parsed last was empty. */
   private emptyLast = false;
+  /** Collections open (the recursion depth of parseMap/parseSeq/flowColl), at most MAX_DEPTH. */
+  private depth = 0;
 
   constructor(private readonly s: string) { this.len = s.length; }
 
@@ -374,6 +381,7 @@ class FastParser {
 
   /** Parses a block mapping at `indent`; the first key starts at this.nq (keyAt() was called on it). */
   private parseMap(indent: number): Record<string, unknown> {
+    if (++this.depth > MAX_DEPTH) giveUp(); // the full parse says it is too deep
     const s = this.s;
     const obj: Record<string, unknown> = {};
     const keys: string[] = [];
@@ -426,6 +434,7 @@ class FastParser {
     const e2 = this.close(indent, lastEnd2);
     this.kid = { t: 1, flow: false, s: start, e: lastEnd2, e2, keys, r, kids };
     this.vs = start; this.ve = lastEnd2; this.v2 = e2;
+    this.depth--;
     return obj;
   }
 
@@ -459,6 +468,7 @@ class FastParser {
 
   /** Parses a block sequence at `indent`; the first `-` is at this.nq. */
   private parseSeq(indent: number): unknown[] {
+    if (++this.depth > MAX_DEPTH) giveUp(); // the full parse says it is too deep
     const s = this.s;
     const arr: unknown[] = [];
     const r: number[] = [];
@@ -507,6 +517,7 @@ class FastParser {
     const e2 = this.close(indent, lastEnd2);
     this.kid = { t: 2, flow: false, s: start, e: lastEnd2, e2, keys: EMPTY_KEYS, r, kids };
     this.vs = start; this.ve = lastEnd2; this.v2 = e2;
+    this.depth--;
     return arr;
   }
 
@@ -748,6 +759,7 @@ class FastParser {
 
   /** A flow collection at this.fp (on one line); sets this.kid and moves this.fp past it. */
   private flowColl(): unknown {
+    if (++this.depth > MAX_DEPTH) giveUp(); // the full parse says it is too deep
     const s = this.s;
     const start = this.fp;
     const r: number[] = [];
@@ -769,6 +781,7 @@ class FastParser {
       }
       this.fp++;
       this.kid = { t: 2, flow: true, s: start, e: this.fp, e2: this.fp, keys: EMPTY_KEYS, r, kids };
+      this.depth--;
       return arr;
     }
     this.fp++;
@@ -781,7 +794,8 @@ class FastParser {
       const ks = this.vs, ke = this.ve;
       if (this.fp - ks > 1000) giveUp();
       const key = String(kv);
-      if (key === '<<' || key === '__proto__' || keys.indexOf(key) >= 0) giveUp();
+      // duplicate or colliding key (a hash, not a scan: a one-line map of 50,000 keys took 19 s)
+      if (key === '<<' || key === '__proto__' || (keys.length < 12 ? keys.indexOf(key) >= 0 : Object.prototype.hasOwnProperty.call(obj, key))) giveUp();
       c = this.flowSpaces();
       let value: unknown = null;
       let vs = -1, ve = -1, v2 = -1;
@@ -808,6 +822,7 @@ class FastParser {
     }
     this.fp++;
     this.kid = { t: 1, flow: true, s: start, e: this.fp, e2: this.fp, keys, r, kids };
+    this.depth--;
     return obj;
   }
 

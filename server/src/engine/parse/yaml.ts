@@ -6,8 +6,8 @@
 // A file is split into documents at `---` lines first (a `---` at column 0 always starts a document:
 // the YAML spec forbids it inside scalars), and each document is parsed on its own. Parsed
 // documents are cached by their text, so an edit re-parses only the document it touches.
-import { parseDocument, isMap, isSeq, isPair, isScalar, isNode, isCollection, visit, type Document, type Node, type Pair } from 'yaml';
-import { fastParse, MAP_STRIDE, SEQ_STRIDE, type FastColl, type FastResult } from './fast-yaml';
+import { parseDocument, isMap, isSeq, isPair, isScalar, isNode, isCollection, isAlias, Alias, Composer, Parser, YAMLParseError, type CST, type Document, type Node, type Pair } from 'yaml';
+import { fastParse, MAP_STRIDE, SEQ_STRIDE, MAX_DEPTH, type FastColl, type FastResult } from './fast-yaml';
 import { fastDocument } from './fast-ast';
 
 export interface OffsetRange { start: number; end: number }
@@ -196,44 +196,76 @@ export class YamlFile {
   get errors(): SyntaxProblem[] { return this.docs.flatMap((d) => d.errors); }
 }
 
-const DOC_START = /^---(?=[ \t]|$)/;
+/** Whether a `---` or `...` marker at `i` (a line start) is one: followed by a space, a tab, a line break or the end. */
+function markerAt(text: string, i: number, ch: number): boolean {
+  if (text.charCodeAt(i) !== ch || text.charCodeAt(i + 1) !== ch || text.charCodeAt(i + 2) !== ch) return false;
+  const n = text.charCodeAt(i + 3);
+  return n !== n /* end */ || n === 32 || n === 9 || n === 10 || n === 13;
+}
 
-/** Splits YAML text into document chunks at `---` lines. Leading directive/comment-only chunks are merged forward. */
+/**
+ * Splits YAML text into document chunks: a chunk starts at a `---` line (the marker at column 0, then a space, a
+ * tab, a line break or the end) and ends before the next one, or after a `...` (document end) line. Every line
+ * break counts: LF, CRLF and a lone CR (parseYaml makes a lone CR an LF first, as the yaml package does not break
+ * lines there; a caller with raw text gets the same cuts). A BOM counts only at the very start of the text, as in
+ * the yaml package. Chunks that hold only comments, blank lines and directives are merged into the document after
+ * them (or, at the end of the text after a `...`, into the one before). This is the one place that splits YAML
+ * into documents; the chunks cover the text without gaps, so offsets inside a chunk plus its start are the file's.
+ */
 export function splitDocuments(text: string): Array<{ start: number; end: number }> {
   const cuts: number[] = [0];
+  /** Cuts made after a `...` line (the chunk there may start with directives). */
+  const afterEnd = new Set<number>();
+  const len = text.length;
   let pos = 0;
-  while (pos < text.length) {
-    let nl = text.indexOf('\n', pos);
-    if (nl < 0) nl = text.length;
-    if (pos > 0 && text.charCodeAt(pos) === 45 /* - */ && DOC_START.test(text.slice(pos, Math.min(nl, pos + 4)))) cuts.push(pos);
+  while (pos < len) {
+    // End of this line: the next LF or lone CR (a CRLF ends at its LF).
+    let nl = pos;
+    for (;;) {
+      const c = text.charCodeAt(nl);
+      if (c === 10 || nl >= len) break;
+      if (c === 13 && text.charCodeAt(nl + 1) !== 10) break;
+      nl++;
+    }
+    const c0 = text.charCodeAt(pos);
+    if (c0 === 45 /* - */ && pos > 0 && markerAt(text, pos, 45)) {
+      if (cuts[cuts.length - 1] !== pos) cuts.push(pos);
+    } else if (c0 === 46 /* . */ && markerAt(text, pos, 46) && nl + 1 < len) {
+      cuts.push(nl + 1);
+      afterEnd.add(nl + 1);
+    }
     pos = nl + 1;
   }
   const chunks: Array<{ start: number; end: number }> = [];
   let pendingStart = -1;
   for (let i = 0; i < cuts.length; i++) {
     const start = pendingStart >= 0 ? pendingStart : cuts[i];
-    const end = i + 1 < cuts.length ? cuts[i + 1] : text.length;
-    const body = text.slice(cuts[i], end);
-    if (i + 1 < cuts.length && isPreamble(body, i === 0)) { pendingStart = start; continue; }
+    const end = i + 1 < cuts.length ? cuts[i + 1] : len;
+    const last = i + 1 === cuts.length;
+    if (!last && isPreamble(text, cuts[i], end, i === 0 || afterEnd.has(cuts[i]))) { pendingStart = start; continue; }
+    // Comments and blank lines after the last document's `...`: that document's.
+    if (last && chunks.length && pendingStart < 0 && afterEnd.has(cuts[i]) && isPreamble(text, cuts[i], end, false)) {
+      chunks[chunks.length - 1].end = end;
+      continue;
+    }
     pendingStart = -1;
     chunks.push({ start, end });
   }
   return chunks;
 }
 
-/** A chunk that holds only comments, blank lines and directives belongs to the document after it. */
-function isPreamble(body: string, first: boolean): boolean {
+/** A chunk (text[start..end)) that holds only comments, blank lines and (`directives`) directives belongs to the document after it. */
+function isPreamble(text: string, start: number, end: number, directives: boolean): boolean {
   // Line by line up to the first line that is not (a chunk usually fails on its first line, `---`).
-  const lineBreak = /\r?\n|\r/g;
-  let pos = 0;
-  for (;;) {
-    const m = lineBreak.exec(body);
-    const end = m ? m.index : body.length;
-    const line = body.slice(pos, end).replace(/^\uFEFF/, '').trim();
-    if (!(line === '' || line.startsWith('#') || (first && line.startsWith('%')))) return false;
-    if (!m) return true;
-    pos = lineBreak.lastIndex;
+  let pos = start;
+  while (pos < end) {
+    let e = pos;
+    while (e < end && text.charCodeAt(e) !== 10 && text.charCodeAt(e) !== 13) e++;
+    const line = text.slice(pos, e).replace(/^\uFEFF/, '').trim();
+    if (!(line === '' || line.startsWith('#') || (directives && line.startsWith('%')))) return false;
+    pos = e + 1;
   }
+  return true;
 }
 
 // Parsed documents are kept by their text, bounded by the total size of that text: an editor keeps its open
@@ -269,32 +301,171 @@ function remember(text: string, chunk: ParsedChunk): void {
 // YAML 1.1 as Ansible (PyYAML) and Kubernetes (go-yaml) read it: `yes`/`on` are booleans there.
 const PARSE_OPTIONS = { version: '1.1', prettyErrors: false, uniqueKeys: true, keepSourceTokens: false, logLevel: 'error' } as const;
 
+// MAX_DEPTH (fast-yaml.ts): the deepest nesting of collections the reader takes. The yaml package composes and
+// converts recursively, and its stack runs out near 1,000 levels; real files nest a few dozen (a CRD's
+// openAPIV3Schema perhaps a hundred).
+
+/**
+ * Offset of the first collection nested deeper than MAX_DEPTH in the yaml Parser's tokens (which it builds
+ * without recursion), or -1. Iterative, so any depth is measured without running out of stack.
+ */
+function tooDeepAt(tokens: CST.Token[]): number {
+  const stack: Array<CST.Token | number> = [];
+  for (const t of tokens) if (t.type === 'document' && t.value) stack.push(t.value, 0);
+  while (stack.length) {
+    const depth = stack.pop() as number;
+    const t = stack.pop() as CST.Token;
+    if (t.type !== 'block-map' && t.type !== 'block-seq' && t.type !== 'flow-collection') continue;
+    if (depth >= MAX_DEPTH) return t.offset;
+    const items = t.items as Array<{ key?: CST.Token | null; value?: CST.Token }>;
+    for (let i = items.length - 1; i >= 0; i--) {
+      const it = items[i];
+      if (it.value) stack.push(it.value, depth + 1);
+      if (it.key) stack.push(it.key, depth + 1);
+    }
+  }
+  return -1;
+}
+
+/** What one walk over a composed Document finds (iterative, in the order of the yaml package's visit()). */
+interface DocumentScan {
+  /** Keys given twice in one mapping (what `uniqueKeys: true` reports, found with a hash instead of a scan). */
+  duplicateKeys: SyntaxProblem[];
+  /** The first collection used as a mapping key. */
+  complexKey?: Node;
+  /** The first alias, and the first one whose anchor is not set before it. */
+  firstAlias?: Alias;
+  undefinedAlias?: Alias;
+  /** Whether the undefined alias's anchor is set after it. */
+  anchorLater?: boolean;
+}
+
+/**
+ * The node each alias refers to: the last node before it (in visit() order) with its anchor, as
+ * Alias.resolve() finds it, but found once for the whole document instead of by a scan from the start for
+ * every alias (which made 20,000 aliases take half a minute).
+ */
+const ALIAS_TARGET = new WeakMap<Alias, Node | null>();
+const aliasResolve = Alias.prototype.resolve;
+function resolveKnownTarget(this: Alias, doc: Document, ctx?: { aliasResolveCache?: unknown }): ReturnType<typeof aliasResolve> {
+  const found = ALIAS_TARGET.get(this);
+  if (found === undefined) return aliasResolve.call(this, doc, ctx as never);
+  if (!ctx) return (found ?? undefined) as ReturnType<typeof aliasResolve>; // getAliasCount's lookups
+  // Alias.resolve() with its candidate list cut to the one node it would find: the counting (alias bombs)
+  // and the anchor's conversion stay the yaml package's own.
+  const saved = ctx.aliasResolveCache;
+  ctx.aliasResolveCache = found ? [found] : [];
+  try {
+    return aliasResolve.call(this, doc, ctx as never);
+  } finally {
+    ctx.aliasResolveCache = saved;
+  }
+}
+
+function scanDocument(doc: Document.Parsed): DocumentScan {
+  const scan: DocumentScan = { duplicateKeys: [] };
+  const anchors = new Map<string, Node>();
+  const stack: unknown[] = [];
+  if (doc.contents) stack.push(doc.contents);
+  while (stack.length) {
+    const n = stack.pop();
+    if (isAlias(n)) {
+      scan.firstAlias ??= n;
+      const target = anchors.get(n.source) ?? null;
+      ALIAS_TARGET.set(n, target);
+      Object.defineProperty(n, 'resolve', { value: resolveKnownTarget, configurable: true, writable: true, enumerable: false });
+      if (!target && !scan.undefinedAlias) scan.undefinedAlias = n;
+      continue;
+    }
+    if (!isNode(n)) continue;
+    const anchor = (n as { anchor?: string }).anchor;
+    if (anchor) anchors.set(anchor, n);
+    if (isMap(n)) {
+      const seen = new Map<unknown, true>();
+      for (const p of n.items) {
+        const k = p.key as unknown;
+        if (isCollection(k)) scan.complexKey ??= k;
+        if (isScalar(k) && k.value === k.value /* NaN !== NaN */) {
+          if (seen.has(k.value)) {
+            const at = k.range?.[0] ?? 0;
+            scan.duplicateKeys.push({ message: 'Map keys must be unique', start: at, end: at + 1, code: 'DUPLICATE_KEY' });
+          } else {
+            seen.set(k.value, true);
+          }
+        }
+      }
+      for (let i = n.items.length - 1; i >= 0; i--) {
+        const p = n.items[i];
+        if (p.value != null) stack.push(p.value);
+        if (p.key != null) stack.push(p.key);
+      }
+    } else if (isSeq(n)) {
+      for (let i = n.items.length - 1; i >= 0; i--) stack.push(n.items[i]);
+    }
+  }
+  if (scan.undefinedAlias) {
+    // Set after it? Then the anchor is in `anchors` now (the walk has seen the whole document).
+    scan.anchorLater = anchors.has(scan.undefinedAlias.source);
+  }
+  scan.duplicateKeys.sort((a, b) => a.start - b.start);
+  return scan;
+}
+
+/** An empty Document with the parse options, for a chunk that is not composed at all. */
+function emptyDocument(): Document.Parsed {
+  return parseDocument('', PARSE_OPTIONS) as Document.Parsed;
+}
+
 /** The full parse: the yaml package's Document, its errors and its toJS() value. */
 function parseFull(text: string): ParsedChunk {
-  const doc = parseDocument(text, PARSE_OPTIONS);
-  const all: SyntaxProblem[] = doc.errors.map((e) => ({
+  const tokens = Array.from(new Parser().parse(text));
+  const deep = tooDeepAt(tokens);
+  if (deep >= 0) {
+    const doc = emptyDocument();
+    const errors = [{ message: limitMessage('TOO_DEEP', '')!, start: deep, end: deep + 1, code: 'TOO_DEEP' }];
+    return { text, doc, fullDoc: doc, value: null, errors, duplicateKeys: [], empty: false, fast: null };
+  }
+  // parseDocument(), with the tokens above; duplicate keys are found by scanDocument (the yaml package's
+  // check compares each key with every earlier one: quadratic).
+  let doc: Document.Parsed | null = null;
+  for (const d of new Composer({ ...PARSE_OPTIONS, uniqueKeys: false }).compose(tokens, true, text.length)) {
+    if (!doc) doc = d as Document.Parsed;
+    else {
+      doc.errors.push(new YAMLParseError(d.range.slice(0, 2) as [number, number], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
+      break;
+    }
+  }
+  doc ??= emptyDocument();
+  doc.options.uniqueKeys = true;
+  const errors: SyntaxProblem[] = doc.errors.map((e) => ({
     message: limitMessage(e.code, e.message) ?? e.message.split('\n')[0], start: e.pos[0], end: Math.max(e.pos[1], e.pos[0] + 1), code: e.code,
   }));
-  const errors = all.filter((e) => e.code !== 'DUPLICATE_KEY');
-  const duplicateKeys = all.filter((e) => e.code === 'DUPLICATE_KEY');
+  const scan = scanDocument(doc);
+  const duplicateKeys = scan.duplicateKeys;
   let value: unknown = null;
   // A collection used as a mapping key makes toJS stringify it at every level: exponential in the nesting
   // ("{[" x 200 takes seconds). No format skewguard reads uses one, so it is an error, not a value.
-  let complexKey: Node | undefined;
-  visit(doc, { Pair(_, pair) { if (isCollection(pair.key)) { complexKey = pair.key as Node; return visit.BREAK; } return undefined; } });
+  const complexKey = scan.complexKey;
+  const undef = scan.undefinedAlias;
   if (complexKey) {
     const r = complexKey.range ?? [0, 0];
     errors.push({ message: 'a collection used as a mapping key: not supported (Kubernetes, Ansible and Kata files use plain keys)', start: r[0], end: Math.max(r[0] + 1, Math.min(r[1], r[0] + 200)), code: 'COMPLEX_KEY' });
+  } else if (undef) {
+    // YAML: an alias refers to an anchor set before it in the same document (the yaml package says "Unresolved alias").
+    const r = undef.range ?? [0, 0];
+    const name = undef.source;
+    errors.push({
+      message: scan.anchorLater ? `alias *${name} is not defined before it is used (its anchor &${name} comes later)` : `alias *${name} is not defined`,
+      start: r[0], end: Math.max(r[0] + 1, r[1]), code: 'UNDEFINED_ALIAS',
+    });
+    errors.sort((a, b) => a.start - b.start);
   } else try {
     value = doc.toJS({ maxAliasCount: 1000 });
   } catch (e) {
     let r = (doc.contents as Node | null)?.range ?? [0, 0];
     const message = (e as Error).message;
-    if (/alias/i.test(message)) {
-      // Point at the first alias rather than underline the whole document.
-      const a = /(^|[\s[{,:-])(\*[^\s,\]}]+)/m.exec(text);
-      if (a) r = [a.index + a[1].length, a.index + a[0].length];
-    }
+    // Point at the first alias rather than underline the whole document.
+    if (/alias/i.test(message) && scan.firstAlias?.range) r = scan.firstAlias.range;
     errors.push({ message: limitMessage('TO_JS', message) ?? message, start: r[0], end: r[1], code: 'TO_JS' });
   }
   return { text, doc, fullDoc: doc, value, errors, duplicateKeys, empty: doc.contents === null, fast: null };
@@ -305,10 +476,12 @@ function parseFull(text: string): ParsedChunk {
  * count indicates a resource exhaustion attack"): what happened and that the document is not checked.
  */
 function limitMessage(code: string, message: string): string | undefined {
-  if (/call stack|too much recursion/i.test(message)) {
-    return 'nested too deeply to read (the reader stops at several hundred levels; no Kubernetes, Ansible or Kata file nests this deep): this document is not checked';
+  if (code === 'TOO_DEEP' || /call stack|too much recursion/i.test(message)) {
+    return `nested too deeply to read (more than ${MAX_DEPTH} levels; no Kubernetes, Ansible or Kata file nests this deep): this document is not checked`;
   }
-  if (/alias/i.test(message) && (code === 'TO_JS' || /resource exhaustion/i.test(message))) {
+  // Only the count check ("Excessive alias count indicates a resource exhaustion attack"): an alias without
+  // its anchor is an error of its own (parseFull), not a bomb.
+  if (/resource exhaustion|excessive alias/i.test(message)) {
     return 'its aliases expand to more than 1,000 nodes (a "billion laughs" alias bomb?): this document is not checked';
   }
   return undefined;
