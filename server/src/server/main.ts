@@ -265,11 +265,11 @@ function validateStages(doc: TextDocument): void {
 function publish(uri: string, version: number | undefined, diagnostics: Diagnostic[]): void {
   const out: LspDiagnostic[] = [];
   let failure: unknown;
-  for (const d of diagnostics) {
-    try {
-      injectFault(FAULTS, 'publish');
-      out.push(toLsp(d));
-    } catch (e) { failure ??= e; }
+  try { injectFault(FAULTS, 'publish'); } catch (e) { failure = e; }
+  if (failure === undefined) {
+    for (const d of diagnostics) {
+      try { out.push(toLsp(d)); } catch (e) { failure ??= e; }
+    }
   }
   const fallback = (e: unknown) => {
     logFailure('publish', uri, e);
@@ -576,7 +576,8 @@ function fixAllEdits(diags: Diagnostic[], doc: TextDocument, uri: string) {
   return chosen.map((c) => c.edit);
 }
 
-connection.onRequest(ResolvedConfigRequest, (p: ResolvedConfigParams): ResolvedConfigResult => {
+connection.onRequest(ResolvedConfigRequest, (p: ResolvedConfigParams): ResolvedConfigResult | ResponseError => {
+  if (shutdownRequested) return afterShutdown();
   const file = p.uri ? uriToPath(p.uri) : path.join(ws.roots[0] ?? process.cwd(), '.');
   const target = p.uri ? file : path.join(file, '__workspace__');
   const { config, loaded } = configFor(target, p.uri);

@@ -102,7 +102,7 @@ export function firstOwnFrame(stack: string | undefined): string | undefined {
     const m = /^\s*at (?:(.*?) \()?(.*?):(\d+):(\d+)\)?$/.exec(line);
     if (!m) continue;
     const file = m[2].replace(/\\/g, '/');
-    if (file.startsWith('node:') || file.includes('/node_modules/')) continue;
+    if (file.startsWith('node:') || file.includes('/node_modules/') || m[1] === 'injectFault') continue;
     if (!/\/(dist|server\/src|client\/src)\//.test(file) && !/(server|engine|lsp-lint)\.js$/.test(file)) continue;
     const short = file.replace(/^.*\/(dist|server\/src|client\/src)\//, '$1/');
     return `${m[1] ? `${m[1]} ` : ''}${short}:${m[3]}:${m[4]}`;
