@@ -312,3 +312,45 @@ test('protocol: malformed JSON, unopened uris, out-of-range edits, backwards ver
     assert.equal(c.child.exitCode, null, 'still running');
   } finally { c.kill(); }
 });
+
+// --- The VS Code client's restart policy (client/src/restart.ts), driven in node with a fake clock and notifier ---
+
+test('client: a dead server is restarted a bounded number of times, each time with a message naming the reason', async () => {
+  const { buildSync } = await import('esbuild');
+  const out = buildSync({ entryPoints: [path.join(repoRoot, 'client/src/restart.ts')], bundle: true, platform: 'node', format: 'cjs', write: false });
+  const mod = { exports: {} };
+  new Function('module', 'exports', 'require', out.outputFiles[0].text)(mod, mod.exports, require);
+  const { RestartPolicy } = mod.exports;
+  let now = 0;
+  const shown = [];
+  const policy = new RestartPolicy({ maxRestarts: 3, windowMs: 180000, now: () => now, notify: (message, final) => shown.push({ message, final }) });
+  const RESTART = 2, DO_NOT_RESTART = 1;
+  // A crash: node prints the exception, its stack and its version on stderr.
+  const crash = (msg) => {
+    for (const l of [`/x/dist/server.js:123`, '        throw e;', '        ^', '', msg, '    at parentsOf (/x/dist/server.js:1:2)', '', 'Node.js v20.20.2']) policy.stderrLine(l);
+  };
+  crash('RangeError: Maximum call stack size exceeded');
+  assert.equal(policy.closed().action, RESTART);
+  assert.match(shown[0].message, /stopped \(RangeError: Maximum call stack size exceeded\); it was restarted \(1 of 3/);
+  assert.equal(shown[0].final, false);
+  now += 1000;
+  policy.stderrLine('skewguard-language-server: broken message on standard input: Content-Length -5 is not a length in bytes; closing the connection');
+  assert.equal(policy.closed().action, RESTART);
+  assert.match(shown[1].message, /broken message on standard input: Content-Length -5/);
+  now += 1000;
+  policy.error(new Error('write EPIPE'), undefined, 1);
+  assert.equal(policy.closed().action, RESTART);
+  assert.match(shown[2].message, /connection error: write EPIPE/);
+  now += 1000;
+  assert.equal(policy.closed().action, DO_NOT_RESTART, 'the fourth stop within the window: not restarted');
+  assert.equal(shown[3].final, true);
+  assert.match(shown[3].message, /stopped 4 times in 3 minutes and is not restarted.*Restart Server/);
+  // Once the window has passed, a new crash is restarted again.
+  now += 10 * 60 * 1000;
+  crash('TypeError: x is not a function');
+  assert.equal(policy.closed().action, RESTART);
+  assert.match(shown[4].message, /TypeError: x is not a function/);
+  // Connection errors: a few in a row are tolerated, then the connection is shut down (as the library's default).
+  assert.equal(policy.error(new Error('e'), undefined, 3).action, 1);
+  assert.equal(policy.error(new Error('e'), undefined, 4).action, 2);
+});
