@@ -7,12 +7,17 @@ export interface OffsetEdit { range: OffsetRange; newText: string }
 
 type Path = ReadonlyArray<string | number>;
 
+const indentSeqOf = new WeakMap<YamlDoc, boolean>();
+
 export class YamlEditor {
   readonly edits: OffsetEdit[] = [];
   private readonly indentSeq: boolean;
   /** `json`: the file is JSON, so new values and keys are written as JSON. */
   constructor(readonly text: string, readonly doc: YamlDoc, readonly json = false) {
-    this.indentSeq = detectIndentSeq(text.slice(doc.offset, doc.end));
+    // Once per document: a List of thousands of objects gets an editor per fix, and the scan reads the whole document.
+    let seq = indentSeqOf.get(doc);
+    if (seq === undefined) indentSeqOf.set(doc, seq = detectIndentSeq(text.slice(doc.offset, doc.end)));
+    this.indentSeq = seq;
   }
 
   private key(k: string): string { return this.json ? JSON.stringify(k) : k; }
