@@ -126,6 +126,18 @@ test('internal error: a lazy fix that throws, and hover, completion and code act
       assert.ok(codes(again).includes('k8s/removed-api'), 'the finding stays');
     } finally { c.kill(); }
   });
+  await t.test('suppress: fix-all applies nothing (a suppressed finding\'s fix would be applied)', async () => {
+    const c = await serverWith('suppress', dir, undefined, settings);
+    try {
+      const uri = uriOf(path.join(dir, 'deploy-suppress.yaml'));
+      const p = await c.open(uri, MANIFEST);
+      assert.match(internal(p)[0]?.message ?? '', /stage suppress/);
+      const actions = await withTimeout(c.request('textDocument/codeAction', {
+        textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [], only: ['source.fixAll.skewguard'] },
+      }), 5000, 'codeAction did not answer');
+      assert.deepEqual(actions, []);
+    } finally { c.kill(); }
+  });
   for (const [stage, method, empty] of [['hover', 'textDocument/hover', null], ['completion', 'textDocument/completion', []], ['codeAction', 'textDocument/codeAction', []]]) {
     await t.test(stage, async () => {
       const c = await serverWith(stage, dir);

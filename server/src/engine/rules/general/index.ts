@@ -79,7 +79,8 @@ export const internalError: RuleMeta = {
     + '`context`, `rule:<rule-id>`, `suppress`, `facts`, `publish`, `fix`, `hover`, `completion`, `codeAction`), with the '
     + 'error message and the first stack frame of skewguard\'s code. A failing rule does not stop the other rules, whose '
     + 'findings are still reported; a failure before the rules (configuration, parsing, family detection) leaves this '
-    + 'diagnostic alone. `lsp-lint` exits with code 2.',
+    + 'diagnostic alone. Fix-all still applies the other rules\' complete fixes when only a rule or a fix failed, and applies '
+    + 'nothing when the failure was before the rules or in suppressions. `lsp-lint` exits with code 2.',
   why: 'A file that skewguard could not check must never look like a file that passed; the message is what a bug report needs.',
   bad: { filename: 'localhost.yml', text: '(any file, while a stage of the check throws; the tests force one with SKEWGUARD_FAULT=rule:starlingx/unknown-key)' },
   good: { filename: 'localhost.yml', text: 'system_mode: simplex\n' },
