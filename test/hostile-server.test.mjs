@@ -366,3 +366,35 @@ test('client: a dead server is restarted a bounded number of times, each time wi
   assert.equal(policy.error(new Error('e'), undefined, 3).action, 1);
   assert.equal(policy.error(new Error('e'), undefined, 4).action, 2);
 });
+
+// --- fix-all's choice of non-overlapping fixes (server/src/server/fix-all.ts), against the quadratic original ---
+
+test('fix-all: the sorted-spans overlap check chooses exactly what the quadratic check chose (random fixes, empty and nested spans)', async () => {
+  const { buildSync } = await import('esbuild');
+  const out = buildSync({ entryPoints: [path.join(repoRoot, 'server/src/server/fix-all.ts')], bundle: true, platform: 'node', format: 'cjs', write: false });
+  const mod = { exports: {} };
+  new Function('module', 'exports', 'require', out.outputFiles[0].text)(mod, mod.exports, require);
+  const { chooseNonOverlapping } = mod.exports;
+  // The check as it was (every new span against every chosen one), then a stable sort by start.
+  const quadratic = (groups) => {
+    const chosen = [];
+    for (const spans of groups) {
+      if (spans.some((s) => chosen.some((c) => (s.start < c.end && c.start < s.end) || (s.start === c.start && s.end === c.end)))) continue;
+      chosen.push(...spans);
+    }
+    return chosen.sort((a, b) => a.start - b.start);
+  };
+  let seed = 13;
+  const rand = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  for (let round = 0; round < 400; round++) {
+    const size = 1 + rand(60), len = 5 + rand(200);
+    const groups = Array.from({ length: size }, (_, g) => Array.from({ length: 1 + rand(3) }, (_, k) => {
+      const start = rand(len), end = rand(4) === 0 ? start : Math.min(len, start + 1 + rand(12));
+      return { start, end, edit: { range: `${g}.${k}`, newText: '' } };
+    }));
+    assert.deepEqual(chooseNonOverlapping(groups).map((s) => s.edit.range), quadratic(groups).map((s) => s.edit.range), `round ${round}: ${JSON.stringify(groups)}`);
+  }
+  // Many small fixes, as a JSON List of thousands of objects has: the result is every fix, in order.
+  const many = Array.from({ length: 20000 }, (_, i) => [{ start: i * 10, end: i * 10 + 5, edit: { range: i, newText: '' } }, { start: i * 10 + 7, end: i * 10 + 7, edit: { range: -i, newText: '' } }]);
+  assert.equal(chooseNonOverlapping(many.reverse()).length, 40000);
+});

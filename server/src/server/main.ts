@@ -19,6 +19,7 @@ import { docsUrl } from '../engine/rules';
 import { invalidConfig, internalError, describeFailure } from '../engine/rules/general';
 import { parseFaults, injectFault } from '../engine/faults';
 import { FramingCheck } from './framing';
+import { chooseNonOverlapping, type Span } from './fix-all';
 import {
   settingsToOverrides, ResolvedConfigRequest, ConfigChangedNotification, FileFactsNotification, FIX_ALL_KIND,
   type InitializationOptions, type Settings, type ResolvedConfigParams, type ResolvedConfigResult, type FileFactsParams,
@@ -541,39 +542,18 @@ connection.onCodeAction(guarded('codeAction', [], (p) => {
  */
 const blocksFixAll = (d: Diagnostic) => d.ruleId === internalError.id && !/^(rule:|fix|facts|publish|hover|completion|codeAction)/.test(String(d.data?.stage ?? ''));
 
-type Span = { start: number; end: number; edit: { range: LspDiagnostic['range']; newText: string } };
-
 /**
  * Preferred, complete fixes whose edits do not overlap (an earlier diagnostic's fix wins). Nothing for a file
- * that does not parse, or whose analysis failed outside a rule. The chosen spans are kept sorted by start, so each
- * new span is checked against its neighbours only (binary search): O(n log n) in the number of edits.
+ * that does not parse, or whose analysis failed outside a rule.
  */
 function fixAllEdits(diags: Diagnostic[], doc: TextDocument, uri: string) {
   if (diags.some((d) => d.ruleId === 'syntax/parse-error' || blocksFixAll(d))) return [];
-  const chosen: Span[] = [];
-  /** Index of the first chosen span whose start is >= start. */
-  const lowerBound = (start: number) => {
-    let lo = 0, hi = chosen.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (chosen[mid].start < start) lo = mid + 1; else hi = mid; }
-    return lo;
-  };
-  // Two spans conflict when they overlap, or are the same (empty) span: two insertions at one place.
-  const conflict = (s: Span, c: Span) => (s.start < c.end && c.start < s.end) || (s.start === c.start && s.end === c.end);
-  const conflicts = (s: Span) => {
-    const i = lowerBound(s.start);
-    // Spans at or after s.start: only those starting before s.end (or equal to s) can conflict; scan while they do.
-    for (let j = i; j < chosen.length && (chosen[j].start < s.end || chosen[j].start === s.start); j++) if (conflict(s, chosen[j])) return true;
-    // Before it: the chosen spans do not overlap each other, so only the nearest one can reach past s.start.
-    return i > 0 && conflict(s, chosen[i - 1]);
-  };
+  const candidates: Array<Array<Span<LspDiagnostic['range']>>> = [];
   for (const d of [...diags]) {
     const f = fixesOf(d, uri).find((x) => x.preferred && !x.partial);
-    if (!f) continue;
-    const spans = f.edits.map((e) => ({ start: doc.offsetAt(e.range.start), end: doc.offsetAt(e.range.end), edit: e }));
-    if (spans.some(conflicts)) continue;
-    for (const sp of spans) chosen.splice(lowerBound(sp.start + 1), 0, sp);
+    if (f) candidates.push(f.edits.map((e) => ({ start: doc.offsetAt(e.range.start), end: doc.offsetAt(e.range.end), edit: e })));
   }
-  return chosen.map((c) => c.edit);
+  return chooseNonOverlapping(candidates).map((c) => c.edit);
 }
 
 connection.onRequest(ResolvedConfigRequest, (p: ResolvedConfigParams): ResolvedConfigResult | ResponseError => {
