@@ -197,15 +197,14 @@ test('a 140,000-device single-line persist.json that overflows the stack while c
   const messages = JSON.parse(r.stdout).flatMap((f) => f.messages);
   const ie = messages.filter((m) => m.ruleId === INTERNAL);
   if (ie.length === 0) {
-    // parentsOf no longer overflows (the perf fix): then the file is checked, and the fault injection below proves the path.
+    // parentsOf no longer overflows (the perf fix): the file is checked, with its facts; the facts stage's failure
+    // path is proven by fault injection in the lsp-lint test above.
     assert.ok(!/Maximum call stack/.test(r.stdout + r.stderr), r.stdout);
+    assert.ok(JSON.parse(r.stdout)[0].facts, r.stdout);
   } else {
     assert.notEqual(r.code, 0);
-    assert.match(ie[0].message, /RangeError: Maximum call stack size exceeded \(at /);
+    assert.match(ie[0].message, /stage facts: RangeError: Maximum call stack size exceeded \(at /);
   }
-  const f = await runLspLint(['--format', 'json', 'persist.json'], { SKEWGUARD_FAULT: 'facts' }, dir, 30000);
-  assert.notEqual(f.code, 0);
-  assert.ok(JSON.parse(f.stdout).flatMap((x) => x.messages).some((m) => m.ruleId === INTERNAL && /stage facts/.test(m.message)), f.stdout);
 });
 
 // --- The protocol, over a raw stdio pipe ---
