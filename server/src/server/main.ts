@@ -28,7 +28,7 @@ import { WorkspaceState, readDisk } from './workspace';
 import { coalesced } from '../shared/coalesce';
 import { memoIn, weakMemoIn } from '../engine/memo';
 
-/** Stages made to throw, for tests only (SKEWGUARD_FAULT=<stage>[,<stage>…]; see ARCHITECTURE.md). Read once. */
+/** Stages made to throw, for tests only (SKEWGUARD_FAULT=<stage>[,<stage>…]; see the README, Developing). Read once. */
 const FAULTS = parseFaults(process.env.SKEWGUARD_FAULT);
 
 /**
@@ -80,7 +80,7 @@ function uriToPath(uri: string): string {
 }
 const uriPaths = new Map<string, string>();
 
- /** A second initialize is refused, and so is every request after shutdown (LSP: InvalidRequest). */
+/** A second initialize is refused, and so is every request after shutdown (LSP: InvalidRequest). */
 let initialized = false;
 let shutdownRequested = false;
 const afterShutdown = () => new ResponseError(ErrorCodes.InvalidRequest, 'the server is shutting down: only the exit notification is accepted after shutdown');
@@ -200,7 +200,8 @@ function reportFailure(uri: string, stage: string, e: unknown, data?: Record<str
   logFailure(stage, uri, e);
   const r = results.get(uri);
   const d = internalDiagnostic(stage, e, data);
-  if (!r) { pendingFailures.set(uri, [...(pendingFailures.get(uri) ?? []), d]); return; }
+  // Not analysed yet: said with its analysis (a request on a document that is not open has no diagnostics to add to).
+  if (!r) { if (documents.get(uri)) pendingFailures.set(uri, [...(pendingFailures.get(uri) ?? []), d]); return; }
   // Once per stage and message (a hover that fails on every move is said once).
   if (r.result.diagnostics.some((x) => x.ruleId === d.ruleId && x.message === d.message)) return;
   r.result.diagnostics.unshift(d);
@@ -496,7 +497,7 @@ function fixesOf(d: Diagnostic, uri: string): NonNullable<Diagnostic['fixes']> {
     return d.fixes ?? [];
   } catch (e) {
     d.fixes = [];
-    reportFailure(uri, `fix (the fix of ${d.ruleId})`, e, { rule: d.ruleId });
+    reportFailure(uri, `fix (the fix of ${d.ruleId})`, e, { stage: 'fix', rule: d.ruleId });
     return [];
   }
 }
