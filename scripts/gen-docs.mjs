@@ -50,10 +50,12 @@ export const NOT_SUPPRESSIBLE = {
   'kata-persist/missing-field': PERSIST_NO_COMMENTS,
   'kata-persist/persist-version': PERSIST_NO_COMMENTS,
   'kata-persist/legacy-store': PERSIST_NO_COMMENTS,
+  'skewguard/internal-error': 'A file that skewguard failed to check must not look checked, so no suppression comment silences it (not even one without rule ids): report the message.',
 };
 /** Rules whose severity the `rules:` setting does not change, and why. */
 export const FIXED_SEVERITY = {
   'config/invalid': 'Problems in `.skewguard.yaml` are always errors and make `lsp-lint` exit with code 2, whatever `rules:` says: a broken configuration means every other result is checked against the wrong window.',
+  'skewguard/internal-error': 'Always an error, whatever `rules:`, `--rule` or `skewguard.rules` say, and `lsp-lint` exits with code 2: a file skewguard failed to check is never reported clean.',
 };
 
 const fence = (lang, text) => {

@@ -17,7 +17,10 @@ const HINT = 'docs/rules/ is out of date: run `npm run build && npm run gen:docs
 // Examples that cannot be written as text (their text is a description in parentheses): the input the test uses.
 const CONSTRUCTED = {
   'skewguard/skipped-file': { bad: 'system_mode: simplex\n\u0000\u0001\u0002 binary data\n' },
+  'skewguard/internal-error': { bad: 'system_mode: simplex\n' },
 };
+// Rules whose bad example needs a stage to throw (fault injection, as SKEWGUARD_FAULT does in the server).
+const FAULTS = { 'skewguard/internal-error': 'rule:starlingx/unknown-key' };
 // Rules whose bad example shows the finding but not the quick fix its `fix` kind promises (the fix is conditional).
 // Reported to the rule's owner; remove the entry once the example shows the fix (the test says when).
 // Rules whose bad example deliberately shows no fix (none at the moment).
@@ -64,7 +67,8 @@ function findings(rule, which, { prefix = '', rules } = {}) {
   // Pin "today" to the data's date, or to a year after it when the example is about stale data.
   const asOf = Date.parse(e.kubernetesApis().asOf);
   const today = new Date(staleData ? asOf + 365 * 86400000 : asOf);
-  return e.analyze({ path: `/x/${ex.filename}`, text, config, reportStaleData: true, today }).diagnostics;
+  const faults = which === 'bad' && FAULTS[rule.id] ? new Set([FAULTS[rule.id]]) : undefined;
+  return e.analyze({ path: `/x/${ex.filename}`, text, config, reportStaleData: true, today, faults }).diagnostics;
 }
 
 const show = (ds) => ds.map((d) => `${d.ruleId}: ${d.message}`).join('\n  ') || '(nothing)';

@@ -7,6 +7,8 @@ import {
   ResolvedConfigRequest, ConfigChangedNotification, SettingsProblemsNotification,
   type ResolvedConfigResult, type SettingsProblem, type SettingsProblemsParams, type InitializationOptions,
 } from '../../server/src/shared/protocol';
+import * as readline from 'node:readline';
+import { RestartPolicy } from './restart';
 
 let client: LanguageClient | undefined;
 let status: vscode.StatusBarItem | undefined;
@@ -15,6 +17,12 @@ let settingsProblems: SettingsProblem[] = [];
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const module = context.asAbsolutePath(path.join('dist', 'server.js'));
+  const restarts = new RestartPolicy({
+    notify: (message, final) => {
+      const show = final ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
+      void show(message, 'Show Output').then((pick) => { if (pick) client?.outputChannel.show(true); });
+    },
+  });
   const serverOptions: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
     debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
@@ -35,6 +43,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     diagnosticCollectionName: 'skewguard',
     // The client shows invalid settings itself (a warning and the status bar), so the server sends no showMessage.
     initializationOptions: { showSettingsProblems: false } satisfies InitializationOptions,
+    // A server that dies is restarted a bounded number of times, and the user is told why it died.
+    errorHandler: restarts,
+    stdioOptions: {
+      stdout: (input, out) => { readline.createInterface({ input, crlfDelay: Infinity, terminal: false }).on('line', (l) => out.info(l)); },
+      stderr: (input, out) => {
+        readline.createInterface({ input, crlfDelay: Infinity, terminal: false }).on('line', (l) => { restarts.stderrLine(l); out.error(l); });
+      },
+    },
   };
   client = new LanguageClient('skewguard', 'skewguard', serverOptions, clientOptions);
 
@@ -45,7 +61,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   context.subscriptions.push(
     vscode.commands.registerCommand('skewguard.showResolvedWindow', showResolvedWindow),
-    vscode.commands.registerCommand('skewguard.restartServer', async () => { await client?.restart(); void refreshStatus(); }),
+    vscode.commands.registerCommand('skewguard.restartServer', async () => { restarts.reset(); await client?.restart(); void refreshStatus(); }),
     vscode.window.onDidChangeActiveTextEditor(() => void refreshStatus()),
   );
   await client.start();

@@ -19,7 +19,8 @@ import { windowPastDataOf } from './config';
 import { KubernetesContext, type NeighbourFacts, manifestObjects, isManifestValue, isManifestLike, looksLikeHelmTemplate, lifecycleRows } from './families/kubernetes';
 import { kubernetesApis } from './data';
 import type { Finding, FindingFix, RuleMeta } from './rules/types';
-import { parseError, skippedFile, unusedSuppression, duplicateKey } from './rules/general';
+import { parseError, skippedFile, unusedSuppression, duplicateKey, internalError, describeFailure } from './rules/general';
+import { injectFault, type Faults } from './faults';
 import { isStarlingxName, looksLikeStarlingx, StarlingxContext } from './families/starlingx';
 import { findSuppressions } from './suppress';
 
@@ -38,6 +39,8 @@ export interface AnalyzeInput {
   today?: Date;
   /** Facts from other files of the workspace, for cross-file rules (the language server gathers them). */
   neighbours?: NeighbourFacts;
+  /** Stages made to throw (SKEWGUARD_FAULT, tests only). */
+  faults?: Faults;
 }
 
 export interface AnalyzeResult {
@@ -122,12 +125,18 @@ export function severityFor(rule: RuleMeta, config: ResolvedConfig, own?: Severi
   return config.rules[rule.id] ?? own ?? rule.defaultSeverity;
 }
 
+/** An exception in a stage of analyze() before the rules: the file gets the internal-error diagnostic alone. */
+class StageFailure {
+  constructor(readonly stage: string, readonly error: unknown) {}
+}
+
 export function analyze(input: AnalyzeInput): AnalyzeResult {
-  const { text, config } = input;
+  const { text, config, faults } = input;
   const lines = new LineIndex(text);
   const diagnostics: Diagnostic[] = [];
   const emit = (rule: RuleMeta, f: Finding) => {
-    const sev = severityFor(rule, config, f.severity);
+    // An internal error is always an error: the `rules:` setting does not turn it off.
+    const sev = rule === internalError ? 'error' : severityFor(rule, config, f.severity);
     if (sev === 'off') return;
     const toFixes = (fixes: FindingFix[]) => fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ range: lines.range(e.range.start, e.range.end), newText: e.newText })) }));
     const d: Diagnostic = {
@@ -136,19 +145,44 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
       fixes: typeof f.fixes === 'function' ? undefined : f.fixes && toFixes(f.fixes),
       data: f.data,
     };
+    if (rule === internalError && f.data && 'error' in f.data) {
+      // The exception itself, for the server's log (its stack), is no part of the diagnostic's data.
+      const { error, ...rest } = f.data;
+      d.data = rest;
+      Object.defineProperty(d, 'error', { value: error, enumerable: false });
+    }
     if (typeof f.fixes === 'function') {
       // Computed on first use (code actions, fix-all), then kept.
       const make = f.fixes;
       let memo: Diagnostic['fixes'];
       Object.defineProperty(d, 'fixes', {
         enumerable: true, configurable: true,
-        get: () => (memo ??= toFixes(make())),
+        get: () => (memo ??= (injectFault(faults, 'fix'), toFixes(make()))),
         set: (v: Diagnostic['fixes']) => { memo = v; },
       });
     }
     diagnostics.push(d);
   };
 
+  const stage = <T>(name: string, fn: () => T): T => {
+    try { injectFault(faults, name); return fn(); } catch (e) { throw e instanceof StageFailure ? e : new StageFailure(name, e); }
+  };
+  const failed = (stageName: string, e: unknown) => emit(internalError, { message: describeFailure(stageName, e), range: { start: 0, end: 0 }, data: { stage: stageName, error: e } });
+  try {
+    return analyzeStages(input, diagnostics, emit, stage);
+  } catch (e) {
+    // Before the rules (or outside any stage): nothing else of this file can be trusted, so the internal error stands alone.
+    diagnostics.length = 0;
+    if (e instanceof StageFailure) failed(e.stage, e.error); else failed('analyze', e);
+    return { diagnostics, config, path: input.path };
+  }
+}
+
+type Emit = (r: RuleMeta, f: Finding) => void;
+type Stage = <T>(name: string, fn: () => T) => T;
+
+function analyzeStages(input: AnalyzeInput, diagnostics: Diagnostic[], emit: Emit, stage: Stage): AnalyzeResult {
+  const { text, config, faults } = input;
   const nul = text.indexOf('\u0000');
   if (nul >= 0) {
     emit(skippedFile, { message: `not checked: binary data (NUL byte at offset ${nul})`, range: { start: 0, end: 0 } });
@@ -161,15 +195,15 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
 
   const ext = path.extname(input.path).toLowerCase();
   // JSON is parsed as YAML (a superset) only where it may be a manifest; persist.json files can be megabytes.
-  const persistContent = ext === '.json' && !isPersistName(input.path) && !isLegacyStoreFile(input.path) && isPersistContent(text, input.path);
+  const persistContent = stage('detect', () => ext === '.json' && !isPersistName(input.path) && !isLegacyStoreFile(input.path) && isPersistContent(text, input.path));
   const persistLike = ext === '.json' && (isPersistName(input.path) || isLegacyStoreFile(input.path) || persistContent);
-  const yaml = ext === '.toml' || persistLike ? undefined : parseYaml(text);
-  const family = detectFamily(input.path, text, config, input.root, yaml, persistContent);
+  const yaml = stage('parse', () => (ext === '.toml' || persistLike ? undefined : parseYaml(text)));
+  const family = stage('detect', () => detectFamily(input.path, text, config, input.root, yaml, persistContent));
   if (!family) return { diagnostics, yaml };
 
   let stx: StarlingxContext | undefined;
   if (family === 'starlingx' && yaml) {
-    reportSyntax(yaml, emit);
+    stage('parse', () => reportSyntax(yaml, emit));
     const content = yaml.docs.filter((d) => !d.empty);
     const doc = content[0];
     // Ansible loads a variables file as a single document; a second one makes it fail.
@@ -177,12 +211,12 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
       emit(parseError, { message: 'a second YAML document: Ansible reads a bootstrap overrides file as one document and fails on this one', range: { start: extra.rootRange().start, end: extra.rootRange().start + 1 } });
     }
     if (doc && doc.errors.length === 0) {
-      stx = new StarlingxContext(yaml, doc, config.starlingx.release, config.starlingx.source);
+      stx = stage('context', () => new StarlingxContext(yaml, doc, config.starlingx.release, config.starlingx.source));
       const v = doc.value;
       if (v !== null && (typeof v !== 'object' || Array.isArray(v))) {
         emit(parseError, { message: 'a StarlingX bootstrap overrides file must be a mapping of keys to values', range: doc.rootRange() });
       } else {
-        for (const rule of starlingxRules) runRule(rule, stx, emit);
+        for (const rule of starlingxRules) runRule(rule, stx!, emit, faults);
       }
     }
   }
@@ -198,33 +232,33 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
         range: { start: at, end: at + 2 },
       });
     } else {
-      reportSyntax(yaml, emit);
-      ({ k8s, staleReported } = checkManifests(yaml, input, ext === '.json', emit));
+      stage('parse', () => reportSyntax(yaml, emit));
+      ({ k8s, staleReported } = checkManifests(yaml, input, ext === '.json', emit, stage));
     }
   }
 
   let kata: KataContext | undefined;
   let toml: TomlFile | undefined;
   if (family === 'kata-config') {
-    toml = parseToml(text);
+    toml = stage('parse', () => parseToml(text));
     const e = toml.errors[0];
     if (e?.code === 'TOML_LIMIT') {
       emit(skippedFile, { message: `not checked: ${e.message}`, range: { start: 0, end: 0 } });
     } else if (e) {
       emit(parseError, { message: `TOML syntax error: ${e.message}`, range: { start: e.start, end: e.end } });
     } else {
-      const { flavour, source } = detectFlavour(input.path, toml, config);
-      const w = resolveKataWindow(config);
-      kata = new KataContext(input.path, toml, flavour, source, w.window, w.source);
-      for (const rule of kataRules) runRule(rule, kata, emit);
+      const t = toml;
+      const { flavour, source } = stage('detect', () => detectFlavour(input.path, t, config));
+      kata = stage('context', () => { const w = resolveKataWindow(config); return new KataContext(input.path, t, flavour, source, w.window, w.source); });
+      for (const rule of kataRules) runRule(rule, kata, emit, faults);
     }
   }
 
   let persist: PersistContext | undefined;
   if (family === 'kata-persist') {
-    const json = new JsonFile(text);
+    const json = stage('parse', () => new JsonFile(text));
     const e = json.errors[0];
-    const w = resolveKataWindow(config);
+    const w = stage('context', () => resolveKataWindow(config));
     if (e) {
       emit(parseError, { message: `JSON syntax error: ${e.message}`, range: { start: e.start, end: e.end } });
     } else if (isLegacyStoreFile(input.path) && !isPersistName(input.path)) {
@@ -240,24 +274,32 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
         });
       }
     } else {
-      const kind = persistKind(json.value, input.path);
+      const kind = stage('detect', () => persistKind(json.value, input.path));
       if (kind) {
-        persist = new PersistContext(input.path, json, kind, w.window, w.source);
-        for (const rule of persistRules) runRule(rule, persist, emit);
+        persist = stage('context', () => new PersistContext(input.path, json, kind, w.window, w.source));
+        for (const rule of persistRules) runRule(rule, persist, emit, faults);
       }
     }
   }
 
-  applySuppressions(text, diagnostics, emit);
+  try {
+    injectFault(faults, 'suppress');
+    applySuppressions(text, diagnostics, emit);
+  } catch (e) {
+    // What was to be suppressed is not known: every finding stays, with the reason.
+    emit(internalError, { message: describeFailure('suppress', e), range: { start: 0, end: 0 }, data: { stage: 'suppress', error: e } });
+  }
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   return { family, diagnostics, yaml, stx, k8s, kata, toml, persist, staleReported, config, path: input.path };
 }
 
-function checkManifests(yaml: YamlFile, input: AnalyzeInput, json: boolean, emit: (r: RuleMeta, f: Finding) => void) {
+function checkManifests(yaml: YamlFile, input: AnalyzeInput, json: boolean, emit: Emit, stage: Stage) {
   const { config } = input;
-  const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
-  const k8s = new KubernetesContext(yaml, manifestObjects(yaml), config.kubernetes, rows, json, input.neighbours, input.path, config.starlingx.release.release, config.components);
-  for (const rule of kubernetesRules) runRule(rule, k8s, emit);
+  const k8s = stage('context', () => {
+    const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
+    return new KubernetesContext(yaml, manifestObjects(yaml), config.kubernetes, rows, json, input.neighbours, input.path, config.starlingx.release.release, config.components);
+  });
+  for (const rule of kubernetesRules) runRule(rule, k8s, emit, input.faults);
   let staleReported = false;
   if (input.reportStaleData && k8s.objects.length) {
     const asOf = kubernetesApis().asOf;
@@ -285,11 +327,14 @@ function checkManifests(yaml: YamlFile, input: AnalyzeInput, json: boolean, emit
   return { k8s, staleReported };
 }
 
-function runRule<C>(rule: { check(ctx: C, report: (f: Finding) => void): void } & RuleMeta, ctx: C, emit: (r: RuleMeta, f: Finding) => void) {
+/** Runs one rule; an exception in it is that rule's internal error, and the other rules still run. */
+function runRule<C>(rule: { check(ctx: C, report: (f: Finding) => void): void } & RuleMeta, ctx: C, emit: Emit, faults?: Faults) {
+  const stageName = `rule:${rule.id}`;
   try {
+    injectFault(faults, stageName);
     rule.check(ctx, (f) => emit(rule, f));
   } catch (e) {
-    emit(parseError, { message: `internal error in rule ${rule.id}: ${(e as Error).message}`, range: { start: 0, end: 0 } });
+    emit(internalError, { message: describeFailure(stageName, e), range: { start: 0, end: 0 }, data: { stage: stageName, rule: rule.id, error: e } });
   }
 }
 
@@ -317,7 +362,7 @@ function applySuppressions(text: string, diagnostics: Diagnostic[], emit: (r: Ru
   const kept: Diagnostic[] = [];
   for (const d of diagnostics) {
     let suppressed = false;
-    if (d.ruleId !== parseError.id) {
+    if (d.ruleId !== parseError.id && d.ruleId !== internalError.id) {
       for (const s of sups) {
         if (s.ruleIds.length && !s.ruleIds.includes(d.ruleId)) continue;
         if (s.kind === 'file' || s.line === d.range.start.line) { s.used.add(d.ruleId); suppressed = true; }

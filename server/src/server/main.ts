@@ -2,7 +2,8 @@
 // server over stdio, so the editor and CI run one code path.
 import {
   createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, DiagnosticSeverity, CodeActionKind,
-  CompletionItemKind, MarkupKind, DidChangeConfigurationNotification, type Diagnostic as LspDiagnostic, type CodeAction, type InitializeParams, type Connection,
+  CompletionItemKind, MarkupKind, DidChangeConfigurationNotification, ResponseError, ErrorCodes,
+  type Diagnostic as LspDiagnostic, type CodeAction, type InitializeParams, type InitializeError, type Connection,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import * as path from 'node:path';
@@ -15,7 +16,10 @@ import { hover, complete } from '../engine/language';
 import type { Diagnostic, Severity } from '../engine/types';
 import { LineIndex } from '../engine/text';
 import { docsUrl } from '../engine/rules';
-import { invalidConfig } from '../engine/rules/general';
+import { invalidConfig, internalError, describeFailure } from '../engine/rules/general';
+import { parseFaults, injectFault } from '../engine/faults';
+import { FramingCheck } from './framing';
+import { chooseNonOverlapping, type Span } from './fix-all';
 import {
   ResolvedConfigRequest, ConfigChangedNotification, FileFactsNotification, FIX_ALL_KIND,
   type InitializationOptions, type Settings, type ResolvedConfigParams, type ResolvedConfigResult, type FileFactsParams,
@@ -27,9 +31,24 @@ import { normalizeSettings, debounceOf } from '../shared/settings';
 import { ruleIds } from '../engine/rules';
 import { SettingsReporter } from './settingsReport';
 
+/** Stages made to throw, for tests only (SKEWGUARD_FAULT=<stage>[,<stage>…]; see the README, Developing). Read once. */
+const FAULTS = parseFaults(process.env.SKEWGUARD_FAULT);
+
+/**
+ * Over stdio the input's framing is checked: a broken header (no, a negative or a huge Content-Length) would leave
+ * the JSON-RPC reader waiting forever, so the server says why on stderr and exits, and its client can restart it.
+ */
+function stdinChecked(): NodeJS.ReadableStream {
+  const checked = new FramingCheck((reason) => {
+    process.stderr.write(`skewguard-language-server: broken message on standard input: ${reason}; closing the connection\n`);
+    process.exit(1);
+  });
+  return process.stdin.pipe(checked);
+}
+
 // Over stdio (lsp-lint, Neovim…) the output is coalesced per event-loop turn; other transports are detected as usual.
 const connection: Connection = process.argv.includes('--stdio')
-  ? createConnection(ProposedFeatures.all, process.stdin, coalesced(process.stdout))
+  ? createConnection(ProposedFeatures.all, stdinChecked(), coalesced(process.stdout))
   : createConnection(ProposedFeatures.all);
 if (process.argv.includes('--stdio')) {
   // What createConnection does for --stdio when it opens the streams itself: stdout carries the protocol, so
@@ -45,7 +64,9 @@ let settings: Settings = {};
 let canPullConfig = false;
 let supportsFolders = false;
 let ws = new WorkspaceState([]);
-const results = new Map<string, { version: number; result: AnalyzeResult; config: ResolvedConfig }>();
+const results = new Map<string, { version: number; result: AnalyzeResult; config?: ResolvedConfig }>();
+/** Failures in a document's handling outside the analysis (open, change, close), reported with its next analysis. */
+const pendingFailures = new Map<string, Diagnostic[]>();
 const timers = new Map<string, NodeJS.Timeout>();
 const publishedConfigUris = new Set<string>();
 const docSettings = new Map<string, Settings>();
@@ -65,7 +86,15 @@ function uriToPath(uri: string): string {
 }
 const uriPaths = new Map<string, string>();
 
+/** A second initialize is refused, and so is every request after shutdown (LSP: InvalidRequest). */
+let initialized = false;
+let shutdownRequested = false;
+const afterShutdown = () => new ResponseError(ErrorCodes.InvalidRequest, 'the server is shutting down: only the exit notification is accepted after shutdown');
+
 connection.onInitialize((params: InitializeParams) => {
+  if (shutdownRequested) return new ResponseError<InitializeError>(ErrorCodes.InvalidRequest, afterShutdown().message, { retry: false });
+  if (initialized) return new ResponseError<InitializeError>(ErrorCodes.InvalidRequest, 'the server is already initialized: initialize may be sent only once', { retry: false });
+  initialized = true;
   init = (params.initializationOptions ?? {}) as InitializationOptions;
   settings = init.settings ?? {};
   if (init.reportStaleData === false) staleDataReported = true;
@@ -87,6 +116,13 @@ connection.onInitialize((params: InitializeParams) => {
     serverInfo: { name: 'skewguard-language-server', version: '0.1.0' },
   };
 });
+
+connection.onShutdown(() => {
+  if (shutdownRequested) return afterShutdown() as never;
+  shutdownRequested = true;
+});
+// Requests for methods the server does not know: InvalidRequest after shutdown, MethodNotFound before.
+connection.onRequest((method) => (shutdownRequested ? afterShutdown() : new ResponseError(ErrorCodes.MethodNotFound, `unhandled method ${method}`)));
 
 connection.onInitialized(async () => {
   if (canPullConfig) {
@@ -151,27 +187,111 @@ function configFor(file: string, uri?: string): { config: ResolvedConfig; loaded
 const NO_CONFIG = {};
 const resolvedCache = new WeakMap<object, WeakMap<object, WeakMap<object, ResolvedConfig>>>();
 
+/**
+ * The one failure path: an exception anywhere in the handling of a document is logged (with its stack) and becomes
+ * a skewguard/internal-error diagnostic of that document, naming the stage, so a file is never reported clean.
+ */
+function internalDiagnostic(stage: string, e: unknown, data?: Record<string, unknown>): Diagnostic {
+  return {
+    ruleId: internalError.id, severity: 'error', message: describeFailure(stage, e),
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, docsUrl: docsUrl(internalError.id),
+    data: { stage, ...data },
+  };
+}
+
+function logFailure(stage: string, uri: string, e: unknown): void {
+  try {
+    connection.console.error(`skewguard: internal error in stage ${stage} for ${uri}: ${(e as Error)?.stack ?? String(e)}`);
+  } catch { /* the log itself failed: the diagnostic still says it */ }
+}
+
+/** A failure outside the analysis of the document's current version: added to its diagnostics and published again. */
+function reportFailure(uri: string, stage: string, e: unknown, data?: Record<string, unknown>): void {
+  logFailure(stage, uri, e);
+  const r = results.get(uri);
+  const d = internalDiagnostic(stage, e, data);
+  // Not analysed yet: said with its analysis (a request on a document that is not open has no diagnostics to add to).
+  if (!r) { if (documents.get(uri)) pendingFailures.set(uri, [...(pendingFailures.get(uri) ?? []), d]); return; }
+  // Once per stage and message (a hover that fails on every move is said once).
+  if (r.result.diagnostics.some((x) => x.ruleId === d.ruleId && x.message === d.message)) return;
+  r.result.diagnostics.unshift(d);
+  if (!isConfigFile(uri)) publish(uri, r.version, r.result.diagnostics);
+}
+
 function validate(doc: TextDocument): void {
+  try {
+    validateStages(doc);
+  } catch (e) {
+    // Outside every stage below (it should not happen): the document still gets the reason.
+    logFailure('validate', doc.uri, e);
+    results.set(doc.uri, { version: doc.version, result: { diagnostics: [internalDiagnostic('validate', e)] } });
+    void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: [toLsp(internalDiagnostic('validate', e))] }).catch(() => undefined);
+  }
+}
+
+function validateStages(doc: TextDocument): void {
   const file = uriToPath(doc.uri);
-  const { config } = configFor(file, doc.uri);
+  let config: ResolvedConfig | undefined;
   let result: AnalyzeResult;
   try {
-    result = analyze({
-      path: file, text: doc.getText(), config, root: ws.rootFor(file), reportStaleData: !staleDataReported, today: today(),
-      neighbours: ws.lazyNeighboursFor(file),
-    });
-    if (result.staleReported) staleDataReported = true;
+    injectFault(FAULTS, 'config');
+    config = configFor(file, doc.uri).config;
   } catch (e) {
-    connection.console.error(`skewguard: analysing ${doc.uri} failed: ${(e as Error).stack}`);
-    result = { diagnostics: [] };
+    logFailure('config', doc.uri, e);
+    result = { diagnostics: [internalDiagnostic('config', e)] };
   }
-  results.set(doc.uri, { version: doc.version, result, config });
+  if (config) {
+    try {
+      result = analyze({
+        path: file, text: doc.getText(), config, root: ws.rootFor(file), reportStaleData: !staleDataReported, today: today(),
+        neighbours: ws.lazyNeighboursFor(file), faults: FAULTS,
+      });
+      if (result.staleReported) staleDataReported = true;
+    } catch (e) {
+      logFailure('analyze', doc.uri, e);
+      result = { diagnostics: [internalDiagnostic('analyze', e)] };
+    }
+  }
+  for (const d of result!.diagnostics) if (d.ruleId === internalError.id) logFailure(String(d.data?.stage ?? 'analyze'), doc.uri, (d as { error?: unknown }).error ?? d.message);
+  const pending = pendingFailures.get(doc.uri);
+  if (pending) { pendingFailures.delete(doc.uri); result!.diagnostics.unshift(...pending); }
+  results.set(doc.uri, { version: doc.version, result: result!, config });
   // A .skewguard.yaml's diagnostics are its config problems, published by publishConfigProblems.
   if (isConfigFile(doc.uri)) return;
   if (init.reportFacts) {
-    void connection.sendNotification(FileFactsNotification, { uri: doc.uri, version: doc.version, family: result.family ?? null, facts: factsOf(result) } satisfies FileFactsParams);
+    let facts: Record<string, unknown> | undefined;
+    try {
+      injectFault(FAULTS, 'facts');
+      facts = factsOf(result!);
+    } catch (e) {
+      logFailure('facts', doc.uri, e);
+      result!.diagnostics.unshift(internalDiagnostic('facts', e));
+    }
+    void connection.sendNotification(FileFactsNotification, { uri: doc.uri, version: doc.version, family: result!.family ?? null, facts } satisfies FileFactsParams)
+      .catch((e) => logFailure('facts', doc.uri, e));
   }
-  void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: result.diagnostics.map(toLsp) });
+  publish(doc.uri, doc.version, result!.diagnostics);
+}
+
+/** Sends a document's diagnostics; one that cannot be converted or sent is replaced by the internal error saying so. */
+function publish(uri: string, version: number | undefined, diagnostics: Diagnostic[]): void {
+  const out: LspDiagnostic[] = [];
+  let failure: unknown;
+  try { injectFault(FAULTS, 'publish'); } catch (e) { failure = e; }
+  if (failure === undefined) {
+    for (const d of diagnostics) {
+      try { out.push(toLsp(d)); } catch (e) { failure ??= e; }
+    }
+  }
+  const fallback = (e: unknown) => {
+    logFailure('publish', uri, e);
+    const d = toLsp(internalDiagnostic('publish', e));
+    // data may be what failed to serialise: leave it out of the fallback.
+    return connection.sendDiagnostics({ uri, version, diagnostics: [...out.map((x) => ({ ...x, data: undefined })), d] });
+  };
+  if (failure !== undefined) { void fallback(failure).catch((e) => logFailure('publish', uri, e)); return; }
+  void connection.sendDiagnostics({ uri, version, diagnostics: out })
+    .catch((e) => fallback(e).catch((e2) => logFailure('publish', uri, e2)));
 }
 
 function publishConfigProblems(): void {
@@ -246,16 +366,24 @@ function folderChanged(uri: string, before: () => string | undefined, after: () 
   for (const d of documents.all()) if (d.uri !== uri && path.dirname(uriToPath(d.uri)) === dir) schedule(d, debounce());
 }
 
+/** A failure in the workspace bookkeeping around a document: reported with the document's next analysis. */
+function workspaceFailure(uri: string, e: unknown): void {
+  logFailure('workspace', uri, e);
+  pendingFailures.set(uri, [...(pendingFailures.get(uri) ?? []), internalDiagnostic('workspace', e)]);
+}
+
 documents.onDidOpen((e) => {
   const file = uriToPath(e.document.uri);
-  if (affectsWorkspace(e.document.uri)) {
-    // Open documents win over the disk. A buffer equal to the file on disk changes no other file's window (lsp-lint
-    // opens thousands of localhost.yml files this way); a different one is an edit and re-checks everything.
-    if (ws.setOpenText(file, e.document.getText())) workspaceChanged(e.document.uri, 0);
-    else if (isConfigFile(e.document.uri)) publishConfigProblems(); // its problems show while it is open
-  } else ws.openTexts.set(file, e.document.getText());
-  // The folder's facts were read from the disk; the open text may differ.
-  folderChanged(e.document.uri, () => readDisk(file), () => e.document.getText());
+  try {
+    if (affectsWorkspace(e.document.uri)) {
+      // Open documents win over the disk. A buffer equal to the file on disk changes no other file's window (lsp-lint
+      // opens thousands of localhost.yml files this way); a different one is an edit and re-checks everything.
+      if (ws.setOpenText(file, e.document.getText())) workspaceChanged(e.document.uri, 0);
+      else if (isConfigFile(e.document.uri)) publishConfigProblems(); // its problems show while it is open
+    } else ws.openTexts.set(file, e.document.getText());
+    // The folder's facts were read from the disk; the open text may differ.
+    folderChanged(e.document.uri, () => readDisk(file), () => e.document.getText());
+  } catch (err) { workspaceFailure(e.document.uri, err); }
   schedule(e.document, 0);
   // Folder-scoped settings arrive asynchronously; re-check when they differ from the workspace-wide ones.
   if (canPullConfig) {
@@ -267,12 +395,14 @@ documents.onDidOpen((e) => {
   }
 });
 documents.onDidChangeContent((e) => {
-  const before = ws.openTexts.get(uriToPath(e.document.uri));
-  ws.openTexts.set(uriToPath(e.document.uri), e.document.getText());
-  if (before !== e.document.getText()) ws.bufferChanged(uriToPath(e.document.uri));
-  // A config or localhost.yml edit changes the windows of other files: re-check everything.
-  if (affectsWorkspace(e.document.uri) && before !== e.document.getText()) workspaceChanged(e.document.uri, debounce());
-  folderChanged(e.document.uri, () => before, () => e.document.getText());
+  try {
+    const before = ws.openTexts.get(uriToPath(e.document.uri));
+    ws.openTexts.set(uriToPath(e.document.uri), e.document.getText());
+    if (before !== e.document.getText()) ws.bufferChanged(uriToPath(e.document.uri));
+    // A config or localhost.yml edit changes the windows of other files: re-check everything.
+    if (affectsWorkspace(e.document.uri) && before !== e.document.getText()) workspaceChanged(e.document.uri, debounce());
+    folderChanged(e.document.uri, () => before, () => e.document.getText());
+  } catch (err) { workspaceFailure(e.document.uri, err); }
   // didOpen also fires onDidChangeContent; the open handler already validated that version.
   const last = results.get(e.document.uri);
   if (last && last.version === e.document.version) return;
@@ -284,16 +414,19 @@ documents.onDidClose((e) => {
   timers.delete(e.document.uri);
   results.delete(e.document.uri);
   docSettings.delete(e.document.uri);
+  pendingFailures.delete(e.document.uri);
   const file = uriToPath(e.document.uri);
   const closedText = ws.openTexts.get(file);
-  if (affectsWorkspace(e.document.uri)) {
-    // The disk takes over again: only a buffer that differed from it changes anything.
-    if (ws.setOpenText(file, undefined)) workspaceChanged(e.document.uri, 0);
-  } else {
-    ws.openTexts.delete(file);
-    // The others saw the closed buffer's text; now they see the disk's.
-    folderChanged(e.document.uri, () => closedText, () => readDisk(file));
-  }
+  try {
+    if (affectsWorkspace(e.document.uri)) {
+      // The disk takes over again: only a buffer that differed from it changes anything.
+      if (ws.setOpenText(file, undefined)) workspaceChanged(e.document.uri, 0);
+    } else {
+      ws.openTexts.delete(file);
+      // The others saw the closed buffer's text; now they see the disk's.
+      folderChanged(e.document.uri, () => closedText, () => readDisk(file));
+    }
+  } catch (err) { logFailure('workspace', e.document.uri, err); } // the document is gone: the log says it
   if (!isConfigFile(e.document.uri) && init.clearDiagnosticsOnClose !== false) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
 });
 
@@ -302,7 +435,7 @@ function debounce(): number {
 }
 
 /** The analysis of the document's current version (re-analysed if a debounced run is pending). */
-function current(uri: string): { doc: TextDocument; result: AnalyzeResult; config: ResolvedConfig } | undefined {
+function current(uri: string): { doc: TextDocument; result: AnalyzeResult; config?: ResolvedConfig } | undefined {
   const doc = documents.get(uri);
   if (!doc) return undefined;
   let r = results.get(uri);
@@ -321,14 +454,31 @@ function toLsp(d: Diagnostic): LspDiagnostic {
   };
 }
 
-connection.onHover((p) => {
+/**
+ * A request's handler, guarded: after shutdown it is refused (InvalidRequest); an exception is logged, becomes the
+ * document's internal-error diagnostic and the request gets the empty answer, so the editor and the server go on.
+ */
+function guarded<P extends { textDocument: { uri: string } }, R>(stage: string, empty: R, handler: (p: P) => R): (p: P) => R | ResponseError {
+  return (p: P) => {
+    if (shutdownRequested) return afterShutdown();
+    try {
+      injectFault(FAULTS, stage);
+      return handler(p);
+    } catch (e) {
+      reportFailure(p.textDocument.uri, stage, e);
+      return empty;
+    }
+  };
+}
+
+connection.onHover(guarded('hover', null, (p) => {
   const c = current(p.textDocument.uri);
   if (!c) return null;
   const h = hover(c.result, c.doc.getText(), p.position);
   return h ? { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: h.range } : null;
-});
+}));
 
-connection.onCompletion((p) => {
+connection.onCompletion(guarded('completion', [], (p) => {
   const c = current(p.textDocument.uri);
   if (!c) return [];
   const text = c.doc.getText();
@@ -342,12 +492,26 @@ connection.onCompletion((p) => {
     preselect: i.preselect,
     textEdit: { range: lines.range(i.replace.start, i.replace.end), newText: i.insertText },
   }));
-});
+}));
 
 const sameRange = (a: LspDiagnostic['range'], b: LspDiagnostic['range']) =>
   a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
 
-connection.onCodeAction((p) => {
+/**
+ * A diagnostic's fixes; a lazy fix (worked out on first use) that throws is that document's internal error, and
+ * the finding is left without fixes: the other findings' fixes are still offered.
+ */
+function fixesOf(d: Diagnostic, uri: string): NonNullable<Diagnostic['fixes']> {
+  try {
+    return d.fixes ?? [];
+  } catch (e) {
+    d.fixes = [];
+    reportFailure(uri, `fix (the fix of ${d.ruleId})`, e, { stage: 'fix', rule: d.ruleId });
+    return [];
+  }
+}
+
+connection.onCodeAction(guarded('codeAction', [], (p) => {
   const c = current(p.textDocument.uri);
   if (!c) return [];
   const uri = p.textDocument.uri;
@@ -356,12 +520,12 @@ connection.onCodeAction((p) => {
   const wantsQuick = !only || only.some((k) => CodeActionKind.QuickFix.startsWith(k) || k === CodeActionKind.QuickFix);
   const actions: CodeAction[] = [];
   if (wantsQuick) {
-    for (const d of c.result.diagnostics) {
-      if (!d.fixes?.length) continue;
+    for (const d of [...c.result.diagnostics]) {
       const ctxDiag = p.context.diagnostics.find((x) => x.code === d.ruleId && sameRange(x.range, d.range));
       const overlaps = d.range.start.line <= p.range.end.line && d.range.end.line >= p.range.start.line;
       if (!ctxDiag && !overlaps) continue;
-      for (const f of d.fixes) {
+      if (!fixesOf(d, uri).length) continue;
+      for (const f of fixesOf(d, uri)) {
         actions.push({
           title: f.partial ? `${f.title} (partial)` : f.title,
           kind: CodeActionKind.QuickFix,
@@ -373,30 +537,37 @@ connection.onCodeAction((p) => {
     }
   }
   if (wantsFixAll) {
-    const edits = fixAllEdits(c.result.diagnostics, c.doc);
+    const edits = fixAllEdits(c.result.diagnostics, c.doc, uri);
     if (edits.length) {
       const kind = only?.includes(CodeActionKind.SourceFixAll) && !only.includes(FIX_ALL_KIND) ? CodeActionKind.SourceFixAll : FIX_ALL_KIND;
       actions.push({ title: 'Fix all auto-fixable skewguard problems', kind, edit: { changes: { [uri]: edits } } });
     }
   }
   return actions;
-});
+}));
 
-/** Preferred, complete fixes whose edits do not overlap. Nothing for a file that does not parse. */
-function fixAllEdits(diags: Diagnostic[], doc: TextDocument) {
-  if (diags.some((d) => d.ruleId === 'syntax/parse-error')) return [];
-  const chosen: Array<{ start: number; end: number; edit: { range: LspDiagnostic['range']; newText: string } }> = [];
-  for (const d of diags) {
-    const f = d.fixes?.find((x) => x.preferred && !x.partial);
-    if (!f) continue;
-    const spans = f.edits.map((e) => ({ start: doc.offsetAt(e.range.start), end: doc.offsetAt(e.range.end), edit: e }));
-    if (spans.some((s) => chosen.some((c) => s.start < c.end && c.start < s.end || (s.start === c.start && s.end === c.end)))) continue;
-    chosen.push(...spans);
+/**
+ * Internal errors that make fix-all unsafe: a failure before the rules or in suppression (a suppressed finding's fix
+ * would be applied). A failing rule or lazy fix does not: the other rules' findings and fixes are complete.
+ */
+const blocksFixAll = (d: Diagnostic) => d.ruleId === internalError.id && !/^(rule:|fix|facts|publish|hover|completion|codeAction)/.test(String(d.data?.stage ?? ''));
+
+/**
+ * Preferred, complete fixes whose edits do not overlap (an earlier diagnostic's fix wins). Nothing for a file
+ * that does not parse, or whose analysis failed outside a rule.
+ */
+function fixAllEdits(diags: Diagnostic[], doc: TextDocument, uri: string) {
+  if (diags.some((d) => d.ruleId === 'syntax/parse-error' || blocksFixAll(d))) return [];
+  const candidates: Array<Array<Span<LspDiagnostic['range']>>> = [];
+  for (const d of [...diags]) {
+    const f = fixesOf(d, uri).find((x) => x.preferred && !x.partial);
+    if (f) candidates.push(f.edits.map((e) => ({ start: doc.offsetAt(e.range.start), end: doc.offsetAt(e.range.end), edit: e })));
   }
-  return chosen.sort((a, b) => a.start - b.start).map((c) => c.edit);
+  return chooseNonOverlapping(candidates).map((c) => c.edit);
 }
 
-connection.onRequest(ResolvedConfigRequest, (p: ResolvedConfigParams): ResolvedConfigResult => {
+connection.onRequest(ResolvedConfigRequest, (p: ResolvedConfigParams): ResolvedConfigResult | ResponseError => {
+  if (shutdownRequested) return afterShutdown();
   const file = p.uri ? uriToPath(p.uri) : path.join(ws.roots[0] ?? process.cwd(), '.');
   const target = p.uri ? file : path.join(file, '__workspace__');
   const { config, loaded } = configFor(target, p.uri);
@@ -408,12 +579,22 @@ connection.onRequest(ResolvedConfigRequest, (p: ResolvedConfigParams): ResolvedC
   return {
     resolved,
     family: r?.result.family ?? null,
-    facts: r ? factsOf(r.result) : undefined,
+    facts: r ? factsSafe(p.uri!, r.result) : undefined,
     configProblems: (loaded?.problems ?? []).map((pr) => ({ file: loaded!.path, ...lines!.positionAt(pr.range.start), message: pr.message })),
     summary,
     settingsProblems: normalizeSettings((p.uri && docSettings.get(p.uri)) || settings, ruleIds).problems,
   };
 });
+
+function factsSafe(uri: string, r: AnalyzeResult): Record<string, unknown> | undefined {
+  try {
+    injectFault(FAULTS, 'facts');
+    return factsOf(r);
+  } catch (e) {
+    reportFailure(uri, 'facts', e);
+    return undefined;
+  }
+}
 
 /** Per-file facts for --print-config, the JSON report and the status bar. */
 function factsOf(r: AnalyzeResult): Record<string, unknown> | undefined {

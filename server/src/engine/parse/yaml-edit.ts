@@ -7,12 +7,17 @@ export interface OffsetEdit { range: OffsetRange; newText: string }
 
 type Path = ReadonlyArray<string | number>;
 
+const indentSeqOf = new WeakMap<YamlDoc, boolean>();
+
 export class YamlEditor {
   readonly edits: OffsetEdit[] = [];
   private readonly indentSeq: boolean;
   /** `json`: the file is JSON, so new values and keys are written as JSON. */
   constructor(readonly text: string, readonly doc: YamlDoc, readonly json = false) {
-    this.indentSeq = detectIndentSeq(text.slice(doc.offset, doc.end));
+    // Once per document: a List of thousands of objects gets an editor per fix, and the scan reads the whole document.
+    let seq = indentSeqOf.get(doc);
+    if (seq === undefined) indentSeqOf.set(doc, seq = detectIndentSeq(text.slice(doc.offset, doc.end)));
+    this.indentSeq = seq;
   }
 
   private key(k: string): string { return this.json ? JSON.stringify(k) : k; }
@@ -195,13 +200,8 @@ function trimTrailingBreak(text: string, start: number, end: number): number {
 
 /** Whether block sequences are indented under their key (`key:\n  - a`) or not (`key:\n- a`). */
 export function detectIndentSeq(text: string): boolean {
-  // Asked once per fix of the same document: scanning it each time made fixing N findings quadratic.
-  if (text === indentSeqOf.text) return indentSeqOf.indented;
   const m = /^([ \t]*)[^\s#-][^\n]*:[ \t]*(?:#.*)?\r?\n([ \t]*)- /m.exec(text);
-  indentSeqOf.text = text;
-  indentSeqOf.indented = m ? m[2].length > m[1].length : true;
-  return indentSeqOf.indented;
+  return m ? m[2].length > m[1].length : true;
 }
-const indentSeqOf: { text?: string; indented: boolean } = { indented: true };
 
 export { isPair };

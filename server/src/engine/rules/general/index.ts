@@ -73,4 +73,45 @@ export const invalidConfig: RuleMeta = {
   sources: ['skewguard'],
 };
 
-export const generalRules: RuleMeta[] = [parseError, duplicateKey, unusedSuppression, skippedFile, invalidConfig];
+export const internalError: RuleMeta = {
+  id: 'skewguard/internal-error',
+  family: 'general',
+  defaultSeverity: 'error',
+  title: 'skewguard failed while checking the file',
+  what: 'Says that skewguard itself failed (an exception) while handling the file, in which stage (`config`, `parse`, `detect`, '
+    + '`context`, `rule:<rule-id>`, `suppress`, `facts`, `publish`, `fix`, `hover`, `completion`, `codeAction`), with the '
+    + 'error message and the first stack frame of skewguard\'s code. A failing rule does not stop the other rules, whose '
+    + 'findings are still reported; a failure before the rules (configuration, parsing, family detection) leaves this '
+    + 'diagnostic alone. Fix-all still applies the other rules\' complete fixes when only a rule or a fix failed, and applies '
+    + 'nothing when the failure was before the rules or in suppressions. `lsp-lint` exits with code 2.',
+  why: 'A file that skewguard could not check must never look like a file that passed; the message is what a bug report needs.',
+  bad: { filename: 'localhost.yml', text: '(any file, while a stage of the check throws; the tests force one with SKEWGUARD_FAULT=rule:starlingx/unknown-key)' },
+  good: { filename: 'localhost.yml', text: 'system_mode: simplex\n' },
+  fix: 'none',
+  sources: ['skewguard'],
+};
+
+/** The stage where an exception happened and its message, with the first stack frame of skewguard's own code. */
+export function describeFailure(stage: string, e: unknown): string {
+  const err = e instanceof Error ? e : undefined;
+  const msg = err ? `${err.name && err.name !== 'Error' ? `${err.name}: ` : ''}${err.message}` : String(e);
+  const at = firstOwnFrame(err?.stack);
+  return `internal error in stage ${stage}: ${msg}${at ? ` (at ${at})` : ''}; this file was not fully checked. Please report it with this message.`;
+}
+
+/** The first stack frame in skewguard's code (the bundle or its sources), without the directories. */
+export function firstOwnFrame(stack: string | undefined): string | undefined {
+  if (!stack) return undefined;
+  for (const line of stack.split('\n').slice(1)) {
+    const m = /^\s*at (?:(.*?) \()?(.*?):(\d+):(\d+)\)?$/.exec(line);
+    if (!m) continue;
+    const file = m[2].replace(/\\/g, '/');
+    if (file.startsWith('node:') || file.includes('/node_modules/') || m[1] === 'injectFault') continue;
+    if (!/\/(dist|server\/src|client\/src)\//.test(file) && !/(server|engine|lsp-lint)\.js$/.test(file)) continue;
+    const short = file.replace(/^.*\/(dist|server\/src|client\/src)\//, '$1/');
+    return `${m[1] ? `${m[1]} ` : ''}${short}:${m[3]}:${m[4]}`;
+  }
+  return undefined;
+}
+
+export const generalRules: RuleMeta[] = [parseError, duplicateKey, unusedSuppression, skippedFile, invalidConfig, internalError];
