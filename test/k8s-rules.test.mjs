@@ -207,6 +207,10 @@ const CONVERSIONS = [
       o.apiVersion = 'apps/v1';
       delete o.spec.rollbackTo; // gone in apps/v1
       o.spec.selector = { matchLabels: { app: 'web', tier: 'frontend' } }; // the old default: the template's labels
+      // The extensions/v1beta1 defaults apps/v1 changed (1/1 instead of 25%/25%, keep every ReplicaSet, no deadline).
+      o.spec.revisionHistoryLimit = 2147483647;
+      o.spec.progressDeadlineSeconds = 2147483647;
+      o.spec.strategy = { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 1 } };
       return o;
     },
   },

@@ -12,3 +12,4 @@ export { fastParseWhy } from './parse/fast-yaml';
 export { YamlEditor } from './parse/yaml-edit';
 export { hover, complete } from './language';
 export * as k8sLifecycle from './kubernetes/lifecycle';
+export * as k8sConvert from './kubernetes/convert';

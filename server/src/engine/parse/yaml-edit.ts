@@ -161,6 +161,26 @@ export class YamlEditor {
     return true;
   }
 
+  /**
+   * Replaces a key and its value with another key and a scalar value; comments the old entry held are kept as
+   * lines above the new one (JSON and flow mappings have none: a rename and a new value).
+   */
+  replaceEntry(path: Path, newKey: string, value: string | number | boolean): boolean {
+    const { pair } = this.node(path);
+    const { node: parent } = this.node(path.slice(0, -1));
+    if (!pair || !isMap(parent) || !isScalar(pair.key) || !pair.key.range) return false;
+    if (parent.flow) return this.replaceValue(path, value) && this.renameKey(path, newKey);
+    const kStart = this.abs(pair.key.range[0]);
+    const vEnd = this.abs(((pair.value as Node | null)?.range ?? pair.key.range)[1]);
+    const indent = this.columnOf(kStart);
+    const lineStart = kStart - indent;
+    const end = this.text[vEnd - 1] === '\n' ? vEnd : this.lineStartAfter(vEnd);
+    const pad = ' '.repeat(indent);
+    const comments = commentsIn(this.text.slice(lineStart, end)).map((c) => `${pad}${c}${this.newline}`).join('');
+    this.edits.push({ range: { start: lineStart, end }, newText: `${comments}${pad}${this.key(newKey)}: ${this.flow(value)}${this.newline}` });
+    return true;
+  }
+
   /** The edits applied to the text (for checking a conversion before offering it). */
   apply(): string {
     let out = this.text;
