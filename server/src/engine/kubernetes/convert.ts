@@ -99,13 +99,19 @@ export function convert(ed: YamlEditor, at: Path, obj: Obj, target: string): Con
   return { complete: notes.length === 0, notes, leftover };
 }
 
-/** Inserts what `want` has and `have` lacks under mapPath (recursing into maps both have); false where it cannot. */
-function ensure(ed: YamlEditor, mapPath: Path, have: Obj, want: Obj): boolean {
+/**
+ * Inserts what `want` has and `have` lacks under mapPath (recursing into maps both have); false where it cannot.
+ * `only`: "nested" does only the recursion, "here" only this level — insertions at the end of a nested map and at
+ * the end of this one can fall on one offset, where edits apply in array order, so nested ones must come first.
+ */
+function ensure(ed: YamlEditor, mapPath: Path, have: Obj, want: Obj, only?: 'nested' | 'here'): boolean {
   let ok = true;
-  for (const [k, v] of Object.entries(want)) {
-    if (!(k in have)) ok = ed.insertKey(mapPath, k, v) && ok;
-    else if (have[k] == null) ok = ed.replaceValue([...mapPath, k], v) && ok; // "key:" with no value
-    else if (isObj(v) && isObj(have[k])) ok = ensure(ed, [...mapPath, k], have[k], v) && ok;
+  if (only !== 'here') for (const [k, v] of Object.entries(want)) if (isObj(v) && isObj(have[k])) ok = ensure(ed, [...mapPath, k], have[k], v) && ok;
+  if (only !== 'nested') {
+    for (const [k, v] of Object.entries(want)) {
+      if (!(k in have)) ok = ed.insertKey(mapPath, k, v) && ok;
+      else if (have[k] == null) ok = ed.replaceValue([...mapPath, k], v) && ok; // "key:" with no value
+    }
   }
   return ok;
 }
@@ -141,20 +147,20 @@ function oldDefaults(s: Step): Obj | undefined {
 function workloadToAppsV1(s: Step): void {
   const { ed, at, spec } = s;
   if (!spec) { s.note('spec is missing'); return; }
+  const want = oldDefaults(s);
+  let ok = !want || ensure(ed, [...at, 'spec'], spec, want, 'nested');
   const labels = spec.template?.metadata?.labels;
   if (!spec.selector) {
     // Before apps/v1 the selector defaulted to the pod template's labels (apps/v1beta2 already required it).
     if (isObj(labels) && Object.keys(labels).length) ed.insertKey([...at, 'spec'], 'selector', { matchLabels: labels });
     else s.note('spec.selector is required in apps/v1 and the pod template has no labels to derive it from', 'spec.selector');
   }
+  if (want) ok = ensure(ed, [...at, 'spec'], spec, want, 'here') && ok;
+  if (!ok) s.note(`could not write the ${s.from} defaults (${JSON.stringify(want)}) that apps/v1 changes; set them by hand`, 'spec');
   // Not served by apps/v1: rollbackTo was a one-off request (kubectl rollout undo replaces it), templateGeneration
   // was superseded by the controller-revision-hash label the apps/v1 controller keeps.
   if ('rollbackTo' in spec) ed.deleteKey([...at, 'spec', 'rollbackTo']);
   if ('templateGeneration' in spec) ed.deleteKey([...at, 'spec', 'templateGeneration']);
-  const want = oldDefaults(s);
-  if (want && !ensure(ed, [...at, 'spec'], spec, want)) {
-    s.note(`could not write the ${s.from} defaults (${JSON.stringify(want)}) that apps/v1 changes; set them by hand`, 'spec');
-  }
 }
 
 /** rbac v1alpha1 Subject.apiVersion ("rbac.authorization.k8s.io/v1alpha1", "v1") -> v1 Subject.apiGroup ("rbac.authorization.k8s.io", ""). */

@@ -131,7 +131,8 @@ export class YamlEditor {
     const last = node.items[node.items.length - 1] as Pair;
     const lastEnd = this.abs(((last.value as Node | null)?.range ?? (last.key as Node).range!)[1]);
     const at = this.text[lastEnd - 1] === '\n' ? lastEnd : this.lineStartAfter(lastEnd);
-    const atEof = at === this.text.length && this.text[at - 1] !== '\n';
+    // At the end of a file without a final line break the first insertion there starts one; later ones follow it.
+    const atEof = at === this.text.length && this.text[at - 1] !== '\n' && !this.edits.some((e) => e.range.start === at && e.range.end === at);
     const scalar = value === null || typeof value !== 'object';
     const body = scalar ? `${' '.repeat(indent)}${key}: ${this.flow(value)}` : `${' '.repeat(indent)}${key}:${this.newline}${this.block(value, indent + 2)}`;
     this.edits.push({ range: { start: at, end: at }, newText: `${atEof ? this.newline : ''}${body}${this.newline}` });
