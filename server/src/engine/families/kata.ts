@@ -7,6 +7,7 @@ import {
   kataData, kataIndex, kataWindow, newestKataRelease, inRange, inRanged, type Flavour, type KataOption, type KataSection,
 } from '../kata/data';
 import { memoIn, weakMemoIn } from '../memo';
+import { didYouMean } from '../text';
 
 export function isKataName(file: string): boolean {
   const base = path.basename(file);
@@ -16,6 +17,52 @@ export function isKataName(file: string): boolean {
 }
 
 export const isDropIn = (file: string) => path.basename(path.dirname(file)) === 'config.d';
+
+/** Top-level table names of Kata's configuration (the first segment of every section in data/kata/config.json). */
+let kataTops: Set<string> | undefined;
+const kataTopTables = () => (kataTops ??= new Set(kataData().sections.map((s) => s.name.split('.')[0])));
+
+/** The first segment of every table header ([a.b], [[a]], ["a".b]) of a TOML text, by a line scan (no parse). */
+export function tomlTopTables(text: string, limit = 1 << 20): string[] {
+  const out: string[] = [];
+  let inString: string | undefined;
+  const end = Math.min(text.length, limit);
+  for (let i = 0; i < end;) {
+    let j = text.indexOf('\n', i);
+    if (j < 0 || j > end) j = end;
+    const line = text.slice(i, j);
+    i = j + 1;
+    if (inString) {
+      if (line.includes(inString)) inString = undefined;
+      continue;
+    }
+    const m = /^[ \t]*\[\[?[ \t]*("[^"\r\n]*"|'[^'\r\n]*'|[A-Za-z0-9_-]+)[ \t]*(?:\.[^\]\r\n]*)?\]\]?[ \t]*(?:#.*)?\r?$/.exec(line);
+    if (m) { out.push(m[1].replace(/^["']|["']$/g, '')); continue; }
+    // A multi-line string that opens on this line and does not close on it: skip to its end.
+    for (const q of ['"""', "'''"]) {
+      const at = line.indexOf(q);
+      if (at >= 0 && line.indexOf(q, at + 3) < 0) { inString = q; break; }
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether a .toml file is a Kata Containers configuration, by its content: more of its table headers are Kata's
+ * top-level tables ([hypervisor.*], [agent.*], [runtime], [factory], [image], [netmon], [proxy.*], [shim.*]) than
+ * not, whatever its name. The name (configuration*.toml, a config.d drop-in) only decides the rest: such a file is
+ * Kata's when it has no tables (empty, or keys only), some Kata table, or a table that is a near miss of one
+ * ([runtme]); it is not when every table is clearly another program's ([server], [database]).
+ */
+export function isKataConfig(file: string, text: string): boolean {
+  const tops = kataTopTables();
+  let kata = 0;
+  const foreign: string[] = [];
+  for (const t of tomlTopTables(text)) if (tops.has(t)) kata++; else foreign.push(t);
+  if (kata > foreign.length) return true;
+  if (!isKataName(file)) return false;
+  return kata > 0 || foreign.length === 0 || foreign.some((t) => didYouMean(t, tops) !== undefined);
+}
 
 /** The runtime flavour a file is for, from the configuration, its name, or its sections. */
 export function detectFlavour(file: string, toml: TomlFile | undefined, config: ResolvedConfig): { flavour: Flavour; source: SourceInfo } {
