@@ -60,6 +60,10 @@ test('#12 the name breaks ties: an empty configuration.toml, or one with keys on
   const typo = lint('/etc/kata-containers/configuration.toml', '[runtme]\nenable_debug = true\n');
   assert.equal(typo.family, 'kata-config');
   assert.deepEqual(typo.diagnostics.map(at), ['kata/unknown-section @ 1:2']);
+  // One unknown table in a Kata-named file is reported there, not passed over; two tables of another program are not Kata's.
+  const one = lint('/etc/kata-containers/configuration.toml', '[server]\nport = 8080\n');
+  assert.equal(one.family, 'kata-config');
+  assert.deepEqual(one.diagnostics.map(at), ['kata/unknown-section @ 1:2']);
   // As many Kata tables as others: the name decides.
   const even = '[server]\nport = 1\n[hypervisor.qemu]\ndefault_memory = 2048\n';
   assert.equal(lint('/etc/kata-containers/configuration.toml', even).family, 'kata-config');

@@ -51,8 +51,8 @@ export function tomlTopTables(text: string, limit = 1 << 20): string[] {
  * Whether a .toml file is a Kata Containers configuration, by its content: more of its table headers are Kata's
  * top-level tables ([hypervisor.*], [agent.*], [runtime], [factory], [image], [netmon], [proxy.*], [shim.*]) than
  * not, whatever its name. The name (configuration*.toml, a config.d drop-in) only decides the rest: such a file is
- * Kata's when it has no tables (empty, or keys only), some Kata table, or a table that is a near miss of one
- * ([runtme]); it is not when every table is clearly another program's ([server], [database]).
+ * Kata's when it has no tables (empty, or keys only), some Kata table, a single table of its own, or a near miss of a
+ * Kata table ([runtme]); it is not when its tables are another program's, two or more ([server], [database]).
  */
 export function isKataConfig(file: string, text: string): boolean {
   const tops = kataTopTables();
@@ -61,7 +61,9 @@ export function isKataConfig(file: string, text: string): boolean {
   for (const t of tomlTopTables(text)) if (tops.has(t)) kata++; else foreign.push(t);
   if (kata > foreign.length) return true;
   if (!isKataName(file)) return false;
-  return kata > 0 || foreign.length === 0 || foreign.some((t) => didYouMean(t, tops) !== undefined);
+  // Another program's configuration has tables of its own, several of them; one unknown table in a Kata-named file
+  // is rather a Kata table nobody knows, and kata/unknown-section says so at its header.
+  return kata > 0 || new Set(foreign).size < 2 || foreign.some((t) => didYouMean(t, tops) !== undefined);
 }
 
 /** The runtime flavour a file is for, from the configuration, its name, or its sections. */
