@@ -67,6 +67,9 @@ const PAIRS: Array<[kinds: string[], from: string[], to: string, run: Converter]
   [['PriorityClass'], ['scheduling.k8s.io/v1beta1', 'scheduling.k8s.io/v1alpha1'], 'scheduling.k8s.io/v1', apiVersionOnly],
   [['RuntimeClass'], ['node.k8s.io/v1beta1'], 'node.k8s.io/v1', apiVersionOnly],
   [['TokenReview'], ['authentication.k8s.io/v1beta1'], 'authentication.k8s.io/v1', apiVersionOnly],
+  // Not here on purpose: flowcontrol v1beta3 -> v1 (PriorityLevelConfiguration nominalConcurrencyShares: 0 means the
+  // default 30 in v1beta3 and zero in v1, a change of meaning no field set shows), and pairs whose two ends no
+  // OpenAPI document in test/fixtures/kubernetes/fields.json serves together.
 ];
 
 const pairKey = (from: string, to: string, kind: string) => `${from}\u0000${to}\u0000${kind}`;
@@ -79,9 +82,6 @@ export function conversionPairs(): Array<{ from: string; to: string; kind: strin
   for (const [kinds, froms, to, run] of PAIRS) for (const kind of kinds) for (const from of froms) out.push({ from, to, kind, apiVersionOnly: run === apiVersionOnly });
   return out;
 }
-
-/** Whether moving (from -> to) for a kind is a known conversion. */
-export const hasConversion = (from: string, to: string, kind: string) => TABLE.has(pairKey(from, to, kind));
 
 /**
  * Converts the object at `at` (the document root, or a List item) to `target`, adding its edits to `ed`.
