@@ -75,11 +75,14 @@ test('#12 files: associations and the "# skewguard: kata" modeline still win ove
   assert.equal(lint('/srv/app/configuration.toml', WEB_APP, { files: { 'configuration.toml': 'kata-config' } }).family, 'kata-config');
 });
 
-test('#12 table headers inside multi-line strings do not count; quoted, array-of-tables and CRLF headers do', () => {
+test('#12 table headers inside multi-line strings do not count; quoted, array-of-tables, CRLF, BOM and indented headers do', () => {
   const tops = (text) => e.analyze({ path: '/x/a.toml', text, config: e.resolveConfig({}) }).family ?? null;
   assert.equal(tops('[server]\nnote = """\n[hypervisor.qemu]\n[runtime]\n"""\n'), null);
   assert.equal(tops('["hypervisor".qemu]\npath = "/q"\n'), 'kata-config');
   assert.equal(tops("[[server]]\nname = 'a'\n[[server]]\nname = 'b'\n[runtime]\nenable_debug = true\n"), null);
   // CRLF line ends.
   assert.equal(tops('[hypervisor.qemu]\r\npath = "/q"\r\n'), 'kata-config');
+  // A byte-order mark, tabs before the header, a comment after it.
+  assert.equal(tops('\uFEFF[hypervisor.qemu]\npath = "/q"\n'), 'kata-config');
+  assert.equal(tops('\t[runtime]   # debug\nenable_debug = true\n'), 'kata-config');
 });

@@ -27,7 +27,7 @@ export function tomlTopTables(text: string, limit = 1 << 20): string[] {
   const out: string[] = [];
   let inString: string | undefined;
   const end = Math.min(text.length, limit);
-  for (let i = 0; i < end;) {
+  for (let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; i < end;) {
     let j = text.indexOf('\n', i);
     if (j < 0 || j > end) j = end;
     const line = text.slice(i, j);
