@@ -189,3 +189,20 @@ test('#12 a move with no known conversion for its (from, to, kind) is a partial 
     assert.match(f.title, /^Change apiVersion to flowcontrol\.apiserver\.k8s\.io\/v1 — partial: no known conversion from flowcontrol\.apiserver\.k8s\.io\/v1beta2 to flowcontrol\.apiserver\.k8s\.io\/v1/);
   }
 });
+
+test('#12 JSON manifests: the old Deployment defaults and the HPA cpu target are written as valid JSON', () => {
+  const dep = '{\n  "apiVersion": "extensions/v1beta1",\n  "kind": "Deployment",\n  "metadata": {"name": "w"},\n  "spec": {\n    "strategy": {"rollingUpdate": {"maxSurge": 2}},\n'
+    + '    "template": {"metadata": {"labels": {"app": "w"}}, "spec": {"containers": [{"name": "c", "image": "busybox"}]}}\n  }\n}\n';
+  const [d] = k8s(analyze('/w/d.json', dep, '1.18..1.21').diagnostics);
+  const out = JSON.parse(applyEdits(dep, d.fixes[0].edits));
+  assert.equal(out.apiVersion, 'apps/v1');
+  assert.deepEqual(out.spec.strategy, { rollingUpdate: { maxSurge: 2, maxUnavailable: 1 }, type: 'RollingUpdate' });
+  assert.equal(out.spec.revisionHistoryLimit, 2147483647);
+  assert.equal(out.spec.progressDeadlineSeconds, 2147483647);
+  const hpa = JSON.stringify(YAML.parse(HPA_CPU), null, 2);
+  const [h] = k8s(analyze('/w/h.json', hpa, '1.21..1.25').diagnostics);
+  assert.equal(h.fixes[0].preferred, true);
+  const spec = JSON.parse(applyEdits(hpa, h.fixes[0].edits)).spec;
+  assert.equal(spec.targetCPUUtilizationPercentage, 60);
+  assert.equal('metrics' in spec, false);
+});
