@@ -202,11 +202,26 @@ const CONVERSIONS = [
     expect: (o) => Object.assign(o, { apiVersion: 'autoscaling/v2' }),
   },
   {
+    // autoscaling/v1 is the only HPA version served across 1.21..1.25 (v2 from 1.23): one cpu utilization
+    // target is all v1 can say, and it says it as targetCPUUtilizationPercentage.
+    name: 'hpa-v2beta2-to-v1', windows: ['1.21..1.25'], rule: 'k8s/deprecated-api', title: 'Convert to autoscaling/v1 (spec rewritten)',
+    expect(o) {
+      o.apiVersion = 'autoscaling/v1';
+      delete o.spec.metrics;
+      o.spec.targetCPUUtilizationPercentage = 70;
+      return o;
+    },
+  },
+  {
     name: 'deployment-extensions', windows: ['1.18..1.21'], rule: 'k8s/removed-api', title: 'Convert to apps/v1 (spec rewritten)',
     expect(o) {
       o.apiVersion = 'apps/v1';
       delete o.spec.rollbackTo; // gone in apps/v1
       o.spec.selector = { matchLabels: { app: 'web', tier: 'frontend' } }; // the old default: the template's labels
+      // The extensions/v1beta1 defaults apps/v1 changed (1/1 instead of 25%/25%, keep every ReplicaSet, no deadline).
+      o.spec.revisionHistoryLimit = 2147483647;
+      o.spec.progressDeadlineSeconds = 2147483647;
+      o.spec.strategy = { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 1 } };
       return o;
     },
   },

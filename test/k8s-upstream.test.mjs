@@ -118,7 +118,7 @@ test('upstream spot checks: the messages say the right versions', () => {
   assert.match(first.message, /^extensions\/v1beta1 Deployment was removed in Kubernetes 1\.16: no version of the window 1\.19\.\.1\.21 serves it; use apps\/v1/);
   const rbac = nginx.find((d) => d.range.start.line === 113);
   assert.match(rbac.message, /^rbac\.authorization\.k8s\.io\/v1beta1 ClusterRole is deprecated from Kubernetes 1\.17 and removed in 1\.22/);
-  assert.deepEqual(rbac.fixes.map((f) => [f.title, f.preferred, !!f.partial]), [['Change apiVersion to rbac.authorization.k8s.io/v1', true, false]]);
+  assert.deepEqual(rbac.fixes.map((f) => [f.title, f.preferred, !!f.partial]), [['Convert to rbac.authorization.k8s.io/v1', true, false]]);
 
   const vwc = analyze('/w/deploy.yaml', read('ingress-nginx-0.34.1-baremetal-deploy.yaml'), '1.25').diagnostics[0];
   assert.match(vwc.message, /^admissionregistration\.k8s\.io\/v1beta1 ValidatingWebhookConfiguration was removed in Kubernetes 1\.22: no version of the window 1\.25 serves it/);

@@ -451,7 +451,9 @@ test('recognition: configuration*.toml, config.d drop-ins, the "# skewguard: kat
   assert.equal(familyOf('/etc/kata-containers/configuration.toml'), 'kata-config');
   assert.equal(familyOf('/etc/kata-containers/configuration-qemu-snp.toml'), 'kata-config');
   assert.equal(familyOf('/etc/kata-containers/config.d/50-site.toml'), 'kata-config');
-  assert.equal(familyOf('/srv/kata/host-a.toml'), null);
+  // Kata's tables make a Kata configuration whatever the name (#12 item 4; this was null when only names counted).
+  assert.equal(familyOf('/srv/kata/host-a.toml'), 'kata-config');
+  assert.equal(familyOf('/srv/kata/host-a.toml', '[server]\nport = 8080\n'), null);
   assert.equal(familyOf('/srv/kata/host-a.toml', `# skewguard: kata\n${bad}`), 'kata-config');
   assert.equal(familyOf('/srv/rust/Cargo.toml', `# skewguard: kata\n${bad}`), 'kata-config', 'the modeline wins on any .toml name');
   assert.equal(familyOf('/srv/kata/host-a.toml', bad, { 'host-*.toml': 'kata-config' }), 'kata-config');

@@ -8,7 +8,7 @@ import type { Diagnostic, Family, Severity, SeveritySetting } from './types';
 import type { ResolvedConfig } from './config';
 import { allRules, docsUrl, ruleIds, starlingxRules, kubernetesRules, kataRules, persistRules } from './rules';
 import { parseToml, type TomlFile } from './parse/toml';
-import { isKataName, detectFlavour, KataContext, resolveKataWindow } from './families/kata';
+import { isKataConfig, detectFlavour, KataContext, resolveKataWindow } from './families/kata';
 import { JsonFile } from './parse/json';
 import { PersistContext, persistKind, isPersistName, isLegacyStoreFile, isPersistContent } from './families/kata-persist';
 import { legacyStore, releasesWithoutLegacyStore } from './rules/kata-persist/legacy-store';
@@ -108,7 +108,7 @@ export function detectFamily(file: string, text: string, config: ResolvedConfig,
     if (yaml?.docs.some((d) => d.value == null && d.errors.length) && jsonTopLevelManifest(text)) return 'kubernetes';
     return (persistContent ?? isPersistContent(text, file)) ? 'kata-persist' : undefined;
   }
-  if (ext === '.toml') return isKataName(file) ? 'kata-config' : undefined;
+  if (ext === '.toml') return isKataConfig(file, text) ? 'kata-config' : undefined;
   if (ext !== '.yml' && ext !== '.yaml' && ext !== '') return undefined;
   if (isStarlingxName(file)) return 'starlingx';
   const first = yaml?.docs.find((d) => !d.empty);

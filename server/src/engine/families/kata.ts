@@ -7,6 +7,7 @@ import {
   kataData, kataIndex, kataWindow, newestKataRelease, inRange, inRanged, type Flavour, type KataOption, type KataSection,
 } from '../kata/data';
 import { memoIn, weakMemoIn } from '../memo';
+import { didYouMean } from '../text';
 
 export function isKataName(file: string): boolean {
   const base = path.basename(file);
@@ -16,6 +17,54 @@ export function isKataName(file: string): boolean {
 }
 
 export const isDropIn = (file: string) => path.basename(path.dirname(file)) === 'config.d';
+
+/** Top-level table names of Kata's configuration (the first segment of every section in data/kata/config.json). */
+let kataTops: Set<string> | undefined;
+const kataTopTables = () => (kataTops ??= new Set(kataData().sections.map((s) => s.name.split('.')[0])));
+
+/** The first segment of every table header ([a.b], [[a]], ["a".b]) of a TOML text, by a line scan (no parse). */
+export function tomlTopTables(text: string, limit = 1 << 20): string[] {
+  const out: string[] = [];
+  let inString: string | undefined;
+  const end = Math.min(text.length, limit);
+  for (let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; i < end;) {
+    let j = text.indexOf('\n', i);
+    if (j < 0 || j > end) j = end;
+    const line = text.slice(i, j);
+    i = j + 1;
+    if (inString) {
+      if (line.includes(inString)) inString = undefined;
+      continue;
+    }
+    const m = /^[ \t]*\[\[?[ \t]*("[^"\r\n]*"|'[^'\r\n]*'|[A-Za-z0-9_-]+)[ \t]*(?:\.[^\]\r\n]*)?\]\]?[ \t]*(?:#.*)?\r?$/.exec(line);
+    if (m) { out.push(m[1].replace(/^["']|["']$/g, '')); continue; }
+    // A multi-line string that opens on this line and does not close on it: skip to its end.
+    for (const q of ['"""', "'''"]) {
+      const at = line.indexOf(q);
+      if (at >= 0 && line.indexOf(q, at + 3) < 0) { inString = q; break; }
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether a .toml file is a Kata Containers configuration, by its content: more of its table headers are Kata's
+ * top-level tables ([hypervisor.*], [agent.*], [runtime], [factory], [image], [netmon], [proxy.*], [shim.*]) than
+ * not, whatever its name. The name (configuration*.toml, a config.d drop-in) only decides the rest: such a file is
+ * Kata's when it has no tables (empty, or keys only), some Kata table, a single table of its own, or a near miss of a
+ * Kata table ([runtme]); it is not when its tables are another program's, two or more ([server], [database]).
+ */
+export function isKataConfig(file: string, text: string): boolean {
+  const tops = kataTopTables();
+  let kata = 0;
+  const foreign: string[] = [];
+  for (const t of tomlTopTables(text)) if (tops.has(t)) kata++; else foreign.push(t);
+  if (kata > foreign.length) return true;
+  if (!isKataName(file)) return false;
+  // Another program's configuration has tables of its own, several of them; one unknown table in a Kata-named file
+  // is rather a Kata table nobody knows, and kata/unknown-section says so at its header.
+  return kata > 0 || new Set(foreign).size < 2 || foreign.some((t) => didYouMean(t, tops) !== undefined);
+}
 
 /** The runtime flavour a file is for, from the configuration, its name, or its sections. */
 export function detectFlavour(file: string, toml: TomlFile | undefined, config: ResolvedConfig): { flavour: Flavour; source: SourceInfo } {

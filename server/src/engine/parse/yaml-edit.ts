@@ -52,17 +52,21 @@ export class YamlEditor {
     return i < this.text.length ? i + 1 : i;
   }
 
-  get newline(): string { return this.text.includes('\r\n') ? '\r\n' : '\n'; }
+  /** The document's line break, looked up once: a bundle's editor is asked for it at every insertion. */
+  get newline(): string {
+    return (this.nl ??= this.text.slice(this.doc.offset, this.doc.end).includes('\r\n') ? '\r\n' : '\n');
+  }
+  private nl?: string;
 
   private block(value: unknown, indent: number): string {
-    const s = stringify(value, { indent: 2, lineWidth: 0, indentSeq: this.indentSeq, version: '1.1' }).replace(/\n$/, '');
+    const s = (plainBlock(value) ?? stringify(value, { indent: 2, lineWidth: 0, indentSeq: this.indentSeq, version: '1.1' })).replace(/\n$/, '');
     const pad = ' '.repeat(indent);
     return s.split('\n').map((l) => (l ? pad + l : l)).join(this.newline);
   }
 
   private flow(value: unknown): string {
     if (this.json) return JSON.stringify(value);
-    if (value === null || typeof value !== 'object') return stringify(value, { version: '1.1' }).trim();
+    if (value === null || typeof value !== 'object') return plainScalar(value) ?? stringify(value, { version: '1.1' }).trim();
     return stringify(value, { collectionStyle: 'flow', lineWidth: 0, version: '1.1' }).trim();
   }
 
@@ -136,7 +140,8 @@ export class YamlEditor {
     const last = node.items[node.items.length - 1] as Pair;
     const lastEnd = this.abs(((last.value as Node | null)?.range ?? (last.key as Node).range!)[1]);
     const at = this.text[lastEnd - 1] === '\n' ? lastEnd : this.lineStartAfter(lastEnd);
-    const atEof = at === this.text.length && this.text[at - 1] !== '\n';
+    // At the end of a file without a final line break the first insertion there starts one; later ones follow it.
+    const atEof = at === this.text.length && this.text[at - 1] !== '\n' && !this.edits.some((e) => e.range.start === at && e.range.end === at);
     const scalar = value === null || typeof value !== 'object';
     const body = scalar ? `${' '.repeat(indent)}${key}: ${this.flow(value)}` : `${' '.repeat(indent)}${key}:${this.newline}${this.block(value, indent + 2)}`;
     this.edits.push({ range: { start: at, end: at }, newText: `${atEof ? this.newline : ''}${body}${this.newline}` });
@@ -166,6 +171,26 @@ export class YamlEditor {
     return true;
   }
 
+  /**
+   * Replaces a key and its value with another key and a scalar value; comments the old entry held are kept as
+   * lines above the new one (JSON and flow mappings have none: a rename and a new value).
+   */
+  replaceEntry(path: Path, newKey: string, value: string | number | boolean): boolean {
+    const { pair } = this.node(path);
+    const { node: parent } = this.node(path.slice(0, -1));
+    if (!pair || !isMap(parent) || !isScalar(pair.key) || !pair.key.range) return false;
+    if (parent.flow) return this.replaceValue(path, value) && this.renameKey(path, newKey);
+    const kStart = this.abs(pair.key.range[0]);
+    const vEnd = this.abs(((pair.value as Node | null)?.range ?? pair.key.range)[1]);
+    const indent = this.columnOf(kStart);
+    const lineStart = kStart - indent;
+    const end = this.text[vEnd - 1] === '\n' ? vEnd : this.lineStartAfter(vEnd);
+    const pad = ' '.repeat(indent);
+    const comments = commentsIn(this.text.slice(lineStart, end)).map((c) => `${pad}${c}${this.newline}`).join('');
+    this.edits.push({ range: { start: lineStart, end }, newText: `${comments}${pad}${this.key(newKey)}: ${this.flow(value)}${this.newline}` });
+    return true;
+  }
+
   /** The edits applied to the text (for checking a conversion before offering it). */
   apply(): string {
     let out = this.text;
@@ -188,6 +213,35 @@ function lastValueEnd(n: Node): number {
 }
 
 /** The comments (`# …`) in a piece of YAML text, in order. */
+/**
+ * A number or a word that YAML 1.1 and 1.2 both read back as that same value, as the yaml package writes it; undefined
+ * for anything else (the package's stringify then decides). Fixes in a bundle insert thousands of these.
+ */
+function plainScalar(v: unknown): string | undefined {
+  if (typeof v === 'number') return Number.isSafeInteger(v) ? String(v) : undefined;
+  if (typeof v !== 'string' || !/^[A-Za-z][A-Za-z0-9]*$/.test(v)) return undefined;
+  return /^(y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL)$/.test(v) ? undefined : v;
+}
+
+/** A block mapping of plain keys and scalars (nested mappings too), as the yaml package writes it; else undefined. */
+function plainBlock(v: unknown, pad = ''): string | undefined {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  let out = '';
+  for (const [k, x] of Object.entries(v)) {
+    if (plainScalar(k) === undefined) return undefined;
+    if (x && typeof x === 'object') {
+      const inner = Array.isArray(x) || !Object.keys(x).length ? undefined : plainBlock(x, `${pad}  `);
+      if (inner === undefined) return undefined;
+      out += `${pad}${k}:\n${inner}`;
+    } else {
+      const s = plainScalar(x);
+      if (s === undefined) return undefined;
+      out += `${pad}${k}: ${s}\n`;
+    }
+  }
+  return out || undefined;
+}
+
 function commentsIn(text: string): string[] {
   return [...new Lexer().lex(text)].filter((t) => t.startsWith('#'));
 }

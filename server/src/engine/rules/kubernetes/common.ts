@@ -7,13 +7,13 @@ import { findRow, statusAt } from '../../kubernetes/lifecycle';
 export const what = (o: ManifestObject) => `${o.apiVersion} ${o.kind}`;
 
 /**
- * The fix that moves an object to `target`: the known conversion when there is one (complete or partial),
- * else a plain apiVersion change — complete when the data says that is all it takes, partial otherwise.
+ * The fix that moves an object to `target`: the known conversion for this (from, to, kind) when there is one
+ * (complete or partial), else a plain apiVersion change, always partial: whether only the apiVersion changes is a
+ * fact of one source -> target pair, never of a lifecycle row (a row's migration note speaks of its replacement).
  */
 export function moveTo(ctx: KubernetesContext, o: ManifestObject, target: string): FindingFix {
   const ed = new YamlEditor(ctx.file.text, o.doc, ctx.json);
   const conv = convert(ed, o.at, o.value, target);
-  const row = findRow(ctx.rows, o.apiVersion, o.kind);
   if (conv) {
     const rewritten = ed.edits.length > 1;
     return {
@@ -25,12 +25,16 @@ export function moveTo(ctx: KubernetesContext, o: ManifestObject, target: string
       partial: !conv.complete,
     };
   }
-  const onlyApiVersion = row?.migration === 'apiVersion-only';
+  ed.setScalar([...o.at, 'apiVersion'], target);
+  const row = findRow(ctx.rows, o.apiVersion, o.kind);
+  const note = row?.replacement === target && row.migration !== 'apiVersion-only' && row.migrationNote
+    ? row.migrationNote
+    : `no known conversion from ${o.apiVersion} to ${target}; check the spec against ${target}`;
   return {
-    title: onlyApiVersion ? `Change apiVersion to ${target}` : `Change apiVersion to ${target} — partial: ${row?.migrationNote ?? 'check the spec against the new version'}`,
+    title: `Change apiVersion to ${target} — partial: ${note}`,
     edits: ed.edits,
-    preferred: onlyApiVersion,
-    partial: !onlyApiVersion,
+    preferred: false,
+    partial: true,
   };
 }
 
