@@ -189,6 +189,21 @@ test('lsp-lint: an internal error in any stage it runs fails the run and names t
   }
 });
 
+test('lsp-lint --fix: a lazy fix that throws is an internal error in the report, exit 2, and the file is left alone', { timeout: 35000 }, async () => {
+  const text = 'apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  backend:\n    serviceName: web\n    servicePort: 80\n';
+  const dir = makeWorkspace({ 'ingress.yaml': text });
+  const ok = await runLspLint(['--format', 'json', '--fix', '--kubernetes-window', '1.22', 'ingress.yaml'], { SKEWGUARD_FAULT: '' }, dir);
+  assert.notEqual(fs.readFileSync(path.join(dir, 'ingress.yaml'), 'utf8'), text, `without a fault the Ingress is converted: ${ok.stdout}${ok.stderr}`);
+  fs.writeFileSync(path.join(dir, 'ingress.yaml'), text);
+  const r = await runLspLint(['--format', 'json', '--fix', '--kubernetes-window', '1.22', 'ingress.yaml'], { SKEWGUARD_FAULT: 'fix' }, dir);
+  assert.equal(r.code, 2, `${r.stdout}${r.stderr}`);
+  const messages = JSON.parse(r.stdout).flatMap((f) => f.messages);
+  const ie = messages.find((m) => m.ruleId === INTERNAL);
+  assert.ok(ie, `no ${INTERNAL} in ${r.stdout}`);
+  assert.match(ie.message, /stage fix/);
+  assert.equal(fs.readFileSync(path.join(dir, 'ingress.yaml'), 'utf8'), text);
+});
+
 test('a 140,000-device single-line persist.json that overflows the stack while computing facts: the internal error, not silence', { timeout: 35000 }, async () => {
   const base = JSON.parse(fs.readFileSync(path.join(repoRoot, 'test/fixtures/kata/persist-examples/v2-kata-3.32-sandbox.persist.json'), 'utf8'));
   base.Devices = Array.from({ length: 140000 }, (_, i) => ({ ID: `d${i}`, Type: 'block', RefCount: 1, AttachCount: 1 }));

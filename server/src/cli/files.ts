@@ -2,7 +2,7 @@
 // serves, respecting .gitignore files and the config's `ignore` list; glob patterns matched under their base.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import { gitignoreMatcher } from '../engine/glob';
 import picomatch from 'picomatch';
 
 export const SERVED_EXTENSIONS = new Set(['.yml', '.yaml', '.json', '.toml']);
@@ -31,7 +31,8 @@ export function collectFiles(args: string[], cwd: string, ignorePatterns: string
   const ignored: PathNote[] = [];
   const unreadable: PathNote[] = [];
   const invalid: string[] = [];
-  const userIgnore = ignore().add(noIgnore ? [] : ignorePatterns);
+  // A matcher without backtracking: the `ignore` package's regexes blow up on chains of **/ (a/**/a/**/…/b).
+  const userIgnore = gitignoreMatcher(noIgnore ? [] : ignorePatterns);
   const isIgnoredByUser = (abs: string) => {
     if (noIgnore || !ignorePatterns.length) return false;
     const rel = path.relative(cwd, abs).split(path.sep).join('/');
@@ -79,12 +80,12 @@ export function collectFiles(args: string[], cwd: string, ignorePatterns: string
   return { files: [...files].sort(), missing, ignored, unreadable, invalid };
 }
 
-interface Layer { dir: string; ig: Ignore }
+interface Layer { dir: string; ig: { ignores(path: string): boolean } }
 
 function readGitignore(dir: string): Layer | undefined {
   try {
     const text = fs.readFileSync(path.join(dir, '.gitignore'), 'utf8');
-    return { dir, ig: ignore().add(text) };
+    return { dir, ig: gitignoreMatcher([text]) };
   } catch { return undefined; }
 }
 

@@ -478,6 +478,7 @@ async function checkFile(session: ServerSession, file: string, opts: Options): P
   let diags = first;
   let fixed = false;
   if (opts.fix) {
+    let version = 1;
     for (let pass = 2; pass < 12; pass++) {
       const edits = await session.fixAll(uri);
       if (!edits.length) break;
@@ -485,8 +486,10 @@ async function checkFile(session: ServerSession, file: string, opts: Options): P
       if (next === text) break;
       text = next;
       fixed = true;
-      diags = await session.change(uri, pass, text);
+      diags = await session.change(uri, version = pass, text);
     }
+    // A fix that failed inside the server is published again for the same version, as an internal error.
+    diags = session.latest(uri, version) ?? diags;
   }
   const { family, facts } = session.factsOf(uri);
   session.close(uri);

@@ -41,6 +41,8 @@ export class ServerSession {
   private waiters = new Map<string, { version: number; resolve: (d: Diagnostic[]) => void; reject: (e: Error) => void }>();
   /** Requests sent and not yet answered (their reject functions). */
   private pending = new Set<(e: Error) => void>();
+  /** The latest publishDiagnostics for each open file. */
+  private published = new Map<string, { version?: number; diagnostics: Diagnostic[] }>();
   /** The latest FileFactsNotification for each open file (sent before its diagnostics). */
   private facts = new Map<string, FileFactsParams>();
   private exited = false;
@@ -71,6 +73,8 @@ export class ServerSession {
     this.conn.onError(() => { /* a broken pipe: reported by exit */ });
     this.conn.onNotification(FileFactsNotification, (p: FileFactsParams) => { this.facts.set(p.uri, p); });
     this.conn.onNotification(PublishDiagnosticsNotification.type, (p) => {
+      // Kept: the server publishes again for the same version when a later stage (a lazy fix) fails.
+      this.published.set(p.uri, { version: p.version, diagnostics: p.diagnostics });
       const w = this.waiters.get(p.uri);
       if (w && (p.version === undefined || p.version === w.version)) { this.waiters.delete(p.uri); w.resolve(p.diagnostics); this.activity(); }
     });
@@ -143,6 +147,11 @@ export class ServerSession {
     this.notify(() => this.conn.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] }));
     return p;
   }
+  /** The diagnostics the server last published for this version of the file (a republish included). */
+  latest(uri: string, version: number): Diagnostic[] | undefined {
+    const p = this.published.get(uri);
+    return p && (p.version === undefined || p.version === version) ? p.diagnostics : undefined;
+  }
   /** The family and facts of the file's latest analysis. */
   factsOf(uri: string): { family: FileFactsParams['family']; facts?: FileFactsParams['facts'] } {
     const f = this.facts.get(uri);
@@ -150,6 +159,7 @@ export class ServerSession {
   }
   close(uri: string): void {
     this.facts.delete(uri);
+    this.published.delete(uri);
     this.notify(() => this.conn.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } }));
   }
   async fixAll(uri: string): Promise<TextEdit[]> {
