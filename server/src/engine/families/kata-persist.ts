@@ -134,8 +134,9 @@ function parentsOf(doc: unknown, p: string[]): Array<Record<string, unknown>> {
     const next: unknown[] = [];
     for (const o of cur) {
       if (seg === '*') {
-        if (Array.isArray(o)) next.push(...o);
-        else if (o && typeof o === 'object') next.push(...Object.values(o));
+        // One push per element: spreading an input-sized array into push() overflows the stack (140,000 devices).
+        if (Array.isArray(o)) for (const x of o) next.push(x);
+        else if (o && typeof o === 'object') for (const x of Object.values(o)) next.push(x);
       } else if (o && typeof o === 'object' && !Array.isArray(o) && Object.prototype.hasOwnProperty.call(o, seg)) next.push((o as any)[seg]);
     }
     cur = next;

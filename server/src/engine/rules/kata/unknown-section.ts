@@ -41,9 +41,14 @@ export const rule: Rule<KataContext> = {
 
 /** [hypervisor.qemu.factory]-style sub-tables are checked through their own rows; a table under an unknown one is not reported twice. */
 function isSubTableOfKnown(ctx: KataContext, p: string[]): boolean {
-  for (let n = p.length - 1; n >= 1; n--) {
-    const parent = p.slice(0, n).join('.');
-    if (ctx.tables.some((t) => t.path.join('.') === parent) && !ctx.sectionEverKnown(parent)) return true;
+  // Down the tree of the file's tables along p: linear in the path, however deep (inline tables nested 1000 deep
+  // used to cost a scan of every table per level). A name deeper than any row is never known: no string is built.
+  let node = ctx.tableTree;
+  for (let n = 1; n < p.length; n++) {
+    const child = node.children.get(p[n - 1]);
+    if (!child) return false;
+    node = child;
+    if (node.table && (n > ctx.maxSectionDepth || !ctx.sectionEverKnown(p.slice(0, n).join('.')))) return true;
   }
   return false;
 }
