@@ -48,7 +48,7 @@ export const skippedFile: RuleMeta = {
   family: 'general',
   defaultSeverity: 'info',
   title: 'File not checked',
-  what: 'Says that a file was not checked and why: binary data, or larger than the size limit.',
+  what: 'Says that a file was not checked and why: binary data, larger than the size limit, or (TOML) a string or an array longer than the parser can read, at its place.',
   why: 'A file that is silently skipped looks like a file that passed.',
   bad: { filename: 'localhost.yml', text: '(a file that holds NUL bytes)' },
   good: { filename: 'localhost.yml', text: 'system_mode: simplex\n' },
