@@ -119,6 +119,34 @@ export class PersistContext {
     if (v === undefined) m.set(release, (v = inAny(f.readBy, release)));
     return v;
   }
+  /** The releases of the window that do not read a field (memoised per field: a file can hold 10⁶ present fields
+   * of a few dozen kinds, and each asked for every release was the cost). */
+  notReadBy(f: PersistField): string[] {
+    let v = this.notReadMemo.get(f);
+    if (!v) this.notReadMemo.set(f, (v = this.window.filter((r) => !this.reads(f, r))));
+    return v;
+  }
+  private notReadMemo = new Map<PersistField, string[]>();
+
+  /** For a field and a JSON type of its value: the releases of the window that read the field but decode it as
+   * another type, and those types (memoised per field and type). `ok(actual, t)` says whether a type row takes it. */
+  typeClash(f: PersistField, actual: string, ok: (actual: string, t: PersistField['types'][number]) => boolean): { bad: string[]; wanted: string[] } {
+    let m = this.clashMemo.get(f);
+    if (!m) this.clashMemo.set(f, (m = new Map()));
+    let v = m.get(actual);
+    if (!v) {
+      const bad: string[] = [], wanted = new Set<string>();
+      for (const r of this.window) {
+        if (!this.reads(f, r)) continue;
+        const t = this.typeAt(f, r);
+        if (t && !ok(actual, t)) { bad.push(r); wanted.add(t.type); }
+      }
+      m.set(actual, (v = { bad, wanted: [...wanted] }));
+    }
+    return v;
+  }
+  private clashMemo = new Map<PersistField, Map<string, { bad: string[]; wanted: string[] }>>();
+
   typeAt(f: PersistField, release: string) {
     let m = this.typeMemo.get(f);
     if (!m) this.typeMemo.set(f, (m = new Map()));

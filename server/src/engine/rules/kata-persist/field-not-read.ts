@@ -8,9 +8,9 @@ import { fieldTrie, type FieldTrie, type PersistField } from '../../kata/persist
 function readWhole(ctx: PersistContext, node: FieldTrie, value: unknown): boolean {
   const f = node.field;
   if (f) {
-    if (!ctx.window.every((r) => ctx.reads(f, r))) return false;
+    if (ctx.notReadBy(f).length) return false;
     const actual = jsonType(value);
-    if (ctx.window.some((r) => { const t = ctx.typeAt(f, r); return !!t && !typeOk(actual, t); })) return false;
+    if (ctx.typeClash(f, actual, typeOk).bad.length) return false; // every release reads f (above)
     if (f.types.length && f.types.every((t) => t.opaque)) return true;
   }
   if (!value || typeof value !== 'object') return true;
@@ -79,7 +79,7 @@ export const rule: Rule<PersistContext> = {
     const targets = new Map<string, string | undefined>();
     const counts = new Map<string, number>();
     for (const p of ctx.present) {
-      if (ctx.window.every((r) => ctx.reads(p.field!, r))) continue;
+      if (!ctx.notReadBy(p.field!).length) continue;
       const other = renamedCounterpart(ctx, p.field!, p.path);
       targets.set(JSON.stringify(p.path), other);
       if (other) { const k = JSON.stringify([...p.path.slice(0, -1), other]); counts.set(k, (counts.get(k) ?? 0) + 1); }
@@ -88,7 +88,7 @@ export const rule: Rule<PersistContext> = {
       const f = p.field!;
       // A zero value (0, "", false, null, [], {}) is what a reader without the field sees anyway: nothing is lost.
       if (isZero(p.value)) continue;
-      const notRead = ctx.window.filter((r) => !ctx.reads(f, r));
+      const notRead = ctx.notReadBy(f).slice();
       if (!notRead.length) continue;
       const at = located(ctx, p);
       let other = targets.get(JSON.stringify(p.path));
