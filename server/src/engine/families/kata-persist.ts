@@ -179,22 +179,32 @@ export function patternOf(p: PresentField): string[] {
   return p.field ? p.field.path : p.path.map(String);
 }
 
-function walk(value: unknown, at: Array<string | number>, node: FieldTrie, present: PresentField[], unknown: PresentField[]): void {
-  if (Array.isArray(value)) {
-    const star = node.children.get('*');
-    if (!star) return;
-    value.forEach((v, i) => { if (star.field) present.push({ path: [...at, i], field: star.field, value: v }); walk(v, [...at, i], star, present, unknown); });
-    return;
-  }
-  if (!value || typeof value !== 'object') return;
-  for (const [k, v] of Object.entries(value)) {
-    const child = node.children.get(k) ?? node.children.get('*');
-    if (!child) {
-      // A field no release knows, or the inside of an opaque value (kept whole): only report unknown struct members.
-      if (node.children.size && ![...node.children.values()].some((c) => c.field?.types.some((t) => t.opaque))) unknown.push({ path: [...at, k], value: v });
-      continue;
+/** The present and unknown fields of a value, in document order (depth first). Iterative: a stack of the members
+ * still to visit, each frame saying what to record when it is taken and whether to go inside. */
+function walk(root: unknown, at0: Array<string | number>, node0: FieldTrie, present: PresentField[], unknown: PresentField[]): void {
+  type Frame = { value: unknown; at: Array<string | number>; node: FieldTrie; field?: PersistField; unknownOnly?: boolean; descend: boolean };
+  const todo: Frame[] = [{ value: root, at: at0, node: node0, descend: true }];
+  while (todo.length) {
+    const { value, at, node, field, unknownOnly, descend } = todo.pop()!;
+    if (unknownOnly) { unknown.push({ path: at, value }); continue; }
+    if (field) present.push({ path: at, field, value });
+    if (!descend) continue;
+    const next: Frame[] = [];
+    if (Array.isArray(value)) {
+      const star = node.children.get('*');
+      if (!star) continue;
+      for (let i = 0; i < value.length; i++) next.push({ value: value[i], at: [...at, i], node: star, field: star.field, descend: true });
+    } else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        const child = node.children.get(k) ?? node.children.get('*');
+        if (!child) {
+          // A field no release knows, or the inside of an opaque value (kept whole): only report unknown struct members.
+          if (node.children.size && ![...node.children.values()].some((c) => c.field?.types.some((t) => t.opaque))) next.push({ value: v, at: [...at, k], node, unknownOnly: true, descend: false });
+          continue;
+        }
+        next.push({ value: v, at: [...at, k], node: child, field: child.field, descend: !child.field?.types.every((t) => t.opaque) });
+      }
     }
-    if (child.field) present.push({ path: [...at, k], field: child.field, value: v });
-    if (!child.field?.types.every((t) => t.opaque)) walk(v, [...at, k], child, present, unknown);
+    for (let i = next.length - 1; i >= 0; i--) todo.push(next[i]);
   }
 }
