@@ -43,8 +43,6 @@ export interface KataKey {
   valueText: string;
 }
 
-export interface TableTree { table: boolean; children: Map<string, TableTree> }
-
 export class KataContext {
   readonly keys: KataKey[];
   constructor(
@@ -158,21 +156,6 @@ export class KataContext {
     const row = this.sectionRow(name);
     return !!row && !!(row.flavours[this.flavour] || row.templates?.[this.flavour]);
   }
-
-  /** The file's tables as a tree of path segments (`table`: a table of the file ends there). */
-  get tableTree(): TableTree {
-    if (!this.tableTreeMemo) {
-      const root: TableTree = { table: false, children: new Map() };
-      for (const t of this.toml.tables) {
-        let n = root;
-        for (const seg of t.path) n = memoIn(n.children, seg, () => ({ table: false, children: new Map() }), Infinity);
-        n.table = true;
-      }
-      this.tableTreeMemo = root;
-    }
-    return this.tableTreeMemo;
-  }
-  private tableTreeMemo?: TableTree;
 
   /** Segments of the longest table name any row (or a hypervisor table) has: a deeper name is never known. */
   get maxSectionDepth(): number {

@@ -22,6 +22,58 @@ export interface TomlTable {
   headerRange: OffsetRange;
   /** From the header to the end of the table's last entry. */
   range: OffsetRange;
+  /** The nearest table of the file whose path is a prefix of this one's (not enumerable: no JSON of chains). */
+  readonly parent?: TomlTable;
+  /** path.length, without building the path (inline tables nested N deep would make N paths of up to N keys). */
+  depth: number;
+}
+
+/** A trie over table paths, for the parser's walk: each key/value knows the node of its table, so nested inline
+ * tables cost one step per level, not a path string per level. */
+interface PathNode { children: Map<string, PathNode>; up?: PathNode; key?: string; depth: number; table?: TomlTable; obj?: Record<string, unknown>; path?: string[] }
+function descend(n: PathNode, segs: string[]): PathNode {
+  for (const seg of segs) {
+    let c = n.children.get(seg);
+    if (!c) n.children.set(seg, (c = { children: new Map(), up: n, key: seg, depth: n.depth + 1 }));
+    n = c;
+  }
+  return n;
+}
+/** The keys from the root to a node, built on first use and kept on the node (shared: callers must not change it). */
+function pathOf(n: PathNode): string[] {
+  if (n.path) return n.path;
+  const keys: string[] = new Array(n.depth);
+  for (let m: PathNode | undefined = n, i = n.depth - 1; m && i >= 0; m = m.up, i--) keys[i] = m.key!;
+  return (n.path = keys);
+}
+/** A table whose path is made when asked for. */
+function lazyTable(node: PathNode, t: Omit<TomlTable, 'path' | 'depth'>): TomlTable {
+  const out = t as TomlTable;
+  out.depth = node.depth;
+  Object.defineProperty(out, 'path', { get: () => pathOf(node), enumerable: true, configurable: true });
+  return out;
+}
+/** The object of the value at a node, made as ensure() makes it (own properties), found from the nearest node
+ * that has one: one step per level the first time, none after. */
+function objectAt(n: PathNode): Record<string, unknown> {
+  const chain: PathNode[] = [];
+  let top = n;
+  while (!top.obj) { chain.push(top); top = top.up!; }
+  let o = top.obj;
+  for (let i = chain.length - 1; i >= 0; i--) {
+    o = ensure(o, [chain[i].key!]);
+    chain[i].obj = o;
+  }
+  return o;
+}
+/** Files the table at its node, with its nearest enclosing table. */
+function fileTable(node: PathNode, t: TomlTable, tables: TomlTable[], tableNodes: PathNode[]): void {
+  let up = node.up;
+  while (up && !up.table) up = up.up;
+  if (up?.table) Object.defineProperty(t, 'parent', { value: up.table, enumerable: false });
+  node.table ??= t;
+  tables.push(t);
+  tableNodes.push(node);
 }
 
 export interface TomlFile {
@@ -131,35 +183,37 @@ export function parseTomlText(text: string): TomlFile {
   }
   const entries: TomlEntry[] = [];
   const tables: TomlTable[] = [];
+  const tableNodes: PathNode[] = []; // per table, its node
+  const entryNodes: PathNode[] = []; // per entry, the node of the object it is set in
   const top = ast.body[0] as Node;
-  const seen = new Set<string>();
-  const implicitTable = (path: string[], header: OffsetRange, range: OffsetRange) => {
-    const k = path.join('.');
-    if (path.length && !seen.has(k)) { seen.add(k); tables.push({ path, kind: 'implicit', headerRange: header, range }); }
+  const root: PathNode = { children: new Map(), depth: 0, path: [] };
+  const implicitTable = (node: PathNode, header: OffsetRange, range: OffsetRange) => {
+    if (node.depth && !node.table) fileTable(node, lazyTable(node, { kind: 'implicit', headerRange: header, range }), tables, tableNodes);
   };
   // Dotted keys (`qemu.path = …`) and inline tables (`qemu = { … }`) define tables too: their keys are filed
   // under the table they belong to, as if written below a [table] header. Iterative, in source order (a stack of
   // the key/values still to visit, each inline table's members pushed last-first).
-  const visitKvs = (kvs: Node[], table: string[]) => {
-    const todo: Array<{ kv: Node; table: string[] }> = [];
-    for (let i = kvs.length - 1; i >= 0; i--) todo.push({ kv: kvs[i], table });
+  const visitKvs = (kvs: Node[], tableNode: PathNode) => {
+    const todo: Array<{ kv: Node; node: PathNode }> = [];
+    for (let i = kvs.length - 1; i >= 0; i--) todo.push({ kv: kvs[i], node: tableNode });
     while (todo.length) {
-      const { kv, table } = todo.pop()!;
+      const { kv, node } = todo.pop()!;
       const segs = kv.key.keys as Node[];
       const names = keyNames(kv.key);
       const range = { start: kv.range[0], end: kv.range[1] };
       if (kv.value.type === 'TOMLInlineTable') {
-        const path = [...table, ...names];
-        implicitTable(path, { start: kv.key.range[0], end: kv.key.range[1] }, range);
+        const at = descend(node, names);
+        implicitTable(at, { start: kv.key.range[0], end: kv.key.range[1] }, range);
         const body = kv.value.body as Node[];
-        for (let i = body.length - 1; i >= 0; i--) todo.push({ kv: body[i], table: path });
+        for (let i = body.length - 1; i >= 0; i--) todo.push({ kv: body[i], node: at });
         continue;
       }
-      const owner = [...table, ...names.slice(0, -1)];
-      if (names.length > 1) implicitTable(owner, { start: segs[0].range[0], end: segs[segs.length - 2].range[1] }, range);
+      const ownerNode = names.length > 1 ? descend(node, names.slice(0, -1)) : node;
+      if (names.length > 1) implicitTable(ownerNode, { start: segs[0].range[0], end: segs[segs.length - 2].range[1] }, range);
+      entryNodes.push(ownerNode);
       const last = segs[segs.length - 1];
       entries.push({
-        table: owner, key: names.slice(-1),
+        table: pathOf(ownerNode), key: names.slice(-1),
         keyRange: { start: last.range[0], end: last.range[1] },
         valueRange: { start: kv.value.range[0], end: kv.value.range[1] },
         range,
@@ -168,16 +222,17 @@ export function parseTomlText(text: string): TomlFile {
     }
   };
   for (const item of top.body as Node[]) {
-    if (item.type === 'TOMLKeyValue') { visitKvs([item], []); continue; }
+    if (item.type === 'TOMLKeyValue') { visitKvs([item], root); continue; }
     const path = (item.resolvedKey as Array<string | number>).filter((k): k is string => typeof k === 'string');
-    seen.add(path.join('.'));
-    tables.push({ path, kind: item.kind, headerRange: { start: item.key.range[0], end: item.key.range[1] }, range: { start: item.range[0], end: item.range[1] } });
-    visitKvs(item.body as Node[], path);
+    const node = descend(root, path);
+    fileTable(node, { path, depth: path.length, kind: item.kind, headerRange: { start: item.key.range[0], end: item.key.range[1] }, range: { start: item.range[0], end: item.range[1] } }, tables, tableNodes);
+    visitKvs(item.body as Node[], node);
   }
   // The whole value, built from the entries with own properties only: `__proto__` and `constructor` are plain keys.
   const value: Record<string, unknown> = {};
-  for (const t of tables) if (t.kind !== 'array') ensure(value, t.path);
-  for (const e of entries) setOwn(ensure(value, [...e.table, ...e.key.slice(0, -1)]), e.key[e.key.length - 1], e.value);
+  root.obj = value;
+  tables.forEach((t, i) => { if (t.kind !== 'array') objectAt(tableNodes[i]); });
+  entries.forEach((e, i) => setOwn(objectAt(entryNodes[i]), e.key[e.key.length - 1], e.value));
   return { text, value, entries, tables, errors: [] };
 }
 
