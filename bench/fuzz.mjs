@@ -543,7 +543,7 @@ async function check(name, prop, ms, { count, want = opts.runs, perRun = 1 } = {
       if (same) { same.times++; continue; }
       // Not for hangs (every shrinking step could take the whole bound), nor, when going on, for protocol
       // sequences (each step replays up to 200 messages against a live server; the case file has them all).
-      if (!/within|hung/.test(kind) && !(opts.keepGoing && name === 'protocol')) {
+      if (r.counterexamplePath && !/within|hung/.test(kind) && !(opts.keepGoing && name === 'protocol')) {
         // Shrink (not for hangs: every shrinking step could take the whole bound).
         const shrunk = await fc.check(prop, { ...base, path: r.counterexamplePath, interruptAfterTimeLimit: Math.max(30000, Math.min(left, 120000)) });
         if (shrunk.failed) r = shrunk;
