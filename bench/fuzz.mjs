@@ -79,6 +79,8 @@ const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skewguard-fuzz-'));
 const seeds = seedDocuments();
 const results = [];
 const saved = {};
+/** Cases so far per property, for the progress line of counted runs. */
+const progress = {};
 
 function save(property, d, error) {
   saved[property] = (saved[property] ?? 0) + 1;
@@ -137,6 +139,7 @@ async function engineProperty(ms) {
   let docs = 0; // cases are documents (fast-check's runs count batches)
   const prop = fc.asyncProperty(fc.array(documentArbitrary(engineSeeds, { maxMutations: 20 }), { minLength: 1, maxLength: BATCH, size: 'max' }), async (batch) => {
     docs += batch.length;
+    progress.engine = docs;
     // The batch split between the workers (--workers), run at the same time.
     const per = Math.ceil(batch.length / workers.length);
     const parts = await Promise.all(workers.map((w, i) => (batch.length > i * per ? w.run({ batch: batch.slice(i * per, (i + 1) * per) }, opts.bound) : [])));
@@ -371,6 +374,7 @@ async function protocolProperty(ms) {
     try {
       for (const m of seq) {
         messages++;
+        progress.protocol = messages;
         const uri = m.slot === undefined ? undefined : uriOfSlot(m.slot);
         switch (m.t) {
           case 'open':
@@ -577,7 +581,10 @@ const report = (p, r) => {
 if (opts.engine !== undefined || opts.protocol !== undefined) {
   // Counted: the properties run at the same time (the engine in worker threads, the protocol against a server
   // process), each until its count or the --seconds cap.
+  const t0 = performance.now();
+  const tick = setInterval(() => console.log(`  progress after ${Math.round((performance.now() - t0) / 1000)} s: ${Object.entries(progress).map(([k, v]) => `${k} ${v}`).join(', ')}`), 60000);
   await Promise.all(chosen.map(async (p) => { await PROPS[p](deadline - performance.now()); report(p, results.find((r) => r.property === p)); }));
+  clearInterval(tick);
 } else {
   let weightLeft = totalWeight;
   for (const p of chosen) {
