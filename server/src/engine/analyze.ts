@@ -243,9 +243,9 @@ function analyzeStages(input: AnalyzeInput, diagnostics: Diagnostic[], emit: Emi
     toml = stage('parse', () => parseToml(text));
     const e = toml.errors[0];
     if (e?.code === 'TOML_LIMIT') {
-      emit(skippedFile, { message: `not checked: ${e.message}`, range: { start: 0, end: 0 } });
+      emit(skippedFile, { message: `not checked: ${e.message}`, range: { start: e.start, end: e.end } });
     } else if (e) {
-      emit(parseError, { message: `TOML syntax error: ${e.message}`, range: { start: e.start, end: e.end } });
+      emit(parseError, { message: `${e.code === 'TOML_DEPTH' ? `TOML ${e.message}, so the file is not checked` : `TOML syntax error: ${e.message}`}`, range: { start: e.start, end: e.end } });
     } else {
       const t = toml;
       const { flavour, source } = stage('detect', () => detectFlavour(input.path, t, config));
@@ -260,7 +260,7 @@ function analyzeStages(input: AnalyzeInput, diagnostics: Diagnostic[], emit: Emi
     const e = json.errors[0];
     const w = stage('context', () => resolveKataWindow(config));
     if (e) {
-      emit(parseError, { message: `JSON syntax error: ${e.message}`, range: { start: e.start, end: e.end } });
+      emit(parseError, { message: `${e.code === 'JSON_DEPTH' ? `JSON ${e.message}, so the file is not checked` : `JSON syntax error: ${e.message}`}`, range: { start: e.start, end: e.end } });
     } else if (isLegacyStoreFile(input.path) && !isPersistName(input.path)) {
       const ls = persistData().legacyStore;
       const late = releasesWithoutLegacyStore(w.window, ls.notReadFrom);

@@ -50,7 +50,7 @@ function persistHover(ctx: PersistContext, text: string, pos: Position): HoverRe
       if (r.to.join('.') === self) renames.add(`Renamed from \`${r.from.join('.')}\` in ${r.in}.`);
       if (r.from.join('.') === self) renames.add(`Renamed to \`${r.to.join('.')}\` in ${r.in}.`);
     }
-    out.push(...renames);
+    for (const r of renames) out.push(r);
     const notRead = ctx.window.filter((r) => !ctx.reads(f, r));
     out.push('', notRead.length ? `✗ dropped on read by ${describeReleases(notRead, ctx.window)}: ${f.lostOnRead ?? 'its value is lost'}` : `✓ read by every release of the window ${ctx.windowText}`);
     if (f.note) out.push('', `Note: ${f.note}`);

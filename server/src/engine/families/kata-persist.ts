@@ -119,6 +119,34 @@ export class PersistContext {
     if (v === undefined) m.set(release, (v = inAny(f.readBy, release)));
     return v;
   }
+  /** The releases of the window that do not read a field (memoised per field: a file can hold 10⁶ present fields
+   * of a few dozen kinds, and each asked for every release was the cost). */
+  notReadBy(f: PersistField): string[] {
+    let v = this.notReadMemo.get(f);
+    if (!v) this.notReadMemo.set(f, (v = this.window.filter((r) => !this.reads(f, r))));
+    return v;
+  }
+  private notReadMemo = new Map<PersistField, string[]>();
+
+  /** For a field and a JSON type of its value: the releases of the window that read the field but decode it as
+   * another type, and those types (memoised per field and type). `ok(actual, t)` says whether a type row takes it. */
+  typeClash(f: PersistField, actual: string, ok: (actual: string, t: PersistField['types'][number]) => boolean): { bad: string[]; wanted: string[] } {
+    let m = this.clashMemo.get(f);
+    if (!m) this.clashMemo.set(f, (m = new Map()));
+    let v = m.get(actual);
+    if (!v) {
+      const bad: string[] = [], wanted = new Set<string>();
+      for (const r of this.window) {
+        if (!this.reads(f, r)) continue;
+        const t = this.typeAt(f, r);
+        if (t && !ok(actual, t)) { bad.push(r); wanted.add(t.type); }
+      }
+      m.set(actual, (v = { bad, wanted: [...wanted] }));
+    }
+    return v;
+  }
+  private clashMemo = new Map<PersistField, Map<string, { bad: string[]; wanted: string[] }>>();
+
   typeAt(f: PersistField, release: string) {
     let m = this.typeMemo.get(f);
     if (!m) this.typeMemo.set(f, (m = new Map()));
@@ -134,8 +162,9 @@ function parentsOf(doc: unknown, p: string[]): Array<Record<string, unknown>> {
     const next: unknown[] = [];
     for (const o of cur) {
       if (seg === '*') {
-        if (Array.isArray(o)) next.push(...o);
-        else if (o && typeof o === 'object') next.push(...Object.values(o));
+        // One push per element: spreading an input-sized array into push() overflows the stack (140,000 devices).
+        if (Array.isArray(o)) for (const x of o) next.push(x);
+        else if (o && typeof o === 'object') for (const x of Object.values(o)) next.push(x);
       } else if (o && typeof o === 'object' && !Array.isArray(o) && Object.prototype.hasOwnProperty.call(o, seg)) next.push((o as any)[seg]);
     }
     cur = next;
@@ -150,22 +179,32 @@ export function patternOf(p: PresentField): string[] {
   return p.field ? p.field.path : p.path.map(String);
 }
 
-function walk(value: unknown, at: Array<string | number>, node: FieldTrie, present: PresentField[], unknown: PresentField[]): void {
-  if (Array.isArray(value)) {
-    const star = node.children.get('*');
-    if (!star) return;
-    value.forEach((v, i) => { if (star.field) present.push({ path: [...at, i], field: star.field, value: v }); walk(v, [...at, i], star, present, unknown); });
-    return;
-  }
-  if (!value || typeof value !== 'object') return;
-  for (const [k, v] of Object.entries(value)) {
-    const child = node.children.get(k) ?? node.children.get('*');
-    if (!child) {
-      // A field no release knows, or the inside of an opaque value (kept whole): only report unknown struct members.
-      if (node.children.size && ![...node.children.values()].some((c) => c.field?.types.some((t) => t.opaque))) unknown.push({ path: [...at, k], value: v });
-      continue;
+/** The present and unknown fields of a value, in document order (depth first). Iterative: a stack of the members
+ * still to visit, each frame saying what to record when it is taken and whether to go inside. */
+function walk(root: unknown, at0: Array<string | number>, node0: FieldTrie, present: PresentField[], unknown: PresentField[]): void {
+  type Frame = { value: unknown; at: Array<string | number>; node: FieldTrie; field?: PersistField; unknownOnly?: boolean; descend: boolean };
+  const todo: Frame[] = [{ value: root, at: at0, node: node0, descend: true }];
+  while (todo.length) {
+    const { value, at, node, field, unknownOnly, descend } = todo.pop()!;
+    if (unknownOnly) { unknown.push({ path: at, value }); continue; }
+    if (field) present.push({ path: at, field, value });
+    if (!descend) continue;
+    const next: Frame[] = [];
+    if (Array.isArray(value)) {
+      const star = node.children.get('*');
+      if (!star) continue;
+      for (let i = 0; i < value.length; i++) next.push({ value: value[i], at: [...at, i], node: star, field: star.field, descend: true });
+    } else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        const child = node.children.get(k) ?? node.children.get('*');
+        if (!child) {
+          // A field no release knows, or the inside of an opaque value (kept whole): only report unknown struct members.
+          if (node.children.size && ![...node.children.values()].some((c) => c.field?.types.some((t) => t.opaque))) next.push({ value: v, at: [...at, k], node, unknownOnly: true, descend: false });
+          continue;
+        }
+        next.push({ value: v, at: [...at, k], node: child, field: child.field, descend: !child.field?.types.every((t) => t.opaque) });
+      }
     }
-    if (child.field) present.push({ path: [...at, k], field: child.field, value: v });
-    if (!child.field?.types.every((t) => t.opaque)) walk(v, [...at, k], child, present, unknown);
+    for (let i = next.length - 1; i >= 0; i--) todo.push(next[i]);
   }
 }

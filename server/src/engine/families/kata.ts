@@ -206,6 +206,12 @@ export class KataContext {
     return !!row && !!(row.flavours[this.flavour] || row.templates?.[this.flavour]);
   }
 
+  /** Segments of the longest table name any row (or a hypervisor table) has: a deeper name is never known. */
+  get maxSectionDepth(): number {
+    return (this.maxSectionDepthMemo ??= this.data.sections.reduce((m, s) => Math.max(m, s.name.split('.').length), 2));
+  }
+  private maxSectionDepthMemo?: number;
+
   /** A table that only holds other tables (`[hypervisor]` around `qemu = {…}` or `qemu.path = …`). */
   isContainerTable(name: string): boolean {
     return name === 'hypervisor' || this.data.sections.some((s) => s.name.startsWith(`${name}.`) && !s.name.includes('*'));

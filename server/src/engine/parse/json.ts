@@ -5,17 +5,47 @@ import type { OffsetRange, SyntaxProblem } from './yaml';
 
 export interface JsonLocation { key?: OffsetRange; value: OffsetRange }
 
+/** Deepest nesting of arrays and objects read; real persist.json files nest about 10 deep. */
+export const MAX_JSON_DEPTH = 1000;
+
+/** Offset of the first "[" or "{" that opens level MAX_JSON_DEPTH + 1 (outside strings), if any: one pass, no stack. */
+export function tooDeep(t: string, limit = MAX_JSON_DEPTH): number | undefined {
+  let depth = 0;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c === 34) {
+      for (i++; i < t.length; i++) {
+        const d = t.charCodeAt(i);
+        if (d === 92) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 123 || c === 91) {
+      if (++depth > limit) return i;
+    } else if (c === 125 || c === 93) {
+      if (depth > 0) depth--;
+    }
+  }
+  return undefined;
+}
+
 export class JsonFile {
   readonly value: unknown;
   readonly errors: SyntaxProblem[];
   constructor(readonly text: string) {
     let value: unknown = undefined;
     const errors: SyntaxProblem[] = [];
-    try {
-      value = JSON.parse(text);
-    } catch (e) {
-      const at = new Scanner(text).firstError() ?? { offset: 0, message: (e as Error).message };
-      errors.push({ message: at.message, start: at.offset, end: Math.min(text.length, at.offset + 1), code: 'JSON' });
+    // Nesting first: a file nested deeper than anything real is reported where the limit is passed, never read on
+    // (the rules, the era schemas and JSON.stringify all walk values), and never a pass.
+    const deep = tooDeep(text);
+    if (deep !== undefined) {
+      errors.push({ message: `nested too deeply to read: more than ${MAX_JSON_DEPTH} levels of arrays and objects`, start: deep, end: deep + 1, code: 'JSON_DEPTH' });
+    } else {
+      try {
+        value = JSON.parse(text);
+      } catch (e) {
+        const at = new Scanner(text).firstError() ?? { offset: 0, message: (e as Error).message };
+        errors.push({ message: at.message, start: at.offset, end: Math.min(text.length, at.offset + 1), code: 'JSON' });
+      }
     }
     this.value = value;
     this.errors = errors;
@@ -141,48 +171,11 @@ class Scanner {
     }
   }
 
-  /** Where the text stops being JSON, with a message (only called when JSON.parse failed). */
+  /** Where the text stops being JSON, with a message (only called when JSON.parse failed). Iterative: an explicit
+   * stack of the open containers, so the nesting depth costs memory, not call stack. */
   firstError(): { offset: number; message: string } | undefined {
     const t = this.t;
     const fail = (offset: number, message: string) => ({ offset: Math.min(offset, t.length), message });
-    const value = (): { offset: number; message: string } | undefined => {
-      this.ws();
-      const c = t[this.pos];
-      if (c === undefined) return fail(this.pos, 'unexpected end of the file: a value was expected');
-      if (c === '"') return str();
-      if (c === '{') {
-        this.pos++; this.ws();
-        if (t[this.pos] === '}') { this.pos++; return undefined; }
-        for (;;) {
-          this.ws();
-          if (t[this.pos] !== '"') return fail(this.pos, t[this.pos] === undefined ? 'unexpected end of the file inside an object' : `expected a "key" in the object, found ${JSON.stringify(t[this.pos])}`);
-          const e = str(); if (e) return e;
-          this.ws();
-          if (t[this.pos] !== ':') return fail(this.pos, 'expected ":" after the key');
-          this.pos++;
-          const v = value(); if (v) return v;
-          this.ws();
-          if (t[this.pos] === ',') { this.pos++; this.ws(); if (t[this.pos] === '}') return fail(this.pos, 'trailing comma before "}"'); continue; }
-          if (t[this.pos] === '}') { this.pos++; return undefined; }
-          return fail(this.pos, t[this.pos] === undefined ? 'unexpected end of the file: "}" expected' : 'expected "," or "}" after the value');
-        }
-      }
-      if (c === '[') {
-        this.pos++; this.ws();
-        if (t[this.pos] === ']') { this.pos++; return undefined; }
-        for (;;) {
-          const v = value(); if (v) return v;
-          this.ws();
-          if (t[this.pos] === ',') { this.pos++; this.ws(); if (t[this.pos] === ']') return fail(this.pos, 'trailing comma before "]"'); continue; }
-          if (t[this.pos] === ']') { this.pos++; return undefined; }
-          return fail(this.pos, t[this.pos] === undefined ? 'unexpected end of the file: "]" expected' : 'expected "," or "]" after the value');
-        }
-      }
-      const m = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(t.slice(this.pos, this.pos + 400));
-      if (!m) return fail(this.pos, `unexpected ${JSON.stringify(c)}: not a JSON value`);
-      this.pos += m[0].length;
-      return undefined;
-    };
     const str = () => {
       const s = this.pos;
       for (let i = s + 1; i < t.length; i++) {
@@ -198,10 +191,58 @@ class Scanner {
       }
       return fail(s, 'unterminated string');
     };
+    /** A key and its ":" at this.pos (after "{" or ","). */
+    const member = () => {
+      this.ws();
+      if (t[this.pos] !== '"') return fail(this.pos, t[this.pos] === undefined ? 'unexpected end of the file inside an object' : `expected a "key" in the object, found ${JSON.stringify(t[this.pos])}`);
+      const e = str(); if (e) return e;
+      this.ws();
+      if (t[this.pos] !== ':') return fail(this.pos, 'expected ":" after the key');
+      this.pos++;
+      return undefined;
+    };
+    // '{' or '[' for each container open around the position.
+    const open: string[] = [];
     this.pos = 0;
-    const e = value();
-    if (e) return e;
-    this.ws();
-    return this.pos < t.length ? fail(this.pos, 'unexpected text after the JSON value') : undefined;
+    for (;;) {
+      // A value at this.pos.
+      this.ws();
+      const c = t[this.pos];
+      if (c === undefined) return fail(this.pos, 'unexpected end of the file: a value was expected');
+      if (c === '{' || c === '[') {
+        this.pos++; this.ws();
+        const close = c === '{' ? '}' : ']';
+        if (t[this.pos] !== close) {
+          open.push(c);
+          if (c === '{') { const e = member(); if (e) return e; }
+          continue;
+        }
+        this.pos++;
+      } else if (c === '"') {
+        const e = str(); if (e) return e;
+      } else {
+        const m = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(t.slice(this.pos, this.pos + 400));
+        if (!m) return fail(this.pos, `unexpected ${JSON.stringify(c)}: not a JSON value`);
+        this.pos += m[0].length;
+      }
+      // After a complete value: close containers until one wants another member or element.
+      for (;;) {
+        const top = open[open.length - 1];
+        if (top === undefined) {
+          this.ws();
+          return this.pos < t.length ? fail(this.pos, 'unexpected text after the JSON value') : undefined;
+        }
+        const close = top === '{' ? '}' : ']';
+        this.ws();
+        if (t[this.pos] === ',') {
+          this.pos++; this.ws();
+          if (t[this.pos] === close) return fail(this.pos, `trailing comma before "${close}"`);
+          if (top === '{') { const e = member(); if (e) return e; }
+          break;
+        }
+        if (t[this.pos] === close) { this.pos++; open.pop(); continue; }
+        return fail(this.pos, t[this.pos] === undefined ? `unexpected end of the file: "${close}" expected` : `expected "," or "${close}" after the value`);
+      }
+    }
   }
 }

@@ -22,6 +22,58 @@ export interface TomlTable {
   headerRange: OffsetRange;
   /** From the header to the end of the table's last entry. */
   range: OffsetRange;
+  /** The nearest table of the file whose path is a prefix of this one's (not enumerable: no JSON of chains). */
+  readonly parent?: TomlTable;
+  /** path.length, without building the path (inline tables nested N deep would make N paths of up to N keys). */
+  depth: number;
+}
+
+/** A trie over table paths, for the parser's walk: each key/value knows the node of its table, so nested inline
+ * tables cost one step per level, not a path string per level. */
+interface PathNode { children: Map<string, PathNode>; up?: PathNode; key?: string; depth: number; table?: TomlTable; obj?: Record<string, unknown>; path?: string[] }
+function descend(n: PathNode, segs: string[]): PathNode {
+  for (const seg of segs) {
+    let c = n.children.get(seg);
+    if (!c) n.children.set(seg, (c = { children: new Map(), up: n, key: seg, depth: n.depth + 1 }));
+    n = c;
+  }
+  return n;
+}
+/** The keys from the root to a node, built on first use and kept on the node (shared: callers must not change it). */
+function pathOf(n: PathNode): string[] {
+  if (n.path) return n.path;
+  const keys: string[] = new Array(n.depth);
+  for (let m: PathNode | undefined = n, i = n.depth - 1; m && i >= 0; m = m.up, i--) keys[i] = m.key!;
+  return (n.path = keys);
+}
+/** A table whose path is made when asked for. */
+function lazyTable(node: PathNode, t: Omit<TomlTable, 'path' | 'depth'>): TomlTable {
+  const out = t as TomlTable;
+  out.depth = node.depth;
+  Object.defineProperty(out, 'path', { get: () => pathOf(node), enumerable: true, configurable: true });
+  return out;
+}
+/** The object of the value at a node, made as ensure() makes it (own properties), found from the nearest node
+ * that has one: one step per level the first time, none after. */
+function objectAt(n: PathNode): Record<string, unknown> {
+  const chain: PathNode[] = [];
+  let top = n;
+  while (!top.obj) { chain.push(top); top = top.up!; }
+  let o = top.obj;
+  for (let i = chain.length - 1; i >= 0; i--) {
+    o = ensure(o, [chain[i].key!]);
+    chain[i].obj = o;
+  }
+  return o;
+}
+/** Files the table at its node, with its nearest enclosing table. */
+function fileTable(node: PathNode, t: TomlTable, tables: TomlTable[], tableNodes: PathNode[]): void {
+  let up = node.up;
+  while (up && !up.table) up = up.up;
+  if (up?.table) Object.defineProperty(t, 'parent', { value: up.table, enumerable: false });
+  node.table ??= t;
+  tables.push(t);
+  tableNodes.push(node);
 }
 
 export interface TomlFile {
@@ -36,7 +88,86 @@ interface Node { range: [number, number]; type: string; [k: string]: any }
 
 const keyNames = (key: Node): string[] => key.keys.map((k: Node) => (k.type === 'TOMLBare' ? k.name : k.value));
 
+/** Deepest nesting of arrays and inline tables read (the parser recurses per level; real files nest 2 deep). */
+export const MAX_TOML_DEPTH = 1000;
+/** Most items of one array or inline table read: the parser costs ~10 µs and a few hundred bytes per item (a
+ * 1,000,000-item array took 11-25 s); real Kata files have arrays of a few paths. */
+export const MAX_TOML_ITEMS = 100_000;
+/** Longest string read: the parser recurses per character and runs out of stack at ~120,000. */
+export const MAX_TOML_STRING = 50_000;
+
+/**
+ * Where the text passes one of the limits above, with what: one pass over the text, skipping comments, the four kinds
+ * of strings, and [table] / [[array]] headers (a "[" at depth 0 starting a line). No stack: the per-level item
+ * counts live in an array of at most MAX_TOML_DEPTH entries.
+ */
+export function tomlLimits(t: string): SyntaxProblem | undefined {
+  // TOML_DEPTH is reported as a parse error (nesting far beyond any real file); TOML_LIMIT, valid TOML that this
+  // parser cannot take, as a file not checked. Both at the place.
+  const problem = (at: number, message: string, code = 'TOML_LIMIT'): SyntaxProblem => ({ message, start: at, end: at + 1, code });
+  let depth = 0, lineStart = true, header = false;
+  const items: number[] = [];
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c === 10) { lineStart = true; header = false; continue; }
+    if (c === 32 || c === 9 || c === 13) continue;
+    const first = lineStart;
+    lineStart = false;
+    if (c === 35) { const e = t.indexOf('\n', i); if (e < 0) return undefined; i = e - 1; continue; } // # comment
+    if (c === 34 || c === 39) { // " or '
+      const q = t[i], start = i;
+      if (t.startsWith(q + q + q, i)) {
+        const e = c === 39 ? t.indexOf("'''", i + 3) : closeBasic(t, i + 3, true);
+        if (e < 0) return undefined;
+        i = e + 2;
+        while (t[i + 1] === q) i++; // up to two quotes of the content may touch the closing ones
+      } else {
+        const e = c === 39 ? t.indexOf("'", i + 1) : closeBasic(t, i + 1, false);
+        if (e < 0) return undefined;
+        i = e;
+      }
+      if (i - start > MAX_TOML_STRING) return problem(start, `a string of more than ${MAX_TOML_STRING.toLocaleString('en-US')} characters: the TOML parser runs out of stack on strings this long`);
+      continue;
+    }
+    if (header) continue;
+    if (c === 91 || c === 123) {
+      if (depth === 0 && first && c === 91) { header = true; continue; }
+      if (++depth > MAX_TOML_DEPTH) return problem(i, `nested too deeply to read: more than ${MAX_TOML_DEPTH} levels of arrays and inline tables`, 'TOML_DEPTH');
+      items[depth] = 0;
+    } else if ((c === 93 || c === 125) && depth > 0) depth--;
+    else if (c === 44 && depth > 0 && ++items[depth] >= MAX_TOML_ITEMS) {
+      return problem(i, `an ${t[nearestOpen(t, i)] === '{' ? 'inline table' : 'array'} of more than ${MAX_TOML_ITEMS.toLocaleString('en-US')} items: the TOML parser takes about 10 µs per item`);
+    }
+  }
+  return undefined;
+}
+
+/** The "[" or "{" of the innermost array or inline table around a comma, by a backward scan that skips nested ones
+ * (only called once, when a limit is passed; strings may fool it, and then only the wording differs). */
+function nearestOpen(t: string, i: number): number {
+  let d = 0;
+  for (let j = i; j >= 0; j--) {
+    const c = t.charCodeAt(j);
+    if (c === 93 || c === 125) d++;
+    else if (c === 91 || c === 123) { if (d === 0) return j; d--; }
+  }
+  return 0;
+}
+
+/** Offset of the quote that closes a basic string ("…" or \"\"\"…\"\"\" when multi) whose content starts at i; -1 if none. */
+function closeBasic(t: string, i: number, multi: boolean): number {
+  for (; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c === 92) { i++; continue; }
+    if (c === 34 && (!multi || t.startsWith('"""', i))) return i;
+    if (c === 10 && !multi) return i; // a line break ends a (broken) one-line string: the parser reports it
+  }
+  return -1;
+}
+
 export function parseTomlText(text: string): TomlFile {
+  const limit = tomlLimits(text);
+  if (limit) return { text, value: {}, entries: [], tables: [], errors: [limit] };
   let ast: Node;
   try {
     ast = parseTOML(text) as unknown as Node;
@@ -52,46 +183,56 @@ export function parseTomlText(text: string): TomlFile {
   }
   const entries: TomlEntry[] = [];
   const tables: TomlTable[] = [];
+  const tableNodes: PathNode[] = []; // per table, its node
+  const entryNodes: PathNode[] = []; // per entry, the node of the object it is set in
   const top = ast.body[0] as Node;
-  const seen = new Set<string>();
-  const implicitTable = (path: string[], header: OffsetRange, range: OffsetRange) => {
-    const k = path.join('.');
-    if (path.length && !seen.has(k)) { seen.add(k); tables.push({ path, kind: 'implicit', headerRange: header, range }); }
+  const root: PathNode = { children: new Map(), depth: 0, path: [] };
+  const implicitTable = (node: PathNode, header: OffsetRange, range: OffsetRange) => {
+    if (node.depth && !node.table) fileTable(node, lazyTable(node, { kind: 'implicit', headerRange: header, range }), tables, tableNodes);
   };
   // Dotted keys (`qemu.path = …`) and inline tables (`qemu = { … }`) define tables too: their keys are filed
-  // under the table they belong to, as if written below a [table] header.
-  const visitKv = (kv: Node, table: string[]) => {
-    const segs = kv.key.keys as Node[];
-    const names = keyNames(kv.key);
-    const range = { start: kv.range[0], end: kv.range[1] };
-    if (kv.value.type === 'TOMLInlineTable') {
-      const path = [...table, ...names];
-      implicitTable(path, { start: kv.key.range[0], end: kv.key.range[1] }, range);
-      for (const child of kv.value.body as Node[]) visitKv(child, path);
-      return;
+  // under the table they belong to, as if written below a [table] header. Iterative, in source order (a stack of
+  // the key/values still to visit, each inline table's members pushed last-first).
+  const visitKvs = (kvs: Node[], tableNode: PathNode) => {
+    const todo: Array<{ kv: Node; node: PathNode }> = [];
+    for (let i = kvs.length - 1; i >= 0; i--) todo.push({ kv: kvs[i], node: tableNode });
+    while (todo.length) {
+      const { kv, node } = todo.pop()!;
+      const segs = kv.key.keys as Node[];
+      const names = keyNames(kv.key);
+      const range = { start: kv.range[0], end: kv.range[1] };
+      if (kv.value.type === 'TOMLInlineTable') {
+        const at = descend(node, names);
+        implicitTable(at, { start: kv.key.range[0], end: kv.key.range[1] }, range);
+        const body = kv.value.body as Node[];
+        for (let i = body.length - 1; i >= 0; i--) todo.push({ kv: body[i], node: at });
+        continue;
+      }
+      const ownerNode = names.length > 1 ? descend(node, names.slice(0, -1)) : node;
+      if (names.length > 1) implicitTable(ownerNode, { start: segs[0].range[0], end: segs[segs.length - 2].range[1] }, range);
+      entryNodes.push(ownerNode);
+      const last = segs[segs.length - 1];
+      entries.push({
+        table: pathOf(ownerNode), key: names.slice(-1),
+        keyRange: { start: last.range[0], end: last.range[1] },
+        valueRange: { start: kv.value.range[0], end: kv.value.range[1] },
+        range,
+        value: staticValue(kv.value),
+      });
     }
-    const owner = [...table, ...names.slice(0, -1)];
-    if (names.length > 1) implicitTable(owner, { start: segs[0].range[0], end: segs[segs.length - 2].range[1] }, range);
-    const last = segs[segs.length - 1];
-    entries.push({
-      table: owner, key: names.slice(-1),
-      keyRange: { start: last.range[0], end: last.range[1] },
-      valueRange: { start: kv.value.range[0], end: kv.value.range[1] },
-      range,
-      value: staticValue(kv.value),
-    });
   };
   for (const item of top.body as Node[]) {
-    if (item.type === 'TOMLKeyValue') { visitKv(item, []); continue; }
+    if (item.type === 'TOMLKeyValue') { visitKvs([item], root); continue; }
     const path = (item.resolvedKey as Array<string | number>).filter((k): k is string => typeof k === 'string');
-    seen.add(path.join('.'));
-    tables.push({ path, kind: item.kind, headerRange: { start: item.key.range[0], end: item.key.range[1] }, range: { start: item.range[0], end: item.range[1] } });
-    for (const kv of item.body as Node[]) visitKv(kv, path);
+    const node = descend(root, path);
+    fileTable(node, { path, depth: path.length, kind: item.kind, headerRange: { start: item.key.range[0], end: item.key.range[1] }, range: { start: item.range[0], end: item.range[1] } }, tables, tableNodes);
+    visitKvs(item.body as Node[], node);
   }
   // The whole value, built from the entries with own properties only: `__proto__` and `constructor` are plain keys.
   const value: Record<string, unknown> = {};
-  for (const t of tables) if (t.kind !== 'array') ensure(value, t.path);
-  for (const e of entries) setOwn(ensure(value, [...e.table, ...e.key.slice(0, -1)]), e.key[e.key.length - 1], e.value);
+  root.obj = value;
+  tables.forEach((t, i) => { if (t.kind !== 'array') objectAt(tableNodes[i]); });
+  entries.forEach((e, i) => setOwn(objectAt(entryNodes[i]), e.key[e.key.length - 1], e.value));
   return { text, value, entries, tables, errors: [] };
 }
 
@@ -110,18 +251,36 @@ function ensure(root: Record<string, unknown>, path: string[]): Record<string, u
   return o;
 }
 
-/** A value node as JS, with inline tables built from own properties (the parser's helper assigns obj[key]). */
-function staticValue(n: Node): unknown {
-  if (n.type === 'TOMLArray') return (n.elements as Node[]).map(staticValue);
-  if (n.type === 'TOMLInlineTable') {
-    const o: Record<string, unknown> = {};
-    for (const kv of n.body as Node[]) {
-      const names = keyNames(kv.key);
-      setOwn(ensure(o, names.slice(0, -1)), names[names.length - 1], staticValue(kv.value));
+/** A value node as JS, with inline tables built from own properties (the parser's helper assigns obj[key]).
+ * Iterative: each node's slot in its parent is filled when the node is taken off the stack; keys are defined in
+ * source order first, so the order of an object's keys is the file's. */
+function staticValue(root: Node): unknown {
+  let result: unknown;
+  const todo: Array<{ n: Node; set: (v: unknown) => void }> = [{ n: root, set: (v) => { result = v; } }];
+  while (todo.length) {
+    const { n, set } = todo.pop()!;
+    if (n.type === 'TOMLArray') {
+      const els = n.elements as Node[];
+      const arr: unknown[] = new Array(els.length);
+      set(arr);
+      for (let i = els.length - 1; i >= 0; i--) todo.push({ n: els[i], set: (v) => { arr[i] = v; } });
+    } else if (n.type === 'TOMLInlineTable') {
+      const o: Record<string, unknown> = {};
+      set(o);
+      const slots: Array<{ n: Node; set: (v: unknown) => void }> = [];
+      for (const kv of n.body as Node[]) {
+        const names = keyNames(kv.key);
+        const target = ensure(o, names.slice(0, -1));
+        const key = names[names.length - 1];
+        setOwn(target, key, undefined);
+        slots.push({ n: kv.value, set: (v) => setOwn(target, key, v) });
+      }
+      for (let i = slots.length - 1; i >= 0; i--) todo.push(slots[i]);
+    } else {
+      set(getStaticTOMLValue(n as any));
     }
-    return o;
   }
-  return getStaticTOMLValue(n as any);
+  return result;
 }
 
 /**

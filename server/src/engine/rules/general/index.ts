@@ -48,7 +48,7 @@ export const skippedFile: RuleMeta = {
   family: 'general',
   defaultSeverity: 'info',
   title: 'File not checked',
-  what: 'Says that a file was not checked and why: binary data, or larger than the size limit. `lsp-lint` also reports '
+  what: 'Says that a file was not checked and why: binary data, larger than the size limit, or (TOML) a string or an array longer than the parser can read, at its place. `lsp-lint` also reports '
     + 'with it what it could not read (a FIFO, device or socket named as a path, an unreadable file or folder, as an '
     + 'error whatever the severity setting, and the run exits 2), a named folder or glob whose files are all ignored '
     + '(a warning), and a file `--fix` left alone (read-only, several hard links, changed since it was read; a warning).',

@@ -4,24 +4,38 @@ import { describeRanges } from '../../kata/persist';
 import { dotted, rel, located, jsonType, typeOk } from './common';
 import { fieldTrie, type FieldTrie, type PersistField } from '../../kata/persist';
 
-/** Every release of the window decodes `value` whole at trie node `node`: known, read, and of a type it accepts, all the way down. */
-function readWhole(ctx: PersistContext, node: FieldTrie, value: unknown): boolean {
-  const f = node.field;
-  if (f) {
-    if (!ctx.window.every((r) => ctx.reads(f, r))) return false;
-    const actual = jsonType(value);
-    if (ctx.window.some((r) => { const t = ctx.typeAt(f, r); return !!t && !typeOk(actual, t); })) return false;
-    if (f.types.length && f.types.every((t) => t.opaque)) return true;
+/** Every release of the window decodes `value` whole at trie node `node`: known, read, and of a type it accepts, all the
+ * way down. Iterative (a stack of the members still to check). */
+function readWhole(ctx: PersistContext, node0: FieldTrie, value0: unknown): boolean {
+  const todo: Array<{ node: FieldTrie; value: unknown }> = [{ node: node0, value: value0 }];
+  while (todo.length) {
+    const { node, value } = todo.pop()!;
+    const f = node.field;
+    if (f) {
+      if (ctx.notReadBy(f).length) return false;
+      const actual = jsonType(value);
+      if (ctx.typeClash(f, actual, typeOk).bad.length) return false; // every release reads f (above)
+      if (f.types.length && f.types.every((t) => t.opaque)) continue;
+    }
+    if (!value || typeof value !== 'object') continue;
+    const star = node.children.get('*');
+    if (Array.isArray(value)) {
+      if (!value.length) continue;
+      if (!star) return false;
+      for (const v of value) todo.push({ node: star, value: v });
+      continue;
+    }
+    for (const [k, v] of Object.entries(value)) {
+      const c = node.children.get(k) ?? star;
+      // As PersistContext's walk: members of an object no field list describes (or of an opaque value) are kept whole.
+      if (!c) {
+        if (!(!node.children.size || [...node.children.values()].some((x) => x.field?.types.some((t) => t.opaque)))) return false;
+        continue;
+      }
+      todo.push({ node: c, value: v });
+    }
   }
-  if (!value || typeof value !== 'object') return true;
-  const star = node.children.get('*');
-  if (Array.isArray(value)) return !value.length || (!!star && value.every((v) => readWhole(ctx, star, v)));
-  return Object.entries(value).every(([k, v]) => {
-    const c = node.children.get(k) ?? star;
-    // As PersistContext's walk: members of an object no field list describes (or of an opaque value) are kept whole.
-    if (!c) return !node.children.size || [...node.children.values()].some((x) => x.field?.types.some((t) => t.opaque));
-    return readWhole(ctx, c, v);
-  });
+  return true;
 }
 
 /** The other name of a renamed field (same parent), when every release of the window reads that one and the file lacks it. */
@@ -79,7 +93,7 @@ export const rule: Rule<PersistContext> = {
     const targets = new Map<string, string | undefined>();
     const counts = new Map<string, number>();
     for (const p of ctx.present) {
-      if (ctx.window.every((r) => ctx.reads(p.field!, r))) continue;
+      if (!ctx.notReadBy(p.field!).length) continue;
       const other = renamedCounterpart(ctx, p.field!, p.path);
       targets.set(JSON.stringify(p.path), other);
       if (other) { const k = JSON.stringify([...p.path.slice(0, -1), other]); counts.set(k, (counts.get(k) ?? 0) + 1); }
@@ -88,7 +102,7 @@ export const rule: Rule<PersistContext> = {
       const f = p.field!;
       // A zero value (0, "", false, null, [], {}) is what a reader without the field sees anyway: nothing is lost.
       if (isZero(p.value)) continue;
-      const notRead = ctx.window.filter((r) => !ctx.reads(f, r));
+      const notRead = ctx.notReadBy(f).slice();
       if (!notRead.length) continue;
       const at = located(ctx, p);
       let other = targets.get(JSON.stringify(p.path));

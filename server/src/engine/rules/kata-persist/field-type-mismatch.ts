@@ -19,14 +19,9 @@ export const rule: Rule<PersistContext> = {
     for (const p of ctx.present) {
       const f = p.field!;
       const actual = jsonType(p.value);
-      const bad: string[] = [];
-      const wanted = new Set<string>();
-      for (const r of ctx.window) {
-        if (!ctx.reads(f, r)) continue;
-        const t = ctx.typeAt(f, r);
-        if (t && !typeOk(actual, t)) { bad.push(r); wanted.add(t.type); }
-      }
-      if (!bad.length) continue;
+      const { bad: clash, wanted: types } = ctx.typeClash(f, actual, typeOk);
+      if (!clash.length) continue;
+      const bad = clash.slice(), wanted = new Set(types);
       report({
         message: `${dotted(p.path)} is ${actual === 'integer' ? 'an integer' : `${/^[aeiou]/.test(actual) ? 'an' : 'a'} ${actual}`}, but ${rel(ctx, bad)} decode${bad.length === 1 ? 's' : ''} it as ${[...wanted].join(' or ')}: the runtime cannot load this state there`,
         range: located(ctx, p).value,

@@ -55,3 +55,10 @@ export function typeFits(actual: string, expected: string): boolean {
 }
 
 export const article = (t: string) => (/^[aeiou]/.test(t) ? 'an' : 'a');
+
+/** A value's literal text as a message quotes it: trimmed, and at most 80 characters (an array of 100,000 items is
+ * not repeated in the message). */
+export function quoteValue(valueText: string): string {
+  const t = valueText.trim();
+  return t.length > 80 ? `${t.slice(0, 77)}…` : t;
+}

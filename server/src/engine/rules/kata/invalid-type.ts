@@ -1,6 +1,6 @@
 import type { Rule } from '../types';
 import type { KataContext } from '../../families/kata';
-import { rel, tomlType, typeFits, article } from './common';
+import { rel, tomlType, typeFits, article, quoteValue } from './common';
 
 export const rule: Rule<KataContext> = {
   id: 'kata/invalid-type',
@@ -46,7 +46,7 @@ export const rule: Rule<KataContext> = {
         fixes.push({ title: `Use ${n} (an integer every release reads)`, edits: [{ range: k.entry.valueRange, newText: String(n) }] });
       }
       report({
-        message: `${k.key} = ${k.valueText.trim()} is ${article(actual)} ${actual}, but ${rel(ctx, bad)} decode${bad.length === 1 ? 's' : ''} ${k.key} as ${article(w)} ${w}: the runtime fails to load this file there`,
+        message: `${k.key} = ${quoteValue(k.valueText)} is ${article(actual)} ${actual}, but ${rel(ctx, bad)} decode${bad.length === 1 ? 's' : ''} ${k.key} as ${article(w)} ${w}: the runtime fails to load this file there`,
         range: k.entry.valueRange,
         fixes,
         data: { key: k.key, actual, expected: [...wanted], failsIn: [...bad] },

@@ -1,7 +1,7 @@
 import type { Rule } from '../types';
 import type { KataContext } from '../../families/kata';
 import { didYouMean } from '../../text';
-import { rel } from './common';
+import { rel, quoteValue } from './common';
 
 export const rule: Rule<KataContext> = {
   id: 'kata/invalid-value',
@@ -43,7 +43,7 @@ export const rule: Rule<KataContext> = {
       const choices = hint ? [hint, ...everywhere.filter((x) => x !== hint)] : everywhere;
       const q = /^\s*'/.test(k.valueText) ? "'" : '"';
       report({
-        message: `${k.key} = ${k.valueText.trim()} is rejected by ${rel(ctx, rejecting)}`
+        message: `${k.key} = ${quoteValue(k.valueText)} is rejected by ${rel(ctx, rejecting)}`
           + (fatal ? ' (the runtime refuses to start sandboxes)' : '')
           + (everywhere.length ? `; every release in the window accepts: ${everywhere.join(', ')}` : '; no value is accepted by every release in the window'),
         range: k.entry.valueRange,

@@ -17,12 +17,15 @@ export const rule: Rule<KataContext> = {
   fix: 'suggestion',
   sources: ['skew-facts.md #8, #13 (shared reference)', 'data/kata/config.json options'],
   check(ctx, report) {
+    const perSection = new Map<string, { candidates: string[]; fatal: string[] }>();
     for (const k of ctx.keys) {
       if (k.entry.table.length && !ctx.sectionEverKnown(k.section) && !ctx.isContainerTable(k.section)) continue; // kata/unknown-section speaks
       if (ctx.optionRow(k.section, k.key)) continue;
-      const candidates = ctx.optionsOf(k.section).map((o) => o.key);
+      // Per table, not per key: a table of 100,000 unknown keys asks once.
+      let s = perSection.get(k.section);
+      if (!s) perSection.set(k.section, (s = { candidates: ctx.optionsOf(k.section).map((o) => o.key), fatal: ctx.window.filter((r) => ctx.strictAt(k.section, r)) }));
+      const { candidates, fatal } = s;
       const hint = didYouMean(k.key, candidates);
-      const fatal = ctx.window.filter((r) => ctx.strictAt(k.section, r));
       report({
         message: `unknown option ${k.key} in [${k.section || '(top level)'}]: no ${ctx.flavourName} release reads it`
           + (fatal.length ? `, and ${rel(ctx, fatal)} refuse${fatal.length === 1 ? 's' : ''} the file because of it` : ', so it is ignored')
@@ -30,7 +33,7 @@ export const rule: Rule<KataContext> = {
         range: k.entry.keyRange,
         severity: fatal.length ? 'error' : undefined,
         fixes: hint ? [{ title: `Rename to ${hint}`, edits: [{ range: k.entry.keyRange, newText: hint }] }] : [],
-        data: { key: k.key, table: k.section, suggestion: hint ?? null, fatalIn: fatal },
+        data: { key: k.key, table: k.section, suggestion: hint ?? null, fatalIn: fatal.slice() },
       });
     }
   },

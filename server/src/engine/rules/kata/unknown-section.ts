@@ -1,5 +1,6 @@
 import type { Rule } from '../types';
 import type { KataContext } from '../../families/kata';
+import type { TomlTable } from '../../parse/toml';
 import { didYouMean } from '../../text';
 import { rel } from './common';
 
@@ -18,8 +19,10 @@ export const rule: Rule<KataContext> = {
   sources: ['kata-containers src/runtime/pkg/katautils/config.go (updateRuntimeConfigHypervisor, 3.2.0+)', 'data/kata/config.json'],
   check(ctx, report) {
     for (const t of ctx.tables) {
+      // A table deeper than any row is never known: no name to build unless it is reported.
+      const deep = t.depth > ctx.maxSectionDepth;
+      if ((!deep && ctx.sectionEverKnown(t.path.join('.'))) || isSubTableOfKnown(ctx, t)) continue;
       const name = t.path.join('.');
-      if (ctx.sectionEverKnown(name) || isSubTableOfKnown(ctx, t.path)) continue;
       if (ctx.isContainerTable(name) && !ctx.sectionEverKnown(name)) continue;
       const isHv = t.path[0] === 'hypervisor' && t.path.length === 2;
       const fatalIn = isHv ? ctx.window.filter((r) => ctx.unknownHypervisorFatal(r)) : [];
@@ -40,10 +43,11 @@ export const rule: Rule<KataContext> = {
 };
 
 /** [hypervisor.qemu.factory]-style sub-tables are checked through their own rows; a table under an unknown one is not reported twice. */
-function isSubTableOfKnown(ctx: KataContext, p: string[]): boolean {
-  for (let n = p.length - 1; n >= 1; n--) {
-    const parent = p.slice(0, n).join('.');
-    if (ctx.tables.some((t) => t.path.join('.') === parent) && !ctx.sectionEverKnown(parent)) return true;
+function isSubTableOfKnown(ctx: KataContext, t: TomlTable): boolean {
+  // Up the chain of enclosing tables the parser recorded: one step for a table nested in an unknown one, however
+  // deep (inline tables nested 1000 deep used to cost a scan of every table per level).
+  for (let up = t.parent; up; up = up.parent) {
+    if (up.depth > ctx.maxSectionDepth || !ctx.sectionEverKnown(up.path.join('.'))) return true;
   }
   return false;
 }
