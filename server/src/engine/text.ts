@@ -82,12 +82,57 @@ export function didYouMean(word: string, candidates: Iterable<string>): string |
   let best: string | undefined, bestD = Infinity;
   const limit = Math.max(2, Math.floor(word.length / 3));
   const w = word.toLowerCase();
-  for (const c of candidates) {
-    if (Math.abs(c.length - w.length) > Math.min(limit, bestD)) continue; // the distance is at least the length difference
-    const d = editDistance(w, c.toLowerCase());
-    if (d < bestD && d <= limit) { best = c; bestD = d; }
+  const { names, lower, byLength } = candidateIndex(candidates);
+  let bestIndex = Infinity;
+  // Only candidates whose length is within the limit can be near enough (the distance is at least the length
+  // difference): a file with thousands of unknown keys must not compare each with every known key. The answer is
+  // the one a scan in the candidates' order gives: the smallest distance, the first such candidate on a tie.
+  for (let len = Math.max(0, w.length - limit); len <= w.length + limit; len++) {
+    if (Math.abs(len - w.length) > Math.min(limit, bestD)) continue;
+    for (const i of byLength.get(len) ?? []) {
+      const d = editDistanceWithin(w, lower[i], Math.min(limit, bestD));
+      if (d > limit) continue;
+      if (d < bestD || (d === bestD && i < bestIndex)) { best = names[i]; bestD = d; bestIndex = i; }
+    }
   }
   return best;
+}
+
+interface CandidateIndex { names: string[]; lower: string[]; byLength: Map<number, number[]> }
+const candidateIndexes = new WeakMap<object, CandidateIndex>();
+
+/** The candidates lowercased and grouped by length, once per collection (the same list is asked for every key). */
+function candidateIndex(candidates: Iterable<string>): CandidateIndex {
+  const hit = typeof candidates === 'object' ? candidateIndexes.get(candidates as object) : undefined;
+  const size = Array.isArray(candidates) ? candidates.length : candidates instanceof Set ? candidates.size : -1;
+  if (hit && (size === -1 || hit.names.length === size)) return hit;
+  const names = [...candidates];
+  const lower = names.map((c) => c.toLowerCase());
+  const byLength = new Map<number, number[]>();
+  lower.forEach((c, i) => { let l = byLength.get(c.length); if (!l) byLength.set(c.length, l = []); l.push(i); });
+  const index = { names, lower, byLength };
+  if (typeof candidates === 'object') candidateIndexes.set(candidates as object, index);
+  return index;
+}
+
+/** Levenshtein distance when it is at most `max`, else a number greater than `max` (rows stop early). */
+function editDistanceWithin(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const prev = new Array<number>(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0];
+    prev[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j];
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1));
+      if (prev[j] < rowMin) rowMin = prev[j];
+      diag = tmp;
+    }
+    if (rowMin > max) return max + 1;
+  }
+  return prev[b.length];
 }
 
 /** obj[key] only when it is the object's own property: user keys such as `constructor` or `__proto__` are plain keys. */
