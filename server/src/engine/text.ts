@@ -82,7 +82,8 @@ export function didYouMean(word: string, candidates: Iterable<string>): string |
   let best: string | undefined, bestD = Infinity;
   const limit = Math.max(2, Math.floor(word.length / 3));
   const w = word.toLowerCase();
-  const { names, lower, byLength } = candidateIndex(candidates);
+  const { names, lower, byLength, counts } = candidateIndex(candidates);
+  const wc = letterCounts(w);
   let bestIndex = Infinity;
   // Only candidates whose length is within the limit can be near enough (the distance is at least the length
   // difference): a file with thousands of unknown keys must not compare each with every known key. The answer is
@@ -90,6 +91,8 @@ export function didYouMean(word: string, candidates: Iterable<string>): string |
   for (let len = Math.max(0, w.length - limit); len <= w.length + limit; len++) {
     if (Math.abs(len - w.length) > Math.min(limit, bestD)) continue;
     for (const i of byLength.get(len) ?? []) {
+      // Each edit changes the letter counts by at most two: a cheap lower bound rules most candidates out.
+      if (countDistance(wc, counts[i]) > 2 * Math.min(limit, bestD)) continue;
       const d = editDistanceWithin(w, lower[i], Math.min(limit, bestD));
       if (d > limit) continue;
       if (d < bestD || (d === bestD && i < bestIndex)) { best = names[i]; bestD = d; bestIndex = i; }
@@ -98,7 +101,19 @@ export function didYouMean(word: string, candidates: Iterable<string>): string |
   return best;
 }
 
-interface CandidateIndex { names: string[]; lower: string[]; byLength: Map<number, number[]> }
+interface CandidateIndex { names: string[]; lower: string[]; byLength: Map<number, number[]>; counts: Uint32Array[] }
+
+/** How often each character occurs, in 64 buckets (merging characters keeps the distance below a lower bound). */
+function letterCounts(s: string): Uint32Array {
+  const c = new Uint32Array(64);
+  for (let i = 0; i < s.length; i++) c[s.charCodeAt(i) & 63]++;
+  return c;
+}
+function countDistance(a: Uint32Array, b: Uint32Array): number {
+  let d = 0;
+  for (let i = 0; i < 64; i++) d += a[i] > b[i] ? a[i] - b[i] : b[i] - a[i];
+  return d;
+}
 const candidateIndexes = new WeakMap<object, CandidateIndex>();
 
 /** The candidates lowercased and grouped by length, once per collection (the same list is asked for every key). */
@@ -110,7 +125,7 @@ function candidateIndex(candidates: Iterable<string>): CandidateIndex {
   const lower = names.map((c) => c.toLowerCase());
   const byLength = new Map<number, number[]>();
   lower.forEach((c, i) => { let l = byLength.get(c.length); if (!l) byLength.set(c.length, l = []); l.push(i); });
-  const index = { names, lower, byLength };
+  const index = { names, lower, byLength, counts: lower.map(letterCounts) };
   if (typeof candidates === 'object') candidateIndexes.set(candidates as object, index);
   return index;
 }
