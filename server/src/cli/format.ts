@@ -54,7 +54,9 @@ export function stylish(reports: FileReport[], cwd: string, color: boolean): str
     const rows = r.diagnostics.map((d) => [
       `${d.range.start.line + 1}:${d.range.start.character + 1}`, sevName(d), printable(msg(d).replace(/\s*\n\s*/g, ' ')), printable(String(d.code ?? '')),
     ]);
-    const w0 = Math.max(...rows.map((x) => x[0].length)), w1 = Math.max(...rows.map((x) => x[1].length));
+    // A loop, not Math.max(...): a file can have a million findings, more arguments than a call takes.
+    let w0 = 0, w1 = 0;
+    for (const x of rows) { if (x[0].length > w0) w0 = x[0].length; if (x[1].length > w1) w1 = x[1].length; }
     for (const [pos, sev, msg, id] of rows) {
       const sc = sev === 'error' ? '31' : sev === 'warning' ? '33' : '36';
       out.push(`  ${c('2', pos.padEnd(w0))}  ${c(sc, sev.padEnd(w1))}  ${msg}  ${c('2', id)}`);

@@ -98,7 +98,7 @@ class UsageError extends Error {}
 function parseArgs(argv: string[]): Options | 'help' | 'version' {
   const o: Options = { format: 'stylish', rules: {}, maxWarnings: -1, exitCodes: 'default', fix: false, stdin: false, printConfig: false, color: !!process.stdout.isTTY && !process.env.NO_COLOR, noIgnore: false, timeout: 60, paths: [] };
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--') { o.paths.push(...argv.slice(i + 1)); break; }
+    if (argv[i] === '--') { for (const a of argv.slice(i + 1)) o.paths.push(a); break; }
     let a = argv[i];
     let inline: string | undefined;
     if (a.startsWith('--') && a.includes('=')) { inline = a.slice(a.indexOf('=') + 1); a = a.slice(0, a.indexOf('=')); }

@@ -254,7 +254,7 @@ function validateStages(doc: TextDocument): void {
   }
   for (const d of result!.diagnostics) if (d.ruleId === internalError.id) logFailure(String(d.data?.stage ?? 'analyze'), doc.uri, (d as { error?: unknown }).error ?? d.message);
   const pending = pendingFailures.get(doc.uri);
-  if (pending) { pendingFailures.delete(doc.uri); result!.diagnostics.unshift(...pending); }
+  if (pending) { pendingFailures.delete(doc.uri); result!.diagnostics = [...pending, ...result!.diagnostics]; }
   results.set(doc.uri, { version: doc.version, result: result!, config });
   // A .skewguard.yaml's diagnostics are its config problems, published by publishConfigProblems.
   if (isConfigFile(doc.uri)) return;
