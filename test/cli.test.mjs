@@ -75,6 +75,15 @@ test('stylish: one block per file, position, severity, message and rule id; no c
   assert.equal(c.stdout, '✔ 1 file checked, no problems\n');
 });
 
+test('stylish: a file of no kind skewguard checks is not counted as checked', (t) => {
+  const dir = workspace(t, { '.skewguard.yaml': STX6, 'localhost.yml': CLEAN, 'configuration.toml': '[server]\nport = 80\n[database]\nurl = "x"\n' });
+  const one = lint(dir, ['configuration.toml']);
+  assert.equal(one.code, 0);
+  assert.equal(one.stdout, '✔ 0 files checked, no problems (1 other file read: not of a kind skewguard checks)\n');
+  const both = lint(dir, ['localhost.yml', 'configuration.toml']);
+  assert.equal(both.stdout, '✔ 1 file checked, no problems (1 other file read: not of a kind skewguard checks)\n');
+});
+
 test('json: one report per file with ruleId, severity, 1-based line/column and counts', (t) => {
   const dir = workspace(t, { '.skewguard.yaml': STX6, 'localhost.yml': BAD });
   const { code, reports } = lintJson(dir, ['localhost.yml']);

@@ -69,8 +69,11 @@ export function stylish(reports: FileReport[], cwd: string, color: boolean): str
     const line = `✖ ${total} problem${total === 1 ? '' : 's'} (${n.errors} error${n.errors === 1 ? '' : 's'}, ${n.warnings} warning${n.warnings === 1 ? '' : 's'}, ${n.infos} info)`;
     out.push(c(n.errors ? '1;31' : '1;33', line));
   } else {
-    const checked = reports.filter((r) => !r.notChecked).length;
-    out.push(c('32', `✔ ${checked} file${checked === 1 ? '' : 's'} checked, no problems`));
+    // A file of no family skewguard knows was read but not checked: say so instead of counting it as checked.
+    const read = reports.filter((r) => !r.notChecked);
+    const checked = read.filter((r) => r.family).length, other = read.length - checked;
+    const others = other ? ` (${other} other file${other === 1 ? '' : 's'} read: not of a kind skewguard checks)` : '';
+    out.push(c('32', `✔ ${checked} file${checked === 1 ? '' : 's'} checked, no problems${others}`));
   }
   if (n.fixed) out.push(`${n.fixed} file${n.fixed === 1 ? '' : 's'} fixed`);
   return out.join('\n') + '\n';
