@@ -83,7 +83,7 @@ export function didYouMean(word: string, candidates: Iterable<string>): string |
   const limit = Math.max(2, Math.floor(word.length / 3));
   const w = word.toLowerCase();
   const { names, lower, byLength, counts } = candidateIndex(candidates);
-  const wc = letterCounts(w);
+  const wc = letterCounts(w, wordCounts.fill(0));
   let bestIndex = Infinity;
   // Only candidates whose length is within the limit can be near enough (the distance is at least the length
   // difference): a file with thousands of unknown keys must not compare each with every known key. The answer is
@@ -92,7 +92,7 @@ export function didYouMean(word: string, candidates: Iterable<string>): string |
     if (Math.abs(len - w.length) > Math.min(limit, bestD)) continue;
     for (const i of byLength.get(len) ?? []) {
       // Each edit changes the letter counts by at most two: a cheap lower bound rules most candidates out.
-      if (countDistance(wc, counts[i]) > 2 * Math.min(limit, bestD)) continue;
+      if (countDistance(wc, counts[i] ??= letterCounts(lower[i], new Uint32Array(64))) > 2 * Math.min(limit, bestD)) continue;
       const d = editDistanceWithin(w, lower[i], Math.min(limit, bestD));
       if (d > limit) continue;
       if (d < bestD || (d === bestD && i < bestIndex)) { best = names[i]; bestD = d; bestIndex = i; }
@@ -101,11 +101,12 @@ export function didYouMean(word: string, candidates: Iterable<string>): string |
   return best;
 }
 
-interface CandidateIndex { names: string[]; lower: string[]; byLength: Map<number, number[]>; counts: Uint32Array[] }
+/** Counted once per candidate, when its length first makes it a candidate (most lists are asked once). */
+interface CandidateIndex { names: string[]; lower: string[]; byLength: Map<number, number[]>; counts: Array<Uint32Array | undefined> }
+const wordCounts = new Uint32Array(64);
 
 /** How often each character occurs, in 64 buckets (merging characters keeps the distance below a lower bound). */
-function letterCounts(s: string): Uint32Array {
-  const c = new Uint32Array(64);
+function letterCounts(s: string, c: Uint32Array): Uint32Array {
   for (let i = 0; i < s.length; i++) c[s.charCodeAt(i) & 63]++;
   return c;
 }
@@ -125,7 +126,7 @@ function candidateIndex(candidates: Iterable<string>): CandidateIndex {
   const lower = names.map((c) => c.toLowerCase());
   const byLength = new Map<number, number[]>();
   lower.forEach((c, i) => { let l = byLength.get(c.length); if (!l) byLength.set(c.length, l = []); l.push(i); });
-  const index = { names, lower, byLength, counts: lower.map(letterCounts) };
+  const index: CandidateIndex = { names, lower, byLength, counts: new Array(names.length) };
   if (typeof candidates === 'object') candidateIndexes.set(candidates as object, index);
   return index;
 }
