@@ -7,7 +7,7 @@ import { parseYaml, type YamlFile, type OffsetRange } from './parse/yaml';
 import type { Diagnostic, Family, Severity, SeveritySetting } from './types';
 import type { ResolvedConfig } from './config';
 import { allRules, docsUrl, ruleIds } from './rules';
-import type { NeighbourFacts } from './families/kubernetes';
+import type { NeighbourFacts } from './families/registry';
 import type { Finding, FindingFix, RuleMeta } from './rules/types';
 import { parseError, skippedFile, unusedSuppression, internalError, describeFailure } from './rules/general';
 import { injectFault, type Faults } from './faults';

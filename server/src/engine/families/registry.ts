@@ -7,8 +7,9 @@ import type { KubernetesContext } from './kubernetes';
 import type { KataContext } from './kata';
 import type { TomlFile } from '../parse/toml';
 import type { PersistContext } from './kata-persist';
-import { starlingx } from './starlingx/family';
-import { kubernetes } from './kubernetes/family';
+import { starlingx, localhostKubernetesVersion } from './starlingx/family';
+import { isStarlingxName } from './starlingx';
+import { kubernetes, staticPodImagesOf } from './kubernetes/family';
 import { kataConfig } from './kata/family';
 import { kataPersist } from './kata-persist/family';
 
@@ -33,3 +34,15 @@ export function familyById(id: Family | string | undefined): FamilyModule | unde
 const modelines = new Map<string, Family>(families.flatMap((f) => f.modelineNames.map((n) => [n, f.id] as [string, Family])));
 export const MODELINE = new RegExp(`#\\s*skewguard:\\s*(${[...modelines.keys()].sort((a, b) => b.length - a.length).map((n) => n.replace(/[-]/g, '\\-')).join('|')})\\b`);
 export function modelineFamily(name: string): Family | undefined { return modelines.get(name); }
+
+/**
+ * The cross-file facts the server gathers from the workspace for the families' rules: the file that sets the
+ * workspace's defaults (a StarlingX localhost.yml, found by name; its kubernetes_version sets the window of the
+ * manifests around it) and the facts a file gives the other files of its folder (static pods' component images).
+ */
+export const workspaceFacts = {
+  isAnchorName: isStarlingxName,
+  anchorKubernetesVersion: localhostKubernetesVersion,
+  folderFacts: staticPodImagesOf,
+};
+export type { NeighbourFacts } from './kubernetes';

@@ -9,6 +9,7 @@ import { windowPastDataOf } from '../../config';
 import { runRule, reportSyntax } from '../core';
 import { KubernetesContext, manifestObjects, isManifestValue, isManifestLike, looksLikeHelmTemplate, lifecycleRows } from './index';
 import { k8sComplete, k8sHover } from './language';
+import { parseImage, componentOf, kubeMinorOfTag } from '../../kubernetes/components';
 import { rule as removedApi } from '../../rules/kubernetes/removed-api';
 import { rule as deprecatedApi } from '../../rules/kubernetes/deprecated-api';
 import { rule as notYetServed } from '../../rules/kubernetes/api-not-yet-served';
@@ -146,3 +147,18 @@ export const kubernetes: FamilyModule = {
   facts: (r) => (r.k8s ? { kubernetesWindow: r.k8s.windowText, objects: r.k8s.objects.length } : undefined),
   data: kubernetesApis,
 };
+
+/**
+ * Kubernetes component images a file gives the other files of its folder (static pods: kube-apiserver …), for the
+ * skew rules. A fast scan of `image:` lines, no YAML parse: the server reads up to 200 files per folder.
+ */
+export function staticPodImagesOf(text: string): Array<{ component: string; minor: string; image: string }> {
+  const found: Array<{ component: string; minor: string; image: string }> = [];
+  for (const m of text.matchAll(/^\s*-?\s*image:\s*["']?([^\s"'#]+)/gm)) {
+    const ref = parseImage(m[1]);
+    const c = componentOf(ref);
+    const minor = kubeMinorOfTag(ref.tag);
+    if (c?.versionIsKubernetes && minor && c.id !== 'kube-proxy') found.push({ component: c.id, minor, image: ref.tag! });
+  }
+  return found;
+}

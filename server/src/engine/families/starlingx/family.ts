@@ -7,6 +7,8 @@ import { starlingxReleases } from '../../data';
 import { runRule, reportSyntax } from '../core';
 import { isStarlingxName, looksLikeStarlingx, StarlingxContext } from './index';
 import { stxComplete, stxHover } from './language';
+import { parseYaml } from '../../parse/yaml';
+import { normalizeKubernetesVersion } from '../../versions';
 import { rule as vPrefix } from '../../rules/starlingx/kubernetes-version-v-prefix';
 import { rule as unshipped } from '../../rules/starlingx/unshipped-kubernetes-version';
 import { rule as belowDefault } from '../../rules/starlingx/kubernetes-version-below-default';
@@ -55,3 +57,10 @@ export const starlingx: FamilyModule = {
   facts: (r) => (r.stx ? { starlingxRelease: r.stx.release.release } : undefined),
   data: starlingxReleases,
 };
+
+/** The kubernetes_version a localhost.yml sets (normalised), for the window of the workspace's other files. */
+export function localhostKubernetesVersion(text: string | undefined): string | undefined {
+  const doc = text ? parseYaml(text).docs.find((d) => !d.empty) : undefined;
+  const v = doc && doc.errors.length === 0 ? (doc.value as any)?.kubernetes_version : undefined;
+  return typeof v === 'string' ? normalizeKubernetesVersion(v) : undefined;
+}
