@@ -6,23 +6,14 @@ import { LineIndex } from './text';
 import { parseYaml, type YamlFile, type OffsetRange } from './parse/yaml';
 import type { Diagnostic, Family, Severity, SeveritySetting } from './types';
 import type { ResolvedConfig } from './config';
-import { allRules, docsUrl, ruleIds, starlingxRules, kubernetesRules, kataRules, persistRules } from './rules';
-import { parseToml, type TomlFile } from './parse/toml';
-import { isKataConfig, detectFlavour, KataContext, resolveKataWindow } from './families/kata';
-import { JsonFile } from './parse/json';
-import { PersistContext, persistKind, isPersistName, isLegacyStoreFile, isPersistContent } from './families/kata-persist';
-import { legacyStore, releasesWithoutLegacyStore } from './rules/kata-persist/legacy-store';
-import { persistData } from './kata/persist';
-import { describeReleases } from './kata/data';
-import { helmTemplate, staleData, windowPastData } from './rules/kubernetes/engine-notes';
-import { windowPastDataOf } from './config';
-import { KubernetesContext, type NeighbourFacts, manifestObjects, isManifestValue, isManifestLike, looksLikeHelmTemplate, lifecycleRows } from './families/kubernetes';
-import { kubernetesApis } from './data';
+import { allRules, docsUrl, ruleIds } from './rules';
+import type { NeighbourFacts } from './families/registry';
 import type { Finding, FindingFix, RuleMeta } from './rules/types';
-import { parseError, skippedFile, unusedSuppression, duplicateKey, internalError, describeFailure } from './rules/general';
+import { parseError, skippedFile, unusedSuppression, internalError, describeFailure } from './rules/general';
 import { injectFault, type Faults } from './faults';
-import { isStarlingxName, looksLikeStarlingx, StarlingxContext } from './families/starlingx';
 import { findSuppressions } from './suppress';
+import { families, familyById, MODELINE, modelineFamily, type FamilyResults } from './families/registry';
+import type { Emit, Stage } from './families/types';
 
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
@@ -43,16 +34,11 @@ export interface AnalyzeInput {
   faults?: Faults;
 }
 
-export interface AnalyzeResult {
+export interface AnalyzeResult extends FamilyResults {
   family?: Family;
   diagnostics: Diagnostic[];
   /** The parsed file, for hovers and completion (undefined when the file was skipped). */
   yaml?: YamlFile;
-  stx?: StarlingxContext;
-  k8s?: KubernetesContext;
-  kata?: KataContext;
-  toml?: TomlFile;
-  persist?: PersistContext;
   /** The data was reported stale in this file. */
   staleReported?: boolean;
   /** The configuration the file was analysed with. */
@@ -61,64 +47,26 @@ export interface AnalyzeResult {
   path?: string;
 }
 
-const MODELINE = /#\s*skewguard:\s*(starlingx|kubernetes|kata-config|kata-persist|kata)\b/;
-
-// Any value: `kind: *foo` (an alias without its anchor) is a manifest that says why it is not checked. `^` (multiline)
-// matches after LF, CRLF and a lone CR alike.
-const TOP_LEVEL_MANIFEST = (t: string) => /^apiVersion[ \t]*:[ \t]*[^\s#]/m.test(t) && /^kind[ \t]*:[ \t]*[^\s#]/m.test(t);
-
 /**
- * Whether JSON text has `apiVersion` and `kind` keys in its top-level object: for a manifest the reader could not
- * turn into a value (nested too deeply). One pass, no recursion: depth is counted outside strings.
+ * The file's family: a `files:` association, else a modeline, else the family of the registry whose detect() is
+ * surest (a tie goes to the one listed first). `memos` are the families' looks at the file before it was parsed.
  */
-function jsonTopLevelManifest(t: string): boolean {
-  let depth = 0, api = false, kind = false;
-  for (let i = 0; i < t.length; i++) {
-    const c = t.charCodeAt(i);
-    if (c === 34 /* " */) {
-      const s = i;
-      for (i++; i < t.length && t.charCodeAt(i) !== 34; i++) if (t.charCodeAt(i) === 92) i++;
-      if (depth !== 1) continue;
-      let j = i + 1;
-      while (j < t.length && /\s/.test(t[j])) j++;
-      if (t.charCodeAt(j) !== 58 /* : */) continue;
-      const key = t.slice(s + 1, i);
-      if (key === 'apiVersion') api = true;
-      else if (key === 'kind') kind = true;
-      if (api && kind) return true;
-    } else if (c === 123 || c === 91) depth++;
-    else if (c === 125 || c === 93) depth--;
-  }
-  return false;
-}
-
-export function detectFamily(file: string, text: string, config: ResolvedConfig, root?: string, yaml?: YamlFile, persistContent?: boolean): Family | undefined {
+export function detectFamily(file: string, text: string, config: ResolvedConfig, root?: string, yaml?: YamlFile, memos?: Map<Family, unknown>): Family | undefined {
   const rel = root ? path.relative(root, file).split(path.sep).join('/') : file.split(path.sep).join('/');
   for (const [glob, fam] of Object.entries(config.files)) {
     if (globMatcher(glob, { matchBase: true })(rel)) return fam;
   }
   const head = text.slice(0, 2000);
   const m = MODELINE.exec(head);
-  if (m) return (m[1] === 'kata' ? 'kata-config' : m[1]) as Family;
+  if (m) return modelineFamily(m[1]);
   const ext = path.extname(file).toLowerCase();
-  if (ext === '.json') {
-    if (isPersistName(file) || isLegacyStoreFile(file)) return 'kata-persist';
-    if (yaml?.docs.some((d) => isManifestValue(d.value))) return 'kubernetes';
-    // Not read (nested too deeply, an alias error): still a manifest if its top level says so, and told why.
-    if (yaml?.docs.some((d) => d.value == null && d.errors.length) && jsonTopLevelManifest(text)) return 'kubernetes';
-    return (persistContent ?? isPersistContent(text, file)) ? 'kata-persist' : undefined;
+  let best: Family | undefined;
+  let surest = 0;
+  for (const f of families) {
+    const level = f.detect({ file, ext, text, head, yaml, memo: memos?.get(f.id) });
+    if (level > surest) { surest = level; best = f.id; }
   }
-  if (ext === '.toml') return isKataConfig(file, text) ? 'kata-config' : undefined;
-  if (ext !== '.yml' && ext !== '.yaml' && ext !== '') return undefined;
-  if (isStarlingxName(file)) return 'starlingx';
-  const first = yaml?.docs.find((d) => !d.empty);
-  if (yaml?.docs.some((d) => isManifestLike(d.value))) return 'kubernetes';
-  if (looksLikeStarlingx(first)) return 'starlingx';
-  if (/^\s*apiVersion\s*:/m.test(head) && /^\s*kind\s*:/m.test(text) && looksLikeHelmTemplate(text)) return 'kubernetes';
-  // A document the reader could not turn into a value (an alias bomb, nesting too deep, a syntax error) is still a
-  // manifest when it says so at its top level: it gets the reason it is not checked instead of silence.
-  if (yaml?.docs.some((d) => d.value == null && d.errors.length && TOP_LEVEL_MANIFEST(yaml.text.slice(d.offset, d.end)))) return 'kubernetes';
-  return undefined;
+  return best;
 }
 
 export function severityFor(rule: RuleMeta, config: ResolvedConfig, own?: Severity): SeveritySetting {
@@ -178,9 +126,6 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
   }
 }
 
-type Emit = (r: RuleMeta, f: Finding) => void;
-type Stage = <T>(name: string, fn: () => T) => T;
-
 function analyzeStages(input: AnalyzeInput, diagnostics: Diagnostic[], emit: Emit, stage: Stage): AnalyzeResult {
   const { text, config, faults } = input;
   const nul = text.indexOf('\u0000');
@@ -194,93 +139,22 @@ function analyzeStages(input: AnalyzeInput, diagnostics: Diagnostic[], emit: Emi
   }
 
   const ext = path.extname(input.path).toLowerCase();
-  // JSON is parsed as YAML (a superset) only where it may be a manifest; persist.json files can be megabytes.
-  const persistContent = stage('detect', () => ext === '.json' && !isPersistName(input.path) && !isLegacyStoreFile(input.path) && isPersistContent(text, input.path));
-  const persistLike = ext === '.json' && (isPersistName(input.path) || isLegacyStoreFile(input.path) || persistContent);
-  const yaml = stage('parse', () => (ext === '.toml' || persistLike ? undefined : parseYaml(text)));
-  const family = stage('detect', () => detectFamily(input.path, text, config, input.root, yaml, persistContent));
+  // Each family's cheap look (name, a scan of the text) says whether the file is to be read as YAML at all.
+  const memos = new Map<Family, unknown>();
+  const notYaml = stage('detect', () => {
+    let no = false;
+    for (const f of families) {
+      const l = f.look?.({ file: input.path, ext, text });
+      if (!l) continue;
+      if (l.memo !== undefined) memos.set(f.id, l.memo);
+      no ||= l.notYaml;
+    }
+    return no;
+  });
+  const yaml = stage('parse', () => (notYaml ? undefined : parseYaml(text)));
+  const family = stage('detect', () => detectFamily(input.path, text, config, input.root, yaml, memos));
   if (!family) return { diagnostics, yaml };
-
-  let stx: StarlingxContext | undefined;
-  if (family === 'starlingx' && yaml) {
-    stage('parse', () => reportSyntax(yaml, emit));
-    const content = yaml.docs.filter((d) => !d.empty);
-    const doc = content[0];
-    // Ansible loads a variables file as a single document; a second one makes it fail.
-    for (const extra of content.slice(1)) {
-      emit(parseError, { message: 'a second YAML document: Ansible reads a bootstrap overrides file as one document and fails on this one', range: { start: extra.rootRange().start, end: extra.rootRange().start + 1 } });
-    }
-    if (doc && doc.errors.length === 0) {
-      stx = stage('context', () => new StarlingxContext(yaml, doc, config.starlingx.release, config.starlingx.source));
-      const v = doc.value;
-      if (v !== null && (typeof v !== 'object' || Array.isArray(v))) {
-        emit(parseError, { message: 'a StarlingX bootstrap overrides file must be a mapping of keys to values', range: doc.rootRange() });
-      } else {
-        for (const rule of starlingxRules) runRule(rule, stx!, emit, faults);
-      }
-    }
-  }
-
-  let k8s: KubernetesContext | undefined;
-  let staleReported = false;
-  if (family === 'kubernetes' && yaml) {
-    if (looksLikeHelmTemplate(text)) {
-      const at = text.indexOf('{{');
-      emit(helmTemplate, {
-        message: 'template: this file holds Helm template syntax, so it is not checked as a manifest; render it and lint the output, '
-          + `e.g. \`helm template <release> <chart> | lsp-lint --stdin-filename ${path.basename(input.path)}\``,
-        range: { start: at, end: at + 2 },
-      });
-    } else {
-      stage('parse', () => reportSyntax(yaml, emit));
-      ({ k8s, staleReported } = checkManifests(yaml, input, ext === '.json', emit, stage));
-    }
-  }
-
-  let kata: KataContext | undefined;
-  let toml: TomlFile | undefined;
-  if (family === 'kata-config') {
-    toml = stage('parse', () => parseToml(text));
-    const e = toml.errors[0];
-    if (e?.code === 'TOML_LIMIT') {
-      emit(skippedFile, { message: `not checked: ${e.message}`, range: { start: e.start, end: e.end } });
-    } else if (e) {
-      emit(parseError, { message: `${e.code === 'TOML_DEPTH' ? `TOML ${e.message}, so the file is not checked` : `TOML syntax error: ${e.message}`}`, range: { start: e.start, end: e.end } });
-    } else {
-      const t = toml;
-      const { flavour, source } = stage('detect', () => detectFlavour(input.path, t, config));
-      kata = stage('context', () => { const w = resolveKataWindow(config); return new KataContext(input.path, t, flavour, source, w.window, w.source); });
-      for (const rule of kataRules) runRule(rule, kata, emit, faults);
-    }
-  }
-
-  let persist: PersistContext | undefined;
-  if (family === 'kata-persist') {
-    const json = stage('parse', () => new JsonFile(text));
-    const e = json.errors[0];
-    const w = stage('context', () => resolveKataWindow(config));
-    if (e) {
-      emit(parseError, { message: `${e.code === 'JSON_DEPTH' ? `JSON ${e.message}, so the file is not checked` : `JSON syntax error: ${e.message}`}`, range: { start: e.start, end: e.end } });
-    } else if (isLegacyStoreFile(input.path) && !isPersistName(input.path)) {
-      const ls = persistData().legacyStore;
-      const late = releasesWithoutLegacyStore(w.window, ls.notReadFrom);
-      if (late.length) {
-        const first = json.topLevelKeys()[0]?.range ?? { start: 0, end: Math.min(1, text.length) };
-        emit(legacyStore, {
-          message: `legacy store file ${path.basename(input.path)}: ${describeReleases(late, w.window)} read${late.length === 1 ? 's' : ''} only persist.json (${ls.upgradeFailure.statement}); `
-            + 'stop the sandbox before the upgrade, or it cannot be managed afterwards',
-          range: first,
-          data: { notReadBy: late },
-        });
-      }
-    } else {
-      const kind = stage('detect', () => persistKind(json.value, input.path));
-      if (kind) {
-        persist = stage('context', () => new PersistContext(input.path, json, kind, w.window, w.source));
-        for (const rule of persistRules) runRule(rule, persist, emit, faults);
-      }
-    }
-  }
+  const own = familyById(family)?.analyze({ input, ext, yaml, emit, stage }) ?? {};
 
   try {
     injectFault(faults, 'suppress');
@@ -290,70 +164,7 @@ function analyzeStages(input: AnalyzeInput, diagnostics: Diagnostic[], emit: Emi
     emit(internalError, { message: describeFailure('suppress', e), range: { start: 0, end: 0 }, data: { stage: 'suppress', error: e } });
   }
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-  return { family, diagnostics, yaml, stx, k8s, kata, toml, persist, staleReported, config, path: input.path };
-}
-
-function checkManifests(yaml: YamlFile, input: AnalyzeInput, json: boolean, emit: Emit, stage: Stage) {
-  const { config } = input;
-  const k8s = stage('context', () => {
-    const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
-    return new KubernetesContext(yaml, manifestObjects(yaml), config.kubernetes, rows, json, input.neighbours, input.path, config.starlingx.release.release, config.components);
-  });
-  for (const rule of kubernetesRules) runRule(rule, k8s, emit, input.faults);
-  let staleReported = false;
-  if (input.reportStaleData && k8s.objects.length) {
-    const asOf = kubernetesApis().asOf;
-    const age = ((input.today ?? new Date()).getTime() - Date.parse(asOf)) / 86400000;
-    if (age > 183) {
-      staleReported = true;
-      emit(staleData, {
-        message: `the Kubernetes API lifecycle data is as of ${asOf}, more than six months ago: deprecations announced since then are not known`,
-        range: k8s.objects[0].apiVersionRange,
-      });
-    }
-    // Steps of the window the data does not know: said once per run too (with the stale-data note's flag).
-    const past = windowPastDataOf(config.kubernetes.minors);
-    if (past) {
-      staleReported = true;
-      const announced = past.announced.length ? `; only the removals already announced for them are checked (${past.announced.join(', ')})` : '';
-      emit(windowPastData, {
-        message: `the Kubernetes window ${k8s.windowText} goes past the API lifecycle data, which knows Kubernetes up to ${past.knownUpTo} (as of ${past.asOf}): `
-          + `${past.steps.length > 1 ? `${past.steps[0]}..${past.steps[past.steps.length - 1]} are` : `${past.steps[0]} is`} not vouched for, removals there are not known${announced}`,
-        range: k8s.objects[0].apiVersionRange,
-        data: { ...past },
-      });
-    }
-  }
-  return { k8s, staleReported };
-}
-
-/** Runs one rule; an exception in it is that rule's internal error, and the other rules still run. */
-function runRule<C>(rule: { check(ctx: C, report: (f: Finding) => void): void } & RuleMeta, ctx: C, emit: Emit, faults?: Faults) {
-  const stageName = `rule:${rule.id}`;
-  try {
-    injectFault(faults, stageName);
-    rule.check(ctx, (f) => emit(rule, f));
-  } catch (e) {
-    emit(internalError, { message: describeFailure(stageName, e), range: { start: 0, end: 0 }, data: { stage: stageName, rule: rule.id, error: e } });
-  }
-}
-
-function reportSyntax(yaml: YamlFile, emit: (r: RuleMeta, f: Finding) => void) {
-  for (const doc of yaml.docs) {
-    for (const dup of doc.duplicateKeys) {
-      const key = yaml.text.slice(dup.start).match(/^["']?([^:"'\r\n]*)/)?.[1]?.trim() ?? '';
-      const end = dup.start + Math.max(1, key.length + (/^["']/.test(yaml.text.slice(dup.start)) ? 2 : 0));
-      emit(duplicateKey, { message: `key "${key}" is given more than once in this mapping: YAML readers keep this last value and silently drop the earlier one`, range: { start: dup.start, end } });
-    }
-    const e = doc.errors[0];
-    if (!e) continue;
-    const more = doc.errors.length - 1;
-    const where = yaml.docs.length > 1 ? ` (document ${doc.index + 1})` : '';
-    emit(parseError, {
-      message: `${e.code === 'TO_JS' || e.code === 'RESOURCE_EXHAUSTION' || e.code === 'TOO_DEEP' ? 'YAML not read' : 'YAML syntax error'}${where}: ${e.message}${more > 0 ? ` (and ${more} more error${more === 1 ? '' : 's'} after it)` : ''}`,
-      range: { start: e.start, end: e.end },
-    });
-  }
+  return { family, diagnostics, yaml, ...own, staleReported: own.staleReported ?? false, config, path: input.path };
 }
 
 function applySuppressions(text: string, diagnostics: Diagnostic[], emit: (r: RuleMeta, f: Finding) => void) {

@@ -13,6 +13,7 @@ import { analyze, type AnalyzeResult } from '../engine/analyze';
 import { setParseCacheBudget } from '../engine/parse/yaml';
 import { resolveConfig, describeResolved, type ResolvedConfig, type LoadedConfig } from '../engine/config';
 import { hover, complete } from '../engine/language';
+import { familyById } from '../engine/families/registry';
 import type { Diagnostic, Severity } from '../engine/types';
 import { LineIndex } from '../engine/text';
 import { docsUrl } from '../engine/rules';
@@ -598,11 +599,7 @@ function factsSafe(uri: string, r: AnalyzeResult): Record<string, unknown> | und
 
 /** Per-file facts for --print-config, the JSON report and the status bar. */
 function factsOf(r: AnalyzeResult): Record<string, unknown> | undefined {
-  if (r.persist) return { persistKind: r.persist.kind, eras: r.persist.eras().map((id) => ({ id, writtenBy: r.persist!.eraRange(id) })), kataWindow: r.persist.windowText };
-  if (r.kata) return { kataFlavour: r.kata.flavour, kataFlavourSource: r.kata.flavourSource, kataWindow: r.kata.windowText };
-  if (r.k8s) return { kubernetesWindow: r.k8s.windowText, objects: r.k8s.objects.length };
-  if (r.stx) return { starlingxRelease: r.stx.release.release };
-  return undefined;
+  return familyById(r.family)?.facts(r);
 }
 
 documents.listen(connection);

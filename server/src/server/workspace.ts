@@ -3,13 +3,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CONFIG_FILENAMES, parseConfig, type LoadedConfig, type WorkspaceFacts } from '../engine/config';
-import { normalizeKubernetesVersion } from '../engine/versions';
-import { isStarlingxName } from '../engine/families/starlingx';
-import { parseYaml } from '../engine/parse/yaml';
+import { workspaceFacts, type NeighbourFacts } from '../engine/families/registry';
 import { ruleIds } from '../engine/rules';
-import type { NeighbourFacts } from '../engine/families/kubernetes';
-import { parseImage, componentOf, kubeMinorOfTag } from '../engine/kubernetes/components';
 import { memoIn } from '../engine/memo';
+
+const { isAnchorName } = workspaceFacts;
 
 export class WorkspaceState {
   private configCache = new Map<string, LoadedConfig | null>();
@@ -69,12 +67,7 @@ export class WorkspaceState {
         if (text === undefined) {
           try { if (fs.statSync(p).size > 512 * 1024) continue; text = fs.readFileSync(p, 'utf8'); } catch { continue; }
         }
-        for (const m of text.matchAll(/^\s*-?\s*image:\s*["']?([^\s"'#]+)/gm)) {
-          const ref = parseImage(m[1]);
-          const c = componentOf(ref);
-          const minor = kubeMinorOfTag(ref.tag);
-          if (c?.versionIsKubernetes && minor && c.id !== 'kube-proxy') found.push({ file: p, component: c.id, minor, image: ref.tag! });
-        }
+        for (const f of workspaceFacts.folderFacts(text)) found.push({ file: p, ...f });
       }
       return found;
     });
@@ -138,10 +131,7 @@ export class WorkspaceState {
       const found = this.nearestLocalhost(dir, root) ?? this.firstBelow(root);
       return memoIn(this.factsByLocalhost, `${root}\u0000${found ?? ''}`, () => {
         if (!found) return {};
-        const text = this.readText(found);
-        const doc = text ? parseYaml(text).docs.find((d) => !d.empty) : undefined;
-        const v = doc && doc.errors.length === 0 ? (doc.value as any)?.kubernetes_version : undefined;
-        return { localhost: { path: path.relative(root, found) || found, kubernetesVersion: typeof v === 'string' ? normalizeKubernetesVersion(v) : undefined } };
+        return { localhost: { path: path.relative(root, found) || found, kubernetesVersion: workspaceFacts.anchorKubernetesVersion(this.readText(found)) } };
       });
     });
   }
@@ -154,10 +144,10 @@ export class WorkspaceState {
   /** The localhost.yml in dir or the nearest parent up to root; each folder is read once (until invalidate()). */
   private nearestLocalhost(dir: string, root: string): string | undefined {
     return memoIn(this.nearestCache, `${root}\u0000${dir}`, () => {
-      const open = [...this.openTexts.keys()].filter((p) => path.dirname(p) === dir && isStarlingxName(p)).sort()[0];
+      const open = [...this.openTexts.keys()].filter((p) => path.dirname(p) === dir && isAnchorName(p)).sort()[0];
       if (open) return open;
       let names: string[] = [];
-      try { names = fs.readdirSync(dir).filter(isStarlingxName).sort(); } catch { /* unreadable folder */ }
+      try { names = fs.readdirSync(dir).filter(isAnchorName).sort(); } catch { /* unreadable folder */ }
       if (names.length) return path.join(dir, names[0]);
       if (dir === root || path.dirname(dir) === dir || !dir.startsWith(root)) return null;
       return this.nearestLocalhost(path.dirname(dir), root) ?? null;
@@ -202,7 +192,7 @@ const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'out', '.vscode-test'
 
 /** Breadth-first search for a localhost.yml, a few levels deep (first found wins, sorted by name per level). */
 function findLocalhost(root: string, open: string[], maxDepth = 3): string | undefined {
-  const openHit = open.filter((p) => p.startsWith(root + path.sep) && isStarlingxName(p)).sort()[0];
+  const openHit = open.filter((p) => p.startsWith(root + path.sep) && isAnchorName(p)).sort()[0];
   if (openHit) return openHit;
   let level = [root];
   for (let depth = 0; depth <= maxDepth && level.length; depth++) {
@@ -212,7 +202,7 @@ function findLocalhost(root: string, open: string[], maxDepth = 3): string | und
       try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { continue; }
       entries.sort((a, b) => a.name.localeCompare(b.name));
       for (const e of entries) {
-        if (e.isFile() && isStarlingxName(e.name)) return path.join(dir, e.name);
+        if (e.isFile() && isAnchorName(e.name)) return path.join(dir, e.name);
       }
       for (const e of entries) if (e.isDirectory() && !SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) next.push(path.join(dir, e.name));
     }

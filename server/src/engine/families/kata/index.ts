@@ -1,13 +1,13 @@
 // Kata Containers configuration*.toml: recognition, flavour, window and the per-file context its rules read.
 import * as path from 'node:path';
-import type { TomlFile, TomlEntry, TomlTable } from '../parse/toml';
-import type { SourceInfo } from '../types';
-import type { ResolvedConfig } from '../config';
+import type { TomlFile, TomlEntry, TomlTable } from '../../parse/toml';
+import type { SourceInfo } from '../../types';
+import type { ResolvedConfig } from '../../config';
 import {
   kataData, kataIndex, kataWindow, newestKataRelease, inRange, inRanged, type Flavour, type KataOption, type KataSection,
-} from '../kata/data';
-import { memoIn, weakMemoIn } from '../memo';
-import { didYouMean } from '../text';
+} from '../../kata/data';
+import { memoIn, weakMemoIn } from '../../memo';
+import { didYouMean } from '../../text';
 
 export function isKataName(file: string): boolean {
   const base = path.basename(file);

@@ -1,11 +1,11 @@
 // Kata persist.json (and the legacy store before it): recognition, the file's layout era(s), and the context
 // the persist rules read.
 import * as path from 'node:path';
-import type { JsonFile } from '../parse/json';
-import type { SourceInfo } from '../types';
-import { persistData, fieldTrie, inAny, inRel, type FieldTrie, type PersistField } from '../kata/persist';
-import { validatorFor } from '../schema';
-import { persistSchemaPath } from '../kata/persist';
+import type { JsonFile } from '../../parse/json';
+import type { SourceInfo } from '../../types';
+import { persistData, fieldTrie, inAny, inRel, type FieldTrie, type PersistField } from '../../kata/persist';
+import { validatorFor } from '../../schema';
+import { persistSchemaPath } from '../../kata/persist';
 
 const LEGACY = new Set(['state.json', 'devices.json', 'hypervisor.json', 'agent.json', 'network.json', 'mounts.json', 'process.json', 'config.json', 'uuid.json']);
 const SANDBOX_KEYS = ['PersistVersion', 'HypervisorState', 'AgentState', 'ProxyState', 'SandboxContainer', 'GuestMemoryBlockSizeMB'];

@@ -1,12 +1,12 @@
 // Kubernetes manifests: recognised by content (apiVersion + kind, multi-document, List items, JSON), checked
 // against every minor of the Kubernetes window with the lifecycle data.
-import type { YamlDoc, YamlFile, OffsetRange } from '../parse/yaml';
-import { kubernetesApis, type ApiRow } from '../data';
-import type { KubeWindow, ComponentVersionSetting } from '../config';
-import { normalizeKubernetesVersion } from '../versions';
-import { statusAt, findRow, servedKinds, compareMinor } from '../kubernetes/lifecycle';
-import { parseImage, componentOf, type ImageRef, type Component } from '../kubernetes/components';
-import { memoIn, weakMemoIn } from '../memo';
+import type { YamlDoc, YamlFile, OffsetRange } from '../../parse/yaml';
+import { kubernetesApis, type ApiRow } from '../../data';
+import type { KubeWindow, ComponentVersionSetting } from '../../config';
+import { normalizeKubernetesVersion } from '../../versions';
+import { statusAt, findRow, servedKinds, compareMinor } from '../../kubernetes/lifecycle';
+import { parseImage, componentOf, type ImageRef, type Component } from '../../kubernetes/components';
+import { memoIn, weakMemoIn } from '../../memo';
 
 export interface ManifestObject {
   doc: YamlDoc;

@@ -1,11 +1,11 @@
 // StarlingX bootstrap overrides (localhost.yml): recognition and the per-file context its rules read.
 import * as path from 'node:path';
-import type { YamlDoc, YamlFile, OffsetRange } from '../parse/yaml';
-import { schemaPath, starlingxKeyNames, type StxRelease } from '../data';
-import { validateDoc, schemaFor, type SchemaProblem } from '../schema';
-import type { SourceInfo } from '../types';
-import { starlingxPath, type KubeWindow, windowFromStarlingx } from '../config';
-import { compareVersions, minorOf, normalizeKubernetesVersion } from '../versions';
+import type { YamlDoc, YamlFile, OffsetRange } from '../../parse/yaml';
+import { schemaPath, starlingxKeyNames, type StxRelease } from '../../data';
+import { validateDoc, schemaFor, type SchemaProblem } from '../../schema';
+import type { SourceInfo } from '../../types';
+import { starlingxPath, type KubeWindow, windowFromStarlingx } from '../../config';
+import { compareVersions, minorOf, normalizeKubernetesVersion } from '../../versions';
 
 export function isStarlingxName(file: string): boolean {
   return /localhost[^/\\]*\.ya?ml$/i.test(path.basename(file));

@@ -1,0 +1,164 @@
+// The Kubernetes family: manifests (YAML or JSON, one object per document, Lists), checked across the window.
+import * as path from 'node:path';
+import type { AnalyzeInput } from '../../analyze';
+import type { FamilyModule } from '../types';
+import { DETECT } from '../types';
+import type { Rule } from '../../rules/types';
+import { kubernetesApis } from '../../data';
+import { windowPastDataOf } from '../../config';
+import { runRule, reportSyntax } from '../core';
+import { KubernetesContext, manifestObjects, isManifestValue, isManifestLike, looksLikeHelmTemplate, lifecycleRows } from './index';
+import { k8sComplete, k8sHover } from './language';
+import { parseImage, componentOf, kubeMinorOfTag } from '../../kubernetes/components';
+import { rule as removedApi } from '../../rules/kubernetes/removed-api';
+import { rule as deprecatedApi } from '../../rules/kubernetes/deprecated-api';
+import { rule as notYetServed } from '../../rules/kubernetes/api-not-yet-served';
+import { rule as noCommon } from '../../rules/kubernetes/no-common-api-version';
+import { helmTemplate, staleData, windowPastData } from '../../rules/kubernetes/engine-notes';
+import { rule as componentNotValidated } from '../../rules/kubernetes/component-not-validated';
+import { rule as controlPlaneSkew } from '../../rules/kubernetes/control-plane-skew';
+import { rule as nodeComponentSkew } from '../../rules/kubernetes/node-component-skew';
+import { rule as kubeadmVersion } from '../../rules/kubernetes/kubeadm-version';
+
+export const kubernetesRules: Rule<KubernetesContext>[] = [
+  removedApi, deprecatedApi, notYetServed, noCommon, componentNotValidated, controlPlaneSkew, nodeComponentSkew, kubeadmVersion,
+];
+
+/** An unrendered Helm template: said once, at its first `{{`, instead of checking it. */
+export const helmTemplateRule: Rule<{ text: string; path: string }> = {
+  ...helmTemplate,
+  check({ text, path: file }, report) {
+    const at = text.indexOf('{{');
+    report({
+      message: 'template: this file holds Helm template syntax, so it is not checked as a manifest; render it and lint the output, '
+        + `e.g. \`helm template <release> <chart> | lsp-lint --stdin-filename ${path.basename(file)}\``,
+      range: { start: at, end: at + 2 },
+    });
+  },
+};
+
+/** The data's notes, said once per run (the caller sets reportStaleData on one file), at the file's first object. */
+export interface DataNoteRun { k8s: KubernetesContext; input: AnalyzeInput }
+
+export const staleDataRule: Rule<DataNoteRun> = {
+  ...staleData,
+  check({ k8s, input }, report) {
+    if (!input.reportStaleData || !k8s.objects.length) return;
+    const asOf = kubernetesApis().asOf;
+    const age = ((input.today ?? new Date()).getTime() - Date.parse(asOf)) / 86400000;
+    if (age > 183) {
+      report({
+        message: `the Kubernetes API lifecycle data is as of ${asOf}, more than six months ago: deprecations announced since then are not known`,
+        range: k8s.objects[0].apiVersionRange,
+      });
+    }
+  },
+};
+
+/** Steps of the window the data does not know: said once per run too (with the stale-data note's flag). */
+export const windowPastDataRule: Rule<DataNoteRun> = {
+  ...windowPastData,
+  check({ k8s, input }, report) {
+    if (!input.reportStaleData || !k8s.objects.length) return;
+    const past = windowPastDataOf(input.config.kubernetes.minors);
+    if (!past) return;
+    const announced = past.announced.length ? `; only the removals already announced for them are checked (${past.announced.join(', ')})` : '';
+    report({
+      message: `the Kubernetes window ${k8s.windowText} goes past the API lifecycle data, which knows Kubernetes up to ${past.knownUpTo} (as of ${past.asOf}): `
+        + `${past.steps.length > 1 ? `${past.steps[0]}..${past.steps[past.steps.length - 1]} are` : `${past.steps[0]} is`} not vouched for, removals there are not known${announced}`,
+      range: k8s.objects[0].apiVersionRange,
+      data: { ...past },
+    });
+  },
+};
+
+// Any value: `kind: *foo` (an alias without its anchor) is a manifest that says why it is not checked. `^` (multiline)
+// matches after LF, CRLF and a lone CR alike.
+const TOP_LEVEL_MANIFEST = (t: string) => /^apiVersion[ \t]*:[ \t]*[^\s#]/m.test(t) && /^kind[ \t]*:[ \t]*[^\s#]/m.test(t);
+
+/**
+ * Whether JSON text has `apiVersion` and `kind` keys in its top-level object: for a manifest the reader could not
+ * turn into a value (nested too deeply). One pass, no recursion: depth is counted outside strings.
+ */
+function jsonTopLevelManifest(t: string): boolean {
+  let depth = 0, api = false, kind = false;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c === 34 /* " */) {
+      const s = i;
+      for (i++; i < t.length && t.charCodeAt(i) !== 34; i++) if (t.charCodeAt(i) === 92) i++;
+      if (depth !== 1) continue;
+      let j = i + 1;
+      while (j < t.length && /\s/.test(t[j])) j++;
+      if (t.charCodeAt(j) !== 58 /* : */) continue;
+      const key = t.slice(s + 1, i);
+      if (key === 'apiVersion') api = true;
+      else if (key === 'kind') kind = true;
+      if (api && kind) return true;
+    } else if (c === 123 || c === 91) depth++;
+    else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
+
+const YAML_EXT = new Set(['.yml', '.yaml', '']);
+
+export const kubernetes: FamilyModule = {
+  id: 'kubernetes',
+  modelineNames: ['kubernetes'],
+  detect({ ext, text, head, yaml }) {
+    if (ext === '.json') {
+      if (yaml?.docs.some((d) => isManifestValue(d.value))) return DETECT.structure;
+      // Not read (nested too deeply, an alias error): still a manifest if its top level says so, and told why.
+      if (yaml?.docs.some((d) => d.value == null && d.errors.length) && jsonTopLevelManifest(text)) return DETECT.structure;
+      return DETECT.no;
+    }
+    if (!YAML_EXT.has(ext)) return DETECT.no;
+    if (yaml?.docs.some((d) => isManifestLike(d.value))) return DETECT.structure;
+    if (/^\s*apiVersion\s*:/m.test(head) && /^\s*kind\s*:/m.test(text) && looksLikeHelmTemplate(text)) return DETECT.hint;
+    // A document the reader could not turn into a value (an alias bomb, nesting too deep, a syntax error) is still a
+    // manifest when it says so at its top level: it gets the reason it is not checked instead of silence.
+    if (yaml?.docs.some((d) => d.value == null && d.errors.length && TOP_LEVEL_MANIFEST(yaml.text.slice(d.offset, d.end)))) return DETECT.hint;
+    return DETECT.no;
+  },
+  rules: [...kubernetesRules, helmTemplateRule, staleDataRule, windowPastDataRule],
+  analyze({ input, ext, yaml, emit, stage }) {
+    if (!yaml) return {};
+    const { text, config, faults } = input;
+    if (looksLikeHelmTemplate(text)) {
+      runRule(helmTemplateRule, { text, path: input.path }, emit, faults);
+      return {};
+    }
+    stage('parse', () => reportSyntax(yaml, emit));
+    const k8s = stage('context', () => {
+      const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
+      return new KubernetesContext(yaml, manifestObjects(yaml), config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components);
+    });
+    for (const rule of kubernetesRules) runRule(rule, k8s, emit, faults);
+    // Said or not (a severity of off still counts): the note is not tried again in this run's other files.
+    let staleReported = false;
+    for (const rule of [staleDataRule, windowPastDataRule]) {
+      runRule(rule, { k8s, input }, (r, f) => { if (r === rule) staleReported = true; emit(r, f); }, faults);
+    }
+    return { k8s, staleReported };
+  },
+  hover: (r, text, pos) => (r.k8s ? k8sHover(r.k8s, text, pos) : undefined),
+  complete: k8sComplete,
+  facts: (r) => (r.k8s ? { kubernetesWindow: r.k8s.windowText, objects: r.k8s.objects.length } : undefined),
+  data: kubernetesApis,
+};
+
+/**
+ * Kubernetes component images a file gives the other files of its folder (static pods: kube-apiserver …), for the
+ * skew rules. A fast scan of `image:` lines, no YAML parse: the server reads up to 200 files per folder.
+ */
+export function staticPodImagesOf(text: string): Array<{ component: string; minor: string; image: string }> {
+  const found: Array<{ component: string; minor: string; image: string }> = [];
+  for (const m of text.matchAll(/^\s*-?\s*image:\s*["']?([^\s"'#]+)/gm)) {
+    const ref = parseImage(m[1]);
+    const c = componentOf(ref);
+    const minor = kubeMinorOfTag(ref.tag);
+    if (c?.versionIsKubernetes && minor && c.id !== 'kube-proxy') found.push({ component: c.id, minor, image: ref.tag! });
+  }
+  return found;
+}

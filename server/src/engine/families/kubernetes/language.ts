@@ -1,0 +1,112 @@
+// Hover and completion over Kubernetes manifests: API lifecycles across the window, component images.
+import type { Position } from '../../types';
+import type { AnalyzeResult } from '../../analyze';
+import type { CompletionResult, HoverResult } from '../../language';
+import { LineIndex } from '../../text';
+import type { KubernetesContext, ContainerImage } from './index';
+import { versionRow, standingAt, kubeMinorOfTag } from '../../kubernetes/components';
+import { findRow } from '../../kubernetes/lifecycle';
+
+export function k8sHover(ctx: KubernetesContext, text: string, pos: Position): HoverResult | undefined {
+  const lines = new LineIndex(text);
+  const off = lines.offsetAt(pos);
+  const within = (r: { start: number; end: number }) => off >= r.start && off <= r.end;
+  const img = ctx.images().find((i) => within(i.range));
+  if (img?.component) return { markdown: imageHover(ctx, img), range: lines.range(img.range.start, img.range.end) };
+  const o = ctx.objects.find((x) => within(x.apiVersionRange) || within(x.kindRange));
+  if (!o) return undefined;
+  const range = within(o.apiVersionRange) ? o.apiVersionRange : o.kindRange;
+  return { markdown: apiTimeline(ctx, o.apiVersion, o.kind), range: lines.range(range.start, range.end) };
+}
+
+/** A component image: what upstream validates it for, with the window's versions marked, and the source. */
+function imageHover(ctx: KubernetesContext, img: ContainerImage): string {
+  const c = img.component!;
+  const out = [`**${c.name}** \`${img.ref.tag ?? '(no tag)'}\``, ''];
+  if (c.versionIsKubernetes) {
+    const m = kubeMinorOfTag(img.ref.tag);
+    out.push(`A Kubernetes component: its version is the Kubernetes version${m ? ` ${m}` : ''}; checked against the version-skew policy.`);
+    return out.join('\n');
+  }
+  if (!img.ref.tag) {
+    out.push(`No tag${img.ref.digest ? ' (pinned by digest only)' : ''}: the version cannot be read from the image, so it is not checked.`);
+    return out.join('\n');
+  }
+  const row = versionRow(c, img.ref.tag);
+  if (!row) {
+    out.push(c.versions.length ? `Version not in the data (${c.versions.map((v) => v.version).join(', ')} are).` : `Upstream publishes no Kubernetes matrix for ${c.name}.`);
+    return out.join('\n');
+  }
+  const k = row.kubernetes;
+  const silent = c.upstreamMatrix === 'none' || row.upstreamMatrix === 'none';
+  // Upstream silent (Multus, SR-IOV): nothing to mark per step, and the rule does not report it.
+  if (silent) out.push(`Upstream publishes no Kubernetes matrix for ${c.name}: not checked against the window ${ctx.windowText}.`);
+  else out.push(`Upstream (${row.upstreamMatrix}): validated for ${k.validated.length ? k.validated.join(', ') : 'no version'}${k.documented.length ? `; documented for ${k.documented.join(', ')}` : ''}${k.mayWork?.length ? `; may work (not tested) on ${k.mayWork.join(', ')}` : ''}${k.incompatible.length ? `; incompatible with ${k.incompatible.join(', ')}` : ''}.`, '');
+  if (!silent) {
+    out.push(`Window ${ctx.windowText} (${ctx.window.source.kind}: ${ctx.window.source.detail}):`, '');
+    out.push(`| ${ctx.minors.join(' | ')} |`, `|${ctx.minors.map(() => '---').join('|')}|`);
+    const mark = { validated: '✓ validated', documented: '✓ documented', incompatible: '✗ incompatible', unlisted: '⚠ not listed' } as const;
+    const markAt = (m: string) => (standingAt(row, m) === 'unlisted' && k.mayWork?.includes(m) ? '⚠ may work (not tested)' : mark[standingAt(row, m)]);
+    out.push(`| ${ctx.minors.map(markAt).join(' | ')} |`);
+  }
+  if (k.starlingx?.length) out.push('', `StarlingX ships it on Kubernetes ${k.starlingx.join(', ')}.`);
+  if (row.note) out.push('', `Note: ${row.note}`);
+  const src = row.evidence.map((e) => e.source && `${e.source.repo} ${e.source.path}${e.source.tag ? ` @ ${e.source.tag}` : ''}`).filter(Boolean);
+  if (src.length) out.push('', `Sources: ${[...new Set(src)].join('; ')}`);
+  return out.join('\n');
+}
+
+/** The lifecycle of an apiVersion/kind with the window's versions marked. */
+export function apiTimeline(ctx: KubernetesContext, apiVersion: string, kind: string): string {
+  const row = findRow(ctx.rows, apiVersion, kind);
+  const out = [`**${apiVersion} ${kind}**`, ''];
+  if (!row || (row.component ?? 'k8s') !== 'k8s') {
+    out.push(row ? `Versioned by ${row.component}, not by Kubernetes minors: not checked against the Kubernetes window.` : 'Not in the lifecycle data (a CRD or an unknown API): not checked. Add a row under `kubernetes.additionalVersions` in `.skewguard.yaml` to check it.');
+    return out.join('\n');
+  }
+  const parts = [
+    `introduced ${row.introduced ?? 'before 1.16 (exact release not in the data)'}`,
+    row.deprecated ? `deprecated ${row.deprecated}` : 'not deprecated',
+    row.removed ? `removed ${row.removed}` : 'not removed',
+  ];
+  if (row.replacement) parts.push(`replacement ${row.replacement}${row.replacementAvailable ? ` (available ${row.replacementAvailable})` : ''}`);
+  out.push(parts.join(' · '), '');
+  out.push(`Window ${ctx.windowText} (${ctx.window.source.kind}: ${ctx.window.source.detail}):`, '');
+  const steps = ctx.steps(row);
+  out.push(`| ${steps.map((s) => s.minor).join(' | ')} |`, `|${steps.map(() => '---').join('|')}|`);
+  out.push(`| ${steps.map((s) => (s.removed ? '✗ removed' : !s.served ? '✗ not yet' : s.deprecated ? '⚠ deprecated' : '✓ served')).join(' | ')} |`, '');
+  const common = ctx.common(kind);
+  out.push(common.length ? `Served by every version of the window: ${common.map((a) => `\`${a}\``).join(', ')}.` : `**No apiVersion of ${kind} is served by every version of the window.**`);
+  if (row.migrationNote) out.push('', `Migration: ${row.migrationNote}`);
+  if (row.note) out.push('', `Note: ${row.note}`);
+  if (row.sources?.length) out.push('', `Sources: ${row.sources.join('; ')}`);
+  return out.join('\n');
+}
+
+/** apiVersion values for the document's kind: those served across the whole window first. */
+export function k8sComplete(result: AnalyzeResult, text: string, pos: Position): CompletionResult[] {
+  const ctx = result.k8s;
+  if (!ctx) return [];
+  const lines = new LineIndex(text);
+  const line = lines.lineText(pos.line);
+  const before = line.slice(0, pos.character);
+  const m = /^(\s*(?:-\s+)?)apiVersion\s*:\s*(["']?)([^"'#\s]*)$/.exec(before);
+  if (!m) return [];
+  const off = lines.offsetAt(pos);
+  // The kind of the object this line belongs to: the object whose document (or List item) holds the line.
+  const doc = ctx.file.docs.find((d) => off >= d.offset && off <= d.end);
+  const kindMatch = doc ? /^\s*(?:-\s+)?kind\s*:\s*["']?([A-Za-z0-9]+)/m.exec(text.slice(doc.offset, doc.end)) : undefined;
+  const kind = ctx.objects.find((o) => o.doc === doc && off >= o.apiVersionRange.start - 200 && off <= o.apiVersionRange.end)?.kind ?? kindMatch?.[1];
+  if (!kind) return [];
+  const common = new Set(ctx.common(kind));
+  const all = [...new Set([...ctx.common(kind), ...ctx.servedSomewhere(kind)])];
+  const valueStart = lines.lineStart(pos.line) + before.length - m[3].length;
+  const rest = /^[^"'#\s]*/.exec(line.slice(before.length))?.[0] ?? '';
+  return all.map((a, i) => ({
+    label: a, kind: 'value' as const,
+    detail: common.has(a) ? `served by every version of ${ctx.windowText}` : `served by part of ${ctx.windowText} only`,
+    documentation: apiTimeline(ctx, a, kind),
+    insertText: a, replace: { start: valueStart, end: valueStart + m[3].length + rest.length },
+    sortText: `${common.has(a) ? 0 : 1}${String(i).padStart(3, '0')}`, preselect: i === 0 && common.has(a),
+  }));
+}

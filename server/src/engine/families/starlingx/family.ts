@@ -1,0 +1,66 @@
+// The StarlingX family: a bootstrap overrides file (localhost.yml), one YAML mapping of keys to values.
+import type { FamilyModule } from '../types';
+import { DETECT } from '../types';
+import type { Rule } from '../../rules/types';
+import { parseError } from '../../rules/general';
+import { starlingxReleases } from '../../data';
+import { runRule, reportSyntax } from '../core';
+import { isStarlingxName, looksLikeStarlingx, StarlingxContext } from './index';
+import { stxComplete, stxHover } from './language';
+import { parseYaml } from '../../parse/yaml';
+import { normalizeKubernetesVersion } from '../../versions';
+import { rule as vPrefix } from '../../rules/starlingx/kubernetes-version-v-prefix';
+import { rule as unshipped } from '../../rules/starlingx/unshipped-kubernetes-version';
+import { rule as belowDefault } from '../../rules/starlingx/kubernetes-version-below-default';
+import { rule as unknownKey } from '../../rules/starlingx/unknown-key';
+import { rule as keyNotRead } from '../../rules/starlingx/key-not-read';
+import { rule as invalidType } from '../../rules/starlingx/invalid-type';
+import { rule as invalidValue } from '../../rules/starlingx/invalid-value';
+
+export const starlingxRules: Rule<StarlingxContext>[] = [vPrefix, unshipped, belowDefault, unknownKey, keyNotRead, invalidType, invalidValue];
+
+const YAML_EXT = new Set(['.yml', '.yaml', '']);
+
+export const starlingx: FamilyModule = {
+  id: 'starlingx',
+  modelineNames: ['starlingx'],
+  detect({ file, ext, yaml }) {
+    if (!YAML_EXT.has(ext)) return DETECT.no;
+    if (isStarlingxName(file)) return DETECT.name;
+    return looksLikeStarlingx(yaml?.docs.find((d) => !d.empty)) ? DETECT.content : DETECT.no;
+  },
+  rules: starlingxRules,
+  analyze({ input, yaml, emit, stage }) {
+    if (!yaml) return {};
+    const { config, faults } = input;
+    let stx: StarlingxContext | undefined;
+    stage('parse', () => reportSyntax(yaml, emit));
+    const content = yaml.docs.filter((d) => !d.empty);
+    const doc = content[0];
+    // Ansible loads a variables file as a single document; a second one makes it fail.
+    for (const extra of content.slice(1)) {
+      emit(parseError, { message: 'a second YAML document: Ansible reads a bootstrap overrides file as one document and fails on this one', range: { start: extra.rootRange().start, end: extra.rootRange().start + 1 } });
+    }
+    if (doc && doc.errors.length === 0) {
+      stx = stage('context', () => new StarlingxContext(yaml, doc, config.starlingx.release, config.starlingx.source));
+      const v = doc.value;
+      if (v !== null && (typeof v !== 'object' || Array.isArray(v))) {
+        emit(parseError, { message: 'a StarlingX bootstrap overrides file must be a mapping of keys to values', range: doc.rootRange() });
+      } else {
+        for (const rule of starlingxRules) runRule(rule, stx!, emit, faults);
+      }
+    }
+    return { stx };
+  },
+  hover: (r, text, pos) => (r.stx ? stxHover(r.stx, text, pos) : undefined),
+  complete: stxComplete,
+  facts: (r) => (r.stx ? { starlingxRelease: r.stx.release.release } : undefined),
+  data: starlingxReleases,
+};
+
+/** The kubernetes_version a localhost.yml sets (normalised), for the window of the workspace's other files. */
+export function localhostKubernetesVersion(text: string | undefined): string | undefined {
+  const doc = text ? parseYaml(text).docs.find((d) => !d.empty) : undefined;
+  const v = doc && doc.errors.length === 0 ? (doc.value as any)?.kubernetes_version : undefined;
+  return typeof v === 'string' ? normalizeKubernetesVersion(v) : undefined;
+}

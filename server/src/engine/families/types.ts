@@ -1,0 +1,79 @@
+// What makes a family (StarlingX localhost.yml, Kubernetes manifests, Kata configuration.toml, Kata persist.json):
+// one module per family under families/<family>/, listed in registry.ts. The core (analyze, hover, completion,
+// the server's file facts) only iterates over the registry: adding a family is its folder and one registry line.
+import type { AnalyzeInput, AnalyzeResult } from '../analyze';
+import type { CompletionResult, HoverResult } from '../language';
+import type { YamlFile } from '../parse/yaml';
+import type { Family as FamilyId, Position } from '../types';
+import type { Finding, Rule, RuleMeta } from '../rules/types';
+
+export type Emit = (rule: RuleMeta, f: Finding) => void;
+export type Stage = <T>(name: string, fn: () => T) => T;
+
+/** What is known of a file before it is parsed. */
+export interface FileLook {
+  file: string;
+  /** The extension, lower case, with its dot ('' for none). */
+  ext: string;
+  text: string;
+}
+
+/** A family's cheap look at a file before the core parses it. */
+export interface LookResult {
+  /** The core does not parse the file as YAML (it is not YAML, or the family reads it itself; it may be large). */
+  notYaml: boolean;
+  /** Handed back to this family's detect(). */
+  memo?: unknown;
+}
+
+export interface DetectInput extends FileLook {
+  /** The first 2000 characters (where a modeline is looked for). */
+  head: string;
+  /** The file read as YAML, unless a family's look() said not to. */
+  yaml?: YamlFile;
+  /** This family's own look() memo. */
+  memo?: unknown;
+}
+
+/** What a family's analyze() gets: the input, the YAML reading (if any) and the core's emit and stage. */
+export interface FamilyRun {
+  input: AnalyzeInput;
+  ext: string;
+  yaml?: YamlFile;
+  emit: Emit;
+  stage: Stage;
+}
+
+/** Confidence levels of detect(): the highest wins; a tie goes to the family listed first in the registry. */
+export const DETECT = {
+  /** Not this family's file. */
+  no: 0,
+  /** Text hints only (e.g. an unrendered template, a top level that could not be read). */
+  hint: 1,
+  /** The content's shape is this family's. */
+  content: 2,
+  /** The content's structure is this family's beyond doubt (e.g. apiVersion and kind). */
+  structure: 3,
+  /** The file's name is this family's. */
+  name: 4,
+} as const;
+
+export interface FamilyModule {
+  id: FamilyId;
+  /** Names a `# skewguard: <name>` modeline may give for this family. */
+  modelineNames: string[];
+  /** Before parsing (name, a scan of the text): whether the core should leave YAML parsing out. */
+  look?(f: FileLook): LookResult;
+  /** How surely the file is this family's (DETECT levels), by its name and content. */
+  detect(d: DetectInput): number;
+  /** Every rule of the family (each with its check), in the order of the rule registry and the docs. */
+  rules: Array<Rule<any>>;
+  /** Parses the file, builds its context and runs its rules; returns the result's family part. */
+  analyze(run: FamilyRun): Partial<AnalyzeResult>;
+  hover(result: AnalyzeResult, text: string, pos: Position): HoverResult | undefined;
+  complete(result: AnalyzeResult, text: string, pos: Position): CompletionResult[];
+  /** Per-file facts (--print-config, the JSON report, the status bar, cross-file rules); undefined when none. */
+  facts(result: AnalyzeResult): Record<string, unknown> | undefined;
+  /** Loads the family's upstream data (cached by the loader). */
+  data(): unknown;
+}
