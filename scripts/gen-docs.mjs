@@ -36,27 +36,15 @@ const FIXABLE = {
   none: 'none — no automatic fix; change the file by hand',
 };
 
-// Engine facts about the rules that the engine raises itself rather than through a check over a file.
-// test/docs-fresh.test.mjs verifies each of these against the engine.
-/** Rules that `# skewguard-disable-…` comments cannot silence, and why. */
-const PERSIST_NO_COMMENTS = 'JSON has no comments, and persist.json is written by the runtime: set the rule\'s severity in `.skewguard.yaml` (`rules:`) or with `lsp-lint --rule`, or exclude the files with `ignore:`.';
-export const NOT_SUPPRESSIBLE = {
-  'syntax/parse-error': 'A file that does not parse cannot be checked, so parse errors are never suppressed by a comment: fix the syntax.',
-  'skewguard/unused-suppression': 'It reports suppression comments themselves, so a suppression comment cannot silence it: remove or correct the comment, or turn the rule off in the configuration.',
-  'skewguard/skipped-file': 'A skipped file is not read, so comments in it are not seen: turn the rule off in the configuration, or exclude the file with `ignore:`.',
-  'config/invalid': 'It reports `.skewguard.yaml` itself, which is not a checked file: fix the configuration.',
-  'kata-persist/field-not-read': PERSIST_NO_COMMENTS,
-  'kata-persist/field-type-mismatch': PERSIST_NO_COMMENTS,
-  'kata-persist/missing-field': PERSIST_NO_COMMENTS,
-  'kata-persist/persist-version': PERSIST_NO_COMMENTS,
-  'kata-persist/legacy-store': PERSIST_NO_COMMENTS,
-  'skewguard/internal-error': 'A file that skewguard failed to check must not look checked, so no suppression comment silences it (not even one without rule ids): report the message.',
-};
-/** Rules whose severity the `rules:` setting does not change, and why. */
-export const FIXED_SEVERITY = {
-  'config/invalid': 'Problems in `.skewguard.yaml` are always errors and make `lsp-lint` exit with code 2, whatever `rules:` says: a broken configuration means every other result is checked against the wrong window.',
-  'skewguard/internal-error': 'Always an error, whatever `rules:`, `--rule` or `skewguard.rules` say, and `lsp-lint` exits with code 2: a file skewguard failed to check is never reported clean.',
-};
+// Whether a rule is suppressible, whether its severity is fixed, and the page text that says why, are the rule's own
+// metadata (suppressible, fixedSeverity, docs in server/src/engine/rules/): the engine reads the same fields.
+/** A rule's page text for a section the metadata says differs from the generic one; throws when the two disagree. */
+function sectionText(rule, field, flagged) {
+  const text = rule.docs?.[field];
+  if (flagged && !text) throw new Error(`gen-docs: ${rule.id} has ${field === 'severity' ? 'fixedSeverity: true' : 'suppressible: false'} but no docs.${field} saying why`);
+  if (!flagged && text) throw new Error(`gen-docs: ${rule.id} has docs.${field} but is ${field === 'severity' ? 'not fixedSeverity' : 'suppressible'}`);
+  return text;
+}
 
 const fence = (lang, text) => {
   const body = text.endsWith('\n') ? text : `${text}\n`;
@@ -105,8 +93,9 @@ function rulePage(rule) {
   out.push('Does not:', '', exampleBlock(rule.good), '');
 
   out.push('## Changing its severity', '');
-  if (FIXED_SEVERITY[id]) {
-    out.push(FIXED_SEVERITY[id], '');
+  const severityText = sectionText(rule, 'severity', rule.fixedSeverity === true);
+  if (severityText) {
+    out.push(severityText, '');
   } else {
     out.push('Severities: `error`, `warning`, `info`, `hint`, or `off` to turn the rule off. In `.skewguard.yaml` (editor and CI alike):', '');
     out.push(fence('yaml', `rules:\n  ${id}: off\n`), '');
@@ -115,8 +104,9 @@ function rulePage(rule) {
   }
 
   out.push('## Suppressing it', '');
-  if (NOT_SUPPRESSIBLE[id]) {
-    out.push(NOT_SUPPRESSIBLE[id], '');
+  const suppressingText = sectionText(rule, 'suppressing', rule.suppressible === false);
+  if (suppressingText) {
+    out.push(suppressingText, '');
   } else {
     out.push('For one finding, on the line above it (say why after `--`):', '');
     out.push(fence('yaml', `# skewguard-disable-next-line ${id} -- reason`), '');
@@ -215,8 +205,9 @@ const SEVERITY_TEXT = {
   hint: 'Report as a hint (shown faintly in the editor).',
   off: 'Do not run the rule.',
 };
+// A rule with a fixed severity is not offered: the setting would be ignored.
 export function rulesSettingProperties(allRules, severities, docsUrl) {
-  return Object.fromEntries(allRules.map((r) => [r.id, {
+  return Object.fromEntries(allRules.filter((r) => !r.fixedSeverity).map((r) => [r.id, {
     type: 'string',
     enum: severities,
     enumDescriptions: severities.map((s) => SEVERITY_TEXT[s]),

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { generateDocs, listDocs, NOT_SUPPRESSIBLE, FIXED_SEVERITY } from '../scripts/gen-docs.mjs';
+import { generateDocs, listDocs, rulesSettingProperties } from '../scripts/gen-docs.mjs';
 
 const require = createRequire(import.meta.url);
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -25,6 +25,9 @@ const FAULTS = { 'skewguard/internal-error': 'rule:starlingx/unknown-key' };
 // Reported to the rule's owner; remove the entry once the example shows the fix (the test says when).
 // Rules whose bad example deliberately shows no fix (none at the moment).
 const FIX_NOT_IN_EXAMPLE = {};
+// Suppressibility and fixed severity are the rules' own metadata; the engine and the docs both read it.
+const NOT_SUPPRESSIBLE = Object.fromEntries(e.allRules.filter((r) => r.suppressible === false).map((r) => [r.id, true]));
+const FIXED_SEVERITY = Object.fromEntries(e.allRules.filter((r) => r.fixedSeverity === true).map((r) => [r.id, true]));
 const isDescription = (text) => /^\([^\n]*\)\s*$/.test(text);
 
 /** Maps an example's options line ("StarlingX 6.0", "Kubernetes 1.18..1.21", "Kata 3.2..3.32") to CLI overrides. */
@@ -163,7 +166,14 @@ for (const rule of e.allRules) {
     test(`${rule.id}: severity can be set as documented`, () => {
       const off = findings(rule, 'bad', { rules: { [rule.id]: 'off' } });
       const hint = findings(rule, 'bad', { rules: { [rule.id]: 'hint' } });
-      if (FIXED_SEVERITY[rule.id]) return;
+      if (FIXED_SEVERITY[rule.id]) {
+        // Documented as fixed: neither off nor hint changes it.
+        for (const ds of [off, hint]) {
+          const own = ds.filter((d) => d.ruleId === rule.id);
+          assert.ok(own.length > 0 && own.every((d) => d.severity === rule.defaultSeverity), `${rule.id} has fixedSeverity but the rules: setting changed it:\n  ${show(ds)}`);
+        }
+        return;
+      }
       assert.ok(!off.some((d) => d.ruleId === rule.id), `${rule.id} still fires when off`);
       assert.ok(hint.some((d) => d.ruleId === rule.id && d.severity === 'hint'), `${rule.id}: severity hint not applied`);
     });
@@ -187,4 +197,39 @@ for (const rule of e.allRules) {
 test('config/invalid: .skewguard.yaml problems are errors whatever rules: says (as documented)', () => {
   const loaded = e.parseConfig('/x/.skewguard.yaml', 'rules:\n  config/invalid: "off"\nkubernetes:\n  windw: "1.18..1.21"\n', e.ruleIds);
   assert.ok(loaded.problems.length > 0, 'the misspelt key was not reported');
+});
+
+test('suppressible / fixedSeverity: each rule that is not suppressible or has a fixed severity says why in its docs, and only those', () => {
+  for (const r of e.allRules) {
+    assert.ok(r.suppressible === undefined || typeof r.suppressible === 'boolean', `${r.id}: suppressible`);
+    assert.ok(r.fixedSeverity === undefined || typeof r.fixedSeverity === 'boolean', `${r.id}: fixedSeverity`);
+    assert.equal(Boolean(r.docs?.suppressing), r.suppressible === false, `${r.id}: docs.suppressing must be given exactly when suppressible is false`);
+    assert.equal(Boolean(r.docs?.severity), r.fixedSeverity === true, `${r.id}: docs.severity must be given exactly when fixedSeverity is true`);
+  }
+  // The engine's own sets are the metadata, not a list of its own.
+  assert.deepEqual([...e.notSuppressible].sort(), Object.keys(NOT_SUPPRESSIBLE).sort());
+  assert.deepEqual([...e.fixedSeverity].sort(), Object.keys(FIXED_SEVERITY).sort());
+  assert.ok(e.fixedSeverity.has('skewguard/internal-error') && e.fixedSeverity.has('config/invalid'));
+  for (const id of ['syntax/parse-error', 'skewguard/internal-error', 'config/invalid']) assert.ok(e.notSuppressible.has(id), id);
+});
+
+test('package.json offers exactly the rules whose severity can be changed as skewguard.rules settings, generated from the metadata', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+  const props = pkg.contributes.configuration.properties['skewguard.rules'].properties;
+  assert.deepEqual(Object.keys(props).sort(), e.allRules.filter((r) => !r.fixedSeverity).map((r) => r.id).sort(),
+    'stale: run `npm run build && npm run gen:docs`');
+  for (const id of Object.keys(FIXED_SEVERITY)) assert.ok(!(id in props), `${id} has a fixed severity but is offered as a setting`);
+  assert.deepEqual(props, rulesSettingProperties(e.allRules, e.SEVERITIES, e.docsUrl), 'stale: run `npm run gen:docs`');
+});
+
+test('a rule that is not suppressible is not silenced by suppression text inside a persist.json string', () => {
+  // JSON has no comments, but the text "# skewguard-disable-file" can sit inside a string value: it must not count.
+  const config = e.resolveConfig({ cli: { kataWindow: '3.2..3.32' } });
+  const rule = e.allRules.find((r) => r.id === 'kata-persist/persist-version');
+  const plain = e.analyze({ path: '/x/persist.json', text: rule.bad.text, config }).diagnostics.filter((d) => d.ruleId === rule.id);
+  assert.ok(plain.length > 0, 'the bad example does not fire');
+  const text = rule.bad.text.replace(/^\{/, `{"note": "# skewguard-disable-file ${rule.id} -- lab",`);
+  assert.notEqual(text, rule.bad.text);
+  const ds = e.analyze({ path: '/x/persist.json', text, config }).diagnostics;
+  assert.ok(ds.some((d) => d.ruleId === rule.id), `suppressed by text in a string:\n  ${show(ds)}`);
 });

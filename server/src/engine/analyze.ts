@@ -6,10 +6,10 @@ import { LineIndex } from './text';
 import { parseYaml, type YamlFile, type OffsetRange } from './parse/yaml';
 import type { Diagnostic, Family, Severity, SeveritySetting } from './types';
 import type { ResolvedConfig } from './config';
-import { allRules, docsUrl, ruleIds } from './rules';
+import { allRules, docsUrl, ruleIds, notSuppressible } from './rules';
 import type { NeighbourFacts } from './families/registry';
 import type { Finding, FindingFix, RuleMeta } from './rules/types';
-import { parseError, skippedFile, unusedSuppression, internalError, describeFailure } from './rules/general';
+import { skippedFile, unusedSuppression, internalError, describeFailure } from './rules/general';
 import { injectFault, type Faults } from './faults';
 import { findSuppressions } from './suppress';
 import { families, familyById, MODELINE, modelineFamily, type FamilyResults } from './families/registry';
@@ -70,6 +70,8 @@ export function detectFamily(file: string, text: string, config: ResolvedConfig,
 }
 
 export function severityFor(rule: RuleMeta, config: ResolvedConfig, own?: Severity): SeveritySetting {
+  // A rule with a fixed severity (its metadata says so, e.g. skewguard/internal-error): `rules:` does not change it.
+  if (rule.fixedSeverity) return rule.defaultSeverity;
   return config.rules[rule.id] ?? own ?? rule.defaultSeverity;
 }
 
@@ -83,8 +85,7 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
   const lines = new LineIndex(text);
   const diagnostics: Diagnostic[] = [];
   const emit = (rule: RuleMeta, f: Finding) => {
-    // An internal error is always an error: the `rules:` setting does not turn it off.
-    const sev = rule === internalError ? 'error' : severityFor(rule, config, f.severity);
+    const sev = severityFor(rule, config, f.severity);
     if (sev === 'off') return;
     const toFixes = (fixes: FindingFix[]) => fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ range: lines.range(e.range.start, e.range.end), newText: e.newText })) }));
     const d: Diagnostic = {
@@ -173,7 +174,8 @@ function applySuppressions(text: string, diagnostics: Diagnostic[], emit: (r: Ru
   const kept: Diagnostic[] = [];
   for (const d of diagnostics) {
     let suppressed = false;
-    if (d.ruleId !== parseError.id && d.ruleId !== internalError.id) {
+    // Whether a comment may silence the finding is the rule's metadata (`suppressible: false`).
+    if (!notSuppressible.has(d.ruleId)) {
       for (const s of sups) {
         if (s.ruleIds.length && !s.ruleIds.includes(d.ruleId)) continue;
         if (s.kind === 'file' || s.line === d.range.start.line) { s.used.add(d.ruleId); suppressed = true; }

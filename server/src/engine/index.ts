@@ -5,7 +5,7 @@ export * from './versions';
 export * from './config';
 export * from './analyze';
 export * from './data';
-export { allRules, ruleById, ruleIds, docsUrl, DOCS_BASE } from './rules';
+export { allRules, ruleById, ruleIds, notSuppressible, fixedSeverity, docsUrl, DOCS_BASE } from './rules';
 export type { RuleMeta } from './rules/types';
 export { parseYaml, parseYamlFull, splitDocuments, setParseCacheBudget } from './parse/yaml';
 export { fastParseWhy } from './parse/fast-yaml';

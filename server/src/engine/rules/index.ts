@@ -8,6 +8,11 @@ export const allRules: RuleMeta[] = [...generalRules, ...families.flatMap((f): R
 
 export const ruleIds = new Set(allRules.map((r) => r.id));
 
+/** Rules whose metadata says no suppression comment silences them. */
+export const notSuppressible = new Set(allRules.filter((r) => r.suppressible === false).map((r) => r.id));
+/** Rules whose metadata fixes their severity: `rules:` / `--rule` / `skewguard.rules` do not change it. */
+export const fixedSeverity = new Set(allRules.filter((r) => r.fixedSeverity).map((r) => r.id));
+
 export function ruleById(id: string): RuleMeta | undefined {
   return allRules.find((r) => r.id === id);
 }

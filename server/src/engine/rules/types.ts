@@ -16,6 +16,18 @@ export interface RuleMeta {
   good: { filename: string; text: string; options?: string };
   /** complete: a fix that fix-all applies; suggestion: a quick fix the user picks; partial: leaves work to do. */
   fix?: 'complete' | 'suggestion' | 'partial' | 'none';
+  /**
+   * false: no `# skewguard-disable-…` comment silences it (not even one without rule ids); the engine reads this.
+   * Default true. A rule that is not suppressible says why in `docs.suppressing`.
+   */
+  suppressible?: boolean;
+  /**
+   * true: its severity is always `defaultSeverity`, whatever `rules:`, `--rule` or `skewguard.rules` say; the engine
+   * reads this, and the `skewguard.rules` setting does not offer it. A fixed-severity rule says why in `docs.severity`.
+   */
+  fixedSeverity?: boolean;
+  /** Text of its page's "Changing its severity" / "Suppressing it" sections where the generic text is not true. */
+  docs?: { severity?: string; suppressing?: string };
   sources: string[];
 }
 

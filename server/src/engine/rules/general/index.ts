@@ -12,6 +12,10 @@ export const parseError: RuleMeta = {
   bad: { filename: 'localhost.yml', text: 'docker_registries:\n  docker.elastic.co\n    url: my.registry.io\n' },
   good: { filename: 'localhost.yml', text: 'docker_registries:\n  docker.elastic.co:\n    url: my.registry.io\n' },
   fix: 'none',
+  suppressible: false,
+  docs: {
+    suppressing: 'A file that does not parse cannot be checked, so parse errors are never suppressed by a comment: fix the syntax.',
+  },
   sources: ['YAML 1.1 / 1.2 specification; RFC 8259 (JSON)'],
 };
 
@@ -40,6 +44,10 @@ export const unusedSuppression: RuleMeta = {
   bad: { filename: 'localhost.yml', text: '# skewguard-disable-next-line starlingx/unknown-key -- lab only\nsystem_mode: simplex\n' },
   good: { filename: 'localhost.yml', text: 'system_mode: simplex\n' },
   fix: 'complete',
+  suppressible: false,
+  docs: {
+    suppressing: 'It reports suppression comments themselves, so a suppression comment cannot silence it: remove or correct the comment, or turn the rule off in the configuration.',
+  },
   sources: ['skewguard'],
 };
 
@@ -56,6 +64,10 @@ export const skippedFile: RuleMeta = {
   bad: { filename: 'localhost.yml', text: '(a file that holds NUL bytes)' },
   good: { filename: 'localhost.yml', text: 'system_mode: simplex\n' },
   fix: 'none',
+  suppressible: false,
+  docs: {
+    suppressing: 'A skipped file is not read, so comments in it are not seen: turn the rule off in the configuration, or exclude the file with `ignore:`.',
+  },
   sources: ['skewguard'],
 };
 
@@ -70,6 +82,12 @@ export const invalidConfig: RuleMeta = {
   bad: { filename: '.skewguard.yaml', text: 'kubernetes:\n  windw: "1.18..1.21"\n' },
   good: { filename: '.skewguard.yaml', text: 'kubernetes:\n  window: "1.18..1.21"\n' },
   fix: 'none',
+  suppressible: false,
+  fixedSeverity: true,
+  docs: {
+    severity: 'Problems in `.skewguard.yaml` are always errors and make `lsp-lint` exit with code 2, whatever `rules:` says: a broken configuration means every other result is checked against the wrong window.',
+    suppressing: 'It reports `.skewguard.yaml` itself, which is not a checked file: fix the configuration.',
+  },
   sources: ['skewguard'],
 };
 
@@ -88,6 +106,12 @@ export const internalError: RuleMeta = {
   bad: { filename: 'localhost.yml', text: '(any file, while a stage of the check throws; the tests force one with SKEWGUARD_FAULT=rule:starlingx/unknown-key)' },
   good: { filename: 'localhost.yml', text: 'system_mode: simplex\n' },
   fix: 'none',
+  suppressible: false,
+  fixedSeverity: true,
+  docs: {
+    severity: 'Always an error, whatever `rules:`, `--rule` or `skewguard.rules` say, and `lsp-lint` exits with code 2: a file skewguard failed to check is never reported clean.',
+    suppressing: 'A file that skewguard failed to check must not look checked, so no suppression comment silences it (not even one without rule ids): report the message.',
+  },
   sources: ['skewguard'],
 };
 

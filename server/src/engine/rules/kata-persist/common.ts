@@ -1,6 +1,9 @@
 import type { PersistContext, PresentField } from '../../families/kata-persist';
 import { describeReleases } from '../../kata/data';
 
+/** Why no persist.json rule is suppressible (its pages' "Suppressing it" section). */
+export const PERSIST_NO_COMMENTS = 'JSON has no comments, and persist.json is written by the runtime: set the rule\'s severity in `.skewguard.yaml` (`rules:`) or with `lsp-lint --rule`, or exclude the files with `ignore:`.';
+
 export const dotted = (p: Array<string | number>) => p.map((s) => (typeof s === 'number' ? `[${s}]` : s)).join('.').replace(/\.\[/g, '[');
 export const rel = (ctx: PersistContext, subset: string[]) => describeReleases(subset, ctx.window);
 

@@ -1,7 +1,7 @@
 import type { Rule } from '../types';
 import type { PersistContext } from '../../families/kata-persist';
 import { describeRanges } from '../../kata/persist';
-import { dotted, rel, located, jsonType, typeOk } from './common';
+import { dotted, rel, located, jsonType, typeOk, PERSIST_NO_COMMENTS } from './common';
 import { fieldTrie, type FieldTrie, type PersistField } from '../../kata/persist';
 
 /** Every release of the window decodes `value` whole at trie node `node`: known, read, and of a type it accepts, all the
@@ -86,6 +86,8 @@ export const rule: Rule<PersistContext> = {
   bad: { filename: 'persist.json', text: '{\n  "PersistVersion": 2,\n  "SandboxCgroupPath": "/kata_0123"\n}\n', options: 'Kata 2.0..2.2' },
   good: { filename: 'persist.json', text: '{\n  "PersistVersion": 2,\n  "CgroupPath": "/kata_0123"\n}\n', options: 'Kata 2.0..2.2' },
   fix: 'complete',
+  suppressible: false,
+  docs: { suppressing: PERSIST_NO_COMMENTS },
   sources: ['persist-fields-by-release.json, persist-format.md (shared reference)', 'data/kata/persist.json fields[].readBy and lostOnRead'],
   check(ctx, report) {
     // Two fields of one object renamed to the same name (HotPlugVFIO and ColdPlugVFIO ← HotplugVFIOOnRootBus) would

@@ -1,6 +1,6 @@
 import type { Rule } from '../types';
 import type { PersistContext } from '../../families/kata-persist';
-import { dotted, rel, jsonType, typeOk, located } from './common';
+import { dotted, rel, jsonType, typeOk, located, PERSIST_NO_COMMENTS } from './common';
 
 export const rule: Rule<PersistContext> = {
   id: 'kata-persist/field-type-mismatch',
@@ -14,6 +14,8 @@ export const rule: Rule<PersistContext> = {
   bad: { filename: 'persist.json', text: '{\n  "PersistVersion": 2,\n  "Config": {\n    "Experimental": true\n  }\n}\n', options: 'Kata 3.32' },
   good: { filename: 'persist.json', text: '{\n  "PersistVersion": 2,\n  "Config": {\n    "Experimental": []\n  }\n}\n', options: 'Kata 3.32' },
   fix: 'none',
+  suppressible: false,
+  docs: { suppressing: PERSIST_NO_COMMENTS },
   sources: ['persist-fields-by-release.json Go types per release (shared reference)', 'data/kata/persist.json fields[].types'],
   check(ctx, report) {
     for (const p of ctx.present) {

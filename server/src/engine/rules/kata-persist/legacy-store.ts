@@ -1,6 +1,7 @@
 // Raised by the engine for a legacy store file (it has no persist.json layout to check field by field).
 import type { RuleMeta } from '../types';
 import { compareVersions } from '../../versions';
+import { PERSIST_NO_COMMENTS } from './common';
 
 export const legacyStore: RuleMeta = {
   id: 'kata-persist/legacy-store',
@@ -14,6 +15,8 @@ export const legacyStore: RuleMeta = {
   bad: { filename: '/run/vc/sbs/0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef/state.json', text: '{\n  "state": "running"\n}\n', options: 'Kata 1.13..2.0' },
   good: { filename: '/run/vc/sbs/0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef/state.json', text: '{\n  "state": "running"\n}\n', options: 'Kata 1.11..1.13' },
   fix: 'none',
+  suppressible: false,
+  docs: { suppressing: PERSIST_NO_COMMENTS },
   sources: ['persist-format.md §3 (kata-containers commit 5200ac0678 "runtime: remove old store", first in 2.0.0)', 'skew-facts.md #18'],
 };
 

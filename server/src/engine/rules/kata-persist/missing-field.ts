@@ -1,7 +1,7 @@
 import type { Rule } from '../types';
 import type { PersistContext } from '../../families/kata-persist';
 import { inRel } from '../../kata/persist';
-import { rel } from './common';
+import { rel, PERSIST_NO_COMMENTS } from './common';
 
 export const rule: Rule<PersistContext> = {
   id: 'kata-persist/missing-field',
@@ -15,6 +15,8 @@ export const rule: Rule<PersistContext> = {
   bad: { filename: 'persist.json', text: '{\n  "PersistVersion": 2,\n  "HypervisorState": {\n    "Pid": 4242\n  },\n  "State": {\n    "State": "running"\n  }\n}\n', options: 'Kata 3.32' },
   good: { filename: 'persist.json', text: '{\n  "PersistVersion": 2,\n  "Config": {},\n  "HypervisorState": {\n    "Pid": 4242\n  },\n  "State": {\n    "State": "running"\n  }\n}\n', options: 'Kata 3.32' },
   fix: 'none',
+  suppressible: false,
+  docs: { suppressing: PERSIST_NO_COMMENTS },
   sources: ['persist-format.md §3–§4 (shared reference)', 'data/kata/persist.json fields[].required'],
   check(ctx, report) {
     const present = new Set(ctx.present.map((p) => p.field!.path.join('.')));

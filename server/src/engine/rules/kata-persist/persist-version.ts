@@ -1,7 +1,7 @@
 import type { Rule } from '../types';
 import type { PersistContext } from '../../families/kata-persist';
 import { inRel } from '../../kata/persist';
-import { rel } from './common';
+import { rel, PERSIST_NO_COMMENTS } from './common';
 
 export const rule: Rule<PersistContext> = {
   id: 'kata-persist/persist-version',
@@ -15,6 +15,8 @@ export const rule: Rule<PersistContext> = {
   bad: { filename: 'persist.json', text: '{\n  "PersistVersion": 1,\n  "HypervisorState": {\n    "Pid": 4242\n  }\n}\n', options: 'Kata 3.32' },
   good: { filename: 'persist.json', text: '{\n  "PersistVersion": 2,\n  "HypervisorState": {\n    "Pid": 4242\n  }\n}\n', options: 'Kata 3.32' },
   fix: 'none',
+  suppressible: false,
+  docs: { suppressing: PERSIST_NO_COMMENTS },
   sources: ['persist-format.md §2 (shared reference)', 'skew-facts.md #16, #17'],
   check(ctx, report) {
     if (ctx.kind !== 'sandbox') return;

@@ -25,18 +25,18 @@ export const rule: Rule<KataContext> = {
       if (typeof v !== 'string' && typeof v !== 'number') continue;
       // The verdict depends on the row, the value and the window: shared across files.
       const verdict = () => {
-        const out = { rejecting: [] as string[], common: undefined as Set<string> | undefined, fatal: false };
+        const out = { rejecting: [] as string[], common: undefined as Set<string> | undefined };
         const values = ctx.decodedAcross(row, 'values');
         ctx.window.forEach((r, i) => {
           const vals = values[i];
           if (!vals) return;
           const allowed = vals.enum.map(String);
           out.common = out.common ? new Set([...out.common].filter((x) => allowed.includes(x))) : new Set(allowed);
-          if (!allowed.includes(String(v))) { out.rejecting.push(r); out.fatal ||= vals.fatal; }
+          if (!allowed.includes(String(v))) out.rejecting.push(r);
         });
         return out;
       };
-      const { rejecting, common, fatal } = String(v).length <= 256 ? ctx.perWindow(row, 'invalid-value', verdict, `${typeof v}\u0000${v}`) : verdict();
+      const { rejecting, common } = String(v).length <= 256 ? ctx.perWindow(row, 'invalid-value', verdict, `${typeof v}\u0000${v}`) : verdict();
       if (!rejecting.length) continue;
       const everywhere = [...(common ?? [])];
       const hint = didYouMean(String(v), everywhere);
@@ -44,10 +44,11 @@ export const rule: Rule<KataContext> = {
       const q = /^\s*'/.test(k.valueText) ? "'" : '"';
       report({
         message: `${k.key} = ${quoteValue(k.valueText)} is rejected by ${rel(ctx, rejecting)}`
-          + (fatal ? ' (the runtime refuses to start sandboxes)' : '')
+          // Every enumerated value the data knows is checked fatally upstream (config.go's validators return an error,
+          // the load fails; test/kata-invalid-value-fatal.test.mjs keeps the data so), so there is no warning branch.
+          + ' (the runtime refuses to start sandboxes)'
           + (everywhere.length ? `; every release in the window accepts: ${everywhere.join(', ')}` : '; no value is accepted by every release in the window'),
         range: k.entry.valueRange,
-        severity: fatal ? 'error' : 'warning',
         fixes: choices.slice(0, 4).map((c) => ({ title: `Change to ${c}`, edits: [{ range: k.entry.valueRange, newText: typeof v === 'number' ? c : `${q}${c}${q}` }] })),
         data: { key: k.key, rejectedBy: [...rejecting], acceptedEverywhere: everywhere },
       });
