@@ -12,7 +12,7 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { coalesced } from '../shared/coalesce';
 import {
-  ResolvedConfigRequest, FileFactsNotification, FIX_ALL_KIND, type InitializationOptions, type ResolvedConfigResult, type FileFactsParams,
+  ResolvedConfigRequest, FileFactsNotification, FIX_ALL_KIND, type InitializationOptions, type CliInitializeResult, type ResolvedConfigResult, type FileFactsParams,
 } from '../shared/protocol';
 
 /** The language server died or gave no answer in time; the files it was working on were not checked. */
@@ -53,6 +53,8 @@ export class ServerSession {
   failure: ServerFailure | undefined;
   readonly child: ChildProcess;
   readonly initPromise: Promise<void>;
+  /** The server's verdict on lsp-lint's window and version flags (set once initPromise resolves). */
+  cliProblems: string[] = [];
 
   constructor(cwd: string, init: InitializationOptions, private readonly timeoutMs: number) {
     this.child = spawn(process.execPath, [serverPath(), '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], cwd });
@@ -83,7 +85,10 @@ export class ServerSession {
       processId: process.pid, rootUri: pathToFileURL(cwd).toString(), capabilities: {},
       workspaceFolders: [{ uri: pathToFileURL(cwd).toString(), name: path.basename(cwd) }],
       initializationOptions: init,
-    })).then(() => { this.notify(() => this.conn.sendNotification(InitializedNotification.type, {})); });
+    })).then((r) => {
+      this.cliProblems = ((r as CliInitializeResult | null)?.cliProblems ?? []).map(String);
+      this.notify(() => this.conn.sendNotification(InitializedNotification.type, {}));
+    });
     this.initPromise.catch(() => { /* seen by whoever awaits it */ });
   }
 

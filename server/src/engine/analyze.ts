@@ -24,7 +24,8 @@ import { injectFault, type Faults } from './faults';
 import { isStarlingxName, looksLikeStarlingx, StarlingxContext } from './families/starlingx';
 import { findSuppressions } from './suppress';
 
-export const MAX_FILE_BYTES = 20 * 1024 * 1024;
+import { MAX_FILE_BYTES } from '../shared/limits';
+export { MAX_FILE_BYTES };
 
 export interface AnalyzeInput {
   /** File system path (or a display name for stdin / untitled documents). */

@@ -11,8 +11,9 @@ import type { PlutoRow } from './families/kubernetes';
 import { kataData, kataWindow } from './kata/data';
 import { checkGlob } from './glob';
 
-export const CONFIG_FILENAMES = ['.skewguard.yaml', '.skewguard.yml'];
-export const SEVERITIES: SeveritySetting[] = ['error', 'warning', 'info', 'hint', 'off'];
+import { SEVERITIES } from '../shared/names';
+export { CONFIG_FILENAMES } from '../shared/names';
+export { SEVERITIES };
 export const FAMILIES: Family[] = ['starlingx', 'kubernetes', 'kata-config', 'kata-persist'];
 
 export const configSchema = {
@@ -263,6 +264,24 @@ export function checkKataWindow(s: string): string | undefined {
     return `Kata window "${s}" holds no known release (the data knows ${rs[0]} … ${rs[rs.length - 1]})`;
   }
   return undefined;
+}
+
+/**
+ * The problems of lsp-lint's window and version flags, with the messages lsp-lint prints as usage errors. The
+ * language server checks them (and answers in its initialize result), so that lsp-lint need not bundle the data.
+ */
+export function checkCliOverrides(cli: Overrides): string[] {
+  const out: string[] = [];
+  if (cli.starlingxRelease !== undefined && !findStarlingxRelease(cli.starlingxRelease)) out.push(`unknown StarlingX release "${cli.starlingxRelease}"`);
+  const k = cli.kubernetesWindow !== undefined ? checkKubernetesWindow(cli.kubernetesWindow) : undefined;
+  if (k) out.push(k);
+  for (const [name, v] of Object.entries(cli.componentVersions ?? {})) {
+    const err = checkComponentVersion(name, v);
+    if (err) out.push(`--component-versions ${name}: ${err}`);
+  }
+  const kata = cli.kataWindow !== undefined ? checkKataWindow(cli.kataWindow) : undefined;
+  if (kata) out.push(kata);
+  return out;
 }
 
 // ---- resolution ----
