@@ -1,5 +1,6 @@
 // lsp-lint: checks files in CI by starting the skewguard language server over stdio and speaking LSP
 // to it — the same server the editor uses, so the two can never disagree.
+import { dropEarlyServer } from './early'; // first: it spawns the language server while the rest loads
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as os from 'node:os';
@@ -507,6 +508,7 @@ let exiting = false;
 async function finish(code: number): Promise<void> {
   if (exiting) return;
   exiting = true;
+  dropEarlyServer();
   progress();
   await Promise.all(allSessions.map((s) => s.shutdown()));
   if (watchdog) clearTimeout(watchdog);

@@ -2,7 +2,8 @@
 // `timeoutMs` while an answer is due (stalled, stopped with SIGSTOP, in an endless loop), fails every pending wait
 // with a ServerFailure and is killed. Shutting down never waits more than a few seconds: then the process is killed.
 import * as path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { takeServer } from './early';
 import { pathToFileURL } from 'node:url';
 import {
   createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
@@ -24,11 +25,6 @@ const SHUTDOWN_MS = 3000;
 /** Every server process started, so that an exit on any path can still kill them. */
 const live = new Set<ChildProcess>();
 process.on('exit', () => { for (const c of live) { try { c.kill('SIGKILL'); } catch { /* gone */ } } });
-
-function serverPath(): string {
-  if (process.env.SKEWGUARD_SERVER) return process.env.SKEWGUARD_SERVER;
-  return path.join(__dirname, 'server.js');
-}
 
 export function languageIdFor(uri: string): string {
   if (/\.json$/i.test(uri)) return 'json';
@@ -57,7 +53,7 @@ export class ServerSession {
   cliProblems: string[] = [];
 
   constructor(cwd: string, init: InitializationOptions, private readonly timeoutMs: number) {
-    this.child = spawn(process.execPath, [serverPath(), '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], cwd });
+    this.child = takeServer(cwd);
     live.add(this.child);
     this.exitPromise = new Promise((resolve) => {
       this.child.on('exit', (code, signal) => {
