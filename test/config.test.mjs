@@ -111,3 +111,28 @@ test('YAML: documents split at --- lines; an edit re-parses only the document it
   assert.deepEqual(e.splitDocuments('%YAML 1.1\n---\na: 1\n'), [{ start: 0, end: 19 }], 'directives belong to the next document');
   assert.deepEqual(e.parseYaml('k: |\n  --- not a marker\n').docs.length, 1);
 });
+
+test('minorsBetween: one implementation (versions.ts) for both former call sites, edge cases included', () => {
+  // There were two copies: versions.ts's (the window check in config.ts) answered undefined for reversed, malformed
+  // and cross-major input; kubernetes/lifecycle.ts's (the lifecycle data test) answered [] for all three, which a
+  // caller testing `!minors` took for a valid window. Now undefined is the one answer for "no such window".
+  assert.equal(e.k8sLifecycle.minorsBetween, undefined, 'the lifecycle copy is gone');
+  assert.deepEqual(e.minorsBetween('1.18', '1.21'), ['1.18', '1.19', '1.20', '1.21']);
+  assert.deepEqual(e.minorsBetween('v1.20.3', '1.21.0'), ['1.20', '1.21'], 'patch versions and a v prefix');
+  assert.deepEqual(e.minorsBetween('1.21', '1.21'), ['1.21'], 'equal ends: one minor');
+  assert.equal(e.minorsBetween('1.21', '1.18'), undefined, 'reversed: no window');
+  assert.equal(e.minorsBetween('1.30', '2.1'), undefined, 'different majors: no window');
+  assert.equal(e.minorsBetween('1.x', '1.21'), undefined, 'malformed start');
+  assert.equal(e.minorsBetween('1.18', ''), undefined, 'malformed end');
+  // What the window check (the former versions.ts call site) makes of these.
+  assert.equal(e.checkKubernetesWindow('1.21..1.21'), undefined);
+  assert.match(e.checkKubernetesWindow('1.21..1.18'), /the start must not be newer than the end/);
+  assert.match(e.checkKubernetesWindow('1.30..2.1'), /the start must not be newer than the end/);
+  assert.match(e.checkKubernetesWindow('1.x..1.21'), /is not a version or range/);
+});
+
+test('the config and settings schemas are valid draft-07 schemas (the run-time validator skips that check)', () => {
+  const Ajv = require('ajv');
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  for (const s of [e.configSchema, e.settingsSchema]) assert.equal(ajv.validateSchema(s), true, JSON.stringify(ajv.errors));
+});

@@ -12,7 +12,7 @@ import Ajv from 'ajv';
 import YAML from 'yaml';
 
 const require = createRequire(import.meta.url);
-const { k8sLifecycle: L } = require('../dist/engine.js');
+const { k8sLifecycle: L, minorsBetween } = require('../dist/engine.js');
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const fixtures = path.join(repoRoot, 'test', 'fixtures', 'kubernetes');
 const readJson = (rel) => JSON.parse(fs.readFileSync(path.join(repoRoot, rel), 'utf8'));
@@ -49,7 +49,7 @@ test('data: as-of date, minors 1.16 … 1.37, row shape, sources on every row', 
   assert.equal(data.asOf, '2026-12-01');
   assert.equal(data.minors[0], '1.16');
   assert.equal(data.minors.at(-1), '1.37');
-  assert.deepEqual(data.minors, L.minorsBetween('1.16', '1.37'));
+  assert.deepEqual(data.minors, minorsBetween('1.16', '1.37'));
   const seen = new Set();
   for (const r of apis) {
     const id = `${r.apiVersion}|${r.kind}`;

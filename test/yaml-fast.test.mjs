@@ -3,6 +3,10 @@
 // value, the same ranges for every path, the same top-level entries, errors and duplicate keys, and, for
 // documents the fast path read, a Document (YamlDoc.ast, built by fast-ast.ts) with the same nodes and
 // ranges as the full parse's, on which YamlEditor makes the same edits.
+//
+// This file is the gate for upgrading the `yaml` package: fast-yaml.ts mirrors its scalar resolution (what is a
+// number, a bool, null, a timestamp), so package.json pins `yaml` to an exact version. Bump the pin only with this
+// test passing on the new version.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';

@@ -4,10 +4,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gitignoreMatcher } from '../engine/glob';
 import picomatch from 'picomatch';
+import { ALWAYS_SKIPPED_FOLDERS, CONFIG_FILENAMES } from '../shared/names';
 
 export const SERVED_EXTENSIONS = new Set(['.yml', '.yaml', '.json', '.toml']);
-const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
-const CONFIG_NAMES = new Set(['.skewguard.yaml', '.skewguard.yml']);
+const ALWAYS_SKIPPED = new Set(ALWAYS_SKIPPED_FOLDERS);
+const CONFIG_NAMES = new Set(CONFIG_FILENAMES);
 
 /** A path named on the command line, or a folder met in the walk, that gave no files, and why. */
 export interface PathNote { path: string; reason: string }

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import type * as Sarif from 'sarif';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
-import { allRules, docsUrl } from '../engine/rules';
+import { allRules } from './rule-meta';
 
 export interface FileReport {
   file: string; family: string | null; diagnostics: Diagnostic[]; fixed?: boolean; facts?: Record<string, unknown>;
@@ -103,7 +103,7 @@ export function sarif(reports: FileReport[], cwd: string, version: string): stri
     id: r.id, name: r.id.replace(/[/-](\w)/g, (_, ch: string) => ch.toUpperCase()),
     shortDescription: { text: r.title.replace(/`/g, '') },
     fullDescription: { text: `${r.what} ${r.why}`.replace(/`/g, '') },
-    helpUri: docsUrl(r.id),
+    helpUri: r.docsUrl,
     help: { text: r.why.replace(/`/g, ''), markdown: r.why },
     defaultConfiguration: { level: SARIF_LEVEL[r.defaultSeverity] },
     properties: { tags: [r.family] },

@@ -1,5 +1,6 @@
 // lsp-lint: checks files in CI by starting the skewguard language server over stdio and speaking LSP
 // to it — the same server the editor uses, so the two can never disagree.
+import { dropEarlyServer } from './early'; // first: it spawns the language server while the rest loads
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as os from 'node:os';
@@ -10,14 +11,14 @@ import { stylish, json, sarif, github, gitlab, count, printable, type FileReport
 import { ServerSession, ServerFailure } from './session';
 import { writeFileSafely, readBounded, removeStaleTemporaries, type ReadState } from './write';
 import type { InitializationOptions } from '../shared/protocol';
-import { checkKubernetesWindow, checkKataWindow, SEVERITIES, checkComponentVersion } from '../engine/config';
+// Not the engine (YAML, TOML, schemas, data): the server has it. The flags that need the data (releases, windows,
+// component versions) are checked by the server, which answers in its initialize result (cliProblems).
 import { normalizeKubernetesVersion } from '../engine/versions';
-import { findStarlingxRelease } from '../engine/data';
-import { ruleIds } from '../engine/rules';
-import { MAX_FILE_BYTES } from '../engine/analyze';
 import type { SeveritySetting } from '../engine/types';
-
-const VERSION = '0.1.0';
+import { ruleIds } from './rule-meta';
+import { SEVERITIES } from '../shared/names';
+import { MAX_FILE_BYTES } from '../shared/limits';
+import { VERSION } from '../shared/version';
 const FORMATS = ['stylish', 'json', 'sarif', 'github', 'gitlab'] as const;
 
 const HELP = `Usage: lsp-lint [options] [paths|globs...]
@@ -119,14 +120,10 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
       case '-o': case '--output-file': o.outputFile = val(); break;
       case '-c': case '--config': o.config = val(); break;
       case '--starlingx-release': {
-        const r = val();
-        if (!findStarlingxRelease(r)) throw new UsageError(`unknown StarlingX release "${r}"`);
-        o.starlingxRelease = r; break;
+        o.starlingxRelease = val(); break;
       }
       case '--kubernetes-window': {
-        const w = val(); const e = checkKubernetesWindow(w);
-        if (e) throw new UsageError(e);
-        o.kubernetesWindow = w; break;
+        o.kubernetesWindow = val(); break;
       }
       case '--kubernetes-version': {
         const v = normalizeKubernetesVersion(val());
@@ -138,9 +135,8 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
         for (const part of val().split(',')) {
           const m = /^\s*([^=\s]+)\s*=\s*(\S+)\s*$/.exec(part);
           if (!m) throw new UsageError('--component-versions takes <component>=<version>[,…], e.g. cert-manager=1.5,istio=1.11');
-          const err = checkComponentVersion(m[1], m[2]);
-          if (err) throw new UsageError(`--component-versions ${m[1]}: ${err}`);
-          o.componentVersions[m[1]] = normalizeKubernetesVersion(m[2]);
+          // As given: the server checks it (and says so in the flag's terms) and normalises it.
+          o.componentVersions[m[1]] = m[2];
         }
         break;
       }
@@ -150,9 +146,7 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
         o.exitCodes = v; break;
       }
       case '--kata-window': {
-        const w = val(); const e = checkKataWindow(w);
-        if (e) throw new UsageError(e);
-        o.kataWindow = w; break;
+        o.kataWindow = val(); break;
       }
       case '--kata-flavour': case '--kata-flavor': {
         const f = val();
@@ -271,10 +265,12 @@ class Slot {
   }
 }
 
+const usageError = (message: string) => { process.stderr.write(`lsp-lint: ${message}\n\n${HELP}`); return 2; };
+
 async function main(argv: string[]): Promise<number> {
   let opts: Options | 'help' | 'version';
   try { opts = parseArgs(argv); } catch (e) {
-    if (e instanceof UsageError) { process.stderr.write(`lsp-lint: ${e.message}\n\n${HELP}`); return 2; }
+    if (e instanceof UsageError) return usageError(e.message);
     throw e;
   }
   if (opts === 'help') { process.stdout.write(HELP); return 0; }
@@ -282,15 +278,6 @@ async function main(argv: string[]): Promise<number> {
   watchdogMs = (2 * opts.timeout + 10) * 1000;
   progress();
   const cwd = process.cwd();
-  if (opts.config && !fs.existsSync(opts.config)) { process.stderr.write(`lsp-lint: config file ${printable(opts.config)} not found\n`); return 2; }
-  if (opts.outputFile) {
-    // Found out now, not after checking every file.
-    const dir = path.dirname(path.resolve(cwd, opts.outputFile));
-    try { fs.accessSync(dir, fs.constants.W_OK); } catch (e) {
-      process.stderr.write(`lsp-lint: cannot write the report to ${printable(opts.outputFile)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (folder ${printable(dir)})\n`);
-      return 2;
-    }
-  }
 
   const initOptions: InitializationOptions = {
     reportFacts: true,
@@ -314,6 +301,17 @@ async function main(argv: string[]): Promise<number> {
   try { await session.initPromise; } catch (e) {
     process.stderr.write(`lsp-lint: the language server did not start: ${(e as Error).message}\n`);
     return 2;
+  }
+  // The flags the server checked are usage errors too, reported before anything else is looked at.
+  if (session.cliProblems.length) return usageError(session.cliProblems[0]);
+  if (opts.config && !fs.existsSync(opts.config)) { process.stderr.write(`lsp-lint: config file ${printable(opts.config)} not found\n`); return 2; }
+  if (opts.outputFile) {
+    // Found out now, not after checking every file.
+    const dir = path.dirname(path.resolve(cwd, opts.outputFile));
+    try { fs.accessSync(dir, fs.constants.W_OK); } catch (e) {
+      process.stderr.write(`lsp-lint: cannot write the report to ${printable(opts.outputFile)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (folder ${printable(dir)})\n`);
+      return 2;
+    }
   }
   progress();
 
@@ -510,6 +508,7 @@ let exiting = false;
 async function finish(code: number): Promise<void> {
   if (exiting) return;
   exiting = true;
+  dropEarlyServer();
   progress();
   await Promise.all(allSessions.map((s) => s.shutdown()));
   if (watchdog) clearTimeout(watchdog);

@@ -2,7 +2,8 @@
 // `timeoutMs` while an answer is due (stalled, stopped with SIGSTOP, in an endless loop), fails every pending wait
 // with a ServerFailure and is killed. Shutting down never waits more than a few seconds: then the process is killed.
 import * as path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { takeServer } from './early';
 import { pathToFileURL } from 'node:url';
 import {
   createProtocolConnection, StreamMessageReader, StreamMessageWriter, InitializeRequest, InitializedNotification,
@@ -12,7 +13,7 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { coalesced } from '../shared/coalesce';
 import {
-  ResolvedConfigRequest, FileFactsNotification, FIX_ALL_KIND, type InitializationOptions, type ResolvedConfigResult, type FileFactsParams,
+  ResolvedConfigRequest, FileFactsNotification, FIX_ALL_KIND, type InitializationOptions, type CliInitializeResult, type ResolvedConfigResult, type FileFactsParams,
 } from '../shared/protocol';
 
 /** The language server died or gave no answer in time; the files it was working on were not checked. */
@@ -24,11 +25,6 @@ const SHUTDOWN_MS = 3000;
 /** Every server process started, so that an exit on any path can still kill them. */
 const live = new Set<ChildProcess>();
 process.on('exit', () => { for (const c of live) { try { c.kill('SIGKILL'); } catch { /* gone */ } } });
-
-function serverPath(): string {
-  if (process.env.SKEWGUARD_SERVER) return process.env.SKEWGUARD_SERVER;
-  return path.join(__dirname, 'server.js');
-}
 
 export function languageIdFor(uri: string): string {
   if (/\.json$/i.test(uri)) return 'json';
@@ -53,9 +49,11 @@ export class ServerSession {
   failure: ServerFailure | undefined;
   readonly child: ChildProcess;
   readonly initPromise: Promise<void>;
+  /** The server's verdict on lsp-lint's window and version flags (set once initPromise resolves). */
+  cliProblems: string[] = [];
 
   constructor(cwd: string, init: InitializationOptions, private readonly timeoutMs: number) {
-    this.child = spawn(process.execPath, [serverPath(), '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], cwd });
+    this.child = takeServer(cwd);
     live.add(this.child);
     this.exitPromise = new Promise((resolve) => {
       this.child.on('exit', (code, signal) => {
@@ -83,7 +81,10 @@ export class ServerSession {
       processId: process.pid, rootUri: pathToFileURL(cwd).toString(), capabilities: {},
       workspaceFolders: [{ uri: pathToFileURL(cwd).toString(), name: path.basename(cwd) }],
       initializationOptions: init,
-    })).then(() => { this.notify(() => this.conn.sendNotification(InitializedNotification.type, {})); });
+    })).then((r) => {
+      this.cliProblems = ((r as CliInitializeResult | null)?.cliProblems ?? []).map(String);
+      this.notify(() => this.conn.sendNotification(InitializedNotification.type, {}));
+    });
     this.initPromise.catch(() => { /* seen by whoever awaits it */ });
   }
 

@@ -15,7 +15,8 @@ import { findSuppressions } from './suppress';
 import { families, familyById, MODELINE, modelineFamily, type FamilyResults } from './families/registry';
 import type { Emit, Stage } from './families/types';
 
-export const MAX_FILE_BYTES = 20 * 1024 * 1024;
+import { MAX_FILE_BYTES } from '../shared/limits';
+export { MAX_FILE_BYTES };
 
 export interface AnalyzeInput {
   /** File system path (or a display name for stdin / untitled documents). */

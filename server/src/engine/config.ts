@@ -11,8 +11,9 @@ import type { PlutoRow } from './families/kubernetes';
 import { kataData, kataWindow } from './kata/data';
 import { checkGlob } from './glob';
 
-export const CONFIG_FILENAMES = ['.skewguard.yaml', '.skewguard.yml'];
-export const SEVERITIES: SeveritySetting[] = ['error', 'warning', 'info', 'hint', 'off'];
+import { SEVERITIES } from '../shared/names';
+export { CONFIG_FILENAMES } from '../shared/names';
+export { SEVERITIES };
 export const FAMILIES: Family[] = ['starlingx', 'kubernetes', 'kata-config', 'kata-persist'];
 
 export const configSchema = {
@@ -133,7 +134,9 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
     for (const [k, v] of Object.entries(value.rules)) if (v === false) value.rules[k] = 'off';
   }
   let validate = validators.get(schema);
-  if (!validate) { validate = new Ajv({ allErrors: true, strict: false }).compile(schema); validators.set(schema, validate); }
+  // validateSchema: false: our own constant schemas are not checked against the draft-07 meta-schema at run time
+  // (that compile is most of a first validation's cost: ~30 ms of lsp-lint's start-up); test/config.test.mjs does.
+  if (!validate) { validate = new Ajv({ allErrors: true, strict: false, validateSchema: false }).compile(schema); validators.set(schema, validate); }
   const bad = new Set<string>();
   if (!validate(value)) {
     for (const e of validate.errors ?? []) {
@@ -263,6 +266,24 @@ export function checkKataWindow(s: string): string | undefined {
     return `Kata window "${s}" holds no known release (the data knows ${rs[0]} … ${rs[rs.length - 1]})`;
   }
   return undefined;
+}
+
+/**
+ * The problems of lsp-lint's window and version flags, with the messages lsp-lint prints as usage errors. The
+ * language server checks them (and answers in its initialize result), so that lsp-lint need not bundle the data.
+ */
+export function checkCliOverrides(cli: Overrides): string[] {
+  const out: string[] = [];
+  if (cli.starlingxRelease !== undefined && !findStarlingxRelease(cli.starlingxRelease)) out.push(`unknown StarlingX release "${cli.starlingxRelease}"`);
+  const k = cli.kubernetesWindow !== undefined ? checkKubernetesWindow(cli.kubernetesWindow) : undefined;
+  if (k) out.push(k);
+  for (const [name, v] of Object.entries(cli.componentVersions ?? {})) {
+    const err = checkComponentVersion(name, v);
+    if (err) out.push(`--component-versions ${name}: ${err}`);
+  }
+  const kata = cli.kataWindow !== undefined ? checkKataWindow(cli.kataWindow) : undefined;
+  if (kata) out.push(kata);
+  return out;
 }
 
 // ---- resolution ----

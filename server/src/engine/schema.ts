@@ -5,7 +5,8 @@ import { loadJson } from './data';
 import type { YamlDoc, OffsetRange } from './parse/yaml';
 import { own } from './text';
 
-const ajv = new Ajv({ allErrors: true, strict: false, verbose: false });
+/** Made on first use: the instance (and its meta-schema) costs start-up time a file without a schema never needs. */
+let ajv: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
 export function schemaFor(rel: string): Record<string, any> { return loadJson<Record<string, any>>(rel); }
@@ -13,7 +14,7 @@ export function schemaFor(rel: string): Record<string, any> { return loadJson<Re
 export function validatorFor(rel: string): ValidateFunction {
   let v = compiled.get(rel);
   if (!v) {
-    v = ajv.compile(schemaFor(rel));
+    v = (ajv ??= new Ajv({ allErrors: true, strict: false, verbose: false })).compile(schemaFor(rel));
     compiled.set(rel, v);
   }
   return v;

@@ -11,7 +11,7 @@ import { format } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { analyze, type AnalyzeResult } from '../engine/analyze';
 import { setParseCacheBudget } from '../engine/parse/yaml';
-import { resolveConfig, describeResolved, type ResolvedConfig, type LoadedConfig } from '../engine/config';
+import { resolveConfig, describeResolved, checkCliOverrides, type ResolvedConfig, type LoadedConfig } from '../engine/config';
 import { hover, complete } from '../engine/language';
 import { familyById } from '../engine/families/registry';
 import type { Diagnostic, Severity } from '../engine/types';
@@ -31,6 +31,8 @@ import { memoIn, weakMemoIn } from '../engine/memo';
 import { normalizeSettings, debounceOf } from '../shared/settings';
 import { ruleIds } from '../engine/rules';
 import { SettingsReporter } from './settingsReport';
+import { CONFIG_FILENAMES, isConfigFileName } from '../shared/names';
+import { VERSION } from '../shared/version';
 
 /** Stages made to throw, for tests only (SKEWGUARD_FAULT=<stage>[,<stage>…]; see the README, Developing). Read once. */
 const FAULTS = parseFaults(process.env.SKEWGUARD_FAULT);
@@ -114,7 +116,9 @@ connection.onInitialize((params: InitializeParams) => {
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND, CodeActionKind.SourceFixAll] },
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
-    serverInfo: { name: 'skewguard-language-server', version: '0.1.0' },
+    serverInfo: { name: 'skewguard-language-server', version: VERSION },
+    // lsp-lint's flags, checked here against the data it does not bundle: it prints these as usage errors.
+    ...(init.cli ? { cliProblems: checkCliOverrides(init.cli) } : {}),
   };
 });
 
@@ -300,7 +304,7 @@ function publishConfigProblems(): void {
   const configs = new Set<LoadedConfig>();
   for (const d of documents.all()) { const c = ws.configFor(uriToPath(d.uri)); if (c) configs.add(c); }
   if (ws.explicitConfig) { const c = ws.loadConfigFile(ws.explicitConfig); if (c) configs.add(c); }
-  for (const root of ws.roots) { const c = ws.configFor(path.join(root, '.skewguard.yaml')); if (c) configs.add(c); }
+  for (const root of ws.roots) { const c = ws.configFor(path.join(root, CONFIG_FILENAMES[0])); if (c) configs.add(c); }
   for (const c of configs) {
     const uri = pathToFileURL(c.path).toString();
     seen.add(uri);
@@ -343,7 +347,7 @@ function schedule(doc: TextDocument, delay: number): void {
   }, delay));
 }
 
-const isConfigFile = (uri: string) => /\/\.skewguard\.ya?ml$/.test(uri);
+const isConfigFile = (uri: string) => isConfigFileName(uri);
 const affectsWorkspace = (uri: string) => isConfigFile(uri) || /localhost[^/]*\.ya?ml$/i.test(uri);
 
 /** Only control-plane static pods are facts for their folder; other files never invalidate it (lsp-lint opens thousands). */

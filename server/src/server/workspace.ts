@@ -2,6 +2,7 @@
 // localhost.yml in the workspace (whose Kubernetes path sets the window for manifests). Reads files; runs nothing.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ALWAYS_SKIPPED_FOLDERS } from '../shared/names';
 import { CONFIG_FILENAMES, parseConfig, type LoadedConfig, type WorkspaceFacts } from '../engine/config';
 import { workspaceFacts, type NeighbourFacts } from '../engine/families/registry';
 import { ruleIds } from '../engine/rules';
@@ -188,7 +189,7 @@ export function readDisk(file: string): string | undefined {
   try { return fs.statSync(file).size <= 512 * 1024 ? fs.readFileSync(file, 'utf8') : undefined; } catch { return undefined; }
 }
 
-const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'out', '.vscode-test', 'vendor']);
+const SKIP_DIRS = new Set([...ALWAYS_SKIPPED_FOLDERS, 'dist', 'out', '.vscode-test', 'vendor']);
 
 /** Breadth-first search for a localhost.yml, a few levels deep (first found wins, sorted by name per level). */
 function findLocalhost(root: string, open: string[], maxDepth = 3): string | undefined {

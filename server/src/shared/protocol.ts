@@ -38,6 +38,12 @@ export interface InitializationOptions {
   showSettingsProblems?: boolean;
 }
 
+/**
+ * The initialize result's own field, when initializationOptions.cli is given: the problems of lsp-lint's window and
+ * version flags (unknown release, malformed window, …), as the messages lsp-lint prints as usage errors.
+ */
+export interface CliInitializeResult { cliProblems?: string[] }
+
 /** Request: the resolved windows for a file (or the workspace), with where each part came from. */
 export const ResolvedConfigRequest = 'skewguard/resolvedConfig';
 export interface ResolvedConfigParams { uri?: string }

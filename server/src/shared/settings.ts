@@ -58,6 +58,8 @@ function normalizeUncached(raw: unknown, knownRules: Set<string>): NormalizedSet
     early.push({ message: `debounceMs: must be a number of milliseconds from 0 to 5000, not ${value.debounceMs}`, path: ['debounceMs'], at: 'value' });
     delete value.debounceMs;
   }
+  // Nothing set (lsp-lint, a client without settings): nothing to validate, and no validator to compile.
+  if (!early.length && !Object.keys(value).length) return { settings: {}, overrides: {}, problems: [] };
   const validated = validateConfigValue(value, knownRules, settingsSchema);
   const overrides = validated.overrides;
   const problems = [...early, ...validated.problems];

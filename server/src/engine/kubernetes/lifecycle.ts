@@ -106,13 +106,3 @@ export function servedKinds(rows: readonly LifecycleRow[], kind: string, minor: 
 export function knownKind(rows: readonly LifecycleRow[], kind: string, component = 'k8s'): boolean {
   return rows.some((r) => (r.component ?? 'k8s') === component && r.kind === kind);
 }
-
-/** Every minor from..to inclusive, same major ("1.20","1.23" -> 1.20,1.21,1.22,1.23); [] if reversed. */
-export function minorsBetween(from: string, to: string): string[] {
-  const a = parseMinor(from);
-  const b = parseMinor(to);
-  if (!a || !b || a[0] !== b[0]) return [];
-  const out: string[] = [];
-  for (let m = a[1]; m <= b[1]; m++) out.push(`${a[0]}.${m}`);
-  return out;
-}

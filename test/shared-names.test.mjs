@@ -1,0 +1,100 @@
+// One home per shared concept (issue #14): the product version comes from package.json (put in at build time), the
+// config file names, the always-skipped folders, the size limit and the severities are defined once in
+// server/src/shared/, and lsp-lint does not bundle the engine (it gets --rule's ids and SARIF's rule table from a
+// build-time table, and the server checks the flags that need the data).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { LspClient, makeWorkspace } from './helpers/lsp-client.mjs';
+
+const require = createRequire(import.meta.url);
+const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+const e = require('../dist/engine.js');
+const lint = (args, cwd) => spawnSync(process.execPath, [path.join(repoRoot, 'bin/lsp-lint.js'), ...args], { cwd, encoding: 'utf8' });
+
+/** Every .ts file of the product (engine, server, CLI, shared, client). */
+function sources() {
+  const out = [];
+  const walk = (d) => { for (const n of fs.readdirSync(d, { withFileTypes: true })) { const p = path.join(d, n.name); if (n.isDirectory()) walk(p); else if (p.endsWith('.ts')) out.push(p); } };
+  walk(path.join(repoRoot, 'server/src')); walk(path.join(repoRoot, 'client/src'));
+  return out;
+}
+
+test('the version is package.json\'s in lsp-lint --version, the SARIF driver and the server\'s serverInfo', async (t) => {
+  assert.equal(lint(['--version'], repoRoot).stdout, `${pkg.version}\n`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-version-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  fs.writeFileSync(path.join(dir, 'a.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: a }\n');
+  const r = lint(['--format', 'sarif', 'a.yaml'], dir);
+  assert.equal(r.status, 0, r.stderr);
+  const driver = JSON.parse(r.stdout).runs[0].tool.driver;
+  assert.equal(driver.version, pkg.version);
+  assert.equal(driver.semanticVersion, pkg.version);
+  // The build-time rule table is the registry's.
+  assert.deepEqual(driver.rules.map((x) => x.id), e.allRules.map((x) => x.id));
+  assert.deepEqual(driver.rules.map((x) => x.helpUri), e.allRules.map((x) => e.docsUrl(x.id)));
+  const root = makeWorkspace({});
+  const client = new LspClient(root);
+  t.after(() => { client.kill(); fs.rmSync(root, { recursive: true, force: true }); });
+  const init = await client.initialize();
+  assert.equal(init.serverInfo.version, pkg.version);
+  for (const f of sources()) assert.doesNotMatch(fs.readFileSync(f, 'utf8'), new RegExp(`['"]${pkg.version.replace(/\./g, '\\.')}['"]`), `${path.relative(repoRoot, f)} spells the version`);
+});
+
+test('config file names, always-skipped folders, the size limit and severities are defined once, in server/src/shared/', () => {
+  const home = {
+    configNames: 'server/src/shared/names.ts', skipped: 'server/src/shared/names.ts', severities: 'server/src/shared/names.ts', limit: 'server/src/shared/limits.ts',
+  };
+  const patterns = {
+    configNames: /['"]\.skewguard\.yml['"]|skewguard\\\.ya\?ml/,
+    skipped: /['"]node_modules['"]/,
+    severities: /\[\s*'error',\s*'warning',\s*'info',\s*'hint',\s*'off'\s*\]/,
+    limit: /20 \* 1024 \* 1024/,
+  };
+  for (const f of sources()) {
+    const rel = path.relative(repoRoot, f).split(path.sep).join('/');
+    const text = fs.readFileSync(f, 'utf8');
+    for (const [k, re] of Object.entries(patterns)) if (rel !== home[k]) assert.doesNotMatch(text, re, `${rel} defines ${k} again; use ${home[k]}`);
+  }
+  assert.deepEqual(e.CONFIG_FILENAMES, ['.skewguard.yaml', '.skewguard.yml']);
+  assert.deepEqual(e.SEVERITIES, ['error', 'warning', 'info', 'hint', 'off']);
+  assert.equal(e.MAX_FILE_BYTES, 20 * 1024 * 1024);
+});
+
+test('lsp-lint does not bundle the engine: no YAML, TOML, ajv or data in dist/lsp-lint.js', () => {
+  const bundle = fs.readFileSync(path.join(repoRoot, 'dist/lsp-lint.js'), 'utf8');
+  for (const m of ['node_modules/yaml/', 'node_modules/ajv/', 'node_modules/toml-eslint-parser/', 'server/src/engine/analyze.ts', 'server/src/engine/config.ts', 'server/src/engine/data.ts', 'server/src/engine/rules/index.ts']) {
+    assert.ok(!bundle.includes(m), `dist/lsp-lint.js bundles ${m}`);
+  }
+  // The whole engine is more than twice the size of lsp-lint (it was 1.2 times the engine's size when it bundled it).
+  assert.ok(fs.statSync(path.join(repoRoot, 'dist/engine.js')).size > 1.5 * fs.statSync(path.join(repoRoot, 'dist/lsp-lint.js')).size);
+});
+
+test('the flags that need the data are usage errors checked by the server: same messages, exit 2', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-flags-'));
+  fs.writeFileSync(path.join(dir, 'a.yaml'), 'a: 1\n');
+  try {
+    const cases = [
+      [['--starlingx-release', '99.0'], 'unknown StarlingX release "99.0"'],
+      [['--kubernetes-window', '1.21..1.18'], 'Kubernetes window "1.21..1.18": the start must not be newer than the end'],
+      [['--kubernetes-window', 'soon'], 'Kubernetes window "soon" is not a version or range such as "1.18..1.21"'],
+      [['--kata-window', '0.1..0.2'], 'Kata window "0.1..0.2" holds no known release'],
+      [['--component-versions', 'cert-manger=1.5'], '--component-versions cert-manger: unknown component "cert-manger"; did you mean "cert-manager"?'],
+      [['--component-versions', 'cert-manager=vX'], '--component-versions cert-manager: "vX" is not a version such as 1.5 or v1.5.3'],
+      [['--rule', 'no/such-rule=error'], 'unknown rule id "no/such-rule"'],
+      [['--rule', 'kata/unknown-option=loud'], 'severity must be one of error, warning, info, hint, off'],
+    ];
+    for (const [args, message] of cases) {
+      const r = lint([...args, 'a.yaml'], dir);
+      assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.ok(r.stderr.startsWith(`lsp-lint: ${message}`), `${args.join(' ')}: ${r.stderr.split('\n')[0]}`);
+      assert.match(r.stderr, /Usage: lsp-lint/);
+      assert.equal(r.stdout, '');
+    }
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});
