@@ -8,6 +8,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { generateDocs, listDocs, rulesSettingProperties } from '../scripts/gen-docs.mjs';
+import { exampleOverrides } from './helpers/example-options.mjs';
 
 const require = createRequire(import.meta.url);
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -30,20 +31,6 @@ const NOT_SUPPRESSIBLE = Object.fromEntries(e.allRules.filter((r) => r.suppressi
 const FIXED_SEVERITY = Object.fromEntries(e.allRules.filter((r) => r.fixedSeverity === true).map((r) => [r.id, true]));
 const isDescription = (text) => /^\([^\n]*\)\s*$/.test(text);
 
-/** Maps an example's options line ("StarlingX 6.0", "Kubernetes 1.18..1.21", "Kata 3.2..3.32") to CLI overrides. */
-function overridesFor(options) {
-  const cli = {};
-  for (const part of (options ?? '').split(/[,;]/).map((s) => s.trim()).filter(Boolean)) {
-    let m;
-    if ((m = /^StarlingX\s+(\S+)$/i.exec(part))) cli.starlingxRelease = m[1];
-    else if ((m = /^Kubernetes\s+(\S+)$/i.exec(part))) cli.kubernetesWindow = m[1];
-    else if ((m = /^Kata(?: Containers)?\s+(\S+)$/i.exec(part))) cli.kataWindow = m[1];
-    else if ((m = /^(go|runtime-rs)$/.exec(part))) cli.kataFlavour = m[1];
-    else if (/^data older than six months$/i.test(part)) cli.staleData = true;
-    else throw new Error(`test/docs-fresh.test.mjs does not understand the example option "${part}"; teach overridesFor()`);
-  }
-  return cli;
-}
 
 function exampleText(rule, which) {
   const ex = rule[which];
@@ -64,7 +51,7 @@ function findings(rule, which, { prefix = '', rules } = {}) {
     assert.equal(rule.id, 'config/invalid', `${rule.id}: only config/invalid is reported on .skewguard.yaml`);
     return e.parseConfig(`/x/${ex.filename}`, text, e.ruleIds).problems.map((p) => ({ ruleId: 'config/invalid', severity: 'error', message: p.message }));
   }
-  const { staleData, ...cli } = overridesFor(ex.options);
+  const { staleData, cli } = exampleOverrides(ex.options);
   if (rules) cli.rules = rules;
   const config = e.resolveConfig({ cli });
   // Pin "today" to the data's date, or to a year after it when the example is about stale data.

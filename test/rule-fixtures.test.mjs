@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { exampleOverrides } from './helpers/example-options.mjs';
 
 const require = createRequire(import.meta.url);
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -31,21 +32,6 @@ const CONSTRUCTED = {
 };
 const DOC_FAULTS = { 'skewguard/internal-error': ['rule:starlingx/unknown-key'] };
 
-/** "StarlingX 6.0, Kubernetes 1.18..1.21, Kata 3.2..3.32, go, data older than six months" -> CLI overrides. */
-function overridesFor(options) {
-  const cli = {};
-  let staleData = false;
-  for (const part of (options ?? '').split(/[,;]/).map((s) => s.trim()).filter(Boolean)) {
-    let m;
-    if ((m = /^StarlingX\s+(\S+)$/i.exec(part))) cli.starlingxRelease = m[1];
-    else if ((m = /^Kubernetes\s+(\S+)$/i.exec(part))) cli.kubernetesWindow = m[1];
-    else if ((m = /^Kata(?: Containers)?\s+(\S+)$/i.exec(part))) cli.kataWindow = m[1];
-    else if ((m = /^(go|runtime-rs)$/.exec(part))) cli.kataFlavour = m[1];
-    else if (/^data older than six months$/i.test(part)) staleData = true;
-    else throw new Error(`rule fixtures: unknown option "${part}"`);
-  }
-  return { cli, staleData };
-}
 
 function lineStarts(text) {
   const starts = [0];
@@ -96,7 +82,7 @@ function run({ as, text, options, rules, faults }) {
       range: p.range ? { start: pos(p.range.start), end: pos(p.range.end) } : { start: pos(0), end: pos(0) },
     }));
   }
-  const { cli, staleData } = overridesFor(options);
+  const { cli, staleData } = exampleOverrides(options);
   if (rules) cli.rules = rules;
   const config = e.resolveConfig({ cli });
   const asOf = Date.parse(e.kubernetesApis().asOf);

@@ -1,16 +1,9 @@
 // What lsp-lint knows about the rules (for --rule, SARIF and --help) without bundling the engine: a table that
 // scripts/build.mjs takes from the rule registry (server/src/engine/rules/) and puts in at build time.
-import type { Family, Severity } from '../engine/types';
+import type { RuleMeta } from '../engine/rules/types';
 
-export interface CliRuleMeta {
-  id: string;
-  family: Family | 'general';
-  defaultSeverity: Severity;
-  title: string;
-  what: string;
-  why: string;
-  docsUrl: string;
-}
+/** The registry's metadata lsp-lint needs (a type-only import: nothing of the engine is bundled). */
+export type CliRuleMeta = Pick<RuleMeta, 'id' | 'family' | 'defaultSeverity' | 'title' | 'what' | 'why'> & { docsUrl: string };
 
 declare const __SKEWGUARD_RULES__: CliRuleMeta[];
 

@@ -1,0 +1,16 @@
+// A rule example's options line ("StarlingX 6.0, Kubernetes 1.18..1.21, Kata 3.2..3.32, go, data older than six
+// months") as CLI overrides, for the docs' examples and the per-rule fixtures alike.
+export function exampleOverrides(options) {
+  const cli = {};
+  let staleData = false;
+  for (const part of (options ?? '').split(/[,;]/).map((s) => s.trim()).filter(Boolean)) {
+    let m;
+    if ((m = /^StarlingX\s+(\S+)$/i.exec(part))) cli.starlingxRelease = m[1];
+    else if ((m = /^Kubernetes\s+(\S+)$/i.exec(part))) cli.kubernetesWindow = m[1];
+    else if ((m = /^Kata(?: Containers)?\s+(\S+)$/i.exec(part))) cli.kataWindow = m[1];
+    else if ((m = /^(go|runtime-rs)$/.exec(part))) cli.kataFlavour = m[1];
+    else if (/^data older than six months$/i.test(part)) staleData = true;
+    else throw new Error(`unknown example option "${part}"; teach test/helpers/example-options.mjs`);
+  }
+  return { cli, staleData };
+}
