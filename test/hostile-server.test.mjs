@@ -299,6 +299,35 @@ test('protocol: requests after shutdown get InvalidRequest (-32600), so does a s
   } finally { s.kill(); }
 });
 
+test('protocol: requests with null or missing params get InvalidParams (-32602), not an internal error, and the server goes on', { timeout: 15000 }, async () => {
+  // The protocol fuzzer's finding: the LSP library read params.workDoneToken / .textDocument.uri / .processId before
+  // any handler ran, and answered -32603 "Request … failed" thousands of times.
+  const s = rawServer();
+  try {
+    for (const [id, params] of [[1, null], [2, { processId: null }]]) {
+      const r = await s.request(id, 'initialize', params);
+      assert.equal(r.error?.code, -32602, `initialize with ${JSON.stringify(params)}: ${JSON.stringify(r)}`);
+    }
+    assert.equal((await s.request(3, 'initialize', INIT)).error, undefined, 'a proper initialize still works');
+    s.send({ jsonrpc: '2.0', method: 'initialized', params: {} });
+    const uri = 'file:///tmp/x/localhost.yml';
+    let id = 10;
+    for (const [method, params] of [
+      ['textDocument/hover', null], ['textDocument/hover', {}], ['textDocument/hover', { textDocument: { uri } }],
+      ['textDocument/completion', null], ['textDocument/completion', { position: { line: 0, character: 0 } }],
+      ['textDocument/codeAction', null], ['textDocument/codeAction', { textDocument: { uri } }],
+      ['textDocument/codeAction', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: 'x' } }],
+      ['skewguard/resolvedConfig', null],
+    ]) {
+      const r = await s.request(++id, method, params);
+      assert.equal(r.error?.code, -32602, `${method} with ${JSON.stringify(params)}: ${JSON.stringify(r)}`);
+    }
+    const ok = await s.request(++id, 'textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } });
+    assert.equal(ok.error, undefined, `a proper hover still works: ${JSON.stringify(ok)}`);
+    assert.equal((await s.request(++id, 'no/such-method', null)).error?.code, -32601, 'an unknown method is still MethodNotFound');
+  } finally { s.kill(); }
+});
+
 test('protocol: malformed JSON, unopened uris, out-of-range edits, backwards versions, positions past the end and non-file uris leave the server responsive', { timeout: 20000 }, async () => {
   const dir = makeWorkspace({});
   const c = await serverWith('', dir);

@@ -2,7 +2,7 @@
 // server over stdio, so the editor and CI run one code path.
 import {
   createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, DiagnosticSeverity, CodeActionKind,
-  CompletionItemKind, MarkupKind, DidChangeConfigurationNotification, ResponseError, ErrorCodes,
+  CompletionItemKind, MarkupKind, DidChangeConfigurationNotification, ResponseError, ErrorCodes, StreamMessageReader, StreamMessageWriter,
   type Diagnostic as LspDiagnostic, type CodeAction, type InitializeParams, type InitializeError, type Connection,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -20,6 +20,7 @@ import { docsUrl } from '../engine/rules';
 import { invalidConfig, internalError, describeFailure } from '../engine/rules/general';
 import { parseFaults, injectFault } from '../engine/faults';
 import { FramingCheck } from './framing';
+import { ParamsCheckedReader } from './params-check';
 import { chooseNonOverlapping, type Span } from './fix-all';
 import {
   ResolvedConfigRequest, ConfigChangedNotification, FileFactsNotification, FIX_ALL_KIND,
@@ -51,8 +52,14 @@ function stdinChecked(): NodeJS.ReadableStream {
 
 // Over stdio (lsp-lint, Neovim…) the output is coalesced per event-loop turn; other transports are detected as usual.
 const connection: Connection = process.argv.includes('--stdio')
-  ? createConnection(ProposedFeatures.all, stdinChecked(), coalesced(process.stdout))
+  ? stdioConnection()
   : createConnection(ProposedFeatures.all);
+
+/** Over stdio: framing checked, then each request's params checked before the library reads them. */
+function stdioConnection(): Connection {
+  const writer = new StreamMessageWriter(coalesced(process.stdout));
+  return createConnection(ProposedFeatures.all, new ParamsCheckedReader(new StreamMessageReader(stdinChecked()), writer), writer);
+}
 if (process.argv.includes('--stdio')) {
   // What createConnection does for --stdio when it opens the streams itself: stdout carries the protocol, so
   // console output (a library's warning) goes to the client's log instead.
