@@ -94,7 +94,7 @@ export class YamlDoc {
     let loc: NodeLocation = { value: this.rootRange(), node: node as Node };
     for (const seg of path) {
       if (isMap(node)) {
-        const pair = node.items.find((p) => keyString(p) === String(seg)) as Pair | undefined;
+        const pair = findPair(node.items as Pair[], String(seg));
         if (!pair) return loc;
         const key = isNode(pair.key) ? this.abs(pair.key.range) : undefined;
         const v = pair.value as Node | null;
@@ -121,7 +121,7 @@ export class YamlDoc {
     for (const seg of path) {
       if (!coll) break;
       if (coll.t === 1) {
-        const i = coll.keys.indexOf(String(seg));
+        const i = keyIndex(coll.keys, String(seg));
         if (i < 0) break;
         const r = coll.r, o = i * MAP_STRIDE;
         const key = this.range(r[o], r[o + 1]);
@@ -530,3 +530,33 @@ function parseWith(text: string, parse: (chunk: string) => ParsedChunk): YamlFil
   const docs = splitDocuments(text).map((c, i) => new YamlDoc(i, c.start, parse(text.slice(c.start, c.end))));
   return new YamlFile(text, docs);
 }
+
+/**
+ * The first index of `key` in a mapping's keys. A big mapping gets an index on its first lookup: every schema
+ * problem of a file with tens of thousands of keys is located by its key, and a scan each time was quadratic.
+ */
+function keyIndex(keys: readonly string[], key: string): number {
+  if (keys.length <= INDEX_FROM) return keys.indexOf(key);
+  let m = keyIndexes.get(keys);
+  if (!m) {
+    m = new Map();
+    for (let i = 0; i < keys.length; i++) if (!m.has(keys[i])) m.set(keys[i], i);
+    keyIndexes.set(keys, m);
+  }
+  return m.get(key) ?? -1;
+}
+const keyIndexes = new WeakMap<readonly string[], Map<string, number>>();
+const INDEX_FROM = 32;
+
+/** The first pair of a mapping (the full parse) whose key is `key`, with the same index for big mappings. */
+function findPair(items: Pair[], key: string): Pair | undefined {
+  if (items.length <= INDEX_FROM) return items.find((p) => keyString(p) === key);
+  let m = pairIndexes.get(items);
+  if (!m) {
+    m = new Map();
+    for (const p of items) { const k = keyString(p); if (k !== undefined && !m.has(k)) m.set(k, p); }
+    pairIndexes.set(items, m);
+  }
+  return m.get(key);
+}
+const pairIndexes = new WeakMap<Pair[], Map<string, Pair>>();
