@@ -457,7 +457,7 @@ function readFileBounded(file: string): { buf: Buffer; state: ReadState } | { re
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile()) return { reason: `${kindOf(st)}, not a regular file` };
-    const buf = readBounded(fd, MAX_FILE_BYTES + 1);
+    const buf = readBounded(fd, MAX_FILE_BYTES + 1, st.size);
     return { buf, state: { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev, content: buf } };
   } catch (e) { return why(e); } finally { fs.closeSync(fd); }
 }
