@@ -7,19 +7,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { repoRoot, engine as e } from './helpers/k8s.mjs';
+import { tsSources } from './helpers/sources.mjs';
 
 const src = path.join(repoRoot, 'server/src');
 const FAMILY_FOLDERS = ['starlingx', 'kubernetes', 'kata', 'kata-persist'];
 
-function sources(dir) {
-  const out = [];
-  for (const d of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, d.name);
-    if (d.isDirectory()) out.push(...sources(p));
-    else if (/\.ts$/.test(d.name)) out.push(p);
-  }
-  return out;
-}
 
 // A family's own places: its folder, the registry that lists it, and its rule files (rules/<family>/).
 function isFamilyOwn(rel) {
@@ -59,7 +51,7 @@ function violations(files) {
 }
 
 test('no file outside engine/families/<family>/ (and the registry, and a family\'s rule files) names a specific family', () => {
-  const hits = violations([...sources(src), ...sources(path.join(repoRoot, 'client/src'))]);
+  const hits = violations([...tsSources(src), ...tsSources(path.join(repoRoot, 'client/src'))]);
   assert.deepEqual(hits, [], `family-specific code outside its family's folder:\n${hits.join('\n')}`);
 });
 
@@ -73,7 +65,7 @@ test('the scan finds family-specific code where it is not allowed (it can fail)'
       'd.ts': '// a comment naming isKataName is fine',
     };
     for (const [n, t] of Object.entries(probes)) fs.writeFileSync(path.join(dir, n), t);
-    const hits = violations(sources(dir)).map((h) => path.basename(h.split(':')[0]));
+    const hits = violations(tsSources(dir)).map((h) => path.basename(h.split(':')[0]));
     assert.deepEqual(hits.sort(), ['a.ts', 'b.ts', 'c.ts']);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

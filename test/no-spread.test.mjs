@@ -6,23 +6,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tsSources } from './helpers/sources.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const CALL_SPREAD = /\b(?:push|unshift|max|min|fromCharCode|fromCodePoint|apply|concat|splice)\((?:[^(){}\[\]`]*,)?\s*\.\.\./;
 
-function sources(dir) {
-  const out = [];
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...sources(p));
-    else if (/\.ts$/.test(e.name)) out.push(p);
-  }
-  return out;
-}
 
 test('no array is spread into push, unshift, Math.max/min, fromCharCode, apply, concat or splice in server/src and client/src', () => {
   const hits = [];
-  for (const file of [...sources(path.join(root, 'server/src')), ...sources(path.join(root, 'client/src'))]) {
+  for (const file of [...tsSources(path.join(root, 'server/src')), ...tsSources(path.join(root, 'client/src'))]) {
     fs.readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
       if (/^\s*(\/\/|\*)/.test(line)) return;
       if (CALL_SPREAD.test(line)) hits.push(`${path.relative(root, file)}:${i + 1}: ${line.trim()}`);
