@@ -49,3 +49,15 @@ test('the stale-data note is said once per run, also with several servers', () =
   const notes = JSON.parse(r.stdout).flatMap((f) => f.messages).filter((m) => m.ruleId === 'k8s/stale-data');
   assert.equal(notes.length, 1);
 });
+
+test('the once-per-run notes are said when every manifest goes to a server other than the first', () => {
+  // With --jobs 2 and two files, the first server takes a.yml (no manifest) and the second the manifest: the
+  // notes used to be said only by the first server, so the run passed a window past the data without a word.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-once-'));
+  fs.writeFileSync(path.join(dir, 'a.yml'), 'name: not a manifest\n');
+  fs.writeFileSync(path.join(dir, 'b.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n');
+  const r = lint([dir, '-f', 'json', '--jobs', '2', '--kubernetes-window', '1.36..1.40'], { SKEWGUARD_TODAY: '2030-01-01' });
+  const messages = JSON.parse(r.stdout).flatMap((f) => f.messages);
+  assert.equal(messages.filter((m) => m.ruleId === 'k8s/window-past-data').length, 1, r.stdout);
+  assert.equal(messages.filter((m) => m.ruleId === 'k8s/stale-data').length, 1, r.stdout);
+});

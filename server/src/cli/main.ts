@@ -290,7 +290,9 @@ async function main(argv: string[]): Promise<number> {
     },
   };
   const start = (init: InitializationOptions) => { const s = new ServerSession(cwd, init, opts.timeout * 1000); allSessions.push(s); return s; };
-  const startWorker = () => start({ ...initOptions, reportStaleData: false });
+  // Every server says the once-per-run notes (stale data, a window past the data) with its first manifest, and the
+  // report keeps the first of each: a run whose manifests all went to one server must not lose them.
+  const startWorker = () => start(initOptions);
   const session = start(initOptions);
   const sessions = [session];
   // A folder to walk will likely need more than one server: start the others now, so that they boot while the
@@ -393,6 +395,7 @@ async function main(argv: string[]): Promise<number> {
     for (const f of queue.splice(0)) reports.push(notChecked(f, INTERNAL_ERROR, 'not checked: the language server failed twice; no server was left to check it'));
     if (progressLine) process.stderr.write(`\rlsp-lint: ${files.length}/${files.length} files\n`);
     reports.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    oncePerRun(reports);
   }
 
   let out: string;
@@ -460,6 +463,21 @@ function readFileBounded(file: string): { buf: Buffer; state: ReadState } | { re
     const buf = readBounded(fd, MAX_FILE_BYTES + 1, st.size);
     return { buf, state: { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev, content: buf } };
   } catch (e) { return why(e); } finally { fs.closeSync(fd); }
+}
+
+/** The notes a run says once (each server says them once): the first in file order is kept. */
+const ONCE_PER_RUN = new Set(['k8s/stale-data', 'k8s/window-past-data']);
+function oncePerRun(reports: FileReport[]): void {
+  const said = new Set<string>();
+  for (const r of reports) {
+    r.diagnostics = r.diagnostics.filter((d) => {
+      const id = String(d.code ?? '');
+      if (!ONCE_PER_RUN.has(id)) return true;
+      if (said.has(id)) return false;
+      said.add(id);
+      return true;
+    });
+  }
 }
 
 async function checkFile(session: ServerSession, file: string, opts: Options): Promise<FileReport> {
