@@ -21,6 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { manifestFile, manifestFileOfLines, manifestFiles, editableLines, rng } from './corpus.mjs';
 import { LspSession } from './lsp.mjs';
 import { peerSuites, peerMethod } from './peers.mjs';
+import { chartSuites, chartMethod } from './charts.mjs';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const require = createRequire(path.join(ROOT, 'package.json'));
@@ -334,6 +335,7 @@ const SUITES = {
   big: bigFile, lint: lintThroughput, startup, edit: editLatency,
   // Issue items 1b–1e: yls (b), taplo (c), scale (d), edits (e); see bench/peers.mjs.
   ...peerSuites({ ROOT, WINDOW, TODAY, SERVER_ENV, LSP_LINT, engine, check, row, rows, stats, timeRuns, median, pct, ms, mb, ratio, tmpDir, run, kbFromStatus, gc, Failure }),
+  ...chartSuites({ SERVER_ENV, LSP_LINT, check, row, rows, stats, median, pct, ms, ratio, tmpDir, run, gc, Failure }),
 };
 
 // ---------------------------------------------------------------------------------------------- report
@@ -401,6 +403,7 @@ async function main() {
     `- Edits: ${RUNS.edits} incremental didChange edits (after ${RUNS.editWarmup} warm-up edits), each replacing one scalar value on a random line,`,
     '  sent one at a time with `settings.debounceMs: 0`. In the editor the server waits debounceMs (default 150 ms) after the last keystroke first.',
     ...peerMethod,
+    ...chartMethod,
     `- Total benchmark time: ${total.toFixed(0)} s.`,
     '',
   ].join('\n');
