@@ -3,7 +3,6 @@
 import * as path from 'node:path';
 import type { YamlDoc, YamlFile, OffsetRange } from '../../parse/yaml';
 import type { KubeWindow } from '../../config';
-import type { FileAccess } from '../../files';
 import { loadJson } from '../../data';
 import { compareVersions } from '../../versions';
 import { compareMinor } from '../../kubernetes/lifecycle';
@@ -85,7 +84,6 @@ export class KustomizeContext {
     readonly doc: YamlDoc | undefined,
     readonly window: KubeWindow,
     readonly path: string,
-    readonly files?: FileAccess,
     /** The lifecycle rows and the window as the Kubernetes family reads them (patch targets, `images:` entries). */
     readonly k8s: KubernetesContext = undefined as never,
   ) {

@@ -64,22 +64,31 @@ export function conversion(ctx: KustomizeContext, f: FieldRow): { fix?: FindingF
       into('images', old);
       return { fix: { title: 'Move the imageTags entries into images', edits: ed.edits, preferred: true } };
     }
-    case 'patchesStrategicMerge-to-patches': {
-      if (!Array.isArray(old) || !old.every((x) => typeof x === 'string') || !listOk('patches')) return { why: 'patchesStrategicMerge or patches is not a list' };
-      // A file path stays a path; an inline patch (YAML text) becomes `patch:`. The strategic-merge patches ran
-      // before `patches`, so they go first.
-      const entries = old.map((s: string) => (/[\r\n]/.test(s) || /^\s*[{[]/.test(s) ? { patch: s } : { path: s }));
-      into('patches', entries, true);
-      return { fix: { title: 'Convert to patches (path / inline patch, target from the patch itself)', edits: ed.edits, preferred: true } };
-    }
+    case 'patchesStrategicMerge-to-patches':
     case 'patchesJson6902-to-patches': {
-      if (!Array.isArray(old) || !old.every(isObj) || !listOk('patches')) return { why: 'patchesJson6902 or patches is not a list of mappings' };
-      into('patches', old);
-      const between = BETWEEN.filter((k) => v[k] !== undefined);
-      if (between.length) {
-        return { fix: { title: `Convert to patches — partial: patchesJson6902 ran after ${between.join(', ')}, patches run before them; check patches that touch what those set`, edits: ed.edits, preferred: false, partial: true } };
+      // Both deprecated patch fields go into `patches` in one conversion (two separate ones would each create the key).
+      // The strategic-merge patches ran before `patches`, the JSON 6902 ones after: they keep that order around it.
+      const psm = v.patchesStrategicMerge, j = v.patchesJson6902;
+      if ((psm !== undefined && (!Array.isArray(psm) || !psm.every((x) => typeof x === 'string')))
+        || (j !== undefined && (!Array.isArray(j) || !j.every(isObj))) || !listOk('patches')) return { why: 'patchesStrategicMerge, patchesJson6902 or patches is not a list of the expected entries' };
+      // A file path stays a path; an inline patch (YAML text) becomes `patch:`.
+      const fromPsm = (psm ?? []).map((x: string) => (/[\r\n]/.test(x) || /^\s*[{[]/.test(x) ? { patch: x } : { path: x }));
+      const all = [...fromPsm, ...(v.patches ?? []), ...(j ?? [])];
+      const olds = ['patchesStrategicMerge', 'patchesJson6902'].filter((k) => v[k] !== undefined);
+      if (v.patches === undefined || v.patches === null) {
+        ed.renameKey([olds[0]], 'patches');
+        ed.replaceValue([olds[0]], all);
+        for (const k of olds.slice(1)) ed.deleteKey([k]);
+      } else {
+        ed.replaceValue(['patches'], all);
+        for (const k of olds) ed.deleteKey([k]);
       }
-      return { fix: { title: 'Convert to patches (same target and patch)', edits: ed.edits, preferred: true } };
+      const both = olds.length > 1 ? 'patchesStrategicMerge and patchesJson6902' : olds[0];
+      const between = j !== undefined ? BETWEEN.filter((k) => v[k] !== undefined) : [];
+      if (between.length) {
+        return { fix: { title: `Convert ${both} to patches — partial: patchesJson6902 ran after ${between.join(', ')}, patches run before them; check the JSON patches that touch what those set`, edits: ed.edits, preferred: false, partial: true } };
+      }
+      return { fix: { title: `Convert ${both} to patches (path or inline patch; JSON patches keep their target)`, edits: ed.edits, preferred: true } };
     }
     case 'commonLabels-to-labels': {
       if (!isObj(old) || !listOk('labels')) return { why: 'commonLabels is not a mapping or labels is not a list' };
