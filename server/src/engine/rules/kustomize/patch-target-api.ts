@@ -50,7 +50,7 @@ export const rule: Rule<KustomizeContext> = {
         // Only the version changes when the group stays: that is a plain, complete edit of the target.
         const fixes = target && tg === group ? [{ title: `Target ${target}`, edits: [{ range: loc, newText: `${q}${tv}${q}` }], preferred: false }] : [];
         report({
-          message: `this ${field} target names ${what}, which ${when}; resources moved to a served apiVersion no longer match it: ${advice}`,
+          message: `this ${field} target names ${what}, which ${when}; ${removed.length ? 'resources moved to a served apiVersion no longer match it' : 'there the resources are at another apiVersion and do not match it'}: ${advice}`,
           range: loc,
           fixes,
           data: { apiVersion, kind: t.kind, removedIn: row.removed, notServedAt: notYet, replacement: target ?? null },
