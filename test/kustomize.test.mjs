@@ -140,3 +140,42 @@ test('through lsp-lint: the example overlay, and --fix leaves no deprecated fiel
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/** The engine's FileAccess over a real folder (what the language server gives it), counting its look-ups. */
+function diskFiles() {
+  const stat = (p) => { try { return fs.statSync(p); } catch { return undefined; } };
+  const files = {
+    lookups: 0,
+    read(p) { files.lookups++; return stat(p)?.isFile() ? fs.readFileSync(p, 'utf8') : undefined; },
+    readBytes(p) { return stat(p)?.isFile() ? fs.readFileSync(p) : undefined; },
+    list(p) { files.lookups++; return stat(p)?.isDirectory() ? fs.readdirSync(p, { withFileTypes: true }).map((d) => ({ name: d.name, dir: d.isDirectory() })) : undefined; },
+  };
+  return files;
+}
+
+test('a listed resource, base or patch file that does not exist is a warning at its entry (with file access), bounded', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kustomize-res-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'base'));
+    fs.writeFileSync(path.join(dir, 'base', 'kustomization.yaml'), `${K}resources: []\n`);
+    fs.writeFileSync(path.join(dir, 'replicas.yaml'), 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n');
+    const text = `${K}resources:\n  - base\n  - bsae\n  - https://github.com/example/app//deploy?ref=v1\npatches:\n  - path: replicas.yaml\n  - path: replica.yaml\n`;
+    const file = path.join(dir, 'kustomization.yaml');
+    const files = diskFiles();
+    const r = analyze(file, text, '1.27..1.28', { input: { files } });
+    assert.deepEqual(findings(r.diagnostics), ['kustomize/missing-resource @ 5:5', 'kustomize/missing-resource @ 9:11']);
+    assert.match(r.diagnostics[0].message, /the resources entry bsae does not exist/);
+    // Without file access (a caller that gives none) nothing is looked up, and nothing is claimed.
+    assert.deepEqual(findings(analyze(file, text, '1.27..1.28').diagnostics), []);
+    // Bounded: a list of 2,000 missing entries costs at most 500 look-ups of each kind.
+    const many = `${K}resources:\n${Array.from({ length: 2000 }, (_, i) => `  - r${i}.yaml\n`).join('')}`;
+    const counted = diskFiles();
+    const big = analyze(file, many, '1.27..1.28', { input: { files: counted } });
+    const said = big.diagnostics.filter((d) => d.ruleId === 'kustomize/missing-resource');
+    assert.equal(said.filter((d) => d.severity === 'warning').length, 500);
+    assert.deepEqual(said.filter((d) => d.severity === 'info').map((d) => d.range.start.line), [503], 'the first entry not looked up says so');
+    assert.ok(counted.lookups <= 1000, `${counted.lookups} look-ups`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

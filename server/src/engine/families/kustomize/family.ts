@@ -13,11 +13,12 @@ import { rule as deprecatedField } from '../../rules/kustomize/deprecated-field'
 import { rule as fieldNotRead } from '../../rules/kustomize/field-not-read';
 import { rule as unknownField } from '../../rules/kustomize/unknown-field';
 import { rule as patchTargetApi } from '../../rules/kustomize/patch-target-api';
+import { rule as missingResource } from '../../rules/kustomize/missing-resource';
 import { rule as componentNotValidated } from '../../rules/kubernetes/component-not-validated';
 import { rule as controlPlaneSkew } from '../../rules/kubernetes/control-plane-skew';
 import { rule as nodeComponentSkew } from '../../rules/kubernetes/node-component-skew';
 
-export const kustomizeRules: Rule<KustomizeContext>[] = [deprecatedField, fieldNotRead, unknownField, patchTargetApi];
+export const kustomizeRules: Rule<KustomizeContext>[] = [deprecatedField, fieldNotRead, unknownField, patchTargetApi, missingResource];
 
 /** The Kubernetes family's component-skew rules, run over the `images:` entries (their ids stay the Kubernetes family's). */
 const imageRules = [componentNotValidated, controlPlaneSkew, nodeComponentSkew];
@@ -73,7 +74,7 @@ export const kustomize: FamilyModule = {
       const doc = yaml.docs.find((d) => !d.empty && !d.errors.length && isObj(d.value));
       const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
       const k8s = new ImagesContext(yaml, [], config.kubernetes, rows, false, input.neighbours, input.path, config.starlingx.release.release, config.components);
-      const ctx = new KustomizeContext(yaml, doc, config.kubernetes, input.path, k8s);
+      const ctx = new KustomizeContext(yaml, doc, config.kubernetes, input.path, k8s, input.files);
       k8s.entries = entryImages(ctx);
       return ctx;
     });

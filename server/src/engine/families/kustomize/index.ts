@@ -7,6 +7,7 @@ import { loadJson } from '../../data';
 import { compareVersions } from '../../versions';
 import { compareMinor } from '../../kubernetes/lifecycle';
 import type { KubernetesContext } from '../kubernetes';
+import type { FileAccess } from '../../files';
 
 export interface KustomizeSource { repo: string; path: string; commit: string | null; what: string }
 export interface KubectlRow { from: string; to: string | null; version: string | null; major: number | null; atLeast?: string; note?: string; sources: KustomizeSource[] }
@@ -86,6 +87,8 @@ export class KustomizeContext {
     readonly path: string,
     /** The lifecycle rows and the window as the Kubernetes family reads them (patch targets, `images:` entries). */
     readonly k8s: KubernetesContext = undefined as never,
+    /** Read access to the files around the kustomization (AnalyzeInput.files), when the caller gives it. */
+    readonly files?: FileAccess,
   ) {
     this.steps = window.minors.map(stepOf);
     const rows = new Map(kustomizeData().fields.map((f) => [f.name, f]));
