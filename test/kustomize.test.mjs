@@ -179,3 +179,19 @@ test('a listed resource, base or patch file that does not exist is a warning at 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('kustomize 2.0.3 (kubectl 1.14..1.20) reads resources as files only: a folder there is an error', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kustomize-v2-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'base'));
+    const text = `${K}resources:\n  - base\n  - deployment.yaml\n`;
+    const file = path.join(dir, 'kustomization.yaml');
+    const r = analyze(file, text, '1.20..1.21', { input: { files: diskFiles() } });
+    assert.deepEqual(findings(r.diagnostics).filter((f) => f.startsWith('kustomize/field-not-read')), ['kustomize/field-not-read @ 4:5']);
+    assert.match(r.diagnostics.find((d) => d.ruleId === 'kustomize/field-not-read').message, /is a folder, which 1\.20 \(kustomize 2\.0\.3\) reads only under bases/);
+    // From 1.21 (kustomize 4.0.5) resources take folders.
+    assert.deepEqual(analyze(file, text, '1.21..1.22', { input: { files: diskFiles() } }).diagnostics.filter((d) => d.ruleId === 'kustomize/field-not-read'), []);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import type { Rule } from '../types';
 import type { KustomizeContext } from '../../families/kustomize';
 import { stepsWith, unknownAt, stepsText } from './common';
@@ -9,7 +10,7 @@ export const rule: Rule<KustomizeContext> = {
   title: 'Kustomization field that the kustomize of some step does not read',
   what: 'Reports a kustomization field that the kustomize embedded in the kubectl of some Kubernetes version of the window does not '
     + 'know yet (e.g. `labels` before kustomize 4.1.0, i.e. kubectl 1.21; `components`, `replacements` or the object form of `patches` '
-    + 'in the kustomize 2.0.3 of kubectl 1.14..1.20), and a window step whose kubectl has no kustomize at all (before 1.14).',
+    + 'in the kustomize 2.0.3 of kubectl 1.14..1.20, and a folder or URL under `resources` there), and a window step whose kubectl has no kustomize at all (before 1.14).',
   why: 'During the upgrade the kustomization is built by every step\'s kubectl. A field its kustomize does not read makes '
     + '`kubectl apply -k` fail (kustomize rejects unknown fields) or, in old releases, silently drops what the field did.',
   bad: { filename: 'kustomization.yaml', text: 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - deployment.yaml\nlabels:\n  - pairs:\n      team: web\n', options: 'Kubernetes 1.21..1.22' },
@@ -23,6 +24,24 @@ export const rule: Rule<KustomizeContext> = {
         message: `kubectl ${stepsText(none.map((s) => s.minor))} has no kustomize (kubectl apply -k came with 1.14): this kustomization cannot be applied with kubectl at ${none.length > 1 ? 'those steps' : 'that step'} of the window ${ctx.windowText}`,
         range: ctx.fields[0].key,
         data: { steps: none.map((s) => s.minor) },
+      });
+    }
+    // kustomize 2.0.x read `resources` as files only (directories and URLs went under `bases` until 2.1.0): an entry
+    // known to be a folder (the file access says so, or it ends with /) or a URL is not read at those steps.
+    const v2 = ctx.steps.filter((s) => s.major === 2);
+    const res = ctx.value.resources;
+    if (v2.length && Array.isArray(res)) {
+      const dir = path.dirname(ctx.path);
+      res.forEach((x, i) => {
+        if (typeof x !== 'string' || !x) return;
+        const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(x) || /^(git@|github\.com\/)/.test(x);
+        const folder = /\/$/.test(x) || (!url && ctx.files?.list(path.resolve(dir, x)) !== undefined);
+        if (!url && !folder) return;
+        report({
+          message: `the resources entry ${x} is a ${url ? 'URL' : 'folder'}, which ${stepsWith(v2)} reads only under bases (resources took kustomizations from kustomize 2.1.0): \`kubectl apply -k\` at ${v2.length > 1 ? 'those steps' : 'that step'} fails`,
+          range: ctx.locate(['resources', i]).value,
+          data: { entry: x, steps: v2.map((s) => s.minor) },
+        });
       });
     }
     for (const tf of ctx.fields) {
