@@ -14,11 +14,12 @@ import { rule as fieldNotRead } from '../../rules/kustomize/field-not-read';
 import { rule as unknownField } from '../../rules/kustomize/unknown-field';
 import { rule as patchTargetApi } from '../../rules/kustomize/patch-target-api';
 import { rule as missingResource } from '../../rules/kustomize/missing-resource';
+import { rule as apiVersion } from '../../rules/kustomize/api-version';
 import { rule as componentNotValidated } from '../../rules/kubernetes/component-not-validated';
 import { rule as controlPlaneSkew } from '../../rules/kubernetes/control-plane-skew';
 import { rule as nodeComponentSkew } from '../../rules/kubernetes/node-component-skew';
 
-export const kustomizeRules: Rule<KustomizeContext>[] = [deprecatedField, fieldNotRead, unknownField, patchTargetApi, missingResource];
+export const kustomizeRules: Rule<KustomizeContext>[] = [apiVersion, deprecatedField, fieldNotRead, unknownField, patchTargetApi, missingResource];
 
 /** The Kubernetes family's component-skew rules, run over the `images:` entries (their ids stay the Kubernetes family's). */
 const imageRules = [componentNotValidated, controlPlaneSkew, nodeComponentSkew];
