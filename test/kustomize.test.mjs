@@ -24,6 +24,7 @@ test('a kustomization is the kustomize family by name, and by content over the K
   assert.equal(family('/w/overlay.yaml', `${K}resources: []\n`), 'kustomize');
   assert.equal(family('/w/component.yaml', 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n'), 'kustomize');
   assert.equal(family('/w/deploy.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\n'), 'kubernetes');
+  assert.equal(family('/w/bundle.yaml', `apiVersion: v1\nkind: Service\nmetadata:\n  name: x\n---\n${K}`), 'kubernetes', 'by content only as the first document');
   // A patch file next to the kustomization stays a manifest and is checked as one.
   const r = analyze('/w/cron.yaml', 'apiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: x\n', '1.24..1.25');
   assert.equal(r.family, 'kubernetes');

@@ -63,7 +63,9 @@ export const kustomize: FamilyModule = {
   detect({ file, yaml }) {
     if (isKustomizationName(file)) return DETECT.name;
     // By content: listed before the Kubernetes family in the registry, so a tie at `structure` is this family's.
-    if (yaml?.docs.some((d) => isKustomizationValue(d.value))) return DETECT.structure;
+    // (The first document: a bundle of manifests that holds a kustomization further down stays a bundle of manifests.)
+    const first = yaml?.docs.find((d) => !d.empty);
+    if (first && isKustomizationValue(first.value)) return DETECT.structure;
     return DETECT.no;
   },
   rules: kustomizeRules,
@@ -72,7 +74,9 @@ export const kustomize: FamilyModule = {
     const { config, faults } = input;
     stage('parse', () => reportSyntax(yaml, emit));
     const kustomize = stage('context', () => {
-      const doc = yaml.docs.find((d) => !d.empty && !d.errors.length && isObj(d.value));
+      // The kustomization is the first document with content (kustomize/unknown-field says what else the file holds).
+      const first = yaml.docs.find((d) => !d.empty);
+      const doc = first && !first.errors.length && isObj(first.value) ? first : undefined;
       const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
       const k8s = new ImagesContext(yaml, [], config.kubernetes, rows, false, input.neighbours, input.path, config.starlingx.release.release, config.components);
       const ctx = new KustomizeContext(yaml, doc, config.kubernetes, input.path, k8s, input.files);

@@ -23,7 +23,8 @@ export const rule: Rule<KustomizeContext> = {
   defaultSeverity: 'error',
   title: 'Field that no kustomize reads',
   what: 'Reports a top-level field of a kustomization, or a key of an `images`, `patches`, `patchesJson6902`, `labels` or `replicas` '
-    + 'entry or of a patch `target`, that no kustomize knows, with a "did you mean" fix when a known field is close.',
+    + 'entry or of a patch `target`, that no kustomize knows, with a "did you mean" fix when a known field is close; a file whose top level '
+    + 'is not a mapping; and (as info) documents after the first, which are not checked.',
   why: 'kustomize decodes a kustomization strictly: `kubectl apply -k` stops at the first unknown field ("json: unknown field"), '
     + 'at every step of the upgrade; a misspelt `newTag` or `includeSelector` never takes effect.',
   bad: { filename: 'kustomization.yaml', text: 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresource:\n  - deployment.yaml\n', options: 'Kubernetes 1.26..1.28' },
@@ -45,6 +46,26 @@ export const rule: Rule<KustomizeContext> = {
         data: { key, suggestion: hint ?? null },
       });
     };
+    // The file's documents: the kustomization is the first with content; what is not a mapping, or comes after it, is said.
+    const docs = ctx.file.docs.filter((d) => !d.empty);
+    const first = docs[0];
+    if (first && !first.errors.length && !isObj(first.value) && first.value !== null && first.value !== undefined) {
+      const at = first.locate([]).value;
+      report({
+        message: `the top level is ${Array.isArray(first.value) ? 'a sequence' : 'a scalar'}, not a mapping of kustomization fields: kustomize refuses the file`,
+        range: { start: at.start, end: Math.min(at.end, at.start + 1) },
+        data: { notAMapping: true },
+      });
+    }
+    for (const d of docs.slice(1)) {
+      const at = d.locate([]).value;
+      report({
+        message: `document ${d.index + 1} is not checked: skewguard reads the first document of a kustomization only`,
+        range: { start: at.start, end: Math.min(at.end, at.start + 1) },
+        severity: 'info',
+        data: { document: d.index + 1 },
+      });
+    }
     for (const tf of ctx.fields) {
       if (!tf.row) { say(tf.name, known, '', [tf.name]); continue; }
       const keys = ENTRY_KEYS[tf.name];
