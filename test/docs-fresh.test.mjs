@@ -58,8 +58,10 @@ function findings(rule, which, { prefix = '', rules } = {}) {
   const asOf = Date.parse(e.kubernetesApis().asOf);
   const today = new Date(staleData ? asOf + 365 * 86400000 : asOf);
   const faults = which === 'bad' && FAULTS[rule.id] ? new Set([FAULTS[rule.id]]) : undefined;
-  return e.analyze({ path: `/x/${ex.filename}`, text, config, reportStaleData: true, today, faults }).diagnostics;
+  // A documented example is a file alone: a rule that looks at the files around it (AnalyzeInput.files) finds none.
+  return e.analyze({ path: `/x/${ex.filename}`, text, config, reportStaleData: true, today, faults, files: NOTHING_AROUND }).diagnostics;
 }
+const NOTHING_AROUND = { read: () => undefined, readBytes: () => undefined, list: () => undefined };
 
 const show = (ds) => ds.map((d) => `${d.ruleId}: ${d.message}`).join('\n  ') || '(nothing)';
 

@@ -56,6 +56,15 @@ test('npm run demo: lsp-lint examples/ reports the findings examples/README.md d
       '156:5 warning kata-persist/field-not-read', // HypervisorState.ColdPlugVFIO
       '157:5 warning kata-persist/field-not-read', // HypervisorState.HotPlugVFIO
     ],
+    'examples/kustomize/base/deployment.yaml': [],
+    'examples/kustomize/base/kustomization.yaml': [],
+    'examples/kustomize/kustomization.yaml': [
+      '4:1 warning kustomize/deprecated-field', // bases (kustomize 2.1.0)
+      '6:1 warning kustomize/deprecated-field', // patchesStrategicMerge (kustomize 5.0.0, kubectl 1.27)
+      '8:1 warning kustomize/deprecated-field', // commonLabels (a kustomize v5 release)
+      '12:13 error k8s/node-component-skew', // images: kube-proxy v1.25.3 against the 1.29 apiserver
+    ],
+    'examples/kustomize/replicas.yaml': [],
     'examples/kubernetes/stx6-site/localhost.yml': ['13:21 warning starlingx/kubernetes-version-below-default'],
     'examples/kubernetes/stx6-site/manifests/ingress.yaml': ['3:13 warning k8s/deprecated-api'],
     'examples/kubernetes/stx6-skew-site/localhost.yml': ['12:21 warning starlingx/kubernetes-version-below-default'],

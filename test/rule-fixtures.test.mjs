@@ -4,6 +4,7 @@
 //                               "options": "StarlingX 6.0, Kubernetes 1.21..1.22, Kata 3.0..3.32, go",
 //                               "rules": {"<id>": "<severity>"}, "faults": ["rule:<id>"],
 //                               "expect": "finding" | "none"}]}
+//                   ("files": true beside "cases": the engine may read the fixture folder, as /x/…, like the disk)
 //   <input files>   the inputs, written after the patterns of real files (no upstream prose)
 //   snapshot.json   the exact findings of every case (every rule's, not only this one's): position (1-based
 //                   line:column, UTF-16 columns, as the editor shows them), severity, message, and each fix's title,
@@ -70,8 +71,21 @@ function snapshotOf(text, diagnostics) {
   });
 }
 
+/**
+ * The files around an input, as the language server gives them to the engine (AnalyzeInput.files): `/x/…` is the
+ * rule's fixture folder, so a case can name files next to it.
+ */
+function folderFiles(dir) {
+  const real = (abs) => (abs.startsWith('/x/') || abs === '/x' ? path.join(dir, abs.slice(3)) : undefined);
+  return {
+    read(abs) { const p = real(abs); try { return p && fs.statSync(p).isFile() ? fs.readFileSync(p, 'utf8') : undefined; } catch { return undefined; } },
+    readBytes(abs) { const p = real(abs); try { return p && fs.statSync(p).isFile() ? fs.readFileSync(p) : undefined; } catch { return undefined; } },
+    list(abs) { const p = real(abs); try { return p ? fs.readdirSync(p, { withFileTypes: true }).map((d) => ({ name: d.name, dir: d.isDirectory() })).sort((a, b) => (a.name < b.name ? -1 : 1)) : undefined; } catch { return undefined; } },
+  };
+}
+
 /** Every finding for one input, as the editor and lsp-lint report them. */
-function run({ as, text, options, rules, faults }) {
+function run({ as, text, options, rules, faults, dir }) {
   if (/^\.skewguard\.ya?ml$/.test(path.basename(as))) {
     // .skewguard.yaml is not analysed as a document: its problems are config/invalid findings (as the server publishes them).
     const meta = e.ruleById('config/invalid');
@@ -88,24 +102,27 @@ function run({ as, text, options, rules, faults }) {
   const asOf = Date.parse(e.kubernetesApis().asOf);
   const today = new Date(staleData ? asOf + 365 * 86400000 : asOf);
   const file = as.startsWith('/') ? as : `/x/${as}`;
-  return e.analyze({ path: file, text, config, reportStaleData: true, today, faults: faults?.length ? new Set(faults) : undefined }).diagnostics;
+  return e.analyze({ path: file, text, config, reportStaleData: true, today, faults: faults?.length ? new Set(faults) : undefined, files: dir && folderFiles(dir) }).diagnostics;
 }
 
 /** The rule's cases: its documented examples, then its fixture folder's. */
 function casesOf(rule) {
-  const dir = path.join(FIXTURES, ...rule.id.split('/'));
-  const file = path.join(dir, 'cases.json');
-  const own = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')).cases : [];
+  const folder = path.join(FIXTURES, ...rule.id.split('/'));
+  const file = path.join(folder, 'cases.json');
+  const spec = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : { cases: [] };
+  const own = spec.cases;
+  // "files": true — the engine gets read access to the fixture folder (as the language server gives it the disk).
+  const dir = spec.files === true ? folder : undefined;
   const docText = (ex) => (/^\([^\n]*\)\s*$/.test(ex.text) ? CONSTRUCTED[rule.id] : ex.text);
   const cases = [
-    { name: 'docs:bad', as: rule.bad.filename, text: docText(rule.bad), options: rule.bad.options, faults: DOC_FAULTS[rule.id], expect: 'finding' },
-    { name: 'docs:good', as: rule.good.filename, text: docText(rule.good), options: rule.good.options, expect: 'none' },
+    { name: 'docs:bad', as: rule.bad.filename, text: docText(rule.bad), options: rule.bad.options, faults: DOC_FAULTS[rule.id], expect: 'finding', dir },
+    { name: 'docs:good', as: rule.good.filename, text: docText(rule.good), options: rule.good.options, expect: 'none', dir },
   ];
   for (const c of own) {
     assert.ok(c.input && c.as && ['finding', 'none'].includes(c.expect), `${rule.id}: case ${JSON.stringify(c)} needs input, as and expect (finding|none)`);
-    cases.push({ ...c, name: c.input, text: fs.readFileSync(path.join(dir, c.input), 'utf8') });
+    cases.push({ ...c, name: c.input, text: fs.readFileSync(path.join(folder, c.input), 'utf8'), dir });
   }
-  return { dir, own, cases };
+  return { dir: folder, own, cases };
 }
 
 test('every fixture folder under test/fixtures/rules/ belongs to a rule in the registry', () => {

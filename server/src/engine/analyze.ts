@@ -14,6 +14,7 @@ import { injectFault, type Faults } from './faults';
 import { findSuppressions } from './suppress';
 import { families, familyById, MODELINE, modelineFamily, type FamilyResults } from './families/registry';
 import type { Emit, Stage } from './families/types';
+import type { FileAccess } from './files';
 
 import { MAX_FILE_BYTES } from '../shared/limits';
 export { MAX_FILE_BYTES };
@@ -33,6 +34,8 @@ export interface AnalyzeInput {
   neighbours?: NeighbourFacts;
   /** Stages made to throw (SKEWGUARD_FAULT, tests only). */
   faults?: Faults;
+  /** Read access to the files around this one (a Helm chart's other files); the language server gives it. */
+  files?: FileAccess;
 }
 
 export interface AnalyzeResult extends FamilyResults {
