@@ -66,6 +66,33 @@ test('config file names, always-skipped folders, the size limit and severities a
   assert.equal(e.MAX_FILE_BYTES, 20 * 1024 * 1024);
 });
 
+test('a Kubernetes version is read, normalised and its minors compared and counted only in engine/versions.ts', () => {
+  const home = 'server/src/engine/versions.ts';
+  const patterns = {
+    'a minor-parsing regex': /\(\\d\+\)\\\.\(\\d\+\)/,
+    'a v-prefix strip': /replace\(\/\^\[vV\]\/|replace\(\/\^v\/i/,
+    'its own version arithmetic': /function (normalizeKubernetesVersion|parseMinor|leadingMinor|minorOf|compareMinor|compareVersions|minorsBetween|parseRange)\b[^=]*\{\s*$/,
+  };
+  const hits = [];
+  for (const f of sources()) {
+    const rel = path.relative(repoRoot, f).split(path.sep).join('/');
+    if (rel === home) continue;
+    fs.readFileSync(f, 'utf8').split('\n').forEach((line, i) => {
+      for (const [what, re] of Object.entries(patterns)) if (re.test(line)) hits.push(`${rel}:${i + 1}: ${what}: ${line.trim()}`);
+    });
+  }
+  assert.deepEqual(hits, [], `use ${home}:\n${hits.join('\n')}`);
+  const v = fs.readFileSync(path.join(repoRoot, home), 'utf8');
+  for (const re of Object.values(patterns)) assert.ok(v.split('\n').some((l) => re.test(l)), `the scan matches what versions.ts itself holds: ${re}`);
+  // The readings agree: lifecycle's tuple is versions' minor; a tag's leading minor is the minor of its version part.
+  assert.deepEqual(e.k8sLifecycle.parseMinor('V1.22.3'), [1, 22]);
+  assert.equal(e.k8sLifecycle.compareMinor, e.compareMinor);
+  assert.equal(e.leadingMinor('v1.21.3-amd64'), '1.21');
+  assert.equal(e.leadingMinor('1.x'), undefined);
+  assert.equal(e.compareMinor('1.9', '1.10') < 0, true);
+  assert.throws(() => e.compareMinor('1.x', '1.10'), /not a version: 1\.x/);
+});
+
 test('lsp-lint does not bundle the engine: no YAML, TOML, ajv or data in dist/lsp-lint.js and dist/lsp-lint-main.js', () => {
   // dist/lsp-lint.js is the loader (cli/entry.ts) that runs dist/lsp-lint-main.js, the CLI.
   const bundle = ['dist/lsp-lint.js', 'dist/lsp-lint-main.js'].map((f) => fs.readFileSync(path.join(repoRoot, f), 'utf8')).join('\n');
