@@ -37,6 +37,7 @@ delete createRequire(import.meta.url).cache?.[enginePath];
 const engine = createRequire(import.meta.url)(enginePath);
 const rules = engine.allRules.map((r) => ({
   id: r.id, family: r.family, defaultSeverity: r.defaultSeverity, title: r.title, what: r.what, why: r.why, docsUrl: engine.docsUrl(r.id),
+  ...(r.oncePerRun ? { oncePerRun: true } : {}), ...(r.plutoExitCode ? { plutoExitCode: r.plutoExitCode } : {}),
 }));
 await Promise.all([
   // dist/lsp-lint.js spawns the server, then runs dist/lsp-lint-main.js from a V8 code cache: server/src/cli/entry.ts.

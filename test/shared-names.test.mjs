@@ -93,6 +93,30 @@ test('a Kubernetes version is read, normalised and its minors compared and count
   assert.throws(() => e.compareMinor('1.x', '1.10'), /not a version: 1\.x/);
 });
 
+test('rule facts live in the rules: no family rule id is written out in the core, the server, lsp-lint, shared or the client', () => {
+  const ids = e.allRules.filter((r) => r.family !== 'general').map((r) => r.id);
+  const hits = [];
+  for (const f of sources()) {
+    const rel = path.relative(repoRoot, f).split(path.sep).join('/');
+    if (/^server\/src\/engine\/(rules|families)\//.test(rel)) continue;
+    fs.readFileSync(f, 'utf8').split('\n').forEach((line, i) => {
+      if (/^\s*(\/\/|\*)/.test(line)) return;
+      for (const id of ids) if (line.includes(`'${id}'`) || line.includes(`"${id}"`)) hits.push(`${rel}:${i + 1}: ${id}`);
+    });
+  }
+  assert.deepEqual(hits, [], hits.join('\n'));
+  // What lsp-lint reads instead: the metadata, in its build-time table.
+  const table = fs.readFileSync(path.join(repoRoot, 'dist/lsp-lint-main.js'), 'utf8');
+  const once = e.allRules.filter((r) => r.oncePerRun).map((r) => r.id).sort();
+  const pluto = Object.fromEntries(e.allRules.filter((r) => r.plutoExitCode).map((r) => [r.id, r.plutoExitCode]));
+  assert.deepEqual(once, ['k8s/stale-data', 'k8s/window-past-data']);
+  assert.deepEqual(pluto, { 'k8s/deprecated-api': 2, 'k8s/no-common-api-version': 3, 'k8s/removed-api': 3 });
+  const field = (id, name, value) => new RegExp(`"?id"?:\\s*"${id}"[^}]*"?${name}"?:\\s*${value}\\b`);
+  for (const id of once) assert.match(table, field(id, 'oncePerRun', 'true'));
+  for (const [id, code] of Object.entries(pluto)) assert.match(table, field(id, 'plutoExitCode', code));
+  assert.doesNotMatch(table, field('k8s/removed-api', 'oncePerRun', 'true'));
+});
+
 test('lsp-lint does not bundle the engine: no YAML, TOML, ajv or data in dist/lsp-lint.js and dist/lsp-lint-main.js', () => {
   // dist/lsp-lint.js is the loader (cli/entry.ts) that runs dist/lsp-lint-main.js, the CLI.
   const bundle = ['dist/lsp-lint.js', 'dist/lsp-lint-main.js'].map((f) => fs.readFileSync(path.join(repoRoot, f), 'utf8')).join('\n');
