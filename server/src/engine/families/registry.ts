@@ -14,6 +14,9 @@ export const families = [starlingx, kubernetes, kataConfig, kataPersist] as cons
 
 /** The family ids, in registry order (the `Family` union of engine/types.ts is this list's element type). */
 export type FamilyId = (typeof families)[number]['id'];
+// A module typed `FamilyModule` (not `FamilyModule<'its-id'>`) would widen FamilyId to string: refused here.
+const idsAreLiterals: string extends FamilyId ? never : true = true;
+void idsAreLiterals;
 export const FAMILIES: readonly FamilyId[] = families.map((f) => f.id);
 
 /**
