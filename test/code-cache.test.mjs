@@ -110,3 +110,29 @@ test('code cache: a cache folder that cannot be made or written means no cache, 
   assert.equal(lint(dir, { SKEWGUARD_CACHE_DIR: path.join(blocker, 'cache') }), want);
   assert.equal(fs.readFileSync(blocker, 'utf8'), 'x');
 });
+
+test('code cache: a cache file or folder that others can write, or a link, is not used (it is code)', () => {
+  const dir = workspace();
+  const cache = path.join(dir, 'cache');
+  const want = lint(dir, { SKEWGUARD_CODE_CACHE: 'off' });
+  lint(dir, { SKEWGUARD_CACHE_DIR: cache });
+  const server = cacheOf(cache, 'server');
+  const good = fs.readFileSync(server);
+  // Whether a cache was used shows in whether it is written again: an unused one is replaced at exit.
+  const rewritten = (prepare) => {
+    prepare();
+    const before = fs.statSync(server, { throwIfNoEntry: false })?.mtimeMs;
+    const ino = fs.lstatSync(server, { throwIfNoEntry: false })?.ino;
+    assert.equal(lint(dir, { SKEWGUARD_CACHE_DIR: cache }), want);
+    const st = fs.lstatSync(server);
+    return st.ino !== ino || st.mtimeMs !== before;
+  };
+  const reset = () => { fs.chmodSync(cache, 0o700); fs.rmSync(server, { force: true }); fs.writeFileSync(server, good, { mode: 0o600 }); fs.chmodSync(server, 0o600); };
+  assert.equal(rewritten(reset), false, 'a private cache is used');
+  assert.equal(rewritten(() => { reset(); fs.chmodSync(server, 0o622); }), true, 'a cache file others can write is not used');
+  assert.equal(rewritten(() => { reset(); fs.chmodSync(cache, 0o777); }), true, 'a cache in a folder others can write is not used');
+  assert.equal(rewritten(() => {
+    reset(); const elsewhere = path.join(dir, 'elsewhere.cache'); fs.renameSync(server, elsewhere); fs.symlinkSync(elsewhere, server);
+  }), true, 'a symbolic link is not followed');
+  fs.chmodSync(cache, 0o700);
+});

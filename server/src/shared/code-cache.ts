@@ -35,10 +35,26 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string | undefin
 
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest();
 
-/** The cache's payload, when the file is whole (its own checksum matches); else undefined. */
+/**
+ * Whether a cache file or its folder may be trusted: it is code. On POSIX it must belong to this user and be
+ * writable by nobody else (nor may its folder be), so that another user cannot plant bytecode.
+ */
+function ownedAndPrivate(st: fs.Stats): boolean {
+  if (typeof process.getuid !== 'function') return true;
+  return st.uid === process.getuid() && (st.mode & 0o022) === 0;
+}
+
+/** The cache's payload, when the file is whole (its own checksum matches) and private; else undefined. */
 function readCache(file: string): Buffer | undefined {
   let buf: Buffer;
-  try { buf = fs.readFileSync(file); } catch { return undefined; }
+  let fd: number | undefined;
+  try {
+    if (!ownedAndPrivate(fs.statSync(path.dirname(file)))) return undefined;
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || !ownedAndPrivate(st)) return undefined;
+    buf = fs.readFileSync(fd);
+  } catch { return undefined; } finally { if (fd !== undefined) fs.closeSync(fd); }
   const head = MAGIC.length, sum = 32;
   if (buf.length <= head + sum || !buf.subarray(0, head).equals(MAGIC)) return undefined;
   const payload = buf.subarray(head + sum);
