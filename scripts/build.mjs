@@ -25,7 +25,9 @@ const common = {
 
 await Promise.all([
   build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] }),
-  build({ ...common, entryPoints: ['server/src/server/main.ts'], outfile: 'dist/server.js' }),
+  // dist/server.js runs dist/server-main.js (the server) from a V8 code cache: server/src/server/entry.ts.
+  build({ ...common, entryPoints: ['server/src/server/entry.ts'], outfile: 'dist/server.js' }),
+  build({ ...common, entryPoints: ['server/src/server/main.ts'], outfile: 'dist/server-main.js' }),
   build({ ...common, entryPoints: ['server/src/engine/index.ts'], outfile: 'dist/engine.js' }),
 ]);
 
@@ -35,8 +37,13 @@ delete createRequire(import.meta.url).cache?.[enginePath];
 const engine = createRequire(import.meta.url)(enginePath);
 const rules = engine.allRules.map((r) => ({
   id: r.id, family: r.family, defaultSeverity: r.defaultSeverity, title: r.title, what: r.what, why: r.why, docsUrl: engine.docsUrl(r.id),
+  ...(r.oncePerRun ? { oncePerRun: true } : {}), ...(r.plutoExitCode ? { plutoExitCode: r.plutoExitCode } : {}),
 }));
-await build({
-  ...common, entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/lsp-lint.js',
-  define: { ...common.define, __SKEWGUARD_RULES__: JSON.stringify(rules) },
-});
+await Promise.all([
+  // dist/lsp-lint.js spawns the server, then runs dist/lsp-lint-main.js from a V8 code cache: server/src/cli/entry.ts.
+  build({ ...common, entryPoints: ['server/src/cli/entry.ts'], outfile: 'dist/lsp-lint.js' }),
+  build({
+    ...common, entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/lsp-lint-main.js',
+    define: { ...common.define, __SKEWGUARD_RULES__: JSON.stringify(rules) },
+  }),
+]);

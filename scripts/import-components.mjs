@@ -28,7 +28,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { normalizeKubernetesVersion } from './lib/kubernetes-version.mjs';
+import { normalizeKubernetesVersion, compareMinor as cmpMinor, minorsBetween as minorsFromTo } from './lib/kubernetes-version.mjs';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const refDir = path.resolve(process.argv[2] ?? path.join(repoRoot, '..', 'shared', 'reference', 'kubernetes'));
@@ -44,11 +44,6 @@ function fail(msg) {
 }
 const readText = (dir, rel) => fs.readFileSync(path.join(dir, rel), 'utf8');
 const readJson = (dir, rel) => JSON.parse(readText(dir, rel));
-function cmpMinor(a, b) {
-  const [am, an] = a.split('.').map(Number);
-  const [bm, bn] = b.split('.').map(Number);
-  return am - bm || an - bn;
-}
 function cmpVersion(a, b) {
   const pa = a.split('.').map(Number);
   const pb = b.split('.').map(Number);
@@ -66,14 +61,9 @@ function minorOf(v) {
   if (!m) fail(`not a version: ${JSON.stringify(v)}`);
   return `${Number(m[1])}.${Number(m[2])}`;
 }
-/** every minor from a to b inclusive (same major) */
+/** every minor from a to b inclusive (same major): the engine's minorsBetween, failing loudly on a bad range */
 function minorsBetween(a, b) {
-  const [am, an] = a.split('.').map(Number);
-  const [bm, bn] = b.split('.').map(Number);
-  if (am !== bm || an > bn) fail(`bad minor range ${a}..${b}`);
-  const out = [];
-  for (let n = an; n <= bn; n++) out.push(`${am}.${n}`);
-  return out;
+  return minorsFromTo(a, b) ?? fail(`bad minor range ${a}..${b}`);
 }
 /** the tag regex for a version row: "3.12" matches v3.12, 3.12.0, v3.12.3-amd64; "3.7.1" matches v3.7.1, v3.7.1-thick */
 function tagMatch(version) {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { generateDocs, listDocs, rulesSettingProperties } from '../scripts/gen-docs.mjs';
+import { generateDocs, listDocs, rulesSettingProperties, filesSettingFields } from '../scripts/gen-docs.mjs';
 import { exampleOverrides } from './helpers/example-options.mjs';
 
 const require = createRequire(import.meta.url);
@@ -209,6 +209,28 @@ test('package.json offers exactly the rules whose severity can be changed as ske
     'stale: run `npm run build && npm run gen:docs`');
   for (const id of Object.keys(FIXED_SEVERITY)) assert.ok(!(id in props), `${id} has a fixed severity but is offered as a setting`);
   assert.deepEqual(props, rulesSettingProperties(e.allRules, e.SEVERITIES, e.docsUrl), 'stale: run `npm run gen:docs`');
+});
+
+test('package.json\'s skewguard.files values and their description are the family registry\'s, generated', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+  const files = pkg.contributes.configuration.properties['skewguard.files'];
+  const want = filesSettingFields(e.families);
+  assert.deepEqual(want.enum, e.families.map((f) => f.id));
+  assert.deepEqual(files.additionalProperties.enum, want.enum, 'stale: run `npm run gen:docs`');
+  assert.equal(files.markdownDescription, want.markdownDescription, 'stale: run `npm run gen:docs`');
+  for (const f of e.families) assert.ok(files.markdownDescription.includes(`\`${f.id}\``), f.id);
+  // A family added to the registry changes both.
+  const more = filesSettingFields([...e.families, { id: 'new-family', title: 'New files' }]);
+  assert.deepEqual(more.enum.slice(-1), ['new-family']);
+  assert.match(more.markdownDescription, /`kata-persist` or `new-family`/);
+});
+
+test('the docs\' family sections are the registry\'s families, in its order, titled by each module', () => {
+  const index = generateDocs(e.allRules).get('docs/rules/README.md');
+  const headings = [...index.matchAll(/^## (.*)$/gm)].map((m) => m[1]);
+  assert.deepEqual(headings, ['General (any checked file)', ...e.families.map((f) => f.title)]);
+  const renamed = generateDocs(e.allRules, e.families.map((f) => ({ ...f, title: `Title of ${f.id}` }))).get('docs/rules/README.md');
+  assert.match(renamed, /^## Title of kata-config$/m);
 });
 
 test('a rule that is not suppressible is not silenced by suppression text inside a persist.json string', () => {

@@ -121,3 +121,29 @@ test('activation, capabilities and marketplace fields', () => {
   assert.equal(pkg.repository.url, 'https://github.com/skewguard/skewguard');
   assert.ok(pkg.main && pkg.main.startsWith('./dist/'), 'main');
 });
+
+test('every package.json setting agrees with the one settings schema (shared/settings.ts): type, values, bounds', () => {
+  // skewguard.trace.server is the LSP client's own (vscode-languageclient reads it); the schema only lets it through.
+  const clientOnly = new Set(['skewguard.trace.server']);
+  const at = (parts) => parts.reduce((n, p) => n?.properties?.[p], e.settingsSchema);
+  const checked = [];
+  for (const [name, s] of Object.entries(settings)) {
+    if (clientOnly.has(name)) continue;
+    const node = at(name.split('.').slice(1));
+    assert.ok(node, `${name}: not in the settings schema`);
+    const type = node.type ?? (node.enum?.every((v) => typeof v === 'string') ? 'string' : undefined);
+    assert.equal(s.type, type, `${name}: type`);
+    // A choice the editor shows may add "" (unset: the default applies); otherwise the values are the schema's.
+    if (node.enum) assert.deepEqual(s.enum.filter((v) => v !== ''), [...node.enum], `${name}: values`);
+    for (const k of ['minimum', 'maximum']) assert.equal(s[k], node[k], `${name}: ${k}`);
+    if (node.additionalProperties?.enum) assert.deepEqual(s.additionalProperties.enum, [...node.additionalProperties.enum], `${name}: values of its entries`);
+    if (node.items?.type) assert.equal(s.items?.type, node.items.type, `${name}: items`);
+    checked.push(name);
+  }
+  // And every leaf of the schema (but the lifecycle rows, not a setting) is offered.
+  const leaves = [];
+  const walk = (n, p) => { if (n.type === 'object' && n.properties && !n.additionalProperties?.enum) for (const [k, c] of Object.entries(n.properties)) walk(c, [...p, k]); else leaves.push(p.join('.')); };
+  for (const [k, c] of Object.entries(e.settingsSchema.properties)) walk(c, [k]);
+  for (const leaf of leaves) if (leaf !== 'trace') assert.ok(checked.includes(`skewguard.${leaf}`), `skewguard.${leaf} is in the schema but not offered`);
+  assert.ok(checked.includes('skewguard.files') && checked.includes('skewguard.kata.flavour') && checked.includes('skewguard.debounceMs'));
+});

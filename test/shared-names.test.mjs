@@ -66,13 +66,65 @@ test('config file names, always-skipped folders, the size limit and severities a
   assert.equal(e.MAX_FILE_BYTES, 20 * 1024 * 1024);
 });
 
-test('lsp-lint does not bundle the engine: no YAML, TOML, ajv or data in dist/lsp-lint.js', () => {
-  const bundle = fs.readFileSync(path.join(repoRoot, 'dist/lsp-lint.js'), 'utf8');
+test('a Kubernetes version is read, normalised and its minors compared and counted only in engine/versions.ts', () => {
+  const home = 'server/src/engine/versions.ts';
+  const patterns = {
+    'a minor-parsing regex': /\(\\d\+\)\\\.\(\\d\+\)/,
+    'a v-prefix strip': /replace\(\/\^\[vV\]\/|replace\(\/\^v\/i/,
+    'its own version arithmetic': /function (normalizeKubernetesVersion|parseMinor|leadingMinor|minorOf|compareMinor|compareVersions|minorsBetween|parseRange)\b[^=]*\{\s*$/,
+  };
+  const hits = [];
+  for (const f of sources()) {
+    const rel = path.relative(repoRoot, f).split(path.sep).join('/');
+    if (rel === home) continue;
+    fs.readFileSync(f, 'utf8').split('\n').forEach((line, i) => {
+      for (const [what, re] of Object.entries(patterns)) if (re.test(line)) hits.push(`${rel}:${i + 1}: ${what}: ${line.trim()}`);
+    });
+  }
+  assert.deepEqual(hits, [], `use ${home}:\n${hits.join('\n')}`);
+  const v = fs.readFileSync(path.join(repoRoot, home), 'utf8');
+  for (const re of Object.values(patterns)) assert.ok(v.split('\n').some((l) => re.test(l)), `the scan matches what versions.ts itself holds: ${re}`);
+  // The readings agree: lifecycle's tuple is versions' minor; a tag's leading minor is the minor of its version part.
+  assert.deepEqual(e.k8sLifecycle.parseMinor('V1.22.3'), [1, 22]);
+  assert.equal(e.k8sLifecycle.compareMinor, e.compareMinor);
+  assert.equal(e.leadingMinor('v1.21.3-amd64'), '1.21');
+  assert.equal(e.leadingMinor('1.x'), undefined);
+  assert.equal(e.compareMinor('1.9', '1.10') < 0, true);
+  assert.throws(() => e.compareMinor('1.x', '1.10'), /not a version: 1\.x/);
+});
+
+test('rule facts live in the rules: no family rule id is written out in the core, the server, lsp-lint, shared or the client', () => {
+  const ids = e.allRules.filter((r) => r.family !== 'general').map((r) => r.id);
+  const hits = [];
+  for (const f of sources()) {
+    const rel = path.relative(repoRoot, f).split(path.sep).join('/');
+    if (/^server\/src\/engine\/(rules|families)\//.test(rel)) continue;
+    fs.readFileSync(f, 'utf8').split('\n').forEach((line, i) => {
+      if (/^\s*(\/\/|\*)/.test(line)) return;
+      for (const id of ids) if (line.includes(`'${id}'`) || line.includes(`"${id}"`)) hits.push(`${rel}:${i + 1}: ${id}`);
+    });
+  }
+  assert.deepEqual(hits, [], hits.join('\n'));
+  // What lsp-lint reads instead: the metadata, in its build-time table.
+  const table = fs.readFileSync(path.join(repoRoot, 'dist/lsp-lint-main.js'), 'utf8');
+  const once = e.allRules.filter((r) => r.oncePerRun).map((r) => r.id).sort();
+  const pluto = Object.fromEntries(e.allRules.filter((r) => r.plutoExitCode).map((r) => [r.id, r.plutoExitCode]));
+  assert.deepEqual(once, ['k8s/stale-data', 'k8s/window-past-data']);
+  assert.deepEqual(pluto, { 'k8s/deprecated-api': 2, 'k8s/no-common-api-version': 3, 'k8s/removed-api': 3 });
+  const field = (id, name, value) => new RegExp(`"?id"?:\\s*"${id}"[^}]*"?${name}"?:\\s*${value}\\b`);
+  for (const id of once) assert.match(table, field(id, 'oncePerRun', 'true'));
+  for (const [id, code] of Object.entries(pluto)) assert.match(table, field(id, 'plutoExitCode', code));
+  assert.doesNotMatch(table, field('k8s/removed-api', 'oncePerRun', 'true'));
+});
+
+test('lsp-lint does not bundle the engine: no YAML, TOML, ajv or data in dist/lsp-lint.js and dist/lsp-lint-main.js', () => {
+  // dist/lsp-lint.js is the loader (cli/entry.ts) that runs dist/lsp-lint-main.js, the CLI.
+  const bundle = ['dist/lsp-lint.js', 'dist/lsp-lint-main.js'].map((f) => fs.readFileSync(path.join(repoRoot, f), 'utf8')).join('\n');
   for (const m of ['node_modules/yaml/', 'node_modules/ajv/', 'node_modules/toml-eslint-parser/', 'server/src/engine/analyze.ts', 'server/src/engine/config.ts', 'server/src/engine/data.ts', 'server/src/engine/rules/index.ts']) {
     assert.ok(!bundle.includes(m), `dist/lsp-lint.js bundles ${m}`);
   }
   // The whole engine is more than twice the size of lsp-lint (it was 1.2 times the engine's size when it bundled it).
-  assert.ok(fs.statSync(path.join(repoRoot, 'dist/engine.js')).size > 1.5 * fs.statSync(path.join(repoRoot, 'dist/lsp-lint.js')).size);
+  assert.ok(fs.statSync(path.join(repoRoot, 'dist/engine.js')).size > 1.5 * fs.statSync(path.join(repoRoot, 'dist/lsp-lint-main.js')).size);
 });
 
 test('the flags that need the data are usage errors checked by the server: same messages, exit 2', () => {

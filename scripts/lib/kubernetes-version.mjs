@@ -1,5 +1,6 @@
-// The one reading of a Kubernetes version string for the importers: normalizeKubernetesVersion of
-// server/src/engine/versions.ts, taken from the built engine (dist/engine.js) so that data and product agree.
+// The one reading of a Kubernetes version string, and the minor arithmetic, for the importers: normalizeKubernetesVersion,
+// compareMinor and minorsBetween of server/src/engine/versions.ts, taken from the built engine (dist/engine.js) so
+// that data and product agree.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -8,4 +9,4 @@ import { fileURLToPath } from 'node:url';
 const enginePath = path.join(path.dirname(path.dirname(path.dirname(fileURLToPath(import.meta.url)))), 'dist', 'engine.js');
 if (!fs.existsSync(enginePath)) throw new Error('dist/engine.js not found: run `npm run build` first');
 
-export const { normalizeKubernetesVersion } = createRequire(import.meta.url)(enginePath);
+export const { normalizeKubernetesVersion, compareMinor, minorsBetween } = createRequire(import.meta.url)(enginePath);

@@ -15,7 +15,7 @@ import type { InitializationOptions } from '../shared/protocol';
 // component versions) are checked by the server, which answers in its initialize result (cliProblems).
 import { normalizeKubernetesVersion } from '../engine/versions';
 import type { SeveritySetting } from '../engine/types';
-import { ruleIds } from './rule-meta';
+import { ruleIds, allRules } from './rule-meta';
 import { SEVERITIES } from '../shared/names';
 import { MAX_FILE_BYTES } from '../shared/limits';
 import { VERSION } from '../shared/version';
@@ -427,10 +427,10 @@ async function main(argv: string[]): Promise<number> {
   const tooManyWarnings = opts.maxWarnings >= 0 && n.warnings > opts.maxWarnings;
   if (tooManyWarnings && opts.format === 'stylish') process.stderr.write(`lsp-lint: ${n.warnings} warnings, more than --max-warnings ${opts.maxWarnings}\n`);
   if (opts.exitCodes === 'pluto') {
-    // Pluto's codes: 3 removed, 2 deprecated (removed wins); otherwise our own.
+    // Pluto's codes: 3 removed, 2 deprecated (removed wins), as each rule's metadata says; otherwise our own.
     const codes = new Set(reports.flatMap((r) => r.diagnostics.map((d) => String(d.code))));
-    if (['k8s/removed-api', 'k8s/no-common-api-version'].some((c) => codes.has(c))) return 3;
-    if (codes.has('k8s/deprecated-api')) return 2;
+    const pluto = allRules.reduce((code, r) => (r.plutoExitCode && codes.has(r.id) ? Math.max(code, r.plutoExitCode) : code), 0);
+    if (pluto) return pluto;
   }
   return n.errors > 0 || tooManyWarnings ? 1 : 0;
 }
@@ -465,8 +465,8 @@ function readFileBounded(file: string): { buf: Buffer; state: ReadState } | { re
   } catch (e) { return why(e); } finally { fs.closeSync(fd); }
 }
 
-/** The notes a run says once (each server says them once): the first in file order is kept. */
-const ONCE_PER_RUN = new Set(['k8s/stale-data', 'k8s/window-past-data']);
+/** The notes a run says once (each server says them once; the rules' oncePerRun): the first in file order is kept. */
+const ONCE_PER_RUN = new Set(allRules.filter((r) => r.oncePerRun).map((r) => r.id));
 function oncePerRun(reports: FileReport[]): void {
   const said = new Set<string>();
   for (const r of reports) {

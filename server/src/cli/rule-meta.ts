@@ -3,7 +3,7 @@
 import type { RuleMeta } from '../engine/rules/types';
 
 /** The registry's metadata lsp-lint needs (a type-only import: nothing of the engine is bundled). */
-export type CliRuleMeta = Pick<RuleMeta, 'id' | 'family' | 'defaultSeverity' | 'title' | 'what' | 'why'> & { docsUrl: string };
+export type CliRuleMeta = Pick<RuleMeta, 'id' | 'family' | 'defaultSeverity' | 'title' | 'what' | 'why' | 'oncePerRun' | 'plutoExitCode'> & { docsUrl: string };
 
 declare const __SKEWGUARD_RULES__: CliRuleMeta[];
 

@@ -1,7 +1,7 @@
 // `.skewguard.yaml`: one file for the editor and CI. Parsed with positions so that every problem in it
 // is reported at the key or value that is wrong, and resolved together with CLI flags, editor settings
 // and workspace facts into the windows a file is checked against.
-import Ajv, { type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { parseYaml, type OffsetRange } from './parse/yaml';
 import { didYouMean, own } from './text';
 import { parseRange, minorsBetween, compareVersions, minorOf, normalizeKubernetesVersion } from './versions';
@@ -14,7 +14,9 @@ import { checkGlob } from './glob';
 import { SEVERITIES } from '../shared/names';
 export { CONFIG_FILENAMES } from '../shared/names';
 export { SEVERITIES };
-export const FAMILIES: Family[] = ['starlingx', 'kubernetes', 'kata-config', 'kata-persist', 'kustomize'];
+// The family ids come from the registry (families/registry.ts), which imports the families, some of which import
+// this module: read them when used (the getter below), not while the modules load.
+import { FAMILIES } from './families/registry';
 
 export const configSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -70,7 +72,7 @@ export const configSchema = {
     ignore: { type: 'array', items: { type: 'string' }, description: 'Glob patterns (gitignore syntax) of files not to check.' },
     files: {
       type: 'object', description: 'Associates glob patterns with a file family.',
-      additionalProperties: { enum: FAMILIES },
+      additionalProperties: { get enum(): readonly Family[] { return FAMILIES; } },
     },
   },
 } as const;
@@ -136,7 +138,8 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
   let validate = validators.get(schema);
   // validateSchema: false: our own constant schemas are not checked against the draft-07 meta-schema at run time
   // (that compile is most of a first validation's cost: ~30 ms of lsp-lint's start-up); test/config.test.mjs does.
-  if (!validate) { validate = new Ajv({ allErrors: true, strict: false, validateSchema: false }).compile(schema); validators.set(schema, validate); }
+  // ajv is required here, on first use, not at start-up: a run given no settings and no .skewguard.yaml never loads it.
+  if (!validate) { const Ajv = (require('ajv') as typeof import('ajv')).default; validate = new Ajv({ allErrors: true, strict: false, validateSchema: false }).compile(schema); validators.set(schema, validate); }
   const bad = new Set<string>();
   if (!validate(value)) {
     for (const e of validate.errors ?? []) {

@@ -1,11 +1,11 @@
 // Versioned JSON Schemas, compiled once each and cached. ajv errors are turned into located problems:
 // an unknown property points at its key, every other error at the offending value.
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { default as Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { loadJson } from './data';
 import type { YamlDoc, OffsetRange } from './parse/yaml';
 import { own } from './text';
 
-/** Made on first use: the instance (and its meta-schema) costs start-up time a file without a schema never needs. */
+/** Made (and ajv required) on first use: the instance (and its meta-schema) costs start-up time a file without a schema never needs. */
 let ajv: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
@@ -14,7 +14,7 @@ export function schemaFor(rel: string): Record<string, any> { return loadJson<Re
 export function validatorFor(rel: string): ValidateFunction {
   let v = compiled.get(rel);
   if (!v) {
-    v = (ajv ??= new Ajv({ allErrors: true, strict: false, verbose: false })).compile(schemaFor(rel));
+    v = (ajv ??= new ((require('ajv') as typeof import('ajv')).default)({ allErrors: true, strict: false, verbose: false })).compile(schemaFor(rel));
     compiled.set(rel, v);
   }
   return v;

@@ -1,5 +1,6 @@
 // Core types of the analysis engine. No editor or LSP imports here: the engine is shared by the
 // language server and (through it) by lsp-lint.
+import type { FamilyId } from './families/registry';
 
 /** Zero-based line and UTF-16 character, as LSP counts them. */
 export interface Position { line: number; character: number }
@@ -31,7 +32,8 @@ export interface Diagnostic {
   data?: Record<string, unknown>;
 }
 
-export type Family = 'starlingx' | 'kubernetes' | 'kata-config' | 'kata-persist' | 'kustomize';
+/** A family's id: one of the registry's (families/registry.ts), never written out here. */
+export type Family = FamilyId;
 
 export interface SourceInfo {
   /** Where a resolved setting came from: cli, config (.skewguard.yaml), settings, workspace, default. */

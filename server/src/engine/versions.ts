@@ -3,9 +3,28 @@ import { memoIn } from './memo';
 
 export interface Minor { major: number; minor: number }
 
+/** "1.22", "v1.22", "V1.22.3", "0.11" -> { major, minor }; undefined when not a version. */
+const minorCache = new Map<string, Minor | undefined>();
 export function parseMinor(v: string): Minor | undefined {
-  const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(normalizeKubernetesVersion(v));
-  return m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined;
+  // Called for every comparison of every lifecycle row at every step of a window: each string is parsed once.
+  return memoIn(minorCache, v, () => {
+    const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(normalizeKubernetesVersion(v));
+    return m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined;
+  }, 10000);
+}
+
+/** Numeric comparison of two minors (a patch is ignored); throws on a malformed version (a data bug, not user input). */
+export function compareMinor(a: string, b: string): number {
+  const pa = parseMinor(a);
+  const pb = parseMinor(b);
+  if (!pa || !pb) throw new Error(`k8sLifecycle: not a version: ${!pa ? a : b}`);
+  return pa.major - pb.major || pa.minor - pb.minor;
+}
+
+/** The minor a version string starts with, whatever follows ("v1.21.3-amd64" -> "1.21"): image tags, Pluto's rows. */
+export function leadingMinor(v: string): string | undefined {
+  const m = /^(\d+)\.(\d+)/.exec(normalizeKubernetesVersion(v));
+  return m ? `${Number(m[1])}.${Number(m[2])}` : undefined;
 }
 
 export function minorOf(v: string): string | undefined {

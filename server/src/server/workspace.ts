@@ -201,11 +201,12 @@ function findLocalhost(root: string, open: string[], maxDepth = 3): string | und
     for (const dir of level) {
       let entries: fs.Dirent[];
       try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { continue; }
-      entries.sort((a, b) => a.name.localeCompare(b.name));
-      for (const e of entries) {
-        if (e.isFile() && isAnchorName(e.name)) return path.join(dir, e.name);
-      }
-      for (const e of entries) if (e.isDirectory() && !SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) next.push(path.join(dir, e.name));
+      // Only what is kept is sorted (the same order as sorting all): the first localeCompare costs ~10 ms (ICU).
+      const byName = (a: fs.Dirent, b: fs.Dirent) => a.name.localeCompare(b.name);
+      const anchors = entries.filter((e) => e.isFile() && isAnchorName(e.name));
+      if (anchors.length) return path.join(dir, anchors.sort(byName)[0].name);
+      const dirs = entries.filter((e) => e.isDirectory() && !SKIP_DIRS.has(e.name) && !e.name.startsWith('.'));
+      for (const e of dirs.sort(byName)) next.push(path.join(dir, e.name));
     }
     level = next.slice(0, 500);
   }

@@ -1,31 +1,30 @@
 // The families, in detection order: a file is the family whose detect() is surest of it, a tie goes to the one
-// listed first. Adding a family: its folder under families/ and one line here (and its context in FamilyResults).
+// listed first. Adding a family: its folder under families/ and one line here. The `Family` id union, the
+// `files:` values of .skewguard.yaml and the settings, package.json's enum and the docs' sections all come from
+// this list; a family adds its context to FamilyResults from its own folder (`declare module '../registry'`).
 import type { Family } from '../types';
 import type { FamilyModule } from './types';
-import type { StarlingxContext } from './starlingx';
-import type { KubernetesContext } from './kubernetes';
-import type { KataContext } from './kata';
-import type { TomlFile } from '../parse/toml';
-import type { PersistContext } from './kata-persist';
 import { starlingx, localhostKubernetesVersion } from './starlingx/family';
 import { isStarlingxName } from './starlingx';
 import { kubernetes, staticPodImagesOf } from './kubernetes/family';
 import { kataConfig } from './kata/family';
 import { kataPersist } from './kata-persist/family';
 import { kustomize } from './kustomize/family';
-import type { KustomizeContext } from './kustomize';
 
-export const families: readonly FamilyModule[] = [starlingx, kustomize, kubernetes, kataConfig, kataPersist];
+export const families = [starlingx, kustomize, kubernetes, kataConfig, kataPersist] as const satisfies readonly FamilyModule[];
 
-/** What each family adds to an analysis result: its parsed file and context, for hovers, completion and facts. */
-export interface FamilyResults {
-  stx?: StarlingxContext;
-  k8s?: KubernetesContext;
-  kata?: KataContext;
-  toml?: TomlFile;
-  persist?: PersistContext;
-  kustomize?: KustomizeContext;
-}
+/** The family ids, in registry order (the `Family` union of engine/types.ts is this list's element type). */
+export type FamilyId = (typeof families)[number]['id'];
+// A module typed `FamilyModule` (not `FamilyModule<'its-id'>`) would widen FamilyId to string: refused here.
+const idsAreLiterals: string extends FamilyId ? never : true = true;
+void idsAreLiterals;
+export const FAMILIES: readonly FamilyId[] = families.map((f) => f.id);
+
+/**
+ * What each family adds to an analysis result: its parsed file and context, for hovers, completion and facts.
+ * Each family declares its own fields in its folder (module augmentation), e.g. families/kubernetes/family.ts.
+ */
+export interface FamilyResults {}
 
 const byId = new Map<string, FamilyModule>(families.map((f) => [f.id, f]));
 

@@ -4,7 +4,7 @@
 import type { AnalyzeInput, AnalyzeResult } from '../analyze';
 import type { CompletionResult, HoverResult } from '../language';
 import type { YamlFile } from '../parse/yaml';
-import type { Family as FamilyId, Position } from '../types';
+import type { Position } from '../types';
 import type { Finding, Rule, RuleMeta } from '../rules/types';
 
 export type Emit = (rule: RuleMeta, f: Finding) => void;
@@ -58,8 +58,11 @@ export const DETECT = {
   name: 4,
 } as const;
 
-export interface FamilyModule {
-  id: FamilyId;
+/** A family's module; `Id` is its id as a literal type, from which the registry derives the `Family` union. */
+export interface FamilyModule<Id extends string = string> {
+  id: Id;
+  /** What its files are, as a heading: the section title of the rule docs (e.g. "Kubernetes manifests"). */
+  title: string;
   /** Names a `# skewguard: <name>` modeline may give for this family. */
   modelineNames: string[];
   /** Before parsing (name, a scan of the text): whether the core should leave YAML parsing out. */

@@ -2,7 +2,7 @@
 // data/kubernetes/components.json and skew-policy.json. Pure predicates; no I/O beyond loading the data.
 import { loadJson } from '../data';
 import { compareMinor, parseMinor } from './lifecycle';
-import { normalizeKubernetesVersion } from '../versions';
+import { leadingMinor } from '../versions';
 
 export interface ComponentVersion {
   version: string;
@@ -79,8 +79,7 @@ export function versionRow(c: Component, tag: string): ComponentVersion | undefi
 
 /** The Kubernetes minor of a kube-* image tag (v1.21.3 -> 1.21). */
 export function kubeMinorOfTag(tag: string | undefined): string | undefined {
-  const m = tag && /^(\d+)\.(\d+)(?:\.\d+)?/.exec(normalizeKubernetesVersion(tag));
-  return m ? `${m[1]}.${m[2]}` : undefined;
+  return tag ? leadingMinor(tag) : undefined;
 }
 
 export type Standing = 'validated' | 'documented' | 'incompatible' | 'unlisted';

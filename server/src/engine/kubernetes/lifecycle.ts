@@ -1,5 +1,5 @@
 // Kubernetes API lifecycle predicates over data/kubernetes/api-lifecycle.json rows.
-// Pure functions (the only import is the one reading of a version string): shared by the engine and (through
+// Pure functions (the only import is the version arithmetic of versions.ts): shared by the engine and (through
 // dist/engine.js) the tests.
 //
 // Versions are minors "X.Y" (a leading "v" or "V" and a patch are accepted and ignored, so Pluto's
@@ -15,7 +15,8 @@
 // (introduced == null means "unknown": treated as served since before any version asked about).
 // `deprecated` stays true after removal, as in Pluto.
 
-import { normalizeKubernetesVersion } from '../versions';
+import { parseMinor as parseMinorOf, compareMinor } from '../versions';
+export { compareMinor };
 
 export interface LifecycleRow {
   apiVersion: string;
@@ -37,26 +38,11 @@ export interface LifecycleStatus {
   replacementAvailable: boolean;
 }
 
-/** "1.22", "v1.22", "v1.22.3", "0.11" -> [major, minor]; undefined when not a version. */
-const minorCache = new Map<string, [number, number] | undefined>();
-export function parseMinor(v: string): [number, number] | undefined {
-  // Called for every comparison of every row at every step of the window: parse each string once.
-  let r = minorCache.get(v);
-  if (r === undefined && !minorCache.has(v)) {
-    const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(normalizeKubernetesVersion(v));
-    r = m ? [Number(m[1]), Number(m[2])] : undefined;
-    if (minorCache.size < 10000) minorCache.set(v, r);
-  }
-  return r;
-}
-
-/** Numeric comparison of two minors; throws on a malformed version (data bug, not user input). */
-export function compareMinor(a: string, b: string): number {
-  const pa = parseMinor(a);
-  const pb = parseMinor(b);
-  if (!pa || !pb) throw new Error(`k8sLifecycle: not a version: ${!pa ? a : b}`);
-  return pa[0] - pb[0] || pa[1] - pb[1];
-}
+/** "1.22", "v1.22", "v1.22.3", "0.11" -> [major, minor]; undefined when not a version (versions.ts parseMinor). */
+export const parseMinor = (v: string): [number, number] | undefined => {
+  const m = parseMinorOf(v);
+  return m ? [m.major, m.minor] : undefined;
+};
 
 function atOrAfter(minor: string, since: string | null | undefined): boolean {
   return since != null && since !== '' && compareMinor(minor, since) >= 0;

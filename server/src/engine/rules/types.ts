@@ -26,6 +26,10 @@ export interface RuleMeta {
    * reads this, and the `skewguard.rules` setting does not offer it. A fixed-severity rule says why in `docs.severity`.
    */
   fixedSeverity?: boolean;
+  /** true: said once per run (per server, with its first file of the family); lsp-lint's report keeps the first. */
+  oncePerRun?: boolean;
+  /** With `lsp-lint --exit-codes pluto`, a finding of this rule makes the run exit with this code (Pluto's: 3 an API is removed, 2 deprecated; 3 wins). */
+  plutoExitCode?: 2 | 3;
   /** Text of its page's "Changing its severity" / "Suppressing it" sections where the generic text is not true. */
   docs?: { severity?: string; suppressing?: string };
   sources: string[];

@@ -17,6 +17,13 @@ import { rule as persistMissing } from '../../rules/kata-persist/missing-field';
 import { rule as persistVersion } from '../../rules/kata-persist/persist-version';
 import { legacyStore, releasesWithoutLegacyStore } from '../../rules/kata-persist/legacy-store';
 
+// This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
+declare module '../registry' {
+  interface FamilyResults {
+    persist?: PersistContext;
+  }
+}
+
 export const persistRules: Rule<PersistContext>[] = [persistFieldNotRead, persistFieldType, persistMissing, persistVersion];
 
 /** A legacy store file (state.json …) and the window: it has no persist.json layout to check field by field. */
@@ -40,8 +47,9 @@ export const legacyStoreRule: Rule<LegacyStoreRun> = {
 
 const byName = (file: string) => isPersistName(file) || isLegacyStoreFile(file);
 
-export const kataPersist: FamilyModule = {
+export const kataPersist: FamilyModule<'kata-persist'> = {
   id: 'kata-persist',
+  title: 'Kata Containers `persist.json`',
   modelineNames: ['kata-persist'],
   // JSON is parsed as YAML (a superset) only where it may be a manifest: persist.json files can be megabytes.
   look({ file, ext, text }) {

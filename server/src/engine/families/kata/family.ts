@@ -3,7 +3,7 @@ import type { FamilyModule } from '../types';
 import { DETECT } from '../types';
 import type { Rule } from '../../rules/types';
 import { parseError, skippedFile } from '../../rules/general';
-import { parseToml } from '../../parse/toml';
+import { parseToml, type TomlFile } from '../../parse/toml';
 import { kataData } from '../../kata/data';
 import { runRule } from '../core';
 import { isKataConfig, detectFlavour, KataContext, resolveKataWindow } from './index';
@@ -17,12 +17,21 @@ import { rule as kataInvalidType } from '../../rules/kata/invalid-type';
 import { rule as kataInvalidValue } from '../../rules/kata/invalid-value';
 import { rule as kataDropIn } from '../../rules/kata/drop-in-not-read';
 
+// This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
+declare module '../registry' {
+  interface FamilyResults {
+    kata?: KataContext;
+    toml?: TomlFile;
+  }
+}
+
 export const kataRules: Rule<KataContext>[] = [
   kataUnknownSection, kataSectionNotInWindow, kataUnknownOption, kataOptionNotInWindow, kataRenamedOption, kataInvalidType, kataInvalidValue, kataDropIn,
 ];
 
-export const kataConfig: FamilyModule = {
+export const kataConfig: FamilyModule<'kata-config'> = {
   id: 'kata-config',
+  title: 'Kata Containers `configuration.toml`',
   modelineNames: ['kata-config', 'kata'],
   // TOML is never read as YAML.
   look: ({ ext }) => ({ notYaml: ext === '.toml' }),

@@ -20,6 +20,13 @@ import { rule as controlPlaneSkew } from '../../rules/kubernetes/control-plane-s
 import { rule as nodeComponentSkew } from '../../rules/kubernetes/node-component-skew';
 import { rule as kubeadmVersion } from '../../rules/kubernetes/kubeadm-version';
 
+// This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
+declare module '../registry' {
+  interface FamilyResults {
+    k8s?: KubernetesContext;
+  }
+}
+
 export const kubernetesRules: Rule<KubernetesContext>[] = [
   removedApi, deprecatedApi, notYetServed, noCommon, componentNotValidated, controlPlaneSkew, nodeComponentSkew, kubeadmVersion,
 ];
@@ -103,8 +110,9 @@ function jsonTopLevelManifest(t: string): boolean {
 
 const YAML_EXT = new Set(['.yml', '.yaml', '']);
 
-export const kubernetes: FamilyModule = {
+export const kubernetes: FamilyModule<'kubernetes'> = {
   id: 'kubernetes',
+  title: 'Kubernetes manifests',
   modelineNames: ['kubernetes'],
   detect({ ext, text, head, yaml }) {
     if (ext === '.json') {

@@ -3,7 +3,7 @@
 import type { YamlDoc, YamlFile, OffsetRange } from '../../parse/yaml';
 import { kubernetesApis, type ApiRow } from '../../data';
 import type { KubeWindow, ComponentVersionSetting } from '../../config';
-import { normalizeKubernetesVersion } from '../../versions';
+import { leadingMinor } from '../../versions';
 import { statusAt, findRow, servedKinds, compareMinor } from '../../kubernetes/lifecycle';
 import { parseImage, componentOf, type ImageRef, type Component } from '../../kubernetes/components';
 import { memoIn, weakMemoIn } from '../../memo';
@@ -377,11 +377,7 @@ export interface PlutoRow {
   component?: string;
 }
 
-const minorOrNull = (v: string | undefined): string | null => {
-  if (!v) return null;
-  const m = /^(\d+)\.(\d+)/.exec(normalizeKubernetesVersion(v));
-  return m ? `${Number(m[1])}.${Number(m[2])}` : null;
-};
+const minorOrNull = (v: string | undefined): string | null => (v ? leadingMinor(v) ?? null : null);
 
 export function fromPluto(p: PlutoRow, origin?: string): ApiRow {
   return {

@@ -19,6 +19,13 @@ import { rule as componentNotValidated } from '../../rules/kubernetes/component-
 import { rule as controlPlaneSkew } from '../../rules/kubernetes/control-plane-skew';
 import { rule as nodeComponentSkew } from '../../rules/kubernetes/node-component-skew';
 
+// This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
+declare module '../registry' {
+  interface FamilyResults {
+    kustomize?: KustomizeContext;
+  }
+}
+
 export const kustomizeRules: Rule<KustomizeContext>[] = [apiVersion, deprecatedField, fieldNotRead, unknownField, patchTargetApi, missingResource];
 
 /** The Kubernetes family's component-skew rules, run over the `images:` entries (their ids stay the Kubernetes family's). */
@@ -57,8 +64,9 @@ function entryImages(ctx: KustomizeContext): EntryImage[] {
   return out;
 }
 
-export const kustomize: FamilyModule = {
+export const kustomize: FamilyModule<'kustomize'> = {
   id: 'kustomize',
+  title: 'Kustomize overlays (`kustomization.yaml`)',
   modelineNames: ['kustomize'],
   detect({ file, yaml }) {
     if (isKustomizationName(file)) return DETECT.name;

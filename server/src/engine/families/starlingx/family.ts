@@ -17,12 +17,20 @@ import { rule as keyNotRead } from '../../rules/starlingx/key-not-read';
 import { rule as invalidType } from '../../rules/starlingx/invalid-type';
 import { rule as invalidValue } from '../../rules/starlingx/invalid-value';
 
+// This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
+declare module '../registry' {
+  interface FamilyResults {
+    stx?: StarlingxContext;
+  }
+}
+
 export const starlingxRules: Rule<StarlingxContext>[] = [vPrefix, unshipped, belowDefault, unknownKey, keyNotRead, invalidType, invalidValue];
 
 const YAML_EXT = new Set(['.yml', '.yaml', '']);
 
-export const starlingx: FamilyModule = {
+export const starlingx: FamilyModule<'starlingx'> = {
   id: 'starlingx',
+  title: 'StarlingX bootstrap overrides (`localhost.yml`)',
   modelineNames: ['starlingx'],
   detect({ file, ext, yaml }) {
     if (!YAML_EXT.has(ext)) return DETECT.no;

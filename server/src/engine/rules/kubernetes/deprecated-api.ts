@@ -5,6 +5,7 @@ import { what, moveTo, checkedAt, componentAdvice, componentData } from './commo
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/deprecated-api',
   family: 'kubernetes',
+  plutoExitCode: 2,
   defaultSeverity: 'warning',
   title: 'API version deprecated in some Kubernetes version in the window',
   what: 'Reports a manifest whose apiVersion/kind is deprecated at some version of the window but still served by all of them. '

@@ -19,6 +19,7 @@ export const helmTemplate: RuleMeta = {
 export const staleData: RuleMeta = {
   id: 'k8s/stale-data',
   family: 'kubernetes',
+  oncePerRun: true,
   defaultSeverity: 'info',
   title: 'Kubernetes lifecycle data may be stale',
   what: 'Says, once per run, that the API lifecycle data is more than six months old, so deprecations announced since '
@@ -34,6 +35,7 @@ export const staleData: RuleMeta = {
 export const windowPastData: RuleMeta = {
   id: 'k8s/window-past-data',
   family: 'kubernetes',
+  oncePerRun: true,
   defaultSeverity: 'warning',
   title: 'Kubernetes window goes past the lifecycle data',
   what: 'Says, once per run, that the Kubernetes window has versions newer than the newest minor the API lifecycle data '

@@ -8,6 +8,7 @@ const span = (s: { first: string; last: string }) => (s.first === s.last ? s.fir
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/no-common-api-version',
   family: 'kubernetes',
+  plutoExitCode: 3,
   defaultSeverity: 'error',
   title: 'No apiVersion of the kind is served across the whole window',
   what: 'Reports a manifest whose kind has no apiVersion served by every Kubernetes version of the window, and says where '

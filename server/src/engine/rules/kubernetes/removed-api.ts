@@ -5,6 +5,7 @@ import { what, moveTo, checkedAt, componentAdvice, componentData } from './commo
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/removed-api',
   family: 'kubernetes',
+  plutoExitCode: 3,
   defaultSeverity: 'error',
   title: 'API version not served by some Kubernetes version in the window',
   what: 'Reports a manifest whose apiVersion/kind is removed before the end of the Kubernetes window, naming the first '

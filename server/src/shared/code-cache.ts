@@ -1,0 +1,107 @@
+// A V8 code cache for the two bundles a run of lsp-lint starts: dist/server.js runs the language server
+// (dist/server-main.js) and dist/lsp-lint.js the CLI (dist/lsp-lint-main.js) through runCached. Compiling a bundle
+// and then, lazily, each function a first file needs costs tens of milliseconds per start (about 50 ms for the
+// server's 1.4 MB); with the cache, whose bytecode covers the functions an earlier run compiled, a few.
+//
+// Never a wrong result: a cache is keyed by the product version, node's V8 version, the architecture and the
+// SHA-256 of the bundle's text (V8 itself checks only the text's length); its own SHA-256 is checked before V8 sees
+// it; V8 rejects one made under other flags; a rejected, corrupt or unreadable cache is ignored and the bundle
+// compiled as usual. A cache is written once, at exit, when there was none or it was rejected: to a temporary name
+// opened exclusively, then renamed; only the newest few of a kind are kept. Where: SKEWGUARD_CACHE_DIR, else the
+// per-user cache folder (XDG_CACHE_HOME or ~/.cache, ~/Library/Caches, %LOCALAPPDATA%) under skewguard/.
+// SKEWGUARD_CODE_CACHE=off turns it off.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vm from 'node:vm';
+import { createHash, randomBytes } from 'node:crypto';
+import Module from 'node:module';
+import { isAscii } from 'node:buffer';
+import { VERSION } from './version';
+
+const MAGIC = Buffer.from('skewguard-code-cache-1\n');
+/** Cache files of this kind kept in the folder (other versions, other builds): the newest ones. */
+const KEEP = 4;
+
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.SKEWGUARD_CACHE_DIR) return env.SKEWGUARD_CACHE_DIR;
+  let home = '';
+  try { home = os.homedir(); } catch { /* no home: no cache */ }
+  if (process.platform === 'win32') return env.LOCALAPPDATA ? path.join(env.LOCALAPPDATA, 'skewguard', 'Cache') : undefined;
+  if (process.platform === 'darwin') return home ? path.join(home, 'Library', 'Caches', 'skewguard') : undefined;
+  if (env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME)) return path.join(env.XDG_CACHE_HOME, 'skewguard');
+  return home ? path.join(home, '.cache', 'skewguard') : undefined;
+}
+
+const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest();
+
+/**
+ * Whether a cache file or its folder may be trusted: it is code. On POSIX it must belong to this user and be
+ * writable by nobody else (nor may its folder be), so that another user cannot plant bytecode.
+ */
+function ownedAndPrivate(st: fs.Stats): boolean {
+  if (typeof process.getuid !== 'function') return true;
+  return st.uid === process.getuid() && (st.mode & 0o022) === 0;
+}
+
+/** The cache's payload, when the file is whole (its own checksum matches) and private; else undefined. */
+function readCache(file: string): Buffer | undefined {
+  let buf: Buffer;
+  let fd: number | undefined;
+  try {
+    if (!ownedAndPrivate(fs.statSync(path.dirname(file)))) return undefined;
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || !ownedAndPrivate(st)) return undefined;
+    buf = fs.readFileSync(fd);
+  } catch { return undefined; } finally { if (fd !== undefined) fs.closeSync(fd); }
+  const head = MAGIC.length, sum = 32;
+  if (buf.length <= head + sum || !buf.subarray(0, head).equals(MAGIC)) return undefined;
+  const payload = buf.subarray(head + sum);
+  return sha256(payload).equals(buf.subarray(head, head + sum)) ? payload : undefined;
+}
+
+function writeCache(dir: string, file: string, prefix: string, payload: Buffer): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    const fd = fs.openSync(tmp, 'wx', 0o600);
+    try { fs.writeSync(fd, Buffer.concat([MAGIC, sha256(payload), payload])); } finally { fs.closeSync(fd); }
+    try { fs.renameSync(tmp, file); } catch { try { fs.unlinkSync(tmp); } catch { /* gone */ } return; }
+    // Older caches (earlier builds and versions) go, except the newest few.
+    const mine = fs.readdirSync(dir).filter((n) => n.startsWith(`${prefix}-`) && n.endsWith('.cache')).map((n) => {
+      try { return { n, t: fs.statSync(path.join(dir, n)).mtimeMs }; } catch { return { n, t: 0 }; }
+    }).sort((a, b) => b.t - a.t);
+    for (const { n } of mine.slice(KEEP)) { try { fs.unlinkSync(path.join(dir, n)); } catch { /* another run took it */ } }
+  } catch { /* no cache then: the next start compiles again */ }
+}
+
+/**
+ * Loads the CommonJS bundle `file` as a module (child of `parent`) and runs it, compiled from the code cache named
+ * `<name>-…` when there is a good one.
+ */
+export function runCached(file: string, name: string, parent: NodeModule): void {
+  const bytes = fs.readFileSync(file);
+  // esbuild writes ASCII (it escapes the rest): decoded as latin1, the same text, faster than as UTF-8.
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  const off = /^(0|off|false|no)$/i.test(process.env.SKEWGUARD_CODE_CACHE ?? '');
+  const dir = off ? undefined : cacheDir();
+  const cacheFile = dir && path.join(dir, `${name}-${VERSION}-${process.versions.v8}-${process.arch}-${sha256(bytes).toString('hex').slice(0, 32)}.cache`);
+  const cachedData = cacheFile ? readCache(cacheFile) : undefined;
+  // The CommonJS wrapper on a line of its own (line 0), so that positions in stack traces are the bundle's own.
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, { filename: file, lineOffset: -1, cachedData });
+  if (cacheFile && (!cachedData || script.cachedDataRejected)) {
+    process.on('exit', () => {
+      let data: Buffer;
+      try { data = script.createCachedData(); } catch { return; }
+      writeCache(dir!, cacheFile, name, data);
+    });
+  }
+  const m = new Module(file, parent);
+  m.filename = file;
+  m.paths = (Module as unknown as { _nodeModulePaths(d: string): string[] })._nodeModulePaths(path.dirname(file));
+  const run = script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: Module, f: string, d: string) => void;
+  run.call(m.exports, m.exports, Module.createRequire(file), m, file, path.dirname(file));
+  m.loaded = true;
+}
+
