@@ -323,6 +323,7 @@ class Renderer {
         if (first.k === 'nil') this.fail(loc, 'nil is not a command');
         if (args.length > 1 || hasFinal) this.fail(loc, `can't give argument to non-function ${t.text.slice(first.start, first.end)}`);
         if (first.k === 'pipe') { const v = this.evalPipe(t, first.pipe, dot, vars, loc); return v; }
+        if (first.k === 'dot') return dot;
         return this.constant(first, 'any', loc);
       }
     }
@@ -467,8 +468,9 @@ class Renderer {
     const f = Object.hasOwn(FUNCS, name) ? FUNCS[name] : undefined;
     if (!f) {
       const why = KNOWN_UNEVALUATED.has(name) ? `function ${name} is not evaluated` : `function ${name} is not known to the evaluator (Helm fails on a function it does not define)`;
-      // evaluate the arguments all the same, so their own problems surface
-      for (const a of args) this.evalArg(t, a, 'any', dot, vars, loc);
+      // evaluate the arguments all the same, so their own problems surface; an Unknown among them is the cause
+      for (const a of args) { const v = this.evalArg(t, a, 'any', dot, vars, loc); if (v instanceof Unk) return v; }
+      if (final instanceof Unk && final !== NO_FINAL) return final;
       return this.unk(why, loc);
     }
     const argv = this.collectArgs(t, name, f.params, f.variadic, args, dot, vars, final, loc);
