@@ -133,6 +133,12 @@ test('define, template, block, include (a string, here with nindent)', () => {
   const both = { 'charts/sub/templates/_h.tpl': '{{ define "x" }}sub{{ end }}', 'templates/_h.tpl': '{{ define "x" }}parent{{ end }}' };
   assert.equal(out('{{ include "x" . }}', { helpers: both }), 'parent');
   assert.match(errorOf('{{ include "missing" . }}'), /no template "missing"/);
+  // an empty (white space only) define does not replace a non-empty one; two non-empty ones in one file are an error
+  const empty = { 'templates/_a.tpl': '{{ define "x" }}A{{ end }}', 'templates/_b.tpl': '{{ define "x" }}  \n{{ end }}' };
+  assert.equal(out('{{ include "x" . }}', { helpers: empty }), 'A');
+  const dup = h.parseTemplate({ path: 't', text: '{{ define "x" }}1{{ end }}{{ define "x" }}2{{ end }}' });
+  assert.match(dup.errors[0].message, /multiple definition of template "x"/);
+  assert.equal(dup.errors[0].start, 26);
 });
 
 test('and / or short-circuit and return an operand; not, eq (several), ne, lt, le, gt, ge', () => {
@@ -191,7 +197,8 @@ test('lists and dicts: list, dict, get, set, hasKey, keys, index, len', () => {
   assert.equal(out('{{ $d := dict "b" 2 "a" 1 }}{{ get $d "a" }}[{{ get $d "z" }}]{{ hasKey $d "b" }}{{ keys $d | sortAlpha }}{{ $_ := set $d "c" 3 }}{{ len $d }}'), '1[]true[a b]3');
   assert.equal(out('{{ index (list "a" "b") 1 }}|{{ index .Values.m "k" }}|{{ index .Values "m" "k" }}|{{ len (list 1 2) }}', { values: { m: { k: 'v' } } }), 'b|v|v|2');
   assert.match(errorOf('{{ index (list 1) 5 }}'), /index out of range: 5/);
-  assert.match(errorOf('{{ index .Values "nope" "x" }}'), /index of untyped nil/);
+  assert.match(errorOf('{{ index .Values "nope" "x" }}'), /index of nil pointer/);
+  assert.match(errorOf('{{ index .Values.nope "x" }}'), /index of untyped nil/);
   // the order of keys is Go's random map order: printing it unsorted is not evaluated
   const r = render('{{ keys (dict "a" 1 "b" 2) }}');
   assert.equal(r.text, U);
@@ -250,6 +257,9 @@ test('.Capabilities, .Chart, .Release, .Template, .Files, lookup', () => {
 test('tpl renders a string as a template in scope', () => {
   assert.equal(out('{{ tpl .Values.t . }}', { values: { t: '{{ .Values.n }}-x', n: 1 } }), '1-x');
   assert.equal(out('{{ tpl "{{ define \\"z\\" }}Z{{ end }}{{ include \\"z\\" . }}" . }}'), 'Z');
+  // its defines stay inside it
+  assert.match(errorOf('{{ tpl "{{ define \\"z\\" }}Z{{ end }}" . }}{{ include "z" . }}'), /no template "z"/);
+  assert.match(errorOf('{{ tpl "{{ if }}" . }}'), /error calling tpl: missing value for if/);
 });
 
 test('the bitnami helper: each step takes its arm, branches say which', () => {

@@ -5,7 +5,7 @@
 import type { Arm, Define, Expr, Node, ParsedTemplate, Pipe, TemplateProblem } from './parse';
 import { parseTemplate } from './parse';
 import { GoStruct, Unk, UNORDERED, type Method, type ParamType, type V, fromJs, goType, isMap, truth } from './values';
-import { NotEvaluated, formatV } from './fmt';
+import { NotEvaluated, cmpStr, formatV } from './fmt';
 import { FUNCS, KNOWN_UNEVALUATED, type FnCtx } from './funcs';
 
 export interface Capabilities { kubeVersion: string; has(apiVersion: string): boolean }
@@ -73,7 +73,7 @@ class Renderer {
       if (ca !== cb) return cb - ca;
       return a.path < b.path ? 1 : a.path > b.path ? -1 : 0;
     });
-    for (const t of order) for (const d of t.defines) if (d.list.length > 0 || !this.defines.has(d.name)) this.defines.set(d.name, d);
+    for (const t of order) for (const d of t.defines) if (!this.defines.has(d.name) || !isEmptyTree(t.text, d.list)) this.defines.set(d.name, d);
   }
 
   step(loc: Loc, n = 1): void {
@@ -169,6 +169,7 @@ class Renderer {
   }
 
   recordBranch(b: Branch): void {
+    if (b.path.startsWith('\u0000')) return; // a tpl string's own branches have no place in a file
     const key = b.id + '|' + String(b.taken);
     if (this.branchSeen.has(key)) return;
     this.branchSeen.add(key);
@@ -223,7 +224,7 @@ class Renderer {
       if (Array.isArray(v)) {
         if (UNORDERED.has(v) && v.length > 1) { unknownBlock('the range is over a list in Go\'s random map order'); return; }
         items = v.map((x, i) => [BigInt(i), x]);
-      } else if (isMap(v)) items = [...v.keys()].sort().map((k) => [k, v.get(k)]);
+      } else if (isMap(v)) items = [...v.keys()].sort(cmpStr).map((k) => [k, v.get(k)]);
       else if (typeof v === 'bigint') {
         if (n.pipe.decl.length > 1) this.fail(loc, `can't use ${v} to iterate over more than one variable`);
         if (v > 100000n) this.fail(loc, `range over ${v} exceeds the evaluation budget`);
@@ -507,7 +508,9 @@ class Renderer {
   tpl(t: { path: string }, text: string, data: V, loc: Loc): V {
     const parsed = parseTemplate({ path: t.path, text });
     if (parsed.errors.length) this.fail(loc, `error calling tpl: ${parsed.errors[0].message}`);
-    for (const d of parsed.defines) this.defines.set(d.name, d);
+    // the tpl string's defines are visible inside it only
+    const shadowed = new Map<string, Define | undefined>();
+    for (const d of parsed.defines) { if (!shadowed.has(d.name)) shadowed.set(d.name, this.defines.get(d.name)); this.defines.set(d.name, d); }
     const pseudo: Define = { name: '', path: t.path, list: parsed.root, start: loc.start, end: loc.end, action: loc };
     const saved = this.scope.templates.get(t.path);
     const firstUnknown = this.unknowns.length;
@@ -527,11 +530,17 @@ class Renderer {
     } finally {
       this.scope.templates.delete(key);
       if (saved) this.scope.templates.set(t.path, saved);
+      for (const [name, d] of shadowed) { if (d) this.defines.set(name, d); else this.defines.delete(name); }
     }
   }
 }
 
 const NO_FINAL = new Unk('(no piped value)', '', 0, 0) as V;
+
+/** text/template IsEmptyTree: only white space text (and comments); such a define does not replace another. */
+function isEmptyTree(text: string, list: Node[]): boolean {
+  return list.every((n) => n.k === 'text' && text.slice(n.start, n.end).trim() === '');
+}
 
 function goParam(type: ParamType): string {
   switch (type) {

@@ -165,9 +165,10 @@ function lt(c: FnCtx, name: string, a: V, b: V): boolean {
 }
 
 function goIndex(c: FnCtx, item: V, idx: V[]): V {
-  let cur = item;
+  let cur: V = item;
+  if (cur === undefined || cur === null) c.fail('error calling index: index of untyped nil');
   for (const i of idx) {
-    if (cur === undefined || cur === null) c.fail('error calling index: index of untyped nil');
+    if (cur === undefined || cur === null) c.fail('error calling index: index of nil pointer');
     if (Array.isArray(cur) || typeof cur === 'string') {
       if (UNORDERED.has(cur as V[]) && (cur as V[]).length > 1) throw new NotEvaluated('index into a list in Go\'s random map order');
       if (typeof i !== 'bigint') c.fail(`error calling index: cannot index slice/array with type ${goType(i)}`);
@@ -175,7 +176,7 @@ function goIndex(c: FnCtx, item: V, idx: V[]): V {
       const len = typeof cur === 'string' ? byteLen(cur) : cur.length;
       if (n < 0 || n >= len) c.fail(`error calling index: index out of range: ${n}`);
       if (typeof cur === 'string') {
-        const b = Buffer.from(cur, 'utf8')[n];
+        const b: number = Buffer.from(cur, 'utf8')[n];
         cur = BigInt(b); // a byte (uint8)
         continue;
       }

@@ -566,6 +566,14 @@ export function parseTemplate(file: TemplateFile): ParsedTemplate {
       act(pipe.decl.length ? 'assign' : 'output');
       top().list.push({ k: 'action', pipe, start: it.start, end: it.end });
     }
+    // text/template Tree.add: two non-empty defines of one name in one file are an error
+    const nonEmpty = new Set<string>();
+    for (const d of out.defines) {
+      const empty = d.list.every((n) => n.k === 'text' && text.slice(n.start, n.end).trim() === '');
+      if (empty) continue;
+      if (nonEmpty.has(d.name)) throw new ParseError(d.action.start, d.action.end, `template: multiple definition of template ${JSON.stringify(d.name)}`);
+      nonEmpty.add(d.name);
+    }
     if (stack.length > 1) {
       const f = top();
       const s = f.kind === 'define' ? f.define!.action : f.node.arms ? f.node.arms[0].action : f.node.action;
