@@ -133,6 +133,8 @@ test('define, template, block, include (a string, here with nindent)', () => {
   const both = { 'charts/sub/templates/_h.tpl': '{{ define "x" }}sub{{ end }}', 'templates/_h.tpl': '{{ define "x" }}parent{{ end }}' };
   assert.equal(out('{{ include "x" . }}', { helpers: both }), 'parent');
   assert.match(errorOf('{{ include "missing" . }}'), /no template "missing"/);
+  // include's data nil is an invalid dot: fields of it are "no value", not an error
+  assert.equal(out('[{{ include "f" .Values.nope }}]', { helpers: { 'templates/_f.tpl': '{{ define "f" }}{{ .a.b }}{{ end }}' } }), '[]');
   // an empty (white space only) define does not replace a non-empty one; two non-empty ones in one file are an error
   const empty = { 'templates/_a.tpl': '{{ define "x" }}A{{ end }}', 'templates/_b.tpl': '{{ define "x" }}  \n{{ end }}' };
   assert.equal(out('{{ include "x" . }}', { helpers: empty }), 'A');
@@ -197,6 +199,9 @@ test('lists and dicts: list, dict, get, set, hasKey, keys, index, len', () => {
   assert.equal(out('{{ $d := dict "b" 2 "a" 1 }}{{ get $d "a" }}[{{ get $d "z" }}]{{ hasKey $d "b" }}{{ keys $d | sortAlpha }}{{ $_ := set $d "c" 3 }}{{ len $d }}'), '1[]true[a b]3');
   assert.equal(out('{{ index (list "a" "b") 1 }}|{{ index .Values.m "k" }}|{{ index .Values "m" "k" }}|{{ len (list 1 2) }}', { values: { m: { k: 'v' } } }), 'b|v|v|2');
   assert.match(errorOf('{{ index (list 1) 5 }}'), /index out of range: 5/);
+  // a missing key is a nil interface{}: not a map for a map parameter; a pipeline's nil is (a nil map)
+  assert.match(errorOf('{{ hasKey .Values.nope "x" }}'), /wrong type for value; expected map\[string\]interface \{\}; got interface \{\}/);
+  assert.equal(out('{{ hasKey (.Values.nope) "x" }}'), 'false');
   assert.match(errorOf('{{ index .Values "nope" "x" }}'), /index of nil pointer/);
   assert.match(errorOf('{{ index .Values.nope "x" }}'), /index of untyped nil/);
   // the order of keys is Go's random map order: printing it unsorted is not evaluated
@@ -257,6 +262,8 @@ test('.Capabilities, .Chart, .Release, .Template, .Files, lookup', () => {
 test('tpl renders a string as a template in scope', () => {
   assert.equal(out('{{ tpl .Values.t . }}', { values: { t: '{{ .Values.n }}-x', n: 1 } }), '1-x');
   assert.equal(out('{{ tpl "{{ define \\"z\\" }}Z{{ end }}{{ include \\"z\\" . }}" . }}'), 'Z');
+  // tpl drops "<no value>" from its result (Helm's tplFun), include does not (only the file's output is cleaned)
+  assert.equal(out('{{ len (tpl "{{ .Values.nope }}" .) }} {{ len (include "nv" .) }}', { helpers: { 'templates/_nv.tpl': '{{ define "nv" }}{{ .Values.nope }}{{ end }}' } }), '0 10');
   // its defines stay inside it
   assert.match(errorOf('{{ tpl "{{ define \\"z\\" }}Z{{ end }}" . }}{{ include "z" . }}'), /no template "z"/);
   assert.match(errorOf('{{ tpl "{{ if }}" . }}'), /error calling tpl: missing value for if/);
@@ -282,6 +289,10 @@ test('the bitnami helper: each step takes its arm, branches say which', () => {
     // the apiVersion's text maps to the include action, not literal
     const seg = r.segments.find((s) => s.outStart === 12);
     assert.deepEqual({ ...seg, origin: undefined }, { outStart: 12, outEnd: 12 + api.length, path: 'templates/t.yaml', srcStart: 12, srcEnd: 68, literal: false, origin: undefined });
+    // … and its origin is the literal text of the arm in the helper
+    const src = helpers[seg.origin.path];
+    assert.equal(seg.origin.literal, true);
+    assert.equal(src.slice(seg.origin.srcStart, seg.origin.srcEnd), api);
     const arms = r.branches.filter((b) => b.path === 'charts/common/templates/_capabilities.tpl').map((b) => b.taken);
     assert.deepEqual(arms, api === 'extensions/v1beta1' ? [true, false, false] : api === 'networking.k8s.io/v1beta1' ? [false, true, false] : [false, false, true], kv);
   }
@@ -403,4 +414,33 @@ test('maskActions keeps length, offsets and line breaks; actionsOf lists each ac
   // an unlexable text is still masked from {{ to }}
   const bad = 'a {{ "x }} b';
   assert.equal(h.maskActions(bad).length, bad.length);
+});
+
+test('robustness: random templates never throw, and segments always cover the output exactly', () => {
+  let seed = 15;
+  const rnd = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const parts = ['{{', '}}', '{{- ', ' -}}', '{{/*', '*/}}', ' if ', ' else ', ' end ', ' range ', ' with ', ' define "a" ', ' include "a" . ',
+    ' template "a" ', '.Values.x', '.Values.m.k', '$', '$v := ', ' | ', '(', ')', '"s"', '`r`', "'c'", ' 1 ', ' 1.5 ', ' nil ', ' true ',
+    ' quote ', ' default ', ' toYaml ', ' nindent 2 ', ' eq ', ' and ', ' or ', ' not ', ' len ', ' index ', ' printf "%v" ', ' tpl ',
+    ' semverCompare ">=1.19-0" ', '.Capabilities.KubeVersion.Version', ' break ', ' continue ', '\n', '\r\n', 'é', '😀', 'text ', ':', '-', '\t'];
+  const values = { x: 'v', m: { k: [1, 'two', { three: 3 }] }, n: null, b: true };
+  for (let i = 0; i < 3000; i++) {
+    let text = '';
+    const len = 1 + rnd(25);
+    for (let j = 0; j < len; j++) text += parts[rnd(parts.length)];
+    const p = h.parseTemplate({ path: 'templates/f.yaml', text });
+    const m = h.maskActions(text);
+    assert.equal(m.length, text.length);
+    const templates = new Map([['templates/f.yaml', p], ['templates/_a.tpl', h.parseTemplate({ path: 'templates/_a.tpl', text: '{{ define "a" }}A{{ . }}{{ end }}' })]]);
+    const r = h.renderTemplate(p, { values, chart: { Name: 'c' }, capabilities: { kubeVersion: 'v1.25.0', has: () => true }, templates }, { steps: 5000 });
+    let at = 0;
+    for (const s of r.segments) {
+      assert.equal(s.outStart, at, text);
+      assert.ok(s.outEnd > s.outStart);
+      if (s.literal) assert.equal(r.text.slice(s.outStart, s.outEnd), text.slice(s.srcStart, s.srcEnd), text);
+      at = s.outEnd;
+    }
+    assert.equal(at, r.text.length, text);
+    for (const u of r.unknowns) assert.ok(u.start >= 0 && u.end <= text.length && u.outStart <= u.outEnd && u.outEnd <= r.text.length, text);
+  }
 });

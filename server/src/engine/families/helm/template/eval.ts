@@ -55,7 +55,9 @@ class Renderer {
   readonly unknowns: Unknown[] = [];
   readonly branches: Branch[] = [];
   private readonly branchSeen = new Set<string>();
-  readonly defines = new Map<string, Define>();
+  readonly defines: Map<string, Define>;
+  /** Templates made by tpl while it runs (kept apart from the caller's map, which is never changed). */
+  private readonly tplTemplates = new Map<string, ParsedTemplate>();
   out: Out = { text: [], len: 0, segments: [] };
   /** Template the top-level render is of (for positions of Unknowns produced inside includes). */
   includeDepth = 0;
@@ -66,14 +68,7 @@ class Renderer {
     this.maxSteps = budget?.steps ?? DEFAULT_BUDGET.steps;
     this.maxDepth = budget?.depth ?? DEFAULT_BUDGET.depth;
     this.maxOut = budget?.outputChars ?? DEFAULT_BUDGET.outputChars;
-    // Helm parses subcharts' templates first (deeper paths first), then the parent's, each level in reverse
-    // alphabetical order; a later `define` of the same name replaces an earlier one (text/template AddParseTree).
-    const order = [...scope.templates.values()].sort((a, b) => {
-      const ca = a.path.split('/').length, cb = b.path.split('/').length;
-      if (ca !== cb) return cb - ca;
-      return a.path < b.path ? 1 : a.path > b.path ? -1 : 0;
-    });
-    for (const t of order) for (const d of t.defines) if (!this.defines.has(d.name) || !isEmptyTree(t.text, d.list)) this.defines.set(d.name, d);
+    this.defines = new Map(definesOf(scope.templates));
   }
 
   step(loc: Loc, n = 1): void {
@@ -99,7 +94,9 @@ class Renderer {
       last.outEnd = this.out.len; last.srcEnd = seg.srcEnd;
       return;
     }
-    this.out.segments.push({ ...seg, outStart: start, outEnd: this.out.len });
+    const full: Segment = { outStart: start, outEnd: this.out.len, path: seg.path, srcStart: seg.srcStart, srcEnd: seg.srcEnd, literal: seg.literal };
+    if (seg.origin) full.origin = seg.origin;
+    this.out.segments.push(full);
   }
 
   unknown(u: Unk, loc: Loc, printed: boolean): void {
@@ -164,9 +161,20 @@ class Renderer {
       }
     }
     const at = this.reportLoc(loc);
+    const inner = typeof v === 'string' ? this.provenance.get(v) : undefined;
+    if (inner) {
+      // the string an include returned, printed as it is: each part keeps where in the define it comes from
+      for (const seg of inner) {
+        this.write(s.slice(seg.outStart, seg.outEnd), { path: at.path, srcStart: at.start, srcEnd: at.end, literal: false, origin: seg.origin ?? { path: seg.path, srcStart: seg.srcStart, srcEnd: seg.srcEnd, literal: seg.literal } }, loc);
+      }
+      return;
+    }
     const origin = this.callerStack.length ? { path: t.path, srcStart: loc.start, srcEnd: loc.end, literal: false } : undefined;
     this.write(s, { path: at.path, srcStart: at.start, srcEnd: at.end, literal: false, origin }, loc);
   }
+
+  /** Where the text of the strings includes returned comes from (the latest include of each text). */
+  readonly provenance = new Map<string, Segment[]>();
 
   recordBranch(b: Branch): void {
     if (b.path.startsWith('\u0000')) return; // a tpl string's own branches have no place in a file
@@ -239,8 +247,13 @@ class Renderer {
       for (const [k, x] of items) {
         this.step(loc);
         const m2 = vars.length;
-        if (n.pipe.decl.length === 1) vars.push([n.pipe.decl[0], x]);
-        else if (n.pipe.decl.length === 2) { vars.push([n.pipe.decl[0], k]); vars.push([n.pipe.decl[1], x]); }
+        const assign = (name: string, val: V) => {
+          if (!n.pipe.isAssign) { vars.push([name, val]); return; }
+          for (let i = vars.length - 1; i >= 0; i--) if (vars[i][0] === name) { vars[i][1] = val; return; }
+          this.fail(loc, `undefined variable: ${name}`);
+        };
+        if (n.pipe.decl.length === 1) assign(n.pipe.decl[0], x);
+        else if (n.pipe.decl.length === 2) { assign(n.pipe.decl[0], k); assign(n.pipe.decl[1], x); }
         try {
           this.execList(t, n.list, x, vars);
         } catch (e) {
@@ -254,7 +267,7 @@ class Renderer {
   /** Runs a define with `data` as dot and `$`; into the output (template) or into a string (include). */
   callDefine(d: Define, data: V, loc: Loc, capture: boolean): string | undefined {
     if (this.includeDepth >= this.maxDepth) this.fail(loc, `template nesting deeper than ${this.maxDepth} levels (define ${JSON.stringify(d.name)}; Helm allows 1000 recursive includes, this evaluator ${this.maxDepth})`);
-    const t = this.scope.templates.get(d.path) ?? { path: d.path, text: '' };
+    const t = this.scope.templates.get(d.path) ?? this.tplTemplates.get(d.path) ?? { path: d.path, text: '' };
     this.includeDepth++;
     const saved = this.out;
     if (capture) this.out = { text: [], len: 0, segments: [] };
@@ -263,6 +276,10 @@ class Renderer {
       this.execList(t, d.list, data, [['$', data]]);
       if (capture) {
         const s = this.out.text.join('');
+        if (s.length > 0 && s.length <= 10_000 && this.provenance.size < 1000 && s.indexOf('<no value>') === -1) {
+          const segs = this.out.segments;
+          if (segs.length && segs[0].outStart === 0 && segs[segs.length - 1].outEnd === s.length) this.provenance.set(s, segs.map((x) => ({ ...x })));
+        }
         return s;
       }
       return undefined;
@@ -389,12 +406,14 @@ class Renderer {
   validate(v: V, type: ParamType, loc: Loc): V {
     if (v instanceof Unk || type === 'any') return v === undefined ? null : v;
     if (v === undefined) {
+      // "no value" (a pipeline's nil) becomes the zero value of a type that can be nil (exec.go validateType)
       if (type === 'map' || type === 'list') return null;
       this.fail(loc, `invalid value; expected ${goParam(type)}`);
     }
+    // a nil interface{} (a missing key) is not assignable to a typed parameter, maps and slices included
     const ok = (type === 'string' && typeof v === 'string') || ((type === 'int' || type === 'int64') && typeof v === 'bigint')
       || (type === 'float' && typeof v === 'number') || (type === 'bool' && typeof v === 'boolean')
-      || (type === 'map' && (v instanceof Map || v === null)) || (type === 'list' && (Array.isArray(v) || v === null));
+      || (type === 'map' && v instanceof Map) || (type === 'list' && Array.isArray(v));
     if (!ok) this.fail(loc, `wrong type for value; expected ${goParam(type)}; got ${v === null ? 'interface {}' : goType(v)}`);
     return v;
   }
@@ -485,7 +504,8 @@ class Renderer {
         const d = this.defines.get(tplName);
         if (!d) this.fail(loc, `error calling include: template: no template ${JSON.stringify(tplName)} associated with template "gotpl"`);
         const firstUnknown = this.unknowns.length;
-        const s = this.callDefine(d, data, loc, true)!;
+        // ExecuteTemplate(…, data): a nil interface{} becomes an invalid dot ("no value")
+        const s = this.callDefine(d, data === null ? undefined : data, loc, true)!;
         // an Unknown inside an include makes its string unknown (its text is not what Helm would produce)
         if (this.unknowns.length > firstUnknown) {
           const u = this.unknowns[firstUnknown];
@@ -512,30 +532,49 @@ class Renderer {
     const shadowed = new Map<string, Define | undefined>();
     for (const d of parsed.defines) { if (!shadowed.has(d.name)) shadowed.set(d.name, this.defines.get(d.name)); this.defines.set(d.name, d); }
     const pseudo: Define = { name: '', path: t.path, list: parsed.root, start: loc.start, end: loc.end, action: loc };
-    const saved = this.scope.templates.get(t.path);
     const firstUnknown = this.unknowns.length;
     // the tpl text is a template of its own: its offsets are not the file's
     const key = `\u0000tpl:${this.steps}`;
-    this.scope.templates.set(key, parsed);
+    this.tplTemplates.set(key, parsed);
     pseudo.path = key;
     for (const d of parsed.defines) d.path = key;
     try {
-      const s = this.callDefine(pseudo, data, loc, true)!;
+      const s = this.callDefine(pseudo, data === null ? undefined : data, loc, true)!;
       if (this.unknowns.length > firstUnknown) {
         const u = this.unknowns[firstUnknown];
         this.unknowns.length = firstUnknown;
         return this.unk(`tpl: ${u.reason}`, loc);
       }
-      return s;
+      // Helm's tpl removes "<no value>" from its result, as the engine does from a file's
+      return s.split('<no value>').join('');
     } finally {
-      this.scope.templates.delete(key);
-      if (saved) this.scope.templates.set(t.path, saved);
+      this.tplTemplates.delete(key);
       for (const [name, d] of shadowed) { if (d) this.defines.set(name, d); else this.defines.delete(name); }
     }
   }
 }
 
 const NO_FINAL = new Unk('(no piped value)', '', 0, 0) as V;
+
+/** The defines by name as Helm resolves them, cached per templates map while its entries stay the same. */
+const DEFINES_CACHE = new WeakMap<Map<string, ParsedTemplate>, { entries: ParsedTemplate[]; defines: Map<string, Define> }>();
+function definesOf(templates: Map<string, ParsedTemplate>): Map<string, Define> {
+  const entries = [...templates.values()];
+  const hit = DEFINES_CACHE.get(templates);
+  if (hit && hit.entries.length === entries.length && hit.entries.every((e, i) => e === entries[i])) return hit.defines;
+  // Helm parses subcharts' templates first (deeper paths first), then the parent's, each level in reverse
+  // alphabetical order; a later `define` of the same name replaces an earlier one (text/template AddParseTree),
+  // unless it is empty.
+  const order = entries.slice().sort((a, b) => {
+    const ca = a.path.split('/').length, cb = b.path.split('/').length;
+    if (ca !== cb) return cb - ca;
+    return a.path < b.path ? 1 : a.path > b.path ? -1 : 0;
+  });
+  const defines = new Map<string, Define>();
+  for (const t of order) for (const d of t.defines) if (!defines.has(d.name) || !isEmptyTree(t.text, d.list)) defines.set(d.name, d);
+  DEFINES_CACHE.set(templates, { entries, defines });
+  return defines;
+}
 
 /** text/template IsEmptyTree: only white space text (and comments); such a define does not replace another. */
 function isEmptyTree(text: string, list: Node[]): boolean {

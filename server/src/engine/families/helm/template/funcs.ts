@@ -253,7 +253,7 @@ export const FUNCS: Record<string, Fn> = {
 
   // ---- Helm ----
   include: { params: ['string', 'any'], unkOk: true, fn: ([n, d], c) => (n instanceof Unk ? n : c.include(str(n), d)) },
-  tpl: { params: ['string', 'any'], unkOk: true, fn: ([s, d], c) => (s instanceof Unk ? s : c.tpl(str(s), d)) },
+  tpl: { params: ['string', 'map'], unkOk: true, fn: ([s, d], c) => (s instanceof Unk ? s : c.tpl(str(s), d)) },
   required: { params: ['string', 'any'], fn: ([w, v], c) => { if (v === null || v === undefined || v === '') c.fail(str(w)); return v; } },
   fail: { params: ['string'], fn: ([m], c) => c.fail(str(m)) },
   lookup: { params: ['string', 'string', 'string', 'string'], fn: () => new Map() },

@@ -63,7 +63,12 @@ interface Tok { t: TokT; v: string; start: number; end: number }
 
 const KEYWORDS = new Set(['block', 'break', 'continue', 'define', 'else', 'end', 'if', 'range', 'nil', 'template', 'with']);
 const isSpaceCh = (c: string) => c === ' ' || c === '\t' || c === '\r' || c === '\n';
-const isAlnum = (c: string) => /[\p{L}\p{Nd}_]/u.test(c);
+const ALNUM = /[\p{L}\p{Nd}_]/u;
+const isAlnum = (c: string) => {
+  const x = c.charCodeAt(0);
+  if (x < 128) return (x >= 48 && x <= 57) || (x >= 65 && x <= 90) || (x >= 97 && x <= 122) || x === 95;
+  return ALNUM.test(c);
+};
 
 class ParseError extends Error { constructor(readonly start: number, readonly end: number, msg: string) { super(msg); } }
 
