@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
+import { createHash } from 'node:crypto';
 
 const require = createRequire(import.meta.url);
 const { helmTemplate: h } = require('../dist/engine.js');
@@ -29,6 +30,7 @@ function render(text, opts = {}) {
     capabilities: { kubeVersion: kv, has: (s) => apis.has(s) },
     templates,
     files: opts.files,
+    topChartName: opts.topChartName,
   }, opts.budget);
 }
 
@@ -222,6 +224,27 @@ test('toYaml / toJson / fromYaml as Helm produces them', () => {
   assert.equal(out('{{ toYaml .Values.nope }}|{{ toYaml (list) }}|{{ toYaml "x" }}'), 'null|[]|x');
   assert.equal(out('{{ toJson .Values }}', { values: { b: 1, a: '<x>', c: [true, null] } }), '{"a":"\\u003cx\\u003e","b":1,"c":[true,null]}');
   assert.equal(out('{{ (fromYaml "a: 1\\nb: [x, yes]") | toJson }}'), '{"a":1,"b":["x",true]}');
+});
+
+test('more sprig: sums, base64, JSON variants, dig, pick, omit, merge, split, list helpers, regexReplaceAll', () => {
+  assert.equal(out('{{ sha256sum "abc" }}'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  // the checksum-annotation pattern: a file's own template included by its Helm name
+  const helpers = { 'templates/cm.yaml': 'a: {{ .Values.x }}' };
+  assert.equal(out('{{ include (print $.Template.BasePath "/cm.yaml") . | sha256sum }}', { helpers, values: { x: 'v' } }), createHash('sha256').update('a: v').digest('hex'));
+  assert.equal(out('{{ b64dec "aMOpbGxv" }}'), 'héllo');
+  assert.equal(out('{{ toPrettyJson .Values }}', { values: { a: 1, b: [1, 2], c: {} } }), '{\n  "a": 1,\n  "b": [\n    1,\n    2\n  ],\n  "c": {}\n}');
+  assert.equal(out('{{ toRawJson .Values }}', { values: { a: '<x>' } }), '{"a":"<x>"}');
+  assert.equal(out('{{ fromJson "{\\"a\\": 1.5}" | toJson }} {{ fromYamlArray "- a\\n- 2" | toJson }}'), '{"a":1.5} ["a",2]');
+  assert.equal(out('{{ dig "a" "b" "def" .Values }} {{ dig "a" "z" "def" .Values }}', { values: { a: { b: 'found' } } }), 'found def');
+  assert.equal(out('{{ pick .Values "a" "z" | toJson }} {{ omit .Values "a" | toJson }}', { values: { a: 1, b: 2 } }), '{"a":1} {"b":2}');
+  assert.equal(out('{{ merge (dict "a" 1 "e" "" "m" (dict "x" 1)) (dict "a" 2 "b" 3 "e" "x" "m" (dict "x" 2 "y" 2)) | toJson }}'), '{"a":1,"b":3,"e":"x","m":{"x":1,"y":2}}');
+  assert.equal(out('{{ (split "$" "a$b")._1 }} {{ until 3 }} {{ concat (list 1) (list 2 3) }} {{ initial (list 1 2 3) }} {{ rest (list 1 2 3) }} {{ reverse (list 1 2) }} {{ compact (list 1 "" 0 "a") }} {{ without (list 1 2 1) 1 }}'),
+    'b [0 1 2] [1 2 3] [1 2] [2 3] [2 1] [1 a] [2]');
+  assert.equal(out('{{ nospace "a b\\tc" }} {{ toStrings (list 1 "a" nil) }} {{ values (dict "a" 1) }}'), 'abc [1 a] [1]');
+  assert.equal(out('{{ regexReplaceAll "([a-z]+)-([0-9]+)" "ab-12 cd-3" "${2}_$1" }} {{ regexReplaceAllLiteral "[0-9]" "a1b2" "$1" }}'), '12_ab 3_cd a$1b$1');
+  const r = render('{{ regexReplaceAll "x*" "abc" "-" }}');
+  assert.match(r.unknowns[0].reason, /matches the empty string/);
+  assert.equal(out('{{ .Template.Name }} {{ .Template.BasePath }}', { path: 'charts/sub/templates/x.yaml', topChartName: 'parent' }), 'parent/charts/sub/templates/x.yaml parent/charts/sub/templates');
 });
 
 test('semverCompare follows Masterminds/semver v3, pre-release rule included', () => {

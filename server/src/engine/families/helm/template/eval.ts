@@ -16,6 +16,9 @@ export interface RenderScope {
   capabilities: Capabilities;
   templates: Map<string, ParsedTemplate>;
   files?: Map<string, string>;
+  /** The chart at the top of the dependency tree: Helm names each file's template `<top>/<path>` (.Template.Name,
+   *  `include "<top>/templates/x.yaml"`). Default: chart.Name. */
+  topChartName?: string;
 }
 export interface Segment {
   outStart: number; outEnd: number; path: string; srcStart: number; srcEnd: number; literal: boolean;
@@ -69,6 +72,17 @@ class Renderer {
     this.maxDepth = budget?.depth ?? DEFAULT_BUDGET.depth;
     this.maxOut = budget?.outputChars ?? DEFAULT_BUDGET.outputChars;
     this.defines = new Map(definesOf(scope.templates));
+  }
+
+  /** A define, or a file's own template by its Helm name `<top chart>/<path>`. */
+  lookupDefine(name: string): Define | undefined {
+    const d = this.defines.get(name);
+    if (d) return d;
+    const prefix = topName(this.scope) + '/';
+    if (!name.startsWith(prefix)) return undefined;
+    const t = this.scope.templates.get(name.slice(prefix.length));
+    if (!t) return undefined;
+    return { name, path: t.path, list: t.root, start: 0, end: t.text.length, action: { start: 0, end: 0 } };
   }
 
   step(loc: Loc, n = 1): void {
@@ -139,7 +153,7 @@ class Renderer {
       case 'if': case 'with': return this.execIfWith(t, n, dot, vars);
       case 'range': return this.execRange(t, n, dot, vars);
       case 'template': {
-        const d = this.defines.get(n.name);
+        const d = this.lookupDefine(n.name);
         if (!d) this.fail(loc, `template: no template ${JSON.stringify(n.name)} associated with template`);
         const data = n.pipe ? this.evalPipe(t, n.pipe, dot, vars, loc) : undefined;
         this.callDefine(d, data, loc, false);
@@ -501,7 +515,7 @@ class Renderer {
       step: (n: number) => this.step(loc, n),
       maxOut: this.maxOut,
       include: (tplName: string, data: V) => {
-        const d = this.defines.get(tplName);
+        const d = this.lookupDefine(tplName);
         if (!d) this.fail(loc, `error calling include: template: no template ${JSON.stringify(tplName)} associated with template "gotpl"`);
         const firstUnknown = this.unknowns.length;
         // ExecuteTemplate(…, data): a nil interface{} becomes an invalid dot ("no value")
@@ -555,6 +569,12 @@ class Renderer {
 }
 
 const NO_FINAL = new Unk('(no piped value)', '', 0, 0) as V;
+
+function topName(scope: RenderScope): string {
+  if (scope.topChartName !== undefined) return scope.topChartName;
+  const n = scope.chart.Name ?? scope.chart.name;
+  return typeof n === 'string' ? n : '';
+}
 
 /** The defines by name as Helm resolves them, cached per templates map while its entries stay the same. */
 const DEFINES_CACHE = new WeakMap<Map<string, ParsedTemplate>, { entries: ParsedTemplate[]; defines: Map<string, Define> }>();
@@ -637,7 +657,8 @@ function topData(t: ParsedTemplate, scope: RenderScope): Map<string, V> {
     ['AsSecrets', { params: [], fn: () => { throw new NotEvaluated('`.Files.AsSecrets` is not evaluated'); } }],
   ]));
   const base = t.path.includes('/templates/') ? t.path.slice(0, t.path.lastIndexOf('/templates/') + '/templates'.length) : 'templates';
-  const prefix = chartName ? chartName + '/' : '';
+  const top = topName(scope);
+  const prefix = top ? top + '/' : chartName ? chartName + '/' : '';
   return new Map<string, V>([
     ['Values', fromJs(scope.values ?? {}) ?? new Map()],
     ['Chart', chart],

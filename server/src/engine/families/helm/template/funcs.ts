@@ -4,7 +4,8 @@
 import { GoStruct, Unk, UNORDERED, type Method, type ParamType, type V, byteLen, empty, goKind, goType, isMap, truth, findUnk } from './values';
 import { NotEvaluated, cmpStr, formatV, sprint, sprintf, sprintln } from './fmt';
 import { semverCompare, parseVersion, versionString } from './semver';
-import { toYaml, toJson, fromYaml } from './yaml';
+import { toYaml, toJson, fromYaml, toPrettyJson, toRawJson, fromJson } from './yaml';
+import { createHash } from 'node:crypto';
 import type { RenderScope } from './eval';
 
 export interface FnCtx {
@@ -220,6 +221,15 @@ function safeRegex(re: string): RegExp | undefined {
   try { return new RegExp(re, 'u'); } catch { return undefined; }
 }
 
+/** The pattern as a JS RegExp when it means the same as RE2 on this subject: JS's `.` also stops at \r and
+ *  U+2028/9 and its `\s` takes Unicode spaces, where RE2's do not. */
+function regexFor(re: string, subject: string): RegExp | undefined {
+  const r = safeRegex(re);
+  if (!r) return undefined;
+  if (/[\r\v\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/.test(subject) && /\.|\\[sS]/.test(re)) return undefined;
+  return r;
+}
+
 function goBase64(s: string): string { return Buffer.from(s, 'utf8').toString('base64'); }
 
 function listOf(c: FnCtx, name: string, v: V): V[] {
@@ -322,7 +332,7 @@ export const FUNCS: Record<string, Fn> = {
   cat: { params: [], variadic: 'any', fn: (a) => a.filter((x) => x !== null && x !== undefined).map((x) => formatV(x)).join(' ') },
   b64enc: { params: ['string'], fn: ([s]) => goBase64(str(s)) },
   regexMatch: { params: ['string', 'string'], fn: ([re, s], c) => {
-    const r = safeRegex(str(re));
+    const r = regexFor(str(re), str(s));
     if (!r) throw new NotEvaluated(`regexMatch with the pattern ${JSON.stringify(str(re))} is not evaluated`);
     if (str(s).length > 10000) throw new NotEvaluated('regexMatch on text over 10,000 characters is not evaluated');
     c.step(str(s).length);
@@ -409,12 +419,154 @@ export const FUNCS: Record<string, Fn> = {
     return semverStruct(v);
   } },
 
+  // ---- more sprig: encodings, sums, JSON/YAML variants ----
+  fromYamlArray: { params: ['string'], fn: ([s]) => fromYaml(str(s), true) },
+  fromJson: { params: ['string'], fn: ([s]) => fromJson(str(s), false) },
+  fromJsonArray: { params: ['string'], fn: ([s]) => fromJson(str(s), true) },
+  mustToJson: { params: ['any'], fn: ([v]) => toJson(v) },
+  mustToYaml: { params: ['any'], fn: ([v]) => toYaml(v) },
+  toPrettyJson: { params: ['any'], fn: ([v]) => toPrettyJson(v) },
+  mustToPrettyJson: { params: ['any'], fn: ([v]) => toPrettyJson(v) },
+  toRawJson: { params: ['any'], fn: ([v]) => toRawJson(v) },
+  mustToRawJson: { params: ['any'], fn: ([v]) => toRawJson(v) },
+  sha256sum: { params: ['string'], fn: ([s]) => createHash('sha256').update(str(s), 'utf8').digest('hex') },
+  sha1sum: { params: ['string'], fn: ([s]) => createHash('sha1').update(str(s), 'utf8').digest('hex') },
+  b64dec: { params: ['string'], fn: ([s]) => {
+    const x = str(s);
+    if (!/^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(x)) throw new NotEvaluated('b64dec of text that is not padded base64 is not evaluated (sprig returns the error text)');
+    const b = Buffer.from(x, 'base64');
+    const t = b.toString('utf8');
+    if (!Buffer.from(t, 'utf8').equals(b)) throw new NotEvaluated('b64dec to bytes that are not UTF-8 is not evaluated');
+    return t;
+  } },
+  nospace: { params: ['string'], fn: ([s]) => str(s).replace(/[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/g, '') },
+  toStrings: { params: ['any'], fn: ([l]) => strslice(l) },
+  split: { params: ['string', 'string'], fn: ([sep, s]) => {
+    const parts = str(sep) === '' ? [...str(s)] : str(s).split(str(sep));
+    return new Map<string, V>(parts.map((p, i) => [`_${i}`, p]));
+  } },
+  until: { params: ['int'], fn: ([n], c) => {
+    const k = Number(n as bigint);
+    if (k > 100000) c.fail('until: more than 100000 elements exceeds the evaluation budget');
+    c.step(Math.max(0, k));
+    const out: V[] = []; for (let i = 0; i < k; i++) out.push(BigInt(i)); return out;
+  } },
+  concat: { params: [], variadic: 'any', fn: (ls, c) => {
+    const out: V[] = [];
+    for (const l of ls) { if (l === null || l === undefined) continue; out.push(...listOf(c, 'concat', l)); }
+    return out;
+  } },
+  initial: { params: ['any'], fn: ([l], c) => { const x = listOf(c, 'initial', l); return x.slice(0, Math.max(0, x.length - 1)); } },
+  rest: { params: ['any'], fn: ([l], c) => listOf(c, 'rest', l).slice(1) },
+  reverse: { params: ['any'], fn: ([l], c) => listOf(c, 'reverse', l).slice().reverse() },
+  compact: { params: ['any'], fn: ([l], c) => listOf(c, 'compact', l).filter((x) => !empty(x)) },
+  without: { params: ['any'], variadic: 'any', fn: ([l, ...omit], c) => listOf(c, 'without', l).filter((x) => !omit.some((o) => deepEq(o, x))) },
+  values: { params: ['map'], fn: ([d]) => { const out = [...((d as Map<string, V> | null)?.values() ?? [])]; if (out.length > 1) UNORDERED.add(out); return out; } },
+  pick: { params: ['map'], variadic: 'string', fn: ([d, ...ks]) => {
+    const m = (d as Map<string, V> | null) ?? new Map<string, V>();
+    const out = new Map<string, V>();
+    for (const k of ks) if (m.has(str(k))) out.set(str(k), m.get(str(k))!);
+    return out;
+  } },
+  omit: { params: ['map'], variadic: 'string', fn: ([d, ...ks]) => {
+    const m = (d as Map<string, V> | null) ?? new Map<string, V>();
+    const drop = new Set(ks.map(str));
+    return new Map([...m].filter(([k]) => !drop.has(k)));
+  } },
+  dig: { params: ['any', 'any', 'any'], variadic: 'any', fn: (a, c) => {
+    const dict = a[a.length - 1];
+    const def = a[a.length - 2];
+    const ks = a.slice(0, -2);
+    if (!(dict instanceof Map)) return c.fail('error calling dig: the last argument is not a map[string]interface {}');
+    let cur: Map<string, V> = dict;
+    for (let i = 0; i < ks.length; i++) {
+      if (typeof ks[i] !== 'string') return c.fail('error calling dig: a key is not a string');
+      if (!cur.has(ks[i] as string)) return def;
+      const step = cur.get(ks[i] as string)!;
+      if (i === ks.length - 1) return step;
+      if (!(step instanceof Map)) return c.fail('error calling dig: interface conversion: the value is not a map[string]interface {}');
+      cur = step;
+    }
+    return def;
+  } },
+  deepCopy: { params: ['any'], fn: ([v]) => deepCopy(v, 0) },
+  mustDeepCopy: { params: ['any'], fn: ([v]) => deepCopy(v, 0) },
+  merge: { params: ['map'], variadic: 'map', fn: ([dst, ...srcs]) => {
+    const d = (dst as Map<string, V> | null);
+    if (!d) throw new NotEvaluated('merge into a nil map is not evaluated');
+    for (const src of srcs) if (src) mergeInto(d, src as Map<string, V>, 0);
+    return d;
+  } },
+  regexReplaceAll: { params: ['string', 'string', 'string'], fn: ([re, s, repl], c) => regexReplace(c, str(re), str(s), str(repl), false) },
+  regexReplaceAllLiteral: { params: ['string', 'string', 'string'], fn: ([re, s, repl], c) => regexReplace(c, str(re), str(s), str(repl), true) },
+
   // ---- sprig: paths ----
   base: { params: ['string'], fn: ([s]) => { const p = str(s).replace(/\/+$/, ''); if (p === '') return str(s) === '' ? '.' : '/'; return p.slice(p.lastIndexOf('/') + 1); } },
 };
 
 // Functions moved from "known, not evaluated" to evaluated above must not be listed twice.
 for (const k of Object.keys(FUNCS)) KNOWN_UNEVALUATED.delete(k);
+
+/** sprig strslice: a list's elements as strings, nils dropped; another value as a one-element list. */
+function strslice(v: V): V[] {
+  if (Array.isArray(v)) return v.filter((x) => x !== null && x !== undefined).map((x) => strval(x));
+  if (v === null || v === undefined) return [];
+  return [strval(v)];
+}
+
+function deepCopy(v: V, depth: number): V {
+  if (depth > 200) throw new NotEvaluated('deepCopy of data nested deeper than 200 levels');
+  if (Array.isArray(v)) return v.map((x) => deepCopy(x, depth + 1));
+  if (v instanceof Map) return new Map([...v].map(([k, x]) => [k, deepCopy(x, depth + 1)]));
+  if (v instanceof GoStruct) throw new NotEvaluated(`deepCopy of a ${v.type} is not evaluated`);
+  return v;
+}
+
+/** mergo.Merge without overwrite, as sprig's merge uses it on maps: a key the destination lacks, or holds an empty
+ *  value for, takes the source's; maps under the same key merge; other cases keep the destination's. */
+function mergeInto(dst: Map<string, V>, src: Map<string, V>, depth: number): void {
+  if (depth > 100) throw new NotEvaluated('merge of data nested deeper than 100 levels');
+  for (const [k, sv] of src) {
+    if (sv instanceof Unk) throw new NotEvaluated(sv.reason);
+    if (sv === null || sv === undefined) continue;
+    if (sv instanceof GoStruct) throw new NotEvaluated('merge of a struct is not evaluated');
+    const has = dst.has(k);
+    const dv = dst.get(k);
+    if (sv instanceof Map) {
+      if (has && dv instanceof Map) { mergeInto(dv, sv, depth + 1); continue; }
+      if (has && dv !== null && dv !== undefined) throw new NotEvaluated('merge of a map into a value of another type is not evaluated');
+      dst.set(k, sv);
+      continue;
+    }
+    if (has && dv instanceof Map) throw new NotEvaluated('merge of a value into a map is not evaluated');
+    if (!has || empty(dv)) dst.set(k, sv);
+  }
+}
+
+/** regexp.ReplaceAllString (Go's $name / ${name} expansion) or ReplaceAllLiteralString. */
+function regexReplace(c: FnCtx, re: string, s: string, repl: string, literal: boolean): string {
+  const r = regexFor(re, s);
+  if (!r) throw new NotEvaluated(`regexReplaceAll with the pattern ${JSON.stringify(re)} is not evaluated`);
+  // Go ignores an empty match right after a match, JavaScript does not: patterns that can match empty are not evaluated
+  if (new RegExp(`^(?:${r.source})$`, 'u').test('')) throw new NotEvaluated(`regexReplaceAll with a pattern that matches the empty string is not evaluated`);
+  if (s.length > 10000) throw new NotEvaluated('regexReplaceAll on text over 10,000 characters is not evaluated');
+  if (/\(\?<|\\k</.test(re)) throw new NotEvaluated('named groups in regexReplaceAll are not evaluated');
+  c.step(s.length);
+  const g = new RegExp(r.source, 'gu');
+  const out = s.replace(g, (...m: unknown[]) => {
+    if (literal) return repl;
+    const groups = m.slice(0, -2) as Array<string | undefined>;
+    return repl.replace(/\$(\$|\{([A-Za-z0-9_]+)\}|([A-Za-z0-9_]+))/g, (_x, all: string, braced?: string, bare?: string) => {
+      if (all === '$') return '$';
+      const name = braced ?? bare!;
+      if (!/^[0-9]+$/.test(name)) return '';
+      const n = Number(name);
+      return groups[n] ?? '';
+    });
+  });
+  if (out.length > c.maxOut) c.fail(`output larger than ${c.maxOut} characters`);
+  return out;
+}
 
 function deepEq(a: V, b: V): boolean {
   if (a === b) return true;

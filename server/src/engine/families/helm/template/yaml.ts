@@ -7,7 +7,7 @@ import { GoStruct, Unk, UNORDERED, type V, fromJs } from './values';
 import { NotEvaluated, cmpStr, formatFloat, jsonFloat } from './fmt';
 
 // ---- JSON (encoding/json.Marshal) ----
-function jsonString(s: string): string {
+function jsonString(s: string, html: boolean): string {
   let out = '"';
   for (const ch of s) {
     const c = ch.codePointAt(0)!;
@@ -17,7 +17,7 @@ function jsonString(s: string): string {
     else if (c === 13) out += '\\r';
     else if (c === 9) out += '\\t';
     else if (c < 0x20) out += '\\u' + c.toString(16).padStart(4, '0');
-    else if (ch === '<' || ch === '>' || ch === '&') out += '\\u' + c.toString(16).padStart(4, '0');
+    else if (html && (ch === '<' || ch === '>' || ch === '&')) out += '\\u' + c.toString(16).padStart(4, '0');
     else if (c === 0x2028 || c === 0x2029) out += '\\u' + c.toString(16);
     else if (c >= 0xd800 && c < 0xe000) out += '\\ufffd';
     else out += ch;
@@ -25,33 +25,53 @@ function jsonString(s: string): string {
   return out + '"';
 }
 
-function json(v: V, depth: number): string {
+interface JsonOpts { html: boolean; indent?: string }
+
+function json(v: V, depth: number, o: JsonOpts = { html: true }, prefix = ''): string {
   if (depth > 200) throw new NotEvaluated('toJson of data nested deeper than 200 levels');
   if (v === undefined || v === null) return 'null';
   if (v instanceof Unk) throw new NotEvaluated(v.reason);
   switch (typeof v) {
     case 'boolean': return v ? 'true' : 'false';
-    case 'string': return jsonString(v);
+    case 'string': return jsonString(v, o.html);
     case 'bigint': return v.toString();
     case 'number':
       if (!Number.isFinite(v)) throw new NotEvaluated('json: unsupported value: ' + formatFloat(v));
       return jsonFloat(v);
   }
+  const inner = o.indent === undefined ? '' : prefix + o.indent;
+  const nl = o.indent === undefined ? '' : '\n';
+  const colon = o.indent === undefined ? ':' : ': ';
   if (Array.isArray(v)) {
     if (UNORDERED.has(v) && v.length > 1) throw new NotEvaluated('a list in Go\'s random map order');
-    return '[' + v.map((x) => json(x, depth + 1)).join(',') + ']';
+    if (v.length === 0) return '[]';
+    return '[' + nl + v.map((x) => inner + json(x, depth + 1, o, inner)).join(',' + nl) + nl + prefix + ']';
   }
   if (v instanceof Map) {
+    if (v.size === 0) return '{}';
     const keys = [...v.keys()].sort(cmpStr);
-    return '{' + keys.map((k) => jsonString(k) + ':' + json(v.get(k), depth + 1)).join(',') + '}';
+    return '{' + nl + keys.map((k) => inner + jsonString(k, o.html) + colon + json(v.get(k), depth + 1, o, inner)).join(',' + nl) + nl + prefix + '}';
   }
   if (v instanceof GoStruct) throw new NotEvaluated(`toJson of a ${v.type} is not evaluated`);
   throw new NotEvaluated('toJson of this value is not evaluated');
 }
 
-/** Helm's toJson: json.Marshal; an error gives "". */
-export function toJson(v: V): string {
-  return json(v, 0);
+/** Helm's toJson: json.Marshal (HTML characters escaped). */
+export function toJson(v: V): string { return json(v, 0); }
+/** sprig toPrettyJson: json.MarshalIndent(v, "", "  "). */
+export function toPrettyJson(v: V): string { return json(v, 0, { html: true, indent: '  ' }); }
+/** sprig toRawJson: an Encoder without HTML escaping, its final new line trimmed. */
+export function toRawJson(v: V): string { return json(v, 0, { html: false }); }
+
+/** Helm's fromJson / fromJsonArray: encoding/json into a map (or a list); numbers float64. */
+export function fromJson(s: string, array: boolean): V {
+  let data: unknown;
+  try { data = JSON.parse(s); } catch { throw new NotEvaluated(`from${array ? 'JsonArray' : 'Json'} of text that does not parse is not evaluated (Helm returns its error text)`); }
+  if (array ? !Array.isArray(data) : (data === null || typeof data !== 'object' || Array.isArray(data))) {
+    if (!array && data === null) return new Map();
+    throw new NotEvaluated(`from${array ? 'JsonArray' : 'Json'} of JSON of another kind is not evaluated`);
+  }
+  return fromJs(data);
 }
 
 // ---- go-yaml v2 ----
@@ -314,15 +334,15 @@ export function toYaml(v: V): string {
 }
 
 /** Helm's fromYaml: sigs.k8s.io/yaml.Unmarshal into a map (YAML 1.1 scalars, numbers as float64). */
-export function fromYaml(s: string): V {
+export function fromYaml(s: string, array = false): V {
   let data: unknown;
   try {
-    data = parseYamlText(s, { version: '1.1', maxAliasCount: 100, uniqueKeys: false });
+    data = parseYamlText(s, { version: '1.1', maxAliasCount: 100, uniqueKeys: false, merge: true });
   } catch {
     throw new NotEvaluated('fromYaml of text that does not parse is not evaluated (Helm returns a map with an Error key)');
   }
-  if (data === null || data === undefined) return new Map();
-  if (typeof data !== 'object' || Array.isArray(data)) throw new NotEvaluated('fromYaml of text that is not a mapping is not evaluated');
+  if (data === null || data === undefined) return array ? [] : new Map();
+  if (array ? !Array.isArray(data) : typeof data !== 'object' || Array.isArray(data)) throw new NotEvaluated(`fromYaml${array ? 'Array' : ''} of YAML of another kind is not evaluated`);
   const toFloat = (x: unknown, d: number): unknown => {
     if (d > 200) throw new NotEvaluated('fromYaml of data nested deeper than 200 levels');
     if (typeof x === 'bigint') return Number(x);
