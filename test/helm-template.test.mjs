@@ -135,6 +135,9 @@ test('define, template, block, include (a string, here with nindent)', () => {
   const both = { 'charts/sub/templates/_h.tpl': '{{ define "x" }}sub{{ end }}', 'templates/_h.tpl': '{{ define "x" }}parent{{ end }}' };
   assert.equal(out('{{ include "x" . }}', { helpers: both }), 'parent');
   assert.match(errorOf('{{ include "missing" . }}'), /no template "missing"/);
+  assert.match(errorOf('{{ template "missing" . }}'), /template "missing" not defined/);
+  // the piped value is the last argument
+  assert.equal(out('{{ "b" | printf "%s-%s" "a" }} {{ .Values.x | default "d" | upper | quote }}', { values: { x: '' } }), 'a-b "D"');
   // include's data nil is an invalid dot: fields of it are "no value", not an error
   assert.equal(out('[{{ include "f" .Values.nope }}]', { helpers: { 'templates/_f.tpl': '{{ define "f" }}{{ .a.b }}{{ end }}' } }), '[]');
   // an empty (white space only) define does not replace a non-empty one; two non-empty ones in one file are an error
@@ -277,6 +280,8 @@ test('.Capabilities, .Chart, .Release, .Template, .Files, lookup', () => {
   assert.equal(out('{{ .Template.Name }} {{ .Template.BasePath }}', { path: 'templates/sub/x.yaml' }), 'mychart/templates/sub/x.yaml mychart/templates');
   assert.equal(out('{{ .Files.Get "a.txt" }}|{{ .Files.Get "none" }}', { files: new Map([['a.txt', 'hello']]) }), 'hello|');
   assert.equal(out('{{ if lookup "v1" "Secret" "ns" "n" }}x{{ else }}y{{ end }}|{{ (lookup "v1" "Secret" "ns" "n").data }}|'), 'y||');
+  const hv = render('{{ .Capabilities.HelmVersion.Version }}');
+  assert.match(hv.unknowns[0].reason, /HelmVersion/);
   const r = render('{{ .Files.Glob "*.txt" }}');
   assert.equal(r.text, U);
   assert.match(r.unknowns[0].reason, /`\.Files\.Glob` is not evaluated/);
@@ -365,10 +370,19 @@ test('bounds: self-recursive defines, step budget, output cap, hostile nesting e
   assert.deepEqual([inc.error.path, inc.error.start, inc.error.end], ['templates/t.yaml', 0, 19]);
   const tpl = render('{{ template "r" . }}', { helpers: { 'templates/_r.tpl': '{{ define "r" }}x{{ template "r" . }}{{ end }}' } });
   assert.match(tpl.error.message, /template nesting deeper than/);
+  const selfTpl = render('{{ tpl .Values.t . }}', { values: { t: '{{ tpl .Values.t . }}' } });
+  assert.match(selfTpl.error.message, /template nesting deeper than 50 levels/);
   const steps = render('{{ range .Values.l }}{{ . }}{{ end }}', { values: { l: Array.from({ length: 1000 }, (_, i) => i) }, budget: { steps: 500 } });
   assert.match(steps.error.message, /evaluation budget of 500 steps exceeded/);
   const big = render('{{ repeat 1000 "x" }}', { budget: { outputChars: 100 } });
   assert.match(big.error.message, /output larger than 100 characters/);
+  // doubling strings and lists held in variables
+  assert.match(render('{{ $x := "ab" }}{{ range until 60 }}{{ $x = printf "%s%s" $x $x }}{{ end }}').error.message, /larger than 2000000 characters/);
+  assert.match(render('{{ $l := list 1 }}{{ range until 60 }}{{ $l = concat $l $l }}{{ end }}').error.message, /longer than 2000000 elements/);
+  // a pattern that backtracks polynomially on a long subject is not run
+  const rx = render('{{ regexMatch "a*a*a*a*b" (repeat 5000 "a") }}');
+  assert.equal(rx.error, undefined);
+  assert.match(rx.unknowns[0].reason, /regexMatch with the pattern/);
   // doubling includes: 2^40 characters unless bounded
   const dbl = {};
   for (let i = 0; i < 40; i++) dbl[`templates/_d${i}.tpl`] = `{{ define "d${i}" }}${i === 39 ? 'xx' : `{{ include "d${i + 1}" . }}{{ include "d${i + 1}" . }}`}{{ end }}`;

@@ -154,7 +154,7 @@ class Renderer {
       case 'range': return this.execRange(t, n, dot, vars);
       case 'template': {
         const d = this.lookupDefine(n.name);
-        if (!d) this.fail(loc, `template: no template ${JSON.stringify(n.name)} associated with template`);
+        if (!d) this.fail(loc, `template ${JSON.stringify(n.name)} not defined`);
         const data = n.pipe ? this.evalPipe(t, n.pipe, dot, vars, loc) : undefined;
         this.callDefine(d, data, loc, false);
         return;
@@ -531,12 +531,17 @@ class Renderer {
       tpl: (text: string, data: V) => this.tpl(t, text, data, loc),
       scope: this.scope,
     };
+    let result: V;
     try {
-      return f.fn(argv, ctx);
+      result = f.fn(argv, ctx);
     } catch (e) {
       if (e instanceof NotEvaluated) return this.unk(e.message, loc);
       throw e;
     }
+    // strings held in variables count against the output cap too (a doubling printf in a loop must not grow unbounded)
+    if (typeof result === 'string' && result.length > this.maxOut) this.fail(loc, `a value larger than ${this.maxOut} characters (output cap)`);
+    if (Array.isArray(result) && result.length > this.maxOut) this.fail(loc, `a list longer than ${this.maxOut} elements (output cap)`);
+    return result;
   }
 
   tpl(t: { path: string }, text: string, data: V, loc: Loc): V {
@@ -675,14 +680,22 @@ function dropNoValue(text: string, segments: Segment[], unknowns: Unknown[]): st
   if (!text.includes('<no value>')) return text;
   const cuts: number[] = [];
   for (let i = text.indexOf('<no value>'); i !== -1; i = text.indexOf('<no value>', i + 10)) cuts.push(i);
-  const map = (o: number) => { let d = 0; for (const c of cuts) { if (c + 10 <= o) d += 10; else if (c < o) d += o - c; else break; } return o - d; };
+  // cuts are sorted and do not overlap: the shift of an offset is 10 per cut wholly before it, plus the part of a cut it is in
+  const map = (o: number) => {
+    let lo = 0, hi = cuts.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (cuts[mid] < o) lo = mid + 1; else hi = mid; }
+    // cuts[0..lo) start before o
+    if (lo === 0) return o;
+    const last = cuts[lo - 1];
+    return o - (lo - 1) * 10 - Math.min(10, o - last);
+  };
   const out = text.split('<no value>').join('');
   const kept: Segment[] = [];
   for (const s of segments) {
     const a = map(s.outStart), b = map(s.outEnd);
     if (b > a) kept.push({ ...s, outStart: a, outEnd: b, ...(s.literal && b - a !== s.outEnd - s.outStart ? adjustLiteral(s, text, cuts) : {}) });
   }
-  segments.length = 0; segments.push(...kept);
+  segments.length = 0; for (const k of kept) segments.push(k);
   for (const u of unknowns) { u.outStart = map(u.outStart); u.outEnd = map(u.outEnd); }
   return out;
 }

@@ -226,6 +226,9 @@ function safeRegex(re: string): RegExp | undefined {
 function regexFor(re: string, subject: string): RegExp | undefined {
   const r = safeRegex(re);
   if (!r) return undefined;
+  // backtracking costs up to length^quantifiers: keep that under 10^7
+  const quantifiers = (re.replace(/\\./g, 'x').replace(/\[[^\]]*\]/g, 'x').match(/[*+?]|\{[0-9,]+\}/g) ?? []).length;
+  if (quantifiers > 0 && Math.pow(Math.max(subject.length, 1), quantifiers) > 1e7) return undefined;
   if (/[\r\v\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/.test(subject) && /\.|\\[sS]/.test(re)) return undefined;
   return r;
 }
@@ -391,7 +394,7 @@ export const FUNCS: Record<string, Fn> = {
   hasKey: { params: ['map', 'string'], fn: ([d, k]) => !!(d as Map<string, V> | null)?.has(str(k)) },
   keys: { params: [], variadic: 'map', fn: (ds) => {
     const out: V[] = [];
-    for (const d of ds) if (d instanceof Map) out.push(...d.keys());
+    for (const d of ds) if (d instanceof Map) for (const k of d.keys()) out.push(k);
     if (out.length > 1) UNORDERED.add(out);
     return out;
   } },
@@ -453,7 +456,12 @@ export const FUNCS: Record<string, Fn> = {
   } },
   concat: { params: [], variadic: 'any', fn: (ls, c) => {
     const out: V[] = [];
-    for (const l of ls) { if (l === null || l === undefined) continue; out.push(...listOf(c, 'concat', l)); }
+    for (const l of ls) {
+      if (l === null || l === undefined) continue;
+      const x = listOf(c, 'concat', l);
+      if (out.length + x.length > c.maxOut) c.fail(`a list longer than ${c.maxOut} elements (output cap)`);
+      for (const e of x) out.push(e);
+    }
     return out;
   } },
   initial: { params: ['any'], fn: ([l], c) => { const x = listOf(c, 'initial', l); return x.slice(0, Math.max(0, x.length - 1)); } },
@@ -568,11 +576,12 @@ function regexReplace(c: FnCtx, re: string, s: string, repl: string, literal: bo
   return out;
 }
 
-function deepEq(a: V, b: V): boolean {
+function deepEq(a: V, b: V, depth = 0): boolean {
+  if (depth > 200) throw new NotEvaluated('comparing data nested deeper than 200 levels');
   if (a === b) return true;
   if ((a === null || a === undefined) && (b === null || b === undefined)) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEq(x, b[i]));
-  if (isMap(a) && isMap(b)) return a.size === b.size && [...a.keys()].every((k) => b.has(k) && deepEq(a.get(k), b.get(k)));
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEq(x, b[i], depth + 1));
+  if (isMap(a) && isMap(b)) return a.size === b.size && [...a.keys()].every((k) => b.has(k) && deepEq(a.get(k), b.get(k), depth + 1));
   if (findUnk(a) || findUnk(b)) throw new NotEvaluated('comparison with an unknown value');
   return false;
 }
