@@ -200,6 +200,15 @@ test('conversions and types: int, int64, float64, kindIs, typeOf', () => {
     'int|float64|string|[]interface {}|map[string]interface {}|<nil>|bool');
 });
 
+test('int64 and uint64 results keep their Go types', () => {
+  assert.equal(out('{{ typeOf (add 1 2) }} {{ add 1 2 }} {{ kindIs "int64" (int64 3) }} {{ eq (add 1 2) 3 }} {{ lt (sub 1 2) 0 }} {{ max 1 5 3 }} {{ div 7 2 }} {{ mod 7 2 }} {{ mul 2 3 4 }}'),
+    'int64 3 true true true 5 3 1 24');
+  assert.match(errorOf('{{ "x" | indent (add 1 1) }}'), /wrong type for value; expected int; got int64/);
+  assert.equal(out('{{ typeOf (semver "1.2.3").Major }} {{ eq (semver "1.2.3").Minor 2 }}'), 'uint64 true');
+  assert.equal(out('{{ printf "%d|%v|%s" (add 1 1) (int64 5) (add 2 2) }}'), '2|5|%!s(int64=4)');
+  assert.match(errorOf('{{ div 1 0 }}'), /integer divide by zero/);
+});
+
 test('lists and dicts: list, dict, get, set, hasKey, keys, index, len', () => {
   assert.equal(out('{{ $d := dict "b" 2 "a" 1 }}{{ get $d "a" }}[{{ get $d "z" }}]{{ hasKey $d "b" }}{{ keys $d | sortAlpha }}{{ $_ := set $d "c" 3 }}{{ len $d }}'), '1[]true[a b]3');
   assert.equal(out('{{ index (list "a" "b") 1 }}|{{ index .Values.m "k" }}|{{ index .Values "m" "k" }}|{{ len (list 1 2) }}', { values: { m: { k: 'v' } } }), 'b|v|v|2');

@@ -4,7 +4,7 @@
 // action that produced it and why; an Unknown condition renders nothing for its block and lists the block.
 import type { Arm, Define, Expr, Node, ParsedTemplate, Pipe, TemplateProblem } from './parse';
 import { parseTemplate } from './parse';
-import { GoStruct, Unk, UNORDERED, type Method, type ParamType, type V, fromJs, goType, isMap, truth } from './values';
+import { GoStruct, TypedInt, Unk, UNORDERED, type Method, type ParamType, type V, fromJs, goType, isMap, truth } from './values';
 import { NotEvaluated, cmpStr, formatV } from './fmt';
 import { FUNCS, KNOWN_UNEVALUATED, type FnCtx } from './funcs';
 
@@ -247,10 +247,12 @@ class Renderer {
         if (UNORDERED.has(v) && v.length > 1) { unknownBlock('the range is over a list in Go\'s random map order'); return; }
         items = v.map((x, i) => [BigInt(i), x]);
       } else if (isMap(v)) items = [...v.keys()].sort(cmpStr).map((k) => [k, v.get(k)]);
-      else if (typeof v === 'bigint') {
-        if (n.pipe.decl.length > 1) this.fail(loc, `can't use ${v} to iterate over more than one variable`);
-        if (v > 100000n) this.fail(loc, `range over ${v} exceeds the evaluation budget`);
-        items = []; for (let i = 0n; i < v; i++) items.push([i, i]);
+      else if (typeof v === 'bigint' || v instanceof TypedInt) {
+        const count = typeof v === 'bigint' ? v : v.v;
+        if (n.pipe.decl.length > 1) this.fail(loc, `can't use ${count} to iterate over more than one variable`);
+        if (count > 100000n) this.fail(loc, `range over ${count} exceeds the evaluation budget`);
+        const mk = (i: bigint): V => (typeof v === 'bigint' ? i : new TypedInt(i, v.type));
+        items = []; for (let i = 0n; i < count; i++) items.push([mk(i), mk(i)]);
       } else if (v === undefined || v === null) items = [];
       else if (v instanceof GoStruct) this.fail(loc, `range can't iterate over ${goType(v)}`);
       else this.fail(loc, `range can't iterate over ${formatV(v)}`);

@@ -1,7 +1,7 @@
 // Template functions: Go's builtins (text/template funcs.go), the sprig functions charts use (Masterminds/sprig
 // functions.go and its helpers) and Helm's own (pkg/engine/funcs.go, engine.go), each with Go's parameter types so
 // that a wrong-typed argument fails as it does in Helm. Functions not listed here evaluate to an Unknown.
-import { GoStruct, Unk, UNORDERED, type Method, type ParamType, type V, byteLen, empty, goKind, goType, isMap, truth, findUnk } from './values';
+import { GoStruct, TypedInt, Unk, UNORDERED, type Method, type ParamType, type V, byteLen, empty, goKind, goType, int64, intOf, isMap, truth, findUnk } from './values';
 import { NotEvaluated, cmpStr, formatV, sprint, sprintf, sprintln } from './fmt';
 import { semverCompare, parseVersion, versionString } from './semver';
 import { toYaml, toJson, fromYaml, toPrettyJson, toRawJson, fromJson } from './yaml';
@@ -53,6 +53,7 @@ export function strval(v: V): string {
 function castInt(v: V): bigint {
   if (v === null || v === undefined) return 0n;
   if (typeof v === 'bigint') return v;
+  if (v instanceof TypedInt) return v.v;
   if (typeof v === 'number') {
     if (!Number.isFinite(v)) throw new NotEvaluated('int of a non-finite float is not evaluated');
     return BigInt(Math.trunc(v));
@@ -86,6 +87,7 @@ function castFloat(v: V): number {
   if (v === null || v === undefined) return 0;
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
+  if (v instanceof TypedInt) return Number(v.v);
   if (typeof v === 'boolean') return v ? 1 : 0;
   if (typeof v === 'string') {
     const s = v.trim() === v ? v : '';
@@ -127,9 +129,10 @@ function goTrim(s: string, cut: string): string {
 }
 
 /** Go's ==, <, … of the builtin comparison functions (basic kinds only; int vs float is an error). */
-type Kind = 'bool' | 'int' | 'float' | 'string' | 'invalid' | 'other';
+type Kind = 'bool' | 'int' | 'uint' | 'float' | 'string' | 'invalid' | 'other';
 function basicKind(v: V): Kind {
   if (v === undefined || v === null) return 'invalid';
+  if (v instanceof TypedInt) return v.type === 'uint64' ? 'uint' : 'int';
   switch (typeof v) {
     case 'boolean': return 'bool';
     case 'bigint': return 'int';
@@ -145,7 +148,8 @@ function eq(c: FnCtx, a: V, rest: V[]): boolean {
   for (const b of rest) {
     const k2 = basicKind(b);
     let t = false;
-    if (k1 !== k2) {
+    if ((k1 === 'int' || k1 === 'uint') && (k2 === 'int' || k2 === 'uint')) t = intOf(a) === intOf(b); // Go compares int and uint kinds by value
+    else if (k1 !== k2) {
       if (k1 !== 'invalid' && k2 !== 'invalid') c.fail('error calling eq: incompatible types for comparison');
     } else if (k1 === 'invalid') t = true;
     else if (k1 === 'other') {
@@ -160,6 +164,7 @@ function eq(c: FnCtx, a: V, rest: V[]): boolean {
 function lt(c: FnCtx, name: string, a: V, b: V): boolean {
   const k1 = basicKind(a), k2 = basicKind(b);
   if (k1 === 'invalid' || k1 === 'other' || k2 === 'invalid' || k2 === 'other' || k1 === 'bool' || k2 === 'bool') c.fail(`error calling ${name}: invalid type for comparison`);
+  if ((k1 === 'int' || k1 === 'uint') && (k2 === 'int' || k2 === 'uint')) return intOf(a)! < intOf(b)!;
   if (k1 !== k2) c.fail(`error calling ${name}: incompatible types for comparison`);
   if (k1 === 'string') return cmpStr(a as string, b as string) < 0;
   return (a as number) < (b as number);
@@ -172,8 +177,9 @@ function goIndex(c: FnCtx, item: V, idx: V[]): V {
     if (cur === undefined || cur === null) c.fail('error calling index: index of nil pointer');
     if (Array.isArray(cur) || typeof cur === 'string') {
       if (UNORDERED.has(cur as V[]) && (cur as V[]).length > 1) throw new NotEvaluated('index into a list in Go\'s random map order');
-      if (typeof i !== 'bigint') c.fail(`error calling index: cannot index slice/array with type ${goType(i)}`);
-      const n = Number(i);
+      const iv = intOf(i);
+      if (iv === undefined) return c.fail(`error calling index: cannot index slice/array with type ${goType(i)}`);
+      const n = Number(iv);
       const len = typeof cur === 'string' ? byteLen(cur) : cur.length;
       if (n < 0 || n >= len) c.fail(`error calling index: index out of range: ${n}`);
       if (typeof cur === 'string') {
@@ -241,7 +247,7 @@ function listOf(c: FnCtx, name: string, v: V): V[] {
 }
 
 function semverStruct(v: Exclude<ReturnType<typeof parseVersion>, string>): GoStruct {
-  const u = (x: bigint): Method => ({ params: [], fn: () => x });
+  const u = (x: bigint): Method => ({ params: [], fn: () => new TypedInt(x, 'uint64') });
   const s = (x: string): Method => ({ params: [], fn: () => x });
   return new GoStruct('*semver.Version', new Map(), new Map<string, Method>([
     ['Major', u(v.major)], ['Minor', u(v.minor)], ['Patch', u(v.patch)], ['Prerelease', s(v.pre)], ['Metadata', s(v.meta)],
@@ -355,22 +361,22 @@ export const FUNCS: Record<string, Fn> = {
 
   // ---- sprig: conversions and types ----
   int: { params: ['any'], fn: ([v]) => castInt(v) },
-  int64: { params: ['any'], fn: ([v]) => castInt(v) },
+  int64: { params: ['any'], fn: ([v]) => int64(castInt(v)) },
   float64: { params: ['any'], fn: ([v]) => castFloat(v) },
   atoi: { params: ['string'], fn: ([s]) => { const x = str(s); return /^[+-]?[0-9]+$/.test(x) ? BigInt(x) : 0n; } },
   kindIs: { params: ['string', 'any'], fn: ([k, v]) => goKind(v) === str(k) },
   kindOf: { params: ['any'], fn: ([v]) => goKind(v) },
   typeOf: { params: ['any'], fn: ([v]: V[]) => goType(v) },
 
-  // ---- sprig: numbers (int64 arithmetic) ----
-  add: { params: [], variadic: 'any', fn: (a) => a.reduce<bigint>((s, x) => s + castInt(x), 0n) },
-  add1: { params: ['any'], fn: ([a]) => castInt(a) + 1n },
-  sub: { params: ['any', 'any'], fn: ([a, b]) => castInt(a) - castInt(b) },
-  mul: { params: ['any'], variadic: 'any', fn: ([a, ...r]) => r.reduce<bigint>((s, x) => s * castInt(x), castInt(a)) },
-  div: { params: ['any', 'any'], fn: ([a, b], c) => { const d = castInt(b); if (d === 0n) c.fail('error calling div: runtime error: integer divide by zero'); return castInt(a) / d; } },
-  mod: { params: ['any', 'any'], fn: ([a, b], c) => { const d = castInt(b); if (d === 0n) c.fail('error calling mod: runtime error: integer divide by zero'); return castInt(a) % d; } },
-  max: { params: ['any'], variadic: 'any', fn: ([a, ...r]) => r.reduce<bigint>((m, x) => { const v = castInt(x); return v > m ? v : m; }, castInt(a)) },
-  min: { params: ['any'], variadic: 'any', fn: ([a, ...r]) => r.reduce<bigint>((m, x) => { const v = castInt(x); return v < m ? v : m; }, castInt(a)) },
+  // ---- sprig: numbers (int64 arithmetic, int64 results) ----
+  add: { params: [], variadic: 'any', fn: (a) => int64(a.reduce<bigint>((s, x) => BigInt.asIntN(64, s + castInt(x)), 0n)) },
+  add1: { params: ['any'], fn: ([a]) => int64(castInt(a) + 1n) },
+  sub: { params: ['any', 'any'], fn: ([a, b]) => int64(castInt(a) - castInt(b)) },
+  mul: { params: ['any'], variadic: 'any', fn: ([a, ...r]) => int64(r.reduce<bigint>((s, x) => BigInt.asIntN(64, s * castInt(x)), castInt(a))) },
+  div: { params: ['any', 'any'], fn: ([a, b], c) => { const d = castInt(b); if (d === 0n) c.fail('error calling div: runtime error: integer divide by zero'); return int64(castInt(a) / d); } },
+  mod: { params: ['any', 'any'], fn: ([a, b], c) => { const d = castInt(b); if (d === 0n) c.fail('error calling mod: runtime error: integer divide by zero'); return int64(castInt(a) % d); } },
+  max: { params: ['any'], variadic: 'any', fn: ([a, ...r]) => int64(r.reduce<bigint>((m, x) => { const v = castInt(x); return v > m ? v : m; }, castInt(a))) },
+  min: { params: ['any'], variadic: 'any', fn: ([a, ...r]) => int64(r.reduce<bigint>((m, x) => { const v = castInt(x); return v < m ? v : m; }, castInt(a))) },
 
   // ---- sprig: lists and dicts ----
   list: { params: [], variadic: 'any', unkOk: true, fn: (a) => a.slice() },
@@ -580,6 +586,7 @@ function deepEq(a: V, b: V, depth = 0): boolean {
   if (depth > 200) throw new NotEvaluated('comparing data nested deeper than 200 levels');
   if (a === b) return true;
   if ((a === null || a === undefined) && (b === null || b === undefined)) return true;
+  if (a instanceof TypedInt || b instanceof TypedInt) return a instanceof TypedInt && b instanceof TypedInt && a.type === b.type && a.v === b.v;
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEq(x, b[i], depth + 1));
   if (isMap(a) && isMap(b)) return a.size === b.size && [...a.keys()].every((k) => b.has(k) && deepEq(a.get(k), b.get(k), depth + 1));
   if (findUnk(a) || findUnk(b)) throw new NotEvaluated('comparison with an unknown value');

@@ -3,7 +3,7 @@
 // styles of its emitter). Output the evaluator cannot reproduce exactly (lines the emitter would fold at 80
 // columns, non-printable characters, complex keys) throws NotEvaluated.
 import { parse as parseYamlText } from 'yaml';
-import { GoStruct, Unk, UNORDERED, type V, fromJs } from './values';
+import { GoStruct, TypedInt, Unk, UNORDERED, type V, fromJs } from './values';
 import { NotEvaluated, cmpStr, formatFloat, jsonFloat } from './fmt';
 
 // ---- JSON (encoding/json.Marshal) ----
@@ -31,6 +31,7 @@ function json(v: V, depth: number, o: JsonOpts = { html: true }, prefix = ''): s
   if (depth > 200) throw new NotEvaluated('toJson of data nested deeper than 200 levels');
   if (v === undefined || v === null) return 'null';
   if (v instanceof Unk) throw new NotEvaluated(v.reason);
+  if (v instanceof TypedInt) return v.v.toString();
   switch (typeof v) {
     case 'boolean': return v ? 'true' : 'false';
     case 'string': return jsonString(v, o.html);
@@ -264,6 +265,7 @@ function emit(v: V, indent: number, depth: number, out: string[], column: number
   if (v === null || v === undefined) { out.push('null'); return; }
   if (typeof v === 'boolean') { out.push(v ? 'true' : 'false'); return; }
   if (typeof v === 'number' || typeof v === 'bigint') { out.push(yamlNumber(v)); return; }
+  if (v instanceof TypedInt) { out.push(v.v.toString()); return; }
   if (typeof v === 'string') { out.push(yamlString(v, indent, column, false)); return; }
   if (v instanceof GoStruct) throw new NotEvaluated(`toYaml of a ${v.type} is not evaluated`);
   if (Array.isArray(v)) {
