@@ -87,6 +87,11 @@ test('variables: declare, assign, scopes of control blocks, $ is the data passed
   assert.equal(out('{{ $x := 1 }}{{ if true }}{{ $x = 2 }}{{ end }}{{ $x }}'), '2');
   assert.equal(out('{{ range .Values.l }}{{ $.Values.n }}{{ . }}{{ end }}', { values: { l: ['a', 'b'], n: 'N' } }), 'NaNb');
   assert.match(errorOf('{{ $nope }}'), /undefined variable/);
+  // Go's parser rejects an undefined variable even where it is never executed, and scopes them to their block
+  for (const text of ['{{ if false }}{{ $nope }}{{ end }}', '{{ if true }}{{ $x := 1 }}{{ end }}{{ $x }}', '{{ $x := 1 }}{{ define "a" }}{{ $x }}{{ end }}']) {
+    assert.match(h.parseTemplate({ path: 't', text }).errors[0]?.message ?? '', /undefined variable "\$(nope|x)"/, text);
+  }
+  assert.deepEqual(h.parseTemplate({ path: 't', text: '{{ $x := 1 }}{{ if true }}{{ $x }}{{ $y := 2 }}{{ else }}{{ $y }}{{ end }}{{ range $i, $v := . }}{{ $i }}{{ end }}' }).errors, []);
 });
 
 test('fields: missing values print nothing (Helm drops "<no value>"), a field of a missing value fails, (…).x does not', () => {
@@ -428,6 +433,9 @@ test('parse errors carry positions and make render return an error', () => {
     ['{{ if }}{{ end }}', /missing value for if/, 0],
     ['{{ define "a" }}{{ define "b" }}{{ end }}{{ end }}', /unexpected <define>/, 16],
     ['{{ .x # }}', /unrecognized character in action/, 6],
+    ['{{ with .a }}x{{ else if .b }}y{{ end }}', /unexpected "if" in else/, 14],
+    ['{{ if .a }}x{{ else with .b }}y{{ end }}', /unexpected "with" in else/, 12],
+    ['{{ range .a }}x{{ else if .b }}y{{ end }}', /unexpected "if" in else/, 15],
   ];
   for (const [text, re, start] of cases) {
     const p = h.parseTemplate({ path: 't.yaml', text });
