@@ -181,6 +181,10 @@ test('string functions', () => {
   assert.equal(out('{{ quote "a\\"b" 3 .Values.nope }}|{{ squote "x" }}|{{ .Values.n | quote }}', { values: { n: 3 } }), '"a\\"b" "3"|\'x\'|"3"');
   assert.equal(out('{{ trim "  a b \\n" }}|{{ trimPrefix "v" "v1.2" }}|{{ trimSuffix "-0" "1.19-0" }}|{{ trimAll "$" "$$5$" }}'), 'a b|1.2|1.19|5');
   assert.equal(out('{{ upper "abé" }}|{{ lower "ABÉ" }}|{{ title "hello wide-world" }}'), 'ABÉ|abé|Hello Wide-World');
+  // strings.Title: any ASCII character but letters, digits and _ separates words
+  assert.equal(out('{{ title "it\'s snake_case x.y" }}'), "It'S Snake_case X.Y");
+  // ß has no single-rune upper case in Go (it stays), JavaScript's "SS" would be a guess: not evaluated
+  assert.match(render('{{ upper "ß" }}').unknowns[0].reason, /upper of "ß"/);
   assert.equal(out('{{ replace "." "-" "a.b.c" }}|{{ contains "b" "abc" }}|{{ hasPrefix "a" "abc" }}|{{ hasSuffix "a" "abc" }}'), 'a-b-c|true|true|false');
   assert.equal(out('{{ "a\\nb" | indent 2 }}|{{ "a\\nb" | nindent 2 }}'), '  a\n  b|\n  a\n  b');
   assert.equal(out('{{ toString 3 }}|{{ toString .Values.f }}|{{ toString .Values.nope }}', { values: { f: 1.5 } }), '3|1.5|<nil>');
@@ -338,6 +342,10 @@ test('the bitnami helper: each step takes its arm, branches say which', () => {
     const arms = r.branches.filter((b) => b.path === 'charts/common/templates/_capabilities.tpl').map((b) => b.taken);
     assert.deepEqual(arms, api === 'extensions/v1beta1' ? [true, false, false] : api === 'networking.k8s.io/v1beta1' ? [false, true, false] : [false, false, true], kv);
   }
+  // only the text an include printed directly carries the define's origin, not an equal string from elsewhere
+  const same = render('{{ include "v" . }} {{ "apps/v1" }}', { helpers: { 'templates/_v.tpl': '{{ define "v" }}apps/v1{{ end }}' } });
+  assert.equal(same.text, 'apps/v1 apps/v1');
+  assert.deepEqual(same.segments.map((s) => s.origin?.path), ['templates/_v.tpl', undefined, undefined]);
   // .Values.kubeVersion overrides the cluster's version
   assert.equal(render(tpl, { helpers, values: { kubeVersion: '1.16.0' } }).text, 'apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\n');
   // the branch spans: arm from its action to the next arm's action (the last one to its {{end}})

@@ -145,9 +145,15 @@ class Renderer {
         return;
       }
       case 'action': {
+        this.lastInclude = undefined;
         const v = this.evalPipe(t, n.pipe, dot, vars, loc);
         if (n.pipe.decl.length) return;
-        this.print(v, t, loc);
+        // the action prints what an include returned, as it is: its text keeps where in the define it comes from
+        const lastCmd = n.pipe.cmds[n.pipe.cmds.length - 1].args[0];
+        const li = this.lastInclude as { value: string; segments: Segment[] } | undefined;
+        const inc = lastCmd.k === 'ident' && lastCmd.name === 'include' && li && li.value === v ? li.segments : undefined;
+        this.lastInclude = undefined;
+        this.print(v, t, loc, inc);
         return;
       }
       case 'if': case 'with': return this.execIfWith(t, n, dot, vars);
@@ -164,7 +170,7 @@ class Renderer {
     }
   }
 
-  print(v: V, t: { path: string }, loc: Loc): void {
+  print(v: V, t: { path: string }, loc: Loc, inner?: Segment[]): void {
     if (v instanceof Unk) { this.unknown(v, loc, true); return; }
     let s: string;
     if (v === undefined || v === null) s = '<no value>';
@@ -175,8 +181,7 @@ class Renderer {
       }
     }
     const at = this.reportLoc(loc);
-    const inner = typeof v === 'string' ? this.provenance.get(v) : undefined;
-    if (inner) {
+    if (inner && typeof v === 'string') {
       // the string an include returned, printed as it is: each part keeps where in the define it comes from
       for (const seg of inner) {
         this.write(s.slice(seg.outStart, seg.outEnd), { path: at.path, srcStart: at.start, srcEnd: at.end, literal: false, origin: seg.origin ?? { path: seg.path, srcStart: seg.srcStart, srcEnd: seg.srcEnd, literal: seg.literal } }, loc);
@@ -187,8 +192,9 @@ class Renderer {
     this.write(s, { path: at.path, srcStart: at.start, srcEnd: at.end, literal: false, origin }, loc);
   }
 
-  /** Where the text of the strings includes returned comes from (the latest include of each text). */
-  readonly provenance = new Map<string, Segment[]>();
+  /** The latest include's string and where its text comes from (segments in its define). */
+  private lastInclude: { value: string; segments: Segment[] } | undefined;
+  private lastCapture: Segment[] | undefined;
 
   recordBranch(b: Branch): void {
     if (b.path.startsWith('\u0000')) return; // a tpl string's own branches have no place in a file
@@ -292,10 +298,8 @@ class Renderer {
       this.execList(t, d.list, data, [['$', data]]);
       if (capture) {
         const s = this.out.text.join('');
-        if (s.length > 0 && s.length <= 10_000 && this.provenance.size < 1000 && s.indexOf('<no value>') === -1) {
-          const segs = this.out.segments;
-          if (segs.length && segs[0].outStart === 0 && segs[segs.length - 1].outEnd === s.length) this.provenance.set(s, segs.map((x) => ({ ...x })));
-        }
+        const segs = this.out.segments;
+        this.lastCapture = s.length > 0 && segs.length && segs[0].outStart === 0 && segs[segs.length - 1].outEnd === s.length ? segs : undefined;
         return s;
       }
       return undefined;
@@ -377,6 +381,7 @@ class Renderer {
         if (type !== 'any' && type !== 'string') this.fail(loc, `expected ${goParam(type)}; found ${JSON.stringify(e.v)}`);
         return e.v;
       case 'num':
+        if (e.notEvaluated) return this.unk(e.notEvaluated, loc);
         if (type === 'int' || type === 'int64') { if (!e.isInt) this.fail(loc, `expected integer; found ${e.text}`); return e.int; }
         if (type === 'float') return e.float;
         if (type !== 'any') this.fail(loc, `expected ${goParam(type)}; found ${e.text}`);
@@ -522,6 +527,9 @@ class Renderer {
         const firstUnknown = this.unknowns.length;
         // ExecuteTemplate(…, data): a nil interface{} becomes an invalid dot ("no value")
         const s = this.callDefine(d, data === null ? undefined : data, loc, true)!;
+        const segs = this.lastCapture;
+        this.lastCapture = undefined;
+        this.lastInclude = segs ? { value: s, segments: segs } : undefined;
         // an Unknown inside an include makes its string unknown (its text is not what Helm would produce)
         if (this.unknowns.length > firstUnknown) {
           const u = this.unknowns[firstUnknown];

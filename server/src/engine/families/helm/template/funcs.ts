@@ -100,20 +100,26 @@ function castFloat(v: V): number {
   return 0;
 }
 
+/** strings.Title: a letter after a separator is title-cased (Go's isSeparator: ASCII other than letters, digits and _;
+ *  beyond ASCII, Unicode spaces only). */
 function goTitle(s: string): string {
-  // strings.Title: the first letter of each word (after a non-letter/digit/_/') upper-cased
+  const isSep = (r: string): boolean => {
+    const x = r.codePointAt(0)!;
+    if (x <= 0x7f) return !/[0-9A-Za-z_]/.test(r);
+    if (/[\p{L}\p{Nd}]/u.test(r)) return false;
+    return /\s/u.test(r);
+  };
   let prev = ' ';
   let out = '';
   for (const ch of s) {
-    const isSep = !/[\p{L}\p{N}_']/u.test(prev);
-    out += isSep ? ch.toUpperCase() === ch.toLowerCase() ? ch : toTitleCase(ch) : ch;
+    if (isSep(prev)) {
+      const t = ch.toUpperCase();
+      if ([...t].length !== 1) throw new NotEvaluated('title of a letter whose title case is not one character is not evaluated');
+      out += t;
+    } else out += ch;
     prev = ch;
   }
   return out;
-}
-function toTitleCase(ch: string): string {
-  const u = ch.toUpperCase();
-  return [...u].length === 1 ? u : ch; // unicode.ToTitle keeps one rune
 }
 
 function goTrimSpace(s: string): string { return s.replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g, ''); }
@@ -598,14 +604,17 @@ import { goQuote } from './fmt';
 function goQuoteStr(s: string): string { return goQuote(s); }
 
 function goUpper(s: string): string {
-  // strings.ToUpper maps each rune on its own (no ß → SS expansion)
+  // strings.ToUpper maps each rune on its own; where JavaScript's full case mapping gives several characters
+  // (ß → SS), Go's simple mapping differs: not evaluated
+  if (/^[\x00-\x7f]*$/.test(s)) return s.toUpperCase();
   let out = '';
-  for (const ch of s) { const u = ch.toUpperCase(); out += [...u].length === 1 ? u : ch; }
+  for (const ch of s) { const u = ch.toUpperCase(); if ([...u].length !== 1) throw new NotEvaluated(`upper of ${JSON.stringify(ch)} is not evaluated`); out += u; }
   return out;
 }
 function goLower(s: string): string {
+  if (/^[\x00-\x7f]*$/.test(s)) return s.toLowerCase();
   let out = '';
-  for (const ch of s) { const l = ch.toLowerCase(); out += [...l].length === 1 ? l : ch; }
+  for (const ch of s) { const l = ch.toLowerCase(); if ([...l].length !== 1) throw new NotEvaluated(`lower of ${JSON.stringify(ch)} is not evaluated`); out += l; }
   return out;
 }
 function goReplaceEmpty(s: string, n: string): string {

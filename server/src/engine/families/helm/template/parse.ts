@@ -23,7 +23,7 @@ export type Expr =
   | { k: 'dot'; start: number; end: number }
   | { k: 'nil'; start: number; end: number }
   | { k: 'bool'; v: boolean; start: number; end: number }
-  | { k: 'num'; text: string; isInt: boolean; int: bigint; isFloat: boolean; float: number; isChar: boolean; start: number; end: number }
+  | { k: 'num'; text: string; isInt: boolean; int: bigint; isFloat: boolean; float: number; isChar: boolean; start: number; end: number; notEvaluated?: string }
   | { k: 'str'; v: string; start: number; end: number }
   | { k: 'ident'; name: string; start: number; end: number }
   | { k: 'chain'; node: Expr; names: string[]; start: number; end: number }     // (pipe).a.b
@@ -281,7 +281,7 @@ function numberNode(tok: Tok): Expr {
     n.isChar = true; n.isInt = true; n.int = BigInt(cp); n.isFloat = true; n.float = cp;
     return n;
   }
-  if (text.endsWith('i')) throw new ParseError(tok.start, tok.end, `complex constants are not evaluated: ${text}`);
+  if (text.endsWith('i')) return { ...n, notEvaluated: `the complex constant ${text} is not evaluated` };
   const clean = text.replace(/_/g, '');
   const neg = clean.startsWith('-');
   const body = clean.replace(/^[+-]/, '');
@@ -298,7 +298,7 @@ function numberNode(tok: Tok): Expr {
     n.isFloat = true; n.float = Number(iv);
     return n;
   }
-  if (/^0[xX]/.test(body)) throw new ParseError(tok.start, tok.end, `hexadecimal floating-point constants are not evaluated: ${text}`);
+  if (/^0[xX]/.test(body)) return { ...n, notEvaluated: `the hexadecimal floating-point constant ${text} is not evaluated` };
   const f = Number(body);
   if (!/^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(body) || Number.isNaN(f)) throw new ParseError(tok.start, tok.end, `bad number syntax: "${text}"`);
   n.isFloat = true; n.float = neg ? -f : f;
