@@ -62,6 +62,7 @@ class Renderer {
   /** Templates made by tpl while it runs (kept apart from the caller's map, which is never changed). */
   private readonly tplTemplates = new Map<string, ParsedTemplate>();
   out: Out = { text: [], len: 0, segments: [] };
+  private written = 0;
   /** Template the top-level render is of (for positions of Unknowns produced inside includes). */
   includeDepth = 0;
   /** The action of the outermost caller while rendering inside an include (positions of unknowns go there). */
@@ -100,6 +101,9 @@ class Renderer {
   write(s: string, seg: Omit<Segment, 'outStart' | 'outEnd'>, loc: Loc): void {
     if (s.length === 0) return;
     if (this.out.len + s.length > this.maxOut) this.fail(loc, `output larger than ${this.maxOut} characters`);
+    // text captured by includes counts too: at most 10 times the output cap is written in all
+    this.written += s.length;
+    if (this.written > 10 * this.maxOut) this.fail(loc, `more than ${10 * this.maxOut} characters written (the output and every include's text)`);
     const start = this.out.len;
     this.out.text.push(s);
     this.out.len += s.length;
