@@ -125,8 +125,11 @@ test('range over lists, maps (sorted keys), ints; else, break, continue', () => 
   assert.equal(out('{{ range $k, $v := .Values.m }}{{ $k }}={{ $v }};{{ end }}', { values: { m: { b: 2, a: 1, c: 3 } } }), 'a=1;b=2;c=3;');
   assert.equal(out('{{ range $v := .Values.l }}{{ $v }}{{ end }}', { values: { l: ['x', 'y'] } }), 'xy');
   assert.equal(out('{{ range .Values.nope }}x{{ else }}empty{{ end }}'), 'empty');
-  assert.equal(out('{{ range .Values.l }}{{ if eq . 3 }}{{ continue }}{{ end }}{{ if eq . 5 }}{{ break }}{{ end }}{{ . }}{{ end }}', { values: { l: [1, 2, 3, 4, 5, 6].map(BigInt) } }), '124');
-  assert.equal(out('{{ range 3 }}{{ . }}{{ end }}'), '012');
+  assert.equal(out('{{ range .Values.l }}{{ if eq (int .) 3 }}{{ continue }}{{ end }}{{ if eq (int .) 5 }}{{ break }}{{ end }}{{ . }}{{ end }}', { values: { l: [1, 2, 3, 4, 5, 6] } }), '124');
+  // ranging over an integer is Go 1.24's; Helm 3.17.3 (Go 1.23) fails on it: not decided
+  const ri = render('a{{ range 3 }}{{ . }}{{ end }}b');
+  assert.equal(ri.text, 'ab');
+  assert.match(ri.unknowns[0].reason, /depends on the Go version/);
   assert.equal(h.parseTemplate({ path: 't', text: '{{ break }}' }).errors[0].message, '{{break}} outside {{range}}');
 });
 
@@ -256,7 +259,10 @@ test('more sprig: sums, base64, JSON variants, dig, pick, omit, merge, split, li
   assert.equal(out('{{ toPrettyJson .Values }}', { values: { a: 1, b: [1, 2], c: {} } }), '{\n  "a": 1,\n  "b": [\n    1,\n    2\n  ],\n  "c": {}\n}');
   assert.equal(out('{{ toRawJson .Values }}', { values: { a: '<x>' } }), '{"a":"<x>"}');
   assert.equal(out('{{ fromJson "{\\"a\\": 1.5}" | toJson }} {{ fromYamlArray "- a\\n- 2" | toJson }}'), '{"a":1.5} ["a",2]');
-  assert.equal(out('{{ dig "a" "b" "def" .Values }} {{ dig "a" "z" "def" .Values }}', { values: { a: { b: 'found' } } }), 'found def');
+  assert.equal(out('{{ dig "a" "b" "def" .Values.m }} {{ dig "a" "z" "def" .Values.m }}', { values: { m: { a: { b: 'found' } } } }), 'found def');
+  // .Values is Helm's chartutil.Values, which sprig's type assertion in dig refuses (Helm 3.17.3 fails the same way)
+  assert.match(errorOf('{{ dig "a" "def" .Values }}'), /interface conversion: interface \{\} is chartutil\.Values, not map\[string\]interface \{\}/);
+  assert.equal(out('{{ typeOf .Values }} {{ typeOf . }} {{ typeOf .Values.m }}', { values: { m: {} } }), 'chartutil.Values chartutil.Values map[string]interface {}');
   assert.equal(out('{{ pick .Values "a" "z" | toJson }} {{ omit .Values "a" | toJson }}', { values: { a: 1, b: 2 } }), '{"a":1} {"b":2}');
   assert.equal(out('{{ merge (dict "a" 1 "e" "" "m" (dict "x" 1)) (dict "a" 2 "b" 3 "e" "x" "m" (dict "x" 2 "y" 2)) | toJson }}'), '{"a":1,"b":3,"e":"x","m":{"x":1,"y":2}}');
   assert.equal(out('{{ (split "$" "a$b")._1 }} {{ until 3 }} {{ concat (list 1) (list 2 3) }} {{ initial (list 1 2 3) }} {{ rest (list 1 2 3) }} {{ reverse (list 1 2) }} {{ compact (list 1 "" 0 "a") }} {{ without (list 1 2 1) 1 }}'),

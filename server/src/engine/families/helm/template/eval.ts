@@ -4,7 +4,7 @@
 // action that produced it and why; an Unknown condition renders nothing for its block and lists the block.
 import type { Arm, Define, Expr, Node, ParsedTemplate, Pipe, TemplateProblem } from './parse';
 import { parseTemplate } from './parse';
-import { GoStruct, TypedInt, Unk, UNORDERED, type Method, type ParamType, type V, fromJs, goType, isMap, truth } from './values';
+import { CHART_VALUES, GoStruct, TypedInt, Unk, UNORDERED, type Method, type ParamType, type V, fromJs, goType, isMap, truth } from './values';
 import { NotEvaluated, cmpStr, formatV } from './fmt';
 import { FUNCS, KNOWN_UNEVALUATED, type FnCtx } from './funcs';
 
@@ -258,11 +258,9 @@ class Renderer {
         items = v.map((x, i) => [BigInt(i), x]);
       } else if (isMap(v)) items = [...v.keys()].sort(cmpStr).map((k) => [k, v.get(k)]);
       else if (typeof v === 'bigint' || v instanceof TypedInt) {
-        const count = typeof v === 'bigint' ? v : v.v;
-        if (n.pipe.decl.length > 1) this.fail(loc, `can't use ${count} to iterate over more than one variable`);
-        if (count > 100000n) this.fail(loc, `range over ${count} exceeds the evaluation budget`);
-        const mk = (i: bigint): V => (typeof v === 'bigint' ? i : new TypedInt(i, v.type));
-        items = []; for (let i = 0n; i < count; i++) items.push([mk(i), mk(i)]);
+        // text/template ranges over an integer from Go 1.24 on; Helm 3.17 (Go 1.23) fails "range can't iterate over 3"
+        unknownBlock(`the range over the integer ${formatV(v)} depends on the Go version Helm is built with (Go 1.24 iterates, earlier fails)`);
+        return;
       } else if (v === undefined || v === null) items = [];
       else if (v instanceof GoStruct) this.fail(loc, `range can't iterate over ${goType(v)}`);
       else this.fail(loc, `range can't iterate over ${formatV(v)}`);
@@ -678,8 +676,11 @@ function topData(t: ParsedTemplate, scope: RenderScope): Map<string, V> {
   const base = t.path.includes('/templates/') ? t.path.slice(0, t.path.lastIndexOf('/templates/') + '/templates'.length) : 'templates';
   const top = topName(scope);
   const prefix = top ? top + '/' : chartName ? chartName + '/' : '';
-  return new Map<string, V>([
-    ['Values', fromJs(scope.values ?? {}) ?? new Map()],
+  const vals = fromJs(scope.values ?? {});
+  const valuesMap = vals instanceof Map ? vals : new Map<string, V>();
+  CHART_VALUES.add(valuesMap);
+  const data = new Map<string, V>([
+    ['Values', valuesMap],
     ['Chart', chart],
     ['Release', release],
     ['Capabilities', capabilities],
@@ -687,6 +688,8 @@ function topData(t: ParsedTemplate, scope: RenderScope): Map<string, V> {
     ['Template', new Map<string, V>([['Name', prefix + t.path], ['BasePath', prefix + base]])],
     ['Subcharts', new Unk('`.Subcharts` is not evaluated', t.path, 0, 0)],
   ]);
+  CHART_VALUES.add(data);
+  return data;
 }
 
 /** Removes Helm's "<no value>" from the output (engine.go does so after rendering) and keeps the segments exact. */
