@@ -246,6 +246,16 @@ test('toYaml / toJson / fromYaml as Helm produces them', () => {
   assert.equal(out('{{ toYaml .Values }}', { values: { n: 1, y: 'on', z: 'off-road' } }), '"n": 1\n"y": "on"\nz: off-road');
   assert.equal(out('resources:{{- toYaml .Values.r | nindent 2 }}', { values: { r: { limits: { cpu: 1 } } } }), 'resources:\n  limits:\n    cpu: 1');
   assert.equal(out('{{ toYaml .Values.nope }}|{{ toYaml (list) }}|{{ toYaml "x" }}'), 'null|[]|x');
+  // a multi-line string on its own, and a long plain string folded at a space past column 80 (helm template 3.17.3)
+  assert.equal(out('k: {{ toYaml .Values.m }}', { values: { m: 'line1\nline2\n' } }), 'k: |\n  line1\n  line2');
+  const long = 'a '.repeat(50) + 'end';
+  assert.equal(out('k: {{ toYaml .Values.long }}', { values: { long } }), 'k: ' + 'a '.repeat(40) + 'a\n  ' + 'a '.repeat(9) + 'end');
+  // quoted strings fold too: single-quoted only at a space not followed by one, double-quoted keeping a following
+  // space with a backslash (go-yaml v2's emitter; the same text as helm template 3.17.3)
+  assert.equal(out('{{ toYaml .Values }}', { values: { dq: 'x\ty' + '  y'.repeat(40), sq: 'k: v ' + 'd '.repeat(45) } }),
+    'dq: "x\\ty' + '  y'.repeat(24) + '\n  \\ y' + '  y'.repeat(15) + '"\nsq: \'k: v ' + 'd '.repeat(35) + 'd\n  ' + 'd '.repeat(9) + '\'');
+  assert.equal(out('{{ toYaml (dict "x" .Values.long "l" (list .Values.long)) }}', { values: { long } }),
+    'l:\n- ' + 'a '.repeat(39) + 'a\n  ' + 'a '.repeat(10) + 'end\nx: ' + 'a '.repeat(39) + 'a\n  ' + 'a '.repeat(10) + 'end');
   assert.equal(out('{{ toJson .Values }}', { values: { b: 1, a: '<x>', c: [true, null] } }), '{"a":"\\u003cx\\u003e","b":1,"c":[true,null]}');
   assert.equal(out('{{ (fromYaml "a: 1\\nb: [x, yes]") | toJson }}'), '{"a":1,"b":["x",true]}');
 });
@@ -297,7 +307,8 @@ test('.Capabilities, .Chart, .Release, .Template, .Files, lookup', () => {
   assert.equal(out(cj, { kubeVersion: 'v1.20.0', apis: ['batch/v1', 'batch/v1beta1'] }), 'batch/v1beta1');
   assert.equal(out('{{ .Chart.Name }} {{ .Chart.Version }} {{ .Chart.AppVersion }} [{{ .Chart.KubeVersion }}]'), 'mychart 1.2.3 4.5.6 []');
   assert.equal(out('{{ .Chart.Name }} {{ .Chart.APIVersion }}', { chart: { name: 'lower', apiVersion: 'v2' } }), 'lower v2');
-  assert.match(errorOf('{{ .Chart.Nope }}'), /can't evaluate field Nope in type \*chart\.Metadata/);
+  assert.match(errorOf('{{ .Chart.Nope }}'), /can't evaluate field Nope in type struct \{ chart\.Metadata; IsRoot bool \}/);
+  assert.equal(out('{{ .Chart.IsRoot }} {{ typeOf .Chart }}'), 'true struct { chart.Metadata; IsRoot bool }');
   assert.equal(out('{{ .Release.Name }} {{ .Release.Namespace }} {{ .Release.Service }} {{ .Release.IsInstall }} {{ .Release.IsUpgrade }} {{ .Release.Revision }}'),
     'release-name default Helm true false 1');
   assert.equal(out('{{ .Release.Name }}', { release: { Name: 'r1' } }), 'r1');

@@ -648,7 +648,9 @@ function topData(t: ParsedTemplate, scope: RenderScope): Map<string, V> {
     chartFields.set(go, given === undefined ? def : fromJs(given));
   }
   const chartName = typeof chartFields.get('Name') === 'string' ? (chartFields.get('Name') as string) : '';
-  const chart = new GoStruct('*chart.Metadata', chartFields);
+  // Helm 3.17 passes the chart as struct { chart.Metadata; IsRoot bool } (%T as helm template 3.17.3 prints it)
+  chartFields.set('IsRoot', typeof scope.chart.IsRoot === 'boolean' ? scope.chart.IsRoot : true);
+  const chart = new GoStruct('struct { chart.Metadata; IsRoot bool }', chartFields);
   const release = new Map<string, V>([
     ['Name', 'release-name'], ['Namespace', 'default'], ['IsUpgrade', false], ['IsInstall', true], ['Revision', 1n], ['Service', 'Helm'],
   ]);
