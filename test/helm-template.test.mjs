@@ -258,6 +258,11 @@ test('toYaml / toJson / fromYaml as Helm produces them', () => {
     'l:\n- ' + 'a '.repeat(39) + 'a\n  ' + 'a '.repeat(10) + 'end\nx: ' + 'a '.repeat(39) + 'a\n  ' + 'a '.repeat(10) + 'end');
   assert.equal(out('{{ toJson .Values }}', { values: { b: 1, a: '<x>', c: [true, null] } }), '{"a":"\\u003cx\\u003e","b":1,"c":[true,null]}');
   assert.equal(out('{{ (fromYaml "a: 1\\nb: [x, yes]") | toJson }}'), '{"a":1,"b":["x",true]}');
+  // YAML 1.1 keys become JSON's strings (n is false, yes true, the later wins); another kind of document is Helm's
+  // decoding error in the result (the same text as helm template 3.17.3)
+  assert.equal(out('{{ fromYaml "1: a\\ntrue: b\\nyes: c\\n1.5: d\\nn: [1, 2.5, x]" | toJson }}'), '{"1":"a","1.5":"d","false":[1,2.5,"x"],"true":"c"}');
+  assert.equal(out('{{ fromYaml "- a" | toJson }} {{ fromYamlArray "a: 1" | toJson }}'),
+    '{"Error":"error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}"} ["error unmarshaling JSON: while decoding JSON: json: cannot unmarshal object into Go value of type []interface {}"]');
 });
 
 test('more sprig: sums, base64, JSON variants, dig, pick, omit, merge, split, list helpers, regexReplaceAll', () => {
@@ -275,6 +280,7 @@ test('more sprig: sums, base64, JSON variants, dig, pick, omit, merge, split, li
   assert.equal(out('{{ typeOf .Values }} {{ typeOf . }} {{ typeOf .Values.m }}', { values: { m: {} } }), 'chartutil.Values chartutil.Values map[string]interface {}');
   assert.equal(out('{{ pick .Values "a" "z" | toJson }} {{ omit .Values "a" | toJson }}', { values: { a: 1, b: 2 } }), '{"a":1} {"b":2}');
   assert.equal(out('{{ merge (dict "a" 1 "e" "" "m" (dict "x" 1)) (dict "a" 2 "b" 3 "e" "x" "m" (dict "x" 2 "y" 2)) | toJson }}'), '{"a":1,"b":3,"e":"x","m":{"x":1,"y":2}}');
+  assert.equal(out('{{ until -3 }}'), '[0 -1 -2]');
   assert.equal(out('{{ (split "$" "a$b")._1 }} {{ until 3 }} {{ concat (list 1) (list 2 3) }} {{ initial (list 1 2 3) }} {{ rest (list 1 2 3) }} {{ reverse (list 1 2) }} {{ compact (list 1 "" 0 "a") }} {{ without (list 1 2 1) 1 }}'),
     'b [0 1 2] [1 2 3] [1 2] [2 3] [2 1] [1 a] [2]');
   assert.equal(out('{{ nospace "a b\\tc" }} {{ toStrings (list 1 "a" nil) }} {{ values (dict "a" 1) }}'), 'abc [1 a] [1]');

@@ -461,10 +461,14 @@ export const FUNCS: Record<string, Fn> = {
     return new Map<string, V>(parts.map((p, i) => [`_${i}`, p]));
   } },
   until: { params: ['int'], fn: ([n], c) => {
+    // sprig: untilStep(0, count, 1), or step -1 for a negative count
     const k = Number(n as bigint);
-    if (k > 100000) c.fail('until: more than 100000 elements exceeds the evaluation budget');
-    c.step(Math.max(0, k));
-    const out: V[] = []; for (let i = 0; i < k; i++) out.push(BigInt(i)); return out;
+    if (Math.abs(k) > 100000) c.fail('until: more than 100000 elements exceeds the evaluation budget');
+    c.step(Math.abs(k));
+    const out: V[] = [];
+    if (k >= 0) for (let i = 0; i < k; i++) out.push(BigInt(i));
+    else for (let i = 0; i > k; i--) out.push(BigInt(i));
+    return out;
   } },
   concat: { params: [], variadic: 'any', fn: (ls, c) => {
     const out: V[] = [];

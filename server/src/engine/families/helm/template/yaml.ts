@@ -367,19 +367,41 @@ export function toYaml(v: V): string {
 export function fromYaml(s: string, array = false): V {
   let data: unknown;
   try {
-    data = parseYamlText(s, { version: '1.1', maxAliasCount: 100, uniqueKeys: false, merge: true });
+    data = parseYamlText(s, { version: '1.1', maxAliasCount: 100, uniqueKeys: false, merge: true, mapAsMap: true });
   } catch {
     throw new NotEvaluated('fromYaml of text that does not parse is not evaluated (Helm returns a map with an Error key)');
   }
   if (data === null || data === undefined) return array ? [] : new Map();
-  if (array ? !Array.isArray(data) : typeof data !== 'object' || Array.isArray(data)) throw new NotEvaluated(`fromYaml${array ? 'Array' : ''} of YAML of another kind is not evaluated`);
+  const isMapping = data instanceof Map || (typeof data === 'object' && !Array.isArray(data) && !(data instanceof Date) && !(data instanceof Set) && !(data instanceof Uint8Array));
+  if (array ? !Array.isArray(data) : !isMapping) {
+    // Helm returns the decoding error in the result: {"Error": …} (fromYaml) or ["…"] (fromYamlArray)
+    const kind = Array.isArray(data) ? 'array' : isMapping ? 'object' : typeof data === 'string' ? 'string' : typeof data === 'boolean' ? 'bool'
+      : typeof data === 'number' || typeof data === 'bigint' ? 'number' : undefined;
+    if (!kind) throw new NotEvaluated(`fromYaml${array ? 'Array' : ''} of YAML of another kind is not evaluated`);
+    const msg = `error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${kind} into Go value of type ${array ? '[]interface {}' : 'map[string]interface {}'}`;
+    return array ? [msg] : new Map<string, V>([['Error', msg]]);
+  }
   const toFloat = (x: unknown, d: number): unknown => {
     if (d > 200) throw new NotEvaluated('fromYaml of data nested deeper than 200 levels');
     if (typeof x === 'bigint') return Number(x);
     if (x instanceof Date) throw new NotEvaluated('fromYaml of a timestamp is not evaluated');
     if (x instanceof Uint8Array) throw new NotEvaluated('fromYaml of binary data is not evaluated');
     if (Array.isArray(x)) return x.map((e) => toFloat(e, d + 1));
-    if (x instanceof Map || x instanceof Set) throw new NotEvaluated('fromYaml of non-string keys is not evaluated');
+    if (x instanceof Set) throw new NotEvaluated('fromYaml of a set is not evaluated');
+    if (x instanceof Map) {
+      // sigs.k8s.io/yaml turns string, integer and boolean keys into JSON's string keys; other keys are not evaluated
+      const m = new Map<string, V>();
+      for (const [k, e] of x) {
+        let key: string;
+        if (typeof k === 'string') key = k;
+        else if (typeof k === 'bigint') key = String(k);
+        else if (typeof k === 'number' && Number.isFinite(k)) key = formatFloat(k);
+        else if (typeof k === 'boolean') key = k ? 'true' : 'false';
+        else throw new NotEvaluated('fromYaml of a mapping key that is not a string, integer or boolean is not evaluated');
+        m.set(key, fromJs(toFloat(e, d + 1)));
+      }
+      return m;
+    }
     if (x && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, e]) => [k, toFloat(e, d + 1)]));
     return x;
   };
