@@ -203,6 +203,12 @@ test('print, println, printf as Go formats them', () => {
   assert.equal(out('{{ printf "%05.1f|%-4s|%x|%5d|%t|%%" 3.14159 "ab" 255 42 true }}'), '003.1|ab  |ff|   42|true|%');
   assert.equal(out('{{ printf "%s %s" "a" }}|{{ printf "%s" "a" "b" }}'), 'a %!s(MISSING)|a%!(EXTRA string=b)');
   assert.equal(out('{{ printf "%v" .Values.m }} {{ printf "%v" .Values.l }}', { values: { m: { b: 1, a: 'x' }, l: ['p', 2] } }), 'map[a:x b:1] [p 2]');
+  // exact decimal rounding (half to even on the binary value), zero padding of strings (Go 1.23), a wrong verb's
+  // value formatted with the verb's flags, %U, %#x and %#v of strings, %.Ng (all as helm template 3.17.3 prints them)
+  assert.equal(out('{{ printf "%5.1f|%.1f|%.2f|%e|%.3e|%.2g|%g" .Values.a .Values.b 2.675 123456.789 0.00012345 1234.5 .Values.c }}', { values: { a: -2.25, b: 0.35, c: 1e21 } }),
+    ' -2.2|0.3|2.67|1.234568e+05|1.234e-04|1.2e+03|1e+21');
+  assert.equal(out('{{ printf "%06s|%06q|%06t|%06d|%-6d|%+d|%.2s|%U|%#x|%#v|%#v" "ab" "ab" true "ab" .Values.n .Values.n .Values.f 65 "str" "str" 7 }}', { values: { n: 3, f: -2.25 } }),
+    '0000ab|00"ab"|00true|%!d(string=0000ab)|%!d(float64=3     )|%!d(float64=+3)|%!s(float64=-2.2)|U+0041|0x737472|"str"|7');
 });
 
 test('conversions and types: int, int64, float64, kindIs, typeOf', () => {
