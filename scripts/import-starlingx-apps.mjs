@@ -71,8 +71,8 @@ const CHECKS = {
   class: { type: 'enum', values: ['critical', 'storage', 'discovery', 'optional', 'reporting'], validated: from('11.0') },
   helm_repo: { type: 'string', validated: [], read: RELEASES },
   disabled_charts: { type: 'list', validated: [], read: RELEASES },
-  maintain_user_overrides: { type: 'any', validated: [], read: from('10.0') },
-  maintain_attributes: { type: 'any', validated: [], read: from('10.0') },
+  maintain_user_overrides: { type: 'any', validated: [], read: RELEASES },
+  maintain_attributes: { type: 'any', validated: [], read: RELEASES },
 };
 // The reference lists two keys in one row.
 const SPLIT = { 'maintain_user_overrides / maintain_attributes': ['maintain_user_overrides', 'maintain_attributes'] };
@@ -81,8 +81,8 @@ const ASSUMED = {
   helm_repo: 'The reference cites 8.0, 10.0, 12.0 and master (conductor/kube_app.py); 9.0 and 11.0 are assumed to read it as the releases around them do (not cited).',
   disabled_charts: 'The reference cites 8.0, 10.0, 12.0 and master (conductor/kube_app.py); 9.0 and 11.0 are assumed to read it as the releases around them do (not cited).',
   apply_progress_adjust: 'Validated (int >= 0) only by the 8.0 validator; read by the conductor during apply in every release.',
-  maintain_user_overrides: 'Read during application-update (conductor/kube_app.py) in 10.0, 12.0 and master per the reference; 11.0 assumed; 8.0 and 9.0 not cited (the key is treated as not read there).',
-  maintain_attributes: 'Read during application-update (conductor/kube_app.py) in 10.0, 12.0 and master per the reference; 11.0 assumed; 8.0 and 9.0 not cited (the key is treated as not read there).',
+  maintain_user_overrides: 'Read during application-update (conductor/kube_app.py) in 10.0, 12.0 and master per the reference; for 8.0, 9.0 and 11.0 the reference does not say: treated as read (no finding), not verified.',
+  maintain_attributes: 'Read during application-update (conductor/kube_app.py) in 10.0, 12.0 and master per the reference; for 8.0, 9.0 and 11.0 the reference does not say: treated as read (no finding), not verified.',
 };
 
 // What was read again upstream through the search tool (code corpus), 2026-12-01, and what could not be.

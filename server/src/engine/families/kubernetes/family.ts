@@ -19,9 +19,12 @@ import { rule as componentNotValidated } from '../../rules/kubernetes/component-
 import { rule as controlPlaneSkew } from '../../rules/kubernetes/control-plane-skew';
 import { rule as nodeComponentSkew } from '../../rules/kubernetes/node-component-skew';
 import { rule as kubeadmVersion } from '../../rules/kubernetes/kubeadm-version';
+import { rule as fluxNotServed } from '../../rules/kubernetes/flux-api-not-served';
+import { rule as fluxDeprecated } from '../../rules/kubernetes/flux-api-deprecated';
 
 export const kubernetesRules: Rule<KubernetesContext>[] = [
   removedApi, deprecatedApi, notYetServed, noCommon, componentNotValidated, controlPlaneSkew, nodeComponentSkew, kubeadmVersion,
+  fluxNotServed, fluxDeprecated,
 ];
 
 /** An unrendered Helm template: said once, at its first `{{`, instead of checking it. */
@@ -132,7 +135,7 @@ export const kubernetes: FamilyModule = {
     stage('parse', () => reportSyntax(yaml, emit));
     const k8s = stage('context', () => {
       const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
-      return new KubernetesContext(yaml, manifestObjects(yaml), config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components);
+      return new KubernetesContext(yaml, manifestObjects(yaml), config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux);
     });
     for (const rule of kubernetesRules) runRule(rule, k8s, emit, faults);
     // Said or not (a severity of off still counts): the note is not tried again in this run's other files.
