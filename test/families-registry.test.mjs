@@ -10,13 +10,13 @@ import { repoRoot, engine as e } from './helpers/k8s.mjs';
 import { tsSources } from './helpers/sources.mjs';
 
 const src = path.join(repoRoot, 'server/src');
-const FAMILY_FOLDERS = ['starlingx', 'kubernetes', 'kata', 'kata-persist'];
+const FAMILY_FOLDERS = ['starlingx', 'kubernetes', 'kata', 'kata-persist', 'starlingx-app'];
 
 
 // A family's own places: its folder, the registry that lists it, and its rule files (rules/<family>/).
 function isFamilyOwn(rel) {
   return /^server\/src\/engine\/families\/[^/]+\//.test(rel) || rel === 'server/src/engine/families/registry.ts'
-    || /^server\/src\/engine\/rules\/(starlingx|kubernetes|kata|kata-persist)\//.test(rel);
+    || /^server\/src\/engine\/rules\/(starlingx|kubernetes|kata|kata-persist|starlingx-app)\//.test(rel);
 }
 
 // What names one family: a family id compared, a family's recognisers or context classes, an import of its folder.

@@ -96,8 +96,13 @@ export class AppContext {
 
 /** "a, b and c" */
 export const listText = (xs: string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
-/** "10.0..12.0" or "12.0" */
-export const releasesText = (xs: string[]) => (xs.length > 2 ? `${xs[0]}..${xs[xs.length - 1]}` : listText(xs));
+/** "10.0..12.0" for three or more consecutive releases of the data, else "8.0, 10.0 and 11.0". */
+export function releasesText(xs: string[]): string {
+  const all = appMetadata().releases;
+  const at = xs.map((x) => all.indexOf(x));
+  const consecutive = at.every((i, k) => i >= 0 && (k === 0 || i === at[k - 1] + 1));
+  return xs.length > 2 && consecutive ? `${xs[0]}..${xs[xs.length - 1]}` : listText(xs);
+}
 
 /**
  * distutils LooseVersion order of two Kubernetes versions after a leading "v" is removed, as sysinv compares them:

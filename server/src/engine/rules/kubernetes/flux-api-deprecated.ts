@@ -1,6 +1,6 @@
 import type { Rule } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
-import { fluxSteps, fluxCommon, fluxMove, fluxData, stepList } from './flux';
+import { fluxSteps, fluxCommon, fluxMove, fluxData, windowNote, stepList } from './flux';
 
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/flux-api-deprecated',
@@ -27,7 +27,7 @@ export const rule: Rule<KubernetesContext> = {
       const move = better.length ? fluxMove(ctx, o, better[0]) : undefined;
       report({
         message: `${o.apiVersion} ${o.kind} is deprecated by the Flux CRDs of ${stepList(dep)}: a later Flux removes it; `
-          + `${move ? move.advice : `no apiVersion of ${o.kind} is served and not deprecated by every release of ${ctx.flux!.text}`} (Flux window from ${ctx.flux!.source.detail})`,
+          + `${move ? move.advice : `no apiVersion of ${o.kind} is served and not deprecated by every release of ${ctx.flux!.text}`} ${windowNote(ctx)}`,
         range: o.apiVersionRange,
         fixes: move ? move.fixes : [],
         data: { ...fluxData(ctx, steps), replacement: better[0] ?? null },

@@ -1,12 +1,12 @@
 import type { Rule } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
-import { fluxSteps, fluxCommon, fluxMove, fluxData, type FluxStepStatus } from './flux';
+import { fluxSteps, fluxCommon, fluxMove, fluxData, windowNote, type FluxStepStatus } from './flux';
 import { fluxStepName } from '../../starlingx-app/data';
 
 const why = (s: FluxStepStatus, kind: string, group: string) => (!s.step.flux
-  ? `${fluxStepName(s.step)} ships no FluxCD (its applications were deployed with Armada)`
+  ? `StarlingX ${s.step.starlingx}, which ships no FluxCD (its applications were deployed with Armada)`
   : !s.kindInstalled
-    ? `${fluxStepName(s.step)} installs no ${kind} CRD of ${group}`
+    ? `${fluxStepName(s.step)}, which installs no ${kind} CRD of ${group}`
     : `${fluxStepName(s.step)}, whose ${kind} CRD serves ${s.versions.join(', ')}`);
 
 export const rule: Rule<KubernetesContext> = {
@@ -38,10 +38,12 @@ export const rule: Rule<KubernetesContext> = {
       const move = common.length ? fluxMove(ctx, o, common[0]) : undefined;
       const advice = move
         ? move.advice
-        : `no apiVersion of ${o.kind} is served by every release of ${ctx.flux!.text}: the manifest has to change during the platform upgrade`;
+        : ctx.flux!.steps.length > 1
+          ? `no apiVersion of ${o.kind} is served by every release of ${ctx.flux!.text}: the manifest has to change during the platform upgrade`
+          : `${ctx.flux!.text} serves no other apiVersion of ${o.kind}`;
       report({
         message: `${o.apiVersion} ${o.kind} is not served by ${bad.map((s) => why(s, o.kind, group)).join('; nor by ')}: `
-          + `applying the application's FluxCD manifests fails there; ${advice} (Flux window from ${ctx.flux!.source.detail})`,
+          + `applying the application's FluxCD manifests fails there; ${advice} ${windowNote(ctx)}`,
         range: o.apiVersionRange,
         fixes: move ? move.fixes : [],
         data: { ...fluxData(ctx, steps), replacement: common[0] ?? null },

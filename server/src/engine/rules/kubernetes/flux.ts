@@ -71,6 +71,13 @@ export function fluxMove(ctx: KubernetesContext, o: ManifestObject, target: stri
   };
 }
 
+/** "(Flux window StarlingX 11.0..12.0, from .skewguard.yaml)" */
+export function windowNote(ctx: KubernetesContext): string {
+  const k = ctx.flux!.source.kind;
+  const from = k === 'cli' ? 'the command line' : k === 'config' ? '.skewguard.yaml' : k === 'settings' ? 'the editor settings' : k === 'workspace' ? 'the workspace localhost.yml' : 'the default';
+  return `(Flux window: ${ctx.flux!.text}, from ${from})`;
+}
+
 export const stepList = (steps: FluxStepStatus[]) => steps.map((s) => fluxStepName(s.step)).join(', ');
 
 export function fluxData(ctx: KubernetesContext, steps: FluxStepStatus[]) {

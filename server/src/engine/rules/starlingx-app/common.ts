@@ -87,7 +87,7 @@ export function issuesOf(ctx: AppContext, e: AppEntry): ValueIssue[] {
     case 'boolstr':
       if (typeof v === 'boolean') break;
       if (v === null || typeof v === 'object') { typeIssue('a boolean or boolean string (true/false/yes/no/y/n/1/0)'); break; }
-      if (!(c.values as string[]).includes(String(v).toLowerCase())) out.push({ kind: 'value', message: `${e.name} ${show(v)} is not a boolean string: sysinv accepts true/false/yes/no/y/n/1/0 (any case)`, range: e.valueRange, releases: rels });
+      if (!(c.values as string[]).includes(String(v).toLowerCase())) out.push({ kind: 'value', message: `${e.name} ${show(v)} is not a boolean string (sysinv accepts true/false/yes/no/y/n/1/0, any case)`, range: e.valueRange, releases: rels });
       break;
     case 'integer':
       if (typeof v !== 'number' || !Number.isInteger(v)) { typeIssue('an integer'); break; }

@@ -13,7 +13,7 @@ function atUpgrade(ctx: AppContext, target: string): string {
   const src = k.source.replace(/^starlingx\/config /, '').split(' ; ')[0];
   const own = ctx.value.k8s_upgrades;
   const ownText = isMap(own)
-    ? `this bundle has k8s_upgrades auto_update ${JSON.stringify(own.auto_update ?? null)}, timing ${JSON.stringify(own.timing ?? null)}`
+    ? `this bundle has k8s_upgrades auto_update ${String(own.auto_update ?? '(not set)')}, timing ${String(own.timing ?? '(not set)')}`
     : 'this bundle has no k8s_upgrades (sysinv reads it as auto_update true, timing post)';
   if (!k.autoUpdates) return `sysinv ${release} rejects system kube-upgrade-start to ${target}: "The installed Application … is incompatible with the new Kubernetes version ${target}." — it does not update applications automatically (${src})`;
   if (!k.blocksAtApi) return `sysinv ${release} starts the upgrade, auto-updates applications to an uploaded bundle with k8s_upgrades timing pre that supports ${target}, and otherwise the upgrade fails in state upgrade-starting-failed; bundles with timing post are applied after kube-upgrade-complete; ${ownText} (${src})`;
@@ -50,7 +50,9 @@ export const rule: Rule<AppContext> = {
     const exact = !!ctx.window.patches;
     // A minor-only window: a minor is outside when every patch of it is (below: X.Y.∞ < minimum; above: X.Y.0 > maximum).
     const below = (v: string) => min && (exact ? looseCompare(v, min) < 0 : looseCompare(`${v}.99999`, min) < 0);
-    const above = (v: string) => max && looseCompare(exact ? v : `${v}.0`, max) > 0;
+    // Exact versions are compared as is_kube_version_supported does (LooseVersion: 1.33.0 > v1.33); a minor alone is
+    // above only when its .0 is above the maximum read as X.Y.0 (the bundle table's reading), so it is never a guess.
+    const above = (v: string) => max && (exact ? looseCompare(v, max) > 0 : looseCompare(`${v}.0`, /^v?\d+\.\d+$/.test(max) ? `${max}.0` : max) > 0);
     const range = `${min ?? '(no minimum)'}..${max ?? '(no maximum)'}`;
     for (const k of ['minimum', 'maximum'] as const) {
       const outside = versions.filter((v) => (k === 'minimum' ? below(v) : above(v)));
@@ -59,7 +61,7 @@ export const rule: Rule<AppContext> = {
       const first = outside[0];
       const i = versions.indexOf(first);
       const more = outside.length > 1 ? ` (also ${listText(outside.slice(1))})` : '';
-      const note = k === 'maximum' && /^v?\d+\.\d+$/.test(max!) ? `; ${max} means ${max!.replace(/^v/, '')}.0 to sysinv, so later patches of that minor are above it` : '';
+      const note = k === 'maximum' && /^v?\d+\.\d+$/.test(max!) ? `; ${max} has no patch, and in that comparison every ${max!.replace(/^v/, '')} patch is above it` : '';
       const message = i === 0
         ? `Kubernetes ${first}, the start of the window ${ctx.window.minors.length > 1 ? `${versions[0]}..${versions[versions.length - 1]}` : first}, is ${k === 'minimum' ? 'below' : 'above'} this app's supported_k8s_version ${range}${more}: `
           + `application-apply is rejected ("The application … is incompatible with the current Kubernetes version ${first}")${note}`

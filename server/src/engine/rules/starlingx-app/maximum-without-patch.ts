@@ -7,8 +7,9 @@ export const rule: Rule<AppContext> = {
   family: 'starlingx-app',
   defaultSeverity: 'warning',
   title: 'supported_k8s_version.maximum without a patch version',
-  what: 'Reports `maximum: v1.29` (major.minor only): sysinv compares versions with LooseVersion, which puts 1.29.1 and every later '
-    + 'patch of 1.29 above v1.29, so the app does not support them although the value reads as "all of 1.29".',
+  what: 'Reports `maximum: v1.29` (major.minor only). sysinv\'s apply and kube-upgrade checks compare versions with LooseVersion '
+    + '(is_kube_version_supported), where every 1.29 patch (1.29.0 included) is above 1.29; the bundle table, used to pick a bundle to '
+    + 'auto-update to, stores it as 1.29.0, which still excludes 1.29.1 and later. Either way the value does not mean "all of 1.29".',
   why: 'A StarlingX release ships patch versions (1.29.2, 1.30.6 …): an app with maximum v1.29 blocks the upgrade to 1.29.2 and is '
     + 'not applied on it. Write the last patch you support, e.g. v1.29.2.',
   bad: { filename: 'metadata.yaml', text: 'app_name: metrics-server\napp_version: 1.0-1\nsupported_k8s_version:\n  minimum: v1.32.2\n  maximum: v1.34\n', options: 'StarlingX 12.0' },
@@ -21,7 +22,7 @@ export const rule: Rule<AppContext> = {
     if (typeof v !== 'string' || !K8S_VERSION_FORMAT.test(v.replace(/^v/, '')) || !/^v?\d+\.\d+$/.test(v)) return;
     const minor = v.replace(/^v/, '');
     report({
-      message: `maximum ${v} is ${minor}.0 to sysinv (LooseVersion): ${minor}.1 and every later ${minor} patch are above it, so the app does not support them; write the last patch the app supports, e.g. v${minor}.N`,
+      message: `maximum ${v} has no patch version: sysinv's apply and kube-upgrade checks (LooseVersion) put every ${minor} patch above it, and its bundle table reads it as ${minor}.0, above which ${minor}.1 and later are; write the last patch the app supports, e.g. v${minor}.N`,
       range: ctx.doc.locate(['supported_k8s_version', 'maximum']).value,
       data: { maximum: v },
     });
