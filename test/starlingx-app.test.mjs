@@ -112,6 +112,11 @@ test('Flux manifests: exact findings per StarlingX path, each naming the release
   const [r] = run('repo.yaml', REPO, { starlingxRelease: '12.0', starlingxUpgradeFrom: '8.0' }).diagnostics;
   assert.match(r.message, /move to source\.toolkit\.fluxcd\.io\/v1beta2.*not known to be the same.*no automatic fix/);
   assert.deepEqual(r.fixes ?? [], []);
+  // Hover on the apiVersion: what each release of the path serves.
+  const hr = run('hr.yaml', HR, { starlingxRelease: '12.0', starlingxUpgradeFrom: '11.0' });
+  const h = e.hover(hr, HR, { line: 0, character: 20 }).markdown;
+  assert.match(h, /\| 11\.0 \| 2\.5\.1 \| ⚠ deprecated \| v2, v2beta1, v2beta2 \|/);
+  assert.match(h, /\| 12\.0 \| 2\.7\.5 \| ✗ not served \| v2, v2beta2 \|/);
   // A Kustomization on 8.0: its CRD is not installed at all.
   const k = 'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\nspec:\n  interval: 10m\n  path: ./apps\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: platform\n';
   assert.match(run('k.yaml', k, { starlingxRelease: '8.0' }).diagnostics[0].message, /StarlingX 8\.0 \(Flux 0\.37\.0\), which installs no Kustomization CRD/);

@@ -60,6 +60,8 @@ function imageHover(ctx: KubernetesContext, img: ContainerImage): string {
 export function apiTimeline(ctx: KubernetesContext, apiVersion: string, kind: string): string {
   const row = findRow(ctx.rows, apiVersion, kind);
   const out = [`**${apiVersion} ${kind}**`, ''];
+  const flux = fluxTimeline(ctx, apiVersion, kind);
+  if (flux) return [...out, ...flux].join('\n');
   if (!row || (row.component ?? 'k8s') !== 'k8s') {
     out.push(row ? `Versioned by ${row.component}, not by Kubernetes minors: not checked against the Kubernetes window.` : 'Not in the lifecycle data (a CRD or an unknown API): not checked. Add a row under `kubernetes.additionalVersions` in `.skewguard.yaml` to check it.');
     return out.join('\n');
@@ -109,4 +111,20 @@ export function k8sComplete(result: AnalyzeResult, text: string, pos: Position):
     insertText: a, replace: { start: valueStart, end: valueStart + m[3].length + rest.length },
     sortText: `${common.has(a) ? 0 : 1}${String(i).padStart(3, '0')}`, preselect: i === 0 && common.has(a),
   }));
+}
+
+/** A Flux apiVersion on a StarlingX upgrade path: what the Flux CRDs of each release serve (undefined: not Flux, or no path). */
+function fluxTimeline(ctx: KubernetesContext, apiVersion: string, kind: string): string[] | undefined {
+  const i = apiVersion.lastIndexOf('/');
+  const group = apiVersion.slice(0, i), version = apiVersion.slice(i + 1);
+  if (!ctx.flux || i < 0 || !/(^|\.)fluxcd\.io$/.test(group)) return undefined;
+  const out = [`Flux window ${ctx.flux.text} (${ctx.flux.source.kind}: ${ctx.flux.source.detail}): the CRDs each StarlingX release installs.`, ''];
+  out.push('| StarlingX | Flux | this apiVersion | served |', '|---|---|---|---|');
+  for (const s of ctx.flux.steps) {
+    const list = s.served?.[`${group}/${kind}`];
+    const v = list?.find((x) => x.version === version);
+    const here = !s.flux ? '✗ no FluxCD' : !list ? `✗ no ${kind} CRD` : !v ? '✗ not served' : v.deprecated ? '⚠ deprecated' : '✓ served';
+    out.push(`| ${s.starlingx} | ${s.flux ?? '—'} | ${here} | ${(list ?? []).map((x) => x.version).join(', ')} |`);
+  }
+  return out;
 }
