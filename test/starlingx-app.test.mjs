@@ -158,6 +158,12 @@ test('metadata.yaml: detected by name and content; exact findings per window', (
   assert.match(r10.diagnostics[0].message, /^Kubernetes 1\.28\.4, the start of the window 1\.28\.4\.\.1\.30\.6, is below .*application-apply is rejected/);
   // 8.0: k8s_upgrades is not read, and 8.0 rejects kube-upgrade-start without updating apps.
   assert.deepEqual(brief(run('metadata.yaml', META, { starlingxRelease: '8.0' }, local('1.24.4'))), ['10:14 error stx-app/kubernetes-outside-supported', '12:1 warning stx-app/key-not-read']);
+  // maximum v1.33 is read as 1.33.0 (sysinv: "v1.27 is equal to v1.27.0"): 1.33.0 is inside, 1.34.1 above, and the
+  // missing patch is a warning of its own.
+  const minorMax = META.replace('maximum: v1.33.0', 'maximum: v1.33');
+  const rm = run('metadata.yaml', minorMax, { starlingxRelease: '12.0' }, local('1.32.2'));
+  assert.deepEqual(brief(rm), ['11:14 error stx-app/kubernetes-outside-supported', '11:14 warning stx-app/maximum-without-patch']);
+  assert.deepEqual(rm.diagnostics[0].data.outside, ['1.34.1']);
   // Widening the range clears 12.0.
   const wide = META.replace('maximum: v1.33.0', 'maximum: v1.34.1');
   assert.deepEqual(brief(run('metadata.yaml', wide, { starlingxRelease: '12.0', starlingxUpgradeFrom: '11.0' }, local('1.32.2'))), []);

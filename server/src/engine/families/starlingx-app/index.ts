@@ -104,12 +104,18 @@ export function releasesText(xs: string[]): string {
   return xs.length > 2 && consecutive ? `${xs[0]}..${xs[xs.length - 1]}` : listText(xs);
 }
 
+/** A minimum/maximum as sysinv's format check reads it: `.strip().lstrip('v')`. */
+export const stripV = (v: string) => v.trim().replace(/^v+/, '');
+
+/** A bound as sysinv compares it: major.minor is major.minor.0 ("v1.27 is equal to v1.27.0", app_metadata.py). */
+export const boundVersion = (v: string) => { const s = stripV(v); return /^\d+\.\d+$/.test(s) ? `${s}.0` : s; };
+
 /**
  * distutils LooseVersion order of two Kubernetes versions after a leading "v" is removed, as sysinv compares them:
  * numeric parts, and a shorter version that is a prefix of a longer one is smaller ("1.29" < "1.29.2").
  */
 export function looseCompare(a: string, b: string): number {
-  const pa = a.replace(/^v/i, '').split('.').map(Number), pb = b.replace(/^v/i, '').split('.').map(Number);
+  const pa = stripV(a).split('.').map(Number), pb = stripV(b).split('.').map(Number);
   for (let i = 0; i < Math.min(pa.length, pb.length); i++) if (pa[i] !== pb[i]) return pa[i] - pb[i];
   return pa.length - pb.length;
 }

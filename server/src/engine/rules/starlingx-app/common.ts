@@ -2,7 +2,7 @@
 import type { AppContext, AppEntry } from '../../families/starlingx-app';
 import type { AppKey } from '../../starlingx-app/data';
 import type { OffsetRange } from '../../parse/yaml';
-import { listText } from '../../families/starlingx-app';
+import { listText, stripV } from '../../families/starlingx-app';
 
 const isMap = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 export const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : v === null ? 'null (empty)' : Array.isArray(v) ? 'a list' : isMap(v) ? 'a mapping' : String(v));
@@ -42,7 +42,7 @@ export function issuesOf(ctx: AppContext, e: AppEntry): ValueIssue[] {
       if (v !== null && typeof v !== 'string') { typeIssue('a string'); break; }
       if (typeof v === 'string' && c.format) {
         const fr = rels.filter((r) => c.format!.includes(r));
-        if (fr.length && !new RegExp(c.pattern!).test(v.replace(/^v/, ''))) {
+        if (fr.length && !new RegExp(c.pattern!).test(stripV(v))) {
           out.push({ kind: 'value', message: `${e.name} "${v}" is not a Kubernetes version sysinv accepts: after a leading "v" it must be MAJOR.MINOR or MAJOR.MINOR.PATCH with a one-digit major, e.g. v1.29.2`, range: e.valueRange, releases: fr });
         }
       }

@@ -1,6 +1,6 @@
 import type { Rule } from '../types';
 import type { AppContext } from '../../families/starlingx-app';
-import { looseCompare, K8S_VERSION_FORMAT, listText } from '../../families/starlingx-app';
+import { looseCompare, K8S_VERSION_FORMAT, listText, stripV, boundVersion } from '../../families/starlingx-app';
 
 const isMap = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
@@ -26,8 +26,8 @@ export const rule: Rule<AppContext> = {
   defaultSeverity: 'error',
   title: 'Kubernetes version of the window outside the app\'s supported_k8s_version',
   what: 'Checks `supported_k8s_version: {minimum, maximum}` of an application\'s metadata.yaml against every Kubernetes version of the '
-    + 'window (on a StarlingX upgrade path: its exact patch versions), comparing them as sysinv does (LooseVersion: `maximum: v1.29` '
-    + 'is 1.29.0, below 1.29.2). A version below the minimum or above the maximum is an error at that bound, naming the step and what '
+    + 'window (on a StarlingX upgrade path: its exact patch versions), comparing them as sysinv does (LooseVersion; `maximum: v1.29` '
+    + 'is read as 1.29.0, below 1.29.2). With a window of minors only, a minor that is partly inside the range is not reported. A version below the minimum or above the maximum is an error at that bound, naming the step and what '
     + 'sysinv of the release does there: application-apply is rejected at the start of the window, and an upgrade step blocks that '
     + 'Kubernetes upgrade (8.0 rejects kube-upgrade-start; 9.0 fails in upgrade-starting-failed; from 10.0 kube-upgrade-start is rejected '
     + 'unless another bundle of the app with `k8s_upgrades` auto_update and timing pre/post supports the target).',
@@ -42,17 +42,17 @@ export const rule: Rule<AppContext> = {
     if (!isMap(s)) return;
     const bound = (k: 'minimum' | 'maximum') => {
       const v = s[k];
-      return typeof v === 'string' && K8S_VERSION_FORMAT.test(v.replace(/^v/, '')) ? v : undefined;
+      return typeof v === 'string' && K8S_VERSION_FORMAT.test(stripV(v)) ? v : undefined;
     };
     const min = bound('minimum'), max = bound('maximum');
     if (!min && !max) return;
     const versions = ctx.window.patches ?? ctx.window.minors;
     const exact = !!ctx.window.patches;
     // A minor-only window: a minor is outside when every patch of it is (below: X.Y.∞ < minimum; above: X.Y.0 > maximum).
-    const below = (v: string) => min && (exact ? looseCompare(v, min) < 0 : looseCompare(`${v}.99999`, min) < 0);
-    // Exact versions are compared as is_kube_version_supported does (LooseVersion: 1.33.0 > v1.33); a minor alone is
-    // above only when its .0 is above the maximum read as X.Y.0 (the bundle table's reading), so it is never a guess.
-    const above = (v: string) => max && (exact ? looseCompare(v, max) > 0 : looseCompare(`${v}.0`, /^v?\d+\.\d+$/.test(max) ? `${max}.0` : max) > 0);
+    // Bounds as sysinv reads them (major.minor is major.minor.0). A minor alone (a window without patches) is below only
+    // when all its patches are, above only when its .0 is: a minor that is partly inside is not reported (no guess).
+    const below = (v: string) => min && looseCompare(exact ? v : `${v}.99999`, boundVersion(min)) < 0;
+    const above = (v: string) => max && looseCompare(exact ? v : `${v}.0`, boundVersion(max)) > 0;
     const range = `${min ?? '(no minimum)'}..${max ?? '(no maximum)'}`;
     for (const k of ['minimum', 'maximum'] as const) {
       const outside = versions.filter((v) => (k === 'minimum' ? below(v) : above(v)));
@@ -61,7 +61,7 @@ export const rule: Rule<AppContext> = {
       const first = outside[0];
       const i = versions.indexOf(first);
       const more = outside.length > 1 ? ` (also ${listText(outside.slice(1))})` : '';
-      const note = k === 'maximum' && /^v?\d+\.\d+$/.test(max!) ? `; ${max} has no patch, and in that comparison every ${max!.replace(/^v/, '')} patch is above it` : '';
+      const note = k === 'maximum' && /^\d+\.\d+$/.test(stripV(max!)) ? `; ${max} is read as ${boundVersion(max!)}, so later ${stripV(max!)} patches are above it` : '';
       const message = i === 0
         ? `Kubernetes ${first}, the start of the window ${ctx.window.minors.length > 1 ? `${versions[0]}..${versions[versions.length - 1]}` : first}, is ${k === 'minimum' ? 'below' : 'above'} this app's supported_k8s_version ${range}${more}: `
           + `application-apply is rejected ("The application … is incompatible with the current Kubernetes version ${first}")${note}`
