@@ -117,6 +117,13 @@ test('Flux manifests: exact findings per StarlingX path, each naming the release
   const h = e.hover(hr, HR, { line: 0, character: 20 }).markdown;
   assert.match(h, /\| 11\.0 \| 2\.5\.1 \| ⚠ deprecated \| v2, v2beta1, v2beta2 \|/);
   assert.match(h, /\| 12\.0 \| 2\.7\.5 \| ✗ not served \| v2, v2beta2 \|/);
+  // Completion of the apiVersion: what every release of the path serves first.
+  const items = e.complete(hr, HR, { line: 0, character: 13 });
+  assert.deepEqual(items.map((i) => i.label), ['helm.toolkit.fluxcd.io/v2', 'helm.toolkit.fluxcd.io/v2beta2', 'helm.toolkit.fluxcd.io/v2beta1']);
+  assert.equal(items[0].detail, 'served by every release of StarlingX 11.0..12.0');
+  assert.match(items[2].detail, /part of StarlingX 11\.0\.\.12\.0 only/);
+  // A modeline makes any file a metadata.yaml.
+  assert.equal(run('app.yaml', `# skewguard: starlingx-app\n${META}`, { starlingxRelease: '12.0' }).family, 'starlingx-app');
   // A Kustomization on 8.0: its CRD is not installed at all.
   const k = 'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\nspec:\n  interval: 10m\n  path: ./apps\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: platform\n';
   assert.match(run('k.yaml', k, { starlingxRelease: '8.0' }).diagnostics[0].message, /StarlingX 8\.0 \(Flux 0\.37\.0\), which installs no Kustomization CRD/);

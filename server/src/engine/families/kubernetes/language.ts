@@ -100,6 +100,16 @@ export function k8sComplete(result: AnalyzeResult, text: string, pos: Position):
   const kindMatch = doc ? /^\s*(?:-\s+)?kind\s*:\s*["']?([A-Za-z0-9]+)/m.exec(text.slice(doc.offset, doc.end)) : undefined;
   const kind = ctx.objects.find((o) => o.doc === doc && off >= o.apiVersionRange.start - 200 && off <= o.apiVersionRange.end)?.kind ?? kindMatch?.[1];
   if (!kind) return [];
+  const flux = fluxApiVersions(ctx, kind);
+  const valueStart0 = lines.lineStart(pos.line) + before.length - m[3].length;
+  const rest0 = /^[^"'#\s]*/.exec(line.slice(before.length))?.[0] ?? '';
+  if (flux) {
+    return flux.map((x, i) => ({
+      label: x.apiVersion, kind: 'value' as const, detail: x.detail, documentation: apiTimeline(ctx, x.apiVersion, kind),
+      insertText: x.apiVersion, replace: { start: valueStart0, end: valueStart0 + m[3].length + rest0.length },
+      sortText: `${x.everywhere ? 0 : 1}${String(i).padStart(3, '0')}`, preselect: i === 0 && x.everywhere,
+    }));
+  }
   const common = new Set(ctx.common(kind));
   const all = [...new Set([...ctx.common(kind), ...ctx.servedSomewhere(kind)])];
   const valueStart = lines.lineStart(pos.line) + before.length - m[3].length;
@@ -127,4 +137,23 @@ function fluxTimeline(ctx: KubernetesContext, apiVersion: string, kind: string):
     out.push(`| ${s.starlingx} | ${s.flux ?? '—'} | ${here} | ${(list ?? []).map((x) => x.version).join(', ')} |`);
   }
   return out;
+}
+
+/** On a StarlingX upgrade path, the Flux apiVersions of a Flux kind the releases serve: served (and not deprecated) by every release first. */
+function fluxApiVersions(ctx: KubernetesContext, kind: string): Array<{ apiVersion: string; everywhere: boolean; detail: string }> | undefined {
+  if (!ctx.flux) return undefined;
+  const keys = [...new Set(ctx.flux.steps.flatMap((s) => Object.keys(s.served ?? {})))].filter((k) => k.endsWith(`/${kind}`));
+  if (!keys.length) return undefined;
+  const out: Array<{ apiVersion: string; everywhere: boolean; deprecated: boolean; detail: string }> = [];
+  for (const gk of keys) {
+    const group = gk.slice(0, gk.lastIndexOf('/'));
+    const versions = [...new Set(ctx.flux.steps.flatMap((s) => (s.served?.[gk] ?? []).map((x) => x.version)))];
+    for (const v of versions) {
+      const at = ctx.flux.steps.map((s) => s.served?.[gk]?.find((x) => x.version === v));
+      const everywhere = at.every(Boolean);
+      const deprecated = at.some((x) => x?.deprecated);
+      out.push({ apiVersion: `${group}/${v}`, everywhere, deprecated, detail: `${everywhere ? `served by every release of ${ctx.flux.text}` : `served by part of ${ctx.flux.text} only`}${deprecated ? ' (deprecated in some)' : ''}` });
+    }
+  }
+  return out.sort((a, b) => Number(b.everywhere) - Number(a.everywhere) || Number(a.deprecated) - Number(b.deprecated) || (a.apiVersion < b.apiVersion ? 1 : -1));
 }
