@@ -149,8 +149,11 @@ test('Flux fixes are proven by re-analysis on the same path: the fixed manifests
 
 test('metadata.yaml: detected by name and content; exact findings per window', () => {
   assert.equal(run('metadata.yaml', META, { starlingxRelease: '12.0' }).family, 'starlingx-app');
-  // A metadata.yaml that is not an application's (no app keys) is not this family.
+  // A metadata.yaml that is not an application's (no app keys) is not this family; under another name it takes
+  // app_name, app_version and supported_k8s_version or k8s_upgrades.
   assert.notEqual(run('metadata.yaml', 'name: x\nowner: y\n', {}).family, 'starlingx-app');
+  assert.notEqual(run('values.yaml', 'upgrades:\n  auto_update: true\nreplicas: 2\n', {}).family, 'starlingx-app');
+  assert.equal(run('app-metadata.yaml', META, {}).family, 'starlingx-app');
   const local = (v) => ({ localhost: { path: 'localhost.yml', kubernetesVersion: v } });
   // 12.0 from 1.32.2: 1.32.2 -> 1.33.0 -> 1.34.1; maximum v1.33.0 blocks the last step.
   const r12 = run('metadata.yaml', META, { starlingxRelease: '12.0', starlingxUpgradeFrom: '11.0' }, local('1.32.2'));

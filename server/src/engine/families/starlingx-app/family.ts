@@ -28,8 +28,9 @@ export const starlingxApp: FamilyModule = {
   detect({ file, ext, yaml }) {
     if (!YAML_EXT.has(ext)) return DETECT.no;
     const doc = yaml?.docs.find((d) => !d.empty);
-    if (!looksLikeAppMetadata(doc)) return DETECT.no;
-    return isAppMetadataName(file) ? DETECT.name : DETECT.content;
+    const named = isAppMetadataName(file);
+    if (!looksLikeAppMetadata(doc, named)) return DETECT.no;
+    return named ? DETECT.name : DETECT.content;
   },
   rules: appRules,
   analyze({ input, yaml, emit, stage }) {

@@ -9,15 +9,20 @@ import { appMetadata, type AppKey, type AppEnforcement } from '../../starlingx-a
 
 export const isAppMetadataName = (file: string) => path.basename(file) === 'metadata.yaml';
 
-/** Keys only an application's metadata.yaml has (a top-level one of them is enough). */
+/** Keys of an application's metadata.yaml: in a file named metadata.yaml one of them at the top level is enough. */
 const TELLING = ['app_name', 'app_version', 'supported_k8s_version', 'k8s_upgrades', 'upgrades', 'supported_releases', 'dependent_apps', 'helm_repo'];
 
-/** metadata.yaml content: a mapping without apiVersion/kind with one of the application keys at the top level. */
-export function looksLikeAppMetadata(doc: YamlDoc | undefined): boolean {
+/**
+ * metadata.yaml content: a mapping without apiVersion/kind with an application key at the top level (`named`: the file
+ * is called metadata.yaml). Under another name (a modeline or `files:` aside) it takes app_name and app_version and
+ * supported_k8s_version or k8s_upgrades, so that an unrelated YAML file with an `upgrades:` key is not taken for one.
+ */
+export function looksLikeAppMetadata(doc: YamlDoc | undefined, named = true): boolean {
   if (!doc) return false;
   const keys = doc.topLevelEntries().map((e) => e.key);
   if (keys.includes('apiVersion') && keys.includes('kind')) return false;
-  return keys.some((k) => TELLING.includes(k));
+  if (named) return keys.some((k) => TELLING.includes(k));
+  return keys.includes('app_name') && keys.includes('app_version') && (keys.includes('supported_k8s_version') || keys.includes('k8s_upgrades'));
 }
 
 export interface AppEntry {
