@@ -20,9 +20,9 @@ export const rule: Rule<KubernetesContext> = {
     + 'of the upgrade path installs, e.g. 12.0 ships Flux 2.7.5, whose CRDs no longer serve `helm.toolkit.fluxcd.io/v2beta1` or '
     + '`source.toolkit.fluxcd.io/v1beta1`. The error names the release and its Flux version; the fix changes the apiVersion to one '
     + 'served by every release of the path only where the two apiVersions\' spec fields are the same (compared upstream).',
-  why: 'sysinv applies an application\'s fluxcd-manifests with kubectl/kustomize: an apiVersion that the Flux CRDs of the running '
-    + 'release do not serve makes application-apply fail, and after a platform upgrade the application can no longer be re-applied '
-    + 'or updated. sysinv itself moved from helm.toolkit.fluxcd.io/v2beta1 to v2 in 10.0.',
+  why: 'An object whose apiVersion no installed CRD serves is refused by the Kubernetes API server, so applying the application\'s '
+    + 'fluxcd-manifests fails on that release, and after a platform upgrade the application can no longer be re-applied or updated. '
+    + 'sysinv\'s own HelmRelease objects moved from helm.toolkit.fluxcd.io/v2beta1 to v2 in 10.0 (FLUXCD_CRD_HELM_REL_VERSION).',
   bad: { filename: 'helmrelease.yaml', text: 'apiVersion: helm.toolkit.fluxcd.io/v2beta1\nkind: HelmRelease\nmetadata:\n  name: metrics-server\nspec:\n  releaseName: ms-metrics-server\n  chart:\n    spec:\n      chart: metrics-server\n      version: 3.8.2\n      sourceRef:\n        kind: HelmRepository\n        name: stx-platform\n  interval: 5m\n', options: 'StarlingX 12.0' },
   good: { filename: 'helmrelease.yaml', text: 'apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: metrics-server\nspec:\n  releaseName: ms-metrics-server\n  chart:\n    spec:\n      chart: metrics-server\n      version: 3.8.2\n      sourceRef:\n        kind: HelmRepository\n        name: stx-platform\n  interval: 5m\n', options: 'StarlingX 12.0' },
   fix: 'complete',
