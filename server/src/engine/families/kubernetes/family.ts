@@ -21,10 +21,11 @@ import { rule as nodeComponentSkew } from '../../rules/kubernetes/node-component
 import { rule as kubeadmVersion } from '../../rules/kubernetes/kubeadm-version';
 import { rule as fluxNotServed } from '../../rules/kubernetes/flux-api-not-served';
 import { rule as fluxDeprecated } from '../../rules/kubernetes/flux-api-deprecated';
+import { rule as fluxIdle } from '../../rules/kubernetes/flux-controller-not-deployed';
 
 export const kubernetesRules: Rule<KubernetesContext>[] = [
   removedApi, deprecatedApi, notYetServed, noCommon, componentNotValidated, controlPlaneSkew, nodeComponentSkew, kubeadmVersion,
-  fluxNotServed, fluxDeprecated,
+  fluxNotServed, fluxDeprecated, fluxIdle,
 ];
 
 /** An unrendered Helm template: said once, at its first `{{`, instead of checking it. */
