@@ -264,6 +264,14 @@ test('lsp-lint on the bundle: exact findings on 11.0 -> 12.0, then --fix, then o
       'localhost.yml': [],
       'metadata.yaml': [],
     });
+    // The path from the command line wins over .skewguard.yaml: 8.0..12.0 has no HelmRelease apiVersion for every release.
+    const cli = lint(dir, '--starlingx-release', '12.0', '--starlingx-upgrade-from', '8.0', 'fluxcd-manifests/', '--format', 'json');
+    assert.equal(cli.code, 1);
+    const msgs = JSON.parse(cli.stdout).flatMap((r) => r.messages.map((m) => m.message));
+    assert.equal(msgs.length, 2);
+    assert.ok(msgs.every((m) => /StarlingX 12\.0 \(Flux 2\.7\.5\)/.test(m) && /StarlingX 8\.0\.\.12\.0, from the command line/.test(m)), msgs.join('\n'));
+    const usage = lint(dir, '--starlingx-release', '10.0', '--starlingx-upgrade-from', '12.0', '.');
+    assert.equal(usage.code, 2);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -298,6 +298,11 @@ export function checkKataWindow(s: string): string | undefined {
 export function checkCliOverrides(cli: Overrides): string[] {
   const out: string[] = [];
   if (cli.starlingxRelease !== undefined && !findStarlingxRelease(cli.starlingxRelease)) out.push(`unknown StarlingX release "${cli.starlingxRelease}"`);
+  if (cli.starlingxUpgradeFrom !== undefined) {
+    const f = findStarlingxRelease(cli.starlingxUpgradeFrom), to = cli.starlingxRelease ? findStarlingxRelease(cli.starlingxRelease) : undefined;
+    if (!f) out.push(`--starlingx-upgrade-from: unknown StarlingX release "${cli.starlingxUpgradeFrom}"`);
+    else if (to && releaseIndex(f) > releaseIndex(to)) out.push(`--starlingx-upgrade-from ${f.release} is newer than --starlingx-release ${to.release}: an upgrade path goes from an older release to a newer one`);
+  }
   const k = cli.kubernetesWindow !== undefined ? checkKubernetesWindow(cli.kubernetesWindow) : undefined;
   if (k) out.push(k);
   for (const [name, v] of Object.entries(cli.componentVersions ?? {})) {
