@@ -124,6 +124,10 @@ test('Flux manifests: exact findings per StarlingX path, each naming the release
   assert.match(items[2].detail, /part of StarlingX 11\.0\.\.12\.0 only/);
   // A modeline makes any file a metadata.yaml.
   assert.equal(run('app.yaml', `# skewguard: starlingx-app\n${META}`, { starlingxRelease: '12.0' }).family, 'starlingx-app');
+  // A release before the Flux data (5.0): reported, not passed.
+  const [old] = run('hr.yaml', HR, { starlingxRelease: '5.0' }).diagnostics;
+  assert.equal(old.ruleId, 'k8s/flux-api-not-served');
+  assert.match(old.message, /StarlingX 5\.0, for which the data has no FluxCD \(the Flux data starts at 6\.0, which ships no FluxCD/);
   // A Kustomization on 8.0: its CRD is not installed at all.
   const k = 'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\nspec:\n  interval: 10m\n  path: ./apps\n  prune: true\n  sourceRef:\n    kind: GitRepository\n    name: platform\n';
   assert.match(run('k.yaml', k, { starlingxRelease: '8.0' }).diagnostics[0].message, /StarlingX 8\.0 \(Flux 0\.37\.0\), which installs no Kustomization CRD/);

@@ -45,6 +45,8 @@ export interface StxFlux {
   sysinvUses?: Record<string, { value: string; source: string }>;
   notes: string[];
   source?: string;
+  /** A release of the path the Flux data has no row for (before 6.0): treated as serving no Flux API, and said so. */
+  notInData?: boolean;
 }
 export interface FieldCompat { kind: string; from: string; to: string; sameFields: boolean; source: string }
 export interface AppMetadataData {
@@ -66,10 +68,14 @@ export interface FluxWindow {
   source: SourceInfo;
 }
 
-/** The Flux window of a StarlingX upgrade path; releases the data has no Flux row for are left out (said in text). */
+/**
+ * The Flux window of a StarlingX upgrade path. A release the Flux data has no row for (before 6.0; 6.0 ships no FluxCD)
+ * is a step without Flux marked notInData, so that a Flux manifest is reported there, never passed.
+ */
 export function fluxWindowOf(path: StxRelease[], source: SourceInfo): FluxWindow {
   const rows = appMetadata().flux;
-  const steps = path.map((r) => rows.find((f) => f.starlingx === r.release)).filter((x): x is StxFlux => !!x);
+  const steps = path.map((r): StxFlux => rows.find((f) => f.starlingx === r.release)
+    ?? { starlingx: r.release, flux: null, notes: [`the Flux data starts at ${rows[0].starlingx}, which ships no FluxCD`], notInData: true });
   const names = path.map((r) => r.release);
   return { steps, text: `StarlingX ${names.length > 1 ? `${names[0]}..${names[names.length - 1]}` : names[0]}`, source };
 }

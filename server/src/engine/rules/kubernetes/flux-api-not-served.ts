@@ -3,7 +3,9 @@ import type { KubernetesContext } from '../../families/kubernetes';
 import { fluxSteps, fluxCommon, fluxMove, fluxData, windowNote, type FluxStepStatus } from './flux';
 import { fluxStepName } from '../../starlingx-app/data';
 
-const why = (s: FluxStepStatus, kind: string, group: string) => (!s.step.flux
+const why = (s: FluxStepStatus, kind: string, group: string) => (s.step.notInData
+  ? `StarlingX ${s.step.starlingx}, for which the data has no FluxCD (${s.step.notes[0]})`
+  : !s.step.flux
   ? `StarlingX ${s.step.starlingx}, which ships no FluxCD (its applications were deployed with Armada)`
   : !s.kindInstalled
     ? `${fluxStepName(s.step)}, which installs no ${kind} CRD of ${group}`
