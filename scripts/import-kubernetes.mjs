@@ -26,6 +26,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { normalizeKubernetesVersion } from './lib/kubernetes-version.mjs';
+import { fluxcdRows } from './lib/fluxcd-rows.mjs';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const refDir = path.resolve(process.argv[2] ?? path.join(repoRoot, '..', 'shared', 'reference', 'kubernetes'));
@@ -757,6 +758,12 @@ const apis = [...rows.values()]
     note: r.notes.length ? r.notes.join(' ') : null,
   }));
 
+// FluxCD rows (component fluxcd, versions are Flux minors), from fluxcd-apis.json: scripts/lib/fluxcd-rows.mjs.
+const fluxcd = fluxcdRows(refDir, fail);
+for (const r of fluxcd.rows) if (apis.some((a) => a.apiVersion === r.apiVersion && a.kind === r.kind)) fail(`fluxcd row ${r.apiVersion} ${r.kind} duplicates a row`);
+apis.push(...fluxcd.rows);
+componentTargets.fluxcd = fluxcd.target;
+
 const out = {
   asOf,
   description:
@@ -768,7 +775,7 @@ const out = {
     deprecated: 'minor from which it counts as deprecated (Pluto: target >= deprecated); null = never/unknown',
     removed: 'first minor that no longer serves it; null = still served / unknown',
     replacementAvailable: 'minor from which `replacement` serves this kind',
-    component: 'k8s = Kubernetes minors; cert-manager / istio rows use THAT project\'s release numbers',
+    component: 'k8s = Kubernetes minors; cert-manager / istio / fluxcd rows use THAT project\'s release numbers (fluxcd: Flux minors, from fluxcd-apis.json)',
     servedBy: 'kube-apiserver, kube-apiserver config file (audit), or a CRD-providing project',
     kind: '"" = every kind of the apiVersion (Pluto semantics, one istio row)',
     migration: 'apiVersion-only | spec-changes | no-replacement | unknown; null (with migrationNote null) = a current apiVersion with nothing to migrate to',

@@ -76,7 +76,7 @@ test('every setting has a description, a type and a default of that type', () =>
 
 test('the settings mirror the Settings type in server/src/shared/protocol.ts', () => {
   const expected = [
-    'skewguard.starlingx.release', 'skewguard.kubernetes.window', 'skewguard.kata.window', 'skewguard.kata.flavour',
+    'skewguard.starlingx.release', 'skewguard.starlingx.upgradeFrom', 'skewguard.kubernetes.window', 'skewguard.kata.window', 'skewguard.kata.flavour',
     'skewguard.rules', 'skewguard.files', 'skewguard.ignore', 'skewguard.debounceMs', 'skewguard.trace.server',
   ];
   assert.deepEqual(Object.keys(settings).sort(), [...expected].sort());
@@ -95,6 +95,9 @@ test('skewguard.starlingx.release offers exactly the releases in data/starlingx/
   assert.deepEqual(s.enum, ['', ...releases.map((r) => r.release)]);
   assert.equal(s.default, '');
   for (const r of s.enum) if (r) assert.ok(e.findStarlingxRelease(r), `${r}: unknown to the engine`);
+  // The release upgraded from offers the same releases, "" being no upgrade.
+  assert.deepEqual(settings['skewguard.starlingx.upgradeFrom'].enum, s.enum);
+  assert.equal(settings['skewguard.starlingx.upgradeFrom'].enumDescriptions.length, s.enum.length);
 });
 
 test('window settings accept what the engine accepts', () => {

@@ -75,7 +75,7 @@ test('normalizeSettings: debounceMs negative, NaN or a string; files: with an un
   const f = norm({ files: { 'sites/*.yml': 'starlingx', 'charts/*.yaml': 'helm' } });
   assert.equal(f.problems.length, 1);
   assert.equal(f.problems[0].setting, 'skewguard.files.charts/*.yaml');
-  assert.match(f.problems[0].message, /must be equal to one of the allowed values: "starlingx", "kubernetes", "kata-config", "kata-persist"/);
+  assert.ok(f.problems[0].message.includes(`must be equal to one of the allowed values: ${e.families.map((x) => `"${x.id}"`).join(', ')}`), f.problems[0].message);
   assert.deepEqual(f.overrides.files, { 'sites/*.yml': 'starlingx' }, 'the valid association still applies');
   const i = norm({ ignore: 'vendor/**', starlingx: { release: '6.0' } });
   assert.deepEqual(i.problems.map((p) => `${p.setting}: ${p.message}`), ['skewguard.ignore: ignore: must be array']);
@@ -335,4 +335,13 @@ test('a binary, huge or non-mapping .skewguard.yaml is a clear problem, not a cr
       assert.match(r.stderr, message);
     } finally { fs.rmSync(dir, { recursive: true, force: true }); }
   }
+});
+
+test('skewguard.starlingx.upgradeFrom: the editor setting names the upgrade path as .skewguard.yaml does', () => {
+  const ok = e.normalizeSettings({ starlingx: { release: '12.0', upgradeFrom: '11.0' } }, new Set());
+  assert.equal(ok.overrides.starlingxUpgradeFrom, '11.0');
+  assert.deepEqual(ok.settings.starlingx, { release: '12.0', upgradeFrom: '11.0' });
+  const bad = e.normalizeSettings({ starlingx: { release: '10.0', upgradeFrom: '12.0' } }, new Set());
+  assert.equal(bad.overrides.starlingxUpgradeFrom, undefined);
+  assert.match(bad.problems[0].message, /newer than starlingx\.release/);
 });

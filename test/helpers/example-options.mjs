@@ -5,7 +5,8 @@ export function exampleOverrides(options) {
   let staleData = false;
   for (const part of (options ?? '').split(/[,;]/).map((s) => s.trim()).filter(Boolean)) {
     let m;
-    if ((m = /^StarlingX\s+(\S+)$/i.exec(part))) cli.starlingxRelease = m[1];
+    if ((m = /^StarlingX\s+(\S+)\.\.(\S+)$/i.exec(part))) { cli.starlingxUpgradeFrom = m[1]; cli.starlingxRelease = m[2]; }
+    else if ((m = /^StarlingX\s+(\S+)$/i.exec(part))) cli.starlingxRelease = m[1];
     else if ((m = /^Kubernetes\s+(\S+)$/i.exec(part))) cli.kubernetesWindow = m[1];
     else if ((m = /^Kata(?: Containers)?\s+(\S+)$/i.exec(part))) cli.kataWindow = m[1];
     else if ((m = /^(go|runtime-rs)$/.exec(part))) cli.kataFlavour = m[1];

@@ -32,6 +32,8 @@ Options:
   -o, --output-file <file>        write the report to a file instead of stdout
   -c, --config <file>             use this config instead of the nearest .skewguard.yaml
       --starlingx-release <rel>   StarlingX release, e.g. 6.0
+      --starlingx-upgrade-from <rel>  StarlingX release the platform is upgraded from: the path whose FluxCD and
+                                  sysinv an application bundle is checked against, e.g. 11.0 (with --starlingx-release 12.0)
       --kubernetes-window <w>     Kubernetes window, e.g. 1.18..1.21 or 1.21
       --kubernetes-version <v>    one target version (Pluto's --target-versions k8s=v1.25.0): the window v..v
       --kata-window <w>           Kata window, e.g. 3.2..3.32
@@ -74,6 +76,7 @@ interface Options {
   outputFile?: string;
   config?: string;
   starlingxRelease?: string;
+  starlingxUpgradeFrom?: string;
   kubernetesWindow?: string;
   componentVersions?: Record<string, string>;
   kataWindow?: string;
@@ -122,6 +125,7 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
       case '--starlingx-release': {
         o.starlingxRelease = val(); break;
       }
+      case '--starlingx-upgrade-from': o.starlingxUpgradeFrom = val(); break;
       case '--kubernetes-window': {
         o.kubernetesWindow = val(); break;
       }
@@ -285,7 +289,7 @@ async function main(argv: string[]): Promise<number> {
     parseCacheChars: 256 * 1024,
     clearDiagnosticsOnClose: false,
     cli: {
-      configPath: opts.config, starlingxRelease: opts.starlingxRelease, kubernetesWindow: opts.kubernetesWindow, componentVersions: opts.componentVersions,
+      configPath: opts.config, starlingxRelease: opts.starlingxRelease, starlingxUpgradeFrom: opts.starlingxUpgradeFrom, kubernetesWindow: opts.kubernetesWindow, componentVersions: opts.componentVersions,
       kataWindow: opts.kataWindow, kataFlavour: opts.kataFlavour, rules: opts.rules,
     },
   };

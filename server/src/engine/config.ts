@@ -10,6 +10,7 @@ import type { Family, SeveritySetting, SourceInfo } from './types';
 import type { PlutoRow } from './families/kubernetes';
 import { kataData, kataWindow } from './kata/data';
 import { checkGlob } from './glob';
+import { fluxWindowOf, type FluxWindow } from './starlingx-app/data';
 
 import { SEVERITIES } from '../shared/names';
 export { CONFIG_FILENAMES } from '../shared/names';
@@ -26,7 +27,10 @@ export const configSchema = {
   properties: {
     starlingx: {
       type: 'object', additionalProperties: false,
-      properties: { release: { type: 'string', description: 'StarlingX release the bootstrap overrides are for, e.g. "6.0".' } },
+      properties: {
+        release: { type: 'string', description: 'StarlingX release the bootstrap overrides are for, e.g. "6.0".' },
+        upgradeFrom: { type: 'string', description: 'StarlingX release the platform is upgraded from, e.g. "10.0": the releases from it to `release` are the path whose FluxCD an application bundle\'s Flux manifests must work with.' },
+      },
     },
     kubernetes: {
       type: 'object', additionalProperties: false,
@@ -79,6 +83,8 @@ export const configSchema = {
 
 export interface Overrides {
   starlingxRelease?: string;
+  /** StarlingX release the platform is upgraded from: the releases from it to starlingxRelease are the path. */
+  starlingxUpgradeFrom?: string;
   kubernetesWindow?: string;
   kataWindow?: string;
   kataFlavour?: string;
@@ -165,6 +171,14 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
     if (findStarlingxRelease(rel)) overrides.starlingxRelease = rel;
     else problems.push({ message: unknownReleaseMessage(rel), path: ['starlingx', 'release'], at: 'value' });
   }
+  const from = str(value.starlingx?.upgradeFrom);
+  if (from !== undefined && ok('starlingx.upgradeFrom')) {
+    const f = findStarlingxRelease(from);
+    const to = overrides.starlingxRelease ? findStarlingxRelease(overrides.starlingxRelease) : undefined;
+    if (!f) problems.push({ message: unknownReleaseMessage(from), path: ['starlingx', 'upgradeFrom'], at: 'value' });
+    else if (to && releaseIndex(f) > releaseIndex(to)) problems.push({ message: `starlingx.upgradeFrom ${f.release} is newer than starlingx.release ${to.release}: an upgrade path goes from an older release to a newer one`, path: ['starlingx', 'upgradeFrom'], at: 'value' });
+    else overrides.starlingxUpgradeFrom = from;
+  }
   const kw = str(value.kubernetes?.window);
   if (kw !== undefined && ok('kubernetes.window')) {
     const err = checkKubernetesWindow(kw);
@@ -248,6 +262,15 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
 /** A pattern for a message: quoted, and cut short when long. */
 const shortGlob = (g: string) => JSON.stringify(g.length > 60 ? `${g.slice(0, 57)}…` : g);
 
+/** A release's place in the data (master last). */
+const releaseIndex = (r: StxRelease) => starlingxReleases().releases.indexOf(r);
+
+/** The StarlingX releases from `from` to `to`, in order (master only when it is `to`). */
+export function starlingxUpgradePath(from: StxRelease | undefined, to: StxRelease): StxRelease[] {
+  if (!from || releaseIndex(from) >= releaseIndex(to)) return [to];
+  return starlingxReleases().releases.slice(releaseIndex(from), releaseIndex(to) + 1).filter((r) => r === to || r.release !== 'master');
+}
+
 export function unknownReleaseMessage(rel: string): string {
   return `unknown StarlingX release "${rel}"; known: ${starlingxReleases().releases.map((r) => r.release).join(', ')}`;
 }
@@ -278,6 +301,11 @@ export function checkKataWindow(s: string): string | undefined {
 export function checkCliOverrides(cli: Overrides): string[] {
   const out: string[] = [];
   if (cli.starlingxRelease !== undefined && !findStarlingxRelease(cli.starlingxRelease)) out.push(`unknown StarlingX release "${cli.starlingxRelease}"`);
+  if (cli.starlingxUpgradeFrom !== undefined) {
+    const f = findStarlingxRelease(cli.starlingxUpgradeFrom), to = cli.starlingxRelease ? findStarlingxRelease(cli.starlingxRelease) : undefined;
+    if (!f) out.push(`--starlingx-upgrade-from: unknown StarlingX release "${cli.starlingxUpgradeFrom}"`);
+    else if (to && releaseIndex(f) > releaseIndex(to)) out.push(`--starlingx-upgrade-from ${f.release} is newer than --starlingx-release ${to.release}: an upgrade path goes from an older release to a newer one`);
+  }
   const k = cli.kubernetesWindow !== undefined ? checkKubernetesWindow(cli.kubernetesWindow) : undefined;
   if (k) out.push(k);
   for (const [name, v] of Object.entries(cli.componentVersions ?? {})) {
@@ -305,7 +333,13 @@ export interface KubeWindow {
 }
 
 export interface ResolvedConfig {
-  starlingx: { release: StxRelease; source: SourceInfo };
+  /** path: the releases from starlingx.upgradeFrom to release (just [release] without one). */
+  starlingx: { release: StxRelease; source: SourceInfo; path: StxRelease[] };
+  /**
+   * The Flux of the StarlingX releases on the path, when the configuration or workspace says StarlingX (a release, an
+   * upgradeFrom, or a localhost.yml) and no Flux version is given (kubernetes.components.fluxcd); else undefined.
+   */
+  flux?: FluxWindow;
   kubernetes: KubeWindow;
   kata: { window?: { from: string; to: string }; flavour?: string; source: SourceInfo; flavourSource?: SourceInfo };
   rules: Record<string, SeveritySetting>;
@@ -399,13 +433,22 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
   const rowsPick = pick('kubernetesRows');
   const kubernetesRows = rowsPick ? { rows: rowsPick[0], origin: rowsPick[1].detail } : undefined;
   const components = resolveComponentVersions(input);
-  return { starlingx: { release, source: relSource }, kubernetes, kata, rules, ruleSources, ignore, files, kubernetesRows, components, configPath: input.config?.path };
+  const fromPick = pick('starlingxUpgradeFrom');
+  const path = starlingxUpgradePath(fromPick ? findStarlingxRelease(fromPick[0]) : undefined, release);
+  const fluxGiven = components.fluxcd && components.fluxcd.source.kind !== 'default';
+  const saysStarlingx = relFound || fromPick || input.workspace?.localhost;
+  const flux = !fluxGiven && saysStarlingx ? fluxWindowOf(path, fromPick
+    ? { kind: fromPick[1].kind, detail: `${fromPick[1].detail}: StarlingX upgrade path ${path[0].release}..${release.release}` }
+    : relFound ? { kind: relSource.kind, detail: `${relSource.detail}: StarlingX ${release.release}` }
+      : { kind: 'workspace', detail: `${input.workspace!.localhost!.path}: StarlingX ${release.release} (newest release in the data)` }) : undefined;
+  return { starlingx: { release, source: relSource, path }, flux, kubernetes, kata, rules, ruleSources, ignore, files, kubernetesRows, components, configPath: input.config?.path };
 }
 
 /** A human summary of the resolved windows and their sources (status bar tooltip, --print-config). */
 export function describeResolved(c: ResolvedConfig): Record<string, unknown> {
   return {
-    starlingx: { release: c.starlingx.release.release, source: c.starlingx.source },
+    starlingx: { release: c.starlingx.release.release, source: c.starlingx.source, ...(c.starlingx.path.length > 1 ? { path: c.starlingx.path.map((r) => r.release) } : {}) },
+    ...(c.flux ? { flux: { window: c.flux.text, versions: c.flux.steps.map((s) => ({ starlingx: s.starlingx, flux: s.flux })), source: c.flux.source } } : {}),
     kubernetes: { window: c.kubernetes.minors.length > 1 ? `${c.kubernetes.minors[0]}..${c.kubernetes.minors[c.kubernetes.minors.length - 1]}` : c.kubernetes.minors[0], versions: c.kubernetes.patches ?? c.kubernetes.minors, source: c.kubernetes.source, pastData: windowPastDataOf(c.kubernetes.minors) ?? null },
     components: c.components,
     kata: { window: c.kata.window ? `${c.kata.window.from}..${c.kata.window.to}` : null, flavour: c.kata.flavour ?? null, source: c.kata.source },
@@ -447,7 +490,7 @@ export function windowPastDataOf(minors: string[]): WindowPastData | undefined {
 export interface ComponentVersionSetting { version: string; source: SourceInfo }
 
 /** Components with lifecycle rows in the shipped data, and Pluto's default target for each. */
-export function knownComponents(): Record<string, { version: string; source: string }> {
+export function knownComponents(): Record<string, { version: string; plutoTarget?: string; source: string }> {
   return kubernetesApis().componentTargets ?? {};
 }
 
@@ -470,7 +513,7 @@ export function checkComponentVersion(name: string, v: unknown, extra: string[] 
 
 function resolveComponentVersions(input: ResolveInput): Record<string, ComponentVersionSetting> {
   const out: Record<string, ComponentVersionSetting> = {};
-  for (const [name, d] of Object.entries(knownComponents())) out[name] = { version: d.version, source: { kind: 'default', detail: `Pluto's default target, ${d.source}` } };
+  for (const [name, d] of Object.entries(knownComponents())) out[name] = { version: d.version, source: { kind: 'default', detail: d.plutoTarget ? `Pluto's default target, ${d.source}` : d.source } };
   const layers: Array<[Record<string, string> | undefined, SourceInfo]> = [
     [input.settings?.componentVersions, { kind: 'settings', detail: 'editor settings' }],
     [input.config?.overrides.componentVersions, { kind: 'config', detail: `${input.config?.path ?? '.skewguard.yaml'} kubernetes.components` }],

@@ -5,7 +5,7 @@ import type { Family, SeveritySetting } from '../engine/types';
 
 /** The `skewguard` section of the editor settings. */
 export interface Settings {
-  starlingx?: { release?: string };
+  starlingx?: { release?: string; upgradeFrom?: string };
   kubernetes?: { window?: string };
   kata?: { window?: string; flavour?: string };
   rules?: Record<string, SeveritySetting>;

@@ -69,7 +69,7 @@ function normalizeUncached(raw: unknown, knownRules: Set<string>): NormalizedSet
     problems: problems.map((p) => ({ setting: ['skewguard', ...p.path.map(shortSeg)].join('.'), message: p.message })),
   };
   const s = out.settings;
-  if (overrides.starlingxRelease) s.starlingx = { release: overrides.starlingxRelease };
+  if (overrides.starlingxRelease || overrides.starlingxUpgradeFrom) s.starlingx = { release: overrides.starlingxRelease, upgradeFrom: overrides.starlingxUpgradeFrom };
   if (overrides.kubernetesWindow) s.kubernetes = { window: overrides.kubernetesWindow };
   if (overrides.kataWindow || overrides.kataFlavour) s.kata = { window: overrides.kataWindow, flavour: overrides.kataFlavour };
   if (overrides.rules) s.rules = overrides.rules;

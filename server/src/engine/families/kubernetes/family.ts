@@ -19,6 +19,9 @@ import { rule as componentNotValidated } from '../../rules/kubernetes/component-
 import { rule as controlPlaneSkew } from '../../rules/kubernetes/control-plane-skew';
 import { rule as nodeComponentSkew } from '../../rules/kubernetes/node-component-skew';
 import { rule as kubeadmVersion } from '../../rules/kubernetes/kubeadm-version';
+import { rule as fluxNotServed } from '../../rules/kubernetes/flux-api-not-served';
+import { rule as fluxDeprecated } from '../../rules/kubernetes/flux-api-deprecated';
+import { rule as fluxIdle } from '../../rules/kubernetes/flux-controller-not-deployed';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -29,6 +32,7 @@ declare module '../registry' {
 
 export const kubernetesRules: Rule<KubernetesContext>[] = [
   removedApi, deprecatedApi, notYetServed, noCommon, componentNotValidated, controlPlaneSkew, nodeComponentSkew, kubeadmVersion,
+  fluxNotServed, fluxDeprecated, fluxIdle,
 ];
 
 /** An unrendered Helm template: said once, at its first `{{`, instead of checking it. */
@@ -140,7 +144,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     stage('parse', () => reportSyntax(yaml, emit));
     const k8s = stage('context', () => {
       const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
-      return new KubernetesContext(yaml, manifestObjects(yaml), config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components);
+      return new KubernetesContext(yaml, manifestObjects(yaml), config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux);
     });
     for (const rule of kubernetesRules) runRule(rule, k8s, emit, faults);
     // Said or not (a severity of off still counts): the note is not tried again in this run's other files.

@@ -7,6 +7,7 @@ import { leadingMinor } from '../../versions';
 import { statusAt, findRow, servedKinds, compareMinor } from '../../kubernetes/lifecycle';
 import { parseImage, componentOf, type ImageRef, type Component } from '../../kubernetes/components';
 import { memoIn, weakMemoIn } from '../../memo';
+import type { FluxWindow } from '../../starlingx-app/data';
 
 export interface ManifestObject {
   doc: YamlDoc;
@@ -94,6 +95,8 @@ export class KubernetesContext {
     readonly starlingxRelease?: string,
     /** The version each component's (cert-manager, istio …) lifecycle rows are checked at. */
     readonly components: Record<string, ComponentVersionSetting> = {},
+    /** The Flux of the StarlingX releases on the path: Flux rows are checked there (k8s/flux-*), not at one version. */
+    readonly flux?: FluxWindow,
   ) {}
 
   /** Every container image of every object (pod templates at any depth: Deployments, CronJobs, Pods …). */
@@ -187,6 +190,7 @@ export class KubernetesContext {
       });
       if (!r) return undefined;
       const component = r.component!;
+      if (component === 'fluxcd' && this.flux) return undefined; // checked at each step of the Flux window instead
       const setting = this.components[component];
       return { row: r, component, setting, status: setting ? statusAt(r, setting.version) : undefined };
     });

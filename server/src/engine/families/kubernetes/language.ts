@@ -60,6 +60,8 @@ function imageHover(ctx: KubernetesContext, img: ContainerImage): string {
 export function apiTimeline(ctx: KubernetesContext, apiVersion: string, kind: string): string {
   const row = findRow(ctx.rows, apiVersion, kind);
   const out = [`**${apiVersion} ${kind}**`, ''];
+  const flux = fluxTimeline(ctx, apiVersion, kind);
+  if (flux) return [...out, ...flux].join('\n');
   if (!row || (row.component ?? 'k8s') !== 'k8s') {
     out.push(row ? `Versioned by ${row.component}, not by Kubernetes minors: not checked against the Kubernetes window.` : 'Not in the lifecycle data (a CRD or an unknown API): not checked. Add a row under `kubernetes.additionalVersions` in `.skewguard.yaml` to check it.');
     return out.join('\n');
@@ -98,6 +100,16 @@ export function k8sComplete(result: AnalyzeResult, text: string, pos: Position):
   const kindMatch = doc ? /^\s*(?:-\s+)?kind\s*:\s*["']?([A-Za-z0-9]+)/m.exec(text.slice(doc.offset, doc.end)) : undefined;
   const kind = ctx.objects.find((o) => o.doc === doc && off >= o.apiVersionRange.start - 200 && off <= o.apiVersionRange.end)?.kind ?? kindMatch?.[1];
   if (!kind) return [];
+  const flux = fluxApiVersions(ctx, kind);
+  const valueStart0 = lines.lineStart(pos.line) + before.length - m[3].length;
+  const rest0 = /^[^"'#\s]*/.exec(line.slice(before.length))?.[0] ?? '';
+  if (flux) {
+    return flux.map((x, i) => ({
+      label: x.apiVersion, kind: 'value' as const, detail: x.detail, documentation: apiTimeline(ctx, x.apiVersion, kind),
+      insertText: x.apiVersion, replace: { start: valueStart0, end: valueStart0 + m[3].length + rest0.length },
+      sortText: `${x.everywhere ? 0 : 1}${String(i).padStart(3, '0')}`, preselect: i === 0 && x.everywhere,
+    }));
+  }
   const common = new Set(ctx.common(kind));
   const all = [...new Set([...ctx.common(kind), ...ctx.servedSomewhere(kind)])];
   const valueStart = lines.lineStart(pos.line) + before.length - m[3].length;
@@ -109,4 +121,39 @@ export function k8sComplete(result: AnalyzeResult, text: string, pos: Position):
     insertText: a, replace: { start: valueStart, end: valueStart + m[3].length + rest.length },
     sortText: `${common.has(a) ? 0 : 1}${String(i).padStart(3, '0')}`, preselect: i === 0 && common.has(a),
   }));
+}
+
+/** A Flux apiVersion on a StarlingX upgrade path: what the Flux CRDs of each release serve (undefined: not Flux, or no path). */
+function fluxTimeline(ctx: KubernetesContext, apiVersion: string, kind: string): string[] | undefined {
+  const i = apiVersion.lastIndexOf('/');
+  const group = apiVersion.slice(0, i), version = apiVersion.slice(i + 1);
+  if (!ctx.flux || i < 0 || !/(^|\.)fluxcd\.io$/.test(group)) return undefined;
+  const out = [`Flux window ${ctx.flux.text} (${ctx.flux.source.kind}: ${ctx.flux.source.detail}): the CRDs each StarlingX release installs.`, ''];
+  out.push('| StarlingX | Flux | this apiVersion | served |', '|---|---|---|---|');
+  for (const s of ctx.flux.steps) {
+    const list = s.served?.[`${group}/${kind}`];
+    const v = list?.find((x) => x.version === version);
+    const here = !s.flux ? '✗ no FluxCD' : !list ? `✗ no ${kind} CRD` : !v ? '✗ not served' : v.deprecated ? '⚠ deprecated' : '✓ served';
+    out.push(`| ${s.starlingx} | ${s.flux ?? '—'} | ${here} | ${(list ?? []).map((x) => x.version).join(', ')} |`);
+  }
+  return out;
+}
+
+/** On a StarlingX upgrade path, the Flux apiVersions of a Flux kind the releases serve: served (and not deprecated) by every release first. */
+function fluxApiVersions(ctx: KubernetesContext, kind: string): Array<{ apiVersion: string; everywhere: boolean; detail: string }> | undefined {
+  if (!ctx.flux) return undefined;
+  const keys = [...new Set(ctx.flux.steps.flatMap((s) => Object.keys(s.served ?? {})))].filter((k) => k.endsWith(`/${kind}`));
+  if (!keys.length) return undefined;
+  const out: Array<{ apiVersion: string; everywhere: boolean; deprecated: boolean; detail: string }> = [];
+  for (const gk of keys) {
+    const group = gk.slice(0, gk.lastIndexOf('/'));
+    const versions = [...new Set(ctx.flux.steps.flatMap((s) => (s.served?.[gk] ?? []).map((x) => x.version)))];
+    for (const v of versions) {
+      const at = ctx.flux.steps.map((s) => s.served?.[gk]?.find((x) => x.version === v));
+      const everywhere = at.every(Boolean);
+      const deprecated = at.some((x) => x?.deprecated);
+      out.push({ apiVersion: `${group}/${v}`, everywhere, deprecated, detail: `${everywhere ? `served by every release of ${ctx.flux.text}` : `served by part of ${ctx.flux.text} only`}${deprecated ? ' (deprecated in some)' : ''}` });
+    }
+  }
+  return out.sort((a, b) => Number(b.everywhere) - Number(a.everywhere) || Number(a.deprecated) - Number(b.deprecated) || (a.apiVersion < b.apiVersion ? 1 : -1));
 }

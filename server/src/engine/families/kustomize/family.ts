@@ -69,10 +69,14 @@ export const kustomize: FamilyModule<'kustomize'> = {
   title: 'Kustomize overlays (`kustomization.yaml`)',
   modelineNames: ['kustomize'],
   detect({ file, yaml }) {
-    if (isKustomizationName(file)) return DETECT.name;
+    const first = yaml?.docs.find((d) => !d.empty);
+    // By name, unless the file says it is another API's object: a Flux `kustomize.toolkit.fluxcd.io` Kustomization kept
+    // in a file named kustomization.yaml is a manifest (the Kubernetes family checks it against the Flux window).
+    const v = first?.value as Record<string, unknown> | undefined;
+    const foreign = !!v && typeof v === 'object' && typeof v.apiVersion === 'string' && typeof v.kind === 'string' && !/^kustomize\.config\.k8s\.io\//.test(v.apiVersion);
+    if (isKustomizationName(file) && !foreign) return DETECT.name;
     // By content: listed before the Kubernetes family in the registry, so a tie at `structure` is this family's.
     // (The first document: a bundle of manifests that holds a kustomization further down stays a bundle of manifests.)
-    const first = yaml?.docs.find((d) => !d.empty);
     if (first && isKustomizationValue(first.value)) return DETECT.structure;
     return DETECT.no;
   },
