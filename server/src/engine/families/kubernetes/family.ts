@@ -30,8 +30,8 @@ export const helmTemplateRule: Rule<{ text: string; path: string }> = {
   check({ text, path: file }, report) {
     const at = text.indexOf('{{');
     report({
-      message: 'template: this file holds Helm template syntax, so it is not checked as a manifest; render it and lint the output, '
-        + `e.g. \`helm template <release> <chart> | lsp-lint --stdin-filename ${path.basename(file)}\``,
+      message: 'template: this file is read as a Kubernetes manifest but holds Helm template syntax, so it is not checked; '
+        + `without the association or modeline that makes it a manifest it is checked as a Helm chart template, rendered at every step (${path.basename(file)})`,
       range: { start: at, end: at + 2 },
     });
   },

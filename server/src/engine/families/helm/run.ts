@@ -1,0 +1,198 @@
+// A chart rendered at every step of the window (the embedded evaluator, no Helm binary), and what each template
+// emits there: each document's apiVersion and kind, mapped back through the render's segments to the template's
+// own text (a literal: its span; an expression or an include: the action's span in the template). Cached per chart
+// (object, so per FileAccess stamp) and window.
+import { parseYaml } from '../../parse/yaml';
+import { capabilitiesAt } from '../../kubernetes/served';
+import { parseTemplate, renderTemplate, actionsOf, type ParsedTemplate, type Rendered } from './template';
+import { allCharts, valuesOf, chartObject, enabledOf, RELEASE, type Chart, type ChartTemplate } from './chart';
+
+/** A real `helm template` of the chart at a step (the helm-render branch's ChartRender, server/src/engine/families/helm/rendered.ts). */
+export interface ChartRender {
+  chartRoot: string; step: string; ok: boolean; error?: string; helmVersion: string;
+  emissions: Array<{ template: string; index: number; apiVersion?: string; kind?: string }>;
+}
+
+export interface Span { start: number; end: number }
+
+export interface Emission {
+  step: string;
+  apiVersion?: string;
+  kind?: string;
+  /** Where the apiVersion comes from in the rendered template (offsets in its own text). */
+  at: Span;
+  /** The apiVersion is literal text of this template (a fix may replace it). */
+  literal: boolean;
+  /** It came from a named template of another file: the define's name (when the include names it) and file. */
+  via?: { define?: string; file: string };
+  /** The kind's position (literal or action) in the template, when found. */
+  kindAt?: Span;
+  /** Decided by a real `helm template` render (the evaluator could not). */
+  byHelm?: boolean;
+}
+
+export interface Undecided { step: string; at: Span; reason: string }
+
+export interface TemplateStep {
+  step: string;
+  rendered?: Rendered;
+  emissions: Emission[];
+  undecided: Undecided[];
+}
+
+export interface TemplateRun {
+  template: ChartTemplate;
+  chart: Chart;
+  parsed: ParsedTemplate;
+  /** Not rendered: a helper (`_*`), NOTES.txt, a library chart's file, a disabled dependency's. */
+  notRendered?: string;
+  steps: TemplateStep[];
+}
+
+export interface ChartRun {
+  top: Chart;
+  minors: string[];
+  byRel: Map<string, TemplateRun>;
+  parsed: Map<string, ParsedTemplate>;
+  /** Branches of every template and helper, per step, from every render (a helper's arms are taken in its includers). */
+  branches: Array<{ step: string; path: string; id: string; start: number; end: number; cond?: string; taken: boolean | 'unknown' }>;
+}
+
+const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
+const runs = new WeakMap<Chart, Map<string, ChartRun>>();
+
+/** Whether Helm renders the file as output (helpers starting with `_` and NOTES.txt are not manifests). */
+function notRenderedWhy(t: ChartTemplate, c: Chart): string | undefined {
+  const base = t.rel.slice(t.rel.lastIndexOf('/') + 1);
+  if (base.startsWith('_')) return 'a helper file (its name starts with `_`): Helm loads its defines and renders no output from it';
+  if (base === 'NOTES.txt') return 'NOTES.txt: printed after an install, never applied';
+  if (c.library) return 'a file of a library chart: Helm renders no output from it';
+  const en = enabledOf(c);
+  if (en === false) return `a file of the dependency ${c.name}, which its parent's values disable`;
+  return undefined;
+}
+
+export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender[]): ChartRun {
+  const key = minors.join(',') + (helmRenders ? `|helm${helmRenders.length}` : '');
+  let m = runs.get(top);
+  if (!m) runs.set(top, (m = new Map()));
+  const hit = m.get(key);
+  if (hit) return hit;
+  const charts = allCharts(top);
+  const parsed = new Map<string, ParsedTemplate>();
+  for (const c of charts) {
+    if (enabledOf(c) === false) continue;
+    for (const t of c.templates) parsed.set(t.rel, parseTemplate({ path: t.rel, text: t.text }));
+  }
+  const run: ChartRun = { top, minors, byRel: new Map(), parsed, branches: [] };
+  for (const c of charts) {
+    const values = valuesOf(c);
+    const chart = chartObject(c);
+    for (const t of c.templates) {
+      const p = parsed.get(t.rel) ?? parseTemplate({ path: t.rel, text: t.text });
+      const tr: TemplateRun = { template: t, chart: c, parsed: p, notRendered: notRenderedWhy(t, c), steps: [] };
+      run.byRel.set(t.rel, tr);
+      if (tr.notRendered || p.errors.length) continue;
+      for (const step of minors) {
+        const rendered = renderTemplate(p, { values, chart, release: RELEASE, capabilities: capabilitiesAt(step), templates: parsed });
+        for (const b of rendered.branches) run.branches.push({ step, ...b });
+        tr.steps.push(emissionsOf(p, step, rendered, helmRenders));
+      }
+    }
+  }
+  if (m.size > 16) m.clear();
+  m.set(key, run);
+  return run;
+}
+
+const INCLUDE_NAME = /\b(?:include|template)\s+"((?:[^"\\]|\\.)*)"/;
+
+/** The render's output offsets [a, b) in the template's own text. */
+function backToSource(p: ParsedTemplate, r: Rendered, a: number, b: number): { at: Span; literal: boolean; via?: { define?: string; file: string } } | undefined {
+  const seg = r.segments.find((s) => s.outStart <= a && a < s.outEnd) ?? r.segments.find((s) => s.outStart <= a && a <= s.outEnd && s.outEnd > s.outStart);
+  if (!seg) return undefined;
+  if (seg.path === p.path) {
+    if (seg.literal) {
+      const start = seg.srcStart + (a - seg.outStart);
+      const end = Math.min(seg.srcEnd, seg.srcStart + (b - seg.outStart));
+      return { at: { start, end: Math.max(end, start) }, literal: true };
+    }
+    return { at: { start: seg.srcStart, end: seg.srcEnd }, literal: false };
+  }
+  // From another file (a define): the include of this template that output it. The last piece of this template
+  // output before it, then this template's next action.
+  let last: typeof seg | undefined;
+  for (const s of r.segments) if (s.path === p.path && s.outEnd <= a && (!last || s.outEnd >= last.outEnd)) last = s;
+  const from = last ? last.srcEnd : 0;
+  const act = actionsOf(p).find((x) => x.start >= from && (x.kind === 'output' || x.kind === 'template' || x.kind === 'block'));
+  const name = act ? INCLUDE_NAME.exec(act.source)?.[1] : undefined;
+  if (!act) return { at: { start: 0, end: 0 }, literal: false, via: { file: seg.path } };
+  return { at: { start: act.start, end: act.end }, literal: false, via: { define: name, file: seg.path } };
+}
+
+function overlaps(a: Span, b: Span): boolean { return a.start < b.end && b.start < a.end || (a.start === a.end && b.start <= a.start && a.start <= b.end); }
+
+function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders?: ChartRender[]): TemplateStep {
+  const out: TemplateStep = { step, rendered: r, emissions: [], undecided: [] };
+  const ownUnknown = (u: { path: string; start: number; end: number; outStart: number; outEnd: number }): Span => {
+    if (u.path === p.path) return { start: u.start, end: u.end };
+    const back = backToSource(p, r, u.outStart, u.outEnd);
+    return back?.at ?? { start: 0, end: 0 };
+  };
+  if (r.error) {
+    const at = r.error.path === p.path ? { start: r.error.start, end: r.error.end } : ownUnknown({ ...r.error, outStart: r.text.length, outEnd: r.text.length });
+    out.undecided.push({ step, at, reason: `the template stops with an error with the chart's default values: ${r.error.message}` });
+    return out;
+  }
+  const yaml = parseYaml(r.text);
+  const helm = helmFor(helmRenders, p.path, step);
+  let index = 0;
+  for (const doc of yaml.docs) {
+    if (doc.empty) continue;
+    const docSpan = { start: doc.offset, end: doc.end };
+    const unknownsHere = r.unknowns.filter((u) => overlaps({ start: u.outStart, end: u.outEnd }, docSpan));
+    const v = doc.errors.length ? undefined : doc.value;
+    const i = index++;
+    if (!isObj(v)) {
+      if (doc.errors.length) {
+        const e = doc.errors[0];
+        const back = backToSource(p, r, e.start, e.end);
+        out.undecided.push({ step, at: back?.at ?? { start: 0, end: 0 }, reason: `its output is not YAML with the chart's default values (${e.message})` });
+      }
+      continue;
+    }
+    const api = typeof v.apiVersion === 'string' ? v.apiVersion : undefined;
+    const kind = typeof v.kind === 'string' ? v.kind : undefined;
+    const apiRange = 'apiVersion' in v ? doc.locate(['apiVersion']).value : undefined;
+    const kindRange = 'kind' in v ? doc.locate(['kind']).value : undefined;
+    const bearing = unknownsHere.filter((u) => (apiRange && overlaps({ start: u.outStart, end: u.outEnd }, apiRange)) || (kindRange && overlaps({ start: u.outStart, end: u.outEnd }, kindRange)) || (!apiRange || !kindRange));
+    if (bearing.length || !api || !kind) {
+      const h = helm?.emissions.find((e) => e.index === i);
+      if (h && h.apiVersion && h.kind && apiRange) {
+        const back = backToSource(p, r, apiRange.start, apiRange.end);
+        if (back) { out.emissions.push({ step, apiVersion: h.apiVersion, kind: h.kind, ...back, byHelm: true }); continue; }
+      }
+      if (bearing.length) {
+        for (const u of bearing) out.undecided.push({ step, at: ownUnknown(u), reason: u.reason });
+        continue;
+      }
+      if (!api && !kind) continue; // not a Kubernetes object (a values-only document, a comment block)
+    }
+    if (!apiRange || !api || !kind) continue;
+    const back = backToSource(p, r, apiRange.start, apiRange.end);
+    if (!back) continue;
+    const kb = kindRange && backToSource(p, r, kindRange.start, kindRange.end);
+    out.emissions.push({ step, apiVersion: api, kind, ...back, kindAt: kb ? kb.at : undefined });
+  }
+  return out;
+}
+
+function helmFor(list: ChartRender[] | undefined, rel: string, step: string): { emissions: Array<{ index: number; apiVersion?: string; kind?: string }> } | undefined {
+  if (!list) return undefined;
+  for (const c of list) {
+    if (!c.ok || c.step !== step) continue;
+    const ems = c.emissions.filter((e) => e.template === rel || e.template.endsWith(`/${rel}`));
+    if (ems.length) return { emissions: ems };
+  }
+  return undefined;
+}
