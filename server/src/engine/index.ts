@@ -16,3 +16,5 @@ export { checkGlob, compileGlob, globMatcher, gitignoreMatcher, expandBraces, GL
 export { normalizeSettings, settingsSchema } from '../shared/settings';
 export * as k8sConvert from './kubernetes/convert';
 export * as k8sServed from './kubernetes/served';
+export type { FileAccess } from './files';
+export { helmEmissions } from './families/registry';

@@ -49,3 +49,5 @@ export const workspaceFacts = {
   folderFacts: staticPodImagesOf,
 };
 export type { NeighbourFacts } from './kubernetes';
+/** What each template of a Helm chart emits at each minor (the helm-render agreement test compares it with `helm template`). */
+export { helmEmissions } from './helm/run';

@@ -5,7 +5,7 @@
 import { parseYaml } from '../../parse/yaml';
 import { capabilitiesAt } from '../../kubernetes/served';
 import { parseTemplate, renderTemplate, actionsOf, type ParsedTemplate, type Rendered } from './template';
-import { allCharts, valuesOf, chartObject, enabledOf, RELEASE, type Chart, type ChartTemplate } from './chart';
+import { loadChart, allCharts, valuesOf, chartObject, enabledOf, RELEASE, type Chart, type ChartTemplate } from './chart';
 
 /** A real `helm template` of the chart at a step (the helm-render branch's ChartRender, server/src/engine/families/helm/rendered.ts). */
 export interface ChartRender {
@@ -146,6 +146,13 @@ function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders?:
   }
   const yaml = parseYaml(r.text);
   const helm = helmFor(helmRenders, p.path, step);
+  // An unknown outside every document that has content (its output is empty or not known): what it stands for may
+  // be a whole object, so it bears on what the template emits.
+  const filled = yaml.docs.filter((d) => !d.empty);
+  for (const u of r.unknowns) {
+    if (filled.some((d) => overlaps({ start: u.outStart, end: u.outEnd }, { start: d.offset, end: d.end }))) continue;
+    out.undecided.push({ step, at: ownUnknown(u), reason: u.reason });
+  }
   let index = 0;
   for (const doc of yaml.docs) {
     if (doc.empty) continue;
@@ -195,4 +202,28 @@ function helmFor(list: ChartRender[] | undefined, rel: string, step: string): { 
     if (ems.length) return { emissions: ems };
   }
   return undefined;
+}
+
+/**
+ * What every rendered template of a chart emits at each step, as the embedded evaluator decides it (no Helm binary):
+ * one row per document with an apiVersion and a kind; `template` is chart-relative (`templates/x.yaml`,
+ * `charts/common/templates/y.yaml`), `line` 1-based in the template's own text (the include, for a define's output).
+ * Documents the evaluator could not decide are left out (the rules say them as helm/not-evaluated).
+ */
+export function emissionsOfChart(top: Chart, minors: string[]): Array<{ template: string; step: string; apiVersion: string; kind: string; line: number }> {
+  const run = chartRun(top, minors);
+  const out: Array<{ template: string; step: string; apiVersion: string; kind: string; line: number }> = [];
+  for (const tr of run.byRel.values()) {
+    if (tr.notRendered) continue;
+    const starts = [0];
+    for (let i = 0; i < tr.template.text.length; i++) if (tr.template.text.charCodeAt(i) === 10) starts.push(i + 1);
+    const lineOf = (o: number) => { let lo = 0, hi = starts.length - 1; while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (starts[mid] <= o) lo = mid; else hi = mid - 1; } return lo + 1; };
+    for (const s of tr.steps) for (const e of s.emissions) if (e.apiVersion && e.kind && !e.byHelm) out.push({ template: tr.template.rel, step: s.step, apiVersion: e.apiVersion, kind: e.kind, line: lineOf(e.at.start) });
+  }
+  return out;
+}
+
+/** helmEmissions(chartRoot, files, minors): emissionsOfChart of the chart read from `chartRoot` through `files`. */
+export function helmEmissions(chartRoot: string, files: import('../../files').FileAccess, minors: string[]): ReturnType<typeof emissionsOfChart> {
+  return emissionsOfChart(loadChart(chartRoot, files), minors);
 }
