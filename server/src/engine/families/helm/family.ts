@@ -8,6 +8,7 @@ import type { Rule } from '../../rules/types';
 import type { FileAccess } from '../../files';
 import { kubernetesApis } from '../../data';
 import { runRule, reportSyntax } from '../core';
+import { parseYaml } from '../../parse/yaml';
 import { looksLikeHelmTemplate, lifecycleRows } from '../kubernetes';
 import { chartRootOf, loadChart, chartOfFile, allCharts, type Chart } from './chart';
 import { chartRun, type ChartRun, type ChartRender } from './run';
@@ -50,6 +51,13 @@ function contextOf(input: { path: string; text: string; files?: FileAccess; helm
   const files = input.files;
   const root = files ? chartRootOf(input.path, files) : undefined;
   if (!files || !root) {
+    if (kind === 'chart-yaml') {
+      // Chart.yaml alone (no file access): its own fields are still checked.
+      const yaml = parseYaml(input.text);
+      const doc = yaml.docs.find((d) => !d.empty);
+      ctx.own = { ...loneChart(input.path, ''), templates: [], chartYaml: { abs: input.path, text: input.text, yaml, value: doc && !doc.errors.length ? doc.value : undefined } };
+      return ctx;
+    }
     if (kind !== 'template') return ctx;
     ctx.alone = files
       ? 'not checked as part of a chart: no Chart.yaml found above this file; it is rendered alone, with no values and no helpers, so only what it emits without them is checked'
@@ -69,6 +77,12 @@ function contextOf(input: { path: string; text: string; files?: FileAccess; helm
   ctx.chart = top;
   ctx.run = run;
   ctx.own = chartOfFile(top, input.path);
+  if (kind === 'chart-yaml' && ctx.own && ctx.own.chartYaml?.text !== input.text) {
+    // An open buffer the FileAccess does not show: its own fields are checked as typed.
+    const yaml = parseYaml(input.text);
+    const doc = yaml.docs.find((d) => !d.empty);
+    ctx.own = { ...ctx.own, chartYaml: { abs: input.path, text: input.text, yaml, value: doc && !doc.errors.length ? doc.value : undefined } };
+  }
   const problems = allCharts(top).flatMap((c) => c.problems);
   if (kind === 'template') {
     const tr = [...run.byRel.values()].find((x) => x.template.abs === input.path);

@@ -123,12 +123,13 @@ export const kubernetes: FamilyModule = {
   },
   rules: [...kubernetesRules, helmTemplateRule, staleDataRule, windowPastDataRule],
   analyze({ input, ext, yaml, emit, stage }) {
-    if (!yaml) return {};
     const { text, config, faults } = input;
+    // Before the YAML check: another family's look() may have kept a template from being parsed.
     if (looksLikeHelmTemplate(text)) {
       runRule(helmTemplateRule, { text, path: input.path }, emit, faults);
       return {};
     }
+    if (!yaml) return {};
     stage('parse', () => reportSyntax(yaml, emit));
     const k8s = stage('context', () => {
       const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
