@@ -18,3 +18,4 @@ export * as k8sConvert from './kubernetes/convert';
 export * as k8sServed from './kubernetes/served';
 export type { FileAccess } from './files';
 export { helmEmissions } from './families/registry';
+export * as helmTemplate from './families/helm/template';

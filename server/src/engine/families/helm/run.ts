@@ -55,7 +55,7 @@ export interface ChartRun {
   byRel: Map<string, TemplateRun>;
   parsed: Map<string, ParsedTemplate>;
   /** Branches of every template and helper, per step, from every render (a helper's arms are taken in its includers). */
-  branches: Array<{ step: string; path: string; id: string; start: number; end: number; cond?: string; taken: boolean | 'unknown' }>;
+  branches: Array<{ step: string; path: string; id: string; start: number; end: number; cond?: { start: number; end: number }; taken: boolean | 'unknown' }>;
 }
 
 const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -85,6 +85,8 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
     for (const t of c.templates) parsed.set(t.rel, parseTemplate({ path: t.rel, text: t.text }));
   }
   const run: ChartRun = { top, minors, byRel: new Map(), parsed, branches: [] };
+  const defines = new Map<string, string>();
+  for (const t of parsed.values()) for (const d of t.defines ?? []) defines.set(d.name, t.path);
   for (const c of charts) {
     const values = valuesOf(c);
     const chart = chartObject(c);
@@ -96,7 +98,7 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
       for (const step of minors) {
         const rendered = renderTemplate(p, { values, chart, release: RELEASE, capabilities: capabilitiesAt(step), templates: parsed });
         for (const b of rendered.branches) run.branches.push({ step, ...b });
-        tr.steps.push(emissionsOf(p, step, rendered, helmRenders));
+        tr.steps.push(emissionsOf(p, step, rendered, helmRenders, defines));
       }
     }
   }
@@ -108,14 +110,27 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
 const INCLUDE_NAME = /\b(?:include|template)\s+"((?:[^"\\]|\\.)*)"/;
 
 /** The render's output offsets [a, b) in the template's own text. */
-function backToSource(p: ParsedTemplate, r: Rendered, a: number, b: number): { at: Span; literal: boolean; via?: { define?: string; file: string } } | undefined {
+function backToSource(p: ParsedTemplate, r: Rendered, a: number, b: number, defines?: Map<string, string>): { at: Span; literal: boolean; via?: { define?: string; file: string } } | undefined {
   const seg = r.segments.find((s) => s.outStart <= a && a < s.outEnd) ?? r.segments.find((s) => s.outStart <= a && a <= s.outEnd && s.outEnd > s.outStart);
   if (!seg) return undefined;
+  if (seg.path === p.path && seg.origin && seg.origin.path !== p.path) {
+    // Text a define of another file produced, through this template's include.
+    const act = actionsOf(p).find((x) => x.start <= seg.srcStart && seg.srcEnd <= x.end) ?? actionsOf(p).find((x) => x.start >= seg.srcStart);
+    const name = INCLUDE_NAME.exec(act?.source ?? p.text.slice(seg.srcStart, seg.srcEnd))?.[1];
+    return { at: { start: seg.srcStart, end: seg.srcEnd }, literal: false, via: { define: name, file: seg.origin.path } };
+  }
   if (seg.path === p.path) {
     if (seg.literal) {
       const start = seg.srcStart + (a - seg.outStart);
       const end = Math.min(seg.srcEnd, seg.srcStart + (b - seg.outStart));
       return { at: { start, end: Math.max(end, start) }, literal: true };
+    }
+    // An include/template action: the define it names, and its file (the last definition wins, as in Helm).
+    const act = actionsOf(p).find((x) => x.start <= seg.srcStart && seg.srcEnd <= x.end);
+    const name = act ? INCLUDE_NAME.exec(act.source)?.[1] : undefined;
+    if (name && defines) {
+      const file = defines.get(name);
+      if (file !== undefined && file !== p.path) return { at: { start: seg.srcStart, end: seg.srcEnd }, literal: false, via: { define: name, file } };
     }
     return { at: { start: seg.srcStart, end: seg.srcEnd }, literal: false };
   }
@@ -132,11 +147,11 @@ function backToSource(p: ParsedTemplate, r: Rendered, a: number, b: number): { a
 
 function overlaps(a: Span, b: Span): boolean { return a.start < b.end && b.start < a.end || (a.start === a.end && b.start <= a.start && a.start <= b.end); }
 
-function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders?: ChartRender[]): TemplateStep {
+function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: ChartRender[] | undefined, defines: Map<string, string>): TemplateStep {
   const out: TemplateStep = { step, rendered: r, emissions: [], undecided: [] };
   const ownUnknown = (u: { path: string; start: number; end: number; outStart: number; outEnd: number }): Span => {
     if (u.path === p.path) return { start: u.start, end: u.end };
-    const back = backToSource(p, r, u.outStart, u.outEnd);
+    const back = backToSource(p, r, u.outStart, u.outEnd, defines);
     return back?.at ?? { start: 0, end: 0 };
   };
   if (r.error) {
@@ -163,7 +178,7 @@ function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders?:
     if (!isObj(v)) {
       if (doc.errors.length) {
         const e = doc.errors[0];
-        const back = backToSource(p, r, e.start, e.end);
+        const back = backToSource(p, r, e.start, e.end, defines);
         out.undecided.push({ step, at: back?.at ?? { start: 0, end: 0 }, reason: `its output is not YAML with the chart's default values (${e.message})` });
       }
       continue;
@@ -176,7 +191,7 @@ function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders?:
     if (bearing.length || !api || !kind) {
       const h = helm?.emissions.find((e) => e.index === i);
       if (h && h.apiVersion && h.kind && apiRange) {
-        const back = backToSource(p, r, apiRange.start, apiRange.end);
+        const back = backToSource(p, r, apiRange.start, apiRange.end, defines);
         if (back) { out.emissions.push({ step, apiVersion: h.apiVersion, kind: h.kind, ...back, byHelm: true }); continue; }
       }
       if (bearing.length) {
@@ -186,9 +201,9 @@ function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders?:
       if (!api && !kind) continue; // not a Kubernetes object (a values-only document, a comment block)
     }
     if (!apiRange || !api || !kind) continue;
-    const back = backToSource(p, r, apiRange.start, apiRange.end);
+    const back = backToSource(p, r, apiRange.start, apiRange.end, defines);
     if (!back) continue;
-    const kb = kindRange && backToSource(p, r, kindRange.start, kindRange.end);
+    const kb = kindRange && backToSource(p, r, kindRange.start, kindRange.end, defines);
     out.emissions.push({ step, apiVersion: api, kind, ...back, kindAt: kb ? kb.at : undefined });
   }
   return out;

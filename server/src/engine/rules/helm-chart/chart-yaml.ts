@@ -6,13 +6,14 @@ import { allCharts, type Chart } from '../../families/helm/chart';
 import { semverCompare } from '../../families/helm/template';
 
 /** The steps a constraint excludes (Helm checks it against the cluster's version), or undefined when not decided. */
-function excluded(constraint: string, minors: string[]): { out: string[]; undecided: string[] } {
+function excluded(constraint: string, minors: string[]): { out: string[]; undecided: string[]; error?: string } {
   const out: string[] = [], undecided: string[] = [];
+  let error: string | undefined;
   for (const m of minors) {
     const ok = semverCompare(constraint, `v${m}.0`);
-    if (ok === undefined) undecided.push(m); else if (!ok) out.push(m);
+    if (typeof ok === 'object') { undecided.push(m); error ??= ok.error; } else if (!ok) out.push(m);
   }
-  return { out, undecided };
+  return { out, undecided, error };
 }
 
 function valueRange(c: Chart, key: Array<string | number>): { start: number; end: number } {
@@ -40,10 +41,10 @@ export const kubeVersion: Rule<HelmContext> = {
     const c = ctx.own;
     const kv = c.chartYaml?.value?.kubeVersion;
     if (typeof kv === 'string' && kv.trim()) {
-      const { out, undecided } = excluded(kv, minors);
+      const { out, undecided, error } = excluded(kv, minors);
       const range = valueRange(c, ['kubeVersion']);
       if (out.length) report({ message: `kubeVersion "${kv}" excludes ${stepsText(out, minors)} of the window ${windowText(minors)}: Helm refuses to install or upgrade the chart there`, range, data: { steps: out, constraint: kv } });
-      if (undecided.length) report({ severity: 'info', message: `not checked at ${stepsText(undecided, minors)}: kubeVersion "${kv}" is not a constraint the checker reads`, range });
+      if (undecided.length) report({ severity: 'info', message: `not checked at ${stepsText(undecided, minors)}: kubeVersion "${kv}" is not a constraint Helm reads (${error}): Helm refuses to install the chart`, range });
     }
     const deps = Array.isArray(c.chartYaml?.value?.dependencies) ? c.chartYaml!.value.dependencies : [];
     for (const sub of c.subcharts) {

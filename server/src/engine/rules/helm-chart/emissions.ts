@@ -6,7 +6,7 @@ import type { Emission, Span, TemplateRun } from '../../families/helm/run';
 import { parseYaml } from '../../parse/yaml';
 import { YamlEditor } from '../../parse/yaml-edit';
 import { convert, conversionPairs } from '../../kubernetes/convert';
-import { maskActions, actionsOf } from '../../families/helm/template';
+import { maskActions, actionsOf, parseTemplate } from '../../families/helm/template';
 import { LineIndex } from '../../text';
 
 interface Group { at: Span; apiVersion: string; kind: string; steps: string[]; literal: boolean; via?: Emission['via']; byHelm: boolean }
@@ -111,7 +111,7 @@ export function literalFix(text: string, g: Group, target: string): FindingFix {
   if (doc && v && typeof v === 'object' && (v as any).apiVersion === g.apiVersion) {
     const ed = new YamlEditor(masked, doc, false);
     const conv = convert(ed, [], v as Record<string, unknown>, target);
-    const acts = actionsOf({ path: '', text, errors: [] } as any);
+    const acts = actionsOf(parseTemplate({ path: 'fix', text }));
     const touches = ed.edits.some((e) => acts.some((a) => e.range.start < a.end && a.start < e.range.end));
     if (conv && !touches) {
       return {
@@ -195,7 +195,7 @@ export const deadBranch: Rule<HelmContext> = {
     const run = ctx.run;
     const rel = ctx.template?.template.rel;
     if (!run || !rel) return;
-    const arms = new Map<string, { start: number; end: number; cond?: string; taken: Set<string>; unknown: boolean; steps: Set<string> }>();
+    const arms = new Map<string, { start: number; end: number; cond?: { start: number; end: number }; taken: Set<string>; unknown: boolean; steps: Set<string> }>();
     for (const b of run.branches) {
       if (b.path !== rel) continue;
       let a = arms.get(b.id);
@@ -204,10 +204,16 @@ export const deadBranch: Rule<HelmContext> = {
       if (b.taken === true) a.taken.add(b.step);
       if (b.taken === 'unknown') a.unknown = true;
     }
-    for (const a of arms.values()) {
+    // The arms of one if/else-if/else chain follow each other without a gap: an arm is a compatibility arm when a
+    // condition of its chain tests the cluster (an `else` has no condition of its own).
+    const sorted = [...arms.values()].sort((x, y) => x.start - y.start);
+    const chainOf = new Map<typeof sorted[number], number>();
+    let chain = 0;
+    sorted.forEach((a, i) => { if (i === 0 || sorted[i - 1].end !== a.start) chain++; chainOf.set(a, chain); });
+    const capChains = new Set(sorted.filter((a) => a.cond && CAPABILITY.test(ctx.text.slice(a.cond.start, a.cond.end))).map((a) => chainOf.get(a)));
+    for (const a of sorted) {
       if (a.taken.size || a.unknown || a.steps.size < ctx.window.minors.length) continue;
-      const cond = a.cond ?? ctx.text.slice(a.start, a.end);
-      if (!CAPABILITY.test(cond) && !CAPABILITY.test(ctx.text.slice(a.start, a.end))) continue;
+      if (!capChains.has(chainOf.get(a))) continue;
       report({
         message: `no step of the window ${windowText(ctx.window.minors)} takes this branch: compatibility code for Kubernetes versions outside the window, which can go once the window has moved past them`,
         range: { start: a.start, end: a.end },
