@@ -120,3 +120,151 @@ test('a packaged dependency that is not a gzip tar: said on the archive, not a c
     assert.equal(r.diagnostics[0].ruleId, 'helm/not-evaluated');
   } finally { fs.rmSync(tmp, { recursive: true, force: true }); }
 });
+
+/** Every finding of every file of a chart folder, as `file:line:col severity rule message`. */
+function chartFindings(dir, window) {
+  const out = [];
+  const walk = (d, rel) => {
+    for (const n of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const r = rel ? `${rel}/${n.name}` : n.name;
+      if (n.isDirectory()) { walk(path.join(d, n.name), r); continue; }
+      const f = path.join(d, n.name);
+      const text = n.name.endsWith('.tgz') ? '' : fs.readFileSync(f, 'utf8');
+      const res = e.analyze({ path: f, text, config: e.resolveConfig({ cli: { kubernetesWindow: window } }), files: fsAccess() });
+      for (const x of res.diagnostics) out.push(`${r}:${x.range.start.line + 1}:${x.range.start.character + 1} ${x.severity} ${x.ruleId} ${x.message}`);
+    }
+  };
+  walk(dir, '');
+  return out;
+}
+const DEAD = (w) => `no step of the window ${w} takes this branch: compatibility code for Kubernetes versions outside the window, which can go once the window has moved past them`;
+
+test('inline .Capabilities branches: clean where every arm taken is served, dead arms are hints, kubeVersion excludes steps, undecidable values are info', () => {
+  const dir = path.join(CHARTS, 'inline-capabilities');
+  const notChecked = (w) => [
+    `templates/job.yaml:1:13 info helm/not-evaluated not checked at ${w}: the template stops with an error with the chart's default values: nil pointer evaluating interface {}.apiVersion`,
+    `templates/secret.yaml:6:13 info helm/not-evaluated not checked at ${w}: the template stops with an error with the chart's default values: nil pointer evaluating interface {}.password`,
+  ];
+  assert.deepEqual(chartFindings(dir, '1.19..1.25'), [
+    'Chart.yaml:4:14 error helm/kube-version kubeVersion ">=1.19.0-0 <1.24.0-0" excludes 1.24, 1.25 of the window 1.19..1.25: Helm refuses to install or upgrade the chart there',
+    `templates/ingress.yaml:3:1 hint helm/dead-branch ${DEAD('1.19..1.25')}`,
+    `templates/ingress.yaml:5:1 hint helm/dead-branch ${DEAD('1.19..1.25')}`,
+    ...notChecked('1.19..1.25'),
+  ]);
+  assert.deepEqual(chartFindings(dir, '1.25..1.27'), [
+    'Chart.yaml:4:14 error helm/kube-version kubeVersion ">=1.19.0-0 <1.24.0-0" excludes 1.25..1.27 of the window 1.25..1.27: Helm refuses to install or upgrade the chart there',
+    `templates/cronjob.yaml:3:1 hint helm/dead-branch ${DEAD('1.25..1.27')}`,
+    `templates/hpa.yaml:4:1 hint helm/dead-branch ${DEAD('1.25..1.27')}`,
+    `templates/ingress.yaml:3:1 hint helm/dead-branch ${DEAD('1.25..1.27')}`,
+    `templates/ingress.yaml:5:1 hint helm/dead-branch ${DEAD('1.25..1.27')}`,
+    ...notChecked('1.25..1.27'),
+  ]);
+  // A window before the branch's arm exists: the older arm is taken there, and it is what is checked.
+  assert.deepEqual(chartFindings(dir, '1.20..1.21').filter((x) => x.includes('cronjob')), []);
+});
+
+test('Bitnami-style helpers in a vendored library chart and a packaged dependency: findings at the include, the dependency\'s kubeVersion, its templates on the archive', () => {
+  const dir = path.join(CHARTS, 'helpers');
+  assert.deepEqual(chartFindings(dir, '1.19..1.25'), [
+    'Chart.yaml:8:11 error helm/kube-version dependency legacy (charts/legacy-0.1.0.tgz) has kubeVersion ">=1.16.0-0 <1.25.0-0", which excludes 1.25 of the window 1.19..1.25: Helm refuses to install or upgrade the chart there',
+    `charts/common/templates/_capabilities.tpl:14:1 hint helm/dead-branch ${DEAD('1.19..1.25')}`,
+    'charts/legacy-0.1.0.tgz:1:1 error helm/removed-api charts/legacy/templates/psp.yaml:2: at 1.25 this template emits policy/v1beta1 PodSecurityPolicy, which 1.25 no longer serves (removed in 1.25); no apiVersion of PodSecurityPolicy is served there',
+    'templates/ingress.yaml:1:13 error helm/removed-api at 1.22..1.25 this template emits networking.k8s.io/v1beta1 Ingress (from the define "common.capabilities.ingress.apiVersion" in charts/common/templates/_capabilities.tpl), which these steps no longer serve (removed in 1.22); use networking.k8s.io/v1, served across the window 1.19..1.25',
+  ]);
+  assert.deepEqual(chartFindings(dir, '1.16..1.21'), [
+    `charts/common/templates/_capabilities.tpl:14:1 hint helm/dead-branch ${DEAD('1.16..1.21')}`,
+    'charts/legacy-0.1.0.tgz:1:1 warning helm/deprecated-api charts/legacy/templates/psp.yaml:2: at 1.21 this template emits policy/v1beta1 PodSecurityPolicy, deprecated there (deprecated in 1.21, removed in 1.25)',
+    'templates/ingress.yaml:1:13 warning helm/deprecated-api at 1.19..1.21 this template emits networking.k8s.io/v1beta1 Ingress (from the define "common.capabilities.ingress.apiVersion" in charts/common/templates/_capabilities.tpl), deprecated there (deprecated in 1.19, removed in 1.22)',
+  ]);
+});
+
+test('values scoping: the parent\'s values.<dependency> and global reach a packaged subchart (its own default psp.create: false is overridden)', () => {
+  const r = analyse('helpers/templates/cronjob.yaml', '1.24..1.25');
+  const psp = [...r.helm.run.byRel.values()].find((t) => t.template.rel === 'charts/legacy/templates/psp.yaml');
+  const out = psp.steps[0].rendered.text;
+  assert.match(out, /apiVersion: policy\/v1beta1/);
+  assert.match(out, /name: legacy-eu/);
+  // Turned off in the parent's values: not rendered, and the archive says nothing is emitted.
+  const tmp = fs.mkdtempSync(path.join(CHARTS, '..', 'tmp-chart-'));
+  try {
+    fs.cpSync(path.join(CHARTS, 'helpers'), tmp, { recursive: true });
+    fs.writeFileSync(path.join(tmp, 'values.yaml'), 'image:\n  repository: r/web\nlegacy:\n  enabled: false\n');
+    const config = e.resolveConfig({ cli: { kubernetesWindow: '1.24..1.25' } });
+    const a = e.analyze({ path: path.join(tmp, 'charts', 'legacy-0.1.0.tgz'), text: '', config, files: fsAccess() });
+    assert.deepEqual(a.diagnostics.map((d) => d.ruleId), []);
+  } finally { fs.rmSync(tmp, { recursive: true, force: true }); }
+});
+
+test('the partial fix where no apiVersion serves the whole window: a .Capabilities.APIVersions.Has branch; re-analysed, no finding at any step', () => {
+  const rel = 'hardcoded/templates/cronjob.yaml';
+  const file = path.join(CHARTS, rel);
+  const text = fs.readFileSync(file, 'utf8');
+  const d = analyse(rel, '1.19..1.25').diagnostics.find((x) => x.ruleId === 'helm/removed-api');
+  assert.equal(d.message, 'at 1.25 this template emits batch/v1beta1 CronJob, which 1.25 no longer serves (removed in 1.25); use batch/v1 there (no apiVersion of CronJob serves the whole window 1.19..1.25: branch on .Capabilities.APIVersions.Has)');
+  assert.equal(d.fixes.length, 1);
+  assert.equal(d.fixes[0].partial, true);
+  const fixed = applyFix(text, d.fixes[0]);
+  assert.ok(fixed.startsWith('{{- if .Capabilities.APIVersions.Has "batch/v1/CronJob" }}\napiVersion: batch/v1\n{{- else }}\napiVersion: batch/v1beta1\n{{- end }}\nkind: CronJob\n'), fixed);
+  const after = analyse(rel, '1.19..1.25', { text: fixed, overlay: new Map([[file, fixed]]) });
+  assert.deepEqual(show(after), []);
+  // What each step emits now: the older apiVersion before 1.21, batch/v1 from 1.21 on.
+  const steps = after.helm.template.steps.map((s) => `${s.step} ${s.emissions.map((x) => x.apiVersion).join()}`);
+  assert.deepEqual(steps, ['1.19 batch/v1beta1', '1.20 batch/v1beta1', '1.21 batch/v1', '1.22 batch/v1', '1.23 batch/v1', '1.24 batch/v1', '1.25 batch/v1']);
+});
+
+test('a conversion of the spec is offered only when it touches no template action', () => {
+  const tmp = fs.mkdtempSync(path.join(CHARTS, '..', 'tmp-chart-'));
+  try {
+    fs.mkdirSync(path.join(tmp, 'templates'));
+    fs.writeFileSync(path.join(tmp, 'Chart.yaml'), 'apiVersion: v2\nname: t\nversion: 1.0.0\n');
+    fs.writeFileSync(path.join(tmp, 'values.yaml'), 'service: web\n');
+    const config = e.resolveConfig({ cli: { kubernetesWindow: '1.21..1.22' } });
+    const run = (name, text) => {
+      const f = path.join(tmp, 'templates', name);
+      fs.writeFileSync(f, text);
+      const r = e.analyze({ path: f, text, config, files: fsAccess() });
+      const d = r.diagnostics.find((x) => x.ruleId === 'helm/removed-api');
+      return { f, text, d };
+    };
+    // The action is in metadata, which the conversion does not touch: the whole conversion, proven by re-analysis.
+    const a = run('a.yaml', 'apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  backend:\n    serviceName: web\n    servicePort: 80\n');
+    const fa = a.d.fixes.find((f) => f.preferred);
+    assert.equal(fa.title, 'Convert to networking.k8s.io/v1 (spec rewritten)');
+    const fixed = applyFix(a.text, fa);
+    assert.match(fixed, /name: \{\{ \.Release\.Name \}\}/);
+    const again = e.analyze({ path: a.f, text: fixed, config, files: fsAccess(new Map([[a.f, fixed]])) });
+    assert.deepEqual(again.diagnostics.map((x) => x.ruleId), []);
+    // The backend's service comes from values: converting it would cross the action, so only the apiVersion, partial.
+    const b = run('b.yaml', 'apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  backend:\n    serviceName: {{ .Values.service }}\n    servicePort: 80\n');
+    assert.deepEqual(b.d.fixes.map((f) => [f.title, !!f.partial, !!f.preferred]), [['Change apiVersion to networking.k8s.io/v1 — partial: the conversion of the spec would cross template actions; convert it by hand', true, false]]);
+  } finally { fs.rmSync(tmp, { recursive: true, force: true }); }
+});
+
+test('hover on an apiVersion in a template: what it becomes at each step', () => {
+  const file = path.join(CHARTS, 'inline-capabilities', 'templates', 'hpa.yaml');
+  const text = fs.readFileSync(file, 'utf8');
+  const r = analyse('inline-capabilities/templates/hpa.yaml', '1.22..1.24');
+  const h = e.hover(r, text, { line: 2, character: 14 });
+  assert.match(h.markdown, /\| 1\.23 \| `autoscaling\/v2 HorizontalPodAutoscaler` — served \|/);
+  const h2 = e.hover(r, text, { line: 4, character: 14 });
+  assert.match(h2.markdown, /\| 1\.22 \| `autoscaling\/v2beta2 HorizontalPodAutoscaler` — served \|/);
+  assert.doesNotMatch(h2.markdown, /1\.23/);
+});
+
+test('where the evaluator cannot decide and a real helm render of that (template, step) exists, it is used and said', () => {
+  const tmp = fs.mkdtempSync(path.join(CHARTS, '..', 'tmp-chart-'));
+  try {
+    fs.mkdirSync(path.join(tmp, 'templates'));
+    fs.writeFileSync(path.join(tmp, 'Chart.yaml'), 'apiVersion: v2\nname: t\nversion: 1.0.0\n');
+    const f = path.join(tmp, 'templates', 'cj.yaml');
+    const text = 'apiVersion: {{ printf "batch/%s" (randAlpha 2) }}\nkind: CronJob\nmetadata:\n  name: a\n';
+    fs.writeFileSync(f, text);
+    fs.writeFileSync(path.join(tmp, 'values.yaml'), 'x: 1\n');
+    const config = e.resolveConfig({ cli: { kubernetesWindow: '1.24..1.25' } });
+    const plain = e.analyze({ path: f, text, config, files: fsAccess() });
+    assert.deepEqual(plain.diagnostics.map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.ruleId}`), ['1:13 helm/not-evaluated'], show(plain).join('\n'));
+    const helmRenders = ['1.24', '1.25'].map((step) => ({ chartRoot: tmp, step, ok: true, helmVersion: 'v3.17.3', emissions: [{ template: 'templates/cj.yaml', index: 0, apiVersion: 'batch/v1beta1', kind: 'CronJob' }] }));
+    const withHelm = e.analyze({ path: f, text, config, files: fsAccess(), helmRenders });
+    assert.deepEqual(show(withHelm), ['1:13 error helm/removed-api at 1.25 this template emits batch/v1beta1 CronJob, which 1.25 no longer serves (removed in 1.25); use batch/v1, served across the window 1.24..1.25 (as `helm template` rendered it: the embedded evaluator could not decide it)']);
+  } finally { fs.rmSync(tmp, { recursive: true, force: true }); }
+});
