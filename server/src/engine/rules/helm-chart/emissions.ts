@@ -149,8 +149,8 @@ export const deprecatedApi: Rule<HelmContext> = {
   what: 'Reports, at the template\'s line, an apiVersion/kind that the template emits at a step deprecating it (and every step '
     + 'still serves), with the replacement served across the window.',
   why: 'A deprecated apiVersion is removed a few minors later: the chart breaks at the first upgrade past the window.',
-  bad: { filename: 'templates/flowschema.yaml', text: 'apiVersion: flowcontrol.apiserver.k8s.io/v1beta3\nkind: FlowSchema\nmetadata:\n  name: app\nspec:\n  priorityLevelConfiguration:\n    name: workload-low\n', options: 'Kubernetes 1.29..1.30' },
-  good: { filename: 'templates/flowschema.yaml', text: 'apiVersion: flowcontrol.apiserver.k8s.io/v1\nkind: FlowSchema\nmetadata:\n  name: app\nspec:\n  priorityLevelConfiguration:\n    name: workload-low\n', options: 'Kubernetes 1.29..1.30' },
+  bad: { filename: 'templates/hpa.yaml', text: 'apiVersion: autoscaling/v2beta2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: web\n  minReplicas: 1\n  maxReplicas: 3\n', options: 'Kubernetes 1.23..1.25' },
+  good: { filename: 'templates/hpa.yaml', text: 'apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: web\n  minReplicas: 1\n  maxReplicas: 3\n', options: 'Kubernetes 1.23..1.25' },
   fix: 'complete',
   sources: ['Kubernetes Deprecated API Migration Guide', 'data/kubernetes/api-lifecycle.json'],
   check(ctx, report) {
