@@ -46,7 +46,8 @@ export interface TemplateRun {
   parsed: ParsedTemplate;
   /** Not rendered: a helper (`_*`), NOTES.txt, a library chart's file, a disabled dependency's. */
   notRendered?: string;
-  steps: TemplateStep[];
+  /** Its render at every step of the window (computed on first use: a keystroke re-renders only what it asks for). */
+  readonly steps: TemplateStep[];
 }
 
 export interface ChartRun {
@@ -54,8 +55,11 @@ export interface ChartRun {
   minors: string[];
   byRel: Map<string, TemplateRun>;
   parsed: Map<string, ParsedTemplate>;
-  /** Branches of every template and helper, per step, from every render (a helper's arms are taken in its includers). */
-  branches: Array<{ step: string; path: string; id: string; start: number; end: number; cond?: { start: number; end: number }; taken: boolean | 'unknown' }>;
+  /**
+   * Branches of every template and helper, per step, from every render (a helper's arms are taken in its includers).
+   * Renders every template of the chart on first use.
+   */
+  readonly branches: Array<{ step: string; path: string; id: string; start: number; end: number; cond?: { start: number; end: number }; taken: boolean | 'unknown' }>;
 }
 
 const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -82,29 +86,64 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
   const parsed = new Map<string, ParsedTemplate>();
   for (const c of charts) {
     if (enabledOf(c) === false) continue;
-    for (const t of c.templates) parsed.set(t.rel, parseTemplate({ path: t.rel, text: t.text }));
+    for (const t of c.templates) parsed.set(t.rel, parseCached(t.rel, t.text));
   }
-  const run: ChartRun = { top, minors, byRel: new Map(), parsed, branches: [] };
+  // What a render looks names up in: the files with defines (Helm's named templates), plus the file itself.
+  const definers = [...parsed.values()].filter((t) => t.defines?.length);
   const defines = new Map<string, string>();
   for (const t of parsed.values()) for (const d of t.defines ?? []) defines.set(d.name, t.path);
+  const allBranches: ChartRun['branches'] = [];
+  const byRel = new Map<string, TemplateRun>();
   for (const c of charts) {
     const values = valuesOf(c);
     const chart = chartObject(c);
     for (const t of c.templates) {
-      const p = parsed.get(t.rel) ?? parseTemplate({ path: t.rel, text: t.text });
-      const tr: TemplateRun = { template: t, chart: c, parsed: p, notRendered: notRenderedWhy(t, c), steps: [] };
-      run.byRel.set(t.rel, tr);
-      if (tr.notRendered || p.errors.length) continue;
-      for (const step of minors) {
-        const rendered = renderTemplate(p, { values, chart, release: RELEASE, capabilities: capabilitiesAt(step), templates: parsed });
-        for (const b of rendered.branches) run.branches.push({ step, ...b });
-        tr.steps.push(emissionsOf(p, step, rendered, helmRenders, defines));
-      }
+      const p = parsed.get(t.rel) ?? parseCached(t.rel, t.text);
+      const notRendered = notRenderedWhy(t, c);
+      let steps: TemplateStep[] | undefined;
+      byRel.set(t.rel, {
+        template: t, chart: c, parsed: p, notRendered,
+        get steps() {
+          if (steps) return steps;
+          steps = [];
+          if (notRendered || p.errors.length) return steps;
+          const templates = new Map(definers.map((d) => [d.path, d]));
+          templates.set(p.path, p);
+          for (const step of minors) {
+            const rendered = renderTemplate(p, { values, chart, release: RELEASE, capabilities: capabilitiesAt(step), templates });
+            for (const b of rendered.branches) allBranches.push({ step, ...b });
+            steps.push(emissionsOf(p, step, rendered, helmRenders, defines));
+          }
+          return steps;
+        },
+      });
     }
   }
+  let all = false;
+  const run: ChartRun = {
+    top, minors, byRel, parsed,
+    get branches() {
+      if (!all) { all = true; for (const tr of byRel.values()) void tr.steps; }
+      return allBranches;
+    },
+  };
   if (m.size > 16) m.clear();
   m.set(key, run);
   return run;
+}
+
+/** Parsed templates by path and text, across chart reloads (a keystroke re-reads the chart, not every template's parse). */
+const parseCache = new Map<string, ParsedTemplate>();
+let parseCacheChars = 0;
+function parseCached(path: string, text: string): ParsedTemplate {
+  const key = `${path}\u0000${text}`;
+  let p = parseCache.get(key);
+  if (p) return p;
+  p = parseTemplate({ path, text });
+  if (parseCacheChars + text.length > 32 * 1048576) { parseCache.clear(); parseCacheChars = 0; }
+  parseCache.set(key, p);
+  parseCacheChars += text.length;
+  return p;
 }
 
 const INCLUDE_NAME = /\b(?:include|template)\s+"((?:[^"\\]|\\.)*)"/;

@@ -196,7 +196,11 @@ export const deadBranch: Rule<HelmContext> = {
     const rel = ctx.template?.template.rel;
     if (!run || !rel) return;
     const arms = new Map<string, { start: number; end: number; cond?: { start: number; end: number }; taken: Set<string>; unknown: boolean; steps: Set<string> }>();
-    for (const b of run.branches) {
+    // A file with defines has arms that are taken where it is included (every template of the chart is rendered);
+    // a template without defines has only its own renders' arms.
+    const tr = ctx.template!;
+    const own = tr.parsed.defines?.length ? run.branches : tr.steps.flatMap((s) => (s.rendered?.branches ?? []).map((b) => ({ step: s.step, ...b })));
+    for (const b of own) {
       if (b.path !== rel) continue;
       let a = arms.get(b.id);
       if (!a) arms.set(b.id, (a = { start: b.start, end: b.end, cond: b.cond, taken: new Set(), unknown: false, steps: new Set() }));
