@@ -268,3 +268,24 @@ test('where the evaluator cannot decide and a real helm render of that (template
     assert.deepEqual(show(withHelm), ['1:13 error helm/removed-api at 1.25 this template emits batch/v1beta1 CronJob, which 1.25 no longer serves (removed in 1.25); use batch/v1, served across the window 1.24..1.25 (as `helm template` rendered it: the embedded evaluator could not decide it)']);
   } finally { fs.rmSync(tmp, { recursive: true, force: true }); }
 });
+
+test('images from values feed the component rules, reported at the values.yaml line (literal ones at the template\'s), with the fix there', () => {
+  const dir = path.join(CHARTS, 'images');
+  const msg = 'Calico v3.12.0 is not validated for Kubernetes 1.19, 1.20, 1.21 (upstream lists it for 1.14..1.17; window 1.19..1.21); Calico 3.19 is validated for every version of the window (e.g. v3.19.1)';
+  assert.deepEqual(chartFindings(dir, '1.19..1.21'), [
+    `templates/daemonset.yaml:21:18 warning k8s/component-not-validated ${msg}`,
+    `values.yaml:4:10 warning k8s/component-not-validated templates/daemonset.yaml renders this image: ${msg}`,
+  ]);
+  const file = path.join(dir, 'values.yaml');
+  const text = fs.readFileSync(file, 'utf8');
+  const r = analyse('images/values.yaml', '1.19..1.21');
+  const fix = r.diagnostics[0].fixes[0];
+  const fixed = applyFix(text, fix);
+  assert.match(fixed, /tag: v3\.19\.1\n/);
+  const again = analyse('images/values.yaml', '1.19..1.21', { text: fixed, overlay: new Map([[file, fixed]]) });
+  assert.deepEqual(show(again), []);
+  const t = path.join(dir, 'templates', 'daemonset.yaml');
+  const tt = fs.readFileSync(t, 'utf8');
+  const tf = applyFix(tt, analyse('images/templates/daemonset.yaml', '1.19..1.21').diagnostics[0].fixes[0]);
+  assert.match(tf, /image: docker\.io\/calico\/pod2daemon-flexvol:v3\.19\.1\n/);
+});

@@ -14,6 +14,8 @@ import { chartRootOf, loadChart, chartOfFile, allCharts, type Chart } from './ch
 import { chartRun, type ChartRun, type ChartRender } from './run';
 import { windowText, type HelmContext, type HelmFileKind } from './index';
 import { helmHover } from './language';
+import { runImageRules } from './images';
+import { internalError, describeFailure } from '../../rules/general';
 import { removedApi, deprecatedApi, deadBranch, notEvaluated } from '../../rules/helm-chart/emissions';
 import { kubeVersion, chartApiV1 } from '../../rules/helm-chart/chart-yaml';
 import { templateSyntax, notInChart } from '../../rules/helm-chart/notes';
@@ -133,6 +135,11 @@ export const helmChart: FamilyModule = {
       return contextOf(input as typeof input & { helmRenders?: ChartRender[] }, kind, config.kubernetes, rows);
     });
     for (const rule of helmRules) runRule(rule, helm, emit, faults);
+    try {
+      runImageRules(helm, input, emit, faults);
+    } catch (e) {
+      emit(internalError, { message: describeFailure('helm:images', e), range: { start: 0, end: 0 }, data: { stage: 'helm:images', error: e } });
+    }
     return { helm };
   },
   hover: (r, text, pos) => (r.helm ? helmHover(r.helm, text, pos) : undefined),
