@@ -4,8 +4,8 @@
 // action that produced it and why; an Unknown condition renders nothing for its block and lists the block.
 import type { Arm, Define, Expr, Node, ParsedTemplate, Pipe, TemplateProblem } from './parse';
 import { parseTemplate } from './parse';
-import { GoStruct, Unk, UNORDERED, type Method, type ParamType, type V, fromJs, goType, isMap, truth } from './values';
-import { NotEvaluated, formatV } from './fmt';
+import { GoStruct, TypedInt, Unk, UNORDERED, type Method, type ParamType, type V, fromJs, goType, isMap, truth } from './values';
+import { NotEvaluated, cmpStr, formatV } from './fmt';
 import { FUNCS, KNOWN_UNEVALUATED, type FnCtx } from './funcs';
 
 export interface Capabilities { kubeVersion: string; has(apiVersion: string): boolean }
@@ -16,6 +16,9 @@ export interface RenderScope {
   capabilities: Capabilities;
   templates: Map<string, ParsedTemplate>;
   files?: Map<string, string>;
+  /** The chart at the top of the dependency tree: Helm names each file's template `<top>/<path>` (.Template.Name,
+   *  `include "<top>/templates/x.yaml"`). Default: chart.Name. */
+  topChartName?: string;
 }
 export interface Segment {
   outStart: number; outEnd: number; path: string; srcStart: number; srcEnd: number; literal: boolean;
@@ -55,7 +58,9 @@ class Renderer {
   readonly unknowns: Unknown[] = [];
   readonly branches: Branch[] = [];
   private readonly branchSeen = new Set<string>();
-  readonly defines = new Map<string, Define>();
+  readonly defines: Map<string, Define>;
+  /** Templates made by tpl while it runs (kept apart from the caller's map, which is never changed). */
+  private readonly tplTemplates = new Map<string, ParsedTemplate>();
   out: Out = { text: [], len: 0, segments: [] };
   /** Template the top-level render is of (for positions of Unknowns produced inside includes). */
   includeDepth = 0;
@@ -66,14 +71,18 @@ class Renderer {
     this.maxSteps = budget?.steps ?? DEFAULT_BUDGET.steps;
     this.maxDepth = budget?.depth ?? DEFAULT_BUDGET.depth;
     this.maxOut = budget?.outputChars ?? DEFAULT_BUDGET.outputChars;
-    // Helm parses subcharts' templates first (deeper paths first), then the parent's, each level in reverse
-    // alphabetical order; a later `define` of the same name replaces an earlier one (text/template AddParseTree).
-    const order = [...scope.templates.values()].sort((a, b) => {
-      const ca = a.path.split('/').length, cb = b.path.split('/').length;
-      if (ca !== cb) return cb - ca;
-      return a.path < b.path ? 1 : a.path > b.path ? -1 : 0;
-    });
-    for (const t of order) for (const d of t.defines) if (d.list.length > 0 || !this.defines.has(d.name)) this.defines.set(d.name, d);
+    this.defines = new Map(definesOf(scope.templates));
+  }
+
+  /** A define, or a file's own template by its Helm name `<top chart>/<path>`. */
+  lookupDefine(name: string): Define | undefined {
+    const d = this.defines.get(name);
+    if (d) return d;
+    const prefix = topName(this.scope) + '/';
+    if (!name.startsWith(prefix)) return undefined;
+    const t = this.scope.templates.get(name.slice(prefix.length));
+    if (!t) return undefined;
+    return { name, path: t.path, list: t.root, start: 0, end: t.text.length, action: { start: 0, end: 0 } };
   }
 
   step(loc: Loc, n = 1): void {
@@ -99,7 +108,9 @@ class Renderer {
       last.outEnd = this.out.len; last.srcEnd = seg.srcEnd;
       return;
     }
-    this.out.segments.push({ ...seg, outStart: start, outEnd: this.out.len });
+    const full: Segment = { outStart: start, outEnd: this.out.len, path: seg.path, srcStart: seg.srcStart, srcEnd: seg.srcEnd, literal: seg.literal };
+    if (seg.origin) full.origin = seg.origin;
+    this.out.segments.push(full);
   }
 
   unknown(u: Unk, loc: Loc, printed: boolean): void {
@@ -134,16 +145,22 @@ class Renderer {
         return;
       }
       case 'action': {
+        this.lastInclude = undefined;
         const v = this.evalPipe(t, n.pipe, dot, vars, loc);
         if (n.pipe.decl.length) return;
-        this.print(v, t, loc);
+        // the action prints what an include returned, as it is: its text keeps where in the define it comes from
+        const lastCmd = n.pipe.cmds[n.pipe.cmds.length - 1].args[0];
+        const li = this.lastInclude as { value: string; segments: Segment[] } | undefined;
+        const inc = lastCmd.k === 'ident' && lastCmd.name === 'include' && li && li.value === v ? li.segments : undefined;
+        this.lastInclude = undefined;
+        this.print(v, t, loc, inc);
         return;
       }
       case 'if': case 'with': return this.execIfWith(t, n, dot, vars);
       case 'range': return this.execRange(t, n, dot, vars);
       case 'template': {
-        const d = this.defines.get(n.name);
-        if (!d) this.fail(loc, `template: no template ${JSON.stringify(n.name)} associated with template`);
+        const d = this.lookupDefine(n.name);
+        if (!d) this.fail(loc, `template ${JSON.stringify(n.name)} not defined`);
         const data = n.pipe ? this.evalPipe(t, n.pipe, dot, vars, loc) : undefined;
         this.callDefine(d, data, loc, false);
         return;
@@ -153,7 +170,7 @@ class Renderer {
     }
   }
 
-  print(v: V, t: { path: string }, loc: Loc): void {
+  print(v: V, t: { path: string }, loc: Loc, inner?: Segment[]): void {
     if (v instanceof Unk) { this.unknown(v, loc, true); return; }
     let s: string;
     if (v === undefined || v === null) s = '<no value>';
@@ -164,11 +181,23 @@ class Renderer {
       }
     }
     const at = this.reportLoc(loc);
+    if (inner && typeof v === 'string') {
+      // the string an include returned, printed as it is: each part keeps where in the define it comes from
+      for (const seg of inner) {
+        this.write(s.slice(seg.outStart, seg.outEnd), { path: at.path, srcStart: at.start, srcEnd: at.end, literal: false, origin: seg.origin ?? { path: seg.path, srcStart: seg.srcStart, srcEnd: seg.srcEnd, literal: seg.literal } }, loc);
+      }
+      return;
+    }
     const origin = this.callerStack.length ? { path: t.path, srcStart: loc.start, srcEnd: loc.end, literal: false } : undefined;
     this.write(s, { path: at.path, srcStart: at.start, srcEnd: at.end, literal: false, origin }, loc);
   }
 
+  /** The latest include's string and where its text comes from (segments in its define). */
+  private lastInclude: { value: string; segments: Segment[] } | undefined;
+  private lastCapture: Segment[] | undefined;
+
   recordBranch(b: Branch): void {
+    if (b.path.startsWith('\u0000')) return; // a tpl string's own branches have no place in a file
     const key = b.id + '|' + String(b.taken);
     if (this.branchSeen.has(key)) return;
     this.branchSeen.add(key);
@@ -223,11 +252,13 @@ class Renderer {
       if (Array.isArray(v)) {
         if (UNORDERED.has(v) && v.length > 1) { unknownBlock('the range is over a list in Go\'s random map order'); return; }
         items = v.map((x, i) => [BigInt(i), x]);
-      } else if (isMap(v)) items = [...v.keys()].sort().map((k) => [k, v.get(k)]);
-      else if (typeof v === 'bigint') {
-        if (n.pipe.decl.length > 1) this.fail(loc, `can't use ${v} to iterate over more than one variable`);
-        if (v > 100000n) this.fail(loc, `range over ${v} exceeds the evaluation budget`);
-        items = []; for (let i = 0n; i < v; i++) items.push([i, i]);
+      } else if (isMap(v)) items = [...v.keys()].sort(cmpStr).map((k) => [k, v.get(k)]);
+      else if (typeof v === 'bigint' || v instanceof TypedInt) {
+        const count = typeof v === 'bigint' ? v : v.v;
+        if (n.pipe.decl.length > 1) this.fail(loc, `can't use ${count} to iterate over more than one variable`);
+        if (count > 100000n) this.fail(loc, `range over ${count} exceeds the evaluation budget`);
+        const mk = (i: bigint): V => (typeof v === 'bigint' ? i : new TypedInt(i, v.type));
+        items = []; for (let i = 0n; i < count; i++) items.push([mk(i), mk(i)]);
       } else if (v === undefined || v === null) items = [];
       else if (v instanceof GoStruct) this.fail(loc, `range can't iterate over ${goType(v)}`);
       else this.fail(loc, `range can't iterate over ${formatV(v)}`);
@@ -238,8 +269,13 @@ class Renderer {
       for (const [k, x] of items) {
         this.step(loc);
         const m2 = vars.length;
-        if (n.pipe.decl.length === 1) vars.push([n.pipe.decl[0], x]);
-        else if (n.pipe.decl.length === 2) { vars.push([n.pipe.decl[0], k]); vars.push([n.pipe.decl[1], x]); }
+        const assign = (name: string, val: V) => {
+          if (!n.pipe.isAssign) { vars.push([name, val]); return; }
+          for (let i = vars.length - 1; i >= 0; i--) if (vars[i][0] === name) { vars[i][1] = val; return; }
+          this.fail(loc, `undefined variable: ${name}`);
+        };
+        if (n.pipe.decl.length === 1) assign(n.pipe.decl[0], x);
+        else if (n.pipe.decl.length === 2) { assign(n.pipe.decl[0], k); assign(n.pipe.decl[1], x); }
         try {
           this.execList(t, n.list, x, vars);
         } catch (e) {
@@ -253,7 +289,7 @@ class Renderer {
   /** Runs a define with `data` as dot and `$`; into the output (template) or into a string (include). */
   callDefine(d: Define, data: V, loc: Loc, capture: boolean): string | undefined {
     if (this.includeDepth >= this.maxDepth) this.fail(loc, `template nesting deeper than ${this.maxDepth} levels (define ${JSON.stringify(d.name)}; Helm allows 1000 recursive includes, this evaluator ${this.maxDepth})`);
-    const t = this.scope.templates.get(d.path) ?? { path: d.path, text: '' };
+    const t = this.scope.templates.get(d.path) ?? this.tplTemplates.get(d.path) ?? { path: d.path, text: '' };
     this.includeDepth++;
     const saved = this.out;
     if (capture) this.out = { text: [], len: 0, segments: [] };
@@ -262,6 +298,8 @@ class Renderer {
       this.execList(t, d.list, data, [['$', data]]);
       if (capture) {
         const s = this.out.text.join('');
+        const segs = this.out.segments;
+        this.lastCapture = s.length > 0 && segs.length && segs[0].outStart === 0 && segs[segs.length - 1].outEnd === s.length ? segs : undefined;
         return s;
       }
       return undefined;
@@ -323,6 +361,7 @@ class Renderer {
         if (first.k === 'nil') this.fail(loc, 'nil is not a command');
         if (args.length > 1 || hasFinal) this.fail(loc, `can't give argument to non-function ${t.text.slice(first.start, first.end)}`);
         if (first.k === 'pipe') { const v = this.evalPipe(t, first.pipe, dot, vars, loc); return v; }
+        if (first.k === 'dot') return dot;
         return this.constant(first, 'any', loc);
       }
     }
@@ -342,6 +381,7 @@ class Renderer {
         if (type !== 'any' && type !== 'string') this.fail(loc, `expected ${goParam(type)}; found ${JSON.stringify(e.v)}`);
         return e.v;
       case 'num':
+        if (e.notEvaluated) return this.unk(e.notEvaluated, loc);
         if (type === 'int' || type === 'int64') { if (!e.isInt) this.fail(loc, `expected integer; found ${e.text}`); return e.int; }
         if (type === 'float') return e.float;
         if (type !== 'any') this.fail(loc, `expected ${goParam(type)}; found ${e.text}`);
@@ -387,12 +427,14 @@ class Renderer {
   validate(v: V, type: ParamType, loc: Loc): V {
     if (v instanceof Unk || type === 'any') return v === undefined ? null : v;
     if (v === undefined) {
+      // "no value" (a pipeline's nil) becomes the zero value of a type that can be nil (exec.go validateType)
       if (type === 'map' || type === 'list') return null;
       this.fail(loc, `invalid value; expected ${goParam(type)}`);
     }
+    // a nil interface{} (a missing key) is not assignable to a typed parameter, maps and slices included
     const ok = (type === 'string' && typeof v === 'string') || ((type === 'int' || type === 'int64') && typeof v === 'bigint')
       || (type === 'float' && typeof v === 'number') || (type === 'bool' && typeof v === 'boolean')
-      || (type === 'map' && (v instanceof Map || v === null)) || (type === 'list' && (Array.isArray(v) || v === null));
+      || (type === 'map' && v instanceof Map) || (type === 'list' && Array.isArray(v));
     if (!ok) this.fail(loc, `wrong type for value; expected ${goParam(type)}; got ${v === null ? 'interface {}' : goType(v)}`);
     return v;
   }
@@ -467,8 +509,9 @@ class Renderer {
     const f = Object.hasOwn(FUNCS, name) ? FUNCS[name] : undefined;
     if (!f) {
       const why = KNOWN_UNEVALUATED.has(name) ? `function ${name} is not evaluated` : `function ${name} is not known to the evaluator (Helm fails on a function it does not define)`;
-      // evaluate the arguments all the same, so their own problems surface
-      for (const a of args) this.evalArg(t, a, 'any', dot, vars, loc);
+      // evaluate the arguments all the same, so their own problems surface; an Unknown among them is the cause
+      for (const a of args) { const v = this.evalArg(t, a, 'any', dot, vars, loc); if (v instanceof Unk) return v; }
+      if (final instanceof Unk && final !== NO_FINAL) return final;
       return this.unk(why, loc);
     }
     const argv = this.collectArgs(t, name, f.params, f.variadic, args, dot, vars, final, loc);
@@ -479,10 +522,14 @@ class Renderer {
       step: (n: number) => this.step(loc, n),
       maxOut: this.maxOut,
       include: (tplName: string, data: V) => {
-        const d = this.defines.get(tplName);
+        const d = this.lookupDefine(tplName);
         if (!d) this.fail(loc, `error calling include: template: no template ${JSON.stringify(tplName)} associated with template "gotpl"`);
         const firstUnknown = this.unknowns.length;
-        const s = this.callDefine(d, data, loc, true)!;
+        // ExecuteTemplate(…, data): a nil interface{} becomes an invalid dot ("no value")
+        const s = this.callDefine(d, data === null ? undefined : data, loc, true)!;
+        const segs = this.lastCapture;
+        this.lastCapture = undefined;
+        this.lastInclude = segs ? { value: s, segments: segs } : undefined;
         // an Unknown inside an include makes its string unknown (its text is not what Helm would produce)
         if (this.unknowns.length > firstUnknown) {
           const u = this.unknowns[firstUnknown];
@@ -494,42 +541,80 @@ class Renderer {
       tpl: (text: string, data: V) => this.tpl(t, text, data, loc),
       scope: this.scope,
     };
+    let result: V;
     try {
-      return f.fn(argv, ctx);
+      result = f.fn(argv, ctx);
     } catch (e) {
       if (e instanceof NotEvaluated) return this.unk(e.message, loc);
       throw e;
     }
+    // strings held in variables count against the output cap too (a doubling printf in a loop must not grow unbounded)
+    if (typeof result === 'string' && result.length > this.maxOut) this.fail(loc, `a value larger than ${this.maxOut} characters (output cap)`);
+    if (Array.isArray(result) && result.length > this.maxOut) this.fail(loc, `a list longer than ${this.maxOut} elements (output cap)`);
+    return result;
   }
 
   tpl(t: { path: string }, text: string, data: V, loc: Loc): V {
     const parsed = parseTemplate({ path: t.path, text });
     if (parsed.errors.length) this.fail(loc, `error calling tpl: ${parsed.errors[0].message}`);
-    for (const d of parsed.defines) this.defines.set(d.name, d);
+    // the tpl string's defines are visible inside it only
+    const shadowed = new Map<string, Define | undefined>();
+    for (const d of parsed.defines) { if (!shadowed.has(d.name)) shadowed.set(d.name, this.defines.get(d.name)); this.defines.set(d.name, d); }
     const pseudo: Define = { name: '', path: t.path, list: parsed.root, start: loc.start, end: loc.end, action: loc };
-    const saved = this.scope.templates.get(t.path);
     const firstUnknown = this.unknowns.length;
     // the tpl text is a template of its own: its offsets are not the file's
     const key = `\u0000tpl:${this.steps}`;
-    this.scope.templates.set(key, parsed);
+    this.tplTemplates.set(key, parsed);
     pseudo.path = key;
     for (const d of parsed.defines) d.path = key;
     try {
-      const s = this.callDefine(pseudo, data, loc, true)!;
+      const s = this.callDefine(pseudo, data === null ? undefined : data, loc, true)!;
       if (this.unknowns.length > firstUnknown) {
         const u = this.unknowns[firstUnknown];
         this.unknowns.length = firstUnknown;
         return this.unk(`tpl: ${u.reason}`, loc);
       }
-      return s;
+      // Helm's tpl removes "<no value>" from its result, as the engine does from a file's
+      return s.split('<no value>').join('');
     } finally {
-      this.scope.templates.delete(key);
-      if (saved) this.scope.templates.set(t.path, saved);
+      this.tplTemplates.delete(key);
+      for (const [name, d] of shadowed) { if (d) this.defines.set(name, d); else this.defines.delete(name); }
     }
   }
 }
 
 const NO_FINAL = new Unk('(no piped value)', '', 0, 0) as V;
+
+function topName(scope: RenderScope): string {
+  if (scope.topChartName !== undefined) return scope.topChartName;
+  const n = scope.chart.Name ?? scope.chart.name;
+  return typeof n === 'string' ? n : '';
+}
+
+/** The defines by name as Helm resolves them, cached per templates map while its entries stay the same. */
+const DEFINES_CACHE = new WeakMap<Map<string, ParsedTemplate>, { entries: ParsedTemplate[]; defines: Map<string, Define> }>();
+function definesOf(templates: Map<string, ParsedTemplate>): Map<string, Define> {
+  const entries = [...templates.values()];
+  const hit = DEFINES_CACHE.get(templates);
+  if (hit && hit.entries.length === entries.length && hit.entries.every((e, i) => e === entries[i])) return hit.defines;
+  // Helm parses subcharts' templates first (deeper paths first), then the parent's, each level in reverse
+  // alphabetical order; a later `define` of the same name replaces an earlier one (text/template AddParseTree),
+  // unless it is empty.
+  const order = entries.slice().sort((a, b) => {
+    const ca = a.path.split('/').length, cb = b.path.split('/').length;
+    if (ca !== cb) return cb - ca;
+    return a.path < b.path ? 1 : a.path > b.path ? -1 : 0;
+  });
+  const defines = new Map<string, Define>();
+  for (const t of order) for (const d of t.defines) if (!defines.has(d.name) || !isEmptyTree(t.text, d.list)) defines.set(d.name, d);
+  DEFINES_CACHE.set(templates, { entries, defines });
+  return defines;
+}
+
+/** text/template IsEmptyTree: only white space text (and comments); such a define does not replace another. */
+function isEmptyTree(text: string, list: Node[]): boolean {
+  return list.every((n) => n.k === 'text' && text.slice(n.start, n.end).trim() === '');
+}
 
 function goParam(type: ParamType): string {
   switch (type) {
@@ -587,7 +672,8 @@ function topData(t: ParsedTemplate, scope: RenderScope): Map<string, V> {
     ['AsSecrets', { params: [], fn: () => { throw new NotEvaluated('`.Files.AsSecrets` is not evaluated'); } }],
   ]));
   const base = t.path.includes('/templates/') ? t.path.slice(0, t.path.lastIndexOf('/templates/') + '/templates'.length) : 'templates';
-  const prefix = chartName ? chartName + '/' : '';
+  const top = topName(scope);
+  const prefix = top ? top + '/' : chartName ? chartName + '/' : '';
   return new Map<string, V>([
     ['Values', fromJs(scope.values ?? {}) ?? new Map()],
     ['Chart', chart],
@@ -604,14 +690,22 @@ function dropNoValue(text: string, segments: Segment[], unknowns: Unknown[]): st
   if (!text.includes('<no value>')) return text;
   const cuts: number[] = [];
   for (let i = text.indexOf('<no value>'); i !== -1; i = text.indexOf('<no value>', i + 10)) cuts.push(i);
-  const map = (o: number) => { let d = 0; for (const c of cuts) { if (c + 10 <= o) d += 10; else if (c < o) d += o - c; else break; } return o - d; };
+  // cuts are sorted and do not overlap: the shift of an offset is 10 per cut wholly before it, plus the part of a cut it is in
+  const map = (o: number) => {
+    let lo = 0, hi = cuts.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (cuts[mid] < o) lo = mid + 1; else hi = mid; }
+    // cuts[0..lo) start before o
+    if (lo === 0) return o;
+    const last = cuts[lo - 1];
+    return o - (lo - 1) * 10 - Math.min(10, o - last);
+  };
   const out = text.split('<no value>').join('');
   const kept: Segment[] = [];
   for (const s of segments) {
     const a = map(s.outStart), b = map(s.outEnd);
     if (b > a) kept.push({ ...s, outStart: a, outEnd: b, ...(s.literal && b - a !== s.outEnd - s.outStart ? adjustLiteral(s, text, cuts) : {}) });
   }
-  segments.length = 0; segments.push(...kept);
+  segments.length = 0; for (const k of kept) segments.push(k);
   for (const u of unknowns) { u.outStart = map(u.outStart); u.outEnd = map(u.outEnd); }
   return out;
 }

@@ -1,7 +1,7 @@
 // The part of Go's fmt that templates reach: %v of every value kind, Sprint/Sprintln spacing, Sprintf with the
 // verbs %s %d %v %q %t %f %x %X %o %b %c %e %g %T %%, flags + - # 0 space, width and precision. A verb or value
 // outside that throws NotEvaluated (the caller turns it into an Unknown), never a guess.
-import { GoStruct, Unk, UNORDERED, type V, goType } from './values';
+import { GoStruct, TypedInt, Unk, UNORDERED, type V, goType } from './values';
 
 export class NotEvaluated extends Error {}
 
@@ -76,6 +76,7 @@ export function formatV(v: V, depth = 0): string {
     case 'number': return formatFloatV(v);
   }
   if (v instanceof Unk) throw new NotEvaluated(v.reason);
+  if (v instanceof TypedInt) return v.v.toString();
   if (Array.isArray(v)) {
     if (UNORDERED.has(v) && v.length > 1) throw new NotEvaluated('the order of a list of map keys or values is random in Go');
     return '[' + v.map((x) => formatV(x, depth + 1)).join(' ') + ']';
@@ -193,10 +194,11 @@ function fmtValue(v: V, verb: string, sp: Spec, depth = 0): string {
     if (verb === 't' || verb === 'v') return pad(v ? 'true' : 'false', sp, false);
     return badVerb(verb, v);
   }
-  if (typeof v === 'bigint') {
-    if (verb === 'c') return pad(String.fromCodePoint(Number(v)), sp, false);
+  if (typeof v === 'bigint' || v instanceof TypedInt) {
+    const n = typeof v === 'bigint' ? v : v.v;
+    if (verb === 'c') { if (n < 0n || n > 0x10ffffn) throw new NotEvaluated('printf %c of an out-of-range rune is not evaluated'); return pad(String.fromCodePoint(Number(n)), sp, false); }
     if (verb === 'q') throw new NotEvaluated('printf %q of an int is not evaluated');
-    if ('dvxXob'.includes(verb)) return fmtInt(v, verb, sp);
+    if ('dvxXob'.includes(verb)) return fmtInt(n, verb, sp);
     return badVerb(verb, v);
   }
   if (typeof v === 'number') {
@@ -244,8 +246,9 @@ export function sprintf(format: string, args: V[]): string {
       if (format[i] === '*') {
         i++;
         const a = args[argi++];
-        if (typeof a !== 'bigint') throw new NotEvaluated('printf * with a non-int argument is not evaluated');
-        return Number(a);
+        const n = typeof a === 'bigint' ? a : a instanceof TypedInt ? a.v : undefined;
+        if (n === undefined || n > 999999n || n < -999999n) throw new NotEvaluated('printf * with a non-int or huge argument is not evaluated');
+        return Number(n);
       }
       const m = /^[0-9]+/.exec(format.slice(i));
       if (!m) return undefined;

@@ -1,10 +1,11 @@
 // Template functions: Go's builtins (text/template funcs.go), the sprig functions charts use (Masterminds/sprig
 // functions.go and its helpers) and Helm's own (pkg/engine/funcs.go, engine.go), each with Go's parameter types so
 // that a wrong-typed argument fails as it does in Helm. Functions not listed here evaluate to an Unknown.
-import { GoStruct, Unk, UNORDERED, type Method, type ParamType, type V, byteLen, empty, goKind, goType, isMap, truth, findUnk } from './values';
+import { GoStruct, TypedInt, Unk, UNORDERED, type Method, type ParamType, type V, byteLen, empty, goKind, goType, int64, intOf, isMap, truth, findUnk } from './values';
 import { NotEvaluated, cmpStr, formatV, sprint, sprintf, sprintln } from './fmt';
 import { semverCompare, parseVersion, versionString } from './semver';
-import { toYaml, toJson, fromYaml } from './yaml';
+import { toYaml, toJson, fromYaml, toPrettyJson, toRawJson, fromJson } from './yaml';
+import { createHash } from 'node:crypto';
 import type { RenderScope } from './eval';
 
 export interface FnCtx {
@@ -52,6 +53,7 @@ export function strval(v: V): string {
 function castInt(v: V): bigint {
   if (v === null || v === undefined) return 0n;
   if (typeof v === 'bigint') return v;
+  if (v instanceof TypedInt) return v.v;
   if (typeof v === 'number') {
     if (!Number.isFinite(v)) throw new NotEvaluated('int of a non-finite float is not evaluated');
     return BigInt(Math.trunc(v));
@@ -85,6 +87,7 @@ function castFloat(v: V): number {
   if (v === null || v === undefined) return 0;
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
+  if (v instanceof TypedInt) return Number(v.v);
   if (typeof v === 'boolean') return v ? 1 : 0;
   if (typeof v === 'string') {
     const s = v.trim() === v ? v : '';
@@ -97,20 +100,26 @@ function castFloat(v: V): number {
   return 0;
 }
 
+/** strings.Title: a letter after a separator is title-cased (Go's isSeparator: ASCII other than letters, digits and _;
+ *  beyond ASCII, Unicode spaces only). */
 function goTitle(s: string): string {
-  // strings.Title: the first letter of each word (after a non-letter/digit/_/') upper-cased
+  const isSep = (r: string): boolean => {
+    const x = r.codePointAt(0)!;
+    if (x <= 0x7f) return !/[0-9A-Za-z_]/.test(r);
+    if (/[\p{L}\p{Nd}]/u.test(r)) return false;
+    return /\s/u.test(r);
+  };
   let prev = ' ';
   let out = '';
   for (const ch of s) {
-    const isSep = !/[\p{L}\p{N}_']/u.test(prev);
-    out += isSep ? ch.toUpperCase() === ch.toLowerCase() ? ch : toTitleCase(ch) : ch;
+    if (isSep(prev)) {
+      const t = ch.toUpperCase();
+      if ([...t].length !== 1) throw new NotEvaluated('title of a letter whose title case is not one character is not evaluated');
+      out += t;
+    } else out += ch;
     prev = ch;
   }
   return out;
-}
-function toTitleCase(ch: string): string {
-  const u = ch.toUpperCase();
-  return [...u].length === 1 ? u : ch; // unicode.ToTitle keeps one rune
 }
 
 function goTrimSpace(s: string): string { return s.replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g, ''); }
@@ -126,9 +135,10 @@ function goTrim(s: string, cut: string): string {
 }
 
 /** Go's ==, <, … of the builtin comparison functions (basic kinds only; int vs float is an error). */
-type Kind = 'bool' | 'int' | 'float' | 'string' | 'invalid' | 'other';
+type Kind = 'bool' | 'int' | 'uint' | 'float' | 'string' | 'invalid' | 'other';
 function basicKind(v: V): Kind {
   if (v === undefined || v === null) return 'invalid';
+  if (v instanceof TypedInt) return v.type === 'uint64' ? 'uint' : 'int';
   switch (typeof v) {
     case 'boolean': return 'bool';
     case 'bigint': return 'int';
@@ -144,7 +154,8 @@ function eq(c: FnCtx, a: V, rest: V[]): boolean {
   for (const b of rest) {
     const k2 = basicKind(b);
     let t = false;
-    if (k1 !== k2) {
+    if ((k1 === 'int' || k1 === 'uint') && (k2 === 'int' || k2 === 'uint')) t = intOf(a) === intOf(b); // Go compares int and uint kinds by value
+    else if (k1 !== k2) {
       if (k1 !== 'invalid' && k2 !== 'invalid') c.fail('error calling eq: incompatible types for comparison');
     } else if (k1 === 'invalid') t = true;
     else if (k1 === 'other') {
@@ -159,23 +170,26 @@ function eq(c: FnCtx, a: V, rest: V[]): boolean {
 function lt(c: FnCtx, name: string, a: V, b: V): boolean {
   const k1 = basicKind(a), k2 = basicKind(b);
   if (k1 === 'invalid' || k1 === 'other' || k2 === 'invalid' || k2 === 'other' || k1 === 'bool' || k2 === 'bool') c.fail(`error calling ${name}: invalid type for comparison`);
+  if ((k1 === 'int' || k1 === 'uint') && (k2 === 'int' || k2 === 'uint')) return intOf(a)! < intOf(b)!;
   if (k1 !== k2) c.fail(`error calling ${name}: incompatible types for comparison`);
   if (k1 === 'string') return cmpStr(a as string, b as string) < 0;
   return (a as number) < (b as number);
 }
 
 function goIndex(c: FnCtx, item: V, idx: V[]): V {
-  let cur = item;
+  let cur: V = item;
+  if (cur === undefined || cur === null) c.fail('error calling index: index of untyped nil');
   for (const i of idx) {
-    if (cur === undefined || cur === null) c.fail('error calling index: index of untyped nil');
+    if (cur === undefined || cur === null) c.fail('error calling index: index of nil pointer');
     if (Array.isArray(cur) || typeof cur === 'string') {
       if (UNORDERED.has(cur as V[]) && (cur as V[]).length > 1) throw new NotEvaluated('index into a list in Go\'s random map order');
-      if (typeof i !== 'bigint') c.fail(`error calling index: cannot index slice/array with type ${goType(i)}`);
-      const n = Number(i);
+      const iv = intOf(i);
+      if (iv === undefined) return c.fail(`error calling index: cannot index slice/array with type ${goType(i)}`);
+      const n = Number(iv);
       const len = typeof cur === 'string' ? byteLen(cur) : cur.length;
       if (n < 0 || n >= len) c.fail(`error calling index: index out of range: ${n}`);
       if (typeof cur === 'string') {
-        const b = Buffer.from(cur, 'utf8')[n];
+        const b: number = Buffer.from(cur, 'utf8')[n];
         cur = BigInt(b); // a byte (uint8)
         continue;
       }
@@ -219,6 +233,18 @@ function safeRegex(re: string): RegExp | undefined {
   try { return new RegExp(re, 'u'); } catch { return undefined; }
 }
 
+/** The pattern as a JS RegExp when it means the same as RE2 on this subject: JS's `.` also stops at \r and
+ *  U+2028/9 and its `\s` takes Unicode spaces, where RE2's do not. */
+function regexFor(re: string, subject: string): RegExp | undefined {
+  const r = safeRegex(re);
+  if (!r) return undefined;
+  // backtracking costs up to length^quantifiers: keep that under 10^7
+  const quantifiers = (re.replace(/\\./g, 'x').replace(/\[[^\]]*\]/g, 'x').match(/[*+?]|\{[0-9,]+\}/g) ?? []).length;
+  if (quantifiers > 0 && Math.pow(Math.max(subject.length, 1), quantifiers) > 1e7) return undefined;
+  if (/[\r\v\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/.test(subject) && /\.|\\[sS]/.test(re)) return undefined;
+  return r;
+}
+
 function goBase64(s: string): string { return Buffer.from(s, 'utf8').toString('base64'); }
 
 function listOf(c: FnCtx, name: string, v: V): V[] {
@@ -227,7 +253,7 @@ function listOf(c: FnCtx, name: string, v: V): V[] {
 }
 
 function semverStruct(v: Exclude<ReturnType<typeof parseVersion>, string>): GoStruct {
-  const u = (x: bigint): Method => ({ params: [], fn: () => x });
+  const u = (x: bigint): Method => ({ params: [], fn: () => new TypedInt(x, 'uint64') });
   const s = (x: string): Method => ({ params: [], fn: () => x });
   return new GoStruct('*semver.Version', new Map(), new Map<string, Method>([
     ['Major', u(v.major)], ['Minor', u(v.minor)], ['Patch', u(v.patch)], ['Prerelease', s(v.pre)], ['Metadata', s(v.meta)],
@@ -252,7 +278,7 @@ export const FUNCS: Record<string, Fn> = {
 
   // ---- Helm ----
   include: { params: ['string', 'any'], unkOk: true, fn: ([n, d], c) => (n instanceof Unk ? n : c.include(str(n), d)) },
-  tpl: { params: ['string', 'any'], unkOk: true, fn: ([s, d], c) => (s instanceof Unk ? s : c.tpl(str(s), d)) },
+  tpl: { params: ['string', 'map'], unkOk: true, fn: ([s, d], c) => (s instanceof Unk ? s : c.tpl(str(s), d)) },
   required: { params: ['string', 'any'], fn: ([w, v], c) => { if (v === null || v === undefined || v === '') c.fail(str(w)); return v; } },
   fail: { params: ['string'], fn: ([m], c) => c.fail(str(m)) },
   lookup: { params: ['string', 'string', 'string', 'string'], fn: () => new Map() },
@@ -321,7 +347,7 @@ export const FUNCS: Record<string, Fn> = {
   cat: { params: [], variadic: 'any', fn: (a) => a.filter((x) => x !== null && x !== undefined).map((x) => formatV(x)).join(' ') },
   b64enc: { params: ['string'], fn: ([s]) => goBase64(str(s)) },
   regexMatch: { params: ['string', 'string'], fn: ([re, s], c) => {
-    const r = safeRegex(str(re));
+    const r = regexFor(str(re), str(s));
     if (!r) throw new NotEvaluated(`regexMatch with the pattern ${JSON.stringify(str(re))} is not evaluated`);
     if (str(s).length > 10000) throw new NotEvaluated('regexMatch on text over 10,000 characters is not evaluated');
     c.step(str(s).length);
@@ -341,22 +367,22 @@ export const FUNCS: Record<string, Fn> = {
 
   // ---- sprig: conversions and types ----
   int: { params: ['any'], fn: ([v]) => castInt(v) },
-  int64: { params: ['any'], fn: ([v]) => castInt(v) },
+  int64: { params: ['any'], fn: ([v]) => int64(castInt(v)) },
   float64: { params: ['any'], fn: ([v]) => castFloat(v) },
   atoi: { params: ['string'], fn: ([s]) => { const x = str(s); return /^[+-]?[0-9]+$/.test(x) ? BigInt(x) : 0n; } },
   kindIs: { params: ['string', 'any'], fn: ([k, v]) => goKind(v) === str(k) },
   kindOf: { params: ['any'], fn: ([v]) => goKind(v) },
   typeOf: { params: ['any'], fn: ([v]: V[]) => goType(v) },
 
-  // ---- sprig: numbers (int64 arithmetic) ----
-  add: { params: [], variadic: 'any', fn: (a) => a.reduce<bigint>((s, x) => s + castInt(x), 0n) },
-  add1: { params: ['any'], fn: ([a]) => castInt(a) + 1n },
-  sub: { params: ['any', 'any'], fn: ([a, b]) => castInt(a) - castInt(b) },
-  mul: { params: ['any'], variadic: 'any', fn: ([a, ...r]) => r.reduce<bigint>((s, x) => s * castInt(x), castInt(a)) },
-  div: { params: ['any', 'any'], fn: ([a, b], c) => { const d = castInt(b); if (d === 0n) c.fail('error calling div: runtime error: integer divide by zero'); return castInt(a) / d; } },
-  mod: { params: ['any', 'any'], fn: ([a, b], c) => { const d = castInt(b); if (d === 0n) c.fail('error calling mod: runtime error: integer divide by zero'); return castInt(a) % d; } },
-  max: { params: ['any'], variadic: 'any', fn: ([a, ...r]) => r.reduce<bigint>((m, x) => { const v = castInt(x); return v > m ? v : m; }, castInt(a)) },
-  min: { params: ['any'], variadic: 'any', fn: ([a, ...r]) => r.reduce<bigint>((m, x) => { const v = castInt(x); return v < m ? v : m; }, castInt(a)) },
+  // ---- sprig: numbers (int64 arithmetic, int64 results) ----
+  add: { params: [], variadic: 'any', fn: (a) => int64(a.reduce<bigint>((s, x) => BigInt.asIntN(64, s + castInt(x)), 0n)) },
+  add1: { params: ['any'], fn: ([a]) => int64(castInt(a) + 1n) },
+  sub: { params: ['any', 'any'], fn: ([a, b]) => int64(castInt(a) - castInt(b)) },
+  mul: { params: ['any'], variadic: 'any', fn: ([a, ...r]) => int64(r.reduce<bigint>((s, x) => BigInt.asIntN(64, s * castInt(x)), castInt(a))) },
+  div: { params: ['any', 'any'], fn: ([a, b], c) => { const d = castInt(b); if (d === 0n) c.fail('error calling div: runtime error: integer divide by zero'); return int64(castInt(a) / d); } },
+  mod: { params: ['any', 'any'], fn: ([a, b], c) => { const d = castInt(b); if (d === 0n) c.fail('error calling mod: runtime error: integer divide by zero'); return int64(castInt(a) % d); } },
+  max: { params: ['any'], variadic: 'any', fn: ([a, ...r]) => int64(r.reduce<bigint>((m, x) => { const v = castInt(x); return v > m ? v : m; }, castInt(a))) },
+  min: { params: ['any'], variadic: 'any', fn: ([a, ...r]) => int64(r.reduce<bigint>((m, x) => { const v = castInt(x); return v < m ? v : m; }, castInt(a))) },
 
   // ---- sprig: lists and dicts ----
   list: { params: [], variadic: 'any', unkOk: true, fn: (a) => a.slice() },
@@ -380,7 +406,7 @@ export const FUNCS: Record<string, Fn> = {
   hasKey: { params: ['map', 'string'], fn: ([d, k]) => !!(d as Map<string, V> | null)?.has(str(k)) },
   keys: { params: [], variadic: 'map', fn: (ds) => {
     const out: V[] = [];
-    for (const d of ds) if (d instanceof Map) out.push(...d.keys());
+    for (const d of ds) if (d instanceof Map) for (const k of d.keys()) out.push(k);
     if (out.length > 1) UNORDERED.add(out);
     return out;
   } },
@@ -408,6 +434,92 @@ export const FUNCS: Record<string, Fn> = {
     return semverStruct(v);
   } },
 
+  // ---- more sprig: encodings, sums, JSON/YAML variants ----
+  fromYamlArray: { params: ['string'], fn: ([s]) => fromYaml(str(s), true) },
+  fromJson: { params: ['string'], fn: ([s]) => fromJson(str(s), false) },
+  fromJsonArray: { params: ['string'], fn: ([s]) => fromJson(str(s), true) },
+  mustToJson: { params: ['any'], fn: ([v]) => toJson(v) },
+  mustToYaml: { params: ['any'], fn: ([v]) => toYaml(v) },
+  toPrettyJson: { params: ['any'], fn: ([v]) => toPrettyJson(v) },
+  mustToPrettyJson: { params: ['any'], fn: ([v]) => toPrettyJson(v) },
+  toRawJson: { params: ['any'], fn: ([v]) => toRawJson(v) },
+  mustToRawJson: { params: ['any'], fn: ([v]) => toRawJson(v) },
+  sha256sum: { params: ['string'], fn: ([s]) => createHash('sha256').update(str(s), 'utf8').digest('hex') },
+  sha1sum: { params: ['string'], fn: ([s]) => createHash('sha1').update(str(s), 'utf8').digest('hex') },
+  b64dec: { params: ['string'], fn: ([s]) => {
+    const x = str(s);
+    if (!/^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(x)) throw new NotEvaluated('b64dec of text that is not padded base64 is not evaluated (sprig returns the error text)');
+    const b = Buffer.from(x, 'base64');
+    const t = b.toString('utf8');
+    if (!Buffer.from(t, 'utf8').equals(b)) throw new NotEvaluated('b64dec to bytes that are not UTF-8 is not evaluated');
+    return t;
+  } },
+  nospace: { params: ['string'], fn: ([s]) => str(s).replace(/[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/g, '') },
+  toStrings: { params: ['any'], fn: ([l]) => strslice(l) },
+  split: { params: ['string', 'string'], fn: ([sep, s]) => {
+    const parts = str(sep) === '' ? [...str(s)] : str(s).split(str(sep));
+    return new Map<string, V>(parts.map((p, i) => [`_${i}`, p]));
+  } },
+  until: { params: ['int'], fn: ([n], c) => {
+    const k = Number(n as bigint);
+    if (k > 100000) c.fail('until: more than 100000 elements exceeds the evaluation budget');
+    c.step(Math.max(0, k));
+    const out: V[] = []; for (let i = 0; i < k; i++) out.push(BigInt(i)); return out;
+  } },
+  concat: { params: [], variadic: 'any', fn: (ls, c) => {
+    const out: V[] = [];
+    for (const l of ls) {
+      if (l === null || l === undefined) continue;
+      const x = listOf(c, 'concat', l);
+      if (out.length + x.length > c.maxOut) c.fail(`a list longer than ${c.maxOut} elements (output cap)`);
+      for (const e of x) out.push(e);
+    }
+    return out;
+  } },
+  initial: { params: ['any'], fn: ([l], c) => { const x = listOf(c, 'initial', l); return x.slice(0, Math.max(0, x.length - 1)); } },
+  rest: { params: ['any'], fn: ([l], c) => listOf(c, 'rest', l).slice(1) },
+  reverse: { params: ['any'], fn: ([l], c) => listOf(c, 'reverse', l).slice().reverse() },
+  compact: { params: ['any'], fn: ([l], c) => listOf(c, 'compact', l).filter((x) => !empty(x)) },
+  without: { params: ['any'], variadic: 'any', fn: ([l, ...omit], c) => listOf(c, 'without', l).filter((x) => !omit.some((o) => deepEq(o, x))) },
+  values: { params: ['map'], fn: ([d]) => { const out = [...((d as Map<string, V> | null)?.values() ?? [])]; if (out.length > 1) UNORDERED.add(out); return out; } },
+  pick: { params: ['map'], variadic: 'string', fn: ([d, ...ks]) => {
+    const m = (d as Map<string, V> | null) ?? new Map<string, V>();
+    const out = new Map<string, V>();
+    for (const k of ks) if (m.has(str(k))) out.set(str(k), m.get(str(k))!);
+    return out;
+  } },
+  omit: { params: ['map'], variadic: 'string', fn: ([d, ...ks]) => {
+    const m = (d as Map<string, V> | null) ?? new Map<string, V>();
+    const drop = new Set(ks.map(str));
+    return new Map([...m].filter(([k]) => !drop.has(k)));
+  } },
+  dig: { params: ['any', 'any', 'any'], variadic: 'any', fn: (a, c) => {
+    const dict = a[a.length - 1];
+    const def = a[a.length - 2];
+    const ks = a.slice(0, -2);
+    if (!(dict instanceof Map)) return c.fail('error calling dig: the last argument is not a map[string]interface {}');
+    let cur: Map<string, V> = dict;
+    for (let i = 0; i < ks.length; i++) {
+      if (typeof ks[i] !== 'string') return c.fail('error calling dig: a key is not a string');
+      if (!cur.has(ks[i] as string)) return def;
+      const step = cur.get(ks[i] as string)!;
+      if (i === ks.length - 1) return step;
+      if (!(step instanceof Map)) return c.fail('error calling dig: interface conversion: the value is not a map[string]interface {}');
+      cur = step;
+    }
+    return def;
+  } },
+  deepCopy: { params: ['any'], fn: ([v]) => deepCopy(v, 0) },
+  mustDeepCopy: { params: ['any'], fn: ([v]) => deepCopy(v, 0) },
+  merge: { params: ['map'], variadic: 'map', fn: ([dst, ...srcs]) => {
+    const d = (dst as Map<string, V> | null);
+    if (!d) throw new NotEvaluated('merge into a nil map is not evaluated');
+    for (const src of srcs) if (src) mergeInto(d, src as Map<string, V>, 0);
+    return d;
+  } },
+  regexReplaceAll: { params: ['string', 'string', 'string'], fn: ([re, s, repl], c) => regexReplace(c, str(re), str(s), str(repl), false) },
+  regexReplaceAllLiteral: { params: ['string', 'string', 'string'], fn: ([re, s, repl], c) => regexReplace(c, str(re), str(s), str(repl), true) },
+
   // ---- sprig: paths ----
   base: { params: ['string'], fn: ([s]) => { const p = str(s).replace(/\/+$/, ''); if (p === '') return str(s) === '' ? '.' : '/'; return p.slice(p.lastIndexOf('/') + 1); } },
 };
@@ -415,11 +527,74 @@ export const FUNCS: Record<string, Fn> = {
 // Functions moved from "known, not evaluated" to evaluated above must not be listed twice.
 for (const k of Object.keys(FUNCS)) KNOWN_UNEVALUATED.delete(k);
 
-function deepEq(a: V, b: V): boolean {
+/** sprig strslice: a list's elements as strings, nils dropped; another value as a one-element list. */
+function strslice(v: V): V[] {
+  if (Array.isArray(v)) return v.filter((x) => x !== null && x !== undefined).map((x) => strval(x));
+  if (v === null || v === undefined) return [];
+  return [strval(v)];
+}
+
+function deepCopy(v: V, depth: number): V {
+  if (depth > 200) throw new NotEvaluated('deepCopy of data nested deeper than 200 levels');
+  if (Array.isArray(v)) return v.map((x) => deepCopy(x, depth + 1));
+  if (v instanceof Map) return new Map([...v].map(([k, x]) => [k, deepCopy(x, depth + 1)]));
+  if (v instanceof GoStruct) throw new NotEvaluated(`deepCopy of a ${v.type} is not evaluated`);
+  return v;
+}
+
+/** mergo.Merge without overwrite, as sprig's merge uses it on maps: a key the destination lacks, or holds an empty
+ *  value for, takes the source's; maps under the same key merge; other cases keep the destination's. */
+function mergeInto(dst: Map<string, V>, src: Map<string, V>, depth: number): void {
+  if (depth > 100) throw new NotEvaluated('merge of data nested deeper than 100 levels');
+  for (const [k, sv] of src) {
+    if (sv instanceof Unk) throw new NotEvaluated(sv.reason);
+    if (sv === null || sv === undefined) continue;
+    if (sv instanceof GoStruct) throw new NotEvaluated('merge of a struct is not evaluated');
+    const has = dst.has(k);
+    const dv = dst.get(k);
+    if (sv instanceof Map) {
+      if (has && dv instanceof Map) { mergeInto(dv, sv, depth + 1); continue; }
+      if (has && dv !== null && dv !== undefined) throw new NotEvaluated('merge of a map into a value of another type is not evaluated');
+      dst.set(k, sv);
+      continue;
+    }
+    if (has && dv instanceof Map) throw new NotEvaluated('merge of a value into a map is not evaluated');
+    if (!has || empty(dv)) dst.set(k, sv);
+  }
+}
+
+/** regexp.ReplaceAllString (Go's $name / ${name} expansion) or ReplaceAllLiteralString. */
+function regexReplace(c: FnCtx, re: string, s: string, repl: string, literal: boolean): string {
+  const r = regexFor(re, s);
+  if (!r) throw new NotEvaluated(`regexReplaceAll with the pattern ${JSON.stringify(re)} is not evaluated`);
+  // Go ignores an empty match right after a match, JavaScript does not: patterns that can match empty are not evaluated
+  if (new RegExp(`^(?:${r.source})$`, 'u').test('')) throw new NotEvaluated(`regexReplaceAll with a pattern that matches the empty string is not evaluated`);
+  if (s.length > 10000) throw new NotEvaluated('regexReplaceAll on text over 10,000 characters is not evaluated');
+  if (/\(\?<|\\k</.test(re)) throw new NotEvaluated('named groups in regexReplaceAll are not evaluated');
+  c.step(s.length);
+  const g = new RegExp(r.source, 'gu');
+  const out = s.replace(g, (...m: unknown[]) => {
+    if (literal) return repl;
+    const groups = m.slice(0, -2) as Array<string | undefined>;
+    return repl.replace(/\$(\$|\{([A-Za-z0-9_]+)\}|([A-Za-z0-9_]+))/g, (_x, all: string, braced?: string, bare?: string) => {
+      if (all === '$') return '$';
+      const name = braced ?? bare!;
+      if (!/^[0-9]+$/.test(name)) return '';
+      const n = Number(name);
+      return groups[n] ?? '';
+    });
+  });
+  if (out.length > c.maxOut) c.fail(`output larger than ${c.maxOut} characters`);
+  return out;
+}
+
+function deepEq(a: V, b: V, depth = 0): boolean {
+  if (depth > 200) throw new NotEvaluated('comparing data nested deeper than 200 levels');
   if (a === b) return true;
   if ((a === null || a === undefined) && (b === null || b === undefined)) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEq(x, b[i]));
-  if (isMap(a) && isMap(b)) return a.size === b.size && [...a.keys()].every((k) => b.has(k) && deepEq(a.get(k), b.get(k)));
+  if (a instanceof TypedInt || b instanceof TypedInt) return a instanceof TypedInt && b instanceof TypedInt && a.type === b.type && a.v === b.v;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEq(x, b[i], depth + 1));
+  if (isMap(a) && isMap(b)) return a.size === b.size && [...a.keys()].every((k) => b.has(k) && deepEq(a.get(k), b.get(k), depth + 1));
   if (findUnk(a) || findUnk(b)) throw new NotEvaluated('comparison with an unknown value');
   return false;
 }
@@ -429,14 +604,17 @@ import { goQuote } from './fmt';
 function goQuoteStr(s: string): string { return goQuote(s); }
 
 function goUpper(s: string): string {
-  // strings.ToUpper maps each rune on its own (no ß → SS expansion)
+  // strings.ToUpper maps each rune on its own; where JavaScript's full case mapping gives several characters
+  // (ß → SS), Go's simple mapping differs: not evaluated
+  if (/^[\x00-\x7f]*$/.test(s)) return s.toUpperCase();
   let out = '';
-  for (const ch of s) { const u = ch.toUpperCase(); out += [...u].length === 1 ? u : ch; }
+  for (const ch of s) { const u = ch.toUpperCase(); if ([...u].length !== 1) throw new NotEvaluated(`upper of ${JSON.stringify(ch)} is not evaluated`); out += u; }
   return out;
 }
 function goLower(s: string): string {
+  if (/^[\x00-\x7f]*$/.test(s)) return s.toLowerCase();
   let out = '';
-  for (const ch of s) { const l = ch.toLowerCase(); out += [...l].length === 1 ? l : ch; }
+  for (const ch of s) { const l = ch.toLowerCase(); if ([...l].length !== 1) throw new NotEvaluated(`lower of ${JSON.stringify(ch)} is not evaluated`); out += l; }
   return out;
 }
 function goReplaceEmpty(s: string, n: string): string {

@@ -23,7 +23,7 @@ export type Expr =
   | { k: 'dot'; start: number; end: number }
   | { k: 'nil'; start: number; end: number }
   | { k: 'bool'; v: boolean; start: number; end: number }
-  | { k: 'num'; text: string; isInt: boolean; int: bigint; isFloat: boolean; float: number; isChar: boolean; start: number; end: number }
+  | { k: 'num'; text: string; isInt: boolean; int: bigint; isFloat: boolean; float: number; isChar: boolean; start: number; end: number; notEvaluated?: string }
   | { k: 'str'; v: string; start: number; end: number }
   | { k: 'ident'; name: string; start: number; end: number }
   | { k: 'chain'; node: Expr; names: string[]; start: number; end: number }     // (pipe).a.b
@@ -63,7 +63,12 @@ interface Tok { t: TokT; v: string; start: number; end: number }
 
 const KEYWORDS = new Set(['block', 'break', 'continue', 'define', 'else', 'end', 'if', 'range', 'nil', 'template', 'with']);
 const isSpaceCh = (c: string) => c === ' ' || c === '\t' || c === '\r' || c === '\n';
-const isAlnum = (c: string) => /[\p{L}\p{Nd}_]/u.test(c);
+const ALNUM = /[\p{L}\p{Nd}_]/u;
+const isAlnum = (c: string) => {
+  const x = c.charCodeAt(0);
+  if (x < 128) return (x >= 48 && x <= 57) || (x >= 65 && x <= 90) || (x >= 97 && x <= 122) || x === 95;
+  return ALNUM.test(c);
+};
 
 class ParseError extends Error { constructor(readonly start: number, readonly end: number, msg: string) { super(msg); } }
 
@@ -276,7 +281,7 @@ function numberNode(tok: Tok): Expr {
     n.isChar = true; n.isInt = true; n.int = BigInt(cp); n.isFloat = true; n.float = cp;
     return n;
   }
-  if (text.endsWith('i')) throw new ParseError(tok.start, tok.end, `complex constants are not evaluated: ${text}`);
+  if (text.endsWith('i')) return { ...n, notEvaluated: `the complex constant ${text} is not evaluated` };
   const clean = text.replace(/_/g, '');
   const neg = clean.startsWith('-');
   const body = clean.replace(/^[+-]/, '');
@@ -293,7 +298,7 @@ function numberNode(tok: Tok): Expr {
     n.isFloat = true; n.float = Number(iv);
     return n;
   }
-  if (/^0[xX]/.test(body)) throw new ParseError(tok.start, tok.end, `hexadecimal floating-point constants are not evaluated: ${text}`);
+  if (/^0[xX]/.test(body)) return { ...n, notEvaluated: `the hexadecimal floating-point constant ${text} is not evaluated` };
   const f = Number(body);
   if (!/^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(body) || Number.isNaN(f)) throw new ParseError(tok.start, tok.end, `bad number syntax: "${text}"`);
   n.isFloat = true; n.float = neg ? -f : f;
@@ -304,7 +309,8 @@ function numberNode(tok: Tok): Expr {
 // ---- parser ----
 class Parser {
   private i = 0;
-  constructor(private readonly toks: Tok[], private readonly a: RawAction, private readonly text: string) {}
+  /** `vars`: the variables in scope (Go's parser rejects an undefined one at parse time). */
+  constructor(private readonly toks: Tok[], private readonly a: RawAction, private readonly text: string, private readonly vars: string[]) {}
   peek(skipSpace = true): Tok | undefined {
     let j = this.i;
     if (skipSpace) while (this.toks[j]?.t === 'space') j++;
@@ -335,6 +341,7 @@ class Parser {
       if (after?.t === 'declare' || after?.t === 'assign') {
         this.next();
         decl.push(first.v);
+        this.vars.push(first.v);
         isAssign = after.t === 'assign';
       } else if (after?.t === 'comma' && allowTwoVars) {
         this.next();
@@ -343,6 +350,7 @@ class Parser {
         const d = this.next();
         if (d?.t !== 'declare' && d?.t !== 'assign') this.fail('expected := or = in range', d);
         decl.push(first.v, v2.v);
+        this.vars.push(first.v, v2.v);
         isAssign = d.t === 'assign';
       } else if (after?.t === 'comma') {
         this.fail(`too many declarations in ${context}`, after);
@@ -406,7 +414,9 @@ class Parser {
       case 'ident': return { k: 'ident', name: t.v, start: t.start, end: t.end };
       case 'dot': return { k: 'dot', start: t.start, end: t.end };
       case 'nil': return { k: 'nil', start: t.start, end: t.end };
-      case 'var': return { k: 'var', name: t.v, names: [], start: t.start, end: t.end };
+      case 'var':
+        if (!this.vars.includes(t.v)) throw new ParseError(t.start, t.end, `undefined variable ${JSON.stringify(t.v)}`);
+        return { k: 'var', name: t.v, names: [], start: t.start, end: t.end };
       case 'field': {
         const names = [t.v];
         let end = t.end;
@@ -434,6 +444,8 @@ interface Frame {
   node?: any;
   define?: Define;
   block?: { name: string; pipe?: Pipe; action: Span };
+  /** Variables in scope when the block opened (restored at its end). */
+  vars: string[];
 }
 
 export function parseTemplate(file: TemplateFile): ParsedTemplate {
@@ -446,7 +458,8 @@ export function parseTemplate(file: TemplateFile): ParsedTemplate {
     if (e instanceof ParseError) { out.errors.push({ path, start: e.start, end: e.end, message: e.message }); return out; }
     throw e;
   }
-  const stack: Frame[] = [{ kind: 'root', list: out.root }];
+  let vars: string[] = ['$'];
+  const stack: Frame[] = [{ kind: 'root', list: out.root, vars }];
   const top = () => stack[stack.length - 1];
   const rangeDepth = () => stack.filter((f) => f.kind === 'range').length;
   try {
@@ -455,7 +468,8 @@ export function parseTemplate(file: TemplateFile): ParsedTemplate {
       const src = text.slice(it.start, it.end);
       const span = { start: it.start, end: it.end };
       if (it.comment) { out.actions.push({ ...span, kind: 'comment', source: src }); continue; }
-      const p = new Parser(it.toks, it, text);
+      const p = new Parser(it.toks, it, text, vars);
+      const varsBefore = vars.slice();
       const first = p.peek();
       if (!first) throw new ParseError(it.start, it.end, 'missing value for command');
       const kw = first.t === 'kw' ? first.v : undefined;
@@ -472,12 +486,12 @@ export function parseTemplate(file: TemplateFile): ParsedTemplate {
         if (kw === 'range') {
           const node = { k: 'range' as const, pipe, action: span, list: [] as Node[], endAction: span, start: it.start, end: it.end };
           top().list.push(node);
-          push({ kind: 'range', list: node.list, node });
+          push({ kind: 'range', list: node.list, node, vars: varsBefore });
         } else {
           const arm: Arm = { kind: kw, cond: pipe, action: span, list: [] };
           const node = { k: kw as 'if' | 'with', arms: [arm], endAction: span, start: it.start, end: it.end };
           top().list.push(node);
-          push({ kind: kw, list: arm.list, node });
+          push({ kind: kw, list: arm.list, node, vars: varsBefore });
         }
         continue;
       }
@@ -496,7 +510,8 @@ export function parseTemplate(file: TemplateFile): ParsedTemplate {
         }
         const arms: Arm[] = f.node.arms;
         if (arms[arms.length - 1].kind === 'else') throw new ParseError(it.start, it.end, 'unexpected {{else}}');
-        if (nxt && nxt.t === 'kw' && (nxt.v === 'if' || (nxt.v === 'with' && f.kind === 'with'))) {
+        // Go: `else if` continues an if, `else with` a with; the other pairing is a parse error
+        if (nxt && nxt.t === 'kw' && ((nxt.v === 'if' && f.kind === 'if') || (nxt.v === 'with' && f.kind === 'with'))) {
           p.next();
           const pipe = p.pipeline(nxt.v, false);
           const kind = nxt.v === 'if' ? 'else-if' : 'else-with';
@@ -518,6 +533,7 @@ export function parseTemplate(file: TemplateFile): ParsedTemplate {
         if (f.kind === 'root') throw new ParseError(it.start, it.end, 'unexpected {{end}}');
         act('end');
         stack.pop();
+        vars = f.vars;
         if (f.kind === 'define') {
           f.define!.end = it.end;
           if (f.block) top().list.push({ k: 'template', name: f.block.name, pipe: f.block.pipe, start: f.block.action.start, end: f.block.action.end });
@@ -538,7 +554,8 @@ export function parseTemplate(file: TemplateFile): ParsedTemplate {
         act(kw);
         const d: Define = { name, path, list: [], start: it.start, end: it.end, action: span };
         out.defines.push(d);
-        push({ kind: 'define', list: d.list, define: d, block: kw === 'block' ? { name, pipe, action: span } : undefined });
+        push({ kind: 'define', list: d.list, define: d, block: kw === 'block' ? { name, pipe, action: span } : undefined, vars });
+        vars = ['$']; // a define's (and a block's) body starts with only $
         continue;
       }
       if (kw === 'template') {
@@ -565,6 +582,14 @@ export function parseTemplate(file: TemplateFile): ParsedTemplate {
       const pipe = p.pipeline('command', false);
       act(pipe.decl.length ? 'assign' : 'output');
       top().list.push({ k: 'action', pipe, start: it.start, end: it.end });
+    }
+    // text/template Tree.add: two non-empty defines of one name in one file are an error
+    const nonEmpty = new Set<string>();
+    for (const d of out.defines) {
+      const empty = d.list.every((n) => n.k === 'text' && text.slice(n.start, n.end).trim() === '');
+      if (empty) continue;
+      if (nonEmpty.has(d.name)) throw new ParseError(d.action.start, d.action.end, `template: multiple definition of template ${JSON.stringify(d.name)}`);
+      nonEmpty.add(d.name);
     }
     if (stack.length > 1) {
       const f = top();

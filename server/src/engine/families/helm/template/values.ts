@@ -1,11 +1,23 @@
 // The values the evaluator works on, as Go's reflection sees Helm's data:
 //   undefined  an invalid reflect.Value ("no value": a pipeline's nil result, a nil dot)
 //   null       a nil interface{} (a missing map key under missingkey=zero, a YAML null)
-//   boolean, string; bigint = Go int; number = Go float64 (values.yaml numbers are float64 in Helm)
+//   boolean, string; bigint = Go int; number = Go float64 (values.yaml numbers are float64 in Helm);
+//   TypedInt = an int64 (sprig's int64, add, sub …) or a uint64 (semver's Major …)
 //   V[] = []interface{}; Map = map[string]interface{}; GoStruct = a struct or named type with fields/methods;
 //   Unk = a value the evaluator does not compute (never a guess).
 
-export type V = undefined | null | boolean | string | number | bigint | V[] | Map<string, V> | GoStruct | Unk;
+export type V = undefined | null | boolean | string | number | bigint | TypedInt | V[] | Map<string, V> | GoStruct | Unk;
+
+export class TypedInt {
+  constructor(readonly v: bigint, readonly type: 'int64' | 'uint64') {}
+}
+export const int64 = (v: bigint) => new TypedInt(BigInt.asIntN(64, v), 'int64');
+/** The integer of an int, int64 or uint64. */
+export function intOf(v: V): bigint | undefined {
+  if (typeof v === 'bigint') return v;
+  if (v instanceof TypedInt) return v.v;
+  return undefined;
+}
 
 export type ParamType = 'any' | 'string' | 'int' | 'int64' | 'float' | 'bool' | 'map' | 'list';
 
@@ -40,6 +52,7 @@ export function goType(v: V): string {
     case 'bigint': return 'int';
     case 'number': return 'float64';
   }
+  if (v instanceof TypedInt) return v.type;
   if (Array.isArray(v)) return '[]interface {}';
   if (v instanceof Map) return 'map[string]interface {}';
   if (v instanceof GoStruct) return v.type;
@@ -55,6 +68,7 @@ export function goKind(v: V): string {
     case 'bigint': return 'int';
     case 'number': return 'float64';
   }
+  if (v instanceof TypedInt) return v.type;
   if (Array.isArray(v)) return 'slice';
   if (v instanceof Map) return 'map';
   if (v instanceof GoStruct) return v.type.startsWith('*') ? 'ptr' : 'struct';
@@ -70,6 +84,7 @@ export function truth(v: V): boolean {
     case 'bigint': return v !== 0n;
     case 'number': return v !== 0;
   }
+  if (v instanceof TypedInt) return v.v !== 0n;
   if (Array.isArray(v)) return v.length > 0;
   if (v instanceof Map) return v.size > 0;
   return true; // structs and pointers to them
@@ -91,7 +106,7 @@ export function fromJs(x: unknown, depth = 0): V {
   if (depth > 200) return new Unk('values nested deeper than 200 levels are not evaluated', '', 0, 0);
   if (x === null || x === undefined) return null;
   if (typeof x === 'string' || typeof x === 'boolean' || typeof x === 'number' || typeof x === 'bigint') return x;
-  if (x instanceof Map || x instanceof GoStruct || x instanceof Unk) return x as V;
+  if (x instanceof Map || x instanceof GoStruct || x instanceof Unk || x instanceof TypedInt) return x as V;
   if (Array.isArray(x)) return x.map((e) => fromJs(e, depth + 1));
   if (x instanceof Date) return x.toISOString();
   if (typeof x === 'object') {

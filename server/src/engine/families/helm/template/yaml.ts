@@ -3,11 +3,11 @@
 // styles of its emitter). Output the evaluator cannot reproduce exactly (lines the emitter would fold at 80
 // columns, non-printable characters, complex keys) throws NotEvaluated.
 import { parse as parseYamlText } from 'yaml';
-import { GoStruct, Unk, UNORDERED, type V, fromJs } from './values';
+import { GoStruct, TypedInt, Unk, UNORDERED, type V, fromJs } from './values';
 import { NotEvaluated, cmpStr, formatFloat, jsonFloat } from './fmt';
 
 // ---- JSON (encoding/json.Marshal) ----
-function jsonString(s: string): string {
+function jsonString(s: string, html: boolean): string {
   let out = '"';
   for (const ch of s) {
     const c = ch.codePointAt(0)!;
@@ -17,7 +17,7 @@ function jsonString(s: string): string {
     else if (c === 13) out += '\\r';
     else if (c === 9) out += '\\t';
     else if (c < 0x20) out += '\\u' + c.toString(16).padStart(4, '0');
-    else if (ch === '<' || ch === '>' || ch === '&') out += '\\u' + c.toString(16).padStart(4, '0');
+    else if (html && (ch === '<' || ch === '>' || ch === '&')) out += '\\u' + c.toString(16).padStart(4, '0');
     else if (c === 0x2028 || c === 0x2029) out += '\\u' + c.toString(16);
     else if (c >= 0xd800 && c < 0xe000) out += '\\ufffd';
     else out += ch;
@@ -25,33 +25,54 @@ function jsonString(s: string): string {
   return out + '"';
 }
 
-function json(v: V, depth: number): string {
+interface JsonOpts { html: boolean; indent?: string }
+
+function json(v: V, depth: number, o: JsonOpts = { html: true }, prefix = ''): string {
   if (depth > 200) throw new NotEvaluated('toJson of data nested deeper than 200 levels');
   if (v === undefined || v === null) return 'null';
   if (v instanceof Unk) throw new NotEvaluated(v.reason);
+  if (v instanceof TypedInt) return v.v.toString();
   switch (typeof v) {
     case 'boolean': return v ? 'true' : 'false';
-    case 'string': return jsonString(v);
+    case 'string': return jsonString(v, o.html);
     case 'bigint': return v.toString();
     case 'number':
       if (!Number.isFinite(v)) throw new NotEvaluated('json: unsupported value: ' + formatFloat(v));
       return jsonFloat(v);
   }
+  const inner = o.indent === undefined ? '' : prefix + o.indent;
+  const nl = o.indent === undefined ? '' : '\n';
+  const colon = o.indent === undefined ? ':' : ': ';
   if (Array.isArray(v)) {
     if (UNORDERED.has(v) && v.length > 1) throw new NotEvaluated('a list in Go\'s random map order');
-    return '[' + v.map((x) => json(x, depth + 1)).join(',') + ']';
+    if (v.length === 0) return '[]';
+    return '[' + nl + v.map((x) => inner + json(x, depth + 1, o, inner)).join(',' + nl) + nl + prefix + ']';
   }
   if (v instanceof Map) {
+    if (v.size === 0) return '{}';
     const keys = [...v.keys()].sort(cmpStr);
-    return '{' + keys.map((k) => jsonString(k) + ':' + json(v.get(k), depth + 1)).join(',') + '}';
+    return '{' + nl + keys.map((k) => inner + jsonString(k, o.html) + colon + json(v.get(k), depth + 1, o, inner)).join(',' + nl) + nl + prefix + '}';
   }
   if (v instanceof GoStruct) throw new NotEvaluated(`toJson of a ${v.type} is not evaluated`);
   throw new NotEvaluated('toJson of this value is not evaluated');
 }
 
-/** Helm's toJson: json.Marshal; an error gives "". */
-export function toJson(v: V): string {
-  return json(v, 0);
+/** Helm's toJson: json.Marshal (HTML characters escaped). */
+export function toJson(v: V): string { return json(v, 0); }
+/** sprig toPrettyJson: json.MarshalIndent(v, "", "  "). */
+export function toPrettyJson(v: V): string { return json(v, 0, { html: true, indent: '  ' }); }
+/** sprig toRawJson: an Encoder without HTML escaping, its final new line trimmed. */
+export function toRawJson(v: V): string { return json(v, 0, { html: false }); }
+
+/** Helm's fromJson / fromJsonArray: encoding/json into a map (or a list); numbers float64. */
+export function fromJson(s: string, array: boolean): V {
+  let data: unknown;
+  try { data = JSON.parse(s); } catch { throw new NotEvaluated(`from${array ? 'JsonArray' : 'Json'} of text that does not parse is not evaluated (Helm returns its error text)`); }
+  if (array ? !Array.isArray(data) : (data === null || typeof data !== 'object' || Array.isArray(data))) {
+    if (!array && data === null) return new Map();
+    throw new NotEvaluated(`from${array ? 'JsonArray' : 'Json'} of JSON of another kind is not evaluated`);
+  }
+  return fromJs(data);
 }
 
 // ---- go-yaml v2 ----
@@ -169,41 +190,61 @@ function yamlString(s: string, indent: number, column: number, isKey: boolean): 
   if (style === 'plain' && s.length === 0 && isKey) style = 'single';
   if (style === 'single' && !a.singleQuoted) style = 'double';
   if (style === 'literal' && (!a.blockAllowed || isKey)) style = 'double';
-  if (isKey && (a.multiline || [...s].length > 128)) throw new NotEvaluated('toYaml of a complex mapping key is not reproduced');
+  if (isKey && (a.multiline || Buffer.byteLength(s, 'utf8') > 128)) throw new NotEvaluated('toYaml of a complex mapping key is not reproduced');
   if (style === 'literal') {
     // |, |- or |+ with an indentation indicator when the text starts with a space or break
     let header = '|';
     if (s[0] === ' ' || isBreak(s[0])) header += '2';
     if (!isBreak(s[s.length - 1])) header += '-';
-    else if (s.length >= 2 && isBreak(s[s.length - 2])) header += '+';
+    else if (s.length >= 2 && isBreak(s[s.length - 2])) throw new NotEvaluated('toYaml of a string ending in several line breaks is not reproduced');
+    if (indent < 0) throw new NotEvaluated('toYaml of a multi-line string on its own is not reproduced');
+    if (/[\r\u0085\u2028\u2029]/.test(s)) throw new NotEvaluated('toYaml of a string with CR or Unicode line breaks is not reproduced');
     const pad = ' '.repeat(indent + 2);
     const body = s.endsWith('\n') ? s.slice(0, -1) : s;
     const lines = body.split('\n');
-    for (const l of lines) if (pad.length + [...l].length > 80 && l.includes(' ')) { /* literal blocks are never folded */ }
     return header + '\n' + lines.map((l) => (l === '' ? '' : pad + l)).join('\n');
   }
   const text = style === 'plain' ? s : style === 'single' ? "'" + s.replace(/'/g, "''") + "'" : doubleQuoted(s);
-  // the emitter folds plain and quoted scalars at a space past column 80
-  if (column + [...text].length > 80 && /[ ]/.test(s)) throw new NotEvaluated('toYaml of a string the YAML emitter folds at 80 columns is not reproduced');
+  if (!isKey) checkFold([...text], column, style !== 'plain');
   return text;
 }
 
-/** go-yaml v2 keyList.Less: numbers inside keys compare by value, letters before other characters. */
+/** The emitter (best_width 80) breaks a plain or quoted scalar at a single space written past column 80
+ *  (yaml_emitter_write_plain/single_quoted/double_quoted_scalar); such output is not reproduced. */
+function checkFold(text: string[], column: number, quoted: boolean): void {
+  const first = quoted ? 1 : 0, last = quoted ? text.length - 2 : text.length - 1;
+  for (let k = first; k <= last; k++) {
+    if (text[k] !== ' ') continue;
+    if (k > first && text[k - 1] === ' ') continue;
+    if (column + k <= 80) continue;
+    if (quoted ? k > first && k < last : text[k + 1] !== ' ') {
+      throw new NotEvaluated('toYaml of a string the YAML emitter folds at 80 columns is not reproduced');
+    }
+  }
+}
+
+/** go-yaml v2 keyList.Less (sorter.go) for string keys: a non-letter sorts before a letter, digit runs from the
+ *  first difference compare as numbers (with its leading-zero rule), then by run length, then by rune. */
 function keyLess(a: string, b: string): number {
   const ar = [...a], br = [...b];
+  const isLetter = (c: string) => /\p{L}/u.test(c);
+  const isDigit = (c: string | undefined) => c !== undefined && /\p{Nd}/u.test(c);
+  const dv = (c: string) => BigInt.asIntN(64, BigInt((c.codePointAt(0)! - 48)));
   for (let i = 0; i < ar.length && i < br.length; i++) {
     if (ar[i] === br[i]) continue;
-    const al = /\p{L}/u.test(ar[i]), bl = /\p{L}/u.test(br[i]);
-    if (al && bl) return ar[i] < br[i] ? -1 : 1;
-    if (al || bl) return bl ? -1 : 1; // a letter sorts first... (unicode.IsLetter(al) → return al)
-    // digits: compare the numbers that start here
-    let j = i;
-    while (j > 0 && /[0-9]/.test(ar[j - 1])) j--;
-    let an = 0n, bn = 0n, ai = j, bi = j, na = false, nb = false;
-    for (; ai < ar.length && /[0-9]/.test(ar[ai]); ai++) { an = an * 10n + BigInt(ar[ai]); na = true; }
-    for (; bi < br.length && /[0-9]/.test(br[bi]); bi++) { bn = bn * 10n + BigInt(br[bi]); nb = true; }
-    if (na && nb && an !== bn) return an < bn ? -1 : 1;
-    return ar[i] < br[i] ? -1 : 1;
+    const al = isLetter(ar[i]), bl = isLetter(br[i]);
+    if (al && bl) return ar[i].codePointAt(0)! < br[i].codePointAt(0)! ? -1 : 1;
+    if (al || bl) return bl ? -1 : 1;
+    let an = 0n, bn = 0n;
+    if (ar[i] === '0' || br[i] === '0') {
+      for (let j = i - 1; j >= 0 && isDigit(ar[j]); j--) if (ar[j] !== '0') { an = 1n; bn = 1n; break; }
+    }
+    let ai = i, bi = i;
+    for (; ai < ar.length && isDigit(ar[ai]); ai++) an = BigInt.asIntN(64, an * 10n + dv(ar[ai]));
+    for (; bi < br.length && isDigit(br[bi]); bi++) bn = BigInt.asIntN(64, bn * 10n + dv(br[bi]));
+    if (an !== bn) return an < bn ? -1 : 1;
+    if (ai !== bi) return ai < bi ? -1 : 1;
+    return ar[i].codePointAt(0)! < br[i].codePointAt(0)! ? -1 : 1;
   }
   return ar.length - br.length;
 }
@@ -224,6 +265,7 @@ function emit(v: V, indent: number, depth: number, out: string[], column: number
   if (v === null || v === undefined) { out.push('null'); return; }
   if (typeof v === 'boolean') { out.push(v ? 'true' : 'false'); return; }
   if (typeof v === 'number' || typeof v === 'bigint') { out.push(yamlNumber(v)); return; }
+  if (v instanceof TypedInt) { out.push(v.v.toString()); return; }
   if (typeof v === 'string') { out.push(yamlString(v, indent, column, false)); return; }
   if (v instanceof GoStruct) throw new NotEvaluated(`toYaml of a ${v.type} is not evaluated`);
   if (Array.isArray(v)) {
@@ -294,15 +336,15 @@ export function toYaml(v: V): string {
 }
 
 /** Helm's fromYaml: sigs.k8s.io/yaml.Unmarshal into a map (YAML 1.1 scalars, numbers as float64). */
-export function fromYaml(s: string): V {
+export function fromYaml(s: string, array = false): V {
   let data: unknown;
   try {
-    data = parseYamlText(s, { version: '1.1', maxAliasCount: 100, uniqueKeys: false });
+    data = parseYamlText(s, { version: '1.1', maxAliasCount: 100, uniqueKeys: false, merge: true });
   } catch {
     throw new NotEvaluated('fromYaml of text that does not parse is not evaluated (Helm returns a map with an Error key)');
   }
-  if (data === null || data === undefined) return new Map();
-  if (typeof data !== 'object' || Array.isArray(data)) throw new NotEvaluated('fromYaml of text that is not a mapping is not evaluated');
+  if (data === null || data === undefined) return array ? [] : new Map();
+  if (array ? !Array.isArray(data) : typeof data !== 'object' || Array.isArray(data)) throw new NotEvaluated(`fromYaml${array ? 'Array' : ''} of YAML of another kind is not evaluated`);
   const toFloat = (x: unknown, d: number): unknown => {
     if (d > 200) throw new NotEvaluated('fromYaml of data nested deeper than 200 levels');
     if (typeof x === 'bigint') return Number(x);
