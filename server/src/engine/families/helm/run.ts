@@ -88,8 +88,6 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
     if (enabledOf(c) === false) continue;
     for (const t of c.templates) parsed.set(t.rel, parseCached(t.rel, t.text));
   }
-  // What a render looks names up in: the files with defines (Helm's named templates), plus the file itself.
-  const definers = [...parsed.values()].filter((t) => t.defines?.length);
   const defines = new Map<string, string>();
   for (const t of parsed.values()) for (const d of t.defines ?? []) defines.set(d.name, t.path);
   const allBranches: ChartRun['branches'] = [];
@@ -107,10 +105,8 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
           if (steps) return steps;
           steps = [];
           if (notRendered || p.errors.length) return steps;
-          const templates = new Map(definers.map((d) => [d.path, d]));
-          templates.set(p.path, p);
           for (const step of minors) {
-            const rendered = renderTemplate(p, { values, chart, release: RELEASE, capabilities: capabilitiesAt(step), templates });
+            const rendered = renderTemplate(p, { values, chart, release: RELEASE, capabilities: capabilitiesAt(step), templates: parsed, topChartName: top.name });
             for (const b of rendered.branches) allBranches.push({ step, ...b });
             steps.push(emissionsOf(p, step, rendered, helmRenders, defines));
           }
