@@ -64,6 +64,9 @@ export interface ChartRun {
 
 const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
 const runs = new WeakMap<Chart, Map<string, ChartRun>>();
+/** Each list of real renders by identity (the server hands a new list when a render arrives). */
+const renderIds = new WeakMap<ChartRender[], number>();
+let nextRenderId = 0;
 
 /** Whether Helm renders the file as output (helpers starting with `_` and NOTES.txt are not manifests). */
 function notRenderedWhy(t: ChartTemplate, c: Chart): string | undefined {
@@ -77,11 +80,13 @@ function notRenderedWhy(t: ChartTemplate, c: Chart): string | undefined {
 }
 
 export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender[]): ChartRun {
-  const key = minors.join(',') + (helmRenders ? `|helm${helmRenders.length}` : '');
+  const key = minors.join(',') + (helmRenders ? `|helm${renderIds.get(helmRenders) ?? (renderIds.set(helmRenders, ++nextRenderId), nextRenderId)}` : '');
   let m = runs.get(top);
   if (!m) runs.set(top, (m = new Map()));
   const hit = m.get(key);
   if (hit) return hit;
+  // Only this chart's renders (the server renders each top chart of the workspace).
+  if (helmRenders) helmRenders = helmRenders.filter((r) => r.chartRoot === top.dir || r.chartRoot.replace(/[\\/]+$/, '') === top.dir);
   const charts = allCharts(top);
   const parsed = new Map<string, ParsedTemplate>();
   for (const c of charts) {
