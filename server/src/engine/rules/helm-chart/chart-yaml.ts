@@ -5,15 +5,24 @@ import { stepsText, windowText } from '../../families/helm';
 import { allCharts, type Chart } from '../../families/helm/chart';
 import { semverCompare } from '../../families/helm/template';
 
-/** The steps a constraint excludes (Helm checks it against the cluster's version), or undefined when not decided. */
-function excluded(constraint: string, minors: string[]): { out: string[]; undecided: string[]; error?: string } {
-  const out: string[] = [], undecided: string[] = [];
+/**
+ * The steps a constraint excludes (Helm checks it against the cluster's version): `out` where no patch release of the
+ * minor satisfies it (neither vX.Y.0 nor a late patch), `early` where only later patches do; `tagged` where the
+ * release passes but a cluster version with a pre-release tag (EKS `v1.25.3-eks-…`, GKE `-gke.…`) fails, which is
+ * Masterminds semver's rule for a constraint without `-0`.
+ */
+function excluded(constraint: string, minors: string[]): { out: string[]; early: string[]; tagged: string[]; undecided: string[]; error?: string } {
+  const out: string[] = [], early: string[] = [], tagged: string[] = [], undecided: string[] = [];
   let error: string | undefined;
+  const ok = (v: string) => { const r = semverCompare(constraint, v); if (typeof r === 'object') { error ??= r.error; return undefined; } return r; };
   for (const m of minors) {
-    const ok = semverCompare(constraint, `v${m}.0`);
-    if (typeof ok === 'object') { undecided.push(m); error ??= ok.error; } else if (!ok) out.push(m);
+    const first = ok(`v${m}.0`), late = ok(`v${m}.999`);
+    if (first === undefined || late === undefined) { undecided.push(m); continue; }
+    if (!first && !late) out.push(m);
+    else if (!first) early.push(m);
+    if (first && ok(`v${m}.3-eks-1`) === false) tagged.push(m);
   }
-  return { out, undecided, error };
+  return { out, early, tagged, undecided, error };
 }
 
 function valueRange(c: Chart, key: Array<string | number>): { start: number; end: number } {
@@ -28,7 +37,9 @@ export const kubeVersion: Rule<HelmContext> = {
   title: 'Chart kubeVersion excludes steps of the window',
   what: 'Checks Chart.yaml\'s `kubeVersion` constraint (Masterminds semver, as Helm checks it against the cluster\'s version, `-0` '
     + 'prerelease handling included) at every step of the Kubernetes window, and the `kubeVersion` of each dependency '
-    + '(vendored under charts/ or packaged as charts/*.tgz): an error at the constraint naming the steps it excludes.',
+    + '(vendored under charts/ or packaged as charts/*.tgz): an error at the constraint naming the steps it excludes; a warning '
+    + 'where only the first patch releases of a step are excluded, or where a constraint without `-0` refuses clusters whose '
+    + 'version carries a pre-release tag (EKS, GKE).',
   why: 'Helm refuses to install or upgrade a chart whose kubeVersion excludes the cluster\'s version: at those steps the release '
     + 'cannot be upgraded at all, whatever the templates emit.',
   bad: { filename: 'Chart.yaml', text: 'apiVersion: v2\nname: web\nversion: 1.2.0\nkubeVersion: ">=1.19.0-0 <1.24.0-0"\n', options: 'Kubernetes 1.22..1.25' },
@@ -41,9 +52,11 @@ export const kubeVersion: Rule<HelmContext> = {
     const c = ctx.own;
     const kv = c.chartYaml?.value?.kubeVersion;
     if (typeof kv === 'string' && kv.trim()) {
-      const { out, undecided, error } = excluded(kv, minors);
+      const { out, early, tagged, undecided, error } = excluded(kv, minors);
       const range = valueRange(c, ['kubeVersion']);
       if (out.length) report({ message: `kubeVersion "${kv}" excludes ${stepsText(out, minors)} of the window ${windowText(minors)}: Helm refuses to install or upgrade the chart there`, range, data: { steps: out, constraint: kv } });
+      if (early.length) report({ severity: 'warning', message: `kubeVersion "${kv}" excludes the first patch releases of ${stepsText(early, minors)} (v${early[0]}.0 fails it): Helm refuses the chart on a cluster still at such a patch`, range, data: { steps: early, constraint: kv } });
+      if (tagged.length && !out.length) report({ severity: 'warning', message: `kubeVersion "${kv}" has no "-0": a cluster whose version carries a pre-release tag (e.g. v${tagged[0]}.3-eks-1, as EKS and GKE report) fails it, and Helm refuses the chart there; write it with "-0": "${kv.replace(/(\d+\.\d+(?:\.\d+)?)(?![-.\d])/g, '$1-0')}"`, range, data: { steps: tagged, constraint: kv } });
       if (undecided.length) report({ severity: 'info', message: `not checked at ${stepsText(undecided, minors)}: kubeVersion "${kv}" is not a constraint Helm reads (${error}): Helm refuses to install the chart`, range });
     }
     const deps = Array.isArray(c.chartYaml?.value?.dependencies) ? c.chartYaml!.value.dependencies : [];
