@@ -289,3 +289,15 @@ test('images from values feed the component rules, reported at the values.yaml l
   const tf = applyFix(tt, analyse('images/templates/daemonset.yaml', '1.19..1.21').diagnostics[0].fixes[0]);
   assert.match(tf, /image: docker\.io\/calico\/pod2daemon-flexvol:v3\.19\.1\n/);
 });
+
+test('an undecidable condition around a whole document is not a pass: "not checked" at the condition', () => {
+  const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n---\n{{- if eq (randAlpha 3) "abc" }}\napiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: y\n{{- end }}\n';
+  const r = e.analyze({ path: '/w/templates/a.yaml', text, config: e.resolveConfig({ cli: { kubernetesWindow: '1.24..1.25' } }) });
+  assert.deepEqual(r.diagnostics.filter((d) => d.ruleId === 'helm/not-evaluated').map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.message}`), [
+    '6:1 not checked at 1.24, 1.25: the condition "eq (randAlpha 3) \\"abc\\"" cannot be evaluated: function randAlpha is not evaluated',
+  ]);
+  // Decided by values, the same block is checked: an error for the CronJob at 1.25.
+  const decided = text.replace('eq (randAlpha 3) "abc"', 'true');
+  const d = e.analyze({ path: '/w/templates/a.yaml', text: decided, config: e.resolveConfig({ cli: { kubernetesWindow: '1.24..1.25' } }) });
+  assert.deepEqual(d.diagnostics.filter((x) => x.ruleId !== 'helm/not-in-chart').map((x) => `${x.range.start.line + 1}:${x.range.start.character + 1} ${x.ruleId}`), ['7:13 helm/removed-api']);
+});

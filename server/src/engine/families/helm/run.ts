@@ -203,9 +203,17 @@ function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: 
   const helm = helmFor(helmRenders, p.path, step);
   // An unknown outside every document that has content (its output is empty or not known): what it stands for may
   // be a whole object, so it bears on what the template emits.
-  const filled = yaml.docs.filter((d) => !d.empty);
+  // A document's content: from its start to its last non-blank character (a trailing `---` and what an unknown block
+  // did not print after it are not part of it).
+  const filled = yaml.docs.filter((d) => !d.empty).map((d) => {
+    let end = d.end;
+    while (end > d.offset && /\s/.test(r.text[end - 1])) end--;
+    const marker = /\n---[ \t]*\r?\n?\s*$/.exec(r.text.slice(d.offset, end));
+    return { doc: d, start: d.offset, end: marker ? d.offset + marker.index : end };
+  });
+  const within = (u: { outStart: number; outEnd: number }) => filled.some((f) => (u.outStart === u.outEnd ? f.start < u.outStart && u.outStart < f.end : f.start <= u.outStart && u.outEnd <= f.end));
   for (const u of r.unknowns) {
-    if (filled.some((d) => overlaps({ start: u.outStart, end: u.outEnd }, { start: d.offset, end: d.end }))) continue;
+    if (within(u)) continue;
     out.undecided.push({ step, at: ownUnknown(u), reason: u.reason });
   }
   let index = 0;
