@@ -301,3 +301,9 @@ test('an undecidable condition around a whole document is not a pass: "not check
   const d = e.analyze({ path: '/w/templates/a.yaml', text: decided, config: e.resolveConfig({ cli: { kubernetesWindow: '1.24..1.25' } }) });
   assert.deepEqual(d.diagnostics.filter((x) => x.ruleId !== 'helm/not-in-chart').map((x) => `${x.range.start.line + 1}:${x.range.start.character + 1} ${x.ruleId}`), ['7:13 helm/removed-api']);
 });
+
+test('a List a template renders: its items are what is checked', () => {
+  const text = 'apiVersion: v1\nkind: List\nitems:\n  - apiVersion: policy/v1beta1\n    kind: PodDisruptionBudget\n    metadata:\n      name: {{ .Release.Name }}\n';
+  const r = e.analyze({ path: '/w/templates/list.yaml', text, config: e.resolveConfig({ cli: { kubernetesWindow: '1.24..1.25' } }) });
+  assert.deepEqual(r.diagnostics.filter((x) => x.ruleId !== 'helm/not-in-chart').map((x) => `${x.range.start.line + 1}:${x.range.start.character + 1} ${x.ruleId}`), ['4:17 helm/removed-api']);
+});

@@ -117,8 +117,10 @@ export const helmChart: FamilyModule = {
     if (isValuesName(b)) return files && chartRootOf(file, files) ? DETECT.name : DETECT.no;
     const inTemplates = parts.slice(0, -1).includes('templates');
     if (ext === '.tpl') return inTemplates || looksLikeHelmTemplate(text) ? DETECT.name : DETECT.no;
+    // In a templates/ folder: a chart's template when a Chart.yaml is above it, or when nothing around it can be read
+    // (Helm renders every file there; a JSON one only with a chart above it).
+    if (ext === '.json') return inTemplates && files && chartRootOf(file, files) ? DETECT.name : DETECT.no;
     if (!['.yaml', '.yml', '.tpl', ''].includes(ext)) return DETECT.no;
-    // In a templates/ folder: a chart's template when a Chart.yaml is above it, or when nothing around it can be read.
     if (inTemplates && (!files || chartRootOf(file, files))) return DETECT.name;
     if (looksLikeHelmTemplate(text)) return DETECT.structure;
     return DETECT.no;

@@ -249,10 +249,21 @@ function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: 
       if (!api && !kind) continue; // not a Kubernetes object (a values-only document, a comment block)
     }
     if (!apiRange || !api || !kind) continue;
-    const back = backToSource(p, r, apiRange.start, apiRange.end, defines);
-    if (!back) continue;
-    const kb = kindRange && backToSource(p, r, kindRange.start, kindRange.end, defines);
-    out.emissions.push({ step, apiVersion: api, kind, ...back, kindAt: kb ? kb.at : undefined });
+    const push = (a: string, k: string, ar: Span, kr?: Span) => {
+      const back = backToSource(p, r, ar.start, ar.end, defines);
+      if (!back) return;
+      const kb = kr && backToSource(p, r, kr.start, kr.end, defines);
+      out.emissions.push({ step, apiVersion: a, kind: k, ...back, kindAt: kb ? kb.at : undefined });
+    };
+    // A List's items are the objects applied (as the Kubernetes family reads them).
+    if (/List$/.test(kind) && Array.isArray(v.items)) {
+      v.items.forEach((item: unknown, n: number) => {
+        if (!isObj(item) || typeof item.apiVersion !== 'string' || typeof item.kind !== 'string') return;
+        push(item.apiVersion, item.kind, doc.locate(['items', n, 'apiVersion']).value, doc.locate(['items', n, 'kind']).value);
+      });
+      continue;
+    }
+    push(api, kind, apiRange, kindRange);
   }
   return out;
 }
