@@ -307,3 +307,22 @@ test('a List a template renders: its items are what is checked', () => {
   const r = e.analyze({ path: '/w/templates/list.yaml', text, config: e.resolveConfig({ cli: { kubernetesWindow: '1.24..1.25' } }) });
   assert.deepEqual(r.diagnostics.filter((x) => x.ruleId !== 'helm/not-in-chart').map((x) => `${x.range.start.line + 1}:${x.range.start.character + 1} ${x.ruleId}`), ['4:17 helm/removed-api']);
 });
+
+test('lsp-lint --fix on a chart: the hard-coded apiVersions are fixed in the templates, the archive is left alone, a second run is clean', () => {
+  const tmp = fs.mkdtempSync(path.join(CHARTS, '..', 'tmp-chart-'));
+  try {
+    fs.cpSync(path.join(CHARTS, 'hardcoded'), tmp, { recursive: true });
+    fs.mkdirSync(path.join(tmp, 'charts'));
+    fs.copyFileSync(path.join(CHARTS, 'helpers', 'charts', 'legacy-0.1.0.tgz'), path.join(tmp, 'charts', 'legacy-0.1.0.tgz'));
+    const tgz = fs.readFileSync(path.join(tmp, 'charts', 'legacy-0.1.0.tgz'));
+    const lint = (...args) => spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'lsp-lint.js'), '--kubernetes-window', '1.21..1.25', ...args, tmp], { encoding: 'utf8' });
+    const fixed = lint('--fix');
+    assert.equal(fixed.status, 1, fixed.stdout + fixed.stderr); // the packaged dependency's kubeVersion excludes 1.25: no fix
+    assert.match(fs.readFileSync(path.join(tmp, 'templates', 'cronjob.yaml'), 'utf8'), /^apiVersion: batch\/v1\nkind: CronJob\n/);
+    assert.match(fs.readFileSync(path.join(tmp, 'templates', 'pdb.yaml'), 'utf8'), /\r\napiVersion: policy\/v1\r\nkind: PodDisruptionBudget\r\n/);
+    assert.deepEqual(fs.readFileSync(path.join(tmp, 'charts', 'legacy-0.1.0.tgz')), tgz);
+    const again = lint('-f', 'json');
+    const left = JSON.parse(again.stdout).flatMap((f) => f.messages.map((m) => `${path.relative(tmp, f.filePath)} ${m.ruleId}`));
+    assert.deepEqual(left, ['Chart.yaml helm/kube-version']);
+  } finally { fs.rmSync(tmp, { recursive: true, force: true }); }
+});
