@@ -64,7 +64,7 @@ test('the fix to an apiVersion served across the window: re-analysed, the findin
 
 test('a template with no Chart.yaml above it: a positioned note saying why it is not checked as part of a chart', () => {
   const out = show(analyse('no-chart/templates/cronjob.yaml', '1.21..1.25'));
-  assert.equal(out.find((x) => x.includes('helm/not-in-chart')), '4:9 info helm/not-in-chart not checked as part of a chart: no Chart.yaml found above this file; it is rendered alone, with no values and no helpers, so only what it emits without them is checked');
+  assert.equal(out.find((x) => x.includes('helm/not-in-chart')), '4:9 info helm/not-in-chart not checked as part of a chart: no Chart.yaml found above this file; it is rendered alone, so what depends on its values, Chart.yaml or helpers is not checked');
   assert.equal(out.length >= 1, true);
 });
 

@@ -32,6 +32,8 @@ export interface Chart {
   library: boolean;
   /** What could not be read, at the file it concerns. */
   problems: Array<{ file: string; message: string }>;
+  /** A template read without its chart: `.Values` and `.Chart` are not known (Unknown when rendered, never empty). */
+  alone?: boolean;
 }
 
 const MAX_TEMPLATES = 5000;

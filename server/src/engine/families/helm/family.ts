@@ -35,7 +35,7 @@ function kindOf(file: string, ext: string): HelmFileKind {
 
 /** A chart of one template, for a template read without its chart (no Chart.yaml above it, no file access). */
 function loneChart(file: string, text: string): Chart {
-  return { name: 'chart', dir: path.dirname(file), prefix: '', templates: [{ rel: `templates/${path.basename(file)}`, abs: file, text }], subcharts: [], library: false, problems: [] };
+  return { name: 'chart', dir: path.dirname(file), prefix: '', templates: [{ rel: `templates/${path.basename(file)}`, abs: file, text }], subcharts: [], library: false, problems: [], alone: true };
 }
 
 /** The chart tree with one template's text replaced (an open buffer the FileAccess does not show, a fix being proven). */
@@ -62,8 +62,8 @@ function contextOf(input: { path: string; text: string; files?: FileAccess; helm
     }
     if (kind !== 'template') return ctx;
     ctx.alone = files
-      ? 'not checked as part of a chart: no Chart.yaml found above this file; it is rendered alone, with no values and no helpers, so only what it emits without them is checked'
-      : 'not checked as part of a chart: its chart\'s files cannot be read here (no file access, e.g. stdin); it is rendered alone, with no values and no helpers, so only what it emits without them is checked';
+      ? 'not checked as part of a chart: no Chart.yaml found above this file; it is rendered alone, so what depends on its values, Chart.yaml or helpers is not checked'
+      : 'not checked as part of a chart: its chart\'s files cannot be read here (no file access, e.g. stdin); it is rendered alone, so what depends on its values, Chart.yaml or helpers is not checked';
     const lone = loneChart(input.path, input.text);
     ctx.chart = ctx.own = lone;
     ctx.run = chartRun(lone, window.minors);

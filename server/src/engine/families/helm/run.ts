@@ -5,6 +5,7 @@
 import { parseYaml } from '../../parse/yaml';
 import { capabilitiesAt } from '../../kubernetes/served';
 import { parseTemplate, renderTemplate, actionsOf, type ParsedTemplate, type Rendered } from './template';
+import { Unk } from './template/values';
 import { loadChart, allCharts, valuesOf, chartObject, enabledOf, RELEASE, type Chart, type ChartTemplate } from './chart';
 
 /** A real `helm template` of the chart at a step (the helm-render branch's ChartRender, server/src/engine/families/helm/rendered.ts). */
@@ -68,6 +69,10 @@ const runs = new WeakMap<Chart, Map<string, ChartRun>>();
 const renderIds = new WeakMap<ChartRender[], number>();
 let nextRenderId = 0;
 
+/** Why `.Values` and `.Chart` are Unknown for a template read without its chart. */
+const LONE = 'the template is read without its chart, so its values and Chart.yaml are not known';
+const CHART_FIELDS = ['Name', 'Home', 'Sources', 'Version', 'Description', 'Keywords', 'Maintainers', 'Icon', 'APIVersion', 'Condition', 'Tags', 'AppVersion', 'Deprecated', 'Annotations', 'KubeVersion', 'Dependencies', 'Type'];
+
 /** Whether Helm renders the file as output (helpers starting with `_` and NOTES.txt are not manifests). */
 function notRenderedWhy(t: ChartTemplate, c: Chart): string | undefined {
   const base = t.rel.slice(t.rel.lastIndexOf('/') + 1);
@@ -98,8 +103,8 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
   const allBranches: ChartRun['branches'] = [];
   const byRel = new Map<string, TemplateRun>();
   for (const c of charts) {
-    const values = valuesOf(c);
-    const chart = chartObject(c);
+    const values = c.alone ? new Unk(LONE, '', 0, 0) : valuesOf(c);
+    const chart = c.alone ? Object.fromEntries(CHART_FIELDS.map((f) => [f, new Unk(LONE, '', 0, 0)])) : chartObject(c);
     for (const t of c.templates) {
       const p = parsed.get(t.rel) ?? parseCached(t.rel, t.text);
       const notRendered = notRenderedWhy(t, c);
@@ -113,7 +118,7 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
           for (const step of minors) {
             const rendered = renderTemplate(p, { values, chart, release: RELEASE, capabilities: capabilitiesAt(step), templates: parsed, topChartName: top.name });
             for (const b of rendered.branches) allBranches.push({ step, ...b });
-            steps.push(emissionsOf(p, step, rendered, helmRenders, defines));
+            steps.push(emissionsOf(p, step, rendered, helmRenders, defines, !!c.alone));
           }
           return steps;
         },
@@ -187,16 +192,20 @@ function backToSource(p: ParsedTemplate, r: Rendered, a: number, b: number, defi
 
 function overlaps(a: Span, b: Span): boolean { return a.start < b.end && b.start < a.end || (a.start === a.end && b.start <= a.start && a.start <= b.end); }
 
-function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: ChartRender[] | undefined, defines: Map<string, string>): TemplateStep {
+function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: ChartRender[] | undefined, defines: Map<string, string>, alone = false): TemplateStep {
   const out: TemplateStep = { step, rendered: r, emissions: [], undecided: [] };
   const ownUnknown = (u: { path: string; start: number; end: number; outStart: number; outEnd: number }): Span => {
-    if (u.path === p.path) return { start: u.start, end: u.end };
+    if (u.path === p.path) {
+      // A block's condition: at its action (`{{ if … }}`), not over the whole block.
+      const act = actionsOf(p).find((a) => a.start <= u.start && u.start < a.end);
+      return act && act.end < u.end ? { start: u.start, end: act.end } : { start: u.start, end: u.end };
+    }
     const back = backToSource(p, r, u.outStart, u.outEnd, defines);
     return back?.at ?? { start: 0, end: 0 };
   };
   if (r.error) {
     const at = r.error.path === p.path ? { start: r.error.start, end: r.error.end } : ownUnknown({ ...r.error, outStart: r.text.length, outEnd: r.text.length });
-    out.undecided.push({ step, at, reason: `the template stops with an error with the chart's default values: ${r.error.message}` });
+    out.undecided.push({ step, at, reason: `the template stops with an error${alone ? ' (read without its chart)' : " with the chart's default values"}: ${r.error.message}` });
     return out;
   }
   const yaml = parseYaml(r.text);

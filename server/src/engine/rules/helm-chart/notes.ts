@@ -26,7 +26,8 @@ export const notInChart: Rule<HelmContext> = {
   defaultSeverity: 'info',
   title: 'Helm template outside a chart',
   what: 'Says, at the first template action, that a file holding Helm template syntax has no Chart.yaml above it (or was given '
-    + 'without its chart, e.g. on stdin): it is rendered alone, with no values and no helpers, so only what it emits without them is checked.',
+    + 'without its chart, e.g. on stdin): it is rendered alone; what depends on its values, Chart.yaml or helpers is Unknown there, '
+    + 'so it is said as not checked (helm/not-evaluated), never taken as empty.',
   why: 'A template renders with its chart\'s values, helpers and Chart.yaml: without them most of what it emits cannot be decided.',
   bad: { filename: 'deploy/web.yaml', text: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\n' },
   good: { filename: 'deploy/web.yaml', text: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n' },
