@@ -4,7 +4,7 @@
 // action that produced it and why; an Unknown condition renders nothing for its block and lists the block.
 import type { Arm, Define, Expr, Node, ParsedTemplate, Pipe, TemplateProblem } from './parse';
 import { parseTemplate } from './parse';
-import { GoStruct, TypedInt, Unk, UNORDERED, type Method, type ParamType, type V, fromJs, goType, isMap, truth } from './values';
+import { CHART_VALUES, GoStruct, TypedInt, Unk, UNORDERED, type Method, type ParamType, type V, fromJs, goType, isMap, truth } from './values';
 import { NotEvaluated, cmpStr, formatV } from './fmt';
 import { FUNCS, KNOWN_UNEVALUATED, type FnCtx } from './funcs';
 
@@ -62,6 +62,7 @@ class Renderer {
   /** Templates made by tpl while it runs (kept apart from the caller's map, which is never changed). */
   private readonly tplTemplates = new Map<string, ParsedTemplate>();
   out: Out = { text: [], len: 0, segments: [] };
+  private written = 0;
   /** Template the top-level render is of (for positions of Unknowns produced inside includes). */
   includeDepth = 0;
   /** The action of the outermost caller while rendering inside an include (positions of unknowns go there). */
@@ -100,6 +101,9 @@ class Renderer {
   write(s: string, seg: Omit<Segment, 'outStart' | 'outEnd'>, loc: Loc): void {
     if (s.length === 0) return;
     if (this.out.len + s.length > this.maxOut) this.fail(loc, `output larger than ${this.maxOut} characters`);
+    // text captured by includes counts too: at most 10 times the output cap is written in all
+    this.written += s.length;
+    if (this.written > 10 * this.maxOut) this.fail(loc, `more than ${10 * this.maxOut} characters written (the output and every include's text)`);
     const start = this.out.len;
     this.out.text.push(s);
     this.out.len += s.length;
@@ -254,11 +258,9 @@ class Renderer {
         items = v.map((x, i) => [BigInt(i), x]);
       } else if (isMap(v)) items = [...v.keys()].sort(cmpStr).map((k) => [k, v.get(k)]);
       else if (typeof v === 'bigint' || v instanceof TypedInt) {
-        const count = typeof v === 'bigint' ? v : v.v;
-        if (n.pipe.decl.length > 1) this.fail(loc, `can't use ${count} to iterate over more than one variable`);
-        if (count > 100000n) this.fail(loc, `range over ${count} exceeds the evaluation budget`);
-        const mk = (i: bigint): V => (typeof v === 'bigint' ? i : new TypedInt(i, v.type));
-        items = []; for (let i = 0n; i < count; i++) items.push([mk(i), mk(i)]);
+        // text/template ranges over an integer from Go 1.24 on; Helm 3.17 (Go 1.23) fails "range can't iterate over 3"
+        unknownBlock(`the range over the integer ${formatV(v)} depends on the Go version Helm is built with (Go 1.24 iterates, earlier fails)`);
+        return;
       } else if (v === undefined || v === null) items = [];
       else if (v instanceof GoStruct) this.fail(loc, `range can't iterate over ${goType(v)}`);
       else this.fail(loc, `range can't iterate over ${formatV(v)}`);
@@ -646,7 +648,9 @@ function topData(t: ParsedTemplate, scope: RenderScope): Map<string, V> {
     chartFields.set(go, given === undefined ? def : fromJs(given));
   }
   const chartName = typeof chartFields.get('Name') === 'string' ? (chartFields.get('Name') as string) : '';
-  const chart = new GoStruct('*chart.Metadata', chartFields);
+  // Helm 3.17 passes the chart as struct { chart.Metadata; IsRoot bool } (%T as helm template 3.17.3 prints it)
+  chartFields.set('IsRoot', typeof scope.chart.IsRoot === 'boolean' ? scope.chart.IsRoot : true);
+  const chart = new GoStruct('struct { chart.Metadata; IsRoot bool }', chartFields);
   const release = new Map<string, V>([
     ['Name', 'release-name'], ['Namespace', 'default'], ['IsUpgrade', false], ['IsInstall', true], ['Revision', 1n], ['Service', 'Helm'],
   ]);
@@ -674,8 +678,11 @@ function topData(t: ParsedTemplate, scope: RenderScope): Map<string, V> {
   const base = t.path.includes('/templates/') ? t.path.slice(0, t.path.lastIndexOf('/templates/') + '/templates'.length) : 'templates';
   const top = topName(scope);
   const prefix = top ? top + '/' : chartName ? chartName + '/' : '';
-  return new Map<string, V>([
-    ['Values', fromJs(scope.values ?? {}) ?? new Map()],
+  const vals = fromJs(scope.values ?? {});
+  const valuesMap = vals instanceof Map ? vals : new Map<string, V>();
+  CHART_VALUES.add(valuesMap);
+  const data = new Map<string, V>([
+    ['Values', valuesMap],
     ['Chart', chart],
     ['Release', release],
     ['Capabilities', capabilities],
@@ -683,6 +690,8 @@ function topData(t: ParsedTemplate, scope: RenderScope): Map<string, V> {
     ['Template', new Map<string, V>([['Name', prefix + t.path], ['BasePath', prefix + base]])],
     ['Subcharts', new Unk('`.Subcharts` is not evaluated', t.path, 0, 0)],
   ]);
+  CHART_VALUES.add(data);
+  return data;
 }
 
 /** Removes Helm's "<no value>" from the output (engine.go does so after rendering) and keeps the segments exact. */

@@ -125,12 +125,15 @@ function pad(s: string, sp: Spec, numeric: boolean): string {
     const sign = /^[+\- ]/.test(s) ? s[0] : '';
     return sign + '0'.repeat(w - len) + s.slice(sign.length);
   }
+  // Go 1.23 pads strings, quoted strings and bools with zeros too (helm template 3.17.3: %06s of "ab" is 0000ab)
+  if (sp.zero) return '0'.repeat(w - len) + s;
   return ' '.repeat(w - len) + s;
 }
 
-function badVerb(verb: string, v: V): string {
+/** fmt's %!verb(type=value): the value printed with %v and the verb's own flags, width and precision. */
+function badVerb(verb: string, v: V, sp?: Spec): string {
   if (v === undefined || v === null) return `%!${verb}(<nil>)`;
-  return `%!${verb}(${goType(v)}=${formatV(v)})`;
+  return `%!${verb}(${goType(v)}=${sp ? fmtValue(v, 'v', sp) : formatV(v)})`;
 }
 
 function fmtInt(n: bigint, verb: string, sp: Spec): string {
@@ -151,31 +154,102 @@ function fmtInt(n: bigint, verb: string, sp: Spec): string {
   return pad(sign + s, { ...sp, zero }, true);
 }
 
+/** The exact decimal value of a finite double: |f| = n / 10^frac. */
+function exactDecimal(f: number): { n: bigint; frac: number } {
+  const dv = new DataView(new ArrayBuffer(8));
+  dv.setFloat64(0, Math.abs(f));
+  const bits = dv.getBigUint64(0);
+  const expBits = Number((bits >> 52n) & 0x7ffn);
+  let mant = bits & ((1n << 52n) - 1n);
+  let exp: number;
+  if (expBits === 0) exp = -1074; else { mant |= 1n << 52n; exp = expBits - 1075; }
+  if (exp >= 0) return { n: mant << BigInt(exp), frac: 0 };
+  return { n: mant * 5n ** BigInt(-exp), frac: -exp };
+}
+
+/** n / 10^drop rounded half to even (strconv's exact decimal rounding). */
+function roundDrop(n: bigint, drop: number): bigint {
+  if (drop <= 0) return n * 10n ** BigInt(-drop);
+  const d = 10n ** BigInt(drop);
+  const q = n / d, r = n % d, twice = r * 2n;
+  if (twice > d || (twice === d && q % 2n === 1n)) return q + 1n;
+  return q;
+}
+
+/** %.Nf with Go's exact rounding (half to even on the exact binary value). */
+function fixedGo(f: number, prec: number): string {
+  const { n, frac } = exactDecimal(f);
+  const q = roundDrop(n, frac - prec);
+  let digits = q.toString();
+  if (prec > 0) {
+    digits = digits.padStart(prec + 1, '0');
+    digits = digits.slice(0, digits.length - prec) + '.' + digits.slice(digits.length - prec);
+  }
+  return (f < 0 || Object.is(f, -0) ? '-' : '') + digits;
+}
+
+/** The value rounded to `sig` significant digits: the digits and the decimal exponent of the first. */
+function sigDigits(f: number, sig: number): { digits: string; exp: number } {
+  const { n, frac } = exactDecimal(f);
+  if (n === 0n) return { digits: '0'.repeat(sig), exp: 0 };
+  const len = n.toString().length;
+  let exp = len - frac - 1;
+  let q = roundDrop(n, len - sig);
+  if (q.toString().length > sig) { q = q / 10n; exp++; }
+  return { digits: q.toString(), exp };
+}
+
+function expGo(f: number, prec: number): string {
+  const { digits, exp } = sigDigits(f, prec + 1);
+  const m = prec > 0 ? digits[0] + '.' + digits.slice(1) : digits[0];
+  const e = Math.abs(exp) < 10 ? '0' + Math.abs(exp) : String(Math.abs(exp));
+  return (f < 0 || Object.is(f, -0) ? '-' : '') + m + 'e' + (exp < 0 ? '-' : '+') + e;
+}
+
+/** %.Ng: N significant digits (0 means 1), %e form when the exponent is < -4 or >= N, trailing zeros dropped. */
+function genGo(f: number, prec: number): string {
+  const p = prec === 0 ? 1 : prec;
+  const { digits, exp } = sigDigits(f, p);
+  const sign = f < 0 || Object.is(f, -0) ? '-' : '';
+  const trimmed = digits.replace(/0+$/, '') || '0';
+  if (exp < -4 || exp >= p) {
+    const m = trimmed.length > 1 ? trimmed[0] + '.' + trimmed.slice(1) : trimmed;
+    const e = Math.abs(exp) < 10 ? '0' + Math.abs(exp) : String(Math.abs(exp));
+    return sign + m + 'e' + (exp < 0 ? '-' : '+') + e;
+  }
+  if (exp >= trimmed.length - 1) return sign + trimmed + '0'.repeat(exp - trimmed.length + 1);
+  if (exp >= 0) return sign + trimmed.slice(0, exp + 1) + '.' + trimmed.slice(exp + 1);
+  return sign + '0.' + '0'.repeat(-exp - 1) + trimmed;
+}
+
 function fmtFloat(f: number, verb: string, sp: Spec): string {
   let s: string;
   if (!Number.isFinite(f)) s = Number.isNaN(f) ? 'NaN' : f > 0 ? (sp.plus ? '+Inf' : 'Inf') : '-Inf';
   else switch (verb) {
     case 'v': case 'g':
-      if (sp.prec !== undefined) throw new NotEvaluated('printf %g with a precision is not evaluated');
-      s = formatFloat(f); break;
-    case 'f': case 'F': s = f.toFixed(sp.prec ?? 6); if (Object.is(f, -0) || (f < 0 && Number(s) === 0 && !s.startsWith('-'))) s = '-' + s; break;
-    case 'e': {
-      s = f.toExponential(sp.prec ?? 6);
-      s = s.replace(/e([+-])(\d)$/, 'e$10$2');
-      break;
-    }
+      if (sp.sharp) throw new NotEvaluated('printf %#g is not evaluated');
+      s = sp.prec === undefined ? formatFloat(f) : genGo(f, sp.prec); break;
+    case 'f': case 'F': if (sp.sharp) throw new NotEvaluated('printf %#f is not evaluated'); s = fixedGo(f, sp.prec ?? 6); break;
+    case 'e': if (sp.sharp) throw new NotEvaluated('printf %#e is not evaluated'); s = expGo(f, sp.prec ?? 6); break;
     default: throw new NotEvaluated(`printf %${verb} of a float64 is not evaluated`);
   }
   if (!s.startsWith('-') && Number.isFinite(f)) s = (sp.plus ? '+' : sp.space ? ' ' : '') + s;
-  return pad(s, sp, Number.isFinite(f));
+  return pad(s, Number.isFinite(f) ? sp : { ...sp, zero: false }, Number.isFinite(f));
 }
-
+/** fmt's %!verb(type=value): the value printed with %v and the verb's own flags, width and precision. */
 function fmtValue(v: V, verb: string, sp: Spec, depth = 0): string {
   if (v instanceof Unk) throw new NotEvaluated(v.reason);
   if (verb === 'T') return pad(goType(v), sp, false);
   if (v === undefined || v === null) {
     if (verb === 'v') return pad('<nil>', sp, false);
-    return badVerb(verb, v);
+    return badVerb(verb, v, sp);
+  }
+  if (verb === 'v' && sp.sharp) {
+    // %#v: Go syntax; a string is quoted, ints and bools print as themselves, the rest is not evaluated
+    if (typeof v === 'string') return pad(goQuote(v), sp, false);
+    if (typeof v === 'boolean') return pad(v ? 'true' : 'false', sp, false);
+    if (typeof v === 'bigint') return fmtInt(v, 'd', { ...sp, sharp: false });
+    throw new NotEvaluated(`printf %#v of a ${goType(v)} is not evaluated`);
   }
   if (typeof v === 'string') {
     if (verb === 's' || verb === 'v') {
@@ -186,25 +260,30 @@ function fmtValue(v: V, verb: string, sp: Spec, depth = 0): string {
     if (verb === 'q') { if (sp.sharp || sp.plus) throw new NotEvaluated('printf %+q/%#q is not evaluated'); return pad(goQuote(v), sp, false); }
     if (verb === 'x' || verb === 'X') {
       const h = Buffer.from(v, 'utf8').toString('hex');
-      return pad(verb === 'X' ? h.toUpperCase() : h, sp, false);
+      if (sp.space || sp.prec !== undefined) throw new NotEvaluated('printf % x / %.Nx of a string is not evaluated');
+      return pad((sp.sharp ? (verb === 'X' ? '0X' : '0x') : '') + (verb === 'X' ? h.toUpperCase() : h), sp, false);
     }
-    return badVerb(verb, v);
+    return badVerb(verb, v, sp);
   }
   if (typeof v === 'boolean') {
     if (verb === 't' || verb === 'v') return pad(v ? 'true' : 'false', sp, false);
-    return badVerb(verb, v);
+    return badVerb(verb, v, sp);
   }
   if (typeof v === 'bigint' || v instanceof TypedInt) {
     const n = typeof v === 'bigint' ? v : v.v;
     if (verb === 'c') { if (n < 0n || n > 0x10ffffn) throw new NotEvaluated('printf %c of an out-of-range rune is not evaluated'); return pad(String.fromCodePoint(Number(n)), sp, false); }
     if (verb === 'q') throw new NotEvaluated('printf %q of an int is not evaluated');
+    if (verb === 'U') {
+      if (sp.sharp || n < 0n) throw new NotEvaluated('printf %#U or %U of a negative int is not evaluated');
+      return pad('U+' + n.toString(16).toUpperCase().padStart(Math.max(4, sp.prec ?? 0), '0'), sp, false);
+    }
     if ('dvxXob'.includes(verb)) return fmtInt(n, verb, sp);
-    return badVerb(verb, v);
+    return badVerb(verb, v, sp);
   }
   if (typeof v === 'number') {
     if ('vgfFe'.includes(verb)) return fmtFloat(v, verb, sp);
     if ('xXobq'.includes(verb)) throw new NotEvaluated(`printf %${verb} of a float64 is not evaluated`);
-    return badVerb(verb, v);
+    return badVerb(verb, v, sp);
   }
   if (depth > 50) throw new NotEvaluated('printing a value nested deeper than 50 levels');
   if (Array.isArray(v)) {
@@ -264,7 +343,7 @@ export function sprintf(format: string, args: V[]): string {
     const verb = String.fromCodePoint(format.codePointAt(i)!);
     i += verb.length;
     if (verb === '%') { out += '%'; continue; }
-    if (!'vTtsqdxXobcfFeg'.includes(verb)) {
+    if (!'vTtsqdxXobcfFegU'.includes(verb)) {
       if (argi >= args.length) { out += `%!${verb}(MISSING)`; continue; }
       out += badVerb(verb, args[argi++]);
       continue;

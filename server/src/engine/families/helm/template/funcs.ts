@@ -1,7 +1,7 @@
 // Template functions: Go's builtins (text/template funcs.go), the sprig functions charts use (Masterminds/sprig
 // functions.go and its helpers) and Helm's own (pkg/engine/funcs.go, engine.go), each with Go's parameter types so
 // that a wrong-typed argument fails as it does in Helm. Functions not listed here evaluate to an Unknown.
-import { GoStruct, TypedInt, Unk, UNORDERED, type Method, type ParamType, type V, byteLen, empty, goKind, goType, int64, intOf, isMap, truth, findUnk } from './values';
+import { CHART_VALUES, GoStruct, TypedInt, Unk, UNORDERED, type Method, type ParamType, type V, byteLen, empty, goKind, goType, int64, intOf, isMap, truth, findUnk } from './values';
 import { NotEvaluated, cmpStr, formatV, sprint, sprintf, sprintln } from './fmt';
 import { semverCompare, parseVersion, versionString } from './semver';
 import { toYaml, toJson, fromYaml, toPrettyJson, toRawJson, fromJson } from './yaml';
@@ -461,10 +461,14 @@ export const FUNCS: Record<string, Fn> = {
     return new Map<string, V>(parts.map((p, i) => [`_${i}`, p]));
   } },
   until: { params: ['int'], fn: ([n], c) => {
+    // sprig: untilStep(0, count, 1), or step -1 for a negative count
     const k = Number(n as bigint);
-    if (k > 100000) c.fail('until: more than 100000 elements exceeds the evaluation budget');
-    c.step(Math.max(0, k));
-    const out: V[] = []; for (let i = 0; i < k; i++) out.push(BigInt(i)); return out;
+    if (Math.abs(k) > 100000) c.fail('until: more than 100000 elements exceeds the evaluation budget');
+    c.step(Math.abs(k));
+    const out: V[] = [];
+    if (k >= 0) for (let i = 0; i < k; i++) out.push(BigInt(i));
+    else for (let i = 0; i > k; i--) out.push(BigInt(i));
+    return out;
   } },
   concat: { params: [], variadic: 'any', fn: (ls, c) => {
     const out: V[] = [];
@@ -497,7 +501,8 @@ export const FUNCS: Record<string, Fn> = {
     const dict = a[a.length - 1];
     const def = a[a.length - 2];
     const ks = a.slice(0, -2);
-    if (!(dict instanceof Map)) return c.fail('error calling dig: the last argument is not a map[string]interface {}');
+    // sprig asserts .(map[string]interface{}): Helm's chartutil.Values (.Values, the top-level data) fails it
+    if (!(dict instanceof Map) || CHART_VALUES.has(dict)) return c.fail(`error calling dig: interface conversion: interface {} is ${goType(dict)}, not map[string]interface {}`);
     let cur: Map<string, V> = dict;
     for (let i = 0; i < ks.length; i++) {
       if (typeof ks[i] !== 'string') return c.fail('error calling dig: a key is not a string');

@@ -40,6 +40,10 @@ export class Unk {
 /** Lists whose order is Go's random map order (sprig `keys`, `values`): only order-free uses are evaluated. */
 export const UNORDERED = new WeakSet<V[]>();
 
+/** Maps of Helm's named type chartutil.Values (the top-level data and .Values): a type assertion to
+ *  map[string]interface{} (sprig's dig) fails on them, and %T names them. */
+export const CHART_VALUES = new WeakSet<Map<string, V>>();
+
 export function isMap(v: V): v is Map<string, V> { return v instanceof Map; }
 export function isList(v: V): v is V[] { return Array.isArray(v); }
 
@@ -54,7 +58,7 @@ export function goType(v: V): string {
   }
   if (v instanceof TypedInt) return v.type;
   if (Array.isArray(v)) return '[]interface {}';
-  if (v instanceof Map) return 'map[string]interface {}';
+  if (v instanceof Map) return CHART_VALUES.has(v) ? 'chartutil.Values' : 'map[string]interface {}';
   if (v instanceof GoStruct) return v.type;
   return 'unknown';
 }

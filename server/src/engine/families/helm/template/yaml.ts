@@ -197,30 +197,58 @@ function yamlString(s: string, indent: number, column: number, isKey: boolean): 
     if (s[0] === ' ' || isBreak(s[0])) header += '2';
     if (!isBreak(s[s.length - 1])) header += '-';
     else if (s.length >= 2 && isBreak(s[s.length - 2])) throw new NotEvaluated('toYaml of a string ending in several line breaks is not reproduced');
-    if (indent < 0) throw new NotEvaluated('toYaml of a multi-line string on its own is not reproduced');
     if (/[\r\u0085\u2028\u2029]/.test(s)) throw new NotEvaluated('toYaml of a string with CR or Unicode line breaks is not reproduced');
-    const pad = ' '.repeat(indent + 2);
+    // the block's lines are indented 2 past their parent (2 for a string on its own, as Helm prints it)
+    const pad = ' '.repeat(Math.max(indent, 0) + 2);
     const body = s.endsWith('\n') ? s.slice(0, -1) : s;
     const lines = body.split('\n');
     return header + '\n' + lines.map((l) => (l === '' ? '' : pad + l)).join('\n');
   }
   const text = style === 'plain' ? s : style === 'single' ? "'" + s.replace(/'/g, "''") + "'" : doubleQuoted(s);
-  if (!isKey) checkFold([...text], column, style !== 'plain');
-  return text;
+  if (isKey) return text;
+  if (style === 'plain') return foldPlain([...text], column, Math.max(indent, 0) + 2);
+  return foldQuoted([...text], column, Math.max(indent, 0) + 2, style === 'double');
 }
 
-/** The emitter (best_width 80) breaks a plain or quoted scalar at a single space written past column 80
- *  (yaml_emitter_write_plain/single_quoted/double_quoted_scalar); such output is not reproduced. */
-function checkFold(text: string[], column: number, quoted: boolean): void {
-  const first = quoted ? 1 : 0, last = quoted ? text.length - 2 : text.length - 1;
-  for (let k = first; k <= last; k++) {
-    if (text[k] !== ' ') continue;
-    if (k > first && text[k - 1] === ' ') continue;
-    if (column + k <= 80) continue;
-    if (quoted ? k > first && k < last : text[k + 1] !== ' ') {
-      throw new NotEvaluated('toYaml of a string the YAML emitter folds at 80 columns is not reproduced');
-    }
+/** yaml_emitter_write_plain_scalar with best_width 80: a single space met past column 80, not followed by
+ *  another space, becomes a line break and the continuation's indentation. */
+function foldPlain(ch: string[], column: number, contIndent: number): string {
+  let out = '';
+  let col = column;
+  let spaces = false;
+  for (let i = 0; i < ch.length; i++) {
+    const c = ch[i];
+    if (c === ' ') {
+      if (!spaces && col > 80 && ch[i + 1] !== ' ') {
+        out += '\n' + ' '.repeat(contIndent);
+        col = contIndent;
+      } else { out += c; col++; }
+      spaces = true;
+    } else { out += c; col++; spaces = false; }
   }
+  return out;
+}
+
+/** yaml_emitter_write_single_quoted / double_quoted with best_width 80: a single space past column 80 that is not
+ *  the first or last character becomes a line break and the indentation (single-quoted: only when no space follows;
+ *  double-quoted: a following space is kept by a backslash at the start of the next line). `ch` includes the quotes. */
+function foldQuoted(ch: string[], column: number, contIndent: number, double: boolean): string {
+  const first = 1, last = ch.length - 2;
+  let out = ch[0];
+  let col = column + 1;
+  let spaces = false;
+  for (let k = 1; k < ch.length; k++) {
+    const c = ch[k];
+    if (c === ' ' && k <= last) {
+      if (!spaces && col > 80 && k !== first && k !== last && (double || ch[k + 1] !== ' ')) {
+        out += '\n' + ' '.repeat(contIndent);
+        col = contIndent;
+        if (double && ch[k + 1] === ' ') { out += '\\'; col++; }
+      } else { out += c; col++; }
+      spaces = true;
+    } else { out += c; col++; spaces = false; }
+  }
+  return out;
 }
 
 /** go-yaml v2 keyList.Less (sorter.go) for string keys: a non-letter sorts before a letter, digit runs from the
@@ -339,19 +367,41 @@ export function toYaml(v: V): string {
 export function fromYaml(s: string, array = false): V {
   let data: unknown;
   try {
-    data = parseYamlText(s, { version: '1.1', maxAliasCount: 100, uniqueKeys: false, merge: true });
+    data = parseYamlText(s, { version: '1.1', maxAliasCount: 100, uniqueKeys: false, merge: true, mapAsMap: true });
   } catch {
     throw new NotEvaluated('fromYaml of text that does not parse is not evaluated (Helm returns a map with an Error key)');
   }
   if (data === null || data === undefined) return array ? [] : new Map();
-  if (array ? !Array.isArray(data) : typeof data !== 'object' || Array.isArray(data)) throw new NotEvaluated(`fromYaml${array ? 'Array' : ''} of YAML of another kind is not evaluated`);
+  const isMapping = data instanceof Map || (typeof data === 'object' && !Array.isArray(data) && !(data instanceof Date) && !(data instanceof Set) && !(data instanceof Uint8Array));
+  if (array ? !Array.isArray(data) : !isMapping) {
+    // Helm returns the decoding error in the result: {"Error": …} (fromYaml) or ["…"] (fromYamlArray)
+    const kind = Array.isArray(data) ? 'array' : isMapping ? 'object' : typeof data === 'string' ? 'string' : typeof data === 'boolean' ? 'bool'
+      : typeof data === 'number' || typeof data === 'bigint' ? 'number' : undefined;
+    if (!kind) throw new NotEvaluated(`fromYaml${array ? 'Array' : ''} of YAML of another kind is not evaluated`);
+    const msg = `error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${kind} into Go value of type ${array ? '[]interface {}' : 'map[string]interface {}'}`;
+    return array ? [msg] : new Map<string, V>([['Error', msg]]);
+  }
   const toFloat = (x: unknown, d: number): unknown => {
     if (d > 200) throw new NotEvaluated('fromYaml of data nested deeper than 200 levels');
     if (typeof x === 'bigint') return Number(x);
     if (x instanceof Date) throw new NotEvaluated('fromYaml of a timestamp is not evaluated');
     if (x instanceof Uint8Array) throw new NotEvaluated('fromYaml of binary data is not evaluated');
     if (Array.isArray(x)) return x.map((e) => toFloat(e, d + 1));
-    if (x instanceof Map || x instanceof Set) throw new NotEvaluated('fromYaml of non-string keys is not evaluated');
+    if (x instanceof Set) throw new NotEvaluated('fromYaml of a set is not evaluated');
+    if (x instanceof Map) {
+      // sigs.k8s.io/yaml turns string, integer and boolean keys into JSON's string keys; other keys are not evaluated
+      const m = new Map<string, V>();
+      for (const [k, e] of x) {
+        let key: string;
+        if (typeof k === 'string') key = k;
+        else if (typeof k === 'bigint') key = String(k);
+        else if (typeof k === 'number' && Number.isFinite(k)) key = formatFloat(k);
+        else if (typeof k === 'boolean') key = k ? 'true' : 'false';
+        else throw new NotEvaluated('fromYaml of a mapping key that is not a string, integer or boolean is not evaluated');
+        m.set(key, fromJs(toFloat(e, d + 1)));
+      }
+      return m;
+    }
     if (x && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, e]) => [k, toFloat(e, d + 1)]));
     return x;
   };
