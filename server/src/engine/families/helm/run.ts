@@ -73,6 +73,15 @@ let nextRenderId = 0;
 const LONE = 'the template is read without its chart, so its values and Chart.yaml are not known';
 const CHART_FIELDS = ['Name', 'Home', 'Sources', 'Version', 'Description', 'Keywords', 'Maintainers', 'Icon', 'APIVersion', 'Condition', 'Tags', 'AppVersion', 'Deprecated', 'Annotations', 'KubeVersion', 'Dependencies', 'Type'];
 
+/**
+ * `.Values` of a template read without its chart: every key is Unknown (the evaluator takes a map for `.Values`; a
+ * field of this one is never nil, so a condition on it is undecided, not false). Used whole (`toYaml .Values`,
+ * `range`) it is empty, which the evaluator cannot tell from a chart without values.
+ */
+class UnknownValues extends Map<string, unknown> {
+  override get(): unknown { return new Unk(LONE, '', 0, 0); }
+}
+
 /** Whether Helm renders the file as output (helpers starting with `_` and NOTES.txt are not manifests). */
 function notRenderedWhy(t: ChartTemplate, c: Chart): string | undefined {
   const base = t.rel.slice(t.rel.lastIndexOf('/') + 1);
@@ -103,7 +112,7 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
   const allBranches: ChartRun['branches'] = [];
   const byRel = new Map<string, TemplateRun>();
   for (const c of charts) {
-    const values = c.alone ? new Unk(LONE, '', 0, 0) : valuesOf(c);
+    const values = c.alone ? new UnknownValues() : valuesOf(c);
     const chart = c.alone ? Object.fromEntries(CHART_FIELDS.map((f) => [f, new Unk(LONE, '', 0, 0)])) : chartObject(c);
     for (const t of c.templates) {
       const p = parsed.get(t.rel) ?? parseCached(t.rel, t.text);
