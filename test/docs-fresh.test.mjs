@@ -58,10 +58,20 @@ function findings(rule, which, { prefix = '', rules } = {}) {
   const asOf = Date.parse(e.kubernetesApis().asOf);
   const today = new Date(staleData ? asOf + 365 * 86400000 : asOf);
   const faults = which === 'bad' && FAULTS[rule.id] ? new Set([FAULTS[rule.id]]) : undefined;
-  // A documented example is a file alone: a rule that looks at the files around it (AnalyzeInput.files) finds none.
-  return e.analyze({ path: `/x/${ex.filename}`, text, config, reportStaleData: true, today, faults, files: NOTHING_AROUND }).diagnostics;
+  // A documented example is a file alone: a rule that looks at the files around it (AnalyzeInput.files) finds only it,
+  // and, for a file of a Helm chart (templates/…, values.yaml), the smallest Chart.yaml that makes the folder a chart.
+  return e.analyze({ path: `/x/${ex.filename}`, text, config, reportStaleData: true, today, faults, files: aloneIn(ex.filename, text) }).diagnostics;
 }
-const NOTHING_AROUND = { read: () => undefined, readBytes: () => undefined, list: () => undefined };
+function aloneIn(filename, text) {
+  const files = new Map([[`/x/${filename}`, text]]);
+  if (/^(templates\/|values\.ya?ml$)/.test(filename)) files.set('/x/Chart.yaml', 'apiVersion: v2\nname: example\nversion: 0.1.0\n');
+  const list = (dir) => {
+    const names = new Map();
+    for (const f of files.keys()) if (f.startsWith(`${dir}/`)) { const rest = f.slice(dir.length + 1); const i = rest.indexOf('/'); names.set(i < 0 ? rest : rest.slice(0, i), i >= 0); }
+    return names.size ? [...names].map(([name, d]) => ({ name, dir: d })).sort((a, b) => (a.name < b.name ? -1 : 1)) : undefined;
+  };
+  return { read: (p) => files.get(p), readBytes: (p) => (files.has(p) ? Buffer.from(files.get(p)) : undefined), list };
+}
 
 const show = (ds) => ds.map((d) => `${d.ruleId}: ${d.message}`).join('\n  ') || '(nothing)';
 

@@ -9,10 +9,11 @@ import { isStarlingxName } from './starlingx';
 import { kubernetes, staticPodImagesOf } from './kubernetes/family';
 import { kataConfig } from './kata/family';
 import { kataPersist } from './kata-persist/family';
+import { helmChart } from './helm/family';
 import { kustomize } from './kustomize/family';
 import { starlingxApp } from './starlingx-app/family';
 
-export const families = [starlingx, kustomize, kubernetes, kataConfig, kataPersist, starlingxApp] as const satisfies readonly FamilyModule[];
+export const families = [starlingx, helmChart, kustomize, kubernetes, kataConfig, kataPersist, starlingxApp] as const satisfies readonly FamilyModule[];
 
 /** The family ids, in registry order (the `Family` union of engine/types.ts is this list's element type). */
 export type FamilyId = (typeof families)[number]['id'];
@@ -49,3 +50,5 @@ export const workspaceFacts = {
   folderFacts: staticPodImagesOf,
 };
 export type { NeighbourFacts } from './kubernetes';
+/** What each template of a Helm chart emits at each minor (the helm-render agreement test compares it with `helm template`). */
+export { helmEmissions } from './helm/run';

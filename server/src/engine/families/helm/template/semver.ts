@@ -48,7 +48,9 @@ function comparePrerelease(a: string, b: string): number {
   }
   return 0;
 }
-export function compareVersions(v: SemVer, o: SemVer): number {
+// SemVer 2.0 precedence as Masterminds/semver orders versions (pre-releases included): a chart constraint's reading, not the
+// Kubernetes minor arithmetic of engine/versions.ts.
+export function compareSemver(v: SemVer, o: SemVer): number {
   for (const k of ['major', 'minor', 'patch'] as const) {
     if (v[k] !== o[k]) return v[k] < o[k] ? -1 : 1;
   }
@@ -100,7 +102,7 @@ export function parseConstraints(input: string): Constraints | string {
 
 function check(v: SemVer, c: Constraint): boolean {
   const preBlocked = v.pre !== '' && c.con.pre === '';
-  const cmp = () => compareVersions(v, c.con);
+  const cmp = () => compareSemver(v, c.con);
   const tilde = () => {
     if (preBlocked) return false;
     if (cmp() < 0) return false;
