@@ -1,0 +1,133 @@
+// The field-lifecycle table (data/kubernetes/fields/fields.json, scripts/import-k8s-fields.mjs) through the
+// engine's accessor (engine/kubernetes/fields.ts): facts the sources state, checked at the minors they name.
+// Reads only the repo. Run `node scripts/build.mjs` first.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { repoRoot, engine as e } from './helpers/k8s.mjs';
+
+const f = e.k8sFields;
+const table = JSON.parse(fs.readFileSync(path.join(repoRoot, 'data', 'kubernetes', 'fields', 'fields.json'), 'utf8'));
+const at = (apiVersion, kind, p, minor) => f.fieldAt(apiVersion, kind, p.split('.'), minor);
+
+test('every minor 1.15..1.37 has a source package naming its OpenAPI document, or says why it has none', () => {
+  assert.equal(table.first, 15);
+  assert.equal(table.last, 37);
+  for (let m = 15; m <= 37; m++) {
+    const s = table.sources[m];
+    assert.ok(s, `1.${m}`);
+    if (s.none) assert.ok(table.gaps[m] && s.none.length > 20, `1.${m}: a reason`);
+    else {
+      assert.match(s.package, /^(@kubernetes\/client-node|kubernetes-types|cdk8s-plus-\d+)@\d/);
+      assert.match(s.openapi, new RegExp(`1\\.${m}\\b`), `1.${m}: ${s.openapi}`);
+    }
+  }
+  assert.deepEqual(Object.keys(table.gaps).map(Number), [16, 35, 37]);
+  assert.match(f.sourceOf('1.19'), /^@kubernetes\/client-node@0\.13\.2 \(v1\.19\.0\)$/);
+  assert.match(f.sourceOf(23), /cdk8s-plus-23@2\.3\.14 \(1\.23\.0\), no status/);
+  assert.match(f.sourceOf(35), /^no source: /);
+});
+
+test('the table is closed: every kind and every field type names a model of the table, within its minors', () => {
+  const prim = new Set(['string', 'integer', 'number', 'boolean', 'int-or-string', 'object']);
+  const check = (t, where) => {
+    const base = t.replace(/^(\[\]|\{\})+/, '');
+    assert.ok(prim.has(base) || table.models[base], `${where}: ${t}`);
+  };
+  for (const [k, iv] of Object.entries(table.kinds)) for (const [m, a, b] of iv) { check(m, k); assert.ok(a <= b && a >= 15 && b <= 37); }
+  for (const [n, row] of Object.entries(table.models)) {
+    assert.ok(row.seen.length > 0, n);
+    for (const [fld, v] of Object.entries(row.fields)) {
+      if (typeof v === 'string') check(v, `${n}.${fld}`);
+      else for (const [t, a, b] of v) { check(t, `${n}.${fld}`); assert.ok(a <= b, `${n}.${fld}`); }
+    }
+  }
+});
+
+test('spec.ingressClassName: networking.k8s.io/v1 Ingress serves it from 1.19 (the kind too), v1beta1 from 1.18', () => {
+  const v1 = at('networking.k8s.io/v1', 'Ingress', 'spec.ingressClassName', '1.19');
+  assert.equal(v1.served, true);
+  assert.equal(v1.type, 'string');
+  assert.equal(v1.firstMinor, 19);
+  assert.equal(v1.inferred, false);
+  const v1at18 = at('networking.k8s.io/v1', 'Ingress', 'spec.ingressClassName', 18);
+  assert.equal(v1at18.served, false);
+  assert.equal(v1at18.kindServed, false);
+  const beta18 = at('networking.k8s.io/v1beta1', 'Ingress', 'spec.ingressClassName', 18);
+  assert.equal(beta18.served, true);
+  assert.deepEqual([beta18.firstMinor, beta18.lastMinor], [18, 21]);
+  const beta17 = at('networking.k8s.io/v1beta1', 'Ingress', 'spec.ingressClassName', 17);
+  assert.equal(beta17.served, false);
+  assert.equal(beta17.kindServed, true, '1.17 serves the kind but not the field (silently dropped)');
+  assert.equal(at('networking.k8s.io/v1beta1', 'Ingress', 'spec.backend.serviceName', 17).served, true);
+  // extensions/v1beta1 Ingress is a model of its own (same version and kind in two groups).
+  assert.deepEqual(table.kinds['extensions/v1beta1 Ingress'].map((x) => x[0]), ['ExtensionsV1beta1Ingress']);
+  assert.deepEqual(table.kinds['networking.k8s.io/v1beta1 Ingress'].map((x) => x[0]), ['NetworkingV1beta1Ingress']);
+});
+
+test('spec.template.spec.os of apps/v1 Deployment: served from 1.23 (cdk8s-plus-23: alpha, IdentifyPodOS gate), not at 1.22', () => {
+  const os = at('apps/v1', 'Deployment', 'spec.template.spec.os', 23);
+  assert.equal(os.served, true);
+  assert.equal(os.type, 'V1PodOS');
+  assert.equal(os.firstMinor, 23);
+  assert.equal(os.lastMinor, 36);
+  assert.equal(f.describeType(os.type), 'object (V1PodOS)');
+  const at22 = at('apps/v1', 'Deployment', 'spec.template.spec.os', '1.22');
+  assert.equal(at22.served, false);
+  assert.equal(at22.kindServed, true);
+  assert.equal(at22.type, 'V1PodOS', 'the type of the nearest minor serving it');
+  assert.equal(at('apps/v1', 'Deployment', 'spec.template.spec.os.name', 24).type, 'string');
+});
+
+test('status.nodeInfo.kubeProxyVersion of v1 Node: still in the 1.32 OpenAPI document (and, as the sources say, through 1.36)', () => {
+  const kp = at('v1', 'Node', 'status.nodeInfo.kubeProxyVersion', 32);
+  assert.equal(kp.served, true);
+  assert.equal(kp.inferred, false);
+  assert.deepEqual(kp.ranges, [[15, 36]]);
+  // cdk8s-plus-23 leaves status out: 1.23 is inside the interval but inferred, not read.
+  assert.equal(at('v1', 'Node', 'status.nodeInfo.kubeProxyVersion', 23).inferred, true);
+});
+
+test('the gitRepo volume is served at every minor of the table (pod and pod template)', () => {
+  for (const m of [15, 19, 26, 36]) {
+    const g = at('v1', 'Pod', 'spec.volumes.gitRepo', m);
+    assert.equal(g.served, true);
+    assert.equal(g.type, 'V1GitRepoVolumeSource');
+  }
+  assert.deepEqual(at('apps/v1', 'Deployment', 'spec.template.spec.volumes.gitRepo.repository', 30).ranges, [[15, 36]]);
+  assert.equal(at('v1', 'Pod', 'spec.volumes', 30).type, '[]V1Volume');
+});
+
+test('imagePullPolicy: a string everywhere; its enum comes only from the 1.23 source (the others carry no enums)', () => {
+  const p = at('v1', 'Pod', 'spec.containers.imagePullPolicy', 30);
+  assert.equal(p.type, 'string');
+  assert.deepEqual(p.enum, ['Always', 'IfNotPresent', 'Never']);
+  assert.deepEqual(p.enumMinors, [23]);
+  assert.equal(at('v1', 'Pod', 'spec.containers.image', 30).enum, undefined);
+});
+
+test('free-form maps and JSON: labels, annotations, ConfigMap data serve any key', () => {
+  const l = at('apps/v1', 'Deployment', 'metadata.labels.app.kubernetes.io/name', 20);
+  assert.equal(l.served, true);
+  assert.equal(l.freeForm, true);
+  assert.equal(at('v1', 'ConfigMap', 'data.anything', 30).freeForm, true);
+  assert.equal(at('v1', 'ConfigMap', 'data', 30).type, '{}string');
+  assert.equal(at('v1', 'Pod', 'metadata.annotations', 30).freeForm, true);
+  assert.equal(at('v1', 'Pod', 'metadata.name', 30).freeForm, false);
+});
+
+test('gaps and unknowns: 1.16 is inferred from its neighbours; a typo or an unknown kind has no entry', () => {
+  const img = at('v1', 'Pod', 'spec.containers.image', 16);
+  assert.equal(img.served, true);
+  assert.equal(img.inferred, true);
+  const eph = at('v1', 'Pod', 'spec.ephemeralContainers', 16);
+  assert.equal(eph.served, false, 'first seen in the 1.17 source');
+  assert.equal(eph.inferred, true);
+  assert.equal(at('apps/v1', 'Deployment', 'spec.replica', 30), undefined);
+  assert.equal(at('apps/v1', 'Deployment', 'spec.replicas', 30).type, 'integer');
+  assert.equal(at('example.com/v1', 'Widget', 'spec', 30), undefined);
+  assert.equal(at('apps/v1', 'Deployment', 'spec.replicas', 14), undefined);
+  assert.equal(at('apps/v1', 'Deployment', 'spec.replicas', 'master'), undefined);
+  assert.equal(f.hasKind('apps/v1', 'Deployment'), true);
+});
