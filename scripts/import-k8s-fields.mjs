@@ -36,7 +36,13 @@ const SOURCES = {
   20: { pkg: '@kubernetes/client-node', version: '0.14.3', expect: 'v1.20.2' },
   21: { pkg: '@kubernetes/client-node', version: '0.15.1', expect: 'v1.21.1' },
   22: { pkg: '@kubernetes/client-node', version: '0.16.3', expect: 'v1.22.2' },
-  23: { pkg: 'cdk8s-plus-23', version: '2.3.14', expect: '1.23.0' },
+  // 1.23: cdk8s-plus-23 (1.23.0: the kinds and everything but status) completed by kubernetes-models 3.1.0
+  // ("Update schema to Kubernetes v1.23.5": its CHANGELOG.md, repository tommy351/kubernetes-models-ts,
+  // first-party/kubernetes-models/CHANGELOG.md at 0fb6c822692b1927fb5b205fe6347e5d67653f5b; the README badge still
+  // says 1.22.0, see NOTES) for the fields cdk8s leaves out (status). kubernetes-models alone will not do: from
+  // 2.0.0 on it merges the removed APIs of older minors into its models, and it drops every property named
+  // `description` or `x-kubernetes-*`. The two are compared path by path in crossChecks["23"].
+  23: { pkg: 'cdk8s-plus-23', version: '2.3.14', expect: '1.23.0', completedBy: { pkg: 'kubernetes-models', version: '3.1.0', expect: '1.23.5', apimachinery: '0.2.0' } },
   24: { pkg: '@kubernetes/client-node', version: '0.17.1', expect: 'release-1.24' },
   25: { pkg: '@kubernetes/client-node', version: '0.18.1', expect: 'release-1.25' },
   26: { pkg: 'kubernetes-types', version: '1.26.0', expect: '1.26' },
@@ -50,6 +56,14 @@ const SOURCES = {
   34: { pkg: '@kubernetes/client-node', version: '1.4.0', expect: 'v1.34.0' },
   36: { pkg: '@kubernetes/client-node', version: '2.0.1', expect: 'release-1.36' },
 };
+/** Second sources of a minor, compared path by path with the first (written to `crossChecks`, not merged). */
+const CROSS = {
+  19: { pkg: 'kubernetes-models', version: '1.7.1', expect: '1.19.2' }, // package.json build script: .../kubernetes/v1.19.2/api/openapi-spec/swagger.json
+  25: { pkg: 'kubernetes-types', version: '1.25.0', expect: '1.25' },
+  27: { pkg: 'kubernetes-models', version: '4.3.1', expect: '1.27.1', apimachinery: '1.2.1' }, // CHANGELOG 4.3.0: "Update schema version to v1.27.1"
+  29: { pkg: 'kubernetes-types', version: '1.29.0', expect: '1.29' },
+  30: { pkg: 'kubernetes-types', version: '1.30.0', expect: '1.30' },
+};
 /** Minors without a source, and why (what was looked at). */
 const GAPS = {
   16: 'no registry package found that was generated from the 1.16 OpenAPI document: @kubernetes/client-node 0.11.x is 1.15 (0.11.0 v1.15.5, 0.11.2 v1.15.10) and 0.12.x is 1.18 (0.12.0 and 0.12.3 v1.18.0); kubernetes-types starts at 1.17.0-beta.1; kubernetes-models jumps from 1.15.3 (0.7.3) to 1.19.2 (1.0.0); cdk8s-plus starts at cdk8s-plus-17',
@@ -61,7 +75,9 @@ const GAPS = {
 const NOTES = [
   '@kubernetes/client-node README "Compatibility" table marks 0.19.x as exactly 1.28, 0.20.x as 1.29, 0.21.x as 1.30 and 0.22.x as 1.31, but the generated files of 0.19.0, 0.20.0, 0.21.0 and 0.22.3 name the OpenAPI documents release-1.27, release-1.28, release-1.29 and release-1.30; the table follows the generated files.',
   '@kubernetes/client-node 1.0.0 ... 2.0.1 also ship 168 model files still headed "OpenAPI spec version: v1.30.1" (left from an older generation, e.g. V1alpha2ResourceClassParameters); kinds are taken only from the create methods of the generated API classes, so such files count only where a current model refers to them.',
-  'cdk8s-plus-23 and cdk8s-plus-31 generate construct props, which leave out each kind\'s `status`: at 1.23 and 1.31 the table has no data for status fields or models only reachable from status (see `partial`); those minors neither start nor end an interval of such fields.',
+  'cdk8s-plus-31 generates construct props, which leave out each kind\'s `status`: at 1.31 the table has no data for status fields or models only reachable from status (see `partial` and `unsaid`); that minor neither starts, ends nor breaks an interval of such fields (the accessor answers them as inferred).',
+  'kubernetes-models: the README badge of 2.0.2 and 3.1.0 says Kubernetes 1.22.0 and that of 4.3.0 ... 5.1.0 says 1.27.1, but its CHANGELOG says 3.1.0 = v1.23.5, 4.5.0 = v1.33.0, 5.0.0 = v1.36.0 (and 3.1.0 has PodSpec.os, a 1.23 field); the CHANGELOG is followed. From 2.0.0 on its models also hold the removed APIs of older minors (CHANGELOG 2.0.0), so it is used for fields only, never for which kinds a minor serves.',
+  'Enums: the OpenAPI documents carry `enum` from 1.23 (the +enum markers) until they were taken out again after 1.24 (kubernetes/kubernetes PR 109178, as kubernetes-models 4.1.0\'s CHANGELOG says); of the sources here only kubernetes-models 3.1.0 (1.23.5) keeps them, so `enums` are those of 1.23 (apiVersion/kind literals left out).',
 ];
 
 function unpack(src) {
@@ -346,38 +362,243 @@ function cdk8s(pkg, known) {
     }
   };
   const kinds = {};
+  const defIds = {};
   for (const m of js.matchAll(/\n(Kube\w+)\.GVK = \{\s*apiVersion: '([^']+)',\s*kind: '([^']+)',?\s*\}/g)) {
     const [, cls, apiVersion, kind] = m;
     if (kind.endsWith('List')) continue;
     const props = byTs.get(`${cls}Props`);
     if (!props) continue;
+    defIds[`${apiVersion} ${kind}`] = schemaTag(props);
     const n = modelOf(`${cls}Props`);
     // Construct props leave out apiVersion and kind (from GVK) and status (not in the source: see `partial`).
     models[n] = { apiVersion: 'string', kind: 'string', ...models[n] };
     kinds[`${apiVersion} ${kind}`] = n;
   }
-  return { openapi, kinds, models, enums, partial: 'status' };
+  return { openapi, kinds, models, enums, partial: 'status', defIds };
+}
+
+// ---------------------------------------------------------------- kubernetes-models (_schemas/*.js: one JSON schema per definition)
+
+/**
+ * The definitions of kubernetes-models (and of @kubernetes-models/apimachinery from 3.0 on): each
+ * `_schemas/<Name>.js` holds `const schema = {...}` (a JSON literal, parsed, not run) registered under its OpenAPI
+ * definition id. Kinds come from `roots` ("apiVersion kind" -> definition id) when given, else from the
+ * apiVersion/kind enums of the definitions.
+ */
+function kubernetesModels(pkgs, known, roots) {
+  const schemas = new Map();
+  for (const pkg of pkgs) {
+    const dir = path.join(pkg, '_schemas');
+    for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.js') && !x.endsWith('.d.js'))) {
+      const text = fs.readFileSync(path.join(dir, f), 'utf8');
+      const id = /register\)?\("([^"]+)", schema\)/.exec(text)?.[1];
+      const i = text.indexOf('const schema = {');
+      if (!id || i < 0) continue;
+      const start = text.indexOf('{', i);
+      let depth = 0;
+      let j = start;
+      let inStr = false;
+      for (; j < text.length; j++) {
+        const c = text[j];
+        if (inStr) { if (c === '\\') j++; else if (c === '"') inStr = false; continue; }
+        if (c === '"') inStr = true;
+        else if (c === '{') depth++;
+        else if (c === '}' && --depth === 0) break;
+      }
+      schemas.set(id, JSON.parse(text.slice(start, j + 1)));
+    }
+  }
+  const split = (def) => { const parts = def.split('.'); const kind = parts.pop(); const version = parts.pop(); return { group: parts.pop(), version, kind }; };
+  const defs = [...schemas.keys()].map(split).filter((d) => /^v\d/.test(d.version)).map((d) => [d.group, d.version, d.kind]);
+  const name = namer(known, defs);
+  const models = {};
+  const enums = {};
+  const LEAF = { 'io.k8s.apimachinery.pkg.api.resource.Quantity': 'string', 'io.k8s.apimachinery.pkg.util.intstr.IntOrString': 'int-or-string', 'io.k8s.apimachinery.pkg.runtime.RawExtension': 'object' };
+  const modelOf = (def) => {
+    if (LEAF[def]) return LEAF[def];
+    const sc = schemas.get(def);
+    if (!sc) throw new Error(`kubernetes-models: no schema ${def}`);
+    if (!sc.properties) return sc.type === 'string' ? 'string' : 'object';
+    const d = split(def);
+    const n = name(d.group, d.version, d.kind);
+    if (!(n in models)) {
+      models[n] = null;
+      const fields = {};
+      for (const [f, p] of Object.entries(sc.properties)) {
+        fields[f] = typeOf(p);
+        const e = p.enum ?? p.oneOf?.find((x) => x.enum)?.enum;
+        if (e && f !== 'apiVersion' && f !== 'kind' && fields[f] === 'string') enums[`${n}.${f}`] = e.filter((v) => v !== null);
+      }
+      models[n] = fields;
+    }
+    return n;
+  };
+  const typeOf = (p) => {
+    if (p.oneOf) {
+      const rest = p.oneOf.filter((x) => x.type !== 'null');
+      if (rest.length === 1) return typeOf(rest[0]);
+      const ts = new Set(rest.map(typeOf));
+      if (ts.size === 2 && ts.has('string') && ts.has('integer')) return 'int-or-string';
+      return ts.size === 1 ? [...ts][0] : 'object';
+    }
+    if (p.$ref) return modelOf(p.$ref.replace(/#$/, ''));
+    switch (p.type) {
+      case 'string': case 'boolean': case 'integer': case 'number': return p.type;
+      case 'array': return `[]${p.items ? typeOf(p.items) : 'object'}`;
+      case 'object': return p.additionalProperties && typeof p.additionalProperties === 'object' ? `{}${typeOf(p.additionalProperties)}` : 'object';
+      default: return 'object';
+    }
+  };
+  const kinds = {};
+  if (roots) {
+    for (const [k, def] of Object.entries(roots)) if (schemas.has(def)) kinds[k] = modelOf(def);
+  } else {
+    for (const [def, sc] of schemas) {
+      const av = sc.properties?.apiVersion?.enum?.[0];
+      const kd = sc.properties?.kind?.enum?.[0];
+      if (av && kd && !kd.endsWith('List')) kinds[`${av} ${kd}`] = modelOf(def);
+    }
+  }
+  return { kinds, models, enums };
+}
+
+function readSource(src, known) {
+  const pkg = unpack(src);
+  if (src.pkg === '@kubernetes/client-node') return clientNode(pkg);
+  if (src.pkg === 'kubernetes-types') return kubernetesTypes(pkg, known);
+  if (src.pkg.startsWith('cdk8s-plus-')) {
+    const c = cdk8s(pkg, known);
+    if (!src.completedBy) return c;
+    const more = readSource({ ...src.completedBy, roots: c.defIds }, known);
+    if (more.openapi !== src.completedBy.expect) throw new Error(`${src.completedBy.pkg}: says ${more.openapi}`);
+    completions[src.expect] = compare(c, more, true);
+    // cdk8s first (its types and field names); kubernetes-models adds the fields and models cdk8s has not.
+    const models = { ...more.models };
+    for (const [n, fields] of Object.entries(c.models)) models[n] = { ...(more.models[n] ?? {}), ...fields };
+    return { openapi: `${c.openapi}, status from ${src.completedBy.pkg}@${src.completedBy.version} (${more.openapi})`, kinds: c.kinds, models, enums: { ...c.enums, ...more.enums } };
+  }
+  if (src.pkg === 'kubernetes-models') {
+    const pkgs = [pkg];
+    if (src.apimachinery) pkgs.push(unpack({ pkg: '@kubernetes-models/apimachinery', version: src.apimachinery }));
+    // Its version of Kubernetes is not in the tarball (the README badge is stale): `expect` cites the CHANGELOG.
+    return { openapi: src.expect, ...kubernetesModels(pkgs, known, src.roots) };
+  }
+  throw new Error(src.pkg);
 }
 
 // ---------------------------------------------------------------- read every minor
 
+function checkSays(src, snap, minor) {
+  const said = src.pkg === 'kubernetes-types' ? snap.openapi.replace('kubernetes-types ', '') : snap.openapi;
+  if (!said || !said.includes(src.expect) || (src.pkg === 'kubernetes-types' && !said.startsWith(`1.${minor}.`))) throw new Error(`${src.pkg}@${src.version}: says ${said}, expected ${src.expect}`);
+}
+
 const snapshots = {};
+const completions = {};
 const cnNames = new Set();
 // client-node first: its model names are the naming the other sources follow.
 const order = Object.keys(SOURCES).map(Number).sort((a, b) => (SOURCES[a].pkg === '@kubernetes/client-node' ? 0 : 1) - (SOURCES[b].pkg === '@kubernetes/client-node' ? 0 : 1) || a - b);
 for (const minor of order) {
   const src = SOURCES[minor];
-  const pkg = unpack(src);
-  let snap;
-  if (src.pkg === '@kubernetes/client-node') {
-    snap = clientNode(pkg);
-    for (const n of Object.keys(snap.models)) cnNames.add(n);
-  } else if (src.pkg === 'kubernetes-types') snap = kubernetesTypes(pkg, cnNames);
-  else snap = cdk8s(pkg, cnNames);
-  const said = src.pkg === 'kubernetes-types' ? snap.openapi.replace('kubernetes-types ', '') : snap.openapi;
-  if (!said || !said.includes(src.expect) || (src.pkg === 'kubernetes-types' && !said.startsWith(`1.${minor}.`))) throw new Error(`${src.pkg}@${src.version}: says ${said}, expected ${src.expect}`);
+  const snap = readSource(src, cnNames);
+  if (src.pkg === '@kubernetes/client-node') for (const n of Object.keys(snap.models)) cnNames.add(n);
+  checkSays(src, snap, minor);
   snapshots[minor] = snap;
   console.log(`1.${minor}: ${src.pkg}@${src.version} (${snap.openapi}): ${Object.keys(snap.kinds).length} kinds, ${Object.keys(snap.models).length} models`);
+}
+
+// ---------------------------------------------------------------- second sources: compared, not merged
+
+/** Field paths of a kind in a snapshot (cycles cut, map keys as `*`), with their types. */
+function pathsOf(snap, kind, skipStatus) {
+  const out = new Map();
+  const walk = (model, at, stack) => {
+    const fields = snap.models[model];
+    if (!fields || stack.includes(model) || stack.length > 14) return;
+    for (const [f, t] of Object.entries(fields)) {
+      if (skipStatus && at === '' && f === 'status') continue;
+      const p = at ? `${at}.${f}` : f;
+      out.set(p, t);
+      let base = t.replace(/^(\[\])+/, '');
+      let q = p;
+      while (base.startsWith('{}')) { q += '.*'; base = base.slice(2).replace(/^(\[\])+/, ''); }
+      if (!PRIM.has(base)) walk(base, q, [...stack, model]);
+    }
+  };
+  walk(snap.kinds[kind], '', []);
+  return out;
+}
+
+/** Paths of the kinds both serve that only one has, and paths whose types differ beyond naming. */
+function compare(a, b, skipStatus) {
+  const common = Object.keys(a.kinds).filter((k) => b.kinds[k]).sort();
+  const onlyA = [];
+  const onlyB = [];
+  const typeDiff = [];
+  let paths = 0;
+  const shape = (t) => (PRIM.has(t.replace(/^(\[\]|\{\})+/, '')) ? t : t.replace(/[A-Za-z0-9]+$/, 'model'));
+  const loose = (t) => t.replace(/\binteger\b/, 'number').replace(/\bint-or-string\b/, 'object');
+  for (const k of common) {
+    const pa = pathsOf(a, k, skipStatus);
+    const pb = pathsOf(b, k, skipStatus);
+    for (const [p, t] of pa) {
+      paths++;
+      if (!pb.has(p)) onlyA.push(`${k}: ${p}`);
+      else if (loose(shape(t)) !== loose(shape(pb.get(p)))) typeDiff.push(`${k}: ${p} (${t} / ${pb.get(p)})`);
+    }
+    for (const p of pb.keys()) if (!pa.has(p)) onlyB.push(`${k}: ${p}`);
+  }
+  const kindsOnlyA = Object.keys(a.kinds).filter((k) => !b.kinds[k]).sort();
+  const kindsOnlyB = Object.keys(b.kinds).filter((k) => !a.kinds[k]).sort();
+  const cut = (xs) => (xs.length > 40 ? [...xs.slice(0, 40), `... ${xs.length - 40} more`] : xs);
+  return { kindsCompared: common.length, pathsCompared: paths, kindsOnlyFirst: cut(kindsOnlyA), kindsOnlySecond: cut(kindsOnlyB), pathsOnlyFirst: onlyA.length, pathsOnlySecond: onlyB.length, typesDiffer: typeDiff.length, examples: { onlyFirst: cut(onlyA), onlySecond: cut(onlyB), typesDiffer: cut(typeDiff) } };
+}
+
+const crossChecks = {};
+const crossEnums = {};
+const crossSnaps = {};
+for (const [minor, src] of Object.entries(CROSS)) {
+  const snap = readSource(src, cnNames);
+  crossSnaps[minor] = snap;
+  checkSays(src, snap, Number(minor));
+  const first = SOURCES[minor];
+  crossChecks[minor] = { first: `${first.pkg}@${first.version}`, second: `${src.pkg}@${src.version} (${snap.openapi})`, ...compare(snapshots[minor], snap, !!snap.partial) };
+  for (const [key, values] of Object.entries(snap.enums)) (crossEnums[key] ??= []).push([Number(minor), values]);
+  const c = crossChecks[minor];
+  console.log(`cross 1.${minor}: ${c.second}: ${c.kindsCompared} kinds, ${c.pathsCompared} paths; only first ${c.pathsOnlyFirst}, only second ${c.pathsOnlySecond}, types differ ${c.typesDiffer}; kinds only first ${c.kindsOnlyFirst.length}, only second ${c.kindsOnlySecond.length}`);
+}
+
+for (const [m, c] of Object.entries(SOURCES)) {
+  if (c.completedBy) crossChecks[m] = { first: `${c.pkg}@${c.version}`, second: `${c.completedBy.pkg}@${c.completedBy.version} (${c.completedBy.expect})`, note: 'status ignored (the first leaves it out); the table takes the first and adds what only the second has', ...completions[c.expect] };
+}
+
+// What a source leaves out without saying so (`unsaid`): such a field is neither served nor unserved there.
+// kubernetes-types: the fields it lacks where client-node of the same minor has them (crossChecks 1.25, 1.29,
+// 1.30: the fields of embedded Go structs such as RuleWithOperations' Rule, and JSONSchemaProps' x-kubernetes-*),
+// by model name without its version prefix; cdk8s-plus-31: the status of each kind.
+const baseName = (n) => n.replace(/^([A-Z][a-z]+)*?V\d+((alpha|beta)\d+)?(?=[A-Z])/, '');
+const ktMisses = new Set();
+for (const [m, src] of Object.entries(CROSS)) {
+  if (src.pkg !== 'kubernetes-types') continue;
+  const second = crossSnaps[m];
+  for (const [n, fields] of Object.entries(snapshots[m].models)) {
+    const o = second.models[n];
+    if (o) for (const f of Object.keys(fields)) if (!(f in o)) ktMisses.add(`${baseName(n)}.${f}`);
+  }
+}
+const unsaid = {};
+for (const [m, s] of Object.entries(snapshots)) {
+  const set = new Set();
+  if (SOURCES[m].pkg === 'kubernetes-types') {
+    for (const [n, fields] of Object.entries(s.models)) {
+      for (const key of ktMisses) {
+        const [b, f] = key.split('.');
+        if (b === baseName(n) && !(f in fields)) set.add(`${n}.${f}`);
+      }
+    }
+  }
+  if (s.partial) for (const n of Object.values(s.kinds)) if (!(s.partial in s.models[n])) set.add(`${n}.${s.partial}`);
+  if (set.size) { s.unsaid = set; unsaid[m] = [...set].sort(); }
 }
 
 // Kinds: client-node's create methods are the set; another source's kind counts only where some client-node
@@ -451,7 +672,7 @@ for (const n of [...modelNames].sort()) {
       const s = snapshots[m];
       const t = s.models[n]?.[f];
       if (t !== undefined) return t;
-      if (s.partial && (!s.models[n] || (f === s.partial && Object.values(s.kinds).includes(n)))) return null;
+      if (s.unsaid?.has(`${n}.${f}`) || (s.partial && !s.models[n])) return null;
       return undefined;
     });
   }
@@ -460,18 +681,27 @@ for (const n of [...modelNames].sort()) {
   for (const [f, iv] of Object.entries(fields)) if (iv.length === 1 && iv[0][1] === span[0] && iv[0][2] === span[1]) fields[f] = iv[0][0];
   models[n] = { seen, fields };
 }
-// A field a partial source leaves out of a root model (status) is unknown there; `partial` lists them.
 const kinds = {};
 const kindNames = new Set();
 for (const s of Object.values(snapshots)) for (const k of Object.keys(s.kinds)) kindNames.add(k);
 for (const k of [...kindNames].sort()) kinds[k] = intervals((m) => snapshots[m].kinds[k]);
 
 const enums = {};
-for (const [m, s] of Object.entries(snapshots)) {
-  for (const [key, values] of Object.entries(s.enums)) {
+const enumRows = [];
+for (const [m, s] of Object.entries(snapshots)) for (const [key, values] of Object.entries(s.enums)) enumRows.push([key, Number(m), values]);
+// A second source's enums count where the model and field are the table's (same name) at that minor.
+for (const [key, rows] of Object.entries(crossEnums)) {
+  for (const [m, values] of rows) {
+    const [model, field] = key.split('.');
+    if (snapshots[m]?.models[model]?.[field]) enumRows.push([key, m, values]);
+  }
+}
+enumRows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
+for (const [key, m, values] of enumRows) {
+  {
     const e = (enums[key] ??= []);
     const same = e.find((x) => JSON.stringify(x.values) === JSON.stringify(values));
-    if (same) same.minors.push(Number(m)); else e.push({ values, minors: [Number(m)] });
+    if (same) { if (!same.minors.includes(m)) same.minors.push(m); } else e.push({ values, minors: [m] });
   }
 }
 
@@ -490,8 +720,10 @@ const result = {
     + '`models`: model -> { seen: [[firstMinor, lastMinor], ...] the minors whose source has the model, fields: JSON name -> [[type, firstMinor, lastMinor], ...], or just the type when the field has it over the whole span of `seen` }. '
     + 'A type is string, integer, number, boolean, int-or-string, object (free-form JSON: RawExtension, JSON, any; x-kubernetes-preserve-unknown-fields is not in these sources), a model name, []T (array of T) or {}T (map of string to T: labels, annotations, data, ...). '
     + 'Intervals count only minors with a source; a minor in `gaps` (no source) lies inside an interval when the minors on both sides serve the field (inferred, not read). '
+    + '`unsaid`: per minor, the "Model.field" its source leaves out without saying so (kubernetes-types: the fields it lacks where client-node of the same minor has them, see crossChecks 1.25/1.29/1.30; cdk8s-plus-31: every kind\'s status), and a model missing from a source marked `partial` in `sources`: such a minor neither starts, ends nor breaks an interval (answered as inferred). '
     + 'Model names follow @kubernetes/client-node (V1PodSpec; a group prefix where one version+kind exists in two groups, e.g. ExtensionsV1beta1Ingress and NetworkingV1beta1Ingress, CoreV1Event and EventsV1Event); the other sources\' definitions (group, version, kind) are named the same way. '
-    + '`enums`: "Model.field" -> the values the OpenAPI document lists and the minors whose source gives them (only cdk8s-plus-23 carries enums; the others give plain strings).',
+    + '`enums`: "Model.field" -> [{ values, minors }]: the values the source lists and the minors whose source gives them (kubernetes-models 3.1.0 for 1.23 and, as second source, 4.3.1 for 1.27; the others give plain strings). '
+    + '`crossChecks`: per minor with a second source, the paths (from the kinds both serve) that only one of them has or that they type differently (integer/number and int-or-string/object not counted: some sources cannot tell them apart); the table itself is built from the first source only.',
   notes: NOTES,
   gaps: Object.fromEntries(Object.entries(GAPS).map(([m, why]) => [m, why])),
   refined: `types read as the precise type another minor gives the same field: ${refined['number->integer']} number -> integer, ${refined['object->int-or-string']} object -> int-or-string (per minor and field)`,
@@ -501,12 +733,14 @@ const result = {
   kinds,
   models,
   enums,
+  unsaid,
+  crossChecks,
 };
 const dest = path.join(repoRoot, 'data', 'kubernetes', 'fields', 'fields.json');
 fs.mkdirSync(path.dirname(dest), { recursive: true });
 // One model per line: small diffs when a minor is added.
 const lines = Object.entries(result).map(([k, v]) => {
-  if (k === 'models' || k === 'kinds' || k === 'enums' || k === 'sources') return `${JSON.stringify(k)}:{\n${Object.entries(v).map(([a, b]) => `${JSON.stringify(a)}:${JSON.stringify(b)}`).join(',\n')}\n}`;
+  if (k === 'models' || k === 'kinds' || k === 'enums' || k === 'sources' || k === 'crossChecks' || k === 'unsaid') return `${JSON.stringify(k)}:{\n${Object.entries(v).map(([a, b]) => `${JSON.stringify(a)}:${JSON.stringify(b)}`).join(',\n')}\n}`;
   return `${JSON.stringify(k)}:${JSON.stringify(v)}`;
 });
 fs.writeFileSync(dest, `{\n${lines.join(',\n')}\n}\n`);

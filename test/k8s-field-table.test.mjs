@@ -25,7 +25,8 @@ test('every minor 1.15..1.37 has a source package naming its OpenAPI document, o
   }
   assert.deepEqual(Object.keys(table.gaps).map(Number), [16, 35, 37]);
   assert.match(f.sourceOf('1.19'), /^@kubernetes\/client-node@0\.13\.2 \(v1\.19\.0\)$/);
-  assert.match(f.sourceOf(23), /cdk8s-plus-23@2\.3\.14 \(1\.23\.0\), no status/);
+  assert.equal(f.sourceOf(23), 'cdk8s-plus-23@2.3.14 (1.23.0, status from kubernetes-models@3.1.0 (1.23.5))');
+  assert.equal(f.sourceOf(31), 'cdk8s-plus-31@2.6.43 (1.31.0), no status');
   assert.match(f.sourceOf(35), /^no source: /);
 });
 
@@ -85,8 +86,12 @@ test('status.nodeInfo.kubeProxyVersion of v1 Node: still in the 1.32 OpenAPI doc
   assert.equal(kp.served, true);
   assert.equal(kp.inferred, false);
   assert.deepEqual(kp.ranges, [[15, 36]]);
-  // cdk8s-plus-23 leaves status out: 1.23 is inside the interval but inferred, not read.
-  assert.equal(at('v1', 'Node', 'status.nodeInfo.kubeProxyVersion', 23).inferred, true);
+  // cdk8s-plus-31 leaves status out: 1.31 is inside the interval but inferred, not read (1.23's status is read
+  // from kubernetes-models).
+  assert.equal(at('v1', 'Node', 'status.nodeInfo.kubeProxyVersion', 31).inferred, true);
+  assert.equal(at('v1', 'Node', 'status.nodeInfo.kubeProxyVersion', 31).served, true);
+  assert.equal(at('v1', 'Node', 'status.nodeInfo.kubeProxyVersion', 23).inferred, false);
+  assert.equal(at('v1', 'Node', 'spec.podCIDR', 31).inferred, false);
 });
 
 test('the gitRepo volume is served at every minor of the table (pod and pod template)', () => {
@@ -99,11 +104,12 @@ test('the gitRepo volume is served at every minor of the table (pod and pod temp
   assert.equal(at('v1', 'Pod', 'spec.volumes', 30).type, '[]V1Volume');
 });
 
-test('imagePullPolicy: a string everywhere; its enum comes only from the 1.23 source (the others carry no enums)', () => {
+test('imagePullPolicy: a string everywhere; its enum comes from the sources that keep enums (1.23, 1.27)', () => {
   const p = at('v1', 'Pod', 'spec.containers.imagePullPolicy', 30);
   assert.equal(p.type, 'string');
   assert.deepEqual(p.enum, ['Always', 'IfNotPresent', 'Never']);
-  assert.deepEqual(p.enumMinors, [23]);
+  assert.deepEqual(p.enumMinors, [23, 27]);
+  assert.deepEqual(at('v1', 'Service', 'spec.type', 19).enum, ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort']);
   assert.equal(at('v1', 'Pod', 'spec.containers.image', 30).enum, undefined);
 });
 
@@ -115,6 +121,33 @@ test('free-form maps and JSON: labels, annotations, ConfigMap data serve any key
   assert.equal(at('v1', 'ConfigMap', 'data', 30).type, '{}string');
   assert.equal(at('v1', 'Pod', 'metadata.annotations', 30).freeForm, true);
   assert.equal(at('v1', 'Pod', 'metadata.name', 30).freeForm, false);
+});
+
+test('what a source leaves out unsaid is inferred: kubernetes-types drops embedded-struct fields (RuleWithOperations.resources)', () => {
+  const r = at('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', 'webhooks.rules.resources', 26);
+  assert.equal(r.served, true, 'bridged: 1.25 and 1.27 serve it');
+  assert.equal(r.inferred, true);
+  assert.ok(table.unsaid['26'].includes('V1RuleWithOperations.resources'));
+  assert.equal(at('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', 'webhooks.rules.operations', 26).inferred, false);
+  // A field that begins later is not pulled back by an unsaid minor: x-kubernetes-validations is from 1.23.
+  const v = at('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'spec.versions.schema.openAPIV3Schema.x-kubernetes-validations', 22);
+  assert.equal(v.served, false);
+  assert.equal(v.firstMinor, 23);
+});
+
+test('cross-checks: each second source is compared path by path with the first of its minor', () => {
+  assert.deepEqual(Object.keys(table.crossChecks).sort(), ['19', '23', '25', '27', '29', '30']);
+  for (const c of Object.values(table.crossChecks)) {
+    assert.ok(c.kindsCompared > 40 && c.pathsCompared > 10000, c.second);
+    assert.ok(c.pathsOnlyFirst + c.pathsOnlySecond < c.pathsCompared / 100, `${c.second}: under 1% of paths differ`);
+  }
+  // 1.23: cdk8s (1.23.0) and kubernetes-models (1.23.5) differ where kubernetes-models drops description and
+  // x-kubernetes-* and types StatefulSet volumeClaimTemplates loosely (its CHANGELOG 2.0.2), and in APIService's
+  // spec.service.path; nothing the second has is missing from the first.
+  const c23 = table.crossChecks['23'];
+  assert.equal(c23.pathsOnlySecond, 0);
+  const explained = /\.(description|x-kubernetes-[a-z-]+)(\.|$)|StatefulSet: spec\.volumeClaimTemplates\.|APIService: spec\.service\.path$|^\.\.\. \d+ more$/;
+  assert.deepEqual(c23.examples.onlyFirst.filter((p) => !explained.test(p)), []);
 });
 
 test('gaps and unknowns: 1.16 is inferred from its neighbours; a typo or an unknown kind has no entry', () => {

@@ -16,6 +16,8 @@ export interface FieldTable {
   kinds: Record<string, Interval[]>;
   models: Record<string, ModelRow>;
   enums: Record<string, { values: string[]; minors: number[] }[]>;
+  /** Per minor, the "Model.field" its source leaves out without saying so. */
+  unsaid: Record<string, string[]>;
 }
 
 export const FIELDS_FILE = 'data/kubernetes/fields/fields.json';
@@ -35,7 +37,8 @@ export interface FieldInfo {
   lastMinor: number;
   /** Every run of minors that serve it. */
   ranges: [number, number][];
-  /** Not read but inferred at `minor`: the minor has no source, or its source leaves this part out (status at 1.23). */
+  /** Not read but inferred at `minor`: the minor has no source, or its source leaves this part out without saying
+   *  so (the table's `unsaid` and `partial`: e.g. status at 1.31, JSONSchemaProps' x-kubernetes-* at 1.17/1.26). */
   inferred: boolean;
   /** The path is, or is inside, a free-form map (labels, annotations, data) or free-form JSON: any key is served. */
   freeForm: boolean;
@@ -48,8 +51,13 @@ interface PathRow { steps: Step[]; info: Omit<FieldInfo, 'served' | 'type' | 'in
 
 const cache = new Map<string, PathRow | null>();
 let gapSet: Set<number> | undefined;
+let unsaidSets: Map<number, Set<string>> | undefined;
 
 const gaps = (): Set<number> => (gapSet ??= new Set(Object.keys(fieldTable().gaps).map(Number)));
+const unsaidAt = (minor: number): Set<string> | undefined => {
+  unsaidSets ??= new Map(Object.entries(fieldTable().unsaid ?? {}).map(([m, xs]) => [Number(m), new Set(xs)]));
+  return unsaidSets.get(minor);
+};
 
 function typeIn(entry: string | Interval[] | undefined, model: ModelRow, minor: number): string | undefined {
   if (entry === undefined) return undefined;
@@ -84,7 +92,7 @@ function resolve(t: FieldTable, key: string, path: readonly string[], minor: num
     if (PRIMITIVE.has(base)) return { served: false, inferred, freeForm: false, kindServed: true };
     const row = t.models[base];
     if (!row) return { served: false, inferred, freeForm: false, kindServed: true };
-    if (!modelSeen(row, minor)) inferred = true;
+    if (!modelSeen(row, minor) || unsaidAt(minor)?.has(`${base}.${path[i]}`)) inferred = true;
     const next = typeIn(row.fields[path[i]], row, minor);
     if (next === undefined) return { served: false, inferred, freeForm: false, kindServed: true };
     model = base;
@@ -154,11 +162,14 @@ export function fieldAt(apiVersion: string, kind: string, path: readonly string[
       }
     }
   }
-  const e = model && field ? t.enums[`${model}.${field}`] : undefined;
+  // Where the values differ between sources, those of the minor nearest to the one asked about.
+  const es = model && field ? t.enums[`${model}.${field}`] : undefined;
+  const dist = (x: { minors: number[] }) => Math.min(...x.minors.map((n) => Math.abs(n - m)));
+  const e = es?.reduce((a, b) => (dist(b) < dist(a) ? b : a));
   return {
     served: s.served,
     type: type ?? r.firstType ?? 'object',
-    ...(e ? { enum: e[0].values, enumMinors: e[0].minors } : {}),
+    ...(e ? { enum: e.values, enumMinors: e.minors } : {}),
     ...r.info,
     inferred: s.inferred,
     freeForm: s.freeForm,
