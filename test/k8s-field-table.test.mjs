@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import Ajv from 'ajv';
 import { repoRoot, engine as e } from './helpers/k8s.mjs';
 
 const f = e.k8sFields;
@@ -163,4 +164,50 @@ test('gaps and unknowns: 1.16 is inferred from its neighbours; a typo or an unkn
   assert.equal(at('apps/v1', 'Deployment', 'spec.replicas', 14), undefined);
   assert.equal(at('apps/v1', 'Deployment', 'spec.replicas', 'master'), undefined);
   assert.equal(f.hasKind('apps/v1', 'Deployment'), true);
+});
+
+// ---- schemas/kubernetes-fields/<minor>/manifest.schema.json (scripts/schemas/kubernetes-fields.mjs)
+
+const schemaAt = (minor) => JSON.parse(fs.readFileSync(path.join(repoRoot, 'schemas', 'kubernetes-fields', minor, 'manifest.schema.json'), 'utf8'));
+const validators = new Map();
+const validate = (minor, obj) => {
+  if (!validators.has(minor)) validators.set(minor, new Ajv({ allErrors: true, strict: false }).compile(schemaAt(minor)));
+  const v = validators.get(minor);
+  return v(obj) ? [] : v.errors.filter((x) => x.keyword !== 'if').map((x) => `${x.instancePath} ${x.message}${x.params?.additionalProperty ? `: ${x.params.additionalProperty}` : ''}`);
+};
+const deployment = (podSpec) => ({
+  apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', labels: { 'app.kubernetes.io/name': 'web' }, creationTimestamp: null },
+  spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: podSpec } },
+});
+
+test('field schemas: one per minor with a source from 1.17, none for the gaps', () => {
+  const dirs = fs.readdirSync(path.join(repoRoot, 'schemas', 'kubernetes-fields')).sort((a, b) => Number(a.split('.')[1]) - Number(b.split('.')[1]));
+  const expected = [];
+  for (let m = 17; m <= 37; m++) if (!table.gaps[m]) expected.push(`1.${m}`);
+  assert.deepEqual(dirs, expected);
+  const s = schemaAt('1.23');
+  assert.equal(s['x-skewguard'].minor, '1.23');
+  assert.match(s['x-skewguard'].source, /cdk8s-plus-23@2\.3\.14/);
+  assert.ok(s['x-skewguard'].inferred.length === 0, '1.23 is read whole');
+  assert.ok(schemaAt('1.31')['x-skewguard'].inferred.includes('V1Node.status'));
+});
+
+test('field schemas: spec.template.spec.os fails at 1.22 and passes at 1.23; a typo fails everywhere; null and free-form maps pass', () => {
+  const withOs = deployment({ os: { name: 'linux' }, containers: [{ name: 'web', image: 'nginx', imagePullPolicy: 'IfNotPresent', resources: {} }] });
+  assert.deepEqual(validate('1.23', withOs), []);
+  assert.deepEqual(validate('1.36', withOs), []);
+  assert.deepEqual(validate('1.22', withOs), ['/spec/template/spec must NOT have additional properties: os']);
+  const typo = deployment({ containers: [{ name: 'web', image: 'nginx' }] });
+  typo.spec.replica = 2;
+  for (const m of ['1.17', '1.26', '1.36']) assert.deepEqual(validate(m, typo), ['/spec must NOT have additional properties: replica'], m);
+  assert.deepEqual(validate('1.20', { ...typo, spec: { ...typo.spec, replica: undefined, replicas: 'two' } }).filter((x) => x.startsWith('/spec/replicas')), ['/spec/replicas must be integer,null']);
+});
+
+test('field schemas: ingressClassName is served by networking.k8s.io/v1beta1 Ingress from 1.18, not at 1.17', () => {
+  const ing = { apiVersion: 'networking.k8s.io/v1beta1', kind: 'Ingress', metadata: { name: 'i', annotations: { 'kubernetes.io/ingress.class': 'nginx' } }, spec: { ingressClassName: 'nginx', backend: { serviceName: 's', servicePort: 80 } } };
+  assert.deepEqual(validate('1.18', ing), []);
+  assert.deepEqual(validate('1.17', ing), ['/spec must NOT have additional properties: ingressClassName']);
+  // Kinds the minor does not serve and custom resources pass (the apiVersion rules judge those).
+  assert.deepEqual(validate('1.22', ing), []);
+  assert.deepEqual(validate('1.30', { apiVersion: 'example.com/v1', kind: 'Widget', spec: { anything: 1 } }), []);
 });
