@@ -115,9 +115,13 @@ test('imagePullPolicy: a string everywhere; its enum comes from the sources that
 });
 
 test('free-form maps and JSON: labels, annotations, ConfigMap data serve any key', () => {
-  const l = at('apps/v1', 'Deployment', 'metadata.labels.app.kubernetes.io/name', 20);
+  const l = f.fieldAt('apps/v1', 'Deployment', ['metadata', 'labels', 'app.kubernetes.io/name'], 20);
   assert.equal(l.served, true);
   assert.equal(l.freeForm, true);
+  assert.equal(l.type, 'string');
+  assert.equal(f.fieldAt('apps/v1', 'Deployment', ['metadata', 'labels', 'app', 'nested'], 20), undefined, 'a label value is a string');
+  // Free-form JSON (RawExtension): anything below is served.
+  assert.equal(at('apps/v1', 'ControllerRevision', 'data.any.depth', 25).freeForm, true);
   assert.equal(at('v1', 'ConfigMap', 'data.anything', 30).freeForm, true);
   assert.equal(at('v1', 'ConfigMap', 'data', 30).type, '{}string');
   assert.equal(at('v1', 'Pod', 'metadata.annotations', 30).freeForm, true);

@@ -46,10 +46,6 @@ export interface FieldInfo {
   kindServed: boolean;
 }
 
-interface Step { served: boolean; kindServed: boolean; type?: string; model?: string; field?: string; inferred: boolean; freeForm: boolean }
-interface PathRow { steps: Step[]; info: Omit<FieldInfo, 'served' | 'type' | 'inferred' | 'freeForm' | 'kindServed' | 'enum' | 'enumMinors'>; firstType?: string }
-
-const cache = new Map<string, PathRow | null>();
 let gapSet: Set<number> | undefined;
 let unsaidSets: Map<number, Set<string>> | undefined;
 
@@ -67,67 +63,122 @@ function typeIn(entry: string | Interval[] | undefined, model: ModelRow, minor: 
 }
 const modelSeen = (model: ModelRow, minor: number): boolean => model.seen.some(([a, b]) => minor >= a && minor <= b);
 const PRIMITIVE = new Set(['string', 'integer', 'number', 'boolean', 'int-or-string', 'object']);
+const isFree = (type: string): boolean => {
+  const base = type.replace(/^(\[\])+/, '');
+  return base === 'object' || base.startsWith('{}');
+};
 
-/** One minor: walk the path from the kind's model. */
-function resolve(t: FieldTable, key: string, path: readonly string[], minor: number): Step {
-  const gap = gaps().has(minor);
-  const root = t.kinds[key];
-  let rootType: string | undefined;
-  if (root) for (const [m, a, b] of root) if (minor >= a && minor <= b) rootType = m;
-  if (rootType === undefined) return { served: false, inferred: gap, freeForm: false, kindServed: false };
-  let type: string = rootType;
-  let inferred = gap;
-  let model: string | undefined;
-  let field: string | undefined;
-  for (let i = 0; i < path.length; i++) {
-    let base: string = type;
-    while (base.startsWith('[]')) base = base.slice(2);
-    if (base.startsWith('{}')) {
-      // A map: this segment is a key of the map (any key is served), the next ones are inside its value.
-      type = base.slice(2);
-      if (type === 'string' || type === 'object' || i === path.length - 1) return { served: true, type, model, field, inferred, freeForm: true, kindServed: true };
-      continue;
-    }
-    if (base === 'object') return { served: true, type: base, model, field, inferred, freeForm: true, kindServed: true };
-    if (PRIMITIVE.has(base)) return { served: false, inferred, freeForm: false, kindServed: true };
-    const row = t.models[base];
-    if (!row) return { served: false, inferred, freeForm: false, kindServed: true };
-    if (!modelSeen(row, minor) || unsaidAt(minor)?.has(`${base}.${path[i]}`)) inferred = true;
-    const next = typeIn(row.fields[path[i]], row, minor);
-    if (next === undefined) return { served: false, inferred, freeForm: false, kindServed: true };
-    model = base;
-    field = path[i];
-    type = next;
-  }
-  const last = type.replace(/^(\[\])+/, '');
-  return { served: true, type, model, field, inferred, freeForm: last === 'object' || last.startsWith('{}'), kindServed: true };
+/** Bit of `minor` in a node's masks (bit 0 = the table's first minor). */
+export function minorBit(minor: number): number { return 1 << (minor - fieldTable().first); }
+/** The mask of a list of minors (those outside the table are left out). */
+export function maskOf(minors: readonly number[]): number {
+  const t = fieldTable();
+  let m = 0;
+  for (const n of minors) if (n >= t.first && n <= t.last) m |= 1 << (n - t.first);
+  return m;
 }
 
-function row(apiVersion: string, kind: string, path: readonly string[]): PathRow | null {
-  const key = `${apiVersion} ${kind}`;
-  const ck = `${key}\u0000${path.join('\u0000')}`;
-  const hit = cache.get(ck);
-  if (hit !== undefined) return hit;
-  const t = fieldTable();
-  if (!t.kinds[key]) { cache.set(ck, null); return null; }
-  const steps: Step[] = [];
-  const ranges: [number, number][] = [];
-  let firstType: string | undefined;
-  for (let m = t.first; m <= t.last; m++) {
-    const s = resolve(t, key, path, m);
-    steps.push(s);
-    if (s.served) {
-      firstType ??= s.type;
-      const r = ranges[ranges.length - 1];
-      if (r && r[1] === m - 1) r[1] = m; else ranges.push([m, m]);
-    }
+/**
+ * One field path of one apiVersion/kind, for every minor of the table at once: a rule walks a manifest's keys
+ * with `child()` (memoized: one Map lookup per key once warm) and tests the masks against its window's.
+ */
+export class FieldNode {
+  /** Minors (bits) that serve the path. */
+  readonly served: number;
+  /** Minors where that answer is inferred, not read (no source, or the source leaves this part out unsaid). */
+  readonly inferred: number;
+  /** Minors where the path is, or is inside, a free-form map or free-form JSON (any key below is served). */
+  readonly freeForm: number;
+  /** Minors that serve the apiVersion/kind. */
+  readonly kindServed: number;
+  private children?: Map<string, FieldNode>;
+  private mapChild?: FieldNode;
+
+  /** types[i]: the path's type at minor first+i (undefined: not served); owners[i]: the model holding the field. */
+  constructor(readonly types: readonly (string | undefined)[], readonly owners: readonly (string | undefined)[], inferred: number, freeForm: number, kindServed: number, private readonly inMap = false) {
+    let served = 0;
+    for (let i = 0; i < types.length; i++) if (types[i] !== undefined) served |= 1 << i;
+    this.served = served;
+    this.inferred = inferred;
+    this.freeForm = freeForm;
+    this.kindServed = kindServed;
   }
-  const out: PathRow = {
-    steps,
-    firstType,
-    info: { firstMinor: ranges.length ? ranges[0][0] : 0, lastMinor: ranges.length ? ranges[ranges.length - 1][1] : 0, ranges },
-  };
-  cache.set(ck, out);
+
+  /** The node of field `name` below this one (a map's key: any name gives the same node). */
+  child(name: string): FieldNode {
+    const hit = this.children?.get(name);
+    if (hit) return hit;
+    if (this.mapChild) return this.mapChild;
+    const t = fieldTable();
+    const n = this.types.length;
+    const types: (string | undefined)[] = new Array(n);
+    const owners: (string | undefined)[] = new Array(n);
+    let inferred = this.inferred;
+    let freeForm = 0;
+    let named = false;
+    let mapped = false;
+    for (let i = 0; i < n; i++) {
+      const type = this.types[i];
+      if (type === undefined) continue;
+      let base = type;
+      while (base.startsWith('[]')) base = base.slice(2);
+      if (base.startsWith('{}')) { mapped = true; types[i] = base.slice(2); freeForm |= 1 << i; continue; }
+      if (base === 'object') { mapped = true; types[i] = 'object'; freeForm |= 1 << i; continue; }
+      if (PRIMITIVE.has(base)) continue;
+      named = true;
+      const row = t.models[base];
+      if (!row) continue;
+      const minor = t.first + i;
+      const next = typeIn(row.fields[name], row, minor);
+      if (next === undefined) continue;
+      if (!modelSeen(row, minor) || unsaidAt(minor)?.has(`${base}.${name}`)) inferred |= 1 << i;
+      types[i] = next;
+      owners[i] = base;
+      if (isFree(next)) freeForm |= 1 << i;
+    }
+    const node = new FieldNode(types, owners, inferred, freeForm, this.kindServed, mapped);
+    if (mapped && !named) { this.mapChild = node; return node; }
+    // Memoize only what some minor serves: unknown keys (typos, hostile input) leave no trace.
+    if (node.served !== 0 && !this.inMap) (this.children ??= new Map()).set(name, node);
+    else if (node.served !== 0 && (this.children?.size ?? 0) < 256) (this.children ??= new Map()).set(name, node);
+    return node;
+  }
+}
+
+const roots = new Map<string, FieldNode | null>();
+
+/** The node of an apiVersion/kind's object, or undefined when the table has no such kind. */
+export function rootNode(apiVersion: string, kind: string): FieldNode | undefined {
+  const key = `${apiVersion} ${kind}`;
+  let r = roots.get(key);
+  if (r === undefined) {
+    const t = fieldTable();
+    const iv = t.kinds[key];
+    if (!iv) r = null;
+    else {
+      const n = t.last - t.first + 1;
+      const types: (string | undefined)[] = new Array(n);
+      let kindServed = 0;
+      let inferred = 0;
+      for (let i = 0; i < n; i++) {
+        const minor = t.first + i;
+        if (gaps().has(minor)) inferred |= 1 << i;
+        for (const [m, a, b] of iv) if (minor >= a && minor <= b) { types[i] = m; kindServed |= 1 << i; }
+      }
+      r = new FieldNode(types, new Array(n), inferred, 0, kindServed);
+    }
+    if (roots.size < 4096) roots.set(key, r);
+  }
+  return r ?? undefined;
+}
+
+function rangesOf(mask: number, first: number, n: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 0; i < n; i++) {
+    if (!(mask & (1 << i))) continue;
+    const r = out[out.length - 1];
+    if (r && r[1] === first + i - 1) r[1] = first + i; else out.push([first + i, first + i]);
+  }
   return out;
 }
 
@@ -147,33 +198,37 @@ export function fieldAt(apiVersion: string, kind: string, path: readonly string[
   const t = fieldTable();
   const m = minorOf(minor);
   if (!(m >= t.first && m <= t.last)) return undefined;
-  const r = row(apiVersion, kind, path);
-  if (!r || !r.info.ranges.length) return undefined;
-  const s = r.steps[m - t.first];
-  let type = s.type;
-  let model = s.model;
-  let field = s.field;
-  if (!s.served) {
+  let node = rootNode(apiVersion, kind);
+  if (!node) return undefined;
+  for (const seg of path) node = node.child(seg);
+  if (!node.served) return undefined;
+  const i = m - t.first;
+  const bit = 1 << i;
+  const n = t.last - t.first + 1;
+  let j = i;
+  if (node.types[i] === undefined) {
     // The nearest minor that serves it, for the type.
-    for (let d = 1; d <= t.last - t.first && type === undefined; d++) {
-      for (const n of [m + d, m - d]) {
-        const o = r.steps[n - t.first];
-        if (o?.served) { type = o.type; model = o.model; field = o.field; break; }
-      }
+    for (let d = 1; d < n; d++) {
+      if (node.types[i + d] !== undefined) { j = i + d; break; }
+      if (node.types[i - d] !== undefined) { j = i - d; break; }
     }
   }
+  const owner = node.owners[j];
+  const es = owner && path.length ? t.enums[`${owner}.${path[path.length - 1]}`] : undefined;
   // Where the values differ between sources, those of the minor nearest to the one asked about.
-  const es = model && field ? t.enums[`${model}.${field}`] : undefined;
-  const dist = (x: { minors: number[] }) => Math.min(...x.minors.map((n) => Math.abs(n - m)));
+  const dist = (x: { minors: number[] }) => Math.min(...x.minors.map((k) => Math.abs(k - m)));
   const e = es?.reduce((a, b) => (dist(b) < dist(a) ? b : a));
+  const ranges = rangesOf(node.served, t.first, n);
   return {
-    served: s.served,
-    type: type ?? r.firstType ?? 'object',
+    served: (node.served & bit) !== 0,
+    type: node.types[j] as string,
     ...(e ? { enum: e.values, enumMinors: e.minors } : {}),
-    ...r.info,
-    inferred: s.inferred,
-    freeForm: s.freeForm,
-    kindServed: s.kindServed,
+    firstMinor: ranges[0][0],
+    lastMinor: ranges[ranges.length - 1][1],
+    ranges,
+    inferred: (node.inferred & bit) !== 0,
+    freeForm: (node.freeForm & bit) !== 0,
+    kindServed: (node.kindServed & bit) !== 0,
   };
 }
 
