@@ -30,7 +30,9 @@ const LAST = 37;
  */
 const SOURCES = {
   15: { pkg: '@kubernetes/client-node', version: '0.11.2', expect: 'v1.15.10' },
-  17: { pkg: 'kubernetes-types', version: '1.17.0-beta.1', expect: '1.17' },
+  // 1.17 and 1.26 as 1.23: cdk8s-plus-NN for the kinds and everything but status, completed by kubernetes-types for
+  // status (kubernetes-types alone drops fields such as PolicyRule's resources and verbs: see crossChecks).
+  17: { pkg: 'cdk8s-plus-17', version: '1.0.0-beta.84', expect: '1.17', completedBy: { pkg: 'kubernetes-types', version: '1.17.0-beta.1', expect: '1.17' } },
   18: { pkg: '@kubernetes/client-node', version: '0.12.3', expect: 'v1.18.0' },
   19: { pkg: '@kubernetes/client-node', version: '0.13.2', expect: 'v1.19.0' },
   20: { pkg: '@kubernetes/client-node', version: '0.14.3', expect: 'v1.20.2' },
@@ -45,7 +47,7 @@ const SOURCES = {
   23: { pkg: 'cdk8s-plus-23', version: '2.3.14', expect: '1.23.0', completedBy: { pkg: 'kubernetes-models', version: '3.1.0', expect: '1.23.5', apimachinery: '0.2.0' } },
   24: { pkg: '@kubernetes/client-node', version: '0.17.1', expect: 'release-1.24' },
   25: { pkg: '@kubernetes/client-node', version: '0.18.1', expect: 'release-1.25' },
-  26: { pkg: 'kubernetes-types', version: '1.26.0', expect: '1.26' },
+  26: { pkg: 'cdk8s-plus-26', version: '2.4.17', expect: '1.26.0', completedBy: { pkg: 'kubernetes-types', version: '1.26.0', expect: '1.26' } },
   27: { pkg: '@kubernetes/client-node', version: '0.19.0', expect: 'release-1.27' },
   28: { pkg: '@kubernetes/client-node', version: '0.20.0', expect: 'release-1.28' },
   29: { pkg: '@kubernetes/client-node', version: '0.21.0', expect: 'release-1.29' },
@@ -75,7 +77,7 @@ const GAPS = {
 const NOTES = [
   '@kubernetes/client-node README "Compatibility" table marks 0.19.x as exactly 1.28, 0.20.x as 1.29, 0.21.x as 1.30 and 0.22.x as 1.31, but the generated files of 0.19.0, 0.20.0, 0.21.0 and 0.22.3 name the OpenAPI documents release-1.27, release-1.28, release-1.29 and release-1.30; the table follows the generated files.',
   '@kubernetes/client-node 1.0.0 ... 2.0.1 also ship 168 model files still headed "OpenAPI spec version: v1.30.1" (left from an older generation, e.g. V1alpha2ResourceClassParameters); kinds are taken only from the create methods of the generated API classes, so such files count only where a current model refers to them.',
-  'cdk8s-plus-31 generates construct props, which leave out each kind\'s `status`: at 1.31 the table has no data for status fields or models only reachable from status (see `partial` and `unsaid`); that minor neither starts, ends nor breaks an interval of such fields (the accessor answers them as inferred).',
+  'cdk8s-plus-NN generates construct props, which leave out each kind\'s `status`: at 1.17, 1.23 and 1.26 the status comes from a second package of the same minor (kubernetes-types, kubernetes-models); cdk8s-plus-31 has none: at 1.31 the table has no data for status fields or models only reachable from status (see `partial` and `unsaid`); that minor neither starts, ends nor breaks an interval of such fields (the accessor answers them as inferred).',
   'kubernetes-models: the README badge of 2.0.2 and 3.1.0 says Kubernetes 1.22.0 and that of 4.3.0 ... 5.1.0 says 1.27.1, but its CHANGELOG says 3.1.0 = v1.23.5, 4.5.0 = v1.33.0, 5.0.0 = v1.36.0 (and 3.1.0 has PodSpec.os, a 1.23 field); the CHANGELOG is followed. From 2.0.0 on its models also hold the removed APIs of older minors (CHANGELOG 2.0.0), so it is used for fields only, never for which kinds a minor serves.',
   'Enums: the OpenAPI documents carry `enum` from 1.23 (the +enum markers) until they were taken out again after 1.24 (kubernetes/kubernetes PR 109178, as kubernetes-models 4.1.0\'s CHANGELOG says); of the sources here only kubernetes-models 3.1.0 (1.23.5) keeps them, so `enums` are those of 1.23 (apiVersion/kind literals left out).',
 ];
@@ -122,8 +124,13 @@ function clientNode(pkg) {
     if (h) headers.set(h, (headers.get(h) ?? 0) + 1);
   }
   const openapi = [...headers].sort((a, b) => b[1] - a[1])[0][0];
+  // Only the API classes the package exports: from 1.0.0 on dist/gen/apis/ also keeps files of older generations
+  // (ResourceV1alpha2Api.js in 1.1.3, whose 1.32 OpenAPI document no longer has resource.k8s.io/v1alpha2).
+  const exported = modern
+    ? new Set([...fs.readFileSync(path.join(gen, 'index.js'), 'utf8').matchAll(/\bObject(\w+Api) as \1\b/g)].map((m) => `${m[1]}.js`))
+    : new Set([...fs.readFileSync(path.join(apiDir, 'apis.js'), 'utf8').matchAll(/require\("\.\/(\w+)"\)/g)].map((m) => `${m[1]}.js`));
   const kinds = {};
-  for (const f of fs.readdirSync(apiDir).filter((x) => /Api\.js$/.test(x))) {
+  for (const f of fs.readdirSync(apiDir).filter((x) => /Api\.js$/.test(x) && exported.has(x))) {
     const src = fs.readFileSync(path.join(apiDir, f), 'utf8');
     const re = /\n {4}(?:async )?create(?:Namespaced)?(\w+)\(([\s\S]*?)\n {4}\}/g;
     for (let m; (m = re.exec(src));) {
@@ -290,7 +297,7 @@ function kubernetesTypes(pkg, known) {
 
 function cdk8s(pkg, known) {
   const desc = JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8')).description;
-  const openapi = /for Kubernetes (\d+\.\d+\.\d+)/.exec(desc)?.[1];
+  const openapi = /for Kubernetes (\d+\.\d+(?:\.\d+)?)/.exec(desc)?.[1];
   const dts = path.join(pkg, 'lib', 'imports', 'k8s.d.ts');
   const js = fs.readFileSync(path.join(pkg, 'lib', 'imports', 'k8s.js'), 'utf8');
   const sf = ts.createSourceFile(dts, fs.readFileSync(dts, 'utf8'), ts.ScriptTarget.Latest, true);
@@ -374,7 +381,7 @@ function cdk8s(pkg, known) {
     models[n] = { apiVersion: 'string', kind: 'string', ...models[n] };
     kinds[`${apiVersion} ${kind}`] = n;
   }
-  return { openapi, kinds, models, enums, partial: 'status', defIds };
+  return { openapi, kinds, models, enums, partial: 'status', absentUnsaid: true, defIds };
 }
 
 // ---------------------------------------------------------------- kubernetes-models (_schemas/*.js: one JSON schema per definition)
@@ -470,12 +477,15 @@ function readSource(src, known) {
     const c = cdk8s(pkg, known);
     if (!src.completedBy) return c;
     const more = readSource({ ...src.completedBy, roots: c.defIds }, known);
-    if (more.openapi !== src.completedBy.expect) throw new Error(`${src.completedBy.pkg}: says ${more.openapi}`);
+    checkSays(src.completedBy, more, Number(src.expect.split('.')[1]));
     completions[src.expect] = compare(c, more, true);
     // cdk8s first (its types and field names); kubernetes-models adds the fields and models cdk8s has not.
     const models = { ...more.models };
     for (const [n, fields] of Object.entries(c.models)) models[n] = { ...(more.models[n] ?? {}), ...fields };
-    return { openapi: `${c.openapi}, status from ${src.completedBy.pkg}@${src.completedBy.version} (${more.openapi})`, kinds: c.kinds, models, enums: { ...c.enums, ...more.enums } };
+    // kubernetes-types is one minor's kinds exactly (cdk8s leaves out some, e.g. extensions/v1beta1 Ingress at
+    // 1.17); kubernetes-models also holds removed APIs, so its kinds are not taken.
+    const kinds = src.completedBy.pkg === 'kubernetes-types' ? { ...more.kinds, ...c.kinds } : c.kinds;
+    return { openapi: `${c.openapi}, status from ${src.completedBy.pkg}@${src.completedBy.version} (${more.openapi})`, kinds, models, enums: { ...c.enums, ...more.enums }, absentUnsaid: true };
   }
   if (src.pkg === 'kubernetes-models') {
     const pkgs = [pkg];
@@ -570,6 +580,7 @@ for (const [minor, src] of Object.entries(CROSS)) {
 
 for (const [m, c] of Object.entries(SOURCES)) {
   if (c.completedBy) crossChecks[m] = { first: `${c.pkg}@${c.version}`, second: `${c.completedBy.pkg}@${c.completedBy.version} (${c.completedBy.expect})`, note: 'status ignored (the first leaves it out); the table takes the first and adds what only the second has', ...completions[c.expect] };
+  if (c.completedBy && !completions[c.expect]) throw new Error(`no comparison for 1.${m}`);
 }
 
 // What a source leaves out without saying so (`unsaid`): such a field is neither served nor unserved there.
@@ -589,7 +600,7 @@ for (const [m, src] of Object.entries(CROSS)) {
 const unsaid = {};
 for (const [m, s] of Object.entries(snapshots)) {
   const set = new Set();
-  if (SOURCES[m].pkg === 'kubernetes-types') {
+  if (SOURCES[m].pkg === 'kubernetes-types' || SOURCES[m].completedBy?.pkg === 'kubernetes-types') {
     for (const [n, fields] of Object.entries(s.models)) {
       for (const key of ktMisses) {
         const [b, f] = key.split('.');
@@ -597,7 +608,12 @@ for (const [m, s] of Object.entries(snapshots)) {
       }
     }
   }
-  if (s.partial) for (const n of Object.values(s.kinds)) if (!(s.partial in s.models[n])) set.add(`${n}.${s.partial}`);
+  if (s.partial) {
+    for (const n of Object.values(s.kinds)) {
+      if (s.partial in s.models[n]) continue;
+      if (Object.values(snapshots).some((o) => o !== s && o.models[n] && s.partial in o.models[n])) set.add(`${n}.${s.partial}`);
+    }
+  }
   if (set.size) { s.unsaid = set; unsaid[m] = [...set].sort(); }
 }
 
@@ -672,7 +688,7 @@ for (const n of [...modelNames].sort()) {
       const s = snapshots[m];
       const t = s.models[n]?.[f];
       if (t !== undefined) return t;
-      if (s.unsaid?.has(`${n}.${f}`) || (s.partial && !s.models[n])) return null;
+      if (s.unsaid?.has(`${n}.${f}`) || (s.absentUnsaid && !s.models[n])) return null;
       return undefined;
     });
   }
@@ -684,7 +700,10 @@ for (const n of [...modelNames].sort()) {
 const kinds = {};
 const kindNames = new Set();
 for (const s of Object.values(snapshots)) for (const k of Object.keys(s.kinds)) kindNames.add(k);
-for (const k of [...kindNames].sort()) kinds[k] = intervals((m) => snapshots[m].kinds[k]);
+// cdk8s keeps one kind per name: core v1 Event is left out where events.k8s.io has Event too (1.23, 1.26, 1.31);
+// such an absence neither ends nor breaks the kind's interval.
+const sameName = (s, k) => Object.keys(s.kinds).some((x) => x !== k && x.split(' ')[1] === k.split(' ')[1]);
+for (const k of [...kindNames].sort()) kinds[k] = intervals((m) => snapshots[m].kinds[k] ?? (snapshots[m].absentUnsaid && sameName(snapshots[m], k) ? null : undefined));
 
 const enums = {};
 const enumRows = [];

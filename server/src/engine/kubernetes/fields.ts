@@ -40,6 +40,8 @@ export interface FieldInfo {
   /** Not read but inferred at `minor`: the minor has no source, or its source leaves this part out without saying
    *  so (the table's `unsaid` and `partial`: e.g. status at 1.31, JSONSchemaProps' x-kubernetes-* at 1.17/1.26). */
   inferred: boolean;
+  /** Not served as far as the table knows, but it cannot vouch for that at `minor` (see FieldNode.unknown). */
+  unknown: boolean;
   /** The path is, or is inside, a free-form map (labels, annotations, data) or free-form JSON: any key is served. */
   freeForm: boolean;
   /** The table serves the apiVersion/kind itself at `minor`. */
@@ -68,6 +70,35 @@ const isFree = (type: string): boolean => {
   return base === 'object' || base.startsWith('{}');
 };
 
+/**
+ * A minor without a source (the table's gaps) serves a path when the nearest minors with a source on both sides
+ * do (whatever the model is called there): its type is the later one's. Filled in after the minors with a source.
+ */
+function fillGaps(types: (string | undefined)[], owners: (string | undefined)[], freeForm: number): { freeForm: number; unknown: number } {
+  const t = fieldTable();
+  let unknown = 0;
+  for (const g of gaps()) {
+    const i = g - t.first;
+    if (i < 0 || i >= types.length) continue;
+    let p = i - 1;
+    while (p >= 0 && gaps().has(t.first + p)) p--;
+    let n = i + 1;
+    while (n < types.length && gaps().has(t.first + n)) n++;
+    const before = p >= 0 ? types[p] !== undefined : undefined;
+    const after = n < types.length ? types[n] !== undefined : undefined;
+    if (before && after) {
+      types[i] = types[n];
+      owners[i] = owners[n];
+      if (freeForm & (1 << n)) freeForm |= 1 << i;
+    } else {
+      types[i] = undefined;
+      // Both sides without it: not served either. One side with it (or no side to ask): cannot be judged.
+      if (before !== false || after !== false) unknown |= 1 << i;
+    }
+  }
+  return { freeForm, unknown };
+}
+
 /** Bit of `minor` in a node's masks (bit 0 = the table's first minor). */
 export function minorBit(minor: number): number { return 1 << (minor - fieldTable().first); }
 /** The mask of a list of minors (those outside the table are left out). */
@@ -87,6 +118,9 @@ export class FieldNode {
   readonly served: number;
   /** Minors where that answer is inferred, not read (no source, or the source leaves this part out unsaid). */
   readonly inferred: number;
+  /** Minors where the path is not served as far as the table knows, but the table cannot vouch for it: a minor
+   *  without a source whose neighbours disagree, or a part its source leaves out. A subset of `inferred`. */
+  readonly unknown: number;
   /** Minors where the path is, or is inside, a free-form map or free-form JSON (any key below is served). */
   readonly freeForm: number;
   /** Minors that serve the apiVersion/kind. */
@@ -95,11 +129,12 @@ export class FieldNode {
   private mapChild?: FieldNode;
 
   /** types[i]: the path's type at minor first+i (undefined: not served); owners[i]: the model holding the field. */
-  constructor(readonly types: readonly (string | undefined)[], readonly owners: readonly (string | undefined)[], inferred: number, freeForm: number, kindServed: number, private readonly inMap = false) {
+  constructor(readonly types: readonly (string | undefined)[], readonly owners: readonly (string | undefined)[], inferred: number, freeForm: number, kindServed: number, unknown = 0, private readonly inMap = false) {
     let served = 0;
     for (let i = 0; i < types.length; i++) if (types[i] !== undefined) served |= 1 << i;
     this.served = served;
     this.inferred = inferred;
+    this.unknown = unknown & ~served;
     this.freeForm = freeForm;
     this.kindServed = kindServed;
   }
@@ -114,12 +149,14 @@ export class FieldNode {
     const types: (string | undefined)[] = new Array(n);
     const owners: (string | undefined)[] = new Array(n);
     let inferred = this.inferred;
+    let unknown = 0;
     let freeForm = 0;
     let named = false;
     let mapped = false;
+    const gap = gaps();
     for (let i = 0; i < n; i++) {
       const type = this.types[i];
-      if (type === undefined) continue;
+      if (type === undefined || gap.has(t.first + i)) continue;
       let base = type;
       while (base.startsWith('[]')) base = base.slice(2);
       if (base.startsWith('{}')) { mapped = true; types[i] = base.slice(2); freeForm |= 1 << i; continue; }
@@ -129,14 +166,15 @@ export class FieldNode {
       const row = t.models[base];
       if (!row) continue;
       const minor = t.first + i;
+      if (!modelSeen(row, minor) || unsaidAt(minor)?.has(`${base}.${name}`)) { inferred |= 1 << i; unknown |= 1 << i; }
       const next = typeIn(row.fields[name], row, minor);
       if (next === undefined) continue;
-      if (!modelSeen(row, minor) || unsaidAt(minor)?.has(`${base}.${name}`)) inferred |= 1 << i;
       types[i] = next;
       owners[i] = base;
       if (isFree(next)) freeForm |= 1 << i;
     }
-    const node = new FieldNode(types, owners, inferred, freeForm, this.kindServed, mapped);
+    const filled = fillGaps(types, owners, freeForm);
+    const node = new FieldNode(types, owners, inferred, filled.freeForm, this.kindServed, unknown | filled.unknown, mapped);
     if (mapped && !named) { this.mapChild = node; return node; }
     // Memoize only what some minor serves: unknown keys (typos, hostile input) leave no trace.
     if (node.served !== 0 && !this.inMap) (this.children ??= new Map()).set(name, node);
@@ -160,12 +198,15 @@ export function rootNode(apiVersion: string, kind: string): FieldNode | undefine
       const types: (string | undefined)[] = new Array(n);
       let kindServed = 0;
       let inferred = 0;
+      const owners: (string | undefined)[] = new Array(n);
       for (let i = 0; i < n; i++) {
         const minor = t.first + i;
-        if (gaps().has(minor)) inferred |= 1 << i;
-        for (const [m, a, b] of iv) if (minor >= a && minor <= b) { types[i] = m; kindServed |= 1 << i; }
+        if (gaps().has(minor)) { inferred |= 1 << i; continue; }
+        for (const [m, a, b] of iv) if (minor >= a && minor <= b) types[i] = m;
       }
-      r = new FieldNode(types, new Array(n), inferred, 0, kindServed);
+      const filled = fillGaps(types, owners, 0);
+      for (let i = 0; i < n; i++) if (types[i] !== undefined) kindServed |= 1 << i;
+      r = new FieldNode(types, owners, inferred, 0, kindServed, filled.unknown);
     }
     if (roots.size < 4096) roots.set(key, r);
   }
@@ -216,7 +257,7 @@ export function fieldAt(apiVersion: string, kind: string, path: readonly string[
   const owner = node.owners[j];
   const es = owner && path.length ? t.enums[`${owner}.${path[path.length - 1]}`] : undefined;
   // Where the values differ between sources, those of the minor nearest to the one asked about.
-  const dist = (x: { minors: number[] }) => Math.min(...x.minors.map((k) => Math.abs(k - m)));
+  const dist = (x: { minors: number[] }) => x.minors.reduce((d, k) => Math.min(d, Math.abs(k - m)), Infinity);
   const e = es?.reduce((a, b) => (dist(b) < dist(a) ? b : a));
   const ranges = rangesOf(node.served, t.first, n);
   return {
@@ -227,6 +268,7 @@ export function fieldAt(apiVersion: string, kind: string, path: readonly string[
     lastMinor: ranges[ranges.length - 1][1],
     ranges,
     inferred: (node.inferred & bit) !== 0,
+    unknown: (node.unknown & bit) !== 0,
     freeForm: (node.freeForm & bit) !== 0,
     kindServed: (node.kindServed & bit) !== 0,
   };

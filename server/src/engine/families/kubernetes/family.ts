@@ -19,9 +19,11 @@ import { rule as componentNotValidated } from '../../rules/kubernetes/component-
 import { rule as controlPlaneSkew } from '../../rules/kubernetes/control-plane-skew';
 import { rule as nodeComponentSkew } from '../../rules/kubernetes/node-component-skew';
 import { rule as kubeadmVersion } from '../../rules/kubernetes/kubeadm-version';
+import { rule as fieldNotServed } from '../../rules/kubernetes/field-not-served';
 
 export const kubernetesRules: Rule<KubernetesContext>[] = [
   removedApi, deprecatedApi, notYetServed, noCommon, componentNotValidated, controlPlaneSkew, nodeComponentSkew, kubeadmVersion,
+  fieldNotServed,
 ];
 
 /** An unrendered Helm template: said once, at its first `{{`, instead of checking it. */
