@@ -233,3 +233,21 @@ test('field schemas: ingressClassName is served by networking.k8s.io/v1beta1 Ing
   assert.deepEqual(validate('1.22', ing), []);
   assert.deepEqual(validate('1.30', { apiVersion: 'example.com/v1', kind: 'Widget', spec: { anything: 1 } }), []);
 });
+
+// ---- the rule k8s/field-not-served on hostile shapes (its findings are in test/fixtures/rules/k8s/field-not-served/)
+
+test('k8s/field-not-served: a CRD schema nested 120 levels deep (a map of typed values at every level) is walked to the bottom', async () => {
+  const { analyze } = await import('./helpers/k8s.mjs');
+  // One field 1.22 does not serve (x-kubernetes-validations, from 1.23) at the bottom; the text is built by hand
+  // (JSON.stringify itself recurses).
+  const depth = 120; // the reader refuses more than 300 levels of nesting
+  let schema = '{"type":"string","x-kubernetes-validations":[{"rule":"self.size() > 0"}]}';
+  for (let i = 0; i < depth; i++) schema = `{"type":"object","properties":{"p${i}":${schema}}}`;
+  const text = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"ws.example.com"},"spec":{"group":"example.com","names":{"kind":"W","plural":"ws"},"scope":"Namespaced","versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":${schema}}}]}}\n`;
+  const r = analyze('crd.json', text, '1.22..1.23');
+  const found = r.diagnostics.filter((d) => d.ruleId === 'k8s/field-not-served');
+  assert.equal(found.length, 1, r.diagnostics.map((d) => `${d.ruleId}: ${d.message}`).slice(0, 5).join('\n'));
+  assert.match(found[0].message, /^1\.22 drops spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\.p119\..*\.properties\.p0\.x-kubernetes-validations silently; served from 1\.23$/);
+  assert.equal(found[0].range.start.line, 0);
+  assert.equal(text.slice(found[0].range.start.character, found[0].range.end.character), '"x-kubernetes-validations"');
+});

@@ -65,9 +65,11 @@ function typeIn(entry: string | Interval[] | undefined, model: ModelRow, minor: 
 }
 const modelSeen = (model: ModelRow, minor: number): boolean => model.seen.some(([a, b]) => minor >= a && minor <= b);
 const PRIMITIVE = new Set(['string', 'integer', 'number', 'boolean', 'int-or-string', 'object']);
+/** Whether any key below a value of this type is served: free-form JSON, or a map (of maps, of arrays) of scalars
+ *  or free-form JSON (labels, annotations, data). A map of a model (CRD `properties`) is not: its values are typed. */
 const isFree = (type: string): boolean => {
-  const base = type.replace(/^(\[\])+/, '');
-  return base === 'object' || base.startsWith('{}');
+  const base = type.replace(/^(\[\]|\{\})+/, '');
+  return base === 'object' || (base !== type.replace(/^(\[\])+/, '') && PRIMITIVE.has(base));
 };
 
 /**
@@ -159,7 +161,14 @@ export class FieldNode {
       if (type === undefined || gap.has(t.first + i)) continue;
       let base = type;
       while (base.startsWith('[]')) base = base.slice(2);
-      if (base.startsWith('{}')) { mapped = true; types[i] = base.slice(2); freeForm |= 1 << i; continue; }
+      if (base.startsWith('{}')) {
+        mapped = true;
+        const value = base.slice(2);
+        types[i] = value;
+        // A key of the map: free when its values are scalars or free-form (the key itself is anything).
+        if (isFree(value) || PRIMITIVE.has(value.replace(/^(\[\])+/, ''))) freeForm |= 1 << i;
+        continue;
+      }
       if (base === 'object') { mapped = true; types[i] = 'object'; freeForm |= 1 << i; continue; }
       if (PRIMITIVE.has(base)) continue;
       named = true;
