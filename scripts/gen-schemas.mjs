@@ -18,8 +18,9 @@ import * as starlingx from './schemas/starlingx.mjs';
 import * as kubernetes from './schemas/kubernetes.mjs';
 import * as kata from './schemas/kata.mjs';
 import * as kataPersist from './schemas/kata-persist.mjs';
+import * as kubernetesFields from './schemas/kubernetes-fields.mjs';
 
-export const FAMILIES = [starlingx, kubernetes, kata, kataPersist];
+export const FAMILIES = [starlingx, kubernetes, kata, kataPersist, kubernetesFields];
 
 const defaultRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 

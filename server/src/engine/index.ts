@@ -20,3 +20,4 @@ export * as k8sServed from './kubernetes/served';
 export type { FileAccess } from './files';
 export { helmEmissions } from './families/registry';
 export * as helmTemplate from './families/helm/template';
+export * as k8sFields from './kubernetes/fields';

@@ -22,6 +22,7 @@ import { rule as kubeadmVersion } from '../../rules/kubernetes/kubeadm-version';
 import { rule as fluxNotServed } from '../../rules/kubernetes/flux-api-not-served';
 import { rule as fluxDeprecated } from '../../rules/kubernetes/flux-api-deprecated';
 import { rule as fluxIdle } from '../../rules/kubernetes/flux-controller-not-deployed';
+import { rule as fieldNotServed } from '../../rules/kubernetes/field-not-served';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -32,7 +33,7 @@ declare module '../registry' {
 
 export const kubernetesRules: Rule<KubernetesContext>[] = [
   removedApi, deprecatedApi, notYetServed, noCommon, componentNotValidated, controlPlaneSkew, nodeComponentSkew, kubeadmVersion,
-  fluxNotServed, fluxDeprecated, fluxIdle,
+  fluxNotServed, fluxDeprecated, fluxIdle, fieldNotServed,
 ];
 
 /** An unrendered Helm template: said once, at its first `{{`, instead of checking it. */

@@ -1,0 +1,305 @@
+// The field-lifecycle table of the built-in Kubernetes kinds (data/kubernetes/fields/fields.json, written by
+// scripts/import-k8s-fields.mjs): which minor serves which field path of which apiVersion/kind, with its type.
+// Read lazily, once (engine/data.ts's loadJson); a path's answer for every minor is computed once and kept.
+import { loadJson } from '../data';
+import { parseMinor } from '../versions';
+
+/** [type, firstMinor, lastMinor]: the field has this type in the minors with a source from first to last. */
+type Interval = [string, number, number];
+interface ModelRow { seen: [number, number][]; fields: Record<string, string | Interval[]> }
+export interface FieldTable {
+  description: string;
+  notes: string[];
+  gaps: Record<string, string>;
+  first: number;
+  last: number;
+  sources: Record<string, { package?: string; openapi?: string; partial?: string; none?: string }>;
+  kinds: Record<string, Interval[]>;
+  models: Record<string, ModelRow>;
+  enums: Record<string, { values: string[]; minors: number[] }[]>;
+  /** Per minor, the "Model.field" its source leaves out without saying so. */
+  unsaid: Record<string, string[]>;
+}
+
+export const FIELDS_FILE = 'data/kubernetes/fields/fields.json';
+export function fieldTable(): FieldTable { return loadJson<FieldTable>(FIELDS_FILE); }
+
+export interface FieldInfo {
+  /** The minor asked about serves the path (for a minor without a source: both neighbours with one do). */
+  served: boolean;
+  /** Its type at that minor (or, when not served there, at the nearest minor that serves it): string, integer,
+   *  number, boolean, int-or-string, object (free-form JSON), a model name, []T (array of T), {}T (map to T). */
+  type: string;
+  /** The values the OpenAPI document lists, where a source gives them (`enumMinors`: which minors' sources). */
+  enum?: string[];
+  enumMinors?: number[];
+  /** The first and the last minor of the table that serve the path (anywhere in the table, not only around `minor`). */
+  firstMinor: number;
+  lastMinor: number;
+  /** Every run of minors that serve it. */
+  ranges: [number, number][];
+  /** Not read but inferred at `minor`: the minor has no source, or its source leaves this part out without saying
+   *  so (the table's `unsaid` and `partial`: e.g. status at 1.31, JSONSchemaProps' x-kubernetes-* at 1.17/1.26). */
+  inferred: boolean;
+  /** Not served as far as the table knows, but it cannot vouch for that at `minor` (see FieldNode.unknown). */
+  unknown: boolean;
+  /** The path is, or is inside, a free-form map (labels, annotations, data) or free-form JSON: any key is served. */
+  freeForm: boolean;
+  /** The table serves the apiVersion/kind itself at `minor`. */
+  kindServed: boolean;
+}
+
+let gapSet: Set<number> | undefined;
+let unsaidSets: Map<number, Set<string>> | undefined;
+
+const gaps = (): Set<number> => (gapSet ??= new Set(Object.keys(fieldTable().gaps).map(Number)));
+const unsaidAt = (minor: number): Set<string> | undefined => {
+  unsaidSets ??= new Map(Object.entries(fieldTable().unsaid ?? {}).map(([m, xs]) => [Number(m), new Set(xs)]));
+  return unsaidSets.get(minor);
+};
+
+function typeIn(entry: string | Interval[] | undefined, model: ModelRow, minor: number): string | undefined {
+  if (entry === undefined) return undefined;
+  if (typeof entry === 'string') return minor >= model.seen[0][0] && minor <= model.seen[model.seen.length - 1][1] ? entry : undefined;
+  for (const [t, a, b] of entry) if (minor >= a && minor <= b) return t;
+  return undefined;
+}
+const modelSeen = (model: ModelRow, minor: number): boolean => model.seen.some(([a, b]) => minor >= a && minor <= b);
+const PRIMITIVE = new Set(['string', 'integer', 'number', 'boolean', 'int-or-string', 'object']);
+/** Whether any key below a value of this type is served: free-form JSON, or a map (of maps, of arrays) of scalars
+ *  or free-form JSON (labels, annotations, data). A map of a model (CRD `properties`) is not: its values are typed. */
+const isFree = (type: string): boolean => {
+  const base = type.replace(/^(\[\]|\{\})+/, '');
+  return base === 'object' || (base !== type.replace(/^(\[\])+/, '') && PRIMITIVE.has(base));
+};
+
+/**
+ * A minor without a source (the table's gaps) serves a path when the nearest minors with a source on both sides
+ * do (whatever the model is called there): its type is the later one's. Filled in after the minors with a source.
+ */
+function fillGaps(types: (string | undefined)[], owners: (string | undefined)[], freeForm: number): { freeForm: number; unknown: number } {
+  const t = fieldTable();
+  let unknown = 0;
+  for (const g of gaps()) {
+    const i = g - t.first;
+    if (i < 0 || i >= types.length) continue;
+    let p = i - 1;
+    while (p >= 0 && gaps().has(t.first + p)) p--;
+    let n = i + 1;
+    while (n < types.length && gaps().has(t.first + n)) n++;
+    const before = p >= 0 ? types[p] !== undefined : undefined;
+    const after = n < types.length ? types[n] !== undefined : undefined;
+    if (before && after) {
+      types[i] = types[n];
+      owners[i] = owners[n];
+      if (freeForm & (1 << n)) freeForm |= 1 << i;
+    } else {
+      types[i] = undefined;
+      // Both sides without it: not served either. One side with it (or no side to ask): cannot be judged.
+      if (before !== false || after !== false) unknown |= 1 << i;
+    }
+  }
+  return { freeForm, unknown };
+}
+
+/** Bit of `minor` in a node's masks (bit 0 = the table's first minor). */
+export function minorBit(minor: number): number { return 1 << (minor - fieldTable().first); }
+/** The mask of a list of minors (those outside the table are left out). */
+export function maskOf(minors: readonly number[]): number {
+  const t = fieldTable();
+  let m = 0;
+  for (const n of minors) if (n >= t.first && n <= t.last) m |= 1 << (n - t.first);
+  return m;
+}
+
+/**
+ * One field path of one apiVersion/kind, for every minor of the table at once: a rule walks a manifest's keys
+ * with `child()` (memoized: one Map lookup per key once warm) and tests the masks against its window's.
+ */
+export class FieldNode {
+  /** Minors (bits) that serve the path. */
+  readonly served: number;
+  /** Minors where that answer is inferred, not read (no source, or the source leaves this part out unsaid). */
+  readonly inferred: number;
+  /** Minors where the path is not served as far as the table knows, but the table cannot vouch for it: a minor
+   *  without a source whose neighbours disagree, or a part its source leaves out. A subset of `inferred`. */
+  readonly unknown: number;
+  /** Minors where the path is, or is inside, a free-form map or free-form JSON (any key below is served). */
+  readonly freeForm: number;
+  /** Minors that serve the apiVersion/kind. */
+  readonly kindServed: number;
+  private children?: Map<string, FieldNode>;
+  private mapChild?: FieldNode;
+
+  /** types[i]: the path's type at minor first+i (undefined: not served); owners[i]: the model holding the field. */
+  constructor(readonly types: readonly (string | undefined)[], readonly owners: readonly (string | undefined)[], inferred: number, freeForm: number, kindServed: number, unknown = 0, private readonly inMap = false) {
+    let served = 0;
+    for (let i = 0; i < types.length; i++) if (types[i] !== undefined) served |= 1 << i;
+    this.served = served;
+    this.inferred = inferred;
+    this.unknown = unknown & ~served;
+    this.freeForm = freeForm;
+    this.kindServed = kindServed;
+  }
+
+  /** The node of field `name` below this one (a map's key: any name gives the same node). */
+  child(name: string): FieldNode {
+    const hit = this.children?.get(name);
+    if (hit) return hit;
+    if (this.mapChild) return this.mapChild;
+    const t = fieldTable();
+    const n = this.types.length;
+    const types: (string | undefined)[] = new Array(n);
+    const owners: (string | undefined)[] = new Array(n);
+    let inferred = this.inferred;
+    let unknown = 0;
+    let freeForm = 0;
+    let named = false;
+    let mapped = false;
+    const gap = gaps();
+    for (let i = 0; i < n; i++) {
+      const type = this.types[i];
+      if (type === undefined || gap.has(t.first + i)) continue;
+      let base = type;
+      while (base.startsWith('[]')) base = base.slice(2);
+      if (base.startsWith('{}')) {
+        mapped = true;
+        const value = base.slice(2);
+        types[i] = value;
+        // A key of the map: free when its values are scalars or free-form (the key itself is anything).
+        if (isFree(value) || PRIMITIVE.has(value.replace(/^(\[\])+/, ''))) freeForm |= 1 << i;
+        continue;
+      }
+      if (base === 'object') { mapped = true; types[i] = 'object'; freeForm |= 1 << i; continue; }
+      if (PRIMITIVE.has(base)) continue;
+      named = true;
+      const row = t.models[base];
+      if (!row) continue;
+      const minor = t.first + i;
+      if (!modelSeen(row, minor) || unsaidAt(minor)?.has(`${base}.${name}`)) { inferred |= 1 << i; unknown |= 1 << i; }
+      const next = typeIn(row.fields[name], row, minor);
+      if (next === undefined) continue;
+      types[i] = next;
+      owners[i] = base;
+      if (isFree(next)) freeForm |= 1 << i;
+    }
+    const filled = fillGaps(types, owners, freeForm);
+    const node = new FieldNode(types, owners, inferred, filled.freeForm, this.kindServed, unknown | filled.unknown, mapped);
+    if (mapped && !named) { this.mapChild = node; return node; }
+    // Memoize only what some minor serves: unknown keys (typos, hostile input) leave no trace.
+    if (node.served !== 0 && !this.inMap) (this.children ??= new Map()).set(name, node);
+    else if (node.served !== 0 && (this.children?.size ?? 0) < 256) (this.children ??= new Map()).set(name, node);
+    return node;
+  }
+}
+
+const roots = new Map<string, FieldNode | null>();
+
+/** The node of an apiVersion/kind's object, or undefined when the table has no such kind. */
+export function rootNode(apiVersion: string, kind: string): FieldNode | undefined {
+  const key = `${apiVersion} ${kind}`;
+  let r = roots.get(key);
+  if (r === undefined) {
+    const t = fieldTable();
+    const iv = t.kinds[key];
+    if (!iv) r = null;
+    else {
+      const n = t.last - t.first + 1;
+      const types: (string | undefined)[] = new Array(n);
+      let kindServed = 0;
+      let inferred = 0;
+      const owners: (string | undefined)[] = new Array(n);
+      for (let i = 0; i < n; i++) {
+        const minor = t.first + i;
+        if (gaps().has(minor)) { inferred |= 1 << i; continue; }
+        for (const [m, a, b] of iv) if (minor >= a && minor <= b) types[i] = m;
+      }
+      const filled = fillGaps(types, owners, 0);
+      for (let i = 0; i < n; i++) if (types[i] !== undefined) kindServed |= 1 << i;
+      r = new FieldNode(types, owners, inferred, 0, kindServed, filled.unknown);
+    }
+    if (roots.size < 4096) roots.set(key, r);
+  }
+  return r ?? undefined;
+}
+
+function rangesOf(mask: number, first: number, n: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 0; i < n; i++) {
+    if (!(mask & (1 << i))) continue;
+    const r = out[out.length - 1];
+    if (r && r[1] === first + i - 1) r[1] = first + i; else out.push([first + i, first + i]);
+  }
+  return out;
+}
+
+/** "1.18", "v1.18.3", 18 -> 18: the minor number of a 1.x version as engine/versions.ts reads it; anything else -> NaN. */
+export function minorNumber(v: number | string): number {
+  if (typeof v === 'number') return v;
+  const m = parseMinor(v.trim());
+  return m && m.major === 1 ? m.minor : Number.NaN;
+}
+
+/**
+ * What the table says about `path` (JSON field names, no array indices; a map's key is one segment) of
+ * `apiVersion`/`kind` at `minor`. Undefined when the table does not have the apiVersion/kind at all, the minor is
+ * outside the table, or the path is served at no minor of the table.
+ */
+export function fieldAt(apiVersion: string, kind: string, path: readonly string[], minor: number | string): FieldInfo | undefined {
+  const t = fieldTable();
+  const m = minorNumber(minor);
+  if (!(m >= t.first && m <= t.last)) return undefined;
+  let node = rootNode(apiVersion, kind);
+  if (!node) return undefined;
+  for (const seg of path) node = node.child(seg);
+  if (!node.served) return undefined;
+  const i = m - t.first;
+  const bit = 1 << i;
+  const n = t.last - t.first + 1;
+  let j = i;
+  if (node.types[i] === undefined) {
+    // The nearest minor that serves it, for the type.
+    for (let d = 1; d < n; d++) {
+      if (node.types[i + d] !== undefined) { j = i + d; break; }
+      if (node.types[i - d] !== undefined) { j = i - d; break; }
+    }
+  }
+  const owner = node.owners[j];
+  const es = owner && path.length ? t.enums[`${owner}.${path[path.length - 1]}`] : undefined;
+  // Where the values differ between sources, those of the minor nearest to the one asked about.
+  const dist = (x: { minors: number[] }) => x.minors.reduce((d, k) => Math.min(d, Math.abs(k - m)), Infinity);
+  const e = es?.reduce((a, b) => (dist(b) < dist(a) ? b : a));
+  const ranges = rangesOf(node.served, t.first, n);
+  return {
+    served: (node.served & bit) !== 0,
+    type: node.types[j] as string,
+    ...(e ? { enum: e.values, enumMinors: e.minors } : {}),
+    firstMinor: ranges[0][0],
+    lastMinor: ranges[ranges.length - 1][1],
+    ranges,
+    inferred: (node.inferred & bit) !== 0,
+    unknown: (node.unknown & bit) !== 0,
+    freeForm: (node.freeForm & bit) !== 0,
+    kindServed: (node.kindServed & bit) !== 0,
+  };
+}
+
+/** Whether the table has the apiVersion/kind at some minor. */
+export function hasKind(apiVersion: string, kind: string): boolean { return !!fieldTable().kinds[`${apiVersion} ${kind}`]; }
+
+/** "array of V1Container", "map of string", "object (V1PodOS)", "string". */
+export function describeType(type: string): string {
+  if (type.startsWith('[]')) return `array of ${describeType(type.slice(2))}`;
+  if (type.startsWith('{}')) return `map of ${describeType(type.slice(2))}`;
+  if (type === 'object') return 'object (free-form)';
+  if (PRIMITIVE.has(type)) return type;
+  return `object (${type})`;
+}
+
+/** The source of one minor, as the data cites it ("@kubernetes/client-node@0.13.2 (v1.19.0)", or why none). */
+export function sourceOf(minor: number | string): string | undefined {
+  const s = fieldTable().sources[String(minorNumber(minor))];
+  if (!s) return undefined;
+  if (s.none) return `no source: ${s.none}`;
+  return `${s.package} (${s.openapi})${s.partial ? `, ${s.partial}` : ''}`;
+}

@@ -1,0 +1,136 @@
+import type { Rule } from '../types';
+import type { KubernetesContext } from '../../families/kubernetes';
+import { rootNode, maskOf, minorNumber, fieldTable, type FieldNode } from '../../kubernetes/fields';
+import { range } from './common';
+
+/** Before server-side field validation (GA in 1.25; kubectl's default from then on) an unknown field is dropped. */
+const STRICT_FROM = 25;
+const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** "1.19", "1.15..1.21", "1.19..1.22, 1.24" from a mask of the table's minors. */
+function minorsText(mask: number, first: number, n: number): string {
+  const parts: string[] = [];
+  for (let i = 0; i < n; i++) {
+    if (!(mask & (1 << i))) continue;
+    let j = i;
+    while (j + 1 < n && mask & (1 << (j + 1))) j++;
+    parts.push(i === j ? `1.${first + i}` : `1.${first + i}..1.${first + j}`);
+    i = j;
+  }
+  return parts.join(', ');
+}
+
+/**
+ * "served from 1.19", "served up to 1.21", "served in 1.18..1.21, 1.23": the minors that serve the field, said
+ * against those that serve its apiVersion/kind (a field of networking.k8s.io/v1beta1 Ingress is "served from 1.18"
+ * although the kind ends at 1.21).
+ */
+function servedText(served: number, kindServed: number, first: number, n: number): string {
+  const lo = 31 - Math.clz32(served & -served);
+  const hi = 31 - Math.clz32(served);
+  const kindLo = 31 - Math.clz32(kindServed & -kindServed);
+  const kindHi = 31 - Math.clz32(kindServed);
+  const contiguous = served >>> lo === 2 ** (hi - lo + 1) - 1;
+  if (contiguous && hi >= kindHi && lo > kindLo) return `served from 1.${first + lo}`;
+  if (contiguous && lo <= kindLo && hi < kindHi) return `served up to 1.${first + hi}`;
+  return `served in ${minorsText(served, first, n)}`;
+}
+
+export const rule: Rule<KubernetesContext> = {
+  id: 'k8s/field-not-served',
+  family: 'kubernetes',
+  defaultSeverity: 'error',
+  title: 'Field not served at some step of the window',
+  what: 'Reports, at its key, a field of a built-in kind that the OpenAPI document of some Kubernetes version of the window '
+    + 'does not have for that apiVersion/kind, while another version does (e.g. `spec.ingressClassName` of an Ingress at 1.18, '
+    + '`spec.template.spec.os` at 1.22). It says which steps lack it and which versions serve it. Free-form maps (labels, '
+    + 'annotations, `data`) and free-form JSON accept any key; `status` is not checked (the API server ignores it in what is '
+    + 'applied); a field no version knows is left to the unknown-field check. Steps the field table cannot vouch for (1.16, 1.35 '
+    + 'and 1.37 have no source; a source that leaves a part out) are not judged: where they are the only steps lacking the field, '
+    + 'it says so as information.',
+  why: 'Before server-side field validation (1.25, and even then only with strict validation) the API server drops a field it '
+    + 'does not know without a word: the object is created without what the manifest says, and nothing fails until the '
+    + 'cluster behaves differently — typically right after a rollback, or on the old control plane during an upgrade.',
+  bad: { filename: 'ingress.yaml', text: 'apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  ingressClassName: nginx\n  backend:\n    serviceName: web\n    servicePort: 80\n', options: 'Kubernetes 1.17..1.19' },
+  good: { filename: 'ingress.yaml', text: 'apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nmetadata:\n  name: web\n  annotations:\n    kubernetes.io/ingress.class: nginx\nspec:\n  backend:\n    serviceName: web\n    servicePort: 80\n', options: 'Kubernetes 1.17..1.19' },
+  fix: 'none',
+  sources: [
+    'data/kubernetes/fields/fields.json: the fields of each Kubernetes minor\'s OpenAPI document, read from @kubernetes/client-node, kubernetes-types, cdk8s-plus-23/-31 and kubernetes-models (the package of each minor is cited there)',
+    'Kubernetes API conventions: unknown fields are dropped unless field validation is strict (server-side field validation, GA in 1.25)',
+  ],
+  check(ctx, report) {
+    const t = fieldTable();
+    const n = t.last - t.first + 1;
+    const windowMinors = ctx.minors.map(minorNumber).filter((m) => m >= t.first && m <= t.last);
+    const win = maskOf(windowMinors);
+    if (!win) return;
+    for (const o of ctx.objects) {
+      const root = rootNode(o.apiVersion, o.kind);
+      if (!root) continue;
+      // Only the steps that serve the kind: a step that does not is the apiVersion rules' finding.
+      const alive0 = root.kindServed & win;
+      if (!alive0) continue;
+      // Iterative walk (no recursion on the file's shape); `alive`: the steps where the parent is served.
+      type At = { up: At | null; seg: string | number } | null;
+      let base: At = null;
+      for (const seg of o.at) base = { up: base, seg };
+      const stack: Array<{ v: unknown; node: FieldNode; at: At; alive: number }> = [{ v: o.value, node: root, at: base, alive: alive0 }];
+      while (stack.length) {
+        const { v, node, at, alive } = stack.pop()!;
+        if (Array.isArray(v)) {
+          for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], node, at: { up: at, seg: i }, alive });
+          continue;
+        }
+        if (!isObj(v)) continue;
+        for (const key of Object.keys(v)) {
+          if (node === root && (key === 'status' || key === 'apiVersion' || key === 'kind')) continue;
+          const c = node.child(key);
+          // Unknown to every minor: a typo or a custom field, for the unknown-field check, not a lifecycle finding.
+          if (!c.served) continue;
+          const missing = alive & ~c.served;
+          const definite = missing & ~c.unknown;
+          const unsure = missing & c.unknown;
+          if (definite || unsure) {
+            const segs: Array<string | number> = [];
+            for (let p: At = { up: at, seg: key }; p; p = p.up) segs.push(p.seg);
+            segs.reverse();
+            const rel = segs.slice(o.at.length);
+            const shown = rel.map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('');
+            const stepsIn = (mask: number) => windowMinors.filter((m) => mask & (1 << (m - t.first)));
+            const served = servedText(c.served, c.kindServed, t.first, n);
+            const why = (m: number) => `1.${m}${t.gaps[String(m)] ? ' (no source for its fields)' : ' (its source leaves this out)'}`;
+            const notJudged = stepsIn(unsure).map(why).join(', ');
+            const loc = o.doc.locate(segs);
+            const data = { path: shown, notServedAt: stepsIn(definite).map((m) => `1.${m}`), notJudgedAt: stepsIn(unsure).map((m) => `1.${m}`), servedIn: minorsText(c.served, t.first, n), window: range(ctx.minors) };
+            if (definite) {
+              const steps = minorsText(definite, t.first, n);
+              const count = stepsIn(definite).length;
+              const strict = stepsIn(definite).some((m) => m >= STRICT_FROM);
+              const verb = strict
+                ? `${steps} ${count > 1 ? 'do' : 'does'} not serve ${shown} (dropped, or refused where field validation is strict)`
+                : `${steps} ${count > 1 ? 'drop' : 'drops'} ${shown} silently`;
+              // A step without a field source is judged from its neighbours (both lack the field): said.
+              const fromNeighbours = stepsIn(definite).filter((m) => t.gaps[String(m)]).map((m) => `1.${m} has no field source, judged from 1.${m - 1} and 1.${m + 1}`);
+              const notes = [...fromNeighbours, ...(notJudged ? [`not judged at ${notJudged}`] : [])];
+              report({ message: `${verb}; ${served}${notes.length ? `; ${notes.join('; ')}` : ''}`, range: loc.key ?? loc.value, data });
+            } else {
+              // Only steps the table cannot vouch for: said, as information, instead of passing in silence.
+              report({
+                message: `not known whether ${notJudged} ${stepsIn(unsure).length > 1 ? 'serve' : 'serves'} ${shown}; ${served}`,
+                range: loc.key ?? loc.value,
+                severity: 'info',
+                data,
+              });
+            }
+          }
+          const next = alive & c.served;
+          // Below a free-form map or free-form JSON every key is served: nothing to look at.
+          if (next && (c.freeForm & next) !== next) {
+            const val = v[key];
+            if (val && typeof val === 'object') stack.push({ v: val, node: c, at: { up: at, seg: key }, alive: next });
+          }
+        }
+      }
+    }
+  },
+};
