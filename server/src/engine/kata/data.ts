@@ -16,7 +16,9 @@ export interface KataOption {
   flavours: Partial<Record<Flavour, ReleaseRange>>;
   templates?: Partial<Record<Flavour, ReleaseRange>>;
   types: Array<Ranged & { type: string; items?: string }>;
-  values: Array<Ranged & { enum: unknown[]; fatal: boolean }>;
+  values: Array<Ranged & { enum: unknown[]; fatal: boolean; onlyInHypervisors?: string[] }>;
+  /** runtime-rs: releases where the field has no serde default (a table without it fails to load). */
+  required?: Array<{ from: string; to: string | null; flavour: Flavour; source?: string }>;
   default?: unknown;
   doc?: string | null;
   docRelease?: string | null;
@@ -42,6 +44,7 @@ export interface KataData {
   fatal: {
     unknownHypervisorSection: Partial<Record<Flavour, string | null>>;
     denyUnknownFields: { 'runtime-rs'?: { from: string; schemaTables: string[] } };
+    validateAtLoad?: { 'runtime-rs'?: string };
   };
   dropIns: { go?: { from: string; dir: string } | null; 'runtime-rs'?: unknown; note?: string };
   sections: KataSection[];

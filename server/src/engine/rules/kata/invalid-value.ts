@@ -24,19 +24,22 @@ export const rule: Rule<KataContext> = {
       const v = k.entry.value;
       if (typeof v !== 'string' && typeof v !== 'number') continue;
       // The verdict depends on the row, the value and the window: shared across files.
+      const hv = k.section.startsWith('hypervisor.') ? k.section.split('.')[1] : undefined;
       const verdict = () => {
         const out = { rejecting: [] as string[], common: undefined as Set<string> | undefined };
         const values = ctx.decodedAcross(row, 'values');
         ctx.window.forEach((r, i) => {
           const vals = values[i];
           if (!vals) return;
+          // The Go runtime validates some values only in some hypervisors' builders (shared_fs: qemu, clh, stratovirt).
+          if (vals.onlyInHypervisors && hv !== undefined && !vals.onlyInHypervisors.includes(hv)) return;
           const allowed = vals.enum.map(String);
           out.common = out.common ? new Set([...out.common].filter((x) => allowed.includes(x))) : new Set(allowed);
           if (!allowed.includes(String(v))) out.rejecting.push(r);
         });
         return out;
       };
-      const { rejecting, common } = String(v).length <= 256 ? ctx.perWindow(row, 'invalid-value', verdict, `${typeof v}\u0000${v}`) : verdict();
+      const { rejecting, common } = String(v).length <= 256 ? ctx.perWindow(row, 'invalid-value', verdict, `${hv ?? ''}\u0000${typeof v}\u0000${v}`) : verdict();
       if (!rejecting.length) continue;
       const everywhere = [...(common ?? [])];
       const hint = didYouMean(String(v), everywhere);

@@ -31,7 +31,7 @@ export const rule: Rule<KataContext> = {
       const hint = didYouMean(name, names);
       report({
         message: `unknown table [${name}]: no ${ctx.flavourName} release reads it`
-          + (fatalIn.length ? `, and ${rel(ctx, fatalIn)} refuse${fatalIn.length === 1 ? 's' : ''} to start with it (invalid hypervisor section)` : ', so every setting in it is ignored')
+          + (fatalIn.length ? `, and ${rel(ctx, fatalIn)} refuse${fatalIn.length === 1 ? 's' : ''} to start with it (${ctx.hypervisorRefusal})` : ', so every setting in it is ignored')
           + (hint ? `; did you mean [${hint}]?` : ''),
         range: t.headerRange,
         severity: fatalIn.length ? 'error' : undefined,
