@@ -219,8 +219,15 @@ const GO_ENUMS = [
     group: 'hypervisor.*',
     key,
     values: ['root-port', 'switch-port', 'bridge-port', 'no-port'].map((value) => ({ value, from: null })),
-    source: `${fact(11)} (list read at 3.32.0); the 3.2.0 template documents the same four values`,
-    note: 'fact 11 adds that only one of hot_plug_vfio / cold_plug_vfio may be set, yet the shipped templates set both (to "no-port"): presumably "set" means other than no-port. Not encoded in the schemas.',
+    source: `${fact(11)} (list read at 3.32.0); the 3.2.0 template documents the same four values; go-runtime-corrections.md #3 (checkPCIeConfig 3.32.0 config.go:2034-2072, 4.1.0 :2094-2132)`,
+    hypervisors: ['qemu', 'clh'],
+    hypervisorsSource: 'go-runtime-corrections.md #3: checkPCIeConfig returns early with a warning for every hypervisor but QEMU/CLH (3.32.0 config.go:2035-2038)',
+    machineTypes: ['q35', 'virt'],
+    machineTypeDefault: 'q35',
+    machineTypesSource: 'go-runtime-corrections.md #3: QEMU/CLH with a machine_type other than q35/virt accept any port (3.32.0 config.go:2048-2050); machine_type defaults to q35 (config.go:417-422, config-settings.go.in:59)',
+    narrower: { clh: ['root-port', 'no-port'] },
+    narrowerSource: 'go-runtime-corrections.md #3: CLH with q35/virt accepts only no-port or root-port (3.32.0 config.go:2051-2058)',
+    note: 'checkPCIeConfig was read at 3.32.0 and 4.1.0 (identical); earlier releases from 3.2.0 are assumed to behave the same (not verified). Both keys set (other than no-port) is a separate check: see fatal.conditional.',
   })),
 ];
 const ENUM_AFTER_SOURCE_NOTE = 'fact 11 cites sources up to 3.32.0: 4.0.0 and 4.1.0 are assumed unchanged.';
@@ -574,7 +581,7 @@ function enumEntries(group, key, goSpan) {
     const notes = [];
     if (e.note) notes.push(e.note);
     if (x.to === null) notes.push(ENUM_AFTER_SOURCE_NOTE);
-    return { ...x, fatal: true, flavour: 'go', source: e.source, ...(e.hypervisors ? { onlyInHypervisors: e.hypervisors, onlyInHypervisorsSource: e.hypervisorsSource } : {}), ...(notes.length ? { note: notes.join(' ') } : {}) };
+    return { ...x, fatal: true, flavour: 'go', source: e.source, ...(e.hypervisors ? { onlyInHypervisors: e.hypervisors, onlyInHypervisorsSource: e.hypervisorsSource } : {}), ...(e.machineTypes ? { onlyWithMachineTypes: e.machineTypes, machineTypeDefault: e.machineTypeDefault, onlyWithMachineTypesSource: e.machineTypesSource } : {}), ...(e.narrower ? { narrowerIn: e.narrower, narrowerSource: e.narrowerSource } : {}), ...(notes.length ? { note: notes.join(' ') } : {}) };
   });
 }
 
@@ -945,6 +952,23 @@ const out = {
   renames,
 };
 
+out.fatal.conditional = [
+  {
+    id: 'go-pcie-hot-and-cold-plug',
+    flavour: 'go',
+    from: '3.2.0',
+    to: null,
+    table: 'hypervisor.<name>',
+    when: { allSet: ['hot_plug_vfio', 'cold_plug_vfio'], notEqual: 'no-port' },
+    outcomes: [
+      { hypervisors: ['qemu', 'clh'], machineTypes: null, severity: 'error', says: 'the Go runtime refuses to load the configuration (checkPCIeConfig: hot_plug_vfio and cold_plug_vfio cannot both be set)' },
+      { hypervisors: null, machineTypes: null, severity: 'warning', says: 'the Go runtime only logs that advanced PCIe topology is QEMU/CLH-only and ignores both keys' },
+    ],
+    fields: 'outcomes are tried in order; hypervisors/machineTypes null = any (the first matching outcome applies); machine_type defaults to q35 when unset',
+    source: 'go-runtime-corrections.md #3: kc src/runtime/pkg/katautils/config.go checkPCIeConfig 3.32.0 :2034-2072 (non-QEMU/CLH warning and return :2035-2038, both set error :2040-2042 before the machine-type check), 4.1.0 :2094-2132 identical',
+    note: 'Read at 3.32.0 and 4.1.0; from 3.2.0 (first release with hot_plug_vfio/cold_plug_vfio) to 3.31.x assumed the same (not verified).',
+  },
+];
 {
   const rsSummary = applyRuntimeRs({ refDir, releases, options: out.options, sections: out.sections, hypervisorNames: out.hypervisorNames, fatal: out.fatal, dropIns: out.dropIns, fail });
   out.options.sort((a, b) => (a.section < b.section ? -1 : a.section > b.section ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

@@ -128,3 +128,25 @@ test('Go: shared_fs is validated only for qemu, clh and stratovirt (firecracker 
   assert.equal(of(lint('[hypervisor.firecracker]\nshared_fs = "virtio-foo"\n', { window: '3.32.0', flavour: 'go' }), 'kata/invalid-value').length, 0);
   assert.equal(of(lint('[hypervisor.qemu]\nshared_fs = "virtio-foo"\n', { window: '3.32.0', flavour: 'go' }), 'kata/invalid-value').length, 1);
 });
+
+test('Go: checkPCIeConfig — both hot_plug_vfio and cold_plug_vfio set is an error for QEMU/CLH on any machine type, a warning elsewhere', () => {
+  const c = data.fatal.conditional.find((x) => x.id === 'go-pcie-hot-and-cold-plug');
+  assert.deepEqual(c.outcomes.map((o) => [o.hypervisors, o.machineTypes, o.severity]), [[['qemu', 'clh'], null, 'error'], [null, null, 'warning']]);
+  const both = (table, extra = '') => `[${table}]\n${extra}hot_plug_vfio = "root-port"\ncold_plug_vfio = "root-port"\n`;
+  const sev = (text) => lint(text, { window: '3.32.0', flavour: 'go' }).filter((d) => d.data?.check === 'go-pcie-hot-and-cold-plug').map((d) => d.severity);
+  assert.deepEqual(sev(both('hypervisor.qemu')), ['error']);
+  assert.deepEqual(sev(both('hypervisor.qemu', 'machine_type = "s390-ccw-virtio"\n')), ['error'], 'before the machine-type check');
+  assert.deepEqual(sev(both('hypervisor.clh')), ['error']);
+  assert.deepEqual(sev(both('hypervisor.firecracker')), ['warning']);
+  // no-port does not count as set
+  assert.deepEqual(sev('[hypervisor.qemu]\nhot_plug_vfio = "no-port"\ncold_plug_vfio = "root-port"\n'), []);
+});
+
+test('Go: a port value is checked only for QEMU/CLH with machine_type q35/virt (CLH: no-port or root-port only)', () => {
+  const iv = (text) => of(lint(text, { window: '3.32.0', flavour: 'go' }), 'kata/invalid-value').filter((d) => d.data?.key === 'cold_plug_vfio');
+  assert.equal(iv('[hypervisor.qemu]\ncold_plug_vfio = "pcie-port"\n').length, 1, 'q35 by default');
+  assert.equal(iv('[hypervisor.qemu]\nmachine_type = "pseries"\ncold_plug_vfio = "pcie-port"\n').length, 0, 'other machine types accept any port');
+  assert.equal(iv('[hypervisor.firecracker]\ncold_plug_vfio = "pcie-port"\n').length, 0, 'other hypervisors: no check');
+  assert.equal(iv('[hypervisor.clh]\ncold_plug_vfio = "switch-port"\n').length, 1, 'CLH q35: root-port or no-port');
+  assert.equal(iv('[hypervisor.qemu]\ncold_plug_vfio = "switch-port"\n').length, 0);
+});

@@ -1,7 +1,8 @@
-import type { Rule } from '../types';
+import type { Rule, Report } from '../types';
 import type { KataContext } from '../../families/kata';
 import { didYouMean } from '../../text';
 import { rel, quoteValue } from './common';
+import { inRanged } from '../../kata/data';
 
 export const rule: Rule<KataContext> = {
   id: 'kata/invalid-value',
@@ -25,6 +26,7 @@ export const rule: Rule<KataContext> = {
       if (typeof v !== 'string' && typeof v !== 'number') continue;
       // The verdict depends on the row, the value and the window: shared across files.
       const hv = k.section.startsWith('hypervisor.') ? k.section.split('.')[1] : undefined;
+      const machine = hv !== undefined ? machineTypeOf(ctx, k.section) : undefined;
       const verdict = () => {
         const out = { rejecting: [] as string[], common: undefined as Set<string> | undefined };
         const values = ctx.decodedAcross(row, 'values');
@@ -33,13 +35,15 @@ export const rule: Rule<KataContext> = {
           if (!vals) return;
           // The Go runtime validates some values only in some hypervisors' builders (shared_fs: qemu, clh, stratovirt).
           if (vals.onlyInHypervisors && hv !== undefined && !vals.onlyInHypervisors.includes(hv)) return;
-          const allowed = vals.enum.map(String);
+          // ... and some only for some machine types (hot_plug_vfio/cold_plug_vfio: q35 and virt, the default q35).
+          if (vals.onlyWithMachineTypes && machine !== undefined && !vals.onlyWithMachineTypes.includes(machine ?? vals.machineTypeDefault ?? '')) return;
+          const allowed = (hv !== undefined && vals.narrowerIn?.[hv] ? vals.narrowerIn[hv] : vals.enum).map(String);
           out.common = out.common ? new Set([...out.common].filter((x) => allowed.includes(x))) : new Set(allowed);
           if (!allowed.includes(String(v))) out.rejecting.push(r);
         });
         return out;
       };
-      const { rejecting, common } = String(v).length <= 256 ? ctx.perWindow(row, 'invalid-value', verdict, `${hv ?? ''}\u0000${typeof v}\u0000${v}`) : verdict();
+      const { rejecting, common } = String(v).length <= 256 ? ctx.perWindow(row, 'invalid-value', verdict, `${hv ?? ''}\u0000${machine ?? ''}\u0000${typeof v}\u0000${v}`) : verdict();
       if (!rejecting.length) continue;
       const everywhere = [...(common ?? [])];
       const hint = didYouMean(String(v), everywhere);
@@ -56,5 +60,45 @@ export const rule: Rule<KataContext> = {
         data: { key: k.key, rejectedBy: [...rejecting], acceptedEverywhere: everywhere },
       });
     }
+    checkConditional(ctx, report);
   },
 };
+
+/** The table's machine_type (a string), null when unset, undefined outside hypervisor tables. */
+function machineTypeOf(ctx: KataContext, section: string): string | null {
+  const m = ctx.keys.find((x) => x.section === section && x.key === 'machine_type')?.entry.value;
+  return typeof m === 'string' ? m : null;
+}
+
+/**
+ * Combinations whose outcome depends on the hypervisor table and its machine type (data fatal.conditional), e.g. the
+ * Go runtime's checkPCIeConfig: hot_plug_vfio and cold_plug_vfio both set is an error for QEMU/CLH on any machine
+ * type, and only a logged warning for the other hypervisors.
+ */
+function checkConditional(ctx: KataContext, report: Report): void {
+  for (const c of ctx.data.fatal.conditional ?? []) {
+    if (c.flavour !== ctx.flavour) continue;
+    const releases = ctx.window.filter((r) => inRanged(c, r));
+    if (!releases.length) continue;
+    const bySection = new Map<string, typeof ctx.keys>();
+    for (const k of ctx.keys) {
+      if (!k.section.startsWith('hypervisor.') || k.entry.table.length !== 2 || !c.when.allSet.includes(k.key)) continue;
+      if (typeof k.entry.value !== 'string' || k.entry.value === '' || k.entry.value === c.when.notEqual) continue;
+      bySection.set(k.section, [...(bySection.get(k.section) ?? []), k]);
+    }
+    for (const [section, keys] of bySection) {
+      if (!c.when.allSet.every((n) => keys.some((k) => k.key === n))) continue;
+      const hv = section.split('.')[1];
+      const machine = machineTypeOf(ctx, section) ?? 'q35';
+      const o = c.outcomes.find((x) => (!x.hypervisors || x.hypervisors.includes(hv)) && (!x.machineTypes || x.machineTypes.includes(machine)));
+      if (!o) continue;
+      const last = keys[keys.length - 1];
+      report({
+        message: `${c.when.allSet.join(' and ')} are both set in [${section}]: for ${rel(ctx, releases)} ${o.says}`,
+        range: last.entry.keyRange,
+        severity: o.severity,
+        data: { check: c.id, table: section, hypervisor: hv, machineType: machine, releases },
+      });
+    }
+  }
+}
