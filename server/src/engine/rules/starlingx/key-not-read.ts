@@ -32,5 +32,14 @@ export const rule: Rule<StarlingxContext> = {
         data: { key: p.property, ...info },
       });
     }
+    // Read, but replaced before it takes effect (StarlingX 5.0 kubernetes_version, 6.0–8.0 cluster_host_floating_address).
+    for (const r of ctx.release.keysReplaced ?? []) {
+      if (!Object.prototype.hasOwnProperty.call(ctx.value, r.key)) continue;
+      report({
+        message: `"${r.key}" is ignored by StarlingX ${ctx.release.release}: ${r.why}`,
+        range: ctx.doc.locate([r.key]).key ?? ctx.doc.locate([r.key]).value,
+        data: { key: r.key, replaced: true, source: r.source },
+      });
+    }
   },
 };
