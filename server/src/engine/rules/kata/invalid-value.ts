@@ -11,13 +11,16 @@ export const rule: Rule<KataContext> = {
   title: 'Value some release in the window rejects',
   what: 'Reports a value outside what a release of the window accepts for an enumerated option (`shared_fs`, '
     + '`block_device_driver`, `block_device_aio`, `extra_monitor_socket`, `emptydir_mode`, `hot_plug_vfio`…), naming the '
-    + 'releases that reject it, with fixes to values every release of the window accepts.',
+    + 'releases that reject it, with fixes to values every release of the window accepts. Where the check depends on the '
+    + 'hypervisor table and its machine type (Go: `shared_fs` only for qemu/clh/stratovirt, port values only for QEMU/CLH '
+    + 'on q35/virt) it applies only there; `hot_plug_vfio` and `cold_plug_vfio` both set is an error for QEMU/CLH and a '
+    + 'warning for other hypervisors (the Go runtime\'s checkPCIeConfig).',
   why: 'The Go runtime validates these values and refuses to start a sandbox with one it does not know: '
     + '`shared_fs = "none"` works from 3.2.0 and breaks every older release in a rollback.',
   bad: { filename: 'configuration.toml', text: '[hypervisor.qemu]\nshared_fs = "none"\n', options: 'Kata 3.0..3.32' },
   good: { filename: 'configuration.toml', text: '[hypervisor.qemu]\nshared_fs = "virtio-fs"\n', options: 'Kata 3.0..3.32' },
   fix: 'suggestion',
-  sources: ['skew-facts.md #11 (shared reference)', 'kata-containers src/runtime/pkg/katautils/config.go (sharedFS() and friends)'],
+  sources: ['skew-facts.md #11, go-runtime-corrections.md (shared reference)', 'kata-containers src/runtime/pkg/katautils/config.go (sharedFS(), checkPCIeConfig)', 'kata-containers src/libs/kata-types/src/config (allow-lists, runtime-rs-config-keys.json)'],
   check(ctx, report) {
     for (const k of ctx.keys) {
       const row = ctx.optionRow(k.section, k.key);

@@ -7,7 +7,8 @@ export const rule: Rule<StarlingxContext> = {
   family: 'starlingx',
   defaultSeverity: 'error',
   title: '`kubernetes_version` is not shipped by the StarlingX release',
-  what: 'Reports a `kubernetes_version` that the selected StarlingX release does not ship, and lists the versions it does ship.',
+  what: 'Reports a `kubernetes_version` that the selected StarlingX release does not ship, and lists the versions it does ship; '
+    + 'also one sysinv lists but the playbooks have no image list for (7.0: 1.18.1, 1.19.13, 1.20.9).',
   why: 'A release can only install the Kubernetes versions it packages: bootstrap needs the staged binaries '
     + '`/usr/local/kubernetes/<X.Y.Z>` and the per-version image lists and manifests `k8s-v<X.Y.Z>` in the playbooks. '
     + 'Any other value fails during bootstrap, after the operator has already started the install.',
