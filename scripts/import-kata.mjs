@@ -31,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 import { parseTOML, getStaticTOMLValue } from 'toml-eslint-parser';
 
-import { applyRuntimeRs, RS_KEYS } from './lib/kata-runtime-rs.mjs';
+import { applyRuntimeRs, migrationGuide, RS_KEYS, GUIDE } from './lib/kata-runtime-rs.mjs';
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const refDir = path.resolve(process.argv[2] ?? path.join(repoRoot, '..', 'shared', 'reference', 'kata'));
 const outFile = path.join(repoRoot, 'data', 'kata', 'config.json');
@@ -978,7 +978,10 @@ out.fatal.conditional = [
   out.fields['sections[].flavours'] = 'go: accepted by the Go runtime (hypervisor tables: the accepted names; other tables: the Go struct has the table); runtime-rs: the kata-types struct has the table (hypervisor tables: hypervisorNames)';
   out.fields['options[].required'] = 'runtime-rs release ranges where the field has no serde default (a table without it fails to load)';
   out.fields['options[].section'] = out.fields['options[].section'] + '; "agent.kata" stands for every [agent.<name>] table, "hypervisor.*.<t>" for a sub-table of every hypervisor table';
-  out.description = out.description.replace('go-runtime-config-keys.json, ', `go-runtime-config-keys.json, ${RS_KEYS}, `);
+  out.description = out.description.replace('go-runtime-config-keys.json, ', `go-runtime-config-keys.json, ${RS_KEYS}, ${GUIDE}, `);
+  out.migration = migrationGuide({ refDir, options: out.options, sections: out.sections, releases, fail });
+  out.sourcesRead.push({ name: GUIDE, copy: `shared/reference/kata/${GUIDE}`, note: `the Go → runtime-rs migration guide's ${out.migration.mappings.length} mappings (${out.migration.source.doc} at ${out.migration.source.tag}), each key checked against the rows at that tag` });
+  out.fields.migration = 'the upstream Go → runtime-rs migration guide, one row per mapping; readAt<tag> = whether the Go and runtime-rs parsers of the guide\'s tag read each key it names; guideErrors = where the guide disagrees with the code';
 }
 fs.mkdirSync(path.dirname(outFile), { recursive: true });
 fs.writeFileSync(outFile, JSON.stringify(out, null, 2) + '\n');

@@ -150,3 +150,27 @@ test('Go: a port value is checked only for QEMU/CLH with machine_type q35/virt (
   assert.equal(iv('[hypervisor.clh]\ncold_plug_vfio = "switch-port"\n').length, 1, 'CLH q35: root-port or no-port');
   assert.equal(iv('[hypervisor.qemu]\ncold_plug_vfio = "switch-port"\n').length, 0);
 });
+
+// Start of issue 17 item 2: the migration guide's mappings as data, each key checked against the rows at 4.1.0.
+test('migration guide: all 60 mappings imported, each key checked against both parsers at 4.1.0, the guide\'s errors kept', () => {
+  const m = data.migration;
+  assert.equal(m.source.tag, '4.1.0');
+  assert.equal(m.mappings.length, 60);
+  const by = (go) => m.mappings.find((x) => x.go === go);
+  // renames, units, types: the Go spelling is read only by Go, the runtime-rs spelling only by runtime-rs
+  for (const [go, rs] of [['hypervisor.qemu.seccompsandbox', 'hypervisor.qemu.seccomp_sandbox'], ['agent.kata.dial_timeout', 'agent.kata.dial_timeout_ms'], ['hypervisor.qemu.hypervisor_loglevel', 'hypervisor.qemu.log_level'], ['runtime.guest_selinux_label', 'hypervisor.qemu.selinux_label']]) {
+    assert.deepEqual(by(go).readAt4_1_0[go], { go: true, runtimeRs: false }, go);
+    assert.deepEqual(by(go).readAt4_1_0[rs], { go: false, runtimeRs: true }, rs);
+  }
+  // moved table: [factory] (Go) → [hypervisor.<name>.factory] (runtime-rs)
+  const f = by('factory').readAt4_1_0;
+  assert.deepEqual(f.factory, { table: true, go: true, runtimeRs: false });
+  assert.deepEqual(f['hypervisor.qemu.factory'], { table: true, go: false, runtimeRs: true });
+  // the guide maps hot_plug_vfio to a key runtime-rs 4.x no longer reads, and omits two Go block_device_driver values
+  const hv = by('hypervisor.qemu.hot_plug_vfio');
+  assert.deepEqual(hv.readAt4_1_0['hypervisor.qemu.hotplug_vfio_on_root_bus'], { go: false, runtimeRs: false });
+  assert.match(hv.guideErrors[0], /removed/);
+  assert.deepEqual(by('hypervisor.qemu.block_device_driver').goValuesInCode.values, ['virtio-scsi', 'virtio-blk', 'virtio-mmio', 'nvdimm', 'virtio-blk-ccw']);
+  // keys runtime-rs ignores (dropped or not yet implemented) are read by Go only
+  for (const x of m.mappings.filter((y) => y.change === 'ignored')) assert.deepEqual(x.readAt4_1_0[x.go], { go: true, runtimeRs: false }, x.go);
+});

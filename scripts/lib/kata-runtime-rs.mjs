@@ -263,3 +263,55 @@ export function applyRuntimeRs(ctx) {
 
   return { tags: tags.length, keys: byRow.size, created, matched, tables: tables.size - 1 };
 }
+
+export const GUIDE = 'go-to-runtime-rs.json';
+
+/**
+ * The upstream migration guide's mappings (docs/migrating-config-go-runtime-to-runtime-rs.md at 4.1.0, restated in
+ * go-to-runtime-rs.json) as data/kata/config.json `migration`, each concrete key resolved to the data's rows and
+ * checked there at the guide's tag: `check.go` / `check.runtimeRs` say whether that tag's parser reads the key.
+ * The guide's own errors stay visible (codeDiscrepancy, goValuesInCode, docValuesNote). Start of issue 17 item 2:
+ * no rule reads it yet.
+ */
+export function migrationGuide({ refDir, options, sections, hypervisorNames, releases, fail }) {
+  const g = JSON.parse(fs.readFileSync(path.join(refDir, GUIDE), 'utf8'));
+  const tag = g.source.tag;
+  const ix = new Map(releases.map((r, i) => [r, i]));
+  if (!ix.has(tag)) fail(`${GUIDE}: tag ${tag} unknown`);
+  const covers = (s, r) => !!s && ix.get(r) >= ix.get(s.first) && (s.last === null || ix.get(r) <= ix.get(s.last)) && !(s.missingIn ?? []).includes(r);
+  /** "hypervisor.qemu.x" → rows of [hypervisor.*] x; "agent.kata.mem_agent.x" → [agent.kata.mem_agent] x. */
+  const resolve = (dotted) => {
+    if (!dotted || dotted.startsWith('annotation:') || dotted.includes('*')) return null;
+    const parts = dotted.split('.');
+    const key = parts.pop();
+    const section = parts[0] === 'hypervisor' && parts.length >= 2 ? ['hypervisor', '*', ...parts.slice(2)].join('.') : parts.join('.');
+    const concrete = parts.join('.');
+    const tableName = section ? `${section}.${key}` : key;
+    const table = sections.find((x) => x.name === tableName || x.name === dotted);
+    if (table) return { table: true, read: (f) => covers(table.flavours[f], tag) };
+    const rows = options.filter((o) => (o.section === section || o.section === concrete) && o.key === key);
+    return { section: concrete, key, read: (f) => rows.some((o) => covers(o.flavours[f], tag)) };
+  };
+  const list = (x) => (x === null || x === undefined ? [] : Array.isArray(x) ? x : [x]);
+  return {
+    source: { file: `shared/reference/kata/${GUIDE}`, repo: g.source.repo, doc: g.source.doc, tag, commit: g.source.commit, tagsHavingDoc: g.source.tagsHavingDoc, scope: g.source.scope },
+    mappings: g.mappings.map((m, i) => {
+      const check = {};
+      for (const k of list(m.goKey)) { const r = resolve(k); if (r) check[k] = { ...(r.table ? { table: true } : {}), go: r.read('go'), runtimeRs: r.read('runtime-rs') }; }
+      for (const k of list(m.runtimeRsKey)) { const r = resolve(k); if (r) check[k] = { ...(r.table ? { table: true } : {}), go: r.read('go'), runtimeRs: r.read('runtime-rs') }; }
+      for (const [from, to] of Object.entries(m.subKeys ?? {})) for (const k of [from, to]) { const r = resolve(k); if (r) check[k] = { ...(r.table ? { table: true } : {}), go: r.read('go'), runtimeRs: r.read('runtime-rs') }; }
+      const guideErrors = [m.codeDiscrepancy, m.goValuesInCode?.note, m.docValuesNote].filter(Boolean);
+      return {
+        category: m.category, change: m.change, go: m.goKey, runtimeRs: m.runtimeRsKey ?? null,
+        ...(m.subKeys ? { subKeys: m.subKeys } : {}),
+        fact: m.fact,
+        ...(m.codeNote ? { codeNote: m.codeNote } : {}),
+        ...(guideErrors.length ? { guideErrors } : {}),
+        ...(m.goValuesInCode ? { goValuesInCode: m.goValuesInCode } : {}),
+        ...(m.runtimeRsValueHistory ? { runtimeRsValueHistory: m.runtimeRsValueHistory } : {}),
+        [`readAt${tag.replace(/\./g, '_')}`]: check,
+        source: `${GUIDE} mappings[${i}] (${g.source.doc} at kata-containers ${tag} ${g.source.commit.slice(0, 10)})`,
+      };
+    }),
+  };
+}
