@@ -31,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 import { parseTOML, getStaticTOMLValue } from 'toml-eslint-parser';
 
+import { applyRuntimeRs, migrationGuide, RS_KEYS, GUIDE } from './lib/kata-runtime-rs.mjs';
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const refDir = path.resolve(process.argv[2] ?? path.join(repoRoot, '..', 'shared', 'reference', 'kata'));
 const outFile = path.join(repoRoot, 'data', 'kata', 'config.json');
@@ -181,6 +182,8 @@ const GO_ENUMS = [
       { value: 'none', from: '3.2.0' },
     ],
     source: `${fact(11)} (kc src/runtime/pkg/device/config/config.go 2.4.0, 3.2.0; src/runtime/virtcontainers/device/config/config.go 2.0.0; check sharedFS() in src/runtime/pkg/katautils/config.go 3.32.0)`,
+    hypervisors: ['qemu', 'clh', 'stratovirt'],
+    hypervisorsSource: 'go-runtime-corrections.md #2: only newQemuHypervisorConfig (3.32.0 config.go:1000), newClhHypervisorConfig (:1167) and newStratovirtHypervisorConfig (:1330) call sharedFS(); firecracker (:821-925), dragonball (:1249) and remote (:1407) never validate it',
     note: 'fact 11 dates virtio-9p and virtio-fs only as "1.x–": taken from the key\'s first Go-parser release (1.7.0).',
   },
   {
@@ -208,17 +211,23 @@ const GO_ENUMS = [
     values: [
       { value: 'shared-fs', from: null },
       { value: 'block-encrypted', from: null },
-      { value: 'block-plain', from: '4.1.0', source: 'template 4.1.0 doc comment' },
+      { value: 'block-plain', from: '4.0.0', source: 'go-runtime-corrections.md #1 (kc src/runtime/pkg/katautils/config.go 4.0.0 :223, commit 24c51cfbbf, first tag 4.0.0)' },
     ],
-    source: `${fact(11)} (validated, 3.28.0+); the values are not listed there: they come from the templates' doc comments (3.32.0: shared-fs, block-encrypted; 4.1.0: + block-plain)`,
-    note: 'values for 3.28.0–3.31.x are assumed equal to the 3.32.0 doc; block-plain is first documented in the 4.1.0 template — 4.0.0 (not in the template spread) may already accept it.',
+    source: `${fact(11)} (validated, 3.28.0+); go-runtime-corrections.md #1: kc src/runtime/pkg/katautils/config.go 3.28.0/3.32.0 :216 (shared-fs, block-encrypted), 4.0.0/4.1.0 :223 (+ block-plain)`,
   },
   ...['hot_plug_vfio', 'cold_plug_vfio'].map((key) => ({
     group: 'hypervisor.*',
     key,
     values: ['root-port', 'switch-port', 'bridge-port', 'no-port'].map((value) => ({ value, from: null })),
-    source: `${fact(11)} (list read at 3.32.0); the 3.2.0 template documents the same four values`,
-    note: 'fact 11 adds that only one of hot_plug_vfio / cold_plug_vfio may be set, yet the shipped templates set both (to "no-port"): presumably "set" means other than no-port. Not encoded in the schemas.',
+    source: `${fact(11)} (list read at 3.32.0); the 3.2.0 template documents the same four values; go-runtime-corrections.md #3 (checkPCIeConfig 3.32.0 config.go:2034-2072, 4.1.0 :2094-2132)`,
+    hypervisors: ['qemu', 'clh'],
+    hypervisorsSource: 'go-runtime-corrections.md #3: checkPCIeConfig returns early with a warning for every hypervisor but QEMU/CLH (3.32.0 config.go:2035-2038)',
+    machineTypes: ['q35', 'virt'],
+    machineTypeDefault: 'q35',
+    machineTypesSource: 'go-runtime-corrections.md #3: QEMU/CLH with a machine_type other than q35/virt accept any port (3.32.0 config.go:2048-2050); machine_type defaults to q35 (config.go:417-422, config-settings.go.in:59)',
+    narrower: { clh: ['root-port', 'no-port'] },
+    narrowerSource: 'go-runtime-corrections.md #3: CLH with q35/virt accepts only no-port or root-port (3.32.0 config.go:2051-2058)',
+    note: 'checkPCIeConfig was read at 3.32.0 and 4.1.0 (identical); earlier releases from 3.2.0 are assumed to behave the same (not verified). Both keys set (other than no-port) is a separate check: see fatal.conditional.',
   })),
 ];
 const ENUM_AFTER_SOURCE_NOTE = 'fact 11 cites sources up to 3.32.0: 4.0.0 and 4.1.0 are assumed unchanged.';
@@ -572,7 +581,7 @@ function enumEntries(group, key, goSpan) {
     const notes = [];
     if (e.note) notes.push(e.note);
     if (x.to === null) notes.push(ENUM_AFTER_SOURCE_NOTE);
-    return { ...x, fatal: true, flavour: 'go', source: e.source, ...(notes.length ? { note: notes.join(' ') } : {}) };
+    return { ...x, fatal: true, flavour: 'go', source: e.source, ...(e.hypervisors ? { onlyInHypervisors: e.hypervisors, onlyInHypervisorsSource: e.hypervisorsSource } : {}), ...(e.machineTypes ? { onlyWithMachineTypes: e.machineTypes, machineTypeDefault: e.machineTypeDefault, onlyWithMachineTypesSource: e.machineTypesSource } : {}), ...(e.narrower ? { narrowerIn: e.narrower, narrowerSource: e.narrowerSource } : {}), ...(notes.length ? { note: notes.join(' ') } : {}) };
   });
 }
 
@@ -943,6 +952,37 @@ const out = {
   renames,
 };
 
+out.fatal.conditional = [
+  {
+    id: 'go-pcie-hot-and-cold-plug',
+    flavour: 'go',
+    from: '3.2.0',
+    to: null,
+    table: 'hypervisor.<name>',
+    when: { allSet: ['hot_plug_vfio', 'cold_plug_vfio'], notEqual: 'no-port' },
+    outcomes: [
+      { hypervisors: ['qemu', 'clh'], machineTypes: null, severity: 'error', says: 'the Go runtime refuses to load the configuration (checkPCIeConfig: hot_plug_vfio and cold_plug_vfio cannot both be set)' },
+      { hypervisors: null, machineTypes: null, severity: 'warning', says: 'the Go runtime only logs that advanced PCIe topology is QEMU/CLH-only and ignores both keys' },
+    ],
+    fields: 'outcomes are tried in order; hypervisors/machineTypes null = any (the first matching outcome applies); machine_type defaults to q35 when unset',
+    source: 'go-runtime-corrections.md #3: kc src/runtime/pkg/katautils/config.go checkPCIeConfig 3.32.0 :2034-2072 (non-QEMU/CLH warning and return :2035-2038, both set error :2040-2042 before the machine-type check), 4.1.0 :2094-2132 identical',
+    note: 'Read at 3.32.0 and 4.1.0; from 3.2.0 (first release with hot_plug_vfio/cold_plug_vfio) to 3.31.x assumed the same (not verified).',
+  },
+];
+{
+  const rsSummary = applyRuntimeRs({ refDir, releases, options: out.options, sections: out.sections, hypervisorNames: out.hypervisorNames, fatal: out.fatal, dropIns: out.dropIns, fail });
+  out.options.sort((a, b) => (a.section < b.section ? -1 : a.section > b.section ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  out.sections.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  out.sourcesRead.push({ name: RS_KEYS, copy: `shared/reference/kata/${RS_KEYS}`, note: `kata-types serde structures, plugin registration and load-time checks at ${rsSummary.tags} runtime-rs tags (3.0.0 … 4.1.0); ${rsSummary.keys} keys (${rsSummary.matched} on existing rows, ${rsSummary.created} new), ${rsSummary.tables} sub-tables` });
+  out.fields['options[].flavours.runtime-rs'] = `what kata-types reads at each runtime-rs tag (${RS_KEYS}); templates['runtime-rs'] keeps the template presence`;
+  out.fields['sections[].flavours'] = 'go: accepted by the Go runtime (hypervisor tables: the accepted names; other tables: the Go struct has the table); runtime-rs: the kata-types struct has the table (hypervisor tables: hypervisorNames)';
+  out.fields['options[].required'] = 'runtime-rs release ranges where the field has no serde default (a table without it fails to load)';
+  out.fields['options[].section'] = out.fields['options[].section'] + '; "agent.kata" stands for every [agent.<name>] table, "hypervisor.*.<t>" for a sub-table of every hypervisor table';
+  out.description = out.description.replace('go-runtime-config-keys.json, ', `go-runtime-config-keys.json, ${RS_KEYS}, ${GUIDE}, `);
+  out.migration = migrationGuide({ refDir, options: out.options, sections: out.sections, releases, fail });
+  out.sourcesRead.push({ name: GUIDE, copy: `shared/reference/kata/${GUIDE}`, note: `the Go → runtime-rs migration guide's ${out.migration.mappings.length} mappings (${out.migration.source.doc} at ${out.migration.source.tag}), each key checked against the rows at that tag` });
+  out.fields.migration = 'the upstream Go → runtime-rs migration guide, one row per mapping; readAt<tag> = whether the Go and runtime-rs parsers of the guide\'s tag read each key it names; guideErrors = where the guide disagrees with the code';
+}
 fs.mkdirSync(path.dirname(outFile), { recursive: true });
 fs.writeFileSync(outFile, JSON.stringify(out, null, 2) + '\n');
 console.log(`wrote ${path.relative(repoRoot, outFile)}: ${releases.length} releases, ${sections.length} sections, ${options.length} options (${options.filter((o) => o.section === 'hypervisor.*').length} hypervisor.*), ${renames.length} renames`);
@@ -990,9 +1030,25 @@ const PLAUSIBLE = {
     defemptydirmode: 'shared-fs',
     defemptydirmode_coco: 'block-encrypted',
     defemptydirmode_nv: 'shared-fs',
+    // keys kata-types validates at load (runtime-rs-config-keys.json validValues), not in the Go list above
+    defvirtiofscache: 'auto',
+    defnetworkmodel_clh: 'tcfilter',
+    defnetworkmodel_db: 'tcfilter',
+    defnetworkmodel_fc: 'tcfilter',
+    defnetworkmodel_openvmm: 'tcfilter',
+    defnetworkmodel_qemu: 'tcfilter',
+    defvfiomode: 'guest-kernel',
+    defvfiomode_nv: 'guest-kernel',
+    defvfiomode_se: 'guest-kernel',
+    vmrootfsdriver_clh: 'virtio-blk-pci',
+    vmrootfsdriver_db: 'virtio-blk-mmio',
+    vmrootfsdriver_nv: 'virtio-blk-pci',
+    vmrootfsdriver_openvmm: 'virtio-blk-pci',
+    vmrootfsdriver_qemu: 'virtio-blk-pci',
   },
 };
-const ENUM_KEYS = GO_ENUMS.map((e) => e.key);
+const RS_VALIDATED_KEYS = [...new Set(out.options.filter((o) => o.values.some((v) => v.flavour === 'runtime-rs')).map((o) => o.key))];
+const ENUM_KEYS_OF = { go: GO_ENUMS.map((e) => e.key), 'runtime-rs': [...new Set([...GO_ENUMS.map((e) => e.key), ...RS_VALIDATED_KEYS])] };
 const renderedDir = path.join(refDir, 'config-rendered');
 const substitutions = new Map(); // "flavour|key|placeholder|value" -> files
 fs.rmSync(fixturesDir, { recursive: true, force: true });
@@ -1004,7 +1060,7 @@ for (const abs of walkFiles(renderedDir)) {
   if (/@[A-Z0-9_]+@/.test(text.replace(/^\s*#.*$/gm, ''))) fail(`${rel}: unrendered placeholder outside comments`);
   const lines = text.split('\n').map((line) => {
     const m = /^(\s*)([a-z_]+)(\s*=\s*)"\/opt\/kata\/([a-z0-9_]+)"(.*)$/.exec(line);
-    if (!m || !ENUM_KEYS.includes(m[2])) return line;
+    if (!m || !ENUM_KEYS_OF[flavour].includes(m[2])) return line;
     const value = PLAUSIBLE[flavour][m[4]] ?? fail(`${rel}: no plausible value for ${m[2]} = @${m[4].toUpperCase()}@ (${flavour})`);
     const id = `${flavour}|${m[2]}|@${m[4].toUpperCase()}@|${value}`;
     if (!substitutions.has(id)) substitutions.set(id, []);

@@ -122,6 +122,21 @@ const branchHeadNote = branchHeadMatch
 // kubernetes-version-override.md: per-tag load-images-information/vars/k8s-v* directories
 
 /** release -> [{ version, symlinkTo }] */
+// localhost.yml keys a release reads but replaces before they take effect: setting them does nothing there.
+const KEYS_REPLACED = [
+  {
+    key: 'kubernetes_version',
+    releases: ['5.0'],
+    why: 'the load-images-information role replaces it, in bootstrap/restore/backup modes, with the version parsed from the kubeadm template (kubeadm.yaml.erb kubernetesVersion: v1.18.1)',
+    source: 'starlingx/ansible-playbooks 5.0.0 (15b6674c19fb282b7c72740f489e7940a9ca4ae9) playbookconfig/src/playbooks/roles/common/load-images-information/tasks/main.yml, roles/common/files/kubeadm.yaml.erb; shared reference starlingx/kubernetes-version-override.md ("3.0 – 5.0: no real override"), kube-versions.json (5.0 override effectively not supported)',
+  },
+  {
+    key: 'cluster_host_floating_address',
+    releases: ['6.0', '7.0', '8.0'],
+    why: 'it is read only on the platform-data migration path (roles/common/upgrade-k8s-networking), and there include_vars of the overrides file that sysinv-utils create-host-overrides writes from the platform database replaces it before use',
+    source: 'starlingx/ansible-playbooks 6.0.0 (fb822e0a83892feb52aa4aaa70f8038dbb8183a8) playbookconfig/src/playbooks/roles/common/upgrade-k8s-networking/tasks/main.yml:62 (the only read in 6.0–8.0, optional-keys.json source_earliest); the same file at master (0b27b6fcf2087d0cf70469a7b624f04c9f30fce5, read through the search tool) creates /tmp/upgrade_overrides.yaml with sysinv-utils create-host-overrides and include_vars it before cluster_host_floating_address.split(",") is used; sysinv writes cluster_host_floating_address from the cluster-host address pool',
+  },
+];
 const playbookImageVars = new Map();
 {
   const md = readText('kubernetes-version-override.md');
@@ -265,6 +280,7 @@ function buildRelease(r) {
   if (release === '5.0' && branchHeadNote) notes.push(`SOURCES.md: ${branchHeadNote}`);
 
   const defaults = defaultsFiles.get(release) ?? null;
+  const keysReplaced = KEYS_REPLACED.filter((k) => k.releases.includes(release)).map(({ releases: _r, ...k }) => k);
   return {
     release,
     tag,
@@ -280,6 +296,7 @@ function buildRelease(r) {
     sysinvListKind: r.sysinv_list_kind,
     derived: r.derived === true,
     playbookImageVars: imageVars,
+    ...(keysReplaced.length ? { keysReplaced } : {}),
     source: r.source,
     defaultSource,
     bootstrapDefaults: defaults,
@@ -323,6 +340,7 @@ const releasesJson = {
     kubeletSkewTolerance: 'KUBELET_MINOR_SKEW_TOLERANCE: max minors a kubelet may lag the control plane; null = not in the code (kubelets upgraded 1:1 after each control-plane step)',
     hasSchema: 'true when a host_vars/bootstrap/default.yml snapshot exists, i.e. a localhost.yml schema is generated',
     playbookImageVars: 'versions with a roles/common/load-images-information/vars/k8s-v<X.Y.Z> directory at that tag (symlinkTo = directory it links to); null = not examined',
+    keysReplaced: 'localhost.yml keys this release reads but replaces before they take effect (why, source): setting them has no effect',
     source: 'kube-versions.json source object (starlingx/config kubernetes.py)',
     defaultSource: 'where the fresh-install default is defined',
     bootstrapDefaults: 'the default.yml snapshot used for the key data (null: none in the reference)',

@@ -95,13 +95,17 @@ test('data: one row per (section, key), every row has sources and a known sectio
   assert.ok(data.options.length >= 434, 'at least every catalog option');
 });
 
-test('data: hypervisor.* rows stand for every hypervisor table (Go parser)', () => {
+test('data: hypervisor.* rows stand for every hypervisor table (Go parser struct, kata-types Hypervisor struct)', () => {
   const generic = data.options.filter((o) => o.section === 'hypervisor.*');
   assert.ok(generic.length > 90);
   for (const o of generic) {
     assert.equal(o.commonToAllHypervisors, true);
-    assert.deepEqual(Object.keys(o.flavours), ['go'], `${o.key}: hypervisor.* rows are Go facts`);
+    // Both runtimes decode every hypervisor table with one struct: Go's from config.go, runtime-rs's from kata-types.
+    assert.ok(Object.keys(o.flavours).length > 0 && Object.keys(o.flavours).every((f) => f === 'go' || f === 'runtime-rs'), o.key);
+    if (o.flavours['runtime-rs']) assert.ok(o.sources.some((x) => x.startsWith('runtime-rs-config-keys.json tags[')), `${o.key}: runtime-rs facts cite tag and path`);
   }
+  // concrete hypervisor tables carry no runtime-rs parser range: kata-types has no per-plugin struct
+  for (const o of data.options.filter((x) => /^hypervisor\.[^.*]+$/.test(x.section))) assert.equal(o.flavours['runtime-rs'], undefined, `${o.section}|${o.key}`);
   // a concrete row is never accepted by Go outside the releases that accept its table
   for (const o of data.options.filter((x) => /^hypervisor\.[^.*]+$/.test(x.section) && x.flavours.go)) {
     const name = o.section.split('.')[1];
@@ -188,7 +192,9 @@ test('fact 13: runtime-rs denies unknown [agent.kata] keys from 3.29.0', () => {
   assert.equal(f.from, '3.29.0');
   assert.ok(f.schemaTables.includes('agent.kata') && f.schemaTables.includes('agent.kata.mem_agent'));
   const dial = row('agent.kata', 'dial_timeout');
-  assert.equal(dial.flavours['runtime-rs'].last, '3.28.0');
+  // kata-types never reads dial_timeout (only dial_timeout_ms, 3.0.0+); the runtime-rs templates ship it until 3.28.0.
+  assert.equal(dial.flavours['runtime-rs'], undefined);
+  assert.equal(dial.templates['runtime-rs'].last, '3.28.0');
   assert.equal(dial.flavours.go.last, null, 'the Go runtime keeps dial_timeout');
   const doc = parse('[agent.kata]\ndial_timeout = 45\n');
   assert.deepEqual(errorsOf('runtime-rs', '3.28.0', doc), []);

@@ -58,6 +58,27 @@ const OWN_RELEASE_INFOS = {
     // hypervisor.*|pcie_root_port: Go parser missingIn 3.2.0–3.5.0 while the templates carry it (data note "Contradiction").
     'kata/option-not-in-window @ 380:1 info',
   ],
+  // runtime-rs templates shipping keys kata-types does not read at that tag (runtime-rs-config-keys.json):
+  // dial_timeout: agent.<name>.dial_timeout is no kata-types field (3.2.0 reads dial_timeout_ms only, agent.rs).
+  '3.2.0/runtime-rs/configuration-dragonball.toml': ['kata/option-not-in-window @ 215:1 info'],
+  // firmware_volume, kubelet_root_dir, use_legacy_serial, vhost_user_reconnect_timeout_sec: hypervisor.<name>.firmware_volume: no kata-types field at 3.32.0/4.1.0; [runtime] kubelet_root_dir: no kata-types field at 3.32.0/4.1.0; no kata-types field at 3.32.0/4.1.0; no kata-types field at 3.32.0/4.1.0.
+  '3.32.0/runtime-rs/configuration-qemu-nvidia-gpu-runtime-rs.toml': ['kata/option-not-in-window @ 74:1 info', 'kata/option-not-in-window @ 327:1 info', 'kata/option-not-in-window @ 486:1 info', 'kata/option-not-in-window @ 826:1 info'],
+  // firmware_volume, kubelet_root_dir, use_legacy_serial, vhost_user_reconnect_timeout_sec: hypervisor.<name>.firmware_volume: no kata-types field at 3.32.0/4.1.0; [runtime] kubelet_root_dir: no kata-types field at 3.32.0/4.1.0; no kata-types field at 3.32.0/4.1.0; no kata-types field at 3.32.0/4.1.0.
+  '3.32.0/runtime-rs/configuration-qemu-nvidia-gpu-snp-runtime-rs.toml': ['kata/option-not-in-window @ 115:1 info', 'kata/option-not-in-window @ 368:1 info', 'kata/option-not-in-window @ 516:1 info', 'kata/option-not-in-window @ 758:1 info'],
+  // firmware_volume, kubelet_root_dir, use_legacy_serial, vhost_user_reconnect_timeout_sec: hypervisor.<name>.firmware_volume: no kata-types field at 3.32.0/4.1.0; [runtime] kubelet_root_dir: no kata-types field at 3.32.0/4.1.0; no kata-types field at 3.32.0/4.1.0; no kata-types field at 3.32.0/4.1.0.
+  '3.32.0/runtime-rs/configuration-qemu-nvidia-gpu-tdx-runtime-rs.toml': ['kata/option-not-in-window @ 91:1 info', 'kata/option-not-in-window @ 344:1 info', 'kata/option-not-in-window @ 492:1 info', 'kata/option-not-in-window @ 734:1 info'],
+  // remote_hypervisor_socket, remote_hypervisor_timeout: kata-types reads the remote socket as hypervisor_socket (hypervisor/mod.rs, flattened RemoteInfo), not remote_hypervisor_socket; kata-types reads hypervisor_timeout (hypervisor/mod.rs), not remote_hypervisor_timeout.
+  '3.32.0/runtime-rs/configuration-remote.toml': ['kata/option-not-in-window @ 18:1 info', 'kata/option-not-in-window @ 20:1 info'],
+  // firmware_volume, kubelet_root_dir, use_legacy_serial, vhost_user_reconnect_timeout_sec: hypervisor.<name>.firmware_volume: no kata-types field at 3.32.0/4.1.0; [runtime] kubelet_root_dir: no kata-types field at 3.32.0/4.1.0; no kata-types field at 3.32.0/4.1.0; no kata-types field at 3.32.0/4.1.0.
+  '4.1.0/runtime-rs/configuration-qemu-nvidia-cpu-runtime-rs.toml': ['kata/option-not-in-window @ 74:1 info', 'kata/option-not-in-window @ 343:1 info', 'kata/option-not-in-window @ 496:1 info', 'kata/option-not-in-window @ 838:1 info'],
+  // firmware_volume, kubelet_root_dir, use_legacy_serial, vhost_user_reconnect_timeout_sec: hypervisor.<name>.firmware_volume: no kata-types field at 3.32.0/4.1.0; [runtime] kubelet_root_dir: no kata-types field at 3.32.0/4.1.0; no kata-types field at 3.32.0/4.1.0; no kata-types field at 3.32.0/4.1.0.
+  '4.1.0/runtime-rs/configuration-qemu-nvidia-gpu-runtime-rs.toml': ['kata/option-not-in-window @ 74:1 info', 'kata/option-not-in-window @ 343:1 info', 'kata/option-not-in-window @ 495:1 info', 'kata/option-not-in-window @ 853:1 info'],
+  // firmware_volume, kubelet_root_dir, use_legacy_serial, vhost_user_reconnect_timeout_sec: hypervisor.<name>.firmware_volume: no kata-types field at 3.32.0/4.1.0; [runtime] kubelet_root_dir: no kata-types field at 3.32.0/4.1.0; no kata-types field at 3.32.0/4.1.0; no kata-types field at 3.32.0/4.1.0.
+  '4.1.0/runtime-rs/configuration-qemu-nvidia-gpu-snp-runtime-rs.toml': ['kata/option-not-in-window @ 115:1 info', 'kata/option-not-in-window @ 384:1 info', 'kata/option-not-in-window @ 525:1 info', 'kata/option-not-in-window @ 785:1 info'],
+  // firmware_volume, kubelet_root_dir, use_legacy_serial, vhost_user_reconnect_timeout_sec: hypervisor.<name>.firmware_volume: no kata-types field at 3.32.0/4.1.0; [runtime] kubelet_root_dir: no kata-types field at 3.32.0/4.1.0; no kata-types field at 3.32.0/4.1.0; no kata-types field at 3.32.0/4.1.0.
+  '4.1.0/runtime-rs/configuration-qemu-nvidia-gpu-tdx-runtime-rs.toml': ['kata/option-not-in-window @ 91:1 info', 'kata/option-not-in-window @ 360:1 info', 'kata/option-not-in-window @ 501:1 info', 'kata/option-not-in-window @ 761:1 info'],
+  // remote_hypervisor_socket, remote_hypervisor_timeout: kata-types reads the remote socket as hypervisor_socket (hypervisor/mod.rs, flattened RemoteInfo), not remote_hypervisor_socket; kata-types reads hypervisor_timeout (hypervisor/mod.rs), not remote_hypervisor_timeout.
+  '4.1.0/runtime-rs/configuration-remote.toml': ['kata/option-not-in-window @ 18:1 info', 'kata/option-not-in-window @ 20:1 info'],
 };
 
 test('all 91 upstream templates validate under their own release and flavour: no error, no warning, only the reviewed infos', () => {
@@ -176,18 +197,19 @@ test('3.2.0 runtime-rs dragonball template under 3.29..3.32: dial_timeout in the
   const text = fixture('3.2.0/runtime-rs/configuration-dragonball.toml');
   const r = lint(text, { file: '/x/configuration-dragonball.toml', window: '3.29..3.32' });
   assert.equal(r.kata.flavour, 'runtime-rs');
-  // agent.kata|dial_timeout: runtime-rs 3.0.0–3.28.0, renamed to dial_timeout_ms in 3.6.0; [agent.kata] denies
-  // unknown fields from runtime-rs 3.29.0 (data fatal.denyUnknownFields).
+  // agent.kata|dial_timeout: never a kata-types field (runtime-rs-config-keys.json: agent.<name>.dial_timeout_ms only,
+  // 3.0.0–4.1.0), only the runtime-rs templates ship it until 3.28.0 (renamed to dial_timeout_ms there in 3.6.0);
+  // [agent.<name>] denies unknown fields from runtime-rs 3.29.0 (data fatal.denyUnknownFields).
   assert.deepEqual(findings(r), ['kata/renamed-option @ 215:1 error']);
   assert.equal(lineOf(text, 215), 'dial_timeout = 45');
   const d = r.diagnostics[0];
   assert.match(d.message, /dial_timeout was renamed to dial_timeout_ms in 3\.6\.0: 3\.29\.0–3\.32\.0 refuse the file because of it/);
   assert.deepEqual(d.data.fatalIn, ['3.29.0', '3.30.0', '3.31.0', '3.32.0']);
   assert.deepEqual(d.fixes.map((f) => f.edits[0].newText), ['dial_timeout_ms']);
-  // One release earlier the table is not strict yet: 3.28.0 still reads dial_timeout, 3.29.0 refuses it.
+  // One release earlier the table is not strict yet: 3.28.0 ignores dial_timeout (kata-types never reads it), 3.29.0 refuses it.
   const r2 = lint(text, { file: '/x/configuration-dragonball.toml', window: '3.28..3.29' });
   assert.deepEqual(findings(r2), ['kata/renamed-option @ 215:1 error']);
-  assert.match(r2.diagnostics[0].message, /: 3\.29\.0 refuses the file because of it/);
+  assert.match(r2.diagnostics[0].message, /: 3\.28\.0 ignores dial_timeout; 3\.29\.0 refuses the file because of it/);
 });
 
 test('4.1.0 qemu template under 3.2..4.1: every key newer than 3.2.0, with the release that first reads it', () => {
@@ -316,10 +338,11 @@ test('kata/option-not-in-window: too new or already gone is a warning; removal d
   assert.deepEqual(findings(part), ['kata/option-not-in-window @ 2:1 warning']);
   assert.match(part.diagnostics[0].message, /3\.27\.0 ignores it \(read by Go runtime 3\.28\.0–today\)/);
   assert.deepEqual(part.diagnostics[0].fixes, []);
-  // runtime-rs strict [agent.kata]: a key 3.31.0 no longer knows is fatal there.
+  // runtime-rs strict [agent.kata]: cdh_api_timeout is only in the runtime-rs templates (3.9.0–3.30.0), kata-types reads
+  // cdh_api_timeout_ms (3.31.0+) and never cdh_api_timeout, so every strict release (3.29.0+) refuses it.
   const strict = lint('[agent.kata]\ncdh_api_timeout = 50\n', { window: '3.29..3.32', flavour: 'runtime-rs' });
   assert.deepEqual(findings(strict), ['kata/option-not-in-window @ 2:1 error']);
-  assert.match(strict.diagnostics[0].message, /3\.31\.0–3\.32\.0 refuse the file because of it \(read by runtime-rs 3\.9\.0–3\.30\.0\)/);
+  assert.match(strict.diagnostics[0].message, /no release in the window 3\.29\.0\.\.3\.32\.0 reads cdh_api_timeout, and 3\.29\.0–3\.32\.0 refuse the file because of it \(only in runtime-rs templates\)/);
   // Only the templates of the release ship it (2.4.x put disable_selinux under [runtime]): info.
   assert.deepEqual(findings(lint('[runtime]\ndisable_selinux = false\n', { window: '2.4', flavour: 'go' })), ['kata/option-not-in-window @ 2:1 info']);
 });
@@ -395,10 +418,10 @@ test('kata/invalid-value: shared_fs = "none" is fatal on 3.0.0–3.1.3; fixes to
   assert.deepEqual(findings(typo), ['kata/invalid-value @ 2:13 error']);
   assert.equal(typo.diagnostics[0].fixes[0].title, 'Change to virtio-fs');
   assert.equal(typo.diagnostics[0].fixes[0].edits[0].newText, "'virtio-fs'");
-  // emptydir_mode = "block-plain" is new in 4.1.0.
-  const ed = lint('[runtime]\nemptydir_mode = "block-plain"\n', { window: '4.0..4.1', flavour: 'go' });
+  // emptydir_mode = "block-plain" is new in 4.0.0 (go-runtime-corrections.md #1: config.go 4.0.0 :223).
+  const ed = lint('[runtime]\nemptydir_mode = "block-plain"\n', { window: '3.32..4.0', flavour: 'go' });
   assert.deepEqual(findings(ed), ['kata/invalid-value @ 2:17 error']);
-  assert.match(ed.diagnostics[0].message, /rejected by 4\.0\.0 /);
+  assert.match(ed.diagnostics[0].message, /rejected by 3\.32\.0 /);
   assert.deepEqual(ed.diagnostics[0].fixes.map((x) => x.edits[0].newText), ['"shared-fs"', '"block-encrypted"']);
 });
 

@@ -17,9 +17,10 @@
 //    [shim.kata] for the agent.*/proxy.*/shim.* groups. Every other table is open
 //    (additionalProperties allowed: the Go runtime ignores unknown keys), but listed keys are typed
 //    and carry the validated values (enum) of that release.
-//  * runtime-rs: tables and keys by template presence (the data's approximation of the runtime-rs
-//    parser); [agent.kata] and [agent.kata.mem_agent] have additionalProperties:false from 3.29.0
-//    (serde deny_unknown_fields, skew-facts #13); everything else open; no enums (not in the data).
+//  * runtime-rs: tables and keys kata-types reads at that tag (runtime-rs-config-keys.json): every
+//    [hypervisor.<name>] {$ref: #/definitions/hypervisor}, [hypervisor] closed (unknown plugin fatal),
+//    [agent.<name>] {$ref: #/definitions/agent}; the deny_unknown_fields tables closed from 3.29.0;
+//    allow-lists enforced at load as enums.
 //  * description = doc comment + "Accepted by <flavour> <first>..<last>; source …"; default = the
 //    data row's default when it fits the type (placeholders are left out).
 //  * "x-skewguard" = { family: "kata-config", release (first release of the file), releases (all
@@ -74,7 +75,7 @@ function keySchema(rows, flavour, r, ctx) {
   let s = {};
   if (types.length === 1) s = typeSchema(types[0]);
   else if (types.length > 1) s = { anyOf: types.map(typeSchema) };
-  const values = flavour === 'go' ? row.values.filter((v) => v.flavour === 'go' && ctx.coversRange(v, r)) : [];
+  const values = row.values.filter((v) => v.flavour === flavour && ctx.coversRange(v, r));
   if (values.length) s.enum = [...values[0].enum];
   const parts = [];
   if (row.doc) parts.push(row.doc);
@@ -83,7 +84,7 @@ function keySchema(rows, flavour, r, ctx) {
     rows.length === 1
       ? spanText(row.flavours[flavour], ctx.newest)
       : rows.map((x) => `[${x.section}] ${spanText(x.flavours[flavour], ctx.newest)}`).join(', ');
-  let tail = `Accepted by ${FLAVOUR_NAME[flavour]} ${spans} (source: ${flavour === 'go' ? 'Go parser' : 'templates'}).`;
+  let tail = `Accepted by ${FLAVOUR_NAME[flavour]} ${spans} (source: ${flavour === 'go' ? 'Go parser' : 'kata-types'}).`;
   if (values.length) tail += ' Other values are fatal.';
   for (const rn of row.renamedTo ?? []) if (rn.flavour === flavour) tail += ` Renamed to [${rn.section}] ${rn.key}${rn.in ? ` in ${rn.in}` : ''}.`;
   parts.push(tail);
@@ -153,37 +154,21 @@ function goBody(data, r, ctx) {
 function rsBody(data, r, ctx) {
   const strictFrom = data.fatal.denyUnknownFields['runtime-rs'];
   const strictTables = ctx.ix(r) >= ctx.ix(strictFrom.from) ? strictFrom.schemaTables : [];
-  const secs = data.sections.filter((s) => ctx.covers(s.flavours['runtime-rs'], r)).sort((a, b) => a.name.split('.').length - b.name.split('.').length || (a.name < b.name ? -1 : 1));
   const names = data.hypervisorNames.find((h) => h.flavour === 'runtime-rs' && ctx.coversRange(h, r));
+  const secs = data.sections
+    .filter((s) => ctx.covers(s.flavours['runtime-rs'], r))
+    .sort((a, b) => a.name.split('.').length - b.name.split('.').length || (a.name < b.name ? -1 : 1));
+  const keyProps = (section) => Object.fromEntries(keysOf(data, section, 'runtime-rs', r, ctx).map((o) => [o.key, keySchema([o], 'runtime-rs', r, ctx)]));
   const props = {};
-  const schemaOf = new Map(); // section name -> table schema
-  // runtime-rs hypervisor tables repeat many keys with the same doc/type/default: those share one
-  // entry of `definitions` (its description lists the acceptance of every table) — size budget.
   const definitions = {};
-  const shared = new Map(); // shareKey -> rows
+  // kata-types reads every [hypervisor.<name>] with one struct ("hypervisor.*" rows), its sub-tables as "hypervisor.*.<t>"
+  definitions.hypervisor = tableSchema('Keys runtime-rs (kata-types) reads in every [hypervisor.<name>] table (one struct for all plugins; unknown keys are ignored).', keyProps('hypervisor.*'), false);
+  const schemaOf = new Map([['hypervisor.*', definitions.hypervisor]]);
   for (const sec of secs) {
-    if (!/^hypervisor\.[^.]+$/.test(sec.name)) continue;
-    for (const o of keysOf(data, sec.name, 'runtime-rs', r, ctx)) {
-      const k = shareKey(o, r, ctx);
-      shared.set(k, [...(shared.get(k) ?? []), o]);
-    }
-  }
-  const refOf = new Map(); // row -> $ref
-  const variants = new Map(); // key -> count
-  for (const rowsOfKey of shared.values()) {
-    if (rowsOfKey.length < 2) continue;
-    const key = rowsOfKey[0].key;
-    const n = (variants.get(key) ?? 0) + 1;
-    variants.set(key, n);
-    const name = n === 1 ? key : `${key}~${n}`;
-    definitions[name] = keySchema(rowsOfKey, 'runtime-rs', r, ctx);
-    for (const o of rowsOfKey) refOf.set(o, { $ref: `#/definitions/${name}` });
-  }
-  for (const sec of secs) {
-    const keys = Object.fromEntries(keysOf(data, sec.name, 'runtime-rs', r, ctx).map((o) => [o.key, refOf.get(o) ?? keySchema([o], 'runtime-rs', r, ctx)]));
-    const t = tableSchema(sectionDoc(sec, 'runtime-rs', ctx), keys, strictTables.includes(sec.name));
-    schemaOf.set(sec.name, t);
+    if (sec.name === 'hypervisor.*' || /^hypervisor\.[^.]+$/.test(sec.name)) continue; // [hypervisor.<name>]: below
     const parts = sec.name.split('.');
+    const t = tableSchema(sectionDoc(sec, 'runtime-rs', ctx), keyProps(sec.name), strictTables.includes(sec.name));
+    schemaOf.set(sec.name, t);
     if (parts.length === 1) {
       props[parts[0]] = t;
       continue;
@@ -191,13 +176,8 @@ function rsBody(data, r, ctx) {
     const parentName = parts.slice(0, -1).join('.');
     let parent = schemaOf.get(parentName);
     if (!parent) {
-      // implicit parent ([hypervisor], [agent])
       if (parts.length !== 2) throw new Error(`kata schemas: ${sec.name} has no parent table in ${r}`);
-      props[parts[0]] ??= tableSchema(
-        parts[0] === 'hypervisor' ? `Hypervisor tables (runtime-rs templates of this release: ${names.names.join(', ')}; whether runtime-rs rejects other names is not in the data).` : null,
-        {},
-        false,
-      );
+      props[parts[0]] ??= tableSchema(null, {}, false);
       parent = props[parts[0]];
     }
     const leaf = parts.at(-1);
@@ -207,9 +187,23 @@ function rsBody(data, r, ctx) {
     } else parent.properties[leaf] = t;
     parent.properties = sortObject(parent.properties);
   }
+  // [agent.<name>]: runtime-rs keeps a map of agents (chosen by runtime.agent_name); every entry is an Agent
+  if (props.agent?.properties?.kata) {
+    const agent = props.agent.properties.kata;
+    definitions.agent = agent;
+    props.agent = tableSchema('Agent tables [agent.<name>] (a map; runtime.agent_name chooses the one used).', {}, false);
+    props.agent.additionalProperties = { $ref: '#/definitions/agent' };
+  }
+  const hv = {};
+  for (const name of names.names) hv[name] = { allOf: [{ $ref: '#/definitions/hypervisor' }] };
+  props.hypervisor = tableSchema(
+    `Hypervisor tables. Registered plugins (default build): ${names.names.join(', ')}. Any other [hypervisor.<name>] is fatal ("Can not find plugin for hypervisor").`,
+    hv,
+    names.unknownIsFatal,
+  );
   return {
-    body: { properties: sortObject(props), ...(Object.keys(definitions).length ? { definitions: sortObject(definitions) } : {}) },
-    meta: { hypervisorNames: names.names, unknownHypervisorFatal: null, strictTables },
+    body: { properties: sortObject(props), definitions: sortObject(definitions) },
+    meta: { hypervisorNames: names.names, unknownHypervisorFatal: names.unknownIsFatal, strictTables },
   };
 }
 
@@ -234,7 +228,7 @@ function schemaFile(data, flavour, group, body, meta) {
       `Generated from ${DATA} (data as of ${data.asOf}) by scripts/gen-schemas.mjs. ` +
       (flavour === 'go'
         ? 'Unknown keys and tables are ignored by the Go runtime and allowed here; listed keys are typed and validated values are enforced (both fatal when wrong). '
-        : 'Accepted keys are approximated by runtime-rs template presence; only the tables runtime-rs declares deny_unknown_fields for are closed. ') +
+        : 'Accepted keys are what kata-types\' serde structures read at this tag; the tables it declares deny_unknown_fields for and [hypervisor] (unknown plugin names are fatal) are closed. ') +
       'A JSON value cannot tell TOML 1.0 from 1: integer-typed keys need a literal check by the engine.',
     type: 'object',
     ...body,

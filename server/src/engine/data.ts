@@ -40,6 +40,10 @@ export interface StxRelease {
   availableRule: 'upgrade-from' | 'upgrade-from+higher-if-simplex' | 'upgrade-from+higher' | 'none';
   kubeletSkewTolerance: number | null;
   hasSchema: boolean;
+  /** Versions with a load-images-information/vars/k8s-v<X.Y.Z> directory at that tag; null = not examined. */
+  playbookImageVars?: Array<{ version: string; symlinkTo: string | null }> | null;
+  /** Keys the release reads but replaces before they take effect. */
+  keysReplaced?: Array<{ key: string; why: string; source: string }>;
   source: Record<string, unknown>;
   notes?: string[];
 }

@@ -16,7 +16,9 @@ export interface KataOption {
   flavours: Partial<Record<Flavour, ReleaseRange>>;
   templates?: Partial<Record<Flavour, ReleaseRange>>;
   types: Array<Ranged & { type: string; items?: string }>;
-  values: Array<Ranged & { enum: unknown[]; fatal: boolean }>;
+  values: Array<Ranged & { enum: unknown[]; fatal: boolean; onlyInHypervisors?: string[]; onlyWithMachineTypes?: string[]; machineTypeDefault?: string; narrowerIn?: Record<string, string[]> }>;
+  /** runtime-rs: releases where the field has no serde default (a table without it fails to load). */
+  required?: Array<{ from: string; to: string | null; flavour: Flavour; source?: string }>;
   default?: unknown;
   doc?: string | null;
   docRelease?: string | null;
@@ -42,6 +44,14 @@ export interface KataData {
   fatal: {
     unknownHypervisorSection: Partial<Record<Flavour, string | null>>;
     denyUnknownFields: { 'runtime-rs'?: { from: string; schemaTables: string[] } };
+    validateAtLoad?: { 'runtime-rs'?: string };
+    /** Fatality conditional on the hypervisor table and its machine type (outcomes tried in order, null = any). */
+    conditional?: Array<{
+      id: string; flavour: Flavour; from: string; to: string | null;
+      when: { allSet: string[]; notEqual: string };
+      outcomes: Array<{ hypervisors: string[] | null; machineTypes: string[] | null; severity: 'error' | 'warning'; says: string }>;
+      source: string; note?: string;
+    }>;
   };
   dropIns: { go?: { from: string; dir: string } | null; 'runtime-rs'?: unknown; note?: string };
   sections: KataSection[];

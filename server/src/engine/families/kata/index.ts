@@ -167,7 +167,14 @@ export class KataContext {
   private hypervisorNamesAt = new Map<string, string[]>();
 
   sectionRow(name: string): KataSection | undefined {
-    return kataIndex(this.data).sections.get(name);
+    const rows = kataIndex(this.data).sections;
+    const found = rowAliases(name, true).map((n) => rows.get(n)).filter((x): x is KataSection => !!x);
+    return found.find((x) => x.flavours[this.flavour]) ?? found.find((x) => x.templates?.[this.flavour]) ?? found[0];
+  }
+
+  /** How the flavour refuses an unknown [hypervisor.<name>] table, in its own words. */
+  get hypervisorRefusal(): string {
+    return this.flavour === 'go' ? 'invalid hypervisor section' : 'Can not find plugin for hypervisor';
   }
 
   /** Whether a release reads a table: 'parser', 'template' (only its shipped templates have it), or false. */
@@ -225,12 +232,10 @@ export class KataContext {
 
   private findRow(section: string, key: string): KataOption | undefined {
     const rows = kataIndex(this.data).options;
-    const ofFlavour = (o: KataOption) => !!(o.flavours[this.flavour] || o.templates?.[this.flavour]);
-    const own = rows.get(`${section}\u0000${key}`)?.find(ofFlavour);
-    if (own) return own;
-    const parts = section.split('.');
-    if (parts[0] === 'hypervisor' && parts.length === 2) return rows.get(`hypervisor.*\u0000${key}`)?.find(ofFlavour);
-    return undefined;
+    // What the parser reads wins over what only a template shows, in the table itself or the table it stands for
+    // (every [agent.<name>] reads agent.kata's rows, every hypervisor table the "hypervisor.*" ones).
+    const candidates = rowAliases(section).flatMap((s) => rows.get(`${s}\u0000${key}`) ?? []);
+    return candidates.find((o) => o.flavours[this.flavour]) ?? candidates.find((o) => o.templates?.[this.flavour]);
   }
 
   /** Whether a release reads a key: 'parser', 'template' (only its shipped templates have it), or false. */
@@ -246,15 +251,14 @@ export class KataContext {
   }
 
   private findOptionsOf(section: string): KataOption[] {
-    const parts = section.split('.');
-    const generic = parts[0] === 'hypervisor' && parts.length === 2;
-    return this.data.options.filter((o) => (o.section === section || (generic && o.section === 'hypervisor.*')) && (o.flavours[this.flavour] || o.templates?.[this.flavour]));
+    const names = new Set(rowAliases(section));
+    return this.data.options.filter((o) => names.has(o.section) && (o.flavours[this.flavour] || o.templates?.[this.flavour]));
   }
 
   /** Tables where this flavour rejects unknown keys at a release (runtime-rs from 3.29.0). */
   strictAt(section: string, release: string): boolean {
     const d = this.data.fatal.denyUnknownFields[this.flavour as 'runtime-rs'];
-    return !!d && inRanged({ from: d.from, to: null }, release) && d.schemaTables.includes(section);
+    return !!d && inRanged({ from: d.from, to: null }, release) && rowAliases(section).some((s) => d.schemaTables.includes(s));
   }
 
   /** Whether an unknown [hypervisor.<name>] is fatal at a release (Go from 3.2.0). */
@@ -262,6 +266,20 @@ export class KataContext {
     const from = this.data.fatal.unknownHypervisorSection[this.flavour];
     return !!from && inRanged({ from, to: null }, release);
   }
+}
+
+/**
+ * The data rows a table's keys are found under: the table itself, then agent.kata for any [agent.<name>] (both
+ * runtimes read every agent table with one struct: runtime-rs keeps a map chosen by runtime.agent_name, the Go
+ * runtime loops over all of them), then "hypervisor.*" (and "hypervisor.*.<sub>") for any hypervisor table.
+ */
+export function rowAliases(section: string, table = false): string[] {
+  const parts = section.split('.');
+  const out = [section];
+  if (parts[0] === 'agent' && parts.length >= 2 && parts[1] !== 'kata') out.push(['agent', 'kata', ...parts.slice(2)].join('.'));
+  // A [hypervisor.<name>] table itself is known by its name (hypervisorNames), never through the "hypervisor.*" group.
+  if (parts[0] === 'hypervisor' && parts.length >= (table ? 3 : 2) && parts[1] !== '*') out.push(['hypervisor', '*', ...parts.slice(2)].join('.'));
+  return out;
 }
 
 export function resolveKataWindow(config: ResolvedConfig): { window: string[]; source: SourceInfo } {

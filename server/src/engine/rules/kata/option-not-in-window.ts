@@ -26,21 +26,26 @@ export const rule: Rule<KataContext> = {
       // Renamed keys have their own rule with a better message and a fix to the new name.
       const renamed = row.renamedTo?.some((r) => r.flavour === ctx.flavour && [...w.ignored, ...w.templateOnly].some((x) => cmp(x, r.in) >= 0));
       if (renamed) continue;
-      if (!w.ignored.length) {
-        if (w.templateOnly.length) {
+      // A key only the templates show is no field of the struct: a table that denies unknown fields (runtime-rs
+      // from 3.29.0) refuses it like any other unknown key.
+      const strictTpl = w.templateOnly.filter((r) => ctx.strictAt(k.section, r));
+      const templateOnly = strictTpl.length ? w.templateOnly.filter((r) => !strictTpl.includes(r)) : w.templateOnly;
+      const ignoredAll = strictTpl.length ? ctx.window.filter((r) => w.ignored.includes(r) || strictTpl.includes(r)) : w.ignored;
+      if (!ignoredAll.length) {
+        if (templateOnly.length) {
           report({
-            message: `${k.key} is not read by the ${ctx.flavourName} parser of ${rel(ctx, w.templateOnly)}, although the templates of ${w.templateOnly.length === 1 ? 'that release' : 'those releases'} ship it: it has no effect there`,
-            range: k.entry.keyRange, severity: 'info', data: { key: k.key, table: k.section, templateOnly: w.templateOnly },
+            message: `${k.key} is not read by the ${ctx.flavourName} parser of ${rel(ctx, templateOnly)}, although the templates of ${templateOnly.length === 1 ? 'that release' : 'those releases'} ship it: it has no effect there`,
+            range: k.entry.keyRange, severity: 'info', data: { key: k.key, table: k.section, templateOnly },
           });
         }
         continue;
       }
-      const fatal = w.ignored.filter((r) => ctx.strictAt(k.section, r));
-      const ignored = w.ignored.filter((r) => !fatal.includes(r));
+      const fatal = ignoredAll.filter((r) => ctx.strictAt(k.section, r));
+      const ignored = ignoredAll.filter((r) => !fatal.includes(r));
       const parts = [];
       if (ignored.length) parts.push(`${rel(ctx, ignored)} ignore${ignored.length === 1 ? 's' : ''} it`);
       if (fatal.length) parts.push(`${rel(ctx, fatal)} refuse${fatal.length === 1 ? 's' : ''} the file because of it`);
-      const accepted = [...w.parser, ...w.templateOnly];
+      const accepted = [...w.parser, ...templateOnly];
       const known = row.flavours[ctx.flavour];
       const gaps = known?.missingIn?.length ? `, except ${describeReleases(known.missingIn, ctx.data.releases)}` : '';
       const life = known ? `read by ${ctx.flavourName} ${known.first}–${known.last ?? 'today'}${gaps}` : `only in ${ctx.flavourName} templates`;

@@ -27,7 +27,7 @@ export const rule: Rule<KataContext> = {
       const fatal = isHv ? missing.filter((r) => ctx.unknownHypervisorFatal(r)) : [];
       const ignored = missing.filter((r) => !fatal.includes(r));
       const parts = [];
-      if (fatal.length) parts.push(`${rel(ctx, fatal)} refuse${fatal.length === 1 ? 's' : ''} to start with it (invalid hypervisor section)`);
+      if (fatal.length) parts.push(`${rel(ctx, fatal)} refuse${fatal.length === 1 ? 's' : ''} to start with it (${ctx.hypervisorRefusal})`);
       if (ignored.length) parts.push(`${rel(ctx, ignored)} ignore${ignored.length === 1 ? 's' : ''} it and every setting in it`);
       report({
         message: `[${name}] is not read by every ${ctx.flavourName} release in the window ${ctx.windowText}: ${parts.join('; ')}`,

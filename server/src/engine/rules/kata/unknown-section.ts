@@ -10,13 +10,15 @@ export const rule: Rule<KataContext> = {
   defaultSeverity: 'warning',
   title: 'Table that no release of the runtime knows',
   what: 'Reports a `[table]` that no Kata release of the file\'s runtime flavour reads, with "did you mean". An unknown '
-    + '`[hypervisor.<name>]` is an error where the Go runtime refuses it (3.2.0 and later).',
+    + '`[hypervisor.<name>]` is an error where the runtime refuses it: the Go runtime from 3.2.0, runtime-rs in every '
+    + 'release (any such table, selected or not). `[agent.<name>]` tables of any name are read by both runtimes.',
   why: 'The Go runtime silently ignores tables it does not know, so a misspelt table drops every setting in it; from 3.2.0 '
-    + 'an unknown hypervisor table stops the runtime ("configuration file contains invalid hypervisor section").',
+    + 'an unknown hypervisor table stops the runtime ("configuration file contains invalid hypervisor section"); runtime-rs '
+    + 'fails to load any file with a hypervisor table no plugin is registered for ("Can not find plugin for hypervisor").',
   bad: { filename: 'configuration.toml', text: '[hypervisor.qemu-lite]\npath = "/usr/bin/qemu-system-x86_64"\n', options: 'Kata 2.5' },
   good: { filename: 'configuration.toml', text: '[hypervisor.qemu]\npath = "/usr/bin/qemu-system-x86_64"\n', options: 'Kata 2.5' },
   fix: 'suggestion',
-  sources: ['kata-containers src/runtime/pkg/katautils/config.go (updateRuntimeConfigHypervisor, 3.2.0+)', 'data/kata/config.json'],
+  sources: ['kata-containers src/runtime/pkg/katautils/config.go (updateRuntimeConfigHypervisor, 3.2.0+)', 'kata-containers src/libs/kata-types/src/config/hypervisor/mod.rs (Hypervisor::adjust_config, 3.0.0+)', 'data/kata/config.json'],
   check(ctx, report) {
     for (const t of ctx.tables) {
       // A table deeper than any row is never known: no name to build unless it is reported.
@@ -31,7 +33,7 @@ export const rule: Rule<KataContext> = {
       const hint = didYouMean(name, names);
       report({
         message: `unknown table [${name}]: no ${ctx.flavourName} release reads it`
-          + (fatalIn.length ? `, and ${rel(ctx, fatalIn)} refuse${fatalIn.length === 1 ? 's' : ''} to start with it (invalid hypervisor section)` : ', so every setting in it is ignored')
+          + (fatalIn.length ? `, and ${rel(ctx, fatalIn)} refuse${fatalIn.length === 1 ? 's' : ''} to start with it (${ctx.hypervisorRefusal})` : ', so every setting in it is ignored')
           + (hint ? `; did you mean [${hint}]?` : ''),
         range: t.headerRange,
         severity: fatalIn.length ? 'error' : undefined,

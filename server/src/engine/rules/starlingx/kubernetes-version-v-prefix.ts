@@ -22,6 +22,8 @@ export const rule: Rule<StarlingxContext> = {
   check(ctx, report) {
     const kv = ctx.kubernetesVersion();
     if (!kv?.text || !/^\s*[vV]/.test(kv.text)) return;
+    // A release that replaces the value before use never sees the "v" (starlingx/key-not-read says it is ignored).
+    if (ctx.release.keysReplaced?.some((r) => r.key === 'kubernetes_version')) return;
     const plain = kv.normalised!;
     report({
       message: `kubernetes_version "${kv.text}" has a "v" prefix: the playbooks use the value as the directory /usr/local/kubernetes/${kv.text.trim()}, `
