@@ -96,8 +96,10 @@ export function componentConfigRows(refDir, fail) {
         introduced, deprecated: dep.minor, removed,
         replacement: rep, replacementAvailable: null,
         migration, migrationNote,
-        confidence: r.confidence === 'verified-in-source' ? 'source' : 'changelog',
-        ...(r.confidence === 'verified-in-source' ? {} : { changelogFields: ['deprecated', 'introduced', 'removed'].filter((f) => ({ introduced, deprecated: dep.minor, removed })[f] != null) }),
+        // Every value comes from upstream source or docs named in `sources` (the reference's own confidence is in the
+        // first source: verified-in-source = read in the staging mirror's register.go at the tag; documented = PRs/docs).
+        confidence: 'changelog',
+        ...(introduced || dep.minor || removed ? { changelogFields: ['deprecated', 'introduced', 'removed'].filter((f) => ({ introduced, deprecated: dep.minor, removed })[f] != null) } : {}),
         sources: [`${REF} (${r.confidence})`, ...r.sources],
         note: notes.join(' '),
       });

@@ -1,6 +1,6 @@
 import type { Rule } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
-import { what, moveTo, checkedAt, componentAdvice, componentData } from './common';
+import { what, moveTo, checkedAt, componentAdvice, componentData, readerOf, acrossWindow } from './common';
 
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/removed-api',
@@ -42,14 +42,21 @@ export const rule: Rule<KubernetesContext> = {
       if (!common.length) continue; // k8s/no-common-api-version speaks instead
       const target = common[0];
       const before = firstRemoved.minor === ctx.minors[0] && row.removed !== firstRemoved.minor;
+      // A configuration file (kubeadm, kubelet …) is not served: the component that reads it stops reading it.
+      const reader = readerOf(row);
       report({
-        message: (before
+        message: reader
+          ? (before
+            ? `${reader} no longer reads ${what(o)} since ${reader} ${row.removed}: no ${reader} of the window ${ctx.windowText} reads this file; `
+            : `${reader} ${firstRemoved.minor} no longer reads ${what(o)}, and ${firstRemoved.minor} is in the window ${ctx.windowText}: from that step on ${reader} refuses this file; `)
+            + `use ${target}, ${acrossWindow(reader)}`
+          : (before
           ? `${what(o)} was removed in Kubernetes ${row.removed}: no version of the window ${ctx.windowText} serves it; `
           : `${what(o)} is removed in Kubernetes ${firstRemoved.minor}, which is in the window ${ctx.windowText}: from that step on it is not served; `)
           + `use ${target}, served across the whole window`,
         range: o.apiVersionRange,
         fixes: () => [moveTo(ctx, o, target)],
-        data: { removedIn: row.removed, replacement: target, window: ctx.minors },
+        data: { removedIn: row.removed, replacement: target, window: ctx.minors, ...(reader ? { readBy: reader } : {}) },
       });
     }
   },
