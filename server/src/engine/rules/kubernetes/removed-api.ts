@@ -10,7 +10,8 @@ export const rule: Rule<KubernetesContext> = {
   title: 'API version not served by some Kubernetes version in the window',
   what: 'Reports a manifest whose apiVersion/kind is removed before the end of the Kubernetes window, naming the first '
     + 'version that no longer serves it, with a fix to the newest apiVersion served across the whole window.'
-    + ' Component APIs (cert-manager, Istio) are checked at the component\'s own version instead: `--component-versions`, `kubernetes.components` in `.skewguard.yaml`, else Pluto\'s default target for the component; the message names that version and where it came from.',
+    + ' Component APIs (cert-manager, Istio) are checked at the component\'s own version instead: `--component-versions`, `kubernetes.components` in `.skewguard.yaml`, else Pluto\'s default target for the component; the message names that version and where it came from.'
+    + ' Component configuration files (kubeadm `InitConfiguration`/`ClusterConfiguration`/`JoinConfiguration`, `KubeletConfiguration`, `KubeSchedulerConfiguration`, kube-apiserver files) are not served by the apiserver: the message names the component that no longer reads the file from that step on (e.g. "kubeadm 1.27 no longer reads kubeadm.k8s.io/v1beta2").',
   why: 'During a one-minor-at-a-time upgrade the cluster runs every version of the window for days or weeks. Once the '
     + 'control plane reaches the removing version, `kubectl apply` of this manifest fails and Helm upgrades break; '
     + 'objects stored under the old version are served only in the new one.',
