@@ -128,3 +128,15 @@ test('current component config files across a long window: no finding (KubeletCo
   ].join('---\n');
   assert.deepEqual(findings(k8s(analyze('/w/node.yaml', text, '1.16..1.37'))), []);
 });
+
+test('audit Policy (kube-apiserver --audit-policy-file): "kube-apiserver 1.24 no longer reads audit.k8s.io/v1beta1" (#108092)', () => {
+  const d = k8s(analyze('/w/audit.yaml', doc('audit.k8s.io/v1beta1', 'Policy', 'rules: []\n'), '1.23..1.24'));
+  assert.deepEqual(findings(d), ['k8s/removed-api @ 1:13']);
+  assert.match(d[0].message, /^kube-apiserver 1\.24 no longer reads audit\.k8s\.io\/v1beta1 Policy.*use audit\.k8s\.io\/v1, read by kube-apiserver at every step of the window$/);
+});
+
+test('kube-scheduler v1beta3 over 1.23..1.29: no apiVersion read by every step (v1 from 1.25, v1beta3 until 1.28): the plan says "read by kube-scheduler"', () => {
+  const d = k8s(analyze('/w/s.yaml', doc('kubescheduler.config.k8s.io/v1beta3', 'KubeSchedulerConfiguration'), '1.23..1.29'));
+  assert.deepEqual(findings(d), ['k8s/no-common-api-version @ 1:13']);
+  assert.match(d[0].message, /^no apiVersion of KubeSchedulerConfiguration is read by every kube-scheduler version in 1\.23\.\.1\.29 .*keep kubescheduler\.config\.k8s\.io\/v1beta3 up to 1\.28, switch to kubescheduler\.config\.k8s\.io\/v1 while the cluster is on 1\.25\.\.1\.28/);
+});
