@@ -806,7 +806,7 @@ const out = {
   ],
   minors,
   componentTargets,
-  componentConfig: { source: 'shared/reference/kubernetes/component-config-apis.json', readDate: JSON.parse(fs.readFileSync(path.join(refDir, 'component-config-apis.json'), 'utf8')).readDate, omitted: componentConfig.omitted },
+  componentConfig: { source: 'shared/reference/kubernetes/component-config-apis.json', readDate: JSON.parse(fs.readFileSync(path.join(refDir, 'component-config-apis.json'), 'utf8')).readDate, omitted: componentConfig.omitted, settings: componentConfig.settings },
   corrections,
   filled,
   apis,

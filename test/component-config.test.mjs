@@ -140,3 +140,16 @@ test('kube-scheduler v1beta3 over 1.23..1.29: no apiVersion read by every step (
   assert.deepEqual(findings(d), ['k8s/no-common-api-version @ 1:13']);
   assert.match(d[0].message, /^no apiVersion of KubeSchedulerConfiguration is read by every kube-scheduler version in 1\.23\.\.1\.29 .*keep kubescheduler\.config\.k8s\.io\/v1beta3 up to 1\.28, switch to kubescheduler\.config\.k8s\.io\/v1 while the cluster is on 1\.25\.\.1\.28/);
 });
+
+test('kube-proxy mode: ipvs is deprecated from 1.35 (KEP-5495, #134539): a warning at the value once the window reaches 1.35; failCgroupV1 recorded, not a rule', () => {
+  const text = doc('kubeproxy.config.k8s.io/v1alpha1', 'KubeProxyConfiguration', 'mode: ipvs\n');
+  const d = k8s(analyze('/w/kp.yaml', text, '1.33..1.35'));
+  assert.deepEqual(findings(d), ['k8s/component-setting-deprecated @ 3:7']);
+  assert.match(d[0].message, /^kube-proxy deprecates mode: ipvs from 1\.35, which is in the window 1\.33\.\.1\.35 .*move to nftables/);
+  assert.deepEqual(findings(k8s(analyze('/w/kp.yaml', text, '1.33..1.34'))), []);
+  // In kubeadm's multi-document file too, at the kube-proxy document's own line.
+  assert.deepEqual(findings(k8s(analyze('/w/kubeadm.yaml', `${doc('kubeadm.k8s.io/v1beta4', 'ClusterConfiguration')}---\n${text}`, '1.34..1.35'))), ['k8s/component-setting-deprecated @ 6:7']);
+  const cg = data.componentConfig.settings.find((s) => s.kind === 'KubeletConfiguration' && s.path[0] === 'failCgroupV1');
+  assert.equal(cg.minor, '1.35');
+  assert.match(cg.note, /Not checked by a rule: .*host/);
+});

@@ -119,5 +119,30 @@ export function componentConfigRows(refDir, fail) {
   const kubeadm = rows.filter((r) => r.group === 'kubeadm.k8s.io');
   const v1b2 = kubeadm.find((r) => r.version === 'v1beta2' && r.kind === 'ClusterConfiguration');
   if (v1b2?.removed !== '1.27') fail(`${REF}: kubeadm.k8s.io/v1beta2 removal changed: ${v1b2?.removed}`);
-  return { rows, omitted };
+  return { rows, omitted, settings: componentSettings(refDir, fail) };
+}
+
+// Settings inside the files whose meaning changes at a minor (value-level facts), from lifecycle-1.33-1.38.json.
+// Only facts that a file's content decides are taken: kube-proxy `mode: ipvs` (deprecated 1.35). KubeletConfiguration
+// failCgroupV1 (default true from 1.35: kubelet refuses cgroup v1 hosts) depends on the host, not on the file, so it
+// is recorded but no rule reads it.
+function componentSettings(refDir, fail) {
+  const LREF = 'shared/reference/kubernetes/lifecycle-1.33-1.38.json';
+  const ref = JSON.parse(fs.readFileSync(path.join(refDir, 'lifecycle-1.33-1.38.json'), 'utf8'));
+  const find = (prefix) => ref.rows.find((r) => r.what.startsWith(prefix)) ?? fail(`${LREF}: no row "${prefix}"`);
+  const ipvs = find('kube-proxy ipvs mode deprecated');
+  const cg = find('KubeletConfiguration failCgroupV1 defaults to true');
+  if (ipvs.minors.deprecated !== '1.35' || cg.minors.behaviourChange !== '1.35') fail(`${LREF}: ipvs / failCgroupV1 minors changed`);
+  return [
+    {
+      apiVersion: 'kubeproxy.config.k8s.io/v1alpha1', kind: 'KubeProxyConfiguration', path: ['mode'], value: 'ipvs', readBy: 'kube-proxy',
+      change: 'deprecated', minor: ipvs.minors.deprecated, planned: { offByDefault: ipvs.minors.disablePlanned, removal: ipvs.minors.removalPlanned },
+      replacement: ipvs.replacement, what: ipvs.what, note: ipvs.notes.join(' '), confidence: ipvs.confidence, sources: [`${LREF} (${ipvs.confidence})`, ...ipvs.sources],
+    },
+    {
+      apiVersion: 'kubelet.config.k8s.io/v1beta1', kind: 'KubeletConfiguration', path: ['failCgroupV1'], value: null, readBy: 'kubelet',
+      change: 'default-changed', minor: cg.minors.behaviourChange, introduced: cg.minors.introduced,
+      replacement: cg.replacement, what: cg.what, note: `${cg.notes.join(' ')} Not checked by a rule: whether a node runs cgroup v1 is a fact of the host, not of the file.`, confidence: cg.confidence, sources: [`${LREF} (${cg.confidence})`, ...cg.sources],
+    },
+  ];
 }
