@@ -31,6 +31,12 @@ export const VERIFIED = {
   'kubeadm.k8s.io/v1beta3': 'deprecation verified: kubernetes/kubernetes cmd/kubeadm/app/apis/kubeadm/v1beta3/doc.go says "DEPRECATED: v1beta3 is deprecated in favor of v1beta4 and will be removed in a future release, 1.34 or later" (search-index copy). The removal minor 1.37 is from the reference (PR 136016, CHANGELOG-1.37 v1.37.0-alpha.1); not verified in source here.',
   'kubeadm.k8s.io/v1beta1': 'deprecation verified: cmd/kubeadm/app/apis/kubeadm/v1beta1/doc.go says "Package v1beta1 has been deprecated by v1beta2" (search-index copy; the tag is not named by the index).',
 };
+// Marked "inferred" in the reference: what was done about it here (the scheduler one was searched for in the code corpus).
+export const NOT_VERIFIED = {
+  'kubescheduler.config.k8s.io/v1beta1': 'deprecated 1.22 is inferred from v1beta2 appearing in 1.22; no upstream statement of a v1beta1 deprecation (doc.go, changelog) was found in the code corpus, so the minor is kept as the reference gives it.',
+  'kubecontrollermanager.config.k8s.io/v1alpha1': 'whether kube-controller-manager reads this kind from a --config file was not looked up here; the row only records that the type is registered.',
+  'apiserver.config.k8s.io/v1alpha1': 'EncryptionConfiguration v1alpha1 removal (package gone at 1.14) is inferred from the package listing; not looked up here.',
+};
 // Migration notes (field changes between the version and its replacement), from the reference's fieldChanges/notes.
 const MIGRATION = {
   'kubeadm.k8s.io/v1beta2': ['spec-changes', 'kubeadm.k8s.io/v1beta3 removed ClusterConfiguration.useHyperKubeImage and dns.type and the ClusterStatus kind, and moved BootstrapToken* to the bootstraptoken group; convert with `kubeadm config migrate` of kubeadm 1.22-1.26.'],
@@ -88,7 +94,7 @@ export function componentConfigRows(refDir, fail) {
       notes.push(...r.notes);
       const inferred = [intro, dep, rem].some((x) => x.inferred) || r.notes.some((n) => /inferred/.test(n));
       if (VERIFIED[apiVersion]) notes.push(`Verified: ${VERIFIED[apiVersion]}`);
-      else if (inferred) notes.push('Part of this row is marked "inferred" in the reference and was not verified against upstream source here.');
+      else if (inferred) notes.push(`Part of this row is marked "inferred" in the reference and was not verified against upstream source here${NOT_VERIFIED[apiVersion] ? `: ${NOT_VERIFIED[apiVersion]}` : '.'}`);
       const [migration, migrationNote] = MIGRATION[apiVersion] ?? (rep ? ['unknown', `fields of ${apiVersion} and ${rep} not compared; check the file against ${rep}`] : [null, null]);
       rows.push({
         apiVersion, group: r.group, version: r.version, kind, component: 'k8s',
