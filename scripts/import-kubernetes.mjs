@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { normalizeKubernetesVersion } from './lib/kubernetes-version.mjs';
 import { fluxcdRows } from './lib/fluxcd-rows.mjs';
+import { componentConfigRows } from './lib/component-config-rows.mjs';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const refDir = path.resolve(process.argv[2] ?? path.join(repoRoot, '..', 'shared', 'reference', 'kubernetes'));
@@ -744,6 +745,7 @@ const apis = [...rows.values()]
     kind: r.kind,
     component: r.component,
     servedBy: r.servedBy,
+    ...(r.servedBy === 'kube-apiserver config file' ? { readBy: 'kube-apiserver' } : {}),
     introduced: r.introduced,
     deprecated: r.deprecated,
     removed: r.removed,
@@ -764,6 +766,12 @@ for (const r of fluxcd.rows) if (apis.some((a) => a.apiVersion === r.apiVersion 
 apis.push(...fluxcd.rows);
 componentTargets.fluxcd = fluxcd.target;
 
+// Component configuration files (kubeadm, kubelet, kube-proxy, kube-scheduler, kube-controller-manager, kube-apiserver
+// config files), from component-config-apis.json: scripts/lib/component-config-rows.mjs. Not served: read by `readBy`.
+const componentConfig = componentConfigRows(refDir, fail);
+for (const r of componentConfig.rows) if (apis.some((a) => a.apiVersion === r.apiVersion && a.kind === r.kind)) fail(`component config row ${r.apiVersion} ${r.kind} duplicates a row`);
+apis.push(...componentConfig.rows);
+
 const out = {
   asOf,
   description:
@@ -776,7 +784,8 @@ const out = {
     removed: 'first minor that no longer serves it; null = still served / unknown',
     replacementAvailable: 'minor from which `replacement` serves this kind',
     component: 'k8s = Kubernetes minors; cert-manager / istio / fluxcd rows use THAT project\'s release numbers (fluxcd: Flux minors, from fluxcd-apis.json)',
-    servedBy: 'kube-apiserver, kube-apiserver config file (audit), or a CRD-providing project',
+    servedBy: 'kube-apiserver, "<component> config file" (audit, kubeadm, kubelet, kube-proxy, kube-scheduler, kube-controller-manager, kube-apiserver configuration files: not served, read from disk by `readBy`), or a CRD-providing project',
+    readBy: 'config-file rows only: the component that reads the file (kubeadm, kubelet, kube-proxy, kube-scheduler, kube-controller-manager, kube-apiserver); "removed" is the first minor of that component that no longer reads it',
     kind: '"" = every kind of the apiVersion (Pluto semantics, one istio row)',
     migration: 'apiVersion-only | spec-changes | no-replacement | unknown; null (with migrationNote null) = a current apiVersion with nothing to migrate to',
     confidence: 'reference = every lifecycle value is stated in shared/reference (Pluto, kubent, releases.json); changelog = at least one value (listed in changelogFields) comes from upstream docs/changelogs/source named in `sources`',
@@ -797,6 +806,7 @@ const out = {
   ],
   minors,
   componentTargets,
+  componentConfig: { source: 'shared/reference/kubernetes/component-config-apis.json', readDate: JSON.parse(fs.readFileSync(path.join(refDir, 'component-config-apis.json'), 'utf8')).readDate, omitted: componentConfig.omitted, settings: componentConfig.settings },
   corrections,
   filled,
   apis,

@@ -65,6 +65,13 @@ test('npm run demo: lsp-lint examples/ reports the findings examples/README.md d
       '12:13 error k8s/node-component-skew', // images: kube-proxy v1.25.3 against the 1.29 apiserver
     ],
     'examples/kustomize/replicas.yaml': [],
+    // kubeadm's multi-document file (v1beta2) over 1.25..1.28: kubeadm 1.27 no longer reads v1beta2 (#114540).
+    'examples/kubernetes/kubeadm/kubeadm-config.yaml': [
+      '2:13 error k8s/removed-api', // InitConfiguration
+      '10:13 error k8s/removed-api', // ClusterConfiguration
+      '12:20 warning k8s/kubeadm-version-mismatch', // v1.24.4 against localhost.yml's 1.25.3
+    ],
+    'examples/kubernetes/kubeadm/localhost.yml': ['2:21 warning starlingx/kubernetes-version-below-default'],
     'examples/kubernetes/stx6-site/localhost.yml': ['13:21 warning starlingx/kubernetes-version-below-default'],
     'examples/kubernetes/stx6-site/manifests/ingress.yaml': ['3:13 warning k8s/deprecated-api'],
     'examples/kubernetes/stx6-skew-site/localhost.yml': ['12:21 warning starlingx/kubernetes-version-below-default'],

@@ -29,6 +29,8 @@ export interface LifecycleRow {
   replacementAvailable: string | null;
   component?: string;
   servedBy?: string;
+  /** Config-file rows (kubeadm, kubelet, kube-proxy, kube-scheduler, kube-apiserver files): the component that reads the file from disk. */
+  readBy?: string;
 }
 
 export interface LifecycleStatus {

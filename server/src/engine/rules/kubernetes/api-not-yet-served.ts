@@ -1,6 +1,6 @@
 import type { Rule } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
-import { what, moveTo, checkedAt, componentAdvice, componentData } from './common';
+import { what, moveTo, checkedAt, componentAdvice, componentData, readerOf, acrossWindow } from './common';
 
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/api-not-yet-served',
@@ -57,8 +57,12 @@ export const rule: Rule<KubernetesContext> = {
       }
       const target = common[0];
       // Going back to an older version is never a known complete conversion: offer it for a person to finish.
+      const reader = readerOf(row);
       report({
-        message: `${what(o)} is not served before Kubernetes ${row.introduced}, but the window starts at ${ctx.minors[0]}: `
+        message: reader
+          ? `${reader} reads ${what(o)} only from ${row.introduced}, but the window starts at ${ctx.minors[0]}: `
+            + `${reader} refuses this file until the upgrade reaches ${row.introduced}; use ${target}, ${acrossWindow(reader)}`
+          : `${what(o)} is not served before Kubernetes ${row.introduced}, but the window starts at ${ctx.minors[0]}: `
           + `applying it fails until the upgrade reaches ${row.introduced}; use ${target}, served across the whole window`,
         range: o.apiVersionRange,
         fixes: () => {

@@ -38,6 +38,15 @@ export function moveTo(ctx: KubernetesContext, o: ManifestObject, target: string
   };
 }
 
+/**
+ * The component that reads a configuration-file row from disk (kubeadm, kubelet, kube-proxy, kube-scheduler,
+ * kube-apiserver), undefined for an API the apiserver serves: the messages then say "kubeadm 1.27 no longer reads …".
+ */
+export const readerOf = (row: { readBy?: string } | undefined): string | undefined => row?.readBy;
+
+/** "served across the whole window" or, for a configuration file, "read by kubeadm at every step of the window". */
+export const acrossWindow = (reader: string | undefined): string => (reader ? `read by ${reader} at every step of the window` : 'served across the whole window');
+
 export function range(lo: string[]): string {
   return lo.length > 1 ? `${lo[0]}..${lo[lo.length - 1]}` : lo[0];
 }

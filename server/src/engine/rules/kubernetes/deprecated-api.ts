@@ -1,6 +1,6 @@
 import type { Rule } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
-import { what, moveTo, checkedAt, componentAdvice, componentData } from './common';
+import { what, moveTo, checkedAt, componentAdvice, componentData, readerOf, acrossWindow } from './common';
 
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/deprecated-api',
@@ -51,8 +51,9 @@ export const rule: Rule<KubernetesContext> = {
       const common = ctx.common(o.kind).filter((a) => a !== o.apiVersion && !ctx.deprecatedInWindow(a, o.kind));
       const best = common[0];
       const replacement = row.replacement;
+      const reader = readerOf(row);
       let advice: string;
-      if (best) advice = `move to ${best}, served across the whole window`;
+      if (best) advice = `move to ${best}, ${acrossWindow(reader)}`;
       else if (replacement) {
         const span = ctx.servedSpan(replacement, o.kind);
         advice = span
@@ -60,10 +61,12 @@ export const rule: Rule<KubernetesContext> = {
           : `${replacement} is not served anywhere in this window`;
       } else advice = 'there is no replacement API';
       report({
-        message: `${what(o)} is deprecated from Kubernetes ${row.deprecated}${row.removed ? ` and removed in ${row.removed}` : ''} (window ${ctx.windowText}); ${advice}`,
+        message: reader
+          ? `${what(o)} is deprecated for ${reader} from ${row.deprecated}${row.removed ? ` and ${reader} ${row.removed} no longer reads it` : ''} (window ${ctx.windowText}); ${advice}`
+          : `${what(o)} is deprecated from Kubernetes ${row.deprecated}${row.removed ? ` and removed in ${row.removed}` : ''} (window ${ctx.windowText}); ${advice}`,
         range: o.apiVersionRange,
         fixes: best ? () => [moveTo(ctx, o, best)] : [],
-        data: { deprecatedIn: row.deprecated, removedIn: row.removed, replacement: best ?? replacement ?? null },
+        data: { deprecatedIn: row.deprecated, removedIn: row.removed, replacement: best ?? replacement ?? null, ...(reader ? { readBy: reader } : {}) },
       });
     }
   },

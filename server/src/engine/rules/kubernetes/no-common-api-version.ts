@@ -82,7 +82,9 @@ export const rule: Rule<KubernetesContext> = {
         }
       }
       report({
-        message: `no apiVersion of ${o.kind} is served by every Kubernetes version in ${ctx.windowText}: ${plan}`,
+        message: row.readBy
+          ? `no apiVersion of ${o.kind} is read by every ${row.readBy} version in ${ctx.windowText} (a ${row.readBy} configuration file, not served by the apiserver: "served" below means "read by ${row.readBy}"): ${plan}`
+          : `no apiVersion of ${o.kind} is served by every Kubernetes version in ${ctx.windowText}: ${plan}`,
         range: o.apiVersionRange,
         data: { servedSpan: mine ?? null, target: target ?? null, targetSpan: tspan ?? null, plan: path && path.length > 1 ? path : null },
       });

@@ -1,6 +1,6 @@
 import type { Rule } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
-import { what, moveTo, checkedAt, componentAdvice, componentData } from './common';
+import { what, moveTo, checkedAt, componentAdvice, componentData, readerOf, acrossWindow } from './common';
 
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/removed-api',
@@ -10,7 +10,8 @@ export const rule: Rule<KubernetesContext> = {
   title: 'API version not served by some Kubernetes version in the window',
   what: 'Reports a manifest whose apiVersion/kind is removed before the end of the Kubernetes window, naming the first '
     + 'version that no longer serves it, with a fix to the newest apiVersion served across the whole window.'
-    + ' Component APIs (cert-manager, Istio) are checked at the component\'s own version instead: `--component-versions`, `kubernetes.components` in `.skewguard.yaml`, else Pluto\'s default target for the component; the message names that version and where it came from.',
+    + ' Component APIs (cert-manager, Istio) are checked at the component\'s own version instead: `--component-versions`, `kubernetes.components` in `.skewguard.yaml`, else Pluto\'s default target for the component; the message names that version and where it came from.'
+    + ' Component configuration files (kubeadm `InitConfiguration`/`ClusterConfiguration`/`JoinConfiguration`, `KubeletConfiguration`, `KubeSchedulerConfiguration`, kube-apiserver files) are not served by the apiserver: the message names the component that no longer reads the file from that step on (e.g. "kubeadm 1.27 no longer reads kubeadm.k8s.io/v1beta2").',
   why: 'During a one-minor-at-a-time upgrade the cluster runs every version of the window for days or weeks. Once the '
     + 'control plane reaches the removing version, `kubectl apply` of this manifest fails and Helm upgrades break; '
     + 'objects stored under the old version are served only in the new one.',
@@ -42,14 +43,21 @@ export const rule: Rule<KubernetesContext> = {
       if (!common.length) continue; // k8s/no-common-api-version speaks instead
       const target = common[0];
       const before = firstRemoved.minor === ctx.minors[0] && row.removed !== firstRemoved.minor;
+      // A configuration file (kubeadm, kubelet …) is not served: the component that reads it stops reading it.
+      const reader = readerOf(row);
       report({
-        message: (before
+        message: reader
+          ? (before
+            ? `${reader} no longer reads ${what(o)} since ${reader} ${row.removed}: no ${reader} of the window ${ctx.windowText} reads this file; `
+            : `${reader} ${firstRemoved.minor} no longer reads ${what(o)}, and ${firstRemoved.minor} is in the window ${ctx.windowText}: from that step on ${reader} refuses this file; `)
+            + `use ${target}, ${acrossWindow(reader)}`
+          : (before
           ? `${what(o)} was removed in Kubernetes ${row.removed}: no version of the window ${ctx.windowText} serves it; `
           : `${what(o)} is removed in Kubernetes ${firstRemoved.minor}, which is in the window ${ctx.windowText}: from that step on it is not served; `)
           + `use ${target}, served across the whole window`,
         range: o.apiVersionRange,
         fixes: () => [moveTo(ctx, o, target)],
-        data: { removedIn: row.removed, replacement: target, window: ctx.minors },
+        data: { removedIn: row.removed, replacement: target, window: ctx.minors, ...(reader ? { readBy: reader } : {}) },
       });
     }
   },
