@@ -203,7 +203,7 @@ export function chartSuites(ctx) {
     const byRule = {};
     for (const m of chartFirst.messages) byRule[m.ruleId] = (byRule[m.ruleId] ?? 0) + 1;
     const cronjobs = fs.readdirSync(chartDir).flatMap((c) => fs.readdirSync(path.join(chartDir, c, 'templates')).filter((f) => f.startsWith('cronjob-')).map((f) => path.join(c, 'templates', f)));
-    const cronFlagged = new Set(chartFirst.messages.filter((m) => m.severity === 2 && /cronjob-/.test(m.file)).map((m) => path.relative(chartDir, m.file)));
+    const cronFlagged = new Set(chartFirst.messages.filter((m) => m.severity === 'error' && /cronjob-/.test(m.file)).map((m) => path.relative(chartDir, m.file)));
     check('every hard-coded batch/v1beta1 CronJob template has an error', cronjobs.length > 0 && cronjobs.every((f) => cronFlagged.has(f)), `${cronFlagged.size} of ${cronjobs.length}; rules ${JSON.stringify(byRule)}`);
     check('no template is left unchecked', !chartFirst.messages.some((m) => m.ruleId === 'k8s/helm-template'), `k8s/helm-template notes: ${byRule['k8s/helm-template'] ?? 0}`);
     const cs = stats(chartRuns), ps = stats(plainRuns);
