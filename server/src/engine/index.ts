@@ -15,3 +15,4 @@ export * as k8sLifecycle from './kubernetes/lifecycle';
 export { checkGlob, compileGlob, globMatcher, gitignoreMatcher, expandBraces, GLOB_MAX_LENGTH, GLOB_MAX_WILDCARDS, GLOB_MAX_EXPANSIONS } from './glob';
 export { normalizeSettings, settingsSchema } from '../shared/settings';
 export * as k8sConvert from './kubernetes/convert';
+export * as k8sServed from './kubernetes/served';

@@ -1,0 +1,75 @@
+// What a Kubernetes minor serves: its group/versions and, per group/version, its kinds. Built from the lifecycle rows
+// of data/kubernetes/api-lifecycle.json that kube-apiserver serves (introduced/removed; config-file kinds such as
+// audit.k8s.io and CRD-provided ones such as snapshot.storage.k8s.io are not part of a cluster's discovery by
+// default) plus data/kubernetes/served-stable.json (stable kinds that never had a lifecycle row). Pure; cached per minor.
+//
+// Helm's .Capabilities.APIVersions is a VersionSet filled from discovery: every "group/version" and every
+// "group/version/Kind"; VersionSet.Has matches the string exactly. capabilitiesAt() answers that way.
+import { kubernetesApis, loadJson } from '../data';
+import { statusAt, parseMinor } from './lifecycle';
+
+export interface ServedSet {
+  groupVersions: Set<string>;
+  kinds: Map<string, Set<string>>;
+}
+
+interface StableRow { apiVersion: string; kind: string; introduced: string | null; deprecated: string | null; removed: string | null; sources: string[] }
+
+const cache = new Map<string, ServedSet>();
+
+function servedRows(): Array<{ apiVersion: string; kind: string; introduced: string | null; deprecated: string | null; removed: string | null; replacementAvailable: string | null }> {
+  const rows = kubernetesApis().apis.filter((r) => (r.component ?? 'k8s') === 'k8s' && (r.servedBy ?? 'kube-apiserver') === 'kube-apiserver' && r.kind !== '' && !/List$/.test(r.kind));
+  const stable = loadJson<{ rows: StableRow[] }>('data/kubernetes/served-stable.json').rows;
+  return [...rows, ...stable.map((r) => ({ ...r, replacementAvailable: null }))];
+}
+
+/** "1.25", "v1.25", "1.25.3" → "1.25"; undefined when not a version. */
+export function minorKey(v: string): string | undefined {
+  const p = parseMinor(v);
+  return p ? `${p[0]}.${p[1]}` : undefined;
+}
+
+/** What kube-apiserver of a minor serves (by default), as discovery lists it. */
+export function servedAt(minor: string): ServedSet {
+  const key = minorKey(minor);
+  if (!key) throw new Error(`servedAt: not a Kubernetes minor: ${minor}`);
+  let s = cache.get(key);
+  if (s) return s;
+  s = { groupVersions: new Set(), kinds: new Map() };
+  for (const r of servedRows()) {
+    if (!statusAt(r as any, key).served) continue;
+    s.groupVersions.add(r.apiVersion);
+    let k = s.kinds.get(r.apiVersion);
+    if (!k) s.kinds.set(r.apiVersion, (k = new Set()));
+    k.add(r.kind);
+  }
+  if (cache.size < 256) cache.set(key, s);
+  return s;
+}
+
+/** Whether discovery at the minor lists `gv` or `gv/Kind` (Helm's VersionSet.Has: the exact string). */
+export function servesAt(minor: string, apiVersionOrKind: string): boolean {
+  const s = servedAt(minor);
+  if (s.groupVersions.has(apiVersionOrKind)) return true;
+  const i = apiVersionOrKind.lastIndexOf('/');
+  if (i < 0) return false;
+  return s.kinds.get(apiVersionOrKind.slice(0, i))?.has(apiVersionOrKind.slice(i + 1)) ?? false;
+}
+
+/** Every string of Helm's .Capabilities.APIVersions at the minor ("gv" and "gv/Kind"), sorted. */
+export function apiVersionsAt(minor: string): string[] {
+  const s = servedAt(minor);
+  const out: string[] = [];
+  for (const gv of s.groupVersions) {
+    out.push(gv);
+    for (const k of s.kinds.get(gv) ?? []) out.push(`${gv}/${k}`);
+  }
+  return out.sort();
+}
+
+/** Helm's .Capabilities at a step: KubeVersion "v1.25.0" and APIVersions.Has answered from what the minor serves. */
+export function capabilitiesAt(minor: string): { kubeVersion: string; has(apiVersion: string): boolean } {
+  const key = minorKey(minor);
+  if (!key) throw new Error(`capabilitiesAt: not a Kubernetes minor: ${minor}`);
+  return { kubeVersion: `v${key}.0`, has: (a: string) => servesAt(key, a) };
+}
