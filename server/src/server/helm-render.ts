@@ -1,0 +1,454 @@
+// Real rendering of Helm charts, once per (chart, step), when the user asked for it (lsp-lint --helm-render,
+// helm.render in .skewguard.yaml) in a trusted workspace. It runs a process, so it lives in the server, never in the
+// engine; the engine gets the result as AnalyzeInput.helmRenders (engine/families/helm/rendered.ts).
+//
+// The trap: plain `helm template` answers .Capabilities.APIVersions from its own fixed list (every group/version its
+// client library knows, no kinds: chartutil.DefaultVersionSet) and --api-versions only adds to that list (Helm 3,
+// pkg/action/install.go, the ClientOnly branch). So `Has "policy/v1beta1"` is true at every step and
+// `Has "policy/v1beta1/PodSecurityPolicy"` is false at every step. A faithful render must answer Has with exactly
+// what the step serves. Helm does that when it talks to a cluster: pkg/action/action.go getCapabilities() reads
+// /version and the discovery documents (GetVersionSet: every "group/version" and every "group/version/Kind"). So each
+// step gets its own API server: a loopback-only fake (127.0.0.1, started here, closed after the render) that answers
+// discovery with exactly what that minor serves (engine/kubernetes/served.ts) and 404 to everything else, with a
+// temporary kubeconfig pointing at it, and `helm template --validate`. Helm then builds Capabilities with its own
+// code. --validate would also map every rendered document to a served resource and fail on one that is not served
+// (exactly the documents skewguard must see), so a post-renderer (our node, a script in the temp folder) takes the
+// rendered manifests to a file and gives Helm an empty manifest back; hooks are printed on stdout as usual.
+//
+// Never network beyond that loopback server: no dependency update, no repository fetch (a chart whose charts/ lacks
+// a dependency is not rendered, with Helm's reason), HOME, HELM_CACHE_HOME, HELM_CONFIG_HOME, HELM_DATA_HOME,
+// HELM_PLUGINS and KUBECONFIG all point into a temporary folder, and no proxy variables are passed. Every wait is
+// bounded: a render that fails, times out or prints too much is reported as not rendered, with why.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as http from 'node:http';
+import { spawn, execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { servedAt } from '../engine/kubernetes/served';
+import type { ChartRender, ChartEmission } from '../engine/families/helm/rendered';
+
+export type { ChartRender, ChartEmission };
+
+/** Time one render may take (Helm's own start-up included). */
+export const RENDER_TIMEOUT_MS = 30_000;
+/** Output of one render beyond this is not read: the render is reported as not rendered. */
+const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+/** A chart bigger than this (files or bytes) is not copied nor rendered. */
+const MAX_CHART_FILES = 5000;
+const MAX_CHART_BYTES = 64 * 1024 * 1024;
+
+// ---- finding Helm ----
+
+export interface HelmFound { path?: string; looked: string[] }
+
+/** The Helm binary: the configured path (absolute, or relative to `base`), else `helm` on PATH. */
+export function findHelm(configured: string | undefined, base: string, envPath = process.env.PATH ?? ''): HelmFound {
+  const looked: string[] = [];
+  const isExe = (p: string) => {
+    try { const st = fs.statSync(p); if (!st.isFile()) return false; fs.accessSync(p, fs.constants.X_OK); return true; } catch { return false; }
+  };
+  if (configured) {
+    const p = path.resolve(base, configured);
+    looked.push(p);
+    return { path: isExe(p) ? p : undefined, looked };
+  }
+  const names = process.platform === 'win32' ? ['helm.exe', 'helm'] : ['helm'];
+  for (const dir of envPath.split(path.delimiter).filter(Boolean)) {
+    for (const n of names) {
+      const p = path.join(dir, n);
+      looked.push(p);
+      if (isExe(p)) return { path: p, looked };
+    }
+  }
+  if (!looked.length) looked.push('PATH (empty)');
+  return { looked };
+}
+
+/** An environment for Helm that knows nothing of the user's Helm or Kubernetes set-up, and has no proxy. */
+function isolatedEnv(home: string, kubeconfig: string): NodeJS.ProcessEnv {
+  return {
+    HOME: home, USERPROFILE: home, TMPDIR: home, TMP: home, TEMP: home,
+    HELM_CACHE_HOME: path.join(home, 'cache'), HELM_CONFIG_HOME: path.join(home, 'config'), HELM_DATA_HOME: path.join(home, 'data'),
+    HELM_PLUGINS: path.join(home, 'plugins'), HELM_REGISTRY_CONFIG: path.join(home, 'registry.json'),
+    HELM_REPOSITORY_CONFIG: path.join(home, 'repositories.yaml'), HELM_REPOSITORY_CACHE: path.join(home, 'repository'),
+    KUBECONFIG: kubeconfig, NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost',
+    // The post-renderer is our own node binary: in VS Code that is Electron, which must be told to act as node.
+    ELECTRON_RUN_AS_NODE: '1',
+    ...(process.platform === 'win32' && process.env.SystemRoot ? { SystemRoot: process.env.SystemRoot } : {}),
+  };
+}
+
+/** `helm version --template {{.Version}}`, bounded. */
+export function helmVersion(bin: string, timeoutMs = 15_000): Promise<string> {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'skewguard-helm-'));
+  return new Promise<string>((resolve, reject) => {
+    execFile(bin, ['version', '--template', '{{.Version}}'], { env: isolatedEnv(home, path.join(home, 'kubeconfig')), timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024, windowsHide: true }, (err, stdout, stderr) => {
+      fs.rmSync(home, { recursive: true, force: true });
+      if (err) reject(new Error(`${bin} version failed: ${(String(stderr).trim() || err.message).slice(0, 500)}`));
+      else resolve(String(stdout).trim());
+    });
+  });
+}
+
+/** Helm 3.10 or newer (post-renderer arguments); Helm 4 changed post-renderers to plugins. */
+export function helmVersionProblem(v: string): string | undefined {
+  const m = /^v?(\d+)\.(\d+)/.exec(v);
+  if (!m) return `Helm version "${v}" not understood`;
+  if (Number(m[1]) !== 3 || Number(m[2]) < 10) return `Helm ${v} is not supported for rendering: skewguard needs Helm 3.10 or newer 3.x`;
+  return undefined;
+}
+
+// ---- the per-step API server ----
+
+/** A resource name (plural) for a kind, for discovery only: Capabilities never look at it. */
+export function pluralOf(kind: string): string {
+  const k = kind.toLowerCase();
+  if (/(s|x|z|ch|sh)$/.test(k)) return k.endsWith('endpoints') ? k : `${k}es`;
+  if (/[^aeiou]y$/.test(k)) return `${k.slice(0, -1)}ies`;
+  return `${k}s`;
+}
+
+export interface FakeApiServer { port: number; calls: string[]; close(): Promise<void> }
+
+/**
+ * Discovery as kube-apiserver of `minor` answers it (legacy discovery documents, which client-go accepts when the
+ * server does not offer the aggregated form): /version, /api, /apis, /api/v1, /apis/<group>/<version>. Everything
+ * else is 404 (a GET) or 405. Bound to 127.0.0.1 only.
+ */
+export function startFakeApiServer(minor: string, served = servedAt(minor)): Promise<FakeApiServer> {
+  const calls: string[] = [];
+  const [major, min] = minor.split('.');
+  const groups = new Map<string, string[]>();
+  for (const gv of [...served.groupVersions].sort()) {
+    const i = gv.indexOf('/');
+    const g = i < 0 ? '' : gv.slice(0, i);
+    const v = i < 0 ? gv : gv.slice(i + 1);
+    if (!groups.has(g)) groups.set(g, []);
+    groups.get(g)!.push(v);
+  }
+  const rank = (v: string) => { const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v); return m ? Number(m[1]) * 1000 - (m[2] === 'alpha' ? 600 : m[2] === 'beta' ? 300 : 0) + Number(m[3] ?? 0) : 0; };
+  for (const vs of groups.values()) vs.sort((a, b) => rank(b) - rank(a));
+  const resources = (gv: string) => [...(served.kinds.get(gv) ?? [])].sort().map((kind) => ({
+    name: pluralOf(kind), singularName: kind.toLowerCase(), namespaced: true, kind, verbs: ['get', 'list'],
+  }));
+  const server = http.createServer((req, res) => {
+    const url = (req.url ?? '/').split('?')[0];
+    calls.push(`${req.method} ${url}`);
+    const send = (code: number, body: unknown) => {
+      const s = JSON.stringify(body);
+      res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(s) });
+      res.end(s);
+    };
+    const status = (code: number, reason: string) => send(code, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason, code, message: `${reason}: ${url}` });
+    req.resume();
+    if (req.method !== 'GET') return status(405, 'MethodNotAllowed');
+    if (url === '/version') return send(200, { major, minor: min, gitVersion: `v${minor}.0`, gitCommit: '', gitTreeState: 'clean', buildDate: '', goVersion: '', compiler: 'gc', platform: 'linux/amd64' });
+    if (url === '/api') return send(200, { kind: 'APIVersions', versions: groups.get('') ?? [], serverAddressByClientCIDRs: [] });
+    if (url === '/apis') {
+      return send(200, {
+        kind: 'APIGroupList', apiVersion: 'v1',
+        groups: [...groups].filter(([g]) => g !== '').map(([g, vs]) => ({
+          name: g, versions: vs.map((v) => ({ groupVersion: `${g}/${v}`, version: v })), preferredVersion: { groupVersion: `${g}/${vs[0]}`, version: vs[0] },
+        })),
+      });
+    }
+    const m = /^\/(?:api\/([^/]+)|apis\/([^/]+)\/([^/]+))$/.exec(url);
+    if (m) {
+      const gv = m[1] ?? `${m[2]}/${m[3]}`;
+      if (!served.groupVersions.has(gv)) return status(404, 'NotFound');
+      return send(200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: gv, resources: resources(gv) });
+    }
+    return status(404, 'NotFound');
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as AddressInfo).port;
+      resolve({
+        port, calls,
+        close: () => new Promise<void>((r) => { server.closeAllConnections?.(); server.close(() => r()); }),
+      });
+    });
+  });
+}
+
+const kubeconfigFor = (port: number) => `apiVersion: v1
+kind: Config
+clusters:
+- name: skewguard-step
+  cluster:
+    server: http://127.0.0.1:${port}
+contexts:
+- name: skewguard-step
+  context:
+    cluster: skewguard-step
+    user: skewguard-step
+    namespace: default
+current-context: skewguard-step
+users:
+- name: skewguard-step
+  user: {}
+`;
+
+const POST_RENDERER = `'use strict';
+const fs = require('fs');
+const chunks = [];
+process.stdin.on('data', (c) => chunks.push(c));
+process.stdin.on('end', () => { fs.writeFileSync(process.argv[2], Buffer.concat(chunks)); });
+`;
+
+// ---- one render ----
+
+export interface RenderOptions {
+  helm: string;
+  helmVersion: string;
+  /** Values files (absolute paths), in order, as `-f`. */
+  values?: string[];
+  timeoutMs?: number;
+  /** Template texts to use instead of the disk's (open editor buffers), by absolute path. */
+  overlay?: (file: string) => string | undefined;
+  /** Node binary for the post-renderer (default: this process's). */
+  node?: string;
+}
+
+export interface RawRender { ok: boolean; error?: string; manifests: string; calls: string[] }
+
+/** Runs Helm once, faithful to what `minor` serves; the rendered text (`# Source:` blocks), or why not. */
+export async function renderRaw(chartRoot: string, minor: string, opts: RenderOptions): Promise<RawRender> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'skewguard-helm-'));
+  let api: FakeApiServer | undefined;
+  try {
+    api = await startFakeApiServer(minor);
+    const kubeconfig = path.join(tmp, 'kubeconfig');
+    fs.writeFileSync(kubeconfig, kubeconfigFor(api.port), { mode: 0o600 });
+    const post = path.join(tmp, 'post-render.cjs');
+    fs.writeFileSync(post, POST_RENDERER);
+    const out = path.join(tmp, 'manifests.yaml');
+    const chartDir = opts.overlay ? copyChart(chartRoot, path.join(tmp, 'chart', path.basename(chartRoot)), opts.overlay) : chartRoot;
+    const args = [
+      'template', 'release-name', chartDir, '--namespace', 'default', '--validate', '--disable-openapi-validation',
+      '--post-renderer', opts.node ?? process.execPath, '--post-renderer-args', post, '--post-renderer-args', out,
+      ...(opts.values ?? []).flatMap((v) => ['-f', v]),
+    ];
+    const run = await runBounded(opts.helm, args, isolatedEnv(tmp, kubeconfig), opts.timeoutMs ?? RENDER_TIMEOUT_MS);
+    if (!run.ok) return { ok: false, error: run.error, manifests: '', calls: api.calls };
+    let main = '';
+    try { main = fs.readFileSync(out, 'utf8'); } catch { /* no manifest (only hooks, or nothing): Helm ran no post-renderer */ }
+    return { ok: true, manifests: `${main}\n${run.stdout}`, calls: api.calls };
+  } catch (e) {
+    return { ok: false, error: (e as Error).message, manifests: '', calls: api?.calls ?? [] };
+  } finally {
+    await api?.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function runBounded(bin: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ ok: true; stdout: string } | { ok: false; error: string }> {
+  return new Promise((resolve) => {
+    let child;
+    try { child = spawn(bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true }); } catch (e) { resolve({ ok: false, error: `cannot run ${bin}: ${(e as Error).message}` }); return; }
+    const out: Buffer[] = [], err: Buffer[] = [];
+    let size = 0, done = false, why: string | undefined;
+    const finish = (r: { ok: true; stdout: string } | { ok: false; error: string }) => { if (!done) { done = true; clearTimeout(timer); resolve(r); } };
+    const kill = (reason: string) => { why ??= reason; try { child.kill('SIGKILL'); } catch { /* gone */ } };
+    const timer = setTimeout(() => kill(`helm template took longer than ${timeoutMs / 1000} s and was stopped`), timeoutMs);
+    child.stdout.on('data', (c: Buffer) => { size += c.length; if (size > MAX_OUTPUT_BYTES) kill(`helm template printed more than ${MAX_OUTPUT_BYTES >> 20} MB`); else out.push(c); });
+    child.stderr.on('data', (c: Buffer) => { if (err.reduce((n, b) => n + b.length, 0) < 64 * 1024) err.push(c); });
+    child.on('error', (e) => finish({ ok: false, error: `cannot run ${bin}: ${e.message}` }));
+    child.on('close', (code) => {
+      if (why) return finish({ ok: false, error: why });
+      if (code !== 0) {
+        const msg = Buffer.concat(err).toString('utf8').trim().replace(/^Error: /, '').split('\n').slice(0, 8).join(' ');
+        return finish({ ok: false, error: `helm template failed (exit ${code}): ${msg.slice(0, 1000) || 'no message'}` });
+      }
+      finish({ ok: true, stdout: Buffer.concat(out).toString('utf8') });
+    });
+  });
+}
+
+/** The chart's files (bounded), relative paths sorted; symlinks are not followed. */
+export function chartFiles(chartRoot: string): { files: string[]; bytes: number } | { error: string } {
+  const files: string[] = [];
+  let bytes = 0;
+  const walk = (dir: string, rel: string): string | undefined => {
+    let entries: fs.Dirent[];
+    try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch (e) { return `cannot read ${dir}: ${(e as Error).message}`; }
+    for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) { if (e.name === '.git') continue; const w = walk(path.join(dir, e.name), r); if (w) return w; } else if (e.isFile()) {
+        files.push(r);
+        try { bytes += fs.statSync(path.join(dir, e.name)).size; } catch { /* gone: hashed as missing */ }
+        if (files.length > MAX_CHART_FILES || bytes > MAX_CHART_BYTES) return `the chart is larger than ${MAX_CHART_FILES} files or ${MAX_CHART_BYTES >> 20} MB`;
+      }
+    }
+    return undefined;
+  };
+  const err = walk(chartRoot, '');
+  return err ? { error: err } : { files, bytes };
+}
+
+function copyChart(from: string, to: string, overlay: (file: string) => string | undefined): string {
+  const list = chartFiles(from);
+  if ('error' in list) throw new Error(list.error);
+  for (const f of list.files) {
+    const dst = path.join(to, ...f.split('/'));
+    fs.mkdirSync(path.dirname(dst), { recursive: true });
+    const text = overlay(path.join(from, ...f.split('/')));
+    if (text !== undefined) fs.writeFileSync(dst, text); else fs.copyFileSync(path.join(from, ...f.split('/')), dst);
+  }
+  return to;
+}
+
+// ---- reading the result back ----
+
+export interface RenderedDoc { template: string; apiVersion?: string; kind?: string }
+
+const SOURCE = /^# Source: (.*)$/m;
+
+/** The documents of Helm's output with the template each came from (`# Source: <chart>/…`, made chart-relative). */
+export function parseRendered(text: string): RenderedDoc[] {
+  const docs: RenderedDoc[] = [];
+  for (const block of text.split(/^---[ \t]*\r?$/m)) {
+    const src = SOURCE.exec(block);
+    if (!src) continue;
+    const full = src[1].trim();
+    const template = full.includes('/') ? full.slice(full.indexOf('/') + 1) : full;
+    if (/^# HIDDEN:/m.test(block) && !/^\s*apiVersion:/m.test(block)) { docs.push({ template, apiVersion: 'v1', kind: 'Secret' }); continue; }
+    docs.push({ template, apiVersion: topScalar(block, 'apiVersion'), kind: topScalar(block, 'kind') });
+  }
+  return docs;
+}
+
+/** A top-level `key: value` of a rendered document (Helm's output is plain YAML), unquoted. */
+function topScalar(block: string, key: string): string | undefined {
+  const m = new RegExp(`^${key}:[ \\t]*(.*?)[ \\t]*\\r?$`, 'm').exec(block);
+  if (!m) return undefined;
+  let v = m[1].replace(/[ \t]+#.*$/, '');
+  if ((v.startsWith('"') && v.endsWith('"')) || (v.startsWith("'") && v.endsWith("'"))) v = v.slice(1, -1);
+  return v || undefined;
+}
+
+/**
+ * Where each template document's `apiVersion:` key is, by kind: the template's text split at its top-level `---`
+ * lines, each part's literal `kind:` and the line of its `apiVersion:` key (0-based).
+ */
+export function templateDocs(text: string): Array<{ kind?: string; apiVersionLine?: number }> {
+  const out: Array<{ kind?: string; apiVersionLine?: number }> = [{}];
+  const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
+  lines.forEach((l, i) => {
+    if (/^---(\s|$)/.test(l)) { out.push({}); return; }
+    const cur = out[out.length - 1];
+    if (cur.apiVersionLine === undefined && /^apiVersion[ \t]*:/.test(l)) cur.apiVersionLine = i;
+    const k = /^kind[ \t]*:[ \t]*["']?([A-Za-z][\w.-]*)["']?[ \t]*(#.*)?$/.exec(l);
+    if (k && cur.kind === undefined) cur.kind = k[1];
+  });
+  return out.filter((d) => d.apiVersionLine !== undefined || d.kind !== undefined);
+}
+
+/**
+ * Emissions with their template line: the n-th rendered document of kind K of a template is the n-th document of that
+ * template whose literal kind is K, when the template has exactly as many such documents as Helm rendered (Helm keeps
+ * the order of one kind); a template with a single document maps its one rendered document. Otherwise no line.
+ */
+export function emissionsOf(docs: RenderedDoc[], readTemplate: (template: string) => string | undefined): ChartEmission[] {
+  const byTemplate = new Map<string, RenderedDoc[]>();
+  for (const d of docs) { if (!byTemplate.has(d.template)) byTemplate.set(d.template, []); byTemplate.get(d.template)!.push(d); }
+  const out: ChartEmission[] = [];
+  for (const [template, list] of byTemplate) {
+    const text = readTemplate(template);
+    const src = text === undefined ? [] : templateDocs(text);
+    list.forEach((d, index) => {
+      let line: number | undefined;
+      if (src.length === 1 && list.length === 1) line = src[0].apiVersionLine;
+      else if (d.kind) {
+        const ofKind = src.filter((s) => s.kind === d.kind);
+        const rendered = list.filter((x) => x.kind === d.kind);
+        if (ofKind.length === rendered.length) line = ofKind[rendered.indexOf(d)].apiVersionLine;
+      }
+      out.push({ template, index, apiVersion: d.apiVersion, kind: d.kind, ...(line !== undefined ? { line } : {}) });
+    });
+  }
+  return out;
+}
+
+// ---- per chart and step, cached, in parallel up to `jobs` ----
+
+export interface RendererOptions {
+  helm: string;
+  jobs?: number;
+  timeoutMs?: number;
+  node?: string;
+}
+
+/** Renders charts per step, once per (chart content, values, step), at most `jobs` Helm processes at a time. */
+export class HelmRenderer {
+  private version?: Promise<string>;
+  private readonly cache = new Map<string, Promise<ChartRender>>();
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(readonly opts: RendererOptions) {}
+
+  helmVersion(): Promise<string> {
+    return (this.version ??= helmVersion(this.opts.helm));
+  }
+
+  /** The chart's renders at each step (cached; a chart whose content changed is rendered again). */
+  async render(chartRoot: string, steps: string[], values: string[] = [], overlay?: (file: string) => string | undefined): Promise<ChartRender[]> {
+    let version: string;
+    try { version = await this.helmVersion(); } catch (e) {
+      return steps.map((step) => ({ chartRoot, step, ok: false, error: (e as Error).message, emissions: [], helmVersion: 'unknown' }));
+    }
+    const problem = helmVersionProblem(version);
+    if (problem) return steps.map((step) => ({ chartRoot, step, ok: false, error: problem, emissions: [], helmVersion: version }));
+    const key = contentKey(chartRoot, values, overlay);
+    if ('error' in key) return steps.map((step) => ({ chartRoot, step, ok: false, error: key.error, emissions: [], helmVersion: version }));
+    return Promise.all(steps.map((step) => {
+      const k = `${this.opts.helm}\0${version}\0${chartRoot}\0${key.hash}\0${step}`;
+      let p = this.cache.get(k);
+      if (!p) {
+        p = this.slot(() => this.renderStep(chartRoot, step, values, version, key.overlaid ? overlay : undefined));
+        if (this.cache.size > 512) this.cache.delete(this.cache.keys().next().value!);
+        this.cache.set(k, p);
+      }
+      return p;
+    }));
+  }
+
+  private async renderStep(chartRoot: string, step: string, values: string[], version: string, overlay?: (file: string) => string | undefined): Promise<ChartRender> {
+    const raw = await renderRaw(chartRoot, step, { helm: this.opts.helm, helmVersion: version, values, timeoutMs: this.opts.timeoutMs, overlay, node: this.opts.node });
+    if (!raw.ok) return { chartRoot, step, ok: false, error: raw.error, emissions: [], helmVersion: version };
+    const read = (template: string) => {
+      const f = path.join(chartRoot, ...template.split('/'));
+      const o = overlay?.(f);
+      if (o !== undefined) return o;
+      try { return fs.readFileSync(f, 'utf8'); } catch { return undefined; }
+    };
+    return { chartRoot, step, ok: true, emissions: emissionsOf(parseRendered(raw.manifests), read), helmVersion: version };
+  }
+
+  private async slot<T>(fn: () => Promise<T>): Promise<T> {
+    const jobs = Math.max(1, this.opts.jobs ?? 1);
+    while (this.running >= jobs) await new Promise<void>((r) => this.waiting.push(r));
+    this.running++;
+    try { return await fn(); } finally { this.running--; this.waiting.shift()?.(); }
+  }
+}
+
+/** A hash of the chart's files (with open buffers over them) and the values files. */
+function contentKey(chartRoot: string, values: string[], overlay?: (file: string) => string | undefined): { hash: string; overlaid: boolean } | { error: string } {
+  const list = chartFiles(chartRoot);
+  if ('error' in list) return list;
+  const h = createHash('sha256');
+  let overlaid = false;
+  for (const f of list.files) {
+    const abs = path.join(chartRoot, ...f.split('/'));
+    const o = overlay?.(abs);
+    let body: Buffer | string;
+    if (o !== undefined) { body = o; overlaid = true; } else { try { body = fs.readFileSync(abs); } catch { body = '\0missing'; } }
+    h.update(f).update('\0').update(body).update('\0');
+  }
+  for (const v of values) { h.update(`values:${v}\0`); try { h.update(fs.readFileSync(v)); } catch { h.update('\0missing'); } }
+  return { hash: h.digest('hex'), overlaid };
+}
