@@ -14,6 +14,7 @@ import { injectFault, type Faults } from './faults';
 import { findSuppressions } from './suppress';
 import { families, familyById, MODELINE, modelineFamily, type FamilyResults } from './families/registry';
 import type { Emit, Stage } from './families/types';
+import type { ChartRender } from './families/helm/rendered';
 
 import { MAX_FILE_BYTES } from '../shared/limits';
 export { MAX_FILE_BYTES };
@@ -33,6 +34,8 @@ export interface AnalyzeInput {
   neighbours?: NeighbourFacts;
   /** Stages made to throw (SKEWGUARD_FAULT, tests only). */
   faults?: Faults;
+  /** What a real Helm rendered for the file's chart at each step (only when asked for and trusted; the server makes it). */
+  helmRenders?: ChartRender[];
 }
 
 export interface AnalyzeResult extends FamilyResults {

@@ -55,7 +55,7 @@ export function findHelm(configured: string | undefined, base: string, envPath =
     return { path: isExe(p) ? p : undefined, looked };
   }
   const names = process.platform === 'win32' ? ['helm.exe', 'helm'] : ['helm'];
-  for (const dir of envPath.split(path.delimiter).filter(Boolean)) {
+  for (const dir of [...new Set(envPath.split(path.delimiter).filter(Boolean))]) {
     for (const n of names) {
       const p = path.join(dir, n);
       looked.push(p);
@@ -395,7 +395,7 @@ export class HelmRenderer {
   }
 
   /** The chart's renders at each step (cached; a chart whose content changed is rendered again). */
-  async render(chartRoot: string, steps: string[], values: string[] = [], overlay?: (file: string) => string | undefined): Promise<ChartRender[]> {
+  async render(chartRoot: string, steps: string[], values: string[] = [], overlay?: (file: string) => string | undefined, progress?: (chartRoot: string, step: string, ok: boolean) => void): Promise<ChartRender[]> {
     let version: string;
     try { version = await this.helmVersion(); } catch (e) {
       return steps.map((step) => ({ chartRoot, step, ok: false, error: (e as Error).message, emissions: [], helmVersion: 'unknown' }));
@@ -409,6 +409,7 @@ export class HelmRenderer {
       let p = this.cache.get(k);
       if (!p) {
         p = this.slot(() => this.renderStep(chartRoot, step, values, version, key.overlaid ? overlay : undefined));
+        if (progress) void p.then((r) => progress(chartRoot, step, r.ok));
         if (this.cache.size > 512) this.cache.delete(this.cache.keys().next().value!);
         this.cache.set(k, p);
       }
@@ -446,9 +447,128 @@ function contentKey(chartRoot: string, values: string[], overlay?: (file: string
     const abs = path.join(chartRoot, ...f.split('/'));
     const o = overlay?.(abs);
     let body: Buffer | string;
-    if (o !== undefined) { body = o; overlaid = true; } else { try { body = fs.readFileSync(abs); } catch { body = '\0missing'; } }
+    try { body = fs.readFileSync(abs); } catch { body = '\0missing'; }
+    if (o !== undefined && (typeof body === 'string' || o !== body.toString('utf8'))) { body = o; overlaid = true; }
     h.update(f).update('\0').update(body).update('\0');
   }
   for (const v of values) { h.update(`values:${v}\0`); try { h.update(fs.readFileSync(v)); } catch { h.update('\0missing'); } }
   return { hash: h.digest('hex'), overlaid };
+}
+
+// ---- the server's use of it: which chart a file is in, whether and how it was rendered ----
+
+/** How a chart was read, for the report (`helm` fact of each file of a chart; --print-config). */
+export interface HelmRead {
+  chart: string;
+  /** helm: every step rendered; helm+evaluator: some steps rendered (notRendered says which not, and why); evaluator: none. */
+  readBy: 'helm' | 'helm+evaluator' | 'evaluator';
+  /** Why not (all) by Helm. */
+  why?: string;
+  helm?: string;
+  helmVersion?: string;
+  rendered?: string[];
+  notRendered?: Array<{ step: string; error: string }>;
+}
+
+const looksLikeChartFile = (file: string) => /(^|[\\/])templates[\\/]/.test(file) || /(^|[\\/])(Chart\.ya?ml|values[^\\/]*\.ya?ml)$/i.test(file);
+
+/**
+ * The chart a file belongs to: the nearest folder above it with a Chart.yaml, and for a vendored subchart
+ * (<parent>/charts/<sub>/…) its outermost parent chart, which is what Helm renders. Undefined for other files.
+ */
+export function chartRootOf(file: string, exists: (p: string) => boolean = fs.existsSync): string | undefined {
+  if (!looksLikeChartFile(file)) return undefined;
+  let dir = path.dirname(file);
+  let found: string | undefined;
+  for (let i = 0; i < 24; i++) {
+    if (exists(path.join(dir, 'Chart.yaml'))) { found = dir; break; }
+    const up = path.dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  while (found && path.basename(path.dirname(found)) === 'charts' && exists(path.join(path.dirname(path.dirname(found)), 'Chart.yaml'))) {
+    found = path.dirname(path.dirname(found));
+  }
+  return found;
+}
+
+export interface HelmServiceOptions {
+  jobs: number;
+  /** Told once per render that finishes (lsp-lint's stall timer). */
+  progress?: (chartRoot: string, step: string, ok: boolean) => void;
+  timeoutMs?: number;
+  node?: string;
+}
+
+export interface HelmConfig {
+  render: boolean;
+  path?: { value: string; base?: string };
+  values: { files: string[]; base?: string };
+}
+
+/** Renders for the server: per (chart, step) once, results kept for the files of the chart. */
+export class HelmService {
+  trusted = true;
+  private readonly renderers = new Map<string, HelmRenderer>();
+  private readonly found = new Map<string, HelmFound>();
+  private readonly roots = new Map<string, string | undefined>();
+  private readonly settled = new Map<string, ChartRender[]>();
+  constructor(private readonly opts: HelmServiceOptions) {}
+
+  /** Files or the configuration changed: look for charts and Helm again (renders stay cached by content). */
+  reset(): void { this.found.clear(); this.roots.clear(); }
+
+  chartOf(file: string): string | undefined {
+    if (!looksLikeChartFile(file)) return undefined;
+    const dir = path.dirname(file);
+    if (this.roots.has(dir)) return this.roots.get(dir);
+    const r = chartRootOf(file);
+    if (this.roots.size > 20_000) this.roots.clear();
+    this.roots.set(dir, r);
+    return r;
+  }
+
+  /** The Helm binary the configuration names (or helm on PATH), and where it was looked for. */
+  binary(helm: HelmConfig, root: string): HelmFound {
+    const key = `${helm.path?.value ?? ''}\0${helm.path?.base ?? root}`;
+    let f = this.found.get(key);
+    if (!f) { f = findHelm(helm.path?.value, helm.path?.base ?? root); this.found.set(key, f); }
+    return f;
+  }
+
+  /**
+   * What the engine gets for `file`: the chart's renders at `steps` when they are done; `pending` when they are being
+   * made (it settles, never rejects, when they are); `read` for the report.
+   */
+  request(file: string, helm: HelmConfig, steps: string[], root: string, overlay: (f: string) => string | undefined, start = true): { renders?: ChartRender[]; read?: HelmRead; pending?: Promise<void> } {
+    const chart = this.chartOf(file);
+    if (!chart) return {};
+    if (!helm.render) return { read: { chart, readBy: 'evaluator', why: 'Helm rendering is off (--helm-render, helm.render: true in .skewguard.yaml)' } };
+    if (!this.trusted) return { read: { chart, readBy: 'evaluator', why: 'the workspace is not trusted (Restricted Mode): Helm is never run' } };
+    const bin = this.binary(helm, root);
+    if (!bin.path) return { read: { chart, readBy: 'evaluator', why: `no Helm binary found (looked at ${bin.looked.slice(0, 6).join(', ')}${bin.looked.length > 6 ? ', …' : ''})` } };
+    let r = this.renderers.get(bin.path);
+    if (!r) { r = new HelmRenderer({ helm: bin.path, jobs: this.opts.jobs, timeoutMs: this.opts.timeoutMs, node: this.opts.node }); this.renderers.set(bin.path, r); }
+    const values = helm.values.files.map((v) => path.resolve(helm.values.base ?? root, v));
+    const key = contentKey(chart, values, overlay);
+    const skey = `${bin.path}\0${chart}\0${'error' in key ? key.error : key.hash}\0${values.join('\0')}\0${steps.join(',')}`;
+    const done = this.settled.get(skey);
+    if (done) return { renders: done, read: readOf(chart, bin.path, done) };
+    if (!start) return { read: { chart, readBy: 'helm', why: 'rendered when checked', helm: bin.path } };
+    const renderer = r;
+    const pending = renderer.render(chart, steps, values, overlay, this.opts.progress).then((rs) => {
+      if (this.settled.size > 256) this.settled.delete(this.settled.keys().next().value!);
+      this.settled.set(skey, rs);
+    }, () => undefined);
+    return { pending, read: { chart, readBy: 'evaluator', why: 'being rendered' } };
+  }
+}
+
+function readOf(chart: string, helm: string, rs: ChartRender[]): HelmRead {
+  const rendered = rs.filter((r) => r.ok).map((r) => r.step);
+  const notRendered = rs.filter((r) => !r.ok).map((r) => ({ step: r.step, error: r.error ?? 'not rendered' }));
+  const readBy = !notRendered.length ? 'helm' : rendered.length ? 'helm+evaluator' : 'evaluator';
+  return {
+    chart, readBy, helm, helmVersion: rs[0]?.helmVersion, rendered, ...(notRendered.length ? { notRendered, why: `not rendered at ${notRendered.map((n) => n.step).join(', ')}: ${notRendered[0].error}` } : {}),
+  };
 }
