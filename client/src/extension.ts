@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import {
-  ResolvedConfigRequest, ConfigChangedNotification, SettingsProblemsNotification,
+  ResolvedConfigRequest, ConfigChangedNotification, SettingsProblemsNotification, WorkspaceTrustedNotification,
   type ResolvedConfigResult, type SettingsProblem, type SettingsProblemsParams, type InitializationOptions,
 } from '../../server/src/shared/protocol';
 import * as readline from 'node:readline';
@@ -42,7 +42,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
     diagnosticCollectionName: 'skewguard',
     // The client shows invalid settings itself (a warning and the status bar), so the server sends no showMessage.
-    initializationOptions: { showSettingsProblems: false } satisfies InitializationOptions,
+    // The server never runs Helm in Restricted Mode; it is told when the user trusts the workspace.
+    initializationOptions: { showSettingsProblems: false, workspaceTrusted: vscode.workspace.isTrusted } satisfies InitializationOptions,
     // A server that dies is restarted a bounded number of times, and the user is told why it died.
     errorHandler: restarts,
     stdioOptions: {
@@ -65,6 +66,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.window.onDidChangeActiveTextEditor(() => void refreshStatus()),
   );
   await client.start();
+  context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => { void client?.sendNotification(WorkspaceTrustedNotification, {}); }));
   context.subscriptions.push(client.onNotification(ConfigChangedNotification, () => void refreshStatus()));
   context.subscriptions.push(client.onNotification(SettingsProblemsNotification, (p: SettingsProblemsParams) => {
     settingsProblems = p.problems;

@@ -554,7 +554,7 @@ export class HelmService {
     const skey = `${bin.path}\0${chart}\0${'error' in key ? key.error : key.hash}\0${values.join('\0')}\0${steps.join(',')}`;
     const done = this.settled.get(skey);
     if (done) return { renders: done, read: readOf(chart, bin.path, done) };
-    if (!start) return { read: { chart, readBy: 'helm', why: 'rendered when checked', helm: bin.path } };
+    if (!start) return { read: { chart, readBy: 'evaluator', why: `not rendered yet: ${bin.path} renders it when its files are checked`, helm: bin.path } };
     const renderer = r;
     const pending = renderer.render(chart, steps, values, overlay, this.opts.progress).then((rs) => {
       if (this.settled.size > 256) this.settled.delete(this.settled.keys().next().value!);
