@@ -185,3 +185,22 @@ test('findHelm: the configured path, else PATH; it says where it looked', () => 
     assert.equal(hr.findHelm(undefined, dir, path.dirname(helm)).path, helm);
   } finally { fs.rmSync(dir, { recursive: true, force: true }); }
 });
+
+test('queued renders of a chart that changed again are dropped as superseded, and not kept', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-stale-'));
+  try {
+    const fake = path.join(dir, 'helm');
+    fs.writeFileSync(fake, `#!/bin/sh\nif [ "$1" = version ]; then echo v3.17.3; exit 0; fi\necho x >> "${dir}/runs"\n/bin/sleep 0.2\n`, { mode: 0o755 });
+    const renderer = new hr.HelmRenderer({ helm: fake, jobs: 1 });
+    // The chart "changes" once the first render has started: every later check says stale.
+    let checks = 0;
+    const steps = ['1.22', '1.23', '1.24', '1.25'];
+    const rs = await renderer.render(PSP, steps, [], undefined, undefined, () => ++checks > 1);
+    assert.equal(rs[0].ok, true);
+    assert.deepEqual(rs.slice(1).map((r) => r.error), [hr.SUPERSEDED, hr.SUPERSEDED, hr.SUPERSEDED]);
+    assert.equal(fs.readFileSync(path.join(dir, 'runs'), 'utf8').trim().split('\n').length, 1, 'only the first ran');
+    const again = await renderer.render(PSP, steps);
+    assert.ok(again.every((r) => r.ok), 'the superseded ones were not cached');
+    assert.equal(again[0], rs[0], 'the finished one was');
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});

@@ -31,6 +31,9 @@ import type { ChartRender, ChartEmission } from '../engine/families/helm/rendere
 
 export type { ChartRender, ChartEmission };
 
+/** The error of a render dropped before it started because the chart changed again. */
+export const SUPERSEDED = 'superseded: the chart changed before it was rendered';
+
 /** Time one render may take (Helm's own start-up included). */
 export const RENDER_TIMEOUT_MS = 30_000;
 /** Output of one render beyond this is not read: the render is reported as not rendered. */
@@ -395,7 +398,11 @@ export class HelmRenderer {
   }
 
   /** The chart's renders at each step (cached; a chart whose content changed is rendered again). */
-  async render(chartRoot: string, steps: string[], values: string[] = [], overlay?: (file: string) => string | undefined, progress?: (chartRoot: string, step: string, ok: boolean) => void): Promise<ChartRender[]> {
+  /**
+   * `stale`: asked before a queued render starts; true (the chart changed again meanwhile, in an editor) drops it as
+   * superseded, not cached.
+   */
+  async render(chartRoot: string, steps: string[], values: string[] = [], overlay?: (file: string) => string | undefined, progress?: (chartRoot: string, step: string, ok: boolean) => void, stale?: () => boolean): Promise<ChartRender[]> {
     let version: string;
     try { version = await this.helmVersion(); } catch (e) {
       return steps.map((step) => ({ chartRoot, step, ok: false, error: (e as Error).message, emissions: [], helmVersion: 'unknown' }));
@@ -408,7 +415,11 @@ export class HelmRenderer {
       const k = `${this.opts.helm}\0${version}\0${chartRoot}\0${key.hash}\0${step}`;
       let p = this.cache.get(k);
       if (!p) {
-        p = this.slot(() => this.renderStep(chartRoot, step, values, version, key.overlaid ? overlay : undefined));
+        p = this.slot(() => this.renderStep(chartRoot, step, values, version, key.overlaid ? overlay : undefined), () => {
+          if (!stale?.()) return undefined;
+          this.cache.delete(k);
+          return { chartRoot, step, ok: false, error: SUPERSEDED, emissions: [], helmVersion: version };
+        });
         if (progress) void p.then((r) => progress(chartRoot, step, r.ok));
         if (this.cache.size > 512) this.cache.delete(this.cache.keys().next().value!);
         this.cache.set(k, p);
@@ -429,9 +440,11 @@ export class HelmRenderer {
     return { chartRoot, step, ok: true, emissions: emissionsOf(parseRendered(raw.manifests), read), helmVersion: version };
   }
 
-  private async slot<T>(fn: () => Promise<T>): Promise<T> {
+  private async slot<T>(fn: () => Promise<T>, instead?: () => T | undefined): Promise<T> {
     const jobs = Math.max(1, this.opts.jobs ?? 1);
     while (this.running >= jobs) await new Promise<void>((r) => this.waiting.push(r));
+    const skip = instead?.();
+    if (skip !== undefined) { this.waiting.shift()?.(); return skip; }
     this.running++;
     try { return await fn(); } finally { this.running--; this.waiting.shift()?.(); }
   }
@@ -513,6 +526,8 @@ export class HelmService {
   private readonly found = new Map<string, HelmFound>();
   private readonly roots = new Map<string, string | undefined>();
   private readonly settled = new Map<string, ChartRender[]>();
+  /** The newest render asked for, per chart: older ones still queued are dropped. */
+  private readonly latest = new Map<string, string>();
   constructor(private readonly opts: HelmServiceOptions) {}
 
   /** Files or the configuration changed: look for charts and Helm again (renders stay cached by content). */
@@ -556,7 +571,9 @@ export class HelmService {
     if (done) return { renders: done, read: readOf(chart, bin.path, done) };
     if (!start) return { read: { chart, readBy: 'evaluator', why: `not rendered yet: ${bin.path} renders it when its files are checked`, helm: bin.path } };
     const renderer = r;
-    const pending = renderer.render(chart, steps, values, overlay, this.opts.progress).then((rs) => {
+    this.latest.set(chart, skey);
+    const pending = renderer.render(chart, steps, values, overlay, this.opts.progress, () => this.latest.get(chart) !== skey).then((rs) => {
+      if (rs.some((x) => x.error === SUPERSEDED)) return;
       if (this.settled.size > 256) this.settled.delete(this.settled.keys().next().value!);
       this.settled.set(skey, rs);
     }, () => undefined);
