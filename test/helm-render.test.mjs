@@ -204,3 +204,17 @@ test('queued renders of a chart that changed again are dropped as superseded, an
     assert.equal(again[0], rs[0], 'the finished one was');
   } finally { fs.rmSync(dir, { recursive: true, force: true }); }
 });
+
+test('documents of several kinds in one template are given back in the template\'s order (Helm prints them by kind), with their lines', async () => {
+  const chart = path.join(repoRoot, 'test', 'fixtures', 'charts', 'render-order');
+  const [r122, r125] = await new hr.HelmRenderer({ helm, jobs: 2 }).render(chart, ['1.22', '1.25']);
+  assert.equal(r125.ok, true, r125.error);
+  const app = (r) => r.emissions.filter((e) => e.template === 'templates/app.yaml').sort((a, b) => a.index - b.index).map((e) => `${e.index} ${e.apiVersion} ${e.kind} @${e.line}`);
+  assert.deepEqual(app(r125), ['0 apps/v1 Deployment @0', '1 v1 Service @18', '2 autoscaling/v2 HorizontalPodAutoscaler @29', '3 v1 ConfigMap @44']);
+  assert.deepEqual(app(r122), ['0 apps/v1 Deployment @0', '1 v1 Service @18', '2 autoscaling/v2beta2 HorizontalPodAutoscaler @29', '3 v1 ConfigMap @44']);
+  // Helm's own order really is by kind (what the mapping undoes).
+  assert.deepEqual(r125.emissions.filter((e) => e.template === 'templates/app.yaml').map((e) => e.kind), ['ConfigMap', 'Service', 'Deployment', 'HorizontalPodAutoscaler']);
+  // A range making documents of two kinds that the text does not name: their template order is not known.
+  const ranged = r125.emissions.filter((e) => e.template === 'templates/ranged.yaml');
+  assert.deepEqual(ranged.map((e) => `${e.index} ${e.apiVersion} ${e.kind} ${e.line}`).sort(), ['-1 v1 ConfigMap undefined', '-1 v1 ServiceAccount undefined']);
+});

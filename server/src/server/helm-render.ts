@@ -351,9 +351,11 @@ export function templateDocs(text: string): Array<{ kind?: string; apiVersionLin
 }
 
 /**
- * Emissions with their template line: the n-th rendered document of kind K of a template is the n-th document of that
- * template whose literal kind is K, when the template has exactly as many such documents as Helm rendered (Helm keeps
- * the order of one kind); a template with a single document maps its one rendered document. Otherwise no line.
+ * Emissions in the template's own order, with their line. Helm prints a release's documents sorted by kind (stably),
+ * so documents of one kind keep their template order: the n-th rendered document of kind K is the n-th document of
+ * the template whose literal kind is K, when the template has exactly as many of them as Helm rendered. When every
+ * rendered document is matched so, `index` is its position in the template's order; when all are of one kind it is
+ * Helm's order, which is the same; otherwise -1 (not known) and no line.
  */
 export function emissionsOf(docs: RenderedDoc[], readTemplate: (template: string) => string | undefined): ChartEmission[] {
   const byTemplate = new Map<string, RenderedDoc[]>();
@@ -362,14 +364,21 @@ export function emissionsOf(docs: RenderedDoc[], readTemplate: (template: string
   for (const [template, list] of byTemplate) {
     const text = readTemplate(template);
     const src = text === undefined ? [] : templateDocs(text);
-    list.forEach((d, index) => {
-      let line: number | undefined;
-      if (src.length === 1 && list.length === 1) line = src[0].apiVersionLine;
-      else if (d.kind) {
-        const ofKind = src.filter((s) => s.kind === d.kind);
-        const rendered = list.filter((x) => x.kind === d.kind);
-        if (ofKind.length === rendered.length) line = ofKind[rendered.indexOf(d)].apiVersionLine;
-      }
+    // The source document each rendered one is, where the kinds say it.
+    const match: Array<number | undefined> = list.map((d) => {
+      if (src.length === 1 && list.length === 1) return 0;
+      if (!d.kind) return undefined;
+      const ofKind = src.map((s, i) => ({ s, i })).filter((x) => x.s.kind === d.kind);
+      const rendered = list.filter((x) => x.kind === d.kind);
+      return ofKind.length === rendered.length ? ofKind[rendered.indexOf(d)].i : undefined;
+    });
+    const allMatched = match.every((m) => m !== undefined);
+    const oneKind = new Set(list.map((d) => d.kind)).size <= 1;
+    const order = allMatched ? [...match].sort((a, b) => a! - b!) : [];
+    list.forEach((d, pos) => {
+      const m = match[pos];
+      const index = allMatched ? order.indexOf(m!) : oneKind ? pos : -1;
+      const line = m !== undefined && index >= 0 ? src[m]?.apiVersionLine : undefined;
       out.push({ template, index, apiVersion: d.apiVersion, kind: d.kind, ...(line !== undefined ? { line } : {}) });
     });
   }

@@ -6,8 +6,9 @@ export interface ChartEmission {
   /** The template the document came from, relative to the chart root ("templates/x.yaml", "charts/sub/templates/y.yaml"). */
   template: string;
   /**
-   * 0-based position among that template's documents as Helm printed them. Helm orders a release's documents by kind
-   * (its InstallOrder, stable), so documents of one kind keep their order in the template.
+   * 0-based position among the documents the template rendered, in the template's own order (empty documents not
+   * counted). Helm prints documents sorted by kind (stably); the order is restored through the template's literal
+   * `kind:` lines. -1 when it could not be (documents of several kinds that the template's text does not tell apart).
    */
   index: number;
   apiVersion?: string;
