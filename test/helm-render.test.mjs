@@ -75,13 +75,17 @@ test('the faithful render answers Has with exactly what the step serves: the PSP
 });
 
 test('each emission is mapped to its template line (the apiVersion key) through # Source:', async () => {
-  const [r] = await new hr.HelmRenderer({ helm }).render(PSP, ['1.24']);
+  const [r, r120] = await new hr.HelmRenderer({ helm }).render(PSP, ['1.24', '1.20']);
   const by = Object.fromEntries(r.emissions.map((e) => [e.template, e]));
   assert.equal(by['templates/psp-kind.yaml'].line, 1);
   assert.equal(by['templates/hook-cronjob.yaml'].line, 0);
-  // The apiVersion key inside an if/else: its first line (the arm taken is Helm's business; the key is where it is).
+  // An apiVersion key in each arm of an if/else: the line of the arm whose literal Helm emitted.
   assert.equal(by['templates/pdb.yaml'].line, 1);
   assert.equal(by['charts/legacy-jobs/templates/cronjob.yaml'].line, 1);
+  const old = Object.fromEntries(r120.emissions.map((e) => [e.template, e]));
+  assert.equal(old['templates/pdb.yaml'].apiVersion, 'policy/v1beta1');
+  assert.equal(old['templates/pdb.yaml'].line, 3);
+  assert.equal(old['charts/legacy-jobs/templates/cronjob.yaml'].line, 3);
   for (const e of r.emissions) assert.equal(e.index, 0);
 });
 
@@ -211,7 +215,7 @@ test('documents of several kinds in one template are given back in the template\
   assert.equal(r125.ok, true, r125.error);
   const app = (r) => r.emissions.filter((e) => e.template === 'templates/app.yaml').sort((a, b) => a.index - b.index).map((e) => `${e.index} ${e.apiVersion} ${e.kind} @${e.line}`);
   assert.deepEqual(app(r125), ['0 apps/v1 Deployment @0', '1 v1 Service @18', '2 autoscaling/v2 HorizontalPodAutoscaler @29', '3 v1 ConfigMap @44']);
-  assert.deepEqual(app(r122), ['0 apps/v1 Deployment @0', '1 v1 Service @18', '2 autoscaling/v2beta2 HorizontalPodAutoscaler @29', '3 v1 ConfigMap @44']);
+  assert.deepEqual(app(r122), ['0 apps/v1 Deployment @0', '1 v1 Service @18', '2 autoscaling/v2beta2 HorizontalPodAutoscaler @31', '3 v1 ConfigMap @44']);
   // Helm's own order really is by kind (what the mapping undoes).
   assert.deepEqual(r125.emissions.filter((e) => e.template === 'templates/app.yaml').map((e) => e.kind), ['ConfigMap', 'Service', 'Deployment', 'HorizontalPodAutoscaler']);
   // A range making documents of two kinds that the text does not name: their template order is not known.

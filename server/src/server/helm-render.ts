@@ -334,20 +334,31 @@ function topScalar(block: string, key: string): string | undefined {
 }
 
 /**
- * Where each template document's `apiVersion:` key is, by kind: the template's text split at its top-level `---`
- * lines, each part's literal `kind:` and the line of its `apiVersion:` key (0-based).
+ * Where each template document's `apiVersion:` keys are, by kind: the template's text split at its top-level `---`
+ * lines, each part's literal `kind:` and the lines (0-based) of its top-level `apiVersion:` keys with their literal
+ * values (several in the arms of an if/else).
  */
-export function templateDocs(text: string): Array<{ kind?: string; apiVersionLine?: number }> {
-  const out: Array<{ kind?: string; apiVersionLine?: number }> = [{}];
+export function templateDocs(text: string): Array<{ kind?: string; apiVersions: Array<{ line: number; value?: string }> }> {
+  const out: Array<{ kind?: string; apiVersions: Array<{ line: number; value?: string }> }> = [{ apiVersions: [] }];
   const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
   lines.forEach((l, i) => {
-    if (/^---(\s|$)/.test(l)) { out.push({}); return; }
+    if (/^---(\s|$)/.test(l)) { out.push({ apiVersions: [] }); return; }
     const cur = out[out.length - 1];
-    if (cur.apiVersionLine === undefined && /^apiVersion[ \t]*:/.test(l)) cur.apiVersionLine = i;
+    const a = /^apiVersion[ \t]*:[ \t]*(.*?)[ \t]*$/.exec(l);
+    if (a) {
+      const v = a[1].replace(/[ \t]+#.*$/, '').replace(/^(["'])(.*)\1$/, '$2');
+      cur.apiVersions.push({ line: i, ...(/^[\w./-]+$/.test(v) ? { value: v } : {}) });
+    }
     const k = /^kind[ \t]*:[ \t]*["']?([A-Za-z][\w.-]*)["']?[ \t]*(#.*)?$/.exec(l);
     if (k && cur.kind === undefined) cur.kind = k[1];
   });
-  return out.filter((d) => d.apiVersionLine !== undefined || d.kind !== undefined);
+  return out.filter((d) => d.apiVersions.length || d.kind !== undefined);
+}
+
+/** The line of the `apiVersion:` key that gave `apiVersion` (the arm whose literal it is), else the first. */
+function apiVersionLine(doc: { apiVersions: Array<{ line: number; value?: string }> } | undefined, apiVersion?: string): number | undefined {
+  if (!doc?.apiVersions.length) return undefined;
+  return (doc.apiVersions.find((a) => a.value !== undefined && a.value === apiVersion) ?? doc.apiVersions[0]).line;
 }
 
 /**
@@ -378,7 +389,7 @@ export function emissionsOf(docs: RenderedDoc[], readTemplate: (template: string
     list.forEach((d, pos) => {
       const m = match[pos];
       const index = allMatched ? order.indexOf(m!) : oneKind ? pos : -1;
-      const line = m !== undefined && index >= 0 ? src[m]?.apiVersionLine : undefined;
+      const line = m !== undefined && index >= 0 ? apiVersionLine(src[m], d.apiVersion) : undefined;
       out.push({ template, index, apiVersion: d.apiVersion, kind: d.kind, ...(line !== undefined ? { line } : {}) });
     });
   }
