@@ -21,6 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { manifestFile, manifestFileOfLines, manifestFiles, editableLines, rng } from './corpus.mjs';
 import { LspSession } from './lsp.mjs';
 import { peerSuites, peerMethod } from './peers.mjs';
+import { helmSuites } from './helm.mjs';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const require = createRequire(path.join(ROOT, 'package.json'));
@@ -334,6 +335,8 @@ const SUITES = {
   big: bigFile, lint: lintThroughput, startup, edit: editLatency,
   // Issue items 1b–1e: yls (b), taplo (c), scale (d), edits (e); see bench/peers.mjs.
   ...peerSuites({ ROOT, WINDOW, TODAY, SERVER_ENV, LSP_LINT, engine, check, row, rows, stats, timeRuns, median, pct, ms, mb, ratio, tmpDir, run, kbFromStatus, gc, Failure }),
+  // Issue 15: real Helm rendering, on its own line (Helm's cost); see bench/helm.mjs.
+  ...helmSuites({ LSP_LINT, SERVER_ENV, check, row, stats, run, tmpDir, Failure, engine }),
 };
 
 // ---------------------------------------------------------------------------------------------- report

@@ -52,7 +52,8 @@ Options:
       --no-ignore                 check what .gitignore files and the ignore: list of .skewguard.yaml exclude
       --helm-render               also render each Helm chart with a real Helm 3 (helm on PATH, or helm.path in
                                   .skewguard.yaml) at every step of the window, faithful to what each step serves;
-                                  loopback only, never the network; up to --jobs Helm processes per server
+                                  loopback only, never the network; one language server, which runs up to
+                                  --jobs Helm processes at a time (default 2)
       --timeout <seconds>         how long the language server may give no answer for a file (default: 60); a server
                                   that dies or stalls is restarted once, and the files it did not answer for are
                                   reported as not checked (skewguard/internal-error)
@@ -304,7 +305,9 @@ async function main(argv: string[]): Promise<number> {
   // A folder to walk will likely need more than one server: start the others now, so that they boot while the
   // first one resolves the configuration and the files are collected (about half a second at 10,000 files).
   // Those not needed are shut down again.
-  const early = opts.jobs ?? (!opts.stdin && !opts.printConfig && os.cpus().length > 1 && (!opts.paths.length || opts.paths.some(isDirectory)) ? Math.min(2, os.cpus().length) : 1);
+  // --helm-render: one server, which runs up to --jobs Helm processes (each chart is then rendered once, not once
+  // per server that checks one of its files).
+  const early = opts.helmRender ? 1 : opts.jobs ?? (!opts.stdin && !opts.printConfig && os.cpus().length > 1 && (!opts.paths.length || opts.paths.some(isDirectory)) ? Math.min(2, os.cpus().length) : 1);
   for (let j = 1; j < early; j++) sessions.push(startWorker());
   try { await session.initPromise; } catch (e) {
     process.stderr.write(`lsp-lint: the language server did not start: ${(e as Error).message}\n`);
@@ -379,7 +382,7 @@ async function main(argv: string[]): Promise<number> {
     // A shard is every n-th file of the sorted list, so shards are disjoint, cover everything and stay balanced.
     const files = opts.shard ? collected.files.filter((_, i) => i % opts.shard!.count === opts.shard!.index - 1) : collected.files;
     emptyShard = !!opts.shard && !files.length && collected.files.length > 0;
-    const jobs = Math.min(opts.jobs ?? (files.length >= 400 ? Math.min(2, os.cpus().length) : 1), Math.max(1, files.length));
+    const jobs = opts.helmRender ? 1 : Math.min(opts.jobs ?? (files.length >= 400 ? Math.min(2, os.cpus().length) : 1), Math.max(1, files.length));
     while (sessions.length < jobs) sessions.push(startWorker());
     for (const extra of sessions.splice(jobs)) void extra.initPromise.then(() => extra.shutdown(), () => undefined);
     const progressLine = process.stderr.isTTY && files.length > 50;
