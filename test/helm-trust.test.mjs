@@ -77,3 +77,27 @@ test('the editor setting skewguard.helm.path names the binary (relative to the w
     assert.ok(runs(ws.log).includes('template'));
   } finally { c.kill(); fs.rmSync(ws.dir, { recursive: true, force: true }); }
 });
+
+test('editor settings: skewguard.helm.path is a setting; whether to render is not (only .skewguard.yaml or --helm-render say it)', async () => {
+  const { engine } = await import('./helpers/k8s.mjs');
+  const ok = engine.normalizeSettings({ helm: { path: '/opt/helm/bin/helm' } }, engine.ruleIds);
+  assert.deepEqual(ok.problems, []);
+  assert.deepEqual(ok.settings.helm, { path: '/opt/helm/bin/helm' });
+  assert.equal(ok.overrides.helmPath, '/opt/helm/bin/helm');
+  const bad = engine.normalizeSettings({ helm: { render: true, path: 7 } }, engine.ruleIds);
+  assert.deepEqual(bad.problems.map((p) => p.setting).sort(), ['skewguard.helm.path', 'skewguard.helm.render']);
+  assert.equal(bad.overrides.helmRender, undefined);
+  assert.equal(bad.overrides.helmPath, undefined);
+  // Resolved: the editor's path is used, relative to the workspace folder (no base); the config file's is relative to it.
+  const r = engine.resolveConfig({ settings: ok.overrides });
+  assert.equal(r.helm.render, false);
+  assert.deepEqual(r.helm.path, { value: '/opt/helm/bin/helm', base: undefined, source: { kind: 'settings', detail: 'editor settings' } });
+  const loaded = engine.parseConfig('/w/repo/.skewguard.yaml', 'helm:\n  render: true\n  path: tools/helm\n  values: [a.yaml, b.yaml]\n', engine.ruleIds);
+  const c = engine.resolveConfig({ config: loaded, settings: ok.overrides });
+  assert.equal(c.helm.render, true);
+  assert.equal(c.helm.path.value, 'tools/helm', 'the config file wins over the editor setting');
+  assert.equal(c.helm.path.base, '/w/repo');
+  assert.deepEqual(c.helm.values, { files: ['a.yaml', 'b.yaml'], base: '/w/repo', source: { kind: 'config', detail: '/w/repo/.skewguard.yaml' } });
+  // The command line wins over the file for render.
+  assert.equal(engine.resolveConfig({ cli: { helmRender: true }, config: engine.parseConfig('/w/.skewguard.yaml', 'helm:\n  render: false\n', engine.ruleIds) }).helm.render, true);
+});

@@ -257,9 +257,11 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
       else overrides.files[glob] = fam;
     }
   }
-  if (typeof value.helm?.render === 'boolean' && ok('helm.render')) overrides.helmRender = value.helm.render;
-  if (typeof value.helm?.path === 'string' && value.helm.path !== '' && ok('helm.path')) overrides.helmPath = value.helm.path;
-  if (Array.isArray(value.helm?.values) && ok('helm.values')) {
+  // Only the helm keys this schema has (the editor settings have just the path): an unknown one is reported above.
+  const helmKey = (k: string) => !!(schema as any).properties?.helm?.properties?.[k] && ok(`helm.${k}`);
+  if (typeof value.helm?.render === 'boolean' && helmKey('render')) overrides.helmRender = value.helm.render;
+  if (typeof value.helm?.path === 'string' && value.helm.path !== '' && helmKey('path')) overrides.helmPath = value.helm.path;
+  if (Array.isArray(value.helm?.values) && helmKey('values')) {
     overrides.helmValues = value.helm.values.filter((v: unknown, i: number) => {
       if (typeof v === 'string' && v.trim() !== '') return true;
       problems.push({ message: `helm.values[${i}]: a values file path must not be empty`, path: ['helm', 'values', i], at: 'value' });

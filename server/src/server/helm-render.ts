@@ -238,7 +238,10 @@ export async function renderRaw(chartRoot: string, minor: string, opts: RenderOp
     const run = await runBounded(opts.helm, args, isolatedEnv(tmp, kubeconfig), opts.timeoutMs ?? RENDER_TIMEOUT_MS);
     if (!run.ok) return { ok: false, error: run.error, manifests: '', calls: api.calls };
     let main = '';
-    try { main = fs.readFileSync(out, 'utf8'); } catch { /* no manifest (only hooks, or nothing): Helm ran no post-renderer */ }
+    let size = -1;
+    try { size = fs.statSync(out).size; } catch { /* no manifest (only hooks, or nothing): Helm ran no post-renderer */ }
+    if (size > MAX_OUTPUT_BYTES) return { ok: false, error: `helm template rendered more than ${MAX_OUTPUT_BYTES >> 20} MB`, manifests: '', calls: api.calls };
+    if (size >= 0) main = fs.readFileSync(out, 'utf8');
     return { ok: true, manifests: `${main}\n${run.stdout}`, calls: api.calls };
   } catch (e) {
     return { ok: false, error: (e as Error).message, manifests: '', calls: api?.calls ?? [] };
@@ -414,7 +417,8 @@ export class HelmRenderer {
   constructor(readonly opts: RendererOptions) {}
 
   helmVersion(): Promise<string> {
-    return (this.version ??= helmVersion(this.opts.helm));
+    // A failure is not kept: the next render asks again (a busy machine may have timed it out).
+    return (this.version ??= helmVersion(this.opts.helm).catch((e) => { this.version = undefined; throw e; }));
   }
 
   /** The chart's renders at each step (cached; a chart whose content changed is rendered again). */
