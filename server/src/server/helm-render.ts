@@ -235,7 +235,7 @@ export async function renderRaw(chartRoot: string, minor: string, opts: RenderOp
       '--post-renderer', opts.node ?? process.execPath, '--post-renderer-args', post, '--post-renderer-args', out,
       ...(opts.values ?? []).flatMap((v) => ['-f', v]),
     ];
-    const run = await runBounded(opts.helm, args, isolatedEnv(tmp, kubeconfig), opts.timeoutMs ?? RENDER_TIMEOUT_MS);
+    const run = await runBounded(opts.helm, args, isolatedEnv(tmp, kubeconfig), opts.timeoutMs ?? RENDER_TIMEOUT_MS, tmp);
     if (!run.ok) return { ok: false, error: run.error, manifests: '', calls: api.calls };
     let main = '';
     let size = -1;
@@ -251,10 +251,11 @@ export async function renderRaw(chartRoot: string, minor: string, opts: RenderOp
   }
 }
 
-function runBounded(bin: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ ok: true; stdout: string } | { ok: false; error: string }> {
+function runBounded(bin: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number, cwd: string): Promise<{ ok: true; stdout: string } | { ok: false; error: string }> {
   return new Promise((resolve) => {
     let child;
-    try { child = spawn(bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true }); } catch (e) { resolve({ ok: false, error: `cannot run ${bin}: ${(e as Error).message}` }); return; }
+    // In the temporary folder: nothing Helm resolves relative to its working directory is the workspace's.
+    try { child = spawn(bin, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true }); } catch (e) { resolve({ ok: false, error: `cannot run ${bin}: ${(e as Error).message}` }); return; }
     const out: Buffer[] = [], err: Buffer[] = [];
     let size = 0, done = false, why: string | undefined;
     const finish = (r: { ok: true; stdout: string } | { ok: false; error: string }) => { if (!done) { done = true; clearTimeout(timer); resolve(r); } };
