@@ -453,7 +453,14 @@ export class HelmRenderer {
     }));
   }
 
+  /** Never rejects: whatever fails is this step's `ok: false`, with why (a file waiting for it must not wait forever). */
   private async renderStep(chartRoot: string, step: string, values: string[], version: string, overlay?: (file: string) => string | undefined): Promise<ChartRender> {
+    try { return await this.renderStepUnguarded(chartRoot, step, values, version, overlay); } catch (e) {
+      return { chartRoot, step, ok: false, error: `internal error while rendering: ${(e as Error)?.message ?? String(e)}`, emissions: [], helmVersion: version };
+    }
+  }
+
+  private async renderStepUnguarded(chartRoot: string, step: string, values: string[], version: string, overlay?: (file: string) => string | undefined): Promise<ChartRender> {
     const raw = await renderRaw(chartRoot, step, { helm: this.opts.helm, helmVersion: version, values, timeoutMs: this.opts.timeoutMs, overlay, node: this.opts.node });
     if (!raw.ok) return { chartRoot, step, ok: false, error: raw.error, emissions: [], helmVersion: version };
     const read = (template: string) => {
@@ -597,11 +604,13 @@ export class HelmService {
     if (!start) return { read: { chart, readBy: 'evaluator', why: `not rendered yet: ${bin.path} renders it when its files are checked`, helm: bin.path } };
     const renderer = r;
     this.latest.set(chart, skey);
-    const pending = renderer.render(chart, steps, values, overlay, this.opts.progress, () => this.latest.get(chart) !== skey).then((rs) => {
-      if (rs.some((x) => x.error === SUPERSEDED)) return;
+    const keep = (rs: ChartRender[]) => {
       if (this.settled.size > 256) this.settled.delete(this.settled.keys().next().value!);
       this.settled.set(skey, rs);
-    }, () => undefined);
+    };
+    const pending = renderer.render(chart, steps, values, overlay, this.opts.progress, () => this.latest.get(chart) !== skey).then((rs) => {
+      if (!rs.some((x) => x.error === SUPERSEDED)) keep(rs);
+    }, (e) => keep(steps.map((step) => ({ chartRoot: chart, step, ok: false, error: `internal error while rendering: ${(e as Error)?.message ?? String(e)}`, emissions: [], helmVersion: 'unknown' }))));
     return { pending, read: { chart, readBy: 'evaluator', why: 'being rendered' } };
   }
 }
