@@ -202,6 +202,19 @@ process.stdin.on('data', (c) => chunks.push(c));
 process.stdin.on('end', () => { fs.writeFileSync(process.argv[2], Buffer.concat(chunks)); });
 `;
 
+/**
+ * The post-renderer: it writes what Helm gives it to `out` and gives back nothing. /bin/sh with cat where they are (a
+ * node start-up costs more than the rest of a render), else our own node with a small script.
+ */
+function postRenderer(tmp: string, out: string, node?: string): { bin: string; args: string[] } {
+  const exe = (p: string) => { try { fs.accessSync(p, fs.constants.X_OK); return fs.statSync(p).isFile(); } catch { return false; } };
+  const cat = ['/bin/cat', '/usr/bin/cat'].find(exe);
+  if (!node && process.platform !== 'win32' && exe('/bin/sh') && cat) return { bin: '/bin/sh', args: ['-c', 'exec "$0" > "$1"', cat, out] };
+  const script = path.join(tmp, 'post-render.cjs');
+  fs.writeFileSync(script, POST_RENDERER);
+  return { bin: node ?? process.execPath, args: [script, out] };
+}
+
 // ---- one render ----
 
 export interface RenderOptions {
@@ -226,13 +239,12 @@ export async function renderRaw(chartRoot: string, minor: string, opts: RenderOp
     api = await startFakeApiServer(minor);
     const kubeconfig = path.join(tmp, 'kubeconfig');
     fs.writeFileSync(kubeconfig, kubeconfigFor(api.port), { mode: 0o600 });
-    const post = path.join(tmp, 'post-render.cjs');
-    fs.writeFileSync(post, POST_RENDERER);
     const out = path.join(tmp, 'manifests.yaml');
+    const post = postRenderer(tmp, out, opts.node);
     const chartDir = opts.overlay ? copyChart(chartRoot, path.join(tmp, 'chart', path.basename(chartRoot)), opts.overlay) : chartRoot;
     const args = [
       'template', 'release-name', chartDir, '--namespace', 'default', '--validate', '--disable-openapi-validation',
-      '--post-renderer', opts.node ?? process.execPath, '--post-renderer-args', post, '--post-renderer-args', out,
+      '--post-renderer', post.bin, ...post.args.flatMap((a) => ['--post-renderer-args', a]),
       ...(opts.values ?? []).flatMap((v) => ['-f', v]),
     ];
     const run = await runBounded(opts.helm, args, isolatedEnv(tmp, kubeconfig), opts.timeoutMs ?? RENDER_TIMEOUT_MS, tmp);
