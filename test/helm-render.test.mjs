@@ -222,3 +222,12 @@ test('documents of several kinds in one template are given back in the template\
   const ranged = r125.emissions.filter((e) => e.template === 'templates/ranged.yaml');
   assert.deepEqual(ranged.map((e) => `${e.index} ${e.apiVersion} ${e.kind} ${e.line}`).sort(), ['-1 v1 ConfigMap undefined', '-1 v1 ServiceAccount undefined']);
 });
+
+test('the node post-renderer (used where there is no /bin/sh and cat) gives the same documents as the shell one', async () => {
+  const a = await hr.renderRaw(PSP, '1.24', { helm, helmVersion: 'v3' });
+  const b = await hr.renderRaw(PSP, '1.24', { helm, helmVersion: 'v3', node: process.execPath });
+  assert.equal(a.ok && b.ok, true, `${a.error} ${b.error}`);
+  const docs = (r) => hr.parseRendered(r.manifests).map((d) => `${d.template} ${d.apiVersion} ${d.kind}`).sort();
+  assert.deepEqual(docs(b), docs(a));
+  assert.equal(docs(a).length, 5);
+});
