@@ -105,6 +105,8 @@ async function refreshStatus(): Promise<void> {
   md.appendMarkdown(`- StarlingX **${s.release}** — ${s.source.kind}: ${s.source.detail}\n`);
   md.appendMarkdown(`- Kubernetes **${k.window}** (${(k.versions as string[]).join(', ')}) — ${k.source.kind}: ${k.source.detail}\n`);
   if (r.resolved.kata.window) md.appendMarkdown(`- Kata **${r.resolved.kata.window}** — ${r.resolved.kata.source.kind}: ${r.resolved.kata.source.detail}\n`);
+  const helm = r.resolved.helm?.readBy as { readBy: string; why?: string; helmVersion?: string } | undefined;
+  if (helm) md.appendMarkdown(`- Helm chart read by **${helm.readBy === 'evaluator' ? "skewguard's evaluator" : `helm ${helm.helmVersion ?? ''}`}**${helm.why ? ` — ${escapeMd(helm.why)}` : ''}\n`);
   if (r.configProblems.length) md.appendMarkdown(`\n$(warning) ${r.configProblems.length} problem(s) in ${path.basename(r.configProblems[0].file)}`);
   status.tooltip = md;
   status.show();
