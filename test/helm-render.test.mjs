@@ -231,3 +231,12 @@ test('the node post-renderer (used where there is no /bin/sh and cat) gives the 
   assert.deepEqual(docs(b), docs(a));
   assert.equal(docs(a).length, 5);
 });
+
+test('parseRendered: chart-relative templates (subcharts too), quoted values, comment-only documents are no documents', () => {
+  const out = '---\n# Source: top/templates/a.yaml\n# just a comment\n---\n# Source: top/templates/a.yaml\napiVersion: "apps/v1"\nkind: \'Deployment\' # trailing\n'
+    + '---\n# Source: top/charts/sub/templates/b.yaml\napiVersion: v1\nkind: ConfigMap\ndata:\n  apiVersion: nested\n';
+  assert.deepEqual(hr.parseRendered(out), [
+    { template: 'templates/a.yaml', apiVersion: 'apps/v1', kind: 'Deployment' },
+    { template: 'charts/sub/templates/b.yaml', apiVersion: 'v1', kind: 'ConfigMap' },
+  ]);
+});

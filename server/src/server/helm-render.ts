@@ -335,6 +335,8 @@ export function parseRendered(text: string): RenderedDoc[] {
     const full = src[1].trim();
     const template = full.includes('/') ? full.slice(full.indexOf('/') + 1) : full;
     if (/^# HIDDEN:/m.test(block) && !/^\s*apiVersion:/m.test(block)) { docs.push({ template, apiVersion: 'v1', kind: 'Secret' }); continue; }
+    // A document of comments only is no document (Helm keeps it; YAML and the evaluator see an empty document).
+    if (!block.split(/\r?\n/).some((l) => l.trim() !== '' && !/^\s*#/.test(l))) continue;
     docs.push({ template, apiVersion: topScalar(block, 'apiVersion'), kind: topScalar(block, 'kind') });
   }
   return docs;
