@@ -111,3 +111,19 @@ test('.skewguard.yaml helm: wrong types are reported at their value and left out
     assert.match(r.stderr, /\.skewguard\.yaml:5:3: unknown setting "helm\.colour"/);
   } finally { fs.rmSync(dir, { recursive: true, force: true }); }
 });
+
+test('a Helm slower than lsp-lint --timeout allows is stopped before the server would be given up on: the files are checked, the chart not rendered, with why', () => {
+  const dir = workspace('kubernetes:\n  window: "1.24..1.25"\nhelm:\n  render: true\n  path: bin/helm\n');
+  try {
+    fs.mkdirSync(path.join(dir, 'bin'));
+    fs.writeFileSync(path.join(dir, 'bin', 'helm'), '#!/bin/sh\nif [ "$1" = version ]; then echo v3.17.3; exit 0; fi\nexec /bin/sleep 30\n', { mode: 0o755 });
+    const r = lint(dir, ['--timeout', '2', '--jobs', '1', '--format', 'json', '.']);
+    assert.equal(r.status, 0, r.stderr);
+    const facts = helmFacts(r.stdout);
+    assert.ok(facts.length >= 7);
+    for (const [name, f] of facts) {
+      assert.equal(f.readBy, 'evaluator', name);
+      assert.deepEqual(f.notRendered.map((n) => n.error), ['helm template took longer than 1.6 s and was stopped', 'helm template took longer than 1.6 s and was stopped']);
+    }
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});

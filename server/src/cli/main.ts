@@ -294,6 +294,8 @@ async function main(argv: string[]): Promise<number> {
       configPath: opts.config, starlingxRelease: opts.starlingxRelease, kubernetesWindow: opts.kubernetesWindow, componentVersions: opts.componentVersions,
       kataWindow: opts.kataWindow, kataFlavour: opts.kataFlavour, rules: opts.rules,
       ...(opts.helmRender ? { helmRender: true } : {}), helmJobs: opts.jobs,
+      // A render must end (and be said) before lsp-lint's stall timer would give up on the server.
+      helmTimeoutMs: Math.min(30_000, Math.round(opts.timeout * 800)),
     },
   };
   const start = (init: InitializationOptions) => { const s = new ServerSession(cwd, init, opts.timeout * 1000); allSessions.push(s); return s; };

@@ -124,6 +124,7 @@ connection.onInitialize((params: InitializeParams) => {
   ws = new WorkspaceState(roots, init.cli?.configPath ? path.resolve(init.cli.configPath) : undefined);
   helm = new HelmService({
     jobs: Math.max(1, Math.min(64, Number(init.cli?.helmJobs) || 2)),
+    timeoutMs: Number(init.cli?.helmTimeoutMs) > 0 ? Number(init.cli?.helmTimeoutMs) : undefined,
     // Each render that finishes is said: lsp-lint's stall timer sees a server that is working, not a stalled one.
     progress: (chartRoot, step, ok) => { void connection.sendNotification(HelmProgressNotification, { chartRoot, step, ok } satisfies HelmProgressParams).catch(() => undefined); },
   });
