@@ -10,7 +10,7 @@ import { repoRoot, engine as e } from './helpers/k8s.mjs';
 import { tsSources } from './helpers/sources.mjs';
 
 const src = path.join(repoRoot, 'server/src');
-const FAMILY_FOLDERS = ['starlingx', 'kubernetes', 'kata', 'kata-persist'];
+const FAMILY_FOLDERS = ['starlingx', 'kubernetes', 'kata', 'kata-persist', 'helm'];
 
 
 // A family's own places: its folder, the registry that lists it, and its rule files (rules/<family>/).
@@ -105,8 +105,12 @@ test('detection order is unchanged: files: globs, modeline, then name > structur
   assert.equal(fam('/w/a.yaml', `# skewguard: kata\n${pod}`), 'kata-config');
   assert.equal(fam('/w/a.yaml', `# skewguard: kata-persist\n${pod}`), 'kata-persist');
   assert.equal(fam('/w/a.yaml', `# skewguard: starlingx\n${pod}`), 'starlingx');
-  // A template is still a manifest (told it is not checked); other extensions are nobody's.
-  assert.equal(fam('/w/t.yaml', 'apiVersion: {{ .Values.v }}\nkind: Ingress\n'), 'kubernetes');
+  // A template is a Helm chart's (rendered alone when no chart is around it), unless a modeline makes it a manifest;
+  // other extensions are nobody's.
+  assert.equal(fam('/w/t.yaml', 'apiVersion: {{ .Values.v }}\nkind: Ingress\n'), 'helm-chart');
+  assert.equal(fam('/w/t.yaml', '# skewguard: kubernetes\napiVersion: {{ .Values.v }}\nkind: Ingress\n'), 'kubernetes');
+  assert.equal(fam('/w/templates/pod.yaml', pod), 'helm-chart');
+  assert.equal(fam('/w/Chart.yaml', 'apiVersion: v2\nname: web\nversion: 1.0.0\n'), 'helm-chart');
   assert.equal(fam('/w/a.txt', pod), null);
   assert.equal(fam('/w/a.toml', '[hypervisor.qemu]\npath = "/usr/bin/qemu"\n[runtime]\n'), 'kata-config');
 });

@@ -401,24 +401,40 @@ test('recognition: a YAML file that is not a manifest is untouched', () => {
   }
 });
 
-test('recognition: a Helm template gives exactly one helm-template note and nothing else, parsing or not', () => {
+test('recognition: a Helm template is a chart template (rendered and checked, told it has no chart); forced to be a manifest it gets one helm-template note', () => {
   const parses = 'apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  backend:\n    serviceName: web\n    servicePort: 80\n';
   const broken = '{{- if .Values.ingress.enabled }}\napiVersion: {{ include "app.ingressApiVersion" . }}\nkind: Ingress\nmetadata:\n'
     + '  name: {{ include "app.fullname" . }}\n  labels:\n    {{- include "app.labels" . | nindent 4 }}\nspec:\n  rules:\n'
     + '  {{- range .Values.ingress.hosts }}\n    - host: {{ .host | quote }}\n  {{- end }}\n{{- end }}\n';
   // The second one really is not YAML.
   assert.ok(YAML.parseAllDocuments(broken).some((d) => d.errors.length > 0));
-  for (const [text, line, character] of [[parses, 3, 8], [broken, 0, 0]]) {
-    for (const window of ['1.18..1.21', '1.21..1.22', '1.25']) {
-      const r = analyze('/w/templates/ingress.yaml', text, window);
-      assert.equal(r.family, 'kubernetes');
-      assert.equal(r.diagnostics.length, 1, findings(r.diagnostics).join(', '));
-      const [d] = r.diagnostics;
-      assert.equal(d.ruleId, 'k8s/helm-template');
-      assert.equal(d.severity, 'info');
-      assert.deepEqual(d.range.start, { line, character });
-      assert.match(d.message, /helm template <release> <chart> \| lsp-lint --stdin-filename ingress\.yaml/);
-    }
+  const lone = 'helm/not-in-chart';
+  const expect = {
+    '1.18..1.21': [lone, 'helm/deprecated-api'],
+    '1.21..1.22': [lone, 'helm/removed-api'],
+    '1.25': [lone, 'helm/removed-api'],
+  };
+  for (const [window, ids] of Object.entries(expect)) {
+    const r = analyze('/w/templates/ingress.yaml', parses, window);
+    assert.equal(r.family, 'helm-chart');
+    assert.deepEqual(r.diagnostics.map((d) => d.ruleId).sort(), [...ids].sort(), findings(r.diagnostics).join(', '));
+    assert.deepEqual(r.diagnostics.find((d) => d.ruleId !== lone).range.start, { line: 0, character: 12 });
+    // Without its chart the values are not known: the condition is said as not checked, never taken as false.
+    const b = analyze('/w/templates/ingress.yaml', broken, window);
+    assert.equal(b.family, 'helm-chart');
+    assert.deepEqual(findings(b.diagnostics).length, 2);
+    assert.deepEqual(b.diagnostics.map((d) => d.ruleId).sort(), ['helm/not-evaluated', lone]);
+    assert.match(b.diagnostics.find((d) => d.ruleId === 'helm/not-evaluated').message, /^not checked at .*: the condition "\.Values\.ingress\.enabled" cannot be evaluated: the template is read without its chart, so its values and Chart\.yaml are not known$/);
+  }
+  for (const [text, line, character] of [[parses, 4, 8], [broken, 1, 0]]) {
+    const r = analyze('/w/templates/ingress.yaml', `# skewguard: kubernetes\n${text}`, '1.21..1.22');
+    assert.equal(r.family, 'kubernetes');
+    assert.equal(r.diagnostics.length, 1, findings(r.diagnostics).join(', '));
+    const [d] = r.diagnostics;
+    assert.equal(d.ruleId, 'k8s/helm-template');
+    assert.equal(d.severity, 'info');
+    assert.deepEqual(d.range.start, { line, character });
+    assert.match(d.message, /is read as a Kubernetes manifest but holds Helm template syntax/);
   }
 });
 

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { exampleOverrides } from './helpers/example-options.mjs';
+import { fsAccess } from './helpers/fs-access.mjs';
 
 const require = createRequire(import.meta.url);
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -71,7 +72,7 @@ function snapshotOf(text, diagnostics) {
 }
 
 /** Every finding for one input, as the editor and lsp-lint report them. */
-function run({ as, text, options, rules, faults }) {
+function run({ as, text, options, rules, faults, chart, dir }) {
   if (/^\.skewguard\.ya?ml$/.test(path.basename(as))) {
     // .skewguard.yaml is not analysed as a document: its problems are config/invalid findings (as the server publishes them).
     const meta = e.ruleById('config/invalid');
@@ -87,8 +88,9 @@ function run({ as, text, options, rules, faults }) {
   const config = e.resolveConfig({ cli });
   const asOf = Date.parse(e.kubernetesApis().asOf);
   const today = new Date(staleData ? asOf + 365 * 86400000 : asOf);
-  const file = as.startsWith('/') ? as : `/x/${as}`;
-  return e.analyze({ path: file, text, config, reportStaleData: true, today, faults: faults?.length ? new Set(faults) : undefined }).diagnostics;
+  // `chart: true`: the file is analysed where it is in the fixture folder, with the files around it (a Helm chart's).
+  const file = chart ? path.join(dir, as) : as.startsWith('/') ? as : `/x/${as}`;
+  return e.analyze({ path: file, text, config, reportStaleData: true, today, faults: faults?.length ? new Set(faults) : undefined, files: chart ? fsAccess() : undefined }).diagnostics;
 }
 
 /** The rule's cases: its documented examples, then its fixture folder's. */
@@ -103,7 +105,7 @@ function casesOf(rule) {
   ];
   for (const c of own) {
     assert.ok(c.input && c.as && ['finding', 'none'].includes(c.expect), `${rule.id}: case ${JSON.stringify(c)} needs input, as and expect (finding|none)`);
-    cases.push({ ...c, name: c.input, text: fs.readFileSync(path.join(dir, c.input), 'utf8') });
+    cases.push({ ...c, dir, name: c.input, text: c.input.endsWith('.tgz') ? '' : fs.readFileSync(path.join(dir, c.input), 'utf8') });
   }
   return { dir, own, cases };
 }

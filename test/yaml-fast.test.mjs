@@ -131,7 +131,8 @@ function yamlFiles(dir) {
   const out = [];
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...yamlFiles(p));
+    // A Helm chart's templates/ hold Go templates, not YAML (the chart family renders them first).
+    if (e.isDirectory()) { if (e.name !== 'templates') out.push(...yamlFiles(p)); }
     else if (/\.ya?ml$/.test(e.name)) out.push(p);
   }
   return out;

@@ -32,12 +32,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       { scheme: 'file', language: 'yaml' }, { scheme: 'untitled', language: 'yaml' },
       { scheme: 'file', language: 'json' }, { scheme: 'file', language: 'jsonc' },
       { scheme: 'file', language: 'toml' }, { scheme: 'file', language: 'kata-toml' },
+      // Helm chart templates: the `helm` language of vscode-kubernetes-tools, and helpers whatever their language.
+      { scheme: 'file', language: 'helm' }, { scheme: 'file', pattern: '**/templates/**/*.tpl' },
     ],
     synchronize: {
       configurationSection: 'skewguard',
       fileEvents: [
         vscode.workspace.createFileSystemWatcher('**/.skewguard.{yaml,yml}'),
         vscode.workspace.createFileSystemWatcher('**/*localhost*.{yml,yaml}'),
+        // A chart's files that its other files render with (Chart.yaml, values.yaml, helpers, packaged dependencies).
+        vscode.workspace.createFileSystemWatcher('**/{Chart.yaml,values.yaml,templates/**,charts/*.tgz}'),
       ],
     },
     diagnosticCollectionName: 'skewguard',

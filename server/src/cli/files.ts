@@ -7,6 +7,18 @@ import picomatch from 'picomatch';
 import { ALWAYS_SKIPPED_FOLDERS, CONFIG_FILENAMES } from '../shared/names';
 
 export const SERVED_EXTENSIONS = new Set(['.yml', '.yaml', '.json', '.toml']);
+/**
+ * Whether a folder walk opens the file: the served extensions, plus a Helm chart's template helpers (`.tpl` under a
+ * `templates/` folder) and packaged dependencies (`.tgz` in a `charts/` folder; the server reads the archive itself).
+ */
+export function isServedFile(abs: string): boolean {
+  const ext = path.extname(abs).toLowerCase();
+  if (SERVED_EXTENSIONS.has(ext)) return true;
+  const parts = abs.split(/[\\/]/);
+  if (ext === '.tpl') return parts.slice(0, -1).includes('templates');
+  if (ext === '.tgz') return parts[parts.length - 2] === 'charts';
+  return false;
+}
 const ALWAYS_SKIPPED = new Set(ALWAYS_SKIPPED_FOLDERS);
 const CONFIG_NAMES = new Set(CONFIG_FILENAMES);
 
@@ -143,7 +155,7 @@ function walk(dir: string, parents: Layer[], w: Walk): void {
       if (ignoredBy(layers, abs, true) || w.userIgnored(abs)) { if (!w.skippedMatch) w.skipped++; continue; }
       walk(abs, layers, w);
     } else if (e.isFile()) {
-      if (w.onlyServed && !SERVED_EXTENSIONS.has(path.extname(e.name).toLowerCase())) continue;
+      if (w.onlyServed && !isServedFile(abs)) continue;
       if (w.onlyServed && CONFIG_NAMES.has(e.name)) continue; // the config is read, and reported on, as configuration
       if (ignoredBy(layers, abs, false) || w.userIgnored(abs)) { if (!w.skippedMatch || w.skippedMatch(abs)) w.skipped++; continue; }
       w.add(abs);

@@ -15,6 +15,7 @@ import { findSuppressions } from './suppress';
 import { families, familyById, MODELINE, modelineFamily, type FamilyResults } from './families/registry';
 import type { Emit, Stage } from './families/types';
 import type { ChartRender } from './families/helm/rendered';
+import type { FileAccess } from './files';
 
 import { MAX_FILE_BYTES } from '../shared/limits';
 export { MAX_FILE_BYTES };
@@ -36,6 +37,8 @@ export interface AnalyzeInput {
   faults?: Faults;
   /** What a real Helm rendered for the file's chart at each step (only when asked for and trusted; the server makes it). */
   helmRenders?: ChartRender[];
+  /** Read access to the files around this one (a Helm chart's other files); the language server gives it. */
+  files?: FileAccess;
 }
 
 export interface AnalyzeResult extends FamilyResults {
@@ -55,7 +58,7 @@ export interface AnalyzeResult extends FamilyResults {
  * The file's family: a `files:` association, else a modeline, else the family of the registry whose detect() is
  * surest (a tie goes to the one listed first). `memos` are the families' looks at the file before it was parsed.
  */
-export function detectFamily(file: string, text: string, config: ResolvedConfig, root?: string, yaml?: YamlFile, memos?: Map<Family, unknown>): Family | undefined {
+export function detectFamily(file: string, text: string, config: ResolvedConfig, root?: string, yaml?: YamlFile, memos?: Map<Family, unknown>, files?: FileAccess): Family | undefined {
   const rel = root ? path.relative(root, file).split(path.sep).join('/') : file.split(path.sep).join('/');
   for (const [glob, fam] of Object.entries(config.files)) {
     if (globMatcher(glob, { matchBase: true })(rel)) return fam;
@@ -67,7 +70,7 @@ export function detectFamily(file: string, text: string, config: ResolvedConfig,
   let best: Family | undefined;
   let surest = 0;
   for (const f of families) {
-    const level = f.detect({ file, ext, text, head, yaml, memo: memos?.get(f.id) });
+    const level = f.detect({ file, ext, text, head, yaml, memo: memos?.get(f.id), files });
     if (level > surest) { surest = level; best = f.id; }
   }
   return best;
@@ -157,7 +160,7 @@ function analyzeStages(input: AnalyzeInput, diagnostics: Diagnostic[], emit: Emi
     return no;
   });
   const yaml = stage('parse', () => (notYaml ? undefined : parseYaml(text)));
-  const family = stage('detect', () => detectFamily(input.path, text, config, input.root, yaml, memos));
+  const family = stage('detect', () => detectFamily(input.path, text, config, input.root, yaml, memos, input.files));
   if (!family) return { diagnostics, yaml };
   const own = familyById(family)?.analyze({ input, ext, yaml, emit, stage }) ?? {};
 

@@ -14,7 +14,7 @@ import { checkGlob } from './glob';
 import { SEVERITIES } from '../shared/names';
 export { CONFIG_FILENAMES } from '../shared/names';
 export { SEVERITIES };
-export const FAMILIES: Family[] = ['starlingx', 'kubernetes', 'kata-config', 'kata-persist'];
+export const FAMILIES: Family[] = ['starlingx', 'kubernetes', 'kata-config', 'kata-persist', 'helm-chart'];
 
 export const configSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',

@@ -16,3 +16,6 @@ export { checkGlob, compileGlob, globMatcher, gitignoreMatcher, expandBraces, GL
 export { normalizeSettings, settingsSchema } from '../shared/settings';
 export * as k8sConvert from './kubernetes/convert';
 export * as k8sServed from './kubernetes/served';
+export type { FileAccess } from './files';
+export { helmEmissions } from './families/registry';
+export * as helmTemplate from './families/helm/template';

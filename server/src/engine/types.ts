@@ -31,7 +31,7 @@ export interface Diagnostic {
   data?: Record<string, unknown>;
 }
 
-export type Family = 'starlingx' | 'kubernetes' | 'kata-config' | 'kata-persist';
+export type Family = 'starlingx' | 'kubernetes' | 'kata-config' | 'kata-persist' | 'helm-chart';
 
 export interface SourceInfo {
   /** Where a resolved setting came from: cli, config (.skewguard.yaml), settings, workspace, default. */

@@ -26,6 +26,7 @@ import {
   ResolvedConfigRequest, ConfigChangedNotification, FileFactsNotification, FIX_ALL_KIND,
   type InitializationOptions, type Settings, type ResolvedConfigParams, type ResolvedConfigResult, type FileFactsParams,
 } from '../shared/protocol';
+import { ServerFiles } from './file-access';
 import { WorkspaceState, readDisk } from './workspace';
 import { coalesced } from '../shared/coalesce';
 import { memoIn, weakMemoIn } from '../engine/memo';
@@ -77,6 +78,8 @@ let settings: Settings = {};
 let canPullConfig = false;
 let supportsFolders = false;
 let ws = new WorkspaceState([]);
+/** The files around a document (a Helm chart's), for the engine: the disk with the open buffers over it, cached. */
+const files = new ServerFiles(() => ws.openTexts);
 const results = new Map<string, { version: number; result: AnalyzeResult; config?: ResolvedConfig }>();
 /** Failures in a document's handling outside the analysis (open, change, close), reported with its next analysis. */
 const pendingFailures = new Map<string, Diagnostic[]>();
@@ -196,7 +199,8 @@ connection.onDidChangeConfiguration(async (change) => {
 });
 
 connection.onDidChangeWatchedFiles(() => {
-  // .skewguard.yaml or a localhost.yml changed on disk: reload facts and re-check open files.
+  // .skewguard.yaml, a localhost.yml or a chart's file changed on disk: reload facts and re-check open files.
+  files.invalidate();
   revalidateAll();
 });
 
@@ -299,7 +303,7 @@ function validateStages(doc: TextDocument): void {
       }
       result = analyze({
         path: file, text: doc.getText(), config, root: ws.rootFor(file), reportStaleData: !staleDataReported, today: today(),
-        neighbours: ws.lazyNeighboursFor(file), faults: FAULTS, helmRenders: h.renders,
+        neighbours: ws.lazyNeighboursFor(file), faults: FAULTS, files, helmRenders: h.renders,
       });
       if (helmRead) helmReads.set(result, helmRead);
       if (result.staleReported) staleDataReported = true;
@@ -423,6 +427,21 @@ function folderChanged(uri: string, before: () => string | undefined, after: () 
   for (const d of documents.all()) if (d.uri !== uri && path.dirname(uriToPath(d.uri)) === dir) schedule(d, debounce());
 }
 
+/**
+ * A file of a Helm chart changed (a template's defines, values.yaml, Chart.yaml): the chart's other open files are
+ * checked again, since they render with it. The chart is the folder above the file's `templates/` (or its own folder).
+ */
+function chartChanged(uri: string): void {
+  const file = uriToPath(uri);
+  const parts = file.split(path.sep);
+  const t = parts.lastIndexOf('templates');
+  const isChartFile = t > 0 || /^(Chart|values)\.ya?ml$/.test(path.basename(file));
+  if (!isChartFile) return;
+  const chartDir = t > 0 ? parts.slice(0, t).join(path.sep) : path.dirname(file);
+  const prefix = chartDir + path.sep;
+  for (const d of documents.all()) if (d.uri !== uri && uriToPath(d.uri).startsWith(prefix)) schedule(d, debounce());
+}
+
 /** A failure in the workspace bookkeeping around a document: reported with the document's next analysis. */
 function workspaceFailure(uri: string, e: unknown): void {
   logFailure('workspace', uri, e);
@@ -438,6 +457,7 @@ documents.onDidOpen((e) => {
       if (ws.setOpenText(file, e.document.getText())) workspaceChanged(e.document.uri, 0);
       else if (isConfigFile(e.document.uri)) publishConfigProblems(); // its problems show while it is open
     } else ws.openTexts.set(file, e.document.getText());
+    files.opened(file, e.document.getText());
     // The folder's facts were read from the disk; the open text may differ.
     folderChanged(e.document.uri, () => readDisk(file), () => e.document.getText());
   } catch (err) { workspaceFailure(e.document.uri, err); }
@@ -456,6 +476,8 @@ documents.onDidChangeContent((e) => {
     const before = ws.openTexts.get(uriToPath(e.document.uri));
     ws.openTexts.set(uriToPath(e.document.uri), e.document.getText());
     if (before !== e.document.getText()) ws.bufferChanged(uriToPath(e.document.uri));
+    files.edited(before, e.document.getText());
+    if (before !== e.document.getText()) chartChanged(e.document.uri);
     // A config or localhost.yml edit changes the windows of other files: re-check everything.
     if (affectsWorkspace(e.document.uri) && before !== e.document.getText()) workspaceChanged(e.document.uri, debounce());
     folderChanged(e.document.uri, () => before, () => e.document.getText());
@@ -480,6 +502,7 @@ documents.onDidClose((e) => {
       if (ws.setOpenText(file, undefined)) workspaceChanged(e.document.uri, 0);
     } else {
       ws.openTexts.delete(file);
+      files.closed(file);
       // The others saw the closed buffer's text; now they see the disk's.
       folderChanged(e.document.uri, () => closedText, () => readDisk(file));
     }

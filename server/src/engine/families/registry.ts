@@ -12,8 +12,10 @@ import { isStarlingxName } from './starlingx';
 import { kubernetes, staticPodImagesOf } from './kubernetes/family';
 import { kataConfig } from './kata/family';
 import { kataPersist } from './kata-persist/family';
+import { helmChart } from './helm/family';
+import type { HelmContext } from './helm';
 
-export const families: readonly FamilyModule[] = [starlingx, kubernetes, kataConfig, kataPersist];
+export const families: readonly FamilyModule[] = [starlingx, helmChart, kubernetes, kataConfig, kataPersist];
 
 /** What each family adds to an analysis result: its parsed file and context, for hovers, completion and facts. */
 export interface FamilyResults {
@@ -22,6 +24,7 @@ export interface FamilyResults {
   kata?: KataContext;
   toml?: TomlFile;
   persist?: PersistContext;
+  helm?: HelmContext;
 }
 
 const byId = new Map<string, FamilyModule>(families.map((f) => [f.id, f]));
@@ -46,3 +49,5 @@ export const workspaceFacts = {
   folderFacts: staticPodImagesOf,
 };
 export type { NeighbourFacts } from './kubernetes';
+/** What each template of a Helm chart emits at each minor (the helm-render agreement test compares it with `helm template`). */
+export { helmEmissions } from './helm/run';

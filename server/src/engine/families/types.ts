@@ -6,6 +6,7 @@ import type { CompletionResult, HoverResult } from '../language';
 import type { YamlFile } from '../parse/yaml';
 import type { Family as FamilyId, Position } from '../types';
 import type { Finding, Rule, RuleMeta } from '../rules/types';
+import type { FileAccess } from '../files';
 
 export type Emit = (rule: RuleMeta, f: Finding) => void;
 export type Stage = <T>(name: string, fn: () => T) => T;
@@ -33,6 +34,8 @@ export interface DetectInput extends FileLook {
   yaml?: YamlFile;
   /** This family's own look() memo. */
   memo?: unknown;
+  /** Read access to the files around this one (AnalyzeInput.files), when the caller gives it. */
+  files?: FileAccess;
 }
 
 /** What a family's analyze() gets: the input, the YAML reading (if any) and the core's emit and stage. */

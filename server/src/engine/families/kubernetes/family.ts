@@ -30,8 +30,8 @@ export const helmTemplateRule: Rule<{ text: string; path: string }> = {
   check({ text, path: file }, report) {
     const at = text.indexOf('{{');
     report({
-      message: 'template: this file holds Helm template syntax, so it is not checked as a manifest; render it and lint the output, '
-        + `e.g. \`helm template <release> <chart> | lsp-lint --stdin-filename ${path.basename(file)}\``,
+      message: 'template: this file is read as a Kubernetes manifest but holds Helm template syntax, so it is not checked; '
+        + `without the association or modeline that makes it a manifest it is checked as a Helm chart template, rendered at every step (${path.basename(file)})`,
       range: { start: at, end: at + 2 },
     });
   },
@@ -123,12 +123,13 @@ export const kubernetes: FamilyModule = {
   },
   rules: [...kubernetesRules, helmTemplateRule, staleDataRule, windowPastDataRule],
   analyze({ input, ext, yaml, emit, stage }) {
-    if (!yaml) return {};
     const { text, config, faults } = input;
+    // Before the YAML check: another family's look() may have kept a template from being parsed.
     if (looksLikeHelmTemplate(text)) {
       runRule(helmTemplateRule, { text, path: input.path }, emit, faults);
       return {};
     }
+    if (!yaml) return {};
     stage('parse', () => reportSyntax(yaml, emit));
     const k8s = stage('context', () => {
       const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);

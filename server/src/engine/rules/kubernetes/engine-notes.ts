@@ -6,11 +6,13 @@ export const helmTemplate: RuleMeta = {
   family: 'kubernetes',
   defaultSeverity: 'info',
   title: 'Unrendered Helm template',
-  what: 'Says, once per file, that a YAML file holds Go template syntax (`{{ … }}`) and is not checked as a manifest.',
+  what: 'Says, once per file, that a file read as a Kubernetes manifest (a `files:` association or a `# skewguard: kubernetes` modeline says so) '
+    + 'holds Go template syntax (`{{ … }}`) and is not checked as a manifest. Without them such a file is a Helm chart template '
+    + '(family helm-chart), rendered and checked at every step.',
   why: 'A template is not YAML until it is rendered: checking it would give a flood of meaningless parse errors, and the '
     + 'apiVersion it ends up with may come from values. Render it and lint the output instead: '
     + '`helm template my-release ./chart | lsp-lint --stdin-filename rendered.yaml`.',
-  bad: { filename: 'templates/ingress.yaml', text: 'apiVersion: {{ .Values.ingress.apiVersion }}\nkind: Ingress\nmetadata:\n  name: {{ include "app.fullname" . }}\n' },
+  bad: { filename: 'templates/ingress.yaml', text: '# skewguard: kubernetes\napiVersion: {{ .Values.ingress.apiVersion }}\nkind: Ingress\nmetadata:\n  name: {{ include "app.fullname" . }}\n' },
   good: { filename: 'rendered.yaml', text: 'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: app\n' },
   fix: 'none',
   sources: ['Helm documentation: helm template'],

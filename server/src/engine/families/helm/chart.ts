@@ -1,0 +1,267 @@
+// A Helm chart read through the engine's FileAccess: Chart.yaml, values.yaml, every file under templates/ (helpers
+// included), and its dependencies (vendored charts/<dir>/ and packaged charts/*.tgz, read in memory), with their
+// values scoped as Helm does (the parent's `values.<name or alias>` over the subchart's own, `global` passed down).
+// Cached per top chart folder and FileAccess stamp: a chart's 2,000 templates read it once.
+import * as path from 'node:path';
+import type { FileAccess } from '../../files';
+import { parseYaml, type YamlFile } from '../../parse/yaml';
+import { readTgz } from './tar';
+
+export interface ChartText { abs: string; text: string; yaml: YamlFile; value: any }
+export interface ChartTemplate {
+  /** The template's name as Helm gives it, from the top chart's folder: `templates/x.yaml`, `charts/common/templates/_h.tpl`. */
+  rel: string;
+  /** On disk (undefined inside a .tgz). */
+  abs?: string;
+  text: string;
+}
+export interface Chart {
+  name: string;
+  /** The chart's folder on disk, or `<archive>!<folder inside>` for a packaged one. */
+  dir: string;
+  /** The .tgz it was read from (itself or a parent's). */
+  archive?: string;
+  /** Its folder from the top chart's: '' for the top chart, `charts/common/` for a dependency. */
+  prefix: string;
+  chartYaml?: ChartText;
+  values?: ChartText;
+  templates: ChartTemplate[];
+  subcharts: Chart[];
+  parent?: Chart;
+  /** A library chart's templates are never rendered; its defines are. */
+  library: boolean;
+  /** What could not be read, at the file it concerns. */
+  problems: Array<{ file: string; message: string }>;
+  /** A template read without its chart: `.Values` and `.Chart` are not known (Unknown when rendered, never empty). */
+  alone?: boolean;
+}
+
+const MAX_TEMPLATES = 5000;
+const MAX_DEPTH = 6;
+
+const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** The top chart a file belongs to and the folder of the chart it is in; undefined when no Chart.yaml is found. */
+export function chartRootOf(file: string, files: FileAccess): { top: string; own: string } | undefined {
+  const norm = file.split(path.sep).join('/');
+  const parts = norm.split('/');
+  const base = parts[parts.length - 1];
+  let own: string | undefined;
+  const has = (dir: string) => files.read(`${dir}/Chart.yaml`) !== undefined;
+  if (base === 'Chart.yaml') own = parts.slice(0, -1).join('/');
+  else if (/\.tgz$/i.test(base) && parts[parts.length - 2] === 'charts') { const d = parts.slice(0, -2).join('/'); if (has(d)) own = d; }
+  else {
+    for (let i = parts.length - 2; i >= 0; i--) {
+      if (parts[i] === 'templates' && i > 0) { const d = parts.slice(0, i).join('/'); if (has(d)) { own = d; break; } }
+    }
+    if (!own && /^values\.ya?ml$/.test(base)) { const d = parts.slice(0, -1).join('/'); if (has(d)) own = d; }
+  }
+  if (!own) return undefined;
+  let top = own;
+  for (let i = 0; i < MAX_DEPTH; i++) {
+    const up = path.posix.dirname(top);
+    if (path.posix.basename(up) !== 'charts') break;
+    const parent = path.posix.dirname(up);
+    if (!has(parent)) break;
+    top = parent;
+  }
+  const back = (p: string) => p.split('/').join(path.sep);
+  return { top: back(top), own: back(own) };
+}
+
+interface Source {
+  read(rel: string): string | undefined;
+  list(rel: string): Array<{ name: string; dir: boolean }> | undefined;
+  abs(rel: string): string | undefined;
+  bytes(rel: string): Uint8Array | undefined;
+  id(rel: string): string;
+}
+
+function diskSource(dir: string, files: FileAccess): Source {
+  const j = (rel: string) => (rel ? path.join(dir, rel) : dir);
+  return { read: (r) => files.read(j(r)), list: (r) => files.list(j(r)), abs: j, bytes: (r) => files.readBytes(j(r)), id: j };
+}
+
+function archiveSource(archive: string, entries: Array<{ name: string; text: string }>, inner: string): Source {
+  const byName = new Map(entries.map((e) => [e.name, e.text]));
+  const j = (rel: string) => (rel ? `${inner}/${rel}` : inner);
+  return {
+    read: (r) => byName.get(j(r)),
+    list: (r) => {
+      const pre = `${j(r)}/`;
+      const seen = new Map<string, boolean>();
+      for (const n of byName.keys()) {
+        if (!n.startsWith(pre)) continue;
+        const rest = n.slice(pre.length);
+        const i = rest.indexOf('/');
+        if (i < 0) seen.set(rest, false); else if (!seen.has(rest.slice(0, i))) seen.set(rest.slice(0, i), true);
+      }
+      return seen.size ? [...seen].map(([name, dir]) => ({ name, dir })).sort((a, b) => (a.name < b.name ? -1 : 1)) : undefined;
+    },
+    abs: () => undefined,
+    bytes: () => undefined,
+    id: (r) => `${archive}!${j(r)}`,
+  };
+}
+
+function readText(src: Source, rel: string): ChartText | undefined {
+  const text = src.read(rel);
+  if (text === undefined) return undefined;
+  const yaml = parseYaml(text);
+  const doc = yaml.docs.find((d) => !d.empty);
+  return { abs: src.id(rel), text, yaml, value: doc && !doc.errors.length ? doc.value : undefined };
+}
+
+function load(src: Source, prefix: string, dirId: string, archive: string | undefined, depth: number, budget: { templates: number }): Chart {
+  const chartYaml = readText(src, 'Chart.yaml');
+  const values = readText(src, 'values.yaml') ?? readText(src, 'values.yml');
+  const meta = isObj(chartYaml?.value) ? chartYaml!.value : {};
+  const chart: Chart = {
+    name: typeof meta.name === 'string' ? meta.name : path.basename(dirId), dir: dirId, archive, prefix,
+    chartYaml, values, templates: [], subcharts: [], library: meta.type === 'library', problems: [],
+  };
+  // Every file under templates/, in Helm's order (by name), helpers and NOTES.txt included.
+  const walk = (rel: string) => {
+    for (const e of src.list(rel) ?? []) {
+      const r = `${rel}/${e.name}`;
+      if (e.dir) { walk(r); continue; }
+      if (budget.templates-- <= 0) { chart.problems.push({ file: src.id(r), message: `more than ${MAX_TEMPLATES} templates in the chart: the rest are not read` }); return; }
+      const text = src.read(r);
+      if (text === undefined) { chart.problems.push({ file: src.id(r), message: 'not read (unreadable, or over the size limit)' }); continue; }
+      chart.templates.push({ rel: `${prefix}${r}`, abs: src.abs(r), text });
+    }
+  };
+  walk('templates');
+  if (depth >= MAX_DEPTH) return chart;
+  for (const e of src.list('charts') ?? []) {
+    const r = `charts/${e.name}`;
+    if (e.dir) {
+      if (src.read(`${r}/Chart.yaml`) === undefined) continue;
+      const sub = load(subSource(src, r), `${prefix}${r}/`, src.id(r), archive, depth + 1, budget);
+      sub.parent = chart;
+      chart.subcharts.push(sub);
+    } else if (/\.tgz$/i.test(e.name)) {
+      const abs = src.id(r);
+      const bytes = src.bytes(r);
+      if (!bytes) { chart.problems.push({ file: abs, message: archive ? 'a packaged chart inside a packaged chart is not read' : 'not read (unreadable, or over the size limit)' }); continue; }
+      const tar = readTgz(bytes);
+      if ('error' in tar) { chart.problems.push({ file: abs, message: `not read: ${tar.error}` }); continue; }
+      // Helm packages a chart as <name>/Chart.yaml …: the first folder holding a Chart.yaml.
+      const inner = tar.entries.map((x) => x.name).filter((n) => /^[^/]+\/Chart\.yaml$/.test(n)).map((n) => n.slice(0, -'/Chart.yaml'.length))[0];
+      if (inner === undefined) { chart.problems.push({ file: abs, message: 'not read: the archive holds no <chart>/Chart.yaml' }); continue; }
+      const sub = load(archiveSource(abs, tar.entries, inner), `${prefix}charts/${inner}/`, `${abs}!${inner}`, abs, depth + 1, budget);
+      sub.parent = chart;
+      chart.subcharts.push(sub);
+    }
+  }
+  return chart;
+}
+
+function subSource(src: Source, rel: string): Source {
+  const j = (r: string) => (r ? `${rel}/${r}` : rel);
+  return { read: (r) => src.read(j(r)), list: (r) => src.list(j(r)), abs: (r) => src.abs(j(r)), bytes: (r) => src.bytes(j(r)), id: (r) => src.id(j(r)) };
+}
+
+const cache = new WeakMap<FileAccess, Map<string, { stamp: number | undefined; chart: Chart }>>();
+
+/** The top chart at `top` (a folder), read once per FileAccess stamp. */
+export function loadChart(top: string, files: FileAccess): Chart {
+  let m = cache.get(files);
+  if (!m) cache.set(files, (m = new Map()));
+  const stamp = files.stamp?.();
+  const hit = m.get(top);
+  if (hit && hit.stamp === stamp && stamp !== undefined) return hit.chart;
+  const chart = load(diskSource(top, files), '', top, undefined, 0, { templates: MAX_TEMPLATES });
+  if (m.size > 512) m.clear();
+  m.set(top, { stamp, chart });
+  return chart;
+}
+
+/** Every chart of the tree, the top one first. */
+export function allCharts(top: Chart): Chart[] {
+  const out: Chart[] = [];
+  const walk = (c: Chart) => { out.push(c); c.subcharts.forEach(walk); };
+  walk(top);
+  return out;
+}
+
+/** The chart whose folder (on disk or in an archive) holds `file`. */
+export function chartOfFile(top: Chart, file: string): Chart | undefined {
+  let best: Chart | undefined;
+  for (const c of allCharts(top)) {
+    const d = c.dir.endsWith(path.sep) ? c.dir : c.dir + (c.dir.includes('!') ? '/' : path.sep);
+    if ((file.startsWith(d) || file === c.archive) && (!best || c.dir.length > best.dir.length)) best = c;
+  }
+  return best;
+}
+
+/** The name the parent's values and conditions use for a dependency: its alias in the parent's Chart.yaml, else its name. */
+function dependencyEntry(c: Chart): Record<string, any> | undefined {
+  const deps = c.parent?.chartYaml?.value?.dependencies;
+  if (!Array.isArray(deps)) return undefined;
+  return deps.find((d: any) => isObj(d) && d.name === c.name);
+}
+export function valuesKey(c: Chart): string {
+  const d = dependencyEntry(c);
+  return typeof d?.alias === 'string' && d.alias ? d.alias : c.name;
+}
+
+function merge(base: unknown, over: unknown): unknown {
+  if (!isObj(base) || !isObj(over)) return over === undefined ? base : over;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    if (v === null) { delete out[k]; continue; } // Helm: null in the parent's values deletes the default
+    out[k] = merge(base[k], v);
+  }
+  return out;
+}
+
+/** The values a chart's templates see (Helm's coalescing of the parent's values over the chart's defaults). */
+export function valuesOf(c: Chart): Record<string, unknown> {
+  const own = isObj(c.values?.value) ? c.values!.value : {};
+  if (!c.parent) return own;
+  const parent = valuesOf(c.parent);
+  const scoped = merge(own, parent[valuesKey(c)]) as Record<string, unknown>;
+  const global = merge(isObj(own.global) ? own.global : {}, parent.global);
+  return isObj(scoped) ? { ...scoped, global } : { global };
+}
+
+/**
+ * Whether Helm renders the dependency: its `condition` (the first path of the parent's values that is a boolean)
+ * and `tags`; undefined when its condition names values that are not booleans (not decided here).
+ */
+export function enabledOf(c: Chart): boolean | undefined {
+  if (!c.parent) return true;
+  const up = enabledOf(c.parent);
+  if (up === false) return false;
+  const d = dependencyEntry(c);
+  if (!d) return up;
+  const vals = valuesOf(c.parent);
+  if (typeof d.condition === 'string' && d.condition) {
+    for (const p of d.condition.split(',').map((s: string) => s.trim()).filter(Boolean)) {
+      let v: unknown = vals;
+      for (const k of p.split('.')) v = isObj(v) ? v[k] : undefined;
+      if (typeof v === 'boolean') return v && up;
+    }
+  }
+  if (Array.isArray(d.tags) && d.tags.length && isObj(vals.tags)) {
+    const t = d.tags.map((x: unknown) => (vals.tags as any)[String(x)]).filter((x: unknown) => typeof x === 'boolean');
+    if (t.length) return t.some(Boolean) && up;
+  }
+  return up;
+}
+
+/** Helm's .Chart: Chart.yaml's keys with Go's field names (APIVersion, AppVersion, KubeVersion, Name …). */
+export function chartObject(c: Chart): Record<string, unknown> {
+  const v = isObj(c.chartYaml?.value) ? c.chartYaml!.value : {};
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    const go = k === 'apiVersion' ? 'APIVersion' : k.charAt(0).toUpperCase() + k.slice(1);
+    out[go] = x;
+  }
+  out.Name ??= c.name;
+  return out;
+}
+
+/** Helm template's default release (`helm template` without a name). */
+export const RELEASE = { Name: 'release-name', Namespace: 'default', Service: 'Helm', IsInstall: true, IsUpgrade: false, Revision: 1 };

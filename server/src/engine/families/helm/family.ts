@@ -1,0 +1,151 @@
+// The Helm chart family: a chart's templates (and helpers), Chart.yaml, values.yaml and packaged dependencies,
+// checked in place at every step of the Kubernetes window by rendering the chart with the embedded evaluator
+// (no Helm binary). Files around the analysed one come through AnalyzeInput.files (the server's FileAccess).
+import * as path from 'node:path';
+import type { FamilyModule } from '../types';
+import { DETECT } from '../types';
+import type { Rule } from '../../rules/types';
+import type { FileAccess } from '../../files';
+import { kubernetesApis } from '../../data';
+import { runRule, reportSyntax } from '../core';
+import { parseYaml } from '../../parse/yaml';
+import { looksLikeHelmTemplate, lifecycleRows } from '../kubernetes';
+import { chartRootOf, loadChart, chartOfFile, allCharts, type Chart } from './chart';
+import { chartRun, type ChartRun, type ChartRender } from './run';
+import { windowText, type HelmContext, type HelmFileKind } from './index';
+import { helmHover } from './language';
+import { runImageRules } from './images';
+import { internalError, describeFailure } from '../../rules/general';
+import { removedApi, deprecatedApi, deadBranch, notEvaluated } from '../../rules/helm-chart/emissions';
+import { kubeVersion, chartApiV1 } from '../../rules/helm-chart/chart-yaml';
+import { templateSyntax, notInChart } from '../../rules/helm-chart/notes';
+
+export const helmRules: Rule<HelmContext>[] = [removedApi, deprecatedApi, deadBranch, notEvaluated, templateSyntax, notInChart, kubeVersion, chartApiV1];
+
+const segs = (file: string) => file.split(/[\\/]/);
+const isValuesName = (b: string) => /^values\.ya?ml$/.test(b);
+
+function kindOf(file: string, ext: string): HelmFileKind {
+  const b = path.basename(file);
+  if (b === 'Chart.yaml') return 'chart-yaml';
+  if (ext === '.tgz') return 'archive';
+  if (isValuesName(b)) return 'values';
+  return 'template';
+}
+
+/** A chart of one template, for a template read without its chart (no Chart.yaml above it, no file access). */
+function loneChart(file: string, text: string): Chart {
+  return { name: 'chart', dir: path.dirname(file), prefix: '', templates: [{ rel: `templates/${path.basename(file)}`, abs: file, text }], subcharts: [], library: false, problems: [], alone: true };
+}
+
+/** The chart tree with one template's text replaced (an open buffer the FileAccess does not show, a fix being proven). */
+function withText(top: Chart, abs: string, text: string): Chart {
+  const clone = (c: Chart, parent?: Chart): Chart => {
+    const n: Chart = { ...c, parent, templates: c.templates.map((t) => (t.abs === abs ? { ...t, text } : t)), subcharts: [] };
+    n.subcharts = c.subcharts.map((s) => clone(s, n));
+    return n;
+  };
+  return clone(top);
+}
+
+function contextOf(input: { path: string; text: string; files?: FileAccess; helmRenders?: ChartRender[] }, kind: HelmFileKind, window: HelmContext['window'], rows: HelmContext['rows']): HelmContext {
+  const ctx: HelmContext = { file: input.path, text: input.text, kind, window, rows };
+  const files = input.files;
+  const root = files ? chartRootOf(input.path, files) : undefined;
+  if (!files || !root) {
+    if (kind === 'chart-yaml') {
+      // Chart.yaml alone (no file access): its own fields are still checked.
+      const yaml = parseYaml(input.text);
+      const doc = yaml.docs.find((d) => !d.empty);
+      ctx.own = { ...loneChart(input.path, ''), templates: [], chartYaml: { abs: input.path, text: input.text, yaml, value: doc && !doc.errors.length ? doc.value : undefined } };
+      return ctx;
+    }
+    if (kind !== 'template') return ctx;
+    ctx.alone = files
+      ? 'not checked as part of a chart: no Chart.yaml found above this file; it is rendered alone, so what depends on its values, Chart.yaml or helpers is not checked'
+      : 'not checked as part of a chart: its chart\'s files cannot be read here (no file access, e.g. stdin); it is rendered alone, so what depends on its values, Chart.yaml or helpers is not checked';
+    const lone = loneChart(input.path, input.text);
+    ctx.chart = ctx.own = lone;
+    ctx.run = chartRun(lone, window.minors);
+    ctx.template = ctx.run.byRel.get(lone.templates[0].rel);
+    return ctx;
+  }
+  let top = loadChart(root.top, files);
+  if (kind === 'template') {
+    const t = allCharts(top).flatMap((c) => c.templates).find((x) => x.abs === input.path);
+    if (t && t.text !== input.text) top = withText(top, input.path, input.text);
+  }
+  const run: ChartRun = chartRun(top, window.minors, input.helmRenders);
+  ctx.chart = top;
+  ctx.run = run;
+  ctx.own = chartOfFile(top, input.path);
+  if (kind === 'chart-yaml' && ctx.own && ctx.own.chartYaml?.text !== input.text) {
+    // An open buffer the FileAccess does not show: its own fields are checked as typed.
+    const yaml = parseYaml(input.text);
+    const doc = yaml.docs.find((d) => !d.empty);
+    ctx.own = { ...ctx.own, chartYaml: { abs: input.path, text: input.text, yaml, value: doc && !doc.errors.length ? doc.value : undefined } };
+  }
+  const problems = allCharts(top).flatMap((c) => c.problems);
+  if (kind === 'template') {
+    const tr = [...run.byRel.values()].find((x) => x.template.abs === input.path);
+    if (tr && tr.notRendered && !/helper|NOTES/.test(tr.notRendered)) ctx.problems = [{ message: `not checked: ${tr.notRendered}` }];
+    ctx.template = tr;
+    if (!tr) ctx.problems = [{ message: 'not checked: the file is not one of its chart\'s templates as read (over the size limit, or more templates than are read)' }];
+  } else if (kind === 'archive') {
+    const own = allCharts(top).find((c) => c.archive === input.path && c.parent && !c.parent.archive);
+    ctx.own = own;
+    ctx.archived = [...run.byRel.values()].filter((x) => x.chart.archive === input.path && !x.notRendered);
+    ctx.problems = problems.filter((p) => p.file === input.path || p.file.startsWith(`${input.path}!`)).map((p) => ({ message: p.file === input.path ? p.message : `${p.file.slice(input.path.length + 1)}: ${p.message}` }));
+    if (!own && !ctx.problems.length) ctx.problems = [{ message: 'not checked: this archive is not a dependency of the chart above it as read' }];
+  }
+  return ctx;
+}
+
+export const helmChart: FamilyModule = {
+  id: 'helm-chart',
+  modelineNames: ['helm-chart', 'helm'],
+  look({ file, ext, text }) {
+    const b = path.basename(file);
+    if (b === 'Chart.yaml' || isValuesName(b)) return { notYaml: false };
+    return { notYaml: ext === '.tgz' || ext === '.tpl' || looksLikeHelmTemplate(text) };
+  },
+  detect({ file, ext, text, files }) {
+    const b = path.basename(file);
+    const parts = segs(file);
+    if (b === 'Chart.yaml') return DETECT.name;
+    if (ext === '.tgz') return parts[parts.length - 2] === 'charts' ? DETECT.name : DETECT.no;
+    if (isValuesName(b)) return files && chartRootOf(file, files) ? DETECT.name : DETECT.no;
+    const inTemplates = parts.slice(0, -1).includes('templates');
+    if (ext === '.tpl') return inTemplates || looksLikeHelmTemplate(text) ? DETECT.name : DETECT.no;
+    // In a templates/ folder: a chart's template when a Chart.yaml is above it, or when nothing around it can be read
+    // (Helm renders every file there; a JSON one only with a chart above it).
+    if (ext === '.json') return inTemplates && files && chartRootOf(file, files) ? DETECT.name : DETECT.no;
+    if (!['.yaml', '.yml', '.tpl', ''].includes(ext)) return DETECT.no;
+    if (inTemplates && (!files || chartRootOf(file, files))) return DETECT.name;
+    if (looksLikeHelmTemplate(text)) return DETECT.structure;
+    return DETECT.no;
+  },
+  rules: helmRules,
+  analyze({ input, ext, yaml, emit, stage }) {
+    const { config, faults } = input;
+    const kind = kindOf(input.path, ext);
+    if (yaml && (kind === 'chart-yaml' || kind === 'values' || (kind === 'template' && !looksLikeHelmTemplate(input.text) && ext !== '.tpl'))) {
+      if (kind !== 'template') stage('parse', () => reportSyntax(yaml, emit));
+    }
+    const helm = stage('context', () => {
+      const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
+      return contextOf(input as typeof input & { helmRenders?: ChartRender[] }, kind, config.kubernetes, rows);
+    });
+    for (const rule of helmRules) runRule(rule, helm, emit, faults);
+    try {
+      runImageRules(helm, input, emit, faults);
+    } catch (e) {
+      emit(internalError, { message: describeFailure('helm:images', e), range: { start: 0, end: 0 }, data: { stage: 'helm:images', error: e } });
+    }
+    return { helm };
+  },
+  hover: (r, text, pos) => (r.helm ? helmHover(r.helm, text, pos) : undefined),
+  complete: () => [],
+  facts: (r) => (r.helm ? { kubernetesWindow: windowText(r.helm.window.minors), chart: r.helm.chart?.name ?? null, helmFile: r.helm.kind, ...(r.helm.alone ? { alone: true } : {}) } : undefined),
+  data: kubernetesApis,
+};

@@ -1,0 +1,321 @@
+// A chart rendered at every step of the window (the embedded evaluator, no Helm binary), and what each template
+// emits there: each document's apiVersion and kind, mapped back through the render's segments to the template's
+// own text (a literal: its span; an expression or an include: the action's span in the template). Cached per chart
+// (object, so per FileAccess stamp) and window.
+import { parseYaml } from '../../parse/yaml';
+import { capabilitiesAt } from '../../kubernetes/served';
+import { parseTemplate, renderTemplate, actionsOf, type ParsedTemplate, type Rendered } from './template';
+import { Unk } from './template/values';
+import { loadChart, allCharts, valuesOf, chartObject, enabledOf, RELEASE, type Chart, type ChartTemplate } from './chart';
+
+/** A real `helm template` of the chart at a step (the helm-render branch's ChartRender, server/src/engine/families/helm/rendered.ts). */
+export interface ChartRender {
+  chartRoot: string; step: string; ok: boolean; error?: string; helmVersion: string;
+  emissions: Array<{ template: string; index: number; apiVersion?: string; kind?: string }>;
+}
+
+export interface Span { start: number; end: number }
+
+export interface Emission {
+  step: string;
+  apiVersion?: string;
+  kind?: string;
+  /** Where the apiVersion comes from in the rendered template (offsets in its own text). */
+  at: Span;
+  /** The apiVersion is literal text of this template (a fix may replace it). */
+  literal: boolean;
+  /** It came from a named template of another file: the define's name (when the include names it) and file. */
+  via?: { define?: string; file: string };
+  /** The kind's position (literal or action) in the template, when found. */
+  kindAt?: Span;
+  /** Decided by a real `helm template` render (the evaluator could not). */
+  byHelm?: boolean;
+}
+
+export interface Undecided { step: string; at: Span; reason: string }
+
+export interface TemplateStep {
+  step: string;
+  rendered?: Rendered;
+  emissions: Emission[];
+  undecided: Undecided[];
+}
+
+export interface TemplateRun {
+  template: ChartTemplate;
+  chart: Chart;
+  parsed: ParsedTemplate;
+  /** Not rendered: a helper (`_*`), NOTES.txt, a library chart's file, a disabled dependency's. */
+  notRendered?: string;
+  /** Its render at every step of the window (computed on first use: a keystroke re-renders only what it asks for). */
+  readonly steps: TemplateStep[];
+}
+
+export interface ChartRun {
+  top: Chart;
+  minors: string[];
+  byRel: Map<string, TemplateRun>;
+  parsed: Map<string, ParsedTemplate>;
+  /**
+   * Branches of every template and helper, per step, from every render (a helper's arms are taken in its includers).
+   * Renders every template of the chart on first use.
+   */
+  readonly branches: Array<{ step: string; path: string; id: string; start: number; end: number; cond?: { start: number; end: number }; taken: boolean | 'unknown' }>;
+}
+
+const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
+const runs = new WeakMap<Chart, Map<string, ChartRun>>();
+/** Each list of real renders by identity (the server hands a new list when a render arrives). */
+const renderIds = new WeakMap<ChartRender[], number>();
+let nextRenderId = 0;
+
+/** Why `.Values` and `.Chart` are Unknown for a template read without its chart. */
+const LONE = 'the template is read without its chart, so its values and Chart.yaml are not known';
+const CHART_FIELDS = ['Name', 'Home', 'Sources', 'Version', 'Description', 'Keywords', 'Maintainers', 'Icon', 'APIVersion', 'Condition', 'Tags', 'AppVersion', 'Deprecated', 'Annotations', 'KubeVersion', 'Dependencies', 'Type'];
+
+/**
+ * `.Values` of a template read without its chart: every key is Unknown (the evaluator takes a map for `.Values`; a
+ * field of this one is never nil, so a condition on it is undecided, not false). Used whole (`toYaml .Values`,
+ * `range`) it is empty, which the evaluator cannot tell from a chart without values.
+ */
+class UnknownValues extends Map<string, unknown> {
+  override get(): unknown { return new Unk(LONE, '', 0, 0); }
+}
+
+/** Whether Helm renders the file as output (helpers starting with `_` and NOTES.txt are not manifests). */
+function notRenderedWhy(t: ChartTemplate, c: Chart): string | undefined {
+  const base = t.rel.slice(t.rel.lastIndexOf('/') + 1);
+  if (base.startsWith('_')) return 'a helper file (its name starts with `_`): Helm loads its defines and renders no output from it';
+  if (base === 'NOTES.txt') return 'NOTES.txt: printed after an install, never applied';
+  if (c.library) return 'a file of a library chart: Helm renders no output from it';
+  const en = enabledOf(c);
+  if (en === false) return `a file of the dependency ${c.name}, which its parent's values disable`;
+  return undefined;
+}
+
+export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender[]): ChartRun {
+  const key = minors.join(',') + (helmRenders ? `|helm${renderIds.get(helmRenders) ?? (renderIds.set(helmRenders, ++nextRenderId), nextRenderId)}` : '');
+  let m = runs.get(top);
+  if (!m) runs.set(top, (m = new Map()));
+  const hit = m.get(key);
+  if (hit) return hit;
+  // Only this chart's renders (the server renders each top chart of the workspace).
+  if (helmRenders) helmRenders = helmRenders.filter((r) => r.chartRoot === top.dir || r.chartRoot.replace(/[\\/]+$/, '') === top.dir);
+  const charts = allCharts(top);
+  const parsed = new Map<string, ParsedTemplate>();
+  for (const c of charts) {
+    if (enabledOf(c) === false) continue;
+    for (const t of c.templates) parsed.set(t.rel, parseCached(t.rel, t.text));
+  }
+  const defines = new Map<string, string>();
+  for (const t of parsed.values()) for (const d of t.defines ?? []) defines.set(d.name, t.path);
+  const allBranches: ChartRun['branches'] = [];
+  const byRel = new Map<string, TemplateRun>();
+  for (const c of charts) {
+    const values = c.alone ? new UnknownValues() : valuesOf(c);
+    const chart = c.alone ? Object.fromEntries(CHART_FIELDS.map((f) => [f, new Unk(LONE, '', 0, 0)])) : chartObject(c);
+    for (const t of c.templates) {
+      const p = parsed.get(t.rel) ?? parseCached(t.rel, t.text);
+      const notRendered = notRenderedWhy(t, c);
+      let steps: TemplateStep[] | undefined;
+      byRel.set(t.rel, {
+        template: t, chart: c, parsed: p, notRendered,
+        get steps() {
+          if (steps) return steps;
+          steps = [];
+          if (notRendered || p.errors.length) return steps;
+          for (const step of minors) {
+            const rendered = renderTemplate(p, { values, chart, release: RELEASE, capabilities: capabilitiesAt(step), templates: parsed, topChartName: top.name });
+            for (const b of rendered.branches) allBranches.push({ step, ...b });
+            steps.push(emissionsOf(p, step, rendered, helmRenders, defines, !!c.alone));
+          }
+          return steps;
+        },
+      });
+    }
+  }
+  let all = false;
+  const run: ChartRun = {
+    top, minors, byRel, parsed,
+    get branches() {
+      if (!all) { all = true; for (const tr of byRel.values()) void tr.steps; }
+      return allBranches;
+    },
+  };
+  if (m.size > 16) m.clear();
+  m.set(key, run);
+  return run;
+}
+
+/** Parsed templates by path and text, across chart reloads (a keystroke re-reads the chart, not every template's parse). */
+const parseCache = new Map<string, ParsedTemplate>();
+let parseCacheChars = 0;
+function parseCached(path: string, text: string): ParsedTemplate {
+  const key = `${path}\u0000${text}`;
+  let p = parseCache.get(key);
+  if (p) return p;
+  p = parseTemplate({ path, text });
+  if (parseCacheChars + text.length > 32 * 1048576) { parseCache.clear(); parseCacheChars = 0; }
+  parseCache.set(key, p);
+  parseCacheChars += text.length;
+  return p;
+}
+
+const INCLUDE_NAME = /\b(?:include|template)\s+"((?:[^"\\]|\\.)*)"/;
+
+/** The render's output offsets [a, b) in the template's own text. */
+function backToSource(p: ParsedTemplate, r: Rendered, a: number, b: number, defines?: Map<string, string>): { at: Span; literal: boolean; via?: { define?: string; file: string } } | undefined {
+  const seg = r.segments.find((s) => s.outStart <= a && a < s.outEnd) ?? r.segments.find((s) => s.outStart <= a && a <= s.outEnd && s.outEnd > s.outStart);
+  if (!seg) return undefined;
+  if (seg.path === p.path && seg.origin && seg.origin.path !== p.path) {
+    // Text a define of another file produced, through this template's include.
+    const act = actionsOf(p).find((x) => x.start <= seg.srcStart && seg.srcEnd <= x.end) ?? actionsOf(p).find((x) => x.start >= seg.srcStart);
+    const name = INCLUDE_NAME.exec(act?.source ?? p.text.slice(seg.srcStart, seg.srcEnd))?.[1];
+    return { at: { start: seg.srcStart, end: seg.srcEnd }, literal: false, via: { define: name, file: seg.origin.path } };
+  }
+  if (seg.path === p.path) {
+    if (seg.literal) {
+      const start = seg.srcStart + (a - seg.outStart);
+      const end = Math.min(seg.srcEnd, seg.srcStart + (b - seg.outStart));
+      return { at: { start, end: Math.max(end, start) }, literal: true };
+    }
+    // An include/template action: the define it names, and its file (the last definition wins, as in Helm).
+    const act = actionsOf(p).find((x) => x.start <= seg.srcStart && seg.srcEnd <= x.end);
+    const name = act ? INCLUDE_NAME.exec(act.source)?.[1] : undefined;
+    if (name && defines) {
+      const file = defines.get(name);
+      if (file !== undefined && file !== p.path) return { at: { start: seg.srcStart, end: seg.srcEnd }, literal: false, via: { define: name, file } };
+    }
+    return { at: { start: seg.srcStart, end: seg.srcEnd }, literal: false };
+  }
+  // From another file (a define): the include of this template that output it. The last piece of this template
+  // output before it, then this template's next action.
+  let last: typeof seg | undefined;
+  for (const s of r.segments) if (s.path === p.path && s.outEnd <= a && (!last || s.outEnd >= last.outEnd)) last = s;
+  const from = last ? last.srcEnd : 0;
+  const act = actionsOf(p).find((x) => x.start >= from && (x.kind === 'output' || x.kind === 'template' || x.kind === 'block'));
+  const name = act ? INCLUDE_NAME.exec(act.source)?.[1] : undefined;
+  if (!act) return { at: { start: 0, end: 0 }, literal: false, via: { file: seg.path } };
+  return { at: { start: act.start, end: act.end }, literal: false, via: { define: name, file: seg.path } };
+}
+
+function overlaps(a: Span, b: Span): boolean { return a.start < b.end && b.start < a.end || (a.start === a.end && b.start <= a.start && a.start <= b.end); }
+
+function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: ChartRender[] | undefined, defines: Map<string, string>, alone = false): TemplateStep {
+  const out: TemplateStep = { step, rendered: r, emissions: [], undecided: [] };
+  const ownUnknown = (u: { path: string; start: number; end: number; outStart: number; outEnd: number }): Span => {
+    if (u.path === p.path) {
+      // A block's condition: at its action (`{{ if … }}`), not over the whole block.
+      const act = actionsOf(p).find((a) => a.start <= u.start && u.start < a.end);
+      return act && act.end < u.end ? { start: u.start, end: act.end } : { start: u.start, end: u.end };
+    }
+    const back = backToSource(p, r, u.outStart, u.outEnd, defines);
+    return back?.at ?? { start: 0, end: 0 };
+  };
+  if (r.error) {
+    const at = r.error.path === p.path ? { start: r.error.start, end: r.error.end } : ownUnknown({ ...r.error, outStart: r.text.length, outEnd: r.text.length });
+    out.undecided.push({ step, at, reason: `the template stops with an error${alone ? ' (read without its chart)' : " with the chart's default values"}: ${r.error.message}` });
+    return out;
+  }
+  const yaml = parseYaml(r.text);
+  const helm = helmFor(helmRenders, p.path, step);
+  // An unknown outside every document that has content (its output is empty or not known): what it stands for may
+  // be a whole object, so it bears on what the template emits.
+  // A document's content: from its start to its last non-blank character (a trailing `---` and what an unknown block
+  // did not print after it are not part of it).
+  const filled = yaml.docs.filter((d) => !d.empty).map((d) => {
+    let end = d.end;
+    while (end > d.offset && /\s/.test(r.text[end - 1])) end--;
+    const marker = /\n---[ \t]*\r?\n?\s*$/.exec(r.text.slice(d.offset, end));
+    return { doc: d, start: d.offset, end: marker ? d.offset + marker.index : end };
+  });
+  const within = (u: { outStart: number; outEnd: number }) => filled.some((f) => (u.outStart === u.outEnd ? f.start < u.outStart && u.outStart < f.end : f.start <= u.outStart && u.outEnd <= f.end));
+  for (const u of r.unknowns) {
+    if (within(u)) continue;
+    out.undecided.push({ step, at: ownUnknown(u), reason: u.reason });
+  }
+  let index = 0;
+  for (const doc of yaml.docs) {
+    if (doc.empty) continue;
+    const docSpan = { start: doc.offset, end: doc.end };
+    const unknownsHere = r.unknowns.filter((u) => overlaps({ start: u.outStart, end: u.outEnd }, docSpan));
+    const v = doc.errors.length ? undefined : doc.value;
+    const i = index++;
+    if (!isObj(v)) {
+      if (doc.errors.length) {
+        const e = doc.errors[0];
+        const back = backToSource(p, r, e.start, e.end, defines);
+        out.undecided.push({ step, at: back?.at ?? { start: 0, end: 0 }, reason: `its output is not YAML with the chart's default values (${e.message})` });
+      }
+      continue;
+    }
+    const api = typeof v.apiVersion === 'string' ? v.apiVersion : undefined;
+    const kind = typeof v.kind === 'string' ? v.kind : undefined;
+    const apiRange = 'apiVersion' in v ? doc.locate(['apiVersion']).value : undefined;
+    const kindRange = 'kind' in v ? doc.locate(['kind']).value : undefined;
+    const bearing = unknownsHere.filter((u) => (apiRange && overlaps({ start: u.outStart, end: u.outEnd }, apiRange)) || (kindRange && overlaps({ start: u.outStart, end: u.outEnd }, kindRange)) || (!apiRange || !kindRange));
+    if (bearing.length || !api || !kind) {
+      const h = helm?.emissions.find((e) => e.index === i);
+      if (h && h.apiVersion && h.kind && apiRange) {
+        const back = backToSource(p, r, apiRange.start, apiRange.end, defines);
+        if (back) { out.emissions.push({ step, apiVersion: h.apiVersion, kind: h.kind, ...back, byHelm: true }); continue; }
+      }
+      if (bearing.length) {
+        for (const u of bearing) out.undecided.push({ step, at: ownUnknown(u), reason: u.reason });
+        continue;
+      }
+      if (!api && !kind) continue; // not a Kubernetes object (a values-only document, a comment block)
+    }
+    if (!apiRange || !api || !kind) continue;
+    const push = (a: string, k: string, ar: Span, kr?: Span) => {
+      const back = backToSource(p, r, ar.start, ar.end, defines);
+      if (!back) return;
+      const kb = kr && backToSource(p, r, kr.start, kr.end, defines);
+      out.emissions.push({ step, apiVersion: a, kind: k, ...back, kindAt: kb ? kb.at : undefined });
+    };
+    // A List's items are the objects applied (as the Kubernetes family reads them).
+    if (/List$/.test(kind) && Array.isArray(v.items)) {
+      v.items.forEach((item: unknown, n: number) => {
+        if (!isObj(item) || typeof item.apiVersion !== 'string' || typeof item.kind !== 'string') return;
+        push(item.apiVersion, item.kind, doc.locate(['items', n, 'apiVersion']).value, doc.locate(['items', n, 'kind']).value);
+      });
+      continue;
+    }
+    push(api, kind, apiRange, kindRange);
+  }
+  return out;
+}
+
+function helmFor(list: ChartRender[] | undefined, rel: string, step: string): { emissions: Array<{ index: number; apiVersion?: string; kind?: string }> } | undefined {
+  if (!list) return undefined;
+  for (const c of list) {
+    if (!c.ok || c.step !== step) continue;
+    const ems = c.emissions.filter((e) => e.template === rel || e.template.endsWith(`/${rel}`));
+    if (ems.length) return { emissions: ems };
+  }
+  return undefined;
+}
+
+/**
+ * What every rendered template of a chart emits at each step, as the embedded evaluator decides it (no Helm binary):
+ * one row per document with an apiVersion and a kind; `template` is chart-relative (`templates/x.yaml`,
+ * `charts/common/templates/y.yaml`), `line` 1-based in the template's own text (the include, for a define's output).
+ * Documents the evaluator could not decide are left out (the rules say them as helm/not-evaluated).
+ */
+export function emissionsOfChart(top: Chart, minors: string[]): Array<{ template: string; step: string; apiVersion: string; kind: string; line: number }> {
+  const run = chartRun(top, minors);
+  const out: Array<{ template: string; step: string; apiVersion: string; kind: string; line: number }> = [];
+  for (const tr of run.byRel.values()) {
+    if (tr.notRendered) continue;
+    const starts = [0];
+    for (let i = 0; i < tr.template.text.length; i++) if (tr.template.text.charCodeAt(i) === 10) starts.push(i + 1);
+    const lineOf = (o: number) => { let lo = 0, hi = starts.length - 1; while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (starts[mid] <= o) lo = mid; else hi = mid - 1; } return lo + 1; };
+    for (const s of tr.steps) for (const e of s.emissions) if (e.apiVersion && e.kind && !e.byHelm) out.push({ template: tr.template.rel, step: s.step, apiVersion: e.apiVersion, kind: e.kind, line: lineOf(e.at.start) });
+  }
+  return out;
+}
+
+/** helmEmissions(chartRoot, files, minors): emissionsOfChart of the chart read from `chartRoot` through `files`. */
+export function helmEmissions(chartRoot: string, files: import('../../files').FileAccess, minors: string[]): ReturnType<typeof emissionsOfChart> {
+  return emissionsOfChart(loadChart(chartRoot, files), minors);
+}

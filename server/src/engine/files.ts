@@ -1,0 +1,17 @@
+// Family-neutral read access to the files around the analysed one (a Helm chart's Chart.yaml, values.yaml, other
+// templates, its charts/*.tgz). The engine stays pure: the caller (the language server: the disk with the open
+// documents over it) implements it; without it, a family that needs other files says so at a position.
+import { MAX_FILE_BYTES } from '../shared/limits';
+
+export interface FileAccess {
+  /** A file's text (an open document's buffer wins over the disk); undefined when missing, unreadable or over MAX_FILE_BYTES. */
+  read(absPath: string): string | undefined;
+  /** A file's bytes (for archives); undefined when missing, unreadable or over MAX_FILE_BYTES. */
+  readBytes(absPath: string): Uint8Array | undefined;
+  /** A folder's entries, sorted by name; undefined when it is missing or unreadable. */
+  list(absDir: string): Array<{ name: string; dir: boolean }> | undefined;
+  /** Changes whenever a file read through this access may have changed: caches of what was read key on it. */
+  stamp?(): number;
+}
+
+export { MAX_FILE_BYTES };

@@ -1,0 +1,262 @@
+// The Helm chart rules on what templates emit at each step of the window (rendered by the embedded evaluator).
+import type { Rule, FindingFix, Finding } from '../types';
+import type { HelmContext } from '../../families/helm';
+import { judge, commonApiVersions, stepsText, windowText } from '../../families/helm';
+import type { Emission, Span, TemplateRun } from '../../families/helm/run';
+import { parseYaml } from '../../parse/yaml';
+import { YamlEditor } from '../../parse/yaml-edit';
+import { convert, conversionPairs } from '../../kubernetes/convert';
+import { maskActions, actionsOf, parseTemplate } from '../../families/helm/template';
+import { LineIndex } from '../../text';
+
+interface Group { at: Span; apiVersion: string; kind: string; steps: string[]; literal: boolean; via?: Emission['via']; byHelm: boolean }
+
+/** Emissions of a template by source position and what is emitted there, in step order. */
+export function groupsOf(tr: TemplateRun): Group[] {
+  const m = new Map<string, Group>();
+  for (const s of tr.steps) {
+    for (const e of s.emissions) {
+      if (!e.apiVersion || !e.kind) continue;
+      const k = `${e.at.start}:${e.at.end}|${e.apiVersion}|${e.kind}`;
+      let g = m.get(k);
+      if (!g) m.set(k, (g = { at: e.at, apiVersion: e.apiVersion, kind: e.kind, steps: [], literal: e.literal, via: e.via, byHelm: false }));
+      if (!g.steps.includes(s.step)) g.steps.push(s.step);
+      g.literal &&= e.literal;
+      g.byHelm ||= !!e.byHelm;
+    }
+  }
+  return [...m.values()].sort((a, b) => a.at.start - b.at.start);
+}
+
+/** Runs with where their findings go: a template's own file, or (for a packaged dependency) the archive, prefixed. */
+export function runsOf(ctx: HelmContext): Array<{ tr: TemplateRun; place: (at: Span) => { range: Span; prefix: string } }> {
+  if (ctx.template) return [{ tr: ctx.template, place: (at) => ({ range: at, prefix: '' }) }];
+  return (ctx.archived ?? []).map((tr) => {
+    const lines = new LineIndex(tr.template.text);
+    return { tr, place: (at: Span) => ({ range: { start: 0, end: 0 }, prefix: `${tr.template.rel}:${lines.positionAt(at.start).line + 1}: ` }) };
+  });
+}
+
+const viaText = (g: Group) => (g.via ? ` (from ${g.via.define ? `the define "${g.via.define}" in ` : ''}${g.via.file})` : '');
+const helmText = (g: Group) => (g.byHelm ? ' (as `helm template` rendered it: the embedded evaluator could not decide it)' : '');
+
+export const removedApi: Rule<HelmContext> = {
+  id: 'helm/removed-api',
+  family: 'helm-chart',
+  defaultSeverity: 'error',
+  title: 'Chart template emits an API that a step of the window does not serve',
+  what: 'Renders each template of a chart at every step of the Kubernetes window (with that step\'s `.Capabilities` and the chart\'s '
+    + 'default values, no Helm binary) and reports, at the template\'s own line, an apiVersion/kind that a step does not serve: '
+    + 'removed there, or not served yet. One finding per source position, naming its steps; one that comes from a named template '
+    + '(`include`) is reported at the include. A literal apiVersion gets a fix to one served across the whole window (with the known '
+    + 'conversions, when they touch no template action); where no apiVersion serves the whole window, a partial fix that branches on '
+    + '`.Capabilities.APIVersions.Has`.',
+  why: 'Helm installs and upgrades what the templates render against the cluster\'s version: from the step that stops serving the '
+    + 'apiVersion on, `helm upgrade` of this chart fails. Charts pick apiVersions by `.Capabilities`, so the only right answer is per step.',
+  bad: { filename: 'templates/cronjob.yaml', text: 'apiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: cleanup\nspec:\n  schedule: "0 3 * * *"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: OnFailure\n          containers:\n            - name: cleanup\n              image: busybox:1.36\n', options: 'Kubernetes 1.21..1.25' },
+  good: { filename: 'templates/cronjob.yaml', text: 'apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: cleanup\nspec:\n  schedule: "0 3 * * *"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: OnFailure\n          containers:\n            - name: cleanup\n              image: busybox:1.36\n', options: 'Kubernetes 1.21..1.25' },
+  fix: 'complete',
+  sources: ['Helm pkg/chartutil/capabilities.go (VersionSet.Has), pkg/engine', 'Kubernetes Deprecated API Migration Guide', 'data/kubernetes/api-lifecycle.json', 'data/kubernetes/served-stable.json'],
+  check(ctx, report) {
+    const minors = ctx.window.minors;
+    for (const { tr, place } of runsOf(ctx)) {
+      for (const g of groupsOf(tr)) {
+        const js = g.steps.map((s) => judge(ctx.rows, g.apiVersion, g.kind, s)).filter((j) => j && !j.served);
+        if (!js.length) continue;
+        const bad = js.map((j) => j!.step);
+        const row = js[0]!.row!;
+        const removed = js.filter((j) => j!.removed).map((j) => j!.step);
+        const early = bad.filter((s) => !removed.includes(s));
+        const target = commonApiVersions(ctx.rows, g.kind, minors)[0];
+        const there = commonApiVersions(ctx.rows, g.kind, bad)[0];
+        const parts: string[] = [];
+        if (removed.length) parts.push(`${removed.length > 1 ? 'these steps' : removed[0]} no longer serve${removed.length > 1 ? '' : 's'} (removed in ${row.removed})`);
+        if (early.length) parts.push(`${early.length > 1 ? `${stepsText(early, minors)} do` : `${early[0]} does`} not serve yet${row.introduced ? ` (served from ${row.introduced})` : ''}`);
+        const advice = target ? `; use ${target}, served across the window ${windowText(minors)}`
+          : there ? `; use ${there} there (no apiVersion of ${g.kind} serves the whole window ${windowText(minors)}: branch on .Capabilities.APIVersions.Has)`
+            : `; no apiVersion of ${g.kind} is served there`;
+        const p = place(g.at);
+        const f: Finding = {
+          message: `${p.prefix}at ${stepsText(bad, minors)} this template emits ${g.apiVersion} ${g.kind}${viaText(g)}, which ${parts.join(' and ')}${advice}${helmText(g)}`,
+          range: p.range,
+          data: { steps: bad, apiVersion: g.apiVersion, kind: g.kind, replacement: target ?? there ?? null, template: tr.template.rel, ...(g.via ? { via: g.via } : {}) },
+        };
+        if (ctx.template && g.literal && !g.byHelm) {
+          const other = !target && there ? servedElsewhere(ctx, g, bad) : undefined;
+          f.fixes = () => (target ? [literalFix(ctx.text, g, target)] : other ? [capabilityBranch(ctx.text, g, there!, other)] : []);
+        }
+        report(f);
+      }
+    }
+  },
+};
+
+/** An apiVersion of the kind served where the emitted one still is (for the other arm of a capability branch). */
+function servedElsewhere(ctx: HelmContext, g: Group, bad: string[]): string | undefined {
+  const good = ctx.window.minors.filter((m) => !bad.includes(m));
+  if (!good.length) return undefined;
+  const j = good.map((s) => judge(ctx.rows, g.apiVersion, g.kind, s));
+  return j.every((x) => x?.served) ? g.apiVersion : undefined;
+}
+
+/** Replace the literal apiVersion; with the known conversion when its edits touch only the template's literal YAML. */
+export function literalFix(text: string, g: Group, target: string): FindingFix {
+  const plain: FindingFix = { title: `Change apiVersion to ${target}`, edits: [{ range: g.at, newText: target }] };
+  const pair = conversionPairs().find((p) => p.from === g.apiVersion && p.to === target && p.kind === g.kind);
+  if (pair?.apiVersionOnly) return { ...plain, preferred: true };
+  const masked = maskActions(text);
+  const yaml = parseYaml(masked);
+  const doc = yaml.docs.find((d) => d.offset <= g.at.start && g.at.start < d.end);
+  const v = doc && !doc.errors.length ? doc.value : undefined;
+  if (doc && v && typeof v === 'object' && (v as any).apiVersion === g.apiVersion) {
+    const ed = new YamlEditor(masked, doc, false);
+    const conv = convert(ed, [], v as Record<string, unknown>, target);
+    const acts = actionsOf(parseTemplate({ path: 'fix', text }));
+    const touches = ed.edits.some((e) => acts.some((a) => e.range.start < a.end && a.start < e.range.end));
+    if (conv && !touches) {
+      return {
+        title: conv.complete ? `Convert to ${target}${ed.edits.length > 1 ? ' (spec rewritten)' : ''}` : `Convert to ${target} — partial: ${conv.notes.join('; ')}`,
+        edits: ed.edits, preferred: conv.complete, partial: !conv.complete,
+      };
+    }
+    if (conv && touches) return { ...plain, title: `Change apiVersion to ${target} — partial: the conversion of the spec would cross template actions; convert it by hand`, partial: true };
+  }
+  return { ...plain, title: `Change apiVersion to ${target} — partial: no known conversion from ${g.apiVersion}; check the spec against ${target}`, partial: true };
+}
+
+/** Where no apiVersion serves the whole window: emit the new one where the cluster serves it, the old one elsewhere. */
+export function capabilityBranch(text: string, g: Group, newer: string, older: string): FindingFix {
+  const lineStart = text.lastIndexOf('\n', g.at.start - 1) + 1;
+  let lineEnd = text.indexOf('\n', g.at.end);
+  if (lineEnd < 0) lineEnd = text.length;
+  const eol = text[lineEnd - 1] === '\r' ? '\r\n' : '\n';
+  const end = text[lineEnd - 1] === '\r' ? lineEnd - 1 : lineEnd;
+  const line = text.slice(lineStart, end);
+  const pre = text.slice(lineStart, g.at.start), post = text.slice(g.at.end, end);
+  const body = `{{- if .Capabilities.APIVersions.Has "${newer}/${g.kind}" }}${eol}${pre}${newer}${post}${eol}{{- else }}${eol}${line}${eol}{{- end }}`;
+  return {
+    title: `Emit ${newer} where the cluster serves ${newer}/${g.kind}, else ${older} — partial: check the spec against both`,
+    edits: [{ range: { start: lineStart, end }, newText: body }],
+    partial: true,
+  };
+}
+
+export const deprecatedApi: Rule<HelmContext> = {
+  id: 'helm/deprecated-api',
+  family: 'helm-chart',
+  defaultSeverity: 'warning',
+  title: 'Chart template emits an API that a step of the window deprecates',
+  what: 'Reports, at the template\'s line, an apiVersion/kind that the template emits at a step deprecating it (and every step '
+    + 'still serves), with the replacement served across the window.',
+  why: 'A deprecated apiVersion is removed a few minors later: the chart breaks at the first upgrade past the window.',
+  bad: { filename: 'templates/hpa.yaml', text: 'apiVersion: autoscaling/v2beta2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: web\n  minReplicas: 1\n  maxReplicas: 3\n', options: 'Kubernetes 1.23..1.25' },
+  good: { filename: 'templates/hpa.yaml', text: 'apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: web\n  minReplicas: 1\n  maxReplicas: 3\n', options: 'Kubernetes 1.23..1.25' },
+  fix: 'complete',
+  sources: ['Kubernetes Deprecated API Migration Guide', 'data/kubernetes/api-lifecycle.json'],
+  check(ctx, report) {
+    const minors = ctx.window.minors;
+    for (const { tr, place } of runsOf(ctx)) {
+      for (const g of groupsOf(tr)) {
+        const js = g.steps.map((s) => judge(ctx.rows, g.apiVersion, g.kind, s));
+        if (js.some((j) => j && !j.served)) continue; // helm/removed-api speaks
+        const dep = js.filter((j) => j?.deprecated).map((j) => j!.step);
+        if (!dep.length) continue;
+        const row = js.find((j) => j)!.row!;
+        const target = commonApiVersions(ctx.rows, g.kind, minors).find((a) => a !== g.apiVersion && !judge(ctx.rows, a, g.kind, minors[minors.length - 1])?.deprecated);
+        const p = place(g.at);
+        report({
+          message: `${p.prefix}at ${stepsText(dep, minors)} this template emits ${g.apiVersion} ${g.kind}${viaText(g)}, deprecated there (deprecated in ${row.deprecated}${row.removed ? `, removed in ${row.removed}` : ''})`
+            + (target ? `; use ${target}, served across the window ${windowText(minors)}` : '') + helmText(g),
+          range: p.range,
+          data: { steps: dep, apiVersion: g.apiVersion, kind: g.kind, replacement: target ?? null, template: tr.template.rel },
+          fixes: ctx.template && g.literal && target && !g.byHelm ? () => [literalFix(ctx.text, g, target)] : undefined,
+        });
+      }
+    }
+  },
+};
+
+const CAPABILITY = /\.Capabilities\b|semverCompare|KubeVersion/;
+
+export const deadBranch: Rule<HelmContext> = {
+  id: 'helm/dead-branch',
+  family: 'helm-chart',
+  defaultSeverity: 'hint',
+  title: 'Compatibility branch that no step of the window takes',
+  what: 'Reports an arm of an `if`/`else if`/`else` on `.Capabilities` (KubeVersion, APIVersions.Has, semverCompare) that no step of '
+    + 'the Kubernetes window takes, in a template or in a helper (taken where it is included).',
+  why: 'It is compatibility code for Kubernetes versions outside the window: it can go once the window has moved past them, '
+    + 'which makes the chart easier to read and to check.',
+  bad: { filename: 'templates/pdb.yaml', text: '{{- if .Capabilities.APIVersions.Has "policy/v1/PodDisruptionBudget" }}\napiVersion: policy/v1\n{{- else }}\napiVersion: policy/v1beta1\n{{- end }}\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  minAvailable: 1\n', options: 'Kubernetes 1.25..1.27' },
+  good: { filename: 'templates/pdb.yaml', text: 'apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  minAvailable: 1\n', options: 'Kubernetes 1.25..1.27' },
+  fix: 'none',
+  sources: ['Helm pkg/chartutil/capabilities.go', 'data/kubernetes/api-lifecycle.json'],
+  check(ctx, report) {
+    const run = ctx.run;
+    const rel = ctx.template?.template.rel;
+    if (!run || !rel) return;
+    const arms = new Map<string, { start: number; end: number; cond?: { start: number; end: number }; taken: Set<string>; unknown: boolean; steps: Set<string> }>();
+    // A file with defines has arms that are taken where it is included (every template of the chart is rendered);
+    // a template without defines has only its own renders' arms.
+    const tr = ctx.template!;
+    const own = tr.parsed.defines?.length ? run.branches : tr.steps.flatMap((s) => (s.rendered?.branches ?? []).map((b) => ({ step: s.step, ...b })));
+    for (const b of own) {
+      if (b.path !== rel) continue;
+      let a = arms.get(b.id);
+      if (!a) arms.set(b.id, (a = { start: b.start, end: b.end, cond: b.cond, taken: new Set(), unknown: false, steps: new Set() }));
+      a.steps.add(b.step);
+      if (b.taken === true) a.taken.add(b.step);
+      if (b.taken === 'unknown') a.unknown = true;
+    }
+    // The arms of one if/else-if/else chain follow each other without a gap: an arm is a compatibility arm when a
+    // condition of its chain tests the cluster (an `else` has no condition of its own).
+    const sorted = [...arms.values()].sort((x, y) => x.start - y.start);
+    const chainOf = new Map<typeof sorted[number], number>();
+    let chain = 0;
+    sorted.forEach((a, i) => { if (i === 0 || sorted[i - 1].end !== a.start) chain++; chainOf.set(a, chain); });
+    const capChains = new Set(sorted.filter((a) => a.cond && CAPABILITY.test(ctx.text.slice(a.cond.start, a.cond.end))).map((a) => chainOf.get(a)));
+    for (const a of sorted) {
+      if (a.taken.size || a.unknown || a.steps.size < ctx.window.minors.length) continue;
+      if (!capChains.has(chainOf.get(a))) continue;
+      report({
+        message: `no step of the window ${windowText(ctx.window.minors)} takes this branch: compatibility code for Kubernetes versions outside the window, which can go once the window has moved past them`,
+        range: { start: a.start, end: a.end },
+        data: { window: ctx.window.minors },
+      });
+    }
+  },
+};
+
+export const notEvaluated: Rule<HelmContext> = {
+  id: 'helm/not-evaluated',
+  family: 'helm-chart',
+  defaultSeverity: 'info',
+  title: 'What a chart template emits could not be decided',
+  what: 'Says, at the position in the template, where the embedded evaluator could not decide what a template emits at some steps '
+    + '(a value it cannot compute, a function it does not have, a render that stops with `required`/`fail` with the chart\'s default '
+    + 'values), and what of a chart could not be read (a packaged dependency, a template over the size limit).',
+  why: 'Never a silent pass: those steps are not checked for this template, and the note says so instead of guessing.',
+  bad: { filename: 'templates/job.yaml', text: 'apiVersion: {{ .Values.job.apiVersion }}\nkind: Job\nmetadata:\n  name: migrate\n', options: 'Kubernetes 1.21..1.22' },
+  good: { filename: 'templates/job.yaml', text: 'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n', options: 'Kubernetes 1.21..1.22' },
+  fix: 'none',
+  sources: ['Helm pkg/engine (template functions)'],
+  check(ctx, report) {
+    const minors = ctx.window.minors;
+    for (const { tr, place } of runsOf(ctx)) {
+      const m = new Map<string, { at: Span; reason: string; steps: string[] }>();
+      for (const s of tr.steps) {
+        for (const u of s.undecided) {
+          const k = `${u.at.start}:${u.at.end}|${u.reason}`;
+          let g = m.get(k);
+          if (!g) m.set(k, (g = { at: u.at, reason: u.reason, steps: [] }));
+          if (!g.steps.includes(s.step)) g.steps.push(s.step);
+        }
+      }
+      for (const g of [...m.values()].sort((a, b) => a.at.start - b.at.start)) {
+        const p = place(g.at);
+        report({ message: `${p.prefix}not checked at ${stepsText(g.steps, minors)}: ${g.reason}`, range: p.range, data: { steps: g.steps, template: tr.template.rel } });
+      }
+    }
+    for (const pr of ctx.problems ?? []) report({ message: pr.message, range: { start: 0, end: 0 } });
+  },
+};

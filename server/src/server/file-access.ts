@@ -1,0 +1,95 @@
+// The engine's FileAccess for the language server: the disk, with the open documents' buffers over it. Reads are
+// cached (a chart's 2,000 templates read its Chart.yaml and values.yaml once) until a change: an open document's
+// text changing, or the client's didChangeWatchedFiles. Bounded by MAX_FILE_BYTES; reads only, runs nothing.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { FileAccess } from '../engine/files';
+import { MAX_FILE_BYTES } from '../shared/limits';
+
+const BOUND = 20000;
+
+export class ServerFiles implements FileAccess {
+  private texts = new Map<string, string | null>();
+  private bytes = new Map<string, Uint8Array | null>();
+  private lists = new Map<string, Array<{ name: string; dir: boolean }> | null>();
+  private generation = 0;
+
+  constructor(private readonly openTextsOf: () => Map<string, string>) {}
+  private get openTexts(): Map<string, string> { return this.openTextsOf(); }
+
+  stamp(): number { return this.generation; }
+
+  /** Something may have changed on disk (didChangeWatchedFiles, a workspace change): read everything again. */
+  invalidate(): void {
+    this.texts.clear(); this.bytes.clear(); this.lists.clear();
+    this.generation++;
+  }
+
+  /**
+   * A document was opened with `text`: what was read of it before (if anything) is stale when it differs. A file
+   * never read through this access changes no cache (lsp-lint opens thousands of files with their disk text).
+   */
+  opened(file: string, text: string): void {
+    const hit = this.texts.get(file);
+    this.texts.delete(file);
+    if (hit === undefined) return;
+    if (hit === null) this.lists.delete(path.dirname(file));
+    if (hit !== text.replace(/^\uFEFF/, '')) this.generation++;
+  }
+
+  /** An open document's text changed. */
+  edited(before: string | undefined, after: string): void {
+    if (before !== after) this.generation++;
+  }
+
+  /** A document was closed: the disk takes over again. */
+  closed(file: string): void {
+    this.texts.delete(file);
+    this.generation++;
+  }
+
+  read(p: string): string | undefined {
+    const open = this.openTexts.get(p);
+    if (open !== undefined) return open.length > MAX_FILE_BYTES ? undefined : open;
+    const hit = this.texts.get(p);
+    if (hit !== undefined) return hit ?? undefined;
+    const b = this.readBytes(p);
+    let t: string | null = null;
+    if (b) {
+      t = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
+      if (t.charCodeAt(0) === 0xfeff) t = t.slice(1);
+    }
+    if (this.texts.size >= BOUND) { this.texts.clear(); this.generation++; }
+    this.texts.set(p, t);
+    return t ?? undefined;
+  }
+
+  readBytes(p: string): Uint8Array | undefined {
+    const hit = this.bytes.get(p);
+    if (hit !== undefined) return hit ?? undefined;
+    let b: Uint8Array | null = null;
+    try {
+      const st = fs.statSync(p);
+      if (st.isFile() && st.size <= MAX_FILE_BYTES) b = fs.readFileSync(p);
+    } catch { /* missing or unreadable */ }
+    // Texts are kept in `texts`; bytes only for archives (the caller asks readBytes only for those).
+    if (this.bytes.size >= 256) this.bytes.clear();
+    this.bytes.set(p, b);
+    return b ?? undefined;
+  }
+
+  list(dir: string): Array<{ name: string; dir: boolean }> | undefined {
+    const hit = this.lists.get(dir);
+    if (hit !== undefined) return hit ?? undefined;
+    let out: Array<{ name: string; dir: boolean }> | null = null;
+    try {
+      out = fs.readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isFile() || e.isDirectory())
+        .map((e) => ({ name: e.name, dir: e.isDirectory() }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    } catch { /* missing or unreadable */ }
+    if (this.lists.size >= BOUND) { this.lists.clear(); this.generation++; }
+    this.lists.set(dir, out);
+    return out ?? undefined;
+  }
+}
