@@ -1,7 +1,8 @@
 // Issue 15, "Done when": skewguard's own template evaluator (the engine's helmEmissions, no Helm binary) and a real
 // Helm 3 (the faithful per-step render of server/src/server/helm-render.ts, which answers
 // .Capabilities.APIVersions.Has with exactly what the step serves) agree, for every test chart under
-// test/fixtures/charts/ and every step the data knows, on which apiVersion/kind each template emits.
+// test/fixtures/charts/ and example chart under examples/helm/, and every step the data knows, on which
+// apiVersion/kind each template emits.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -41,8 +42,11 @@ function templatesOnDisk(root, rel = '') {
   return out;
 }
 
-const charts = () => fs.readdirSync(CHARTS, { withFileTypes: true })
-  .filter((d) => d.isDirectory() && fs.existsSync(path.join(CHARTS, d.name, 'Chart.yaml'))).map((d) => d.name).sort();
+/** The test charts, and the example charts of examples/helm/ (as `examples/<name>`). */
+const EXAMPLES = path.join(repoRoot, 'examples', 'helm');
+const chartsIn = (dir, prefix) => (fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : [])
+  .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, 'Chart.yaml'))).map((d) => ({ name: prefix + d.name, root: path.join(dir, d.name) }));
+const charts = () => [...chartsIn(CHARTS, ''), ...chartsIn(EXAMPLES, 'examples/')].sort((a, b) => (a.name < b.name ? -1 : 1));
 
 const FAILING_TEMPLATE = /(?:template: |parse error at \()[^/\s]+\/([^:\s]+):\d+/;
 
@@ -96,15 +100,14 @@ test('the evaluator and a faithful real helm template agree at every (template, 
     return failing;
   }
 
-  for (const name of charts()) {
-    const root = path.join(CHARTS, name);
+  for (const { name, root } of charts()) {
     let failing = await compareChart(root, name);
     // The chart's other templates are still compared: on a copy without the templates Helm cannot render (Helm names
     // the first one that fails, so a few rounds).
     const left = new Set();
     for (let round = 0; failing.size && round < 5; round++) {
       for (const f of failing) left.add(f);
-      const copy = fs.mkdtempSync(path.join(os.tmpdir(), `sg-agree-${name}-`));
+      const copy = fs.mkdtempSync(path.join(os.tmpdir(), `sg-agree-${path.basename(root)}-`));
       try {
         fs.cpSync(root, copy, { recursive: true });
         for (const tpl of left) fs.rmSync(path.join(copy, ...tpl.split('/')));
