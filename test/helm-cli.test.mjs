@@ -127,3 +127,27 @@ test('a Helm slower than lsp-lint --timeout allows is stopped before the server 
     }
   } finally { fs.rmSync(dir, { recursive: true, force: true }); }
 });
+
+test('ground truth: what the evaluator cannot decide (.Files.Get), Helm\'s faithful render decides, and the finding is at the template\'s line', () => {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sg-helm-truth-')));
+  try {
+    const chart = path.join(dir, 'chart');
+    fs.mkdirSync(path.join(chart, 'templates'), { recursive: true });
+    fs.writeFileSync(path.join(dir, '.skewguard.yaml'), 'kubernetes:\n  window: "1.24..1.25"\n');
+    fs.writeFileSync(path.join(chart, 'Chart.yaml'), 'apiVersion: v2\nname: files-api\nversion: 0.1.0\n');
+    fs.writeFileSync(path.join(chart, 'api-version.txt'), 'batch/v1beta1\n');
+    fs.writeFileSync(path.join(chart, 'templates', 'cronjob.yaml'), 'apiVersion: {{ .Files.Get "api-version.txt" | trim }}\nkind: CronJob\nmetadata:\n  name: nightly\nspec:\n  schedule: "0 1 * * *"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: Never\n          containers:\n            - name: job\n              image: busybox:1.36\n');
+    const messages = (r) => JSON.parse(r.stdout).find((f) => f.filePath.endsWith('cronjob.yaml')).messages;
+    const without = lint(dir, ['--format', 'json', '.'], helmDir);
+    assert.equal(without.status, 0, without.stderr);
+    assert.ok(messages(without).every((m) => m.severity !== 'error'), JSON.stringify(messages(without)));
+    assert.ok(messages(without).some((m) => m.ruleId === 'helm/not-evaluated' && m.line === 1), JSON.stringify(messages(without)));
+    const withHelm = lint(dir, ['--helm-render', '--format', 'json', '.'], helmDir);
+    assert.equal(withHelm.status, 1, withHelm.stderr);
+    const errors = messages(withHelm).filter((m) => m.severity === 'error');
+    assert.ok(errors.length > 0 && errors.every((m) => m.line === 1), JSON.stringify(messages(withHelm)));
+    assert.match(errors[0].message, /batch\/v1beta1/);
+    assert.match(errors[0].message, /1\.25/);
+    assert.match(errors[0].message, /as `helm template` rendered it/);
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});
