@@ -22,6 +22,7 @@ import { manifestFile, manifestFileOfLines, manifestFiles, editableLines, rng } 
 import { LspSession } from './lsp.mjs';
 import { peerSuites, peerMethod } from './peers.mjs';
 import { chartSuites, chartMethod } from './charts.mjs';
+import { helmSuites } from './helm.mjs';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const require = createRequire(path.join(ROOT, 'package.json'));
@@ -344,6 +345,8 @@ const SUITES = {
   // Issue items 1b–1e: yls (b), taplo (c), scale (d), edits (e); see bench/peers.mjs.
   ...peerSuites({ ROOT, WINDOW, TODAY, SERVER_ENV, LSP_LINT, engine, check, row, rows, stats, timeRuns, median, pct, ms, mb, ratio, tmpDir, run, kbFromStatus, gc, Failure }),
   ...chartSuites({ SERVER_ENV, LSP_LINT, check, row, rows, stats, median, pct, ms, ratio, tmpDir, run, gc, Failure }),
+  // Issue 15: real Helm rendering, on its own line (Helm's cost); see bench/helm.mjs.
+  ...helmSuites({ LSP_LINT, SERVER_ENV, check, row, stats, run, tmpDir, Failure, engine }),
 };
 
 // ---------------------------------------------------------------------------------------------- report

@@ -29,6 +29,8 @@ await Promise.all([
   build({ ...common, entryPoints: ['server/src/server/entry.ts'], outfile: 'dist/server.js' }),
   build({ ...common, entryPoints: ['server/src/server/main.ts'], outfile: 'dist/server-main.js' }),
   build({ ...common, entryPoints: ['server/src/engine/index.ts'], outfile: 'dist/engine.js' }),
+  // The server's Helm rendering alone, for its tests (not packaged: the server bundles it).
+  build({ ...common, entryPoints: ['server/src/server/helm-render.ts'], outfile: 'dist/helm-render.js' }),
 ]);
 
 // The engine just built, loaded fresh (not from a cache of an earlier build).

@@ -82,7 +82,11 @@ export function manifestProblems(p = pkg) {
   for (const k of ['name', 'displayName', 'description', 'version', 'publisher', 'license', 'repository']) if (!p[k]) out.push(`no "${k}"`);
   if (!p.categories?.length) out.push('no categories');
   if (!(p.keywords?.length >= 3)) out.push('fewer than 3 keywords');
-  if (p.capabilities?.untrustedWorkspaces?.supported !== true) out.push('capabilities.untrustedWorkspaces.supported is not true');
+  // Limited only in that Helm is never run in Restricted Mode (its binary setting is restricted).
+  const untrusted = p.capabilities?.untrustedWorkspaces;
+  if (untrusted?.supported !== true && !(untrusted?.supported === 'limited' && untrusted.description && untrusted.restrictedConfigurations?.length)) {
+    out.push('capabilities.untrustedWorkspaces.supported is neither true nor "limited" with a description and its restrictedConfigurations');
+  }
   const ev = new Set(p.activationEvents ?? []);
   for (const lang of ['yaml', 'json', 'toml', 'kata-toml']) if (!ev.has(`onLanguage:${lang}`)) out.push(`no activation event onLanguage:${lang}`);
   for (const c of p.contributes?.commands ?? []) if (!c.title) out.push(`command ${c.command} has no title`);

@@ -77,7 +77,7 @@ test('every setting has a description, a type and a default of that type', () =>
 test('the settings mirror the Settings type in server/src/shared/protocol.ts', () => {
   const expected = [
     'skewguard.starlingx.release', 'skewguard.starlingx.upgradeFrom', 'skewguard.kubernetes.window', 'skewguard.kata.window', 'skewguard.kata.flavour',
-    'skewguard.rules', 'skewguard.files', 'skewguard.ignore', 'skewguard.debounceMs', 'skewguard.trace.server',
+    'skewguard.rules', 'skewguard.files', 'skewguard.ignore', 'skewguard.helm.path', 'skewguard.debounceMs', 'skewguard.trace.server',
   ];
   assert.deepEqual(Object.keys(settings).sort(), [...expected].sort());
   const protocol = fs.readFileSync(path.join(repoRoot, 'server/src/shared/protocol.ts'), 'utf8');
@@ -118,7 +118,10 @@ test('activation, capabilities and marketplace fields', () => {
   for (const ev of ['onLanguage:yaml', 'onLanguage:json', 'workspaceContains:**/.skewguard.yaml', 'workspaceContains:**/*localhost*.yml']) {
     assert.ok(pkg.activationEvents.includes(ev), `activationEvents lacks ${ev}`);
   }
-  assert.deepEqual(pkg.capabilities.untrustedWorkspaces, { supported: true });
+  // Restricted Mode: everything but running Helm; its binary setting is not read from an untrusted workspace.
+  assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
+  assert.deepEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations, ['skewguard.helm.path']);
+  assert.match(pkg.capabilities.untrustedWorkspaces.description, /never runs Helm/);
   assert.equal(pkg.capabilities.virtualWorkspaces.supported, false);
   assert.deepEqual(pkg.categories, ['Linters']);
   assert.equal(pkg.repository.url, 'https://github.com/skewguard/skewguard');

@@ -1,7 +1,7 @@
 // Security (issue item 4): no network access at run time, no evaluation of workspace content, configuration
 // and user-supplied lifecycle rows validated before use (errors name the file and line), and `__proto__` /
-// `constructor` keys handled as plain keys. These are why package.json declares full support for untrusted
-// workspaces.
+// `constructor` keys handled as plain keys. These are why package.json declares support for untrusted
+// workspaces (limited only in that the opt-in Helm rendering never runs there).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -243,7 +243,10 @@ test('TOML __proto__ tables and dotted keys pollute nothing', () => {
   }
 });
 
-test('package.json declares full support for untrusted workspaces (what the tests above back)', () => {
+test('package.json declares support for untrusted workspaces, limited only in that Helm is never run there (what the tests above back)', () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-  assert.equal(pkg.capabilities.untrustedWorkspaces.supported, true);
+  // Everything above holds in Restricted Mode; the one thing held back is the opt-in real Helm rendering, which runs
+  // a program (test/helm-trust.test.mjs: the server never runs Helm until it is told the workspace is trusted).
+  assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
+  assert.deepEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations, ['skewguard.helm.path']);
 });

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import {
-  ResolvedConfigRequest, ConfigChangedNotification, SettingsProblemsNotification,
+  ResolvedConfigRequest, ConfigChangedNotification, SettingsProblemsNotification, WorkspaceTrustedNotification,
   type ResolvedConfigResult, type SettingsProblem, type SettingsProblemsParams, type InitializationOptions,
 } from '../../server/src/shared/protocol';
 import * as readline from 'node:readline';
@@ -46,7 +46,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
     diagnosticCollectionName: 'skewguard',
     // The client shows invalid settings itself (a warning and the status bar), so the server sends no showMessage.
-    initializationOptions: { showSettingsProblems: false } satisfies InitializationOptions,
+    // The server never runs Helm in Restricted Mode; it is told when the user trusts the workspace.
+    initializationOptions: { showSettingsProblems: false, workspaceTrusted: vscode.workspace.isTrusted } satisfies InitializationOptions,
     // A server that dies is restarted a bounded number of times, and the user is told why it died.
     errorHandler: restarts,
     stdioOptions: {
@@ -69,6 +70,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.window.onDidChangeActiveTextEditor(() => void refreshStatus()),
   );
   await client.start();
+  context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => { void client?.sendNotification(WorkspaceTrustedNotification, {}); }));
   context.subscriptions.push(client.onNotification(ConfigChangedNotification, () => void refreshStatus()));
   context.subscriptions.push(client.onNotification(SettingsProblemsNotification, (p: SettingsProblemsParams) => {
     settingsProblems = p.problems;
@@ -107,6 +109,8 @@ async function refreshStatus(): Promise<void> {
   md.appendMarkdown(`- StarlingX **${s.release}** — ${s.source.kind}: ${s.source.detail}\n`);
   md.appendMarkdown(`- Kubernetes **${k.window}** (${(k.versions as string[]).join(', ')}) — ${k.source.kind}: ${k.source.detail}\n`);
   if (r.resolved.kata.window) md.appendMarkdown(`- Kata **${r.resolved.kata.window}** — ${r.resolved.kata.source.kind}: ${r.resolved.kata.source.detail}\n`);
+  const helm = r.resolved.helm?.readBy as { readBy: string; why?: string; helmVersion?: string } | undefined;
+  if (helm) md.appendMarkdown(`- Helm chart read by **${helm.readBy === 'evaluator' ? "skewguard's evaluator" : `helm ${helm.helmVersion ?? ''}`}**${helm.why ? ` — ${escapeMd(helm.why)}` : ''}\n`);
   if (r.configProblems.length) md.appendMarkdown(`\n$(warning) ${r.configProblems.length} problem(s) in ${path.basename(r.configProblems[0].file)}`);
   status.tooltip = md;
   status.show();

@@ -76,7 +76,32 @@ export function stylish(reports: FileReport[], cwd: string, color: boolean): str
     out.push(c('32', `✔ ${checked} file${checked === 1 ? '' : 's'} checked, no problems${others}`));
   }
   if (n.fixed) out.push(`${n.fixed} file${n.fixed === 1 ? '' : 's'} fixed`);
+  const h = helmLine(reports, cwd);
+  if (h) out.push(c('2', h));
   return out.join('\n') + '\n';
+}
+
+interface HelmReadFact { chart: string; readBy: string; why?: string; helmVersion?: string; rendered?: string[] }
+
+/** One line on how the Helm charts of the run were read (by a real Helm per step, or by skewguard's evaluator). */
+export function helmLine(reports: FileReport[], cwd: string): string | undefined {
+  const charts = new Map<string, HelmReadFact>();
+  const rank = (r: string) => (r === 'evaluator' ? 2 : r === 'helm+evaluator' ? 1 : 0);
+  for (const r of reports) {
+    const f = r.facts?.helm as HelmReadFact | undefined;
+    if (!f || typeof f.chart !== 'string') continue;
+    const had = charts.get(f.chart);
+    if (!had || rank(f.readBy) > rank(had.readBy)) charts.set(f.chart, f);
+  }
+  if (!charts.size) return undefined;
+  const parts = [...charts.values()].sort((a, b) => (a.chart < b.chart ? -1 : 1)).map((f) => {
+    const name = printable(path.relative(cwd, f.chart) || f.chart);
+    if (f.readBy === 'helm') return `${name} by helm ${printable(f.helmVersion ?? '')} at ${f.rendered?.length ?? 0} step${f.rendered?.length === 1 ? '' : 's'}`;
+    if (f.readBy === 'helm+evaluator') return `${name} by helm ${printable(f.helmVersion ?? '')} at ${f.rendered?.join(', ')}, by the evaluator elsewhere (${printable(f.why ?? '')})`;
+    return `${name} by skewguard's evaluator (${printable(f.why ?? '')})`;
+  });
+  const shown = parts.slice(0, 5).join('; ') + (parts.length > 5 ? `; … ${parts.length - 5} more (see --format json, facts.helm)` : '');
+  return `Helm chart${charts.size === 1 ? '' : 's'} read: ${shown}`;
 }
 
 export function json(reports: FileReport[]): string {

@@ -52,6 +52,10 @@ Options:
   -j, --jobs <n>                  language server processes to run in parallel (default: 1, or 2 for 400+ files)
       --shard <i>/<n>             check only the i-th of n equal shares of the files (for fan-out across CI jobs)
       --no-ignore                 check what .gitignore files and the ignore: list of .skewguard.yaml exclude
+      --helm-render               also render each Helm chart with a real Helm 3 (helm on PATH, or helm.path in
+                                  .skewguard.yaml) at every step of the window, faithful to what each step serves;
+                                  loopback only, never the network; one language server, which runs up to
+                                  --jobs Helm processes at a time (default 2)
       --timeout <seconds>         how long the language server may give no answer for a file (default: 60); a server
                                   that dies or stalls is restarted once, and the files it did not answer for are
                                   reported as not checked (skewguard/internal-error)
@@ -92,6 +96,7 @@ interface Options {
   shard?: { index: number; count: number };
   color: boolean;
   noIgnore: boolean;
+  helmRender: boolean;
   /** Seconds the language server may stay silent while an answer is due. */
   timeout: number;
   paths: string[];
@@ -100,7 +105,7 @@ interface Options {
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): Options | 'help' | 'version' {
-  const o: Options = { format: 'stylish', rules: {}, maxWarnings: -1, exitCodes: 'default', fix: false, stdin: false, printConfig: false, color: !!process.stdout.isTTY && !process.env.NO_COLOR, noIgnore: false, timeout: 60, paths: [] };
+  const o: Options = { format: 'stylish', rules: {}, maxWarnings: -1, exitCodes: 'default', fix: false, stdin: false, printConfig: false, color: !!process.stdout.isTTY && !process.env.NO_COLOR, noIgnore: false, helmRender: false, timeout: 60, paths: [] };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--') { for (const a of argv.slice(i + 1)) o.paths.push(a); break; }
     let a = argv[i];
@@ -184,6 +189,7 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
         o.shard = { index: Number(m[1]), count: Number(m[2]) }; break;
       }
       case '--no-ignore': o.noIgnore = true; break;
+      case '--helm-render': o.helmRender = true; break;
       case '--timeout': {
         const n = Number(val());
         if (!Number.isFinite(n) || n <= 0 || n > 86400) throw new UsageError('--timeout takes a number of seconds above 0');
@@ -291,6 +297,9 @@ async function main(argv: string[]): Promise<number> {
     cli: {
       configPath: opts.config, starlingxRelease: opts.starlingxRelease, starlingxUpgradeFrom: opts.starlingxUpgradeFrom, kubernetesWindow: opts.kubernetesWindow, componentVersions: opts.componentVersions,
       kataWindow: opts.kataWindow, kataFlavour: opts.kataFlavour, rules: opts.rules,
+      ...(opts.helmRender ? { helmRender: true } : {}), helmJobs: opts.jobs,
+      // A render must end (and be said) before lsp-lint's stall timer would give up on the server.
+      helmTimeoutMs: Math.min(30_000, Math.round(opts.timeout * 800)),
     },
   };
   const start = (init: InitializationOptions) => { const s = new ServerSession(cwd, init, opts.timeout * 1000); allSessions.push(s); return s; };
@@ -302,7 +311,9 @@ async function main(argv: string[]): Promise<number> {
   // A folder to walk will likely need more than one server: start the others now, so that they boot while the
   // first one resolves the configuration and the files are collected (about half a second at 10,000 files).
   // Those not needed are shut down again.
-  const early = opts.jobs ?? (!opts.stdin && !opts.printConfig && os.cpus().length > 1 && (!opts.paths.length || opts.paths.some(isDirectory)) ? Math.min(2, os.cpus().length) : 1);
+  // --helm-render: one server, which runs up to --jobs Helm processes (each chart is then rendered once, not once
+  // per server that checks one of its files).
+  const early = opts.helmRender ? 1 : opts.jobs ?? (!opts.stdin && !opts.printConfig && os.cpus().length > 1 && (!opts.paths.length || opts.paths.some(isDirectory)) ? Math.min(2, os.cpus().length) : 1);
   for (let j = 1; j < early; j++) sessions.push(startWorker());
   try { await session.initPromise; } catch (e) {
     process.stderr.write(`lsp-lint: the language server did not start: ${(e as Error).message}\n`);
@@ -332,6 +343,13 @@ async function main(argv: string[]): Promise<number> {
   if (cfg.configProblems.length) {
     for (const p of cfg.configProblems) process.stderr.write(`lsp-lint: ${printable(path.relative(cwd, p.file))}:${p.line + 1}:${p.character + 1}: ${p.message}\n`);
     return 2;
+  }
+  // --helm-render without a Helm to render with is a usage error (helm.render in .skewguard.yaml alone is not: the
+  // report then says, per chart, that it was read by the evaluator and why).
+  const helmInfo = cfg.resolved.helm as { binary?: string | null; looked?: string[] } | undefined;
+  if (opts.helmRender && !helmInfo?.binary) {
+    const looked = helmInfo?.looked ?? [];
+    return usageError(`--helm-render: no Helm binary found (looked at ${looked.slice(0, 8).map(printable).join(', ')}${looked.length > 8 ? `, … ${looked.length - 8} more` : ''}); install Helm 3 or name it with helm.path in .skewguard.yaml`);
   }
   progress();
 
@@ -370,7 +388,7 @@ async function main(argv: string[]): Promise<number> {
     // A shard is every n-th file of the sorted list, so shards are disjoint, cover everything and stay balanced.
     const files = opts.shard ? collected.files.filter((_, i) => i % opts.shard!.count === opts.shard!.index - 1) : collected.files;
     emptyShard = !!opts.shard && !files.length && collected.files.length > 0;
-    const jobs = Math.min(opts.jobs ?? (files.length >= 400 ? Math.min(2, os.cpus().length) : 1), Math.max(1, files.length));
+    const jobs = opts.helmRender ? 1 : Math.min(opts.jobs ?? (files.length >= 400 ? Math.min(2, os.cpus().length) : 1), Math.max(1, files.length));
     while (sessions.length < jobs) sessions.push(startWorker());
     for (const extra of sessions.splice(jobs)) void extra.initPromise.then(() => extra.shutdown(), () => undefined);
     const progressLine = process.stderr.isTTY && files.length > 50;

@@ -14,6 +14,7 @@ import { injectFault, type Faults } from './faults';
 import { findSuppressions } from './suppress';
 import { families, familyById, MODELINE, modelineFamily, type FamilyResults } from './families/registry';
 import type { Emit, Stage } from './families/types';
+import type { ChartRender } from './families/helm/rendered';
 import type { FileAccess } from './files';
 
 import { MAX_FILE_BYTES } from '../shared/limits';
@@ -34,6 +35,8 @@ export interface AnalyzeInput {
   neighbours?: NeighbourFacts;
   /** Stages made to throw (SKEWGUARD_FAULT, tests only). */
   faults?: Faults;
+  /** What a real Helm rendered for the file's chart at each step (only when asked for and trusted; the server makes it). */
+  helmRenders?: ChartRender[];
   /** Read access to the files around this one (a Helm chart's other files); the language server gives it. */
   files?: FileAccess;
 }

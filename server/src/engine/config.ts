@@ -78,6 +78,18 @@ export const configSchema = {
       type: 'object', description: 'Associates glob patterns with a file family.',
       additionalProperties: { get enum(): readonly Family[] { return FAMILIES; } },
     },
+    helm: {
+      type: 'object', additionalProperties: false,
+      properties: {
+        render: {
+          type: 'boolean',
+          description: 'Also render each Helm chart with a real Helm 3 at every step of the Kubernetes window (off by default; never in '
+            + "VS Code's Restricted Mode; never with network access), and use that where skewguard's own template evaluator cannot decide.",
+        },
+        path: { type: 'string', description: 'The Helm 3 binary to render with (default: helm on PATH); relative to this file.' },
+        values: { type: 'array', items: { type: 'string' }, description: 'Values files given to every render (helm template -f), in order; relative to this file.' },
+      },
+    },
   },
 } as const;
 
@@ -95,6 +107,12 @@ export interface Overrides {
   kubernetesRows?: PlutoRow[];
   /** Versions of CRD-providing components (cert-manager, istio …) their lifecycle rows are checked at. */
   componentVersions?: Record<string, string>;
+  /** Render Helm charts with a real Helm (helm.render, --helm-render). */
+  helmRender?: boolean;
+  /** The Helm binary (helm.path, skewguard.helm.path), as written. */
+  helmPath?: string;
+  /** Values files for every render (helm.values), as written. */
+  helmValues?: string[];
 }
 
 export interface ConfigProblem { message: string; range: OffsetRange }
@@ -256,6 +274,17 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
       else overrides.files[glob] = fam;
     }
   }
+  // Only the helm keys this schema has (the editor settings have just the path): an unknown one is reported above.
+  const helmKey = (k: string) => !!(schema as any).properties?.helm?.properties?.[k] && ok(`helm.${k}`);
+  if (typeof value.helm?.render === 'boolean' && helmKey('render')) overrides.helmRender = value.helm.render;
+  if (typeof value.helm?.path === 'string' && value.helm.path !== '' && helmKey('path')) overrides.helmPath = value.helm.path;
+  if (Array.isArray(value.helm?.values) && helmKey('values')) {
+    overrides.helmValues = value.helm.values.filter((v: unknown, i: number) => {
+      if (typeof v === 'string' && v.trim() !== '') return true;
+      problems.push({ message: `helm.values[${i}]: a values file path must not be empty`, path: ['helm', 'values', i], at: 'value' });
+      return false;
+    });
+  }
   return { overrides, problems };
 }
 
@@ -351,6 +380,15 @@ export interface ResolvedConfig {
   /** The version each component's lifecycle rows are checked at, and where it came from. */
   components: Record<string, ComponentVersionSetting>;
   configPath?: string;
+  /** Real Helm rendering: whether asked for, the binary and values files (paths relative to `base`, where they were written). */
+  helm: HelmSettings;
+}
+
+export interface HelmSettings {
+  render: boolean;
+  source: SourceInfo;
+  path?: { value: string; base?: string; source: SourceInfo };
+  values: { files: string[]; base?: string; source: SourceInfo };
 }
 
 export interface ResolveInput {
@@ -441,7 +479,23 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
     ? { kind: fromPick[1].kind, detail: `${fromPick[1].detail}: StarlingX upgrade path ${path[0].release}..${release.release}` }
     : relFound ? { kind: relSource.kind, detail: `${relSource.detail}: StarlingX ${release.release}` }
       : { kind: 'workspace', detail: `${input.workspace!.localhost!.path}: StarlingX ${release.release} (newest release in the data)` }) : undefined;
-  return { starlingx: { release, source: relSource, path }, flux, kubernetes, kata, rules, ruleSources, ignore, files, kubernetesRows, components, configPath: input.config?.path };
+  return { starlingx: { release, source: relSource, path }, flux, kubernetes, kata, rules, ruleSources, ignore, files, kubernetesRows, components, configPath: input.config?.path, helm: resolveHelm(input, pick) };
+}
+
+/** The folder of a config file path (both separators), where its relative paths start. */
+const folderOf = (p: string) => { const i = Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')); return i < 0 ? '.' : p.slice(0, i) || '/'; };
+
+function resolveHelm(input: ResolveInput, pick: <K extends keyof Overrides>(k: K) => [NonNullable<Overrides[K]>, SourceInfo] | undefined): HelmSettings {
+  const base = (s: SourceInfo) => (s.kind === 'config' && input.config ? folderOf(input.config.path) : undefined);
+  const render = pick('helmRender');
+  const p = pick('helmPath');
+  const v = pick('helmValues');
+  return {
+    render: render?.[0] ?? false,
+    source: render?.[1] ?? { kind: 'default', detail: 'off unless asked for (--helm-render, helm.render)' },
+    ...(p ? { path: { value: p[0], base: base(p[1]), source: p[1] } } : {}),
+    values: v ? { files: v[0], base: base(v[1]), source: v[1] } : { files: [], source: { kind: 'default', detail: 'the chart\'s own values.yaml only' } },
+  };
 }
 
 /** A human summary of the resolved windows and their sources (status bar tooltip, --print-config). */
@@ -455,6 +509,7 @@ export function describeResolved(c: ResolvedConfig): Record<string, unknown> {
     rules: Object.fromEntries(Object.entries(c.rules).map(([k, v]) => [k, { severity: v, source: c.ruleSources[k] }])),
     ignore: c.ignore,
     files: c.files,
+    helm: { render: c.helm.render, source: c.helm.source, path: c.helm.path ?? null, values: c.helm.values },
     config: c.configPath ?? null,
   };
 }

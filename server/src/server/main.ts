@@ -35,6 +35,9 @@ import { ruleIds } from '../engine/rules';
 import { SettingsReporter } from './settingsReport';
 import { CONFIG_FILENAMES, isConfigFileName } from '../shared/names';
 import { VERSION } from '../shared/version';
+import { HelmService, type HelmRead } from './helm-render';
+import { WorkspaceTrustedNotification, HelmProgressNotification, type HelmProgressParams } from '../shared/protocol';
+import type { ResolvedConfig as Resolved } from '../engine/config';
 
 /** Stages made to throw, for tests only (SKEWGUARD_FAULT=<stage>[,<stage>…]; see the README, Developing). Read once. */
 const FAULTS = parseFaults(process.env.SKEWGUARD_FAULT);
@@ -90,6 +93,11 @@ let settingsReporter: SettingsReporter | undefined;
 const settingsReceived = () => settingsReporter?.report([settings, ...docSettings.values()]);
 const today = () => (process.env.SKEWGUARD_TODAY ? new Date(process.env.SKEWGUARD_TODAY) : new Date());
 
+/** Real Helm rendering (opt-in, trusted workspaces only): made once per (chart, step), kept by chart content. */
+let helm = new HelmService({ jobs: 2 });
+/** How the chart of an analysed file was read, for its facts. */
+const helmReads = new WeakMap<AnalyzeResult, HelmRead>();
+
 /** A document uri's path (memoised: URL parsing is slow, and each file's uri is converted several times). */
 function uriToPath(uri: string): string {
   return memoIn(uriPaths, uri, () => {
@@ -117,6 +125,13 @@ connection.onInitialize((params: InitializeParams) => {
   const roots = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri));
   if (!roots.length && params.rootUri) roots.push(uriToPath(params.rootUri));
   ws = new WorkspaceState(roots, init.cli?.configPath ? path.resolve(init.cli.configPath) : undefined);
+  helm = new HelmService({
+    jobs: Math.max(1, Math.min(64, Number(init.cli?.helmJobs) || 2)),
+    timeoutMs: Number(init.cli?.helmTimeoutMs) > 0 ? Number(init.cli?.helmTimeoutMs) : undefined,
+    // Each render that finishes is said: lsp-lint's stall timer sees a server that is working, not a stalled one.
+    progress: (chartRoot, step, ok) => { void connection.sendNotification(HelmProgressNotification, { chartRoot, step, ok } satisfies HelmProgressParams).catch(() => undefined); },
+  });
+  helm.trusted = init.workspaceTrusted !== false;
   settingsReporter = new SettingsReporter(connection, init.showSettingsProblems !== false);
   return {
     capabilities: {
@@ -189,6 +204,25 @@ connection.onDidChangeWatchedFiles(() => {
   revalidateAll();
 });
 
+// VS Code: the user trusted the workspace; Helm may now be run (when the configuration asks for it).
+connection.onNotification(WorkspaceTrustedNotification, () => {
+  if (helm.trusted) return;
+  helm.trusted = true;
+  revalidateAll();
+});
+
+/** The Helm part of a file's analysis input: the chart's renders when they are made, or the render under way. */
+function helmInput(file: string, config: Resolved, start = true): ReturnType<HelmService['request']> {
+  const root = ws.rootFor(file) ?? process.cwd();
+  const h = config.helm;
+  const settingsBase = h.path && h.path.source.kind !== 'config' ? root : undefined;
+  return helm.request(file, {
+    render: h.render,
+    path: h.path ? { value: h.path.value, base: h.path.base ?? settingsBase } : undefined,
+    values: { files: h.values.files, base: h.values.base },
+  }, config.kubernetes.minors, root, (f) => ws.openTexts.get(f), start);
+}
+
 function configFor(file: string, uri?: string): { config: ResolvedConfig; loaded?: LoadedConfig } {
   const loaded = ws.configFor(file);
   const s = (uri && docSettings.get(uri)) || settings;
@@ -256,12 +290,22 @@ function validateStages(doc: TextDocument): void {
     logFailure('config', doc.uri, e);
     result = { diagnostics: [internalDiagnostic('config', e)] };
   }
+  let helmRead: HelmRead | undefined;
   if (config) {
     try {
+      const h = helmInput(file, config);
+      helmRead = h.read;
+      if (h.pending) {
+        // Checked again once the chart is rendered (the render settles, bounded by its timeout). lsp-lint waits for
+        // that; an editor gets the evaluator's reading now and the rendered one when it is there.
+        void h.pending.then(() => { const d = documents.get(doc.uri); if (d && d.version === doc.version) schedule(d, 0); });
+        if (init.cli) return;
+      }
       result = analyze({
         path: file, text: doc.getText(), config, root: ws.rootFor(file), reportStaleData: !staleDataReported, today: today(),
-        neighbours: ws.lazyNeighboursFor(file), faults: FAULTS, files,
+        neighbours: ws.lazyNeighboursFor(file), faults: FAULTS, files, helmRenders: h.renders,
       });
+      if (helmRead) helmReads.set(result, helmRead);
       if (result.staleReported) staleDataReported = true;
     } catch (e) {
       logFailure('analyze', doc.uri, e);
@@ -342,6 +386,7 @@ function workspaceChanged(uri: string, delay: number): void {
 
 function revalidateAll(): void {
   ws.invalidate();
+  helm.reset();
   for (const d of documents.all()) schedule(d, 0);
   publishConfigProblems();
   void connection.sendNotification(ConfigChangedNotification, {});
@@ -609,6 +654,7 @@ connection.onRequest(ResolvedConfigRequest, (p: ResolvedConfigParams): ResolvedC
   const r = p.uri ? results.get(p.uri) : undefined;
   const lines = loaded ? new LineIndex(loaded.text) : undefined;
   const resolved = describeResolved(config);
+  resolved.helm = helmDescription(file, config, !!p.uri);
   const k = resolved.kubernetes as { window: string; source: { kind: string } };
   const summary = `StarlingX ${config.starlingx.release.release} · Kubernetes ${k.window}${config.kata.window ? ` · Kata ${config.kata.window.from}..${config.kata.window.to}` : ''}`;
   return {
@@ -620,6 +666,20 @@ connection.onRequest(ResolvedConfigRequest, (p: ResolvedConfigParams): ResolvedC
     settingsProblems: normalizeSettings((p.uri && docSettings.get(p.uri)) || settings, ruleIds).problems,
   };
 });
+
+/** --print-config's and the status bar's Helm part: the settings, the binary found, how a chart would be read. */
+function helmDescription(file: string, config: Resolved, isFile: boolean): Record<string, unknown> {
+  const base = describeResolved(config).helm as Record<string, unknown>;
+  const root = ws.rootFor(file) ?? process.cwd();
+  const h = config.helm;
+  const found = helm.binary({ render: h.render, path: h.path ? { value: h.path.value, base: h.path.base ?? root } : undefined, values: { files: [] } }, root);
+  const out: Record<string, unknown> = { ...base, trusted: helm.trusted, binary: found.path ?? null, looked: found.looked };
+  if (isFile) {
+    const r = helmInput(file, config, false);
+    if (r.read) out.readBy = r.read;
+  }
+  return out;
+}
 
 function factsSafe(uri: string, r: AnalyzeResult): Record<string, unknown> | undefined {
   try {
@@ -633,7 +693,9 @@ function factsSafe(uri: string, r: AnalyzeResult): Record<string, unknown> | und
 
 /** Per-file facts for --print-config, the JSON report and the status bar. */
 function factsOf(r: AnalyzeResult): Record<string, unknown> | undefined {
-  return familyById(r.family)?.facts(r);
+  const facts = familyById(r.family)?.facts(r);
+  const read = helmReads.get(r);
+  return read ? { ...facts, helm: read } : facts;
 }
 
 documents.listen(connection);

@@ -11,13 +11,20 @@ export interface Settings {
   rules?: Record<string, SeveritySetting>;
   files?: Record<string, Family>;
   ignore?: string[];
+  /** The Helm binary for real rendering (a machine setting: never taken from an untrusted workspace). */
+  helm?: { path?: string };
   /** Delay between the last keystroke and validation, per document. */
   debounceMs?: number;
 }
 
 export interface InitializationOptions {
   /** Flags from lsp-lint; they win over every other source. */
-  cli?: Overrides & { configPath?: string };
+  cli?: Overrides & { configPath?: string; /** Helm processes at a time (lsp-lint --jobs). */ helmJobs?: number; /** Time one Helm render may take. */ helmTimeoutMs?: number };
+  /**
+   * false: the workspace is not trusted (VS Code's Restricted Mode): a Helm binary is never run. Absent: trusted
+   * (lsp-lint, editors without workspace trust). WorkspaceTrustedNotification says when it becomes trusted.
+   */
+  workspaceTrusted?: boolean;
   /** Settings for clients that do not answer workspace/configuration. */
   settings?: Settings;
   /** false: do not say the Kubernetes data is stale (lsp-lint runs several servers and lets one say it). */
@@ -76,5 +83,15 @@ export const ConfigChangedNotification = 'skewguard/configChanged';
 export const SettingsProblemsNotification = 'skewguard/settingsProblems';
 export interface SettingsProblemsParams { problems: SettingsProblem[] }
 export type { SettingsProblem };
+
+/** Notification from the client: the user trusted the workspace (VS Code onDidGrantWorkspaceTrust). */
+export const WorkspaceTrustedNotification = 'skewguard/workspaceTrusted';
+
+/**
+ * Notification from the server while it renders Helm charts (one per step rendered): lsp-lint's stall timer sees the
+ * server is working; editors may ignore it.
+ */
+export const HelmProgressNotification = 'skewguard/helmProgress';
+export interface HelmProgressParams { chartRoot: string; step: string; ok: boolean }
 
 export const FIX_ALL_KIND = 'source.fixAll.skewguard';

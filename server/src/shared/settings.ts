@@ -10,6 +10,8 @@ export const settingsSchema = {
   properties: {
     ...configSchema.properties,
     kubernetes: { ...configSchema.properties.kubernetes, properties: { window: configSchema.properties.kubernetes.properties.window } },
+    // Only the binary: whether to render is the workspace's own choice (.skewguard.yaml helm.render, --helm-render).
+    helm: { ...configSchema.properties.helm, properties: { path: configSchema.properties.helm.properties.path } },
     debounceMs: { type: 'number', minimum: 0, maximum: 5000 },
     trace: { type: 'object' },
   },
@@ -75,6 +77,7 @@ function normalizeUncached(raw: unknown, knownRules: Set<string>): NormalizedSet
   if (overrides.rules) s.rules = overrides.rules;
   if (overrides.files) s.files = overrides.files;
   if (overrides.ignore) s.ignore = overrides.ignore;
+  if (overrides.helmPath) s.helm = { path: overrides.helmPath };
   const d = value.debounceMs;
   if (typeof d === 'number' && Number.isFinite(d) && d >= 0 && d <= 5000) s.debounceMs = d;
   return out;
