@@ -23,6 +23,7 @@ import { rule as fluxNotServed } from '../../rules/kubernetes/flux-api-not-serve
 import { rule as fluxDeprecated } from '../../rules/kubernetes/flux-api-deprecated';
 import { rule as fluxIdle } from '../../rules/kubernetes/flux-controller-not-deployed';
 import { rule as fieldNotServed } from '../../rules/kubernetes/field-not-served';
+import { rule as unknownField } from '../../rules/kubernetes/unknown-field';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -33,7 +34,7 @@ declare module '../registry' {
 
 export const kubernetesRules: Rule<KubernetesContext>[] = [
   removedApi, deprecatedApi, notYetServed, noCommon, componentNotValidated, controlPlaneSkew, nodeComponentSkew, kubeadmVersion,
-  fluxNotServed, fluxDeprecated, fluxIdle, fieldNotServed,
+  fluxNotServed, fluxDeprecated, fluxIdle, fieldNotServed, unknownField,
 ];
 
 /** An unrendered Helm template: said once, at its first `{{`, instead of checking it. */
