@@ -70,3 +70,36 @@ test('k8s/unknown-field: a field of the wrong level (imagePullPolicy in the pod 
   const found = of(analyze('deployment.yaml', text, '1.28..1.30'), 'k8s/unknown-field');
   assert.deepEqual(found.map((d) => `${d.range.start.line + 1}:${d.message.split(' ')[0]}`), ['13:spec.template.spec.imagePullPolicy']);
 });
+
+// ---- k8s/invalid-enum-value
+
+const POD = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels: {imagePullPolicy: always}\nspec:\n  containers:\n  - name: web\n    image: nginx:1.27\n    imagePullPolicy: "always"\n';
+
+test('k8s/invalid-enum-value: imagePullPolicy: always is an error at the value, and the case fix leaves no finding', () => {
+  const r = analyze('pod.yaml', POD, '1.23..1.27');
+  const [d, ...rest] = of(r, 'k8s/invalid-enum-value');
+  assert.equal(rest.length, 0, rest.map((x) => x.message).join('\n'));
+  assert.equal(d.severity, 'error');
+  assert.match(d.message, /^spec\.containers\[0\]\.imagePullPolicy: always is not one of Always, IfNotPresent or Never \(the enum of 1\.23, 1\.27\); not judged at 1\.24\.\.1\.26 /);
+  assert.deepEqual(d.range, { start: { line: 9, character: 21 }, end: { line: 9, character: 29 } });
+  const fixed = applyEdits(POD, d.fixes[0].edits);
+  assert.equal(fixed, POD.replace('"always"', '"Always"'));
+  const again = analyze('pod.yaml', fixed, '1.23..1.27');
+  assert.deepEqual(of(again, 'k8s/invalid-enum-value'), []);
+  assert.deepEqual(fieldRules(again), []);
+});
+
+test('k8s/invalid-enum-value: a window without enum data is never judged (information only, no fix)', () => {
+  const found = of(analyze('pod.yaml', POD, '1.28..1.30'), 'k8s/invalid-enum-value');
+  assert.deepEqual(found.map((d) => d.severity), ['info']);
+  assert.match(found[0].message, /not judged in the window 1\.28\.\.1\.30 \(no enum data for it there/);
+  assert.deepEqual(found[0].fixes ?? [], []);
+  // A valid value says nothing, with or without enum data.
+  for (const w of ['1.23..1.27', '1.28..1.30']) assert.deepEqual(of(analyze('pod.yaml', POD.replace('"always"', 'Never'), w), 'k8s/invalid-enum-value'), []);
+});
+
+test('k8s/invalid-enum-value: a value that is not a case variant gets no fix', () => {
+  const [d] = of(analyze('pod.yaml', POD.replace('"always"', 'Sometimes'), '1.27'), 'k8s/invalid-enum-value');
+  assert.match(d.message, /Sometimes is not one of Always, IfNotPresent or Never \(the enum of 1\.27\)$/);
+  assert.deepEqual(d.fixes, []);
+});
