@@ -103,3 +103,54 @@ test('k8s/invalid-enum-value: a value that is not a case variant gets no fix', (
   assert.match(d.message, /Sometimes is not one of Always, IfNotPresent or Never \(the enum of 1\.27\)$/);
   assert.deepEqual(d.fixes, []);
 });
+
+// ---- k8s/deprecated-annotation
+
+/** Applies the rule's fixes one at a time, re-analysing after each, until it has none left; returns the text. */
+function fixAll(file, text, window) {
+  for (let i = 0; i < 10; i++) {
+    const d = of(analyze(file, text, window), 'k8s/deprecated-annotation').find((x) => x.fixes?.length);
+    if (!d) return text;
+    text = applyEdits(text, d.fixes[0].edits);
+  }
+  throw new Error('fixes do not converge');
+}
+
+test('k8s/deprecated-annotation: the pod seccomp annotation becomes securityContext.seccompProfile (same meaning), no finding left', () => {
+  const text = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  annotations:\n    seccomp.security.alpha.kubernetes.io/pod: runtime/default\nspec:\n  containers:\n  - name: web\n    image: nginx:1.27\n';
+  const [d] = of(analyze('pod.yaml', text, '1.24..1.26'), 'k8s/deprecated-annotation');
+  assert.match(d.message, /deprecated from 1\.19 \(the kubelet ignores it from 1\.25\); use spec\.securityContext\.seccompProfile/);
+  const fixed = fixAll('pod.yaml', text, '1.24..1.26');
+  assert.equal(fixed, 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: web\n    image: nginx:1.27\n  securityContext:\n    seccompProfile:\n      type: RuntimeDefault\n');
+  assert.deepEqual(fieldRules(analyze('pod.yaml', fixed, '1.24..1.26')), []);
+  assert.deepEqual(of(analyze('pod.yaml', fixed, '1.24..1.26'), 'k8s/deprecated-annotation'), []);
+});
+
+test('k8s/deprecated-annotation: container seccomp (localhost/<p>) and AppArmor annotations of a template, CRLF kept, proven by re-analysis', async () => {
+  const text = 'apiVersion: apps/v1\r\nkind: Deployment\r\nmetadata:\r\n  name: web\r\nspec:\r\n  selector:\r\n    matchLabels: {app: web}\r\n  template:\r\n    metadata:\r\n      annotations:\r\n        container.seccomp.security.alpha.kubernetes.io/web: localhost/profiles/audit.json\r\n        container.apparmor.security.beta.kubernetes.io/web: unconfined\r\n      labels: {app: web}\r\n    spec:\r\n      containers:\r\n      - name: web\r\n        image: nginx:1.27\r\n        securityContext:\r\n          runAsNonRoot: true\r\n';
+  const fixed = fixAll('deployment.yaml', text, '1.30..1.32');
+  assert.ok(!/\r(?!\n)|[^\r]\n/.test(fixed), 'line ends stay CRLF');
+  const YAML = (await import('yaml')).default;
+  const sc = YAML.parse(fixed).spec.template.spec.containers[0].securityContext;
+  assert.deepEqual(sc, { runAsNonRoot: true, seccompProfile: { type: 'Localhost', localhostProfile: 'profiles/audit.json' }, appArmorProfile: { type: 'Unconfined' } });
+  assert.equal(YAML.parse(fixed).spec.template.metadata.annotations, undefined);
+  const again = analyze('deployment.yaml', fixed, '1.30..1.32');
+  assert.deepEqual([...of(again, 'k8s/deprecated-annotation'), ...fieldRules(again)], []);
+});
+
+test('k8s/deprecated-annotation: no fix where a step of the window does not serve the field (AppArmor before 1.30, ingressClassName at 1.17)', () => {
+  const dep = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n    container.apparmor.security.beta.kubernetes.io/c: runtime/default\nspec:\n  containers:\n  - name: c\n    image: busybox\n';
+  const [a] = of(analyze('pod.yaml', dep, '1.29..1.31'), 'k8s/deprecated-annotation');
+  assert.match(a.message, /no fix: not every step of the window serves spec\.containers\[0\]\.securityContext\.appArmorProfile$/);
+  assert.deepEqual(a.fixes, []);
+  // Not deprecated yet anywhere in the window: nothing.
+  assert.deepEqual(of(analyze('pod.yaml', dep, '1.27..1.29'), 'k8s/deprecated-annotation'), []);
+  const ing = 'apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nmetadata:\n  name: web\n  annotations:\n    kubernetes.io/ingress.class: nginx\nspec:\n  backend:\n    serviceName: web\n    servicePort: 80\n';
+  const [i] = of(analyze('ingress.yaml', ing, '1.17..1.19'), 'k8s/deprecated-annotation');
+  assert.deepEqual(i.fixes, []);
+  // A quick fix only (fix-all leaves it): a controller older than the field reads only the annotation.
+  assert.equal(of(analyze('ingress.yaml', ing, '1.18..1.21'), 'k8s/deprecated-annotation')[0].fixes[0].preferred, undefined);
+  const fixed = fixAll('ingress.yaml', ing, '1.18..1.21');
+  assert.ok(fixed.includes('  ingressClassName: nginx\n') && !fixed.includes('ingress.class'));
+  assert.deepEqual(fieldRules(analyze('ingress.yaml', fixed, '1.18..1.21')), []);
+});

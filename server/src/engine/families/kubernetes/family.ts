@@ -25,6 +25,7 @@ import { rule as fluxIdle } from '../../rules/kubernetes/flux-controller-not-dep
 import { rule as fieldNotServed } from '../../rules/kubernetes/field-not-served';
 import { rule as unknownField } from '../../rules/kubernetes/unknown-field';
 import { rule as invalidEnum } from '../../rules/kubernetes/invalid-enum-value';
+import { rule as deprecatedAnnotation } from '../../rules/kubernetes/deprecated-annotation';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -35,7 +36,7 @@ declare module '../registry' {
 
 export const kubernetesRules: Rule<KubernetesContext>[] = [
   removedApi, deprecatedApi, notYetServed, noCommon, componentNotValidated, controlPlaneSkew, nodeComponentSkew, kubeadmVersion,
-  fluxNotServed, fluxDeprecated, fluxIdle, fieldNotServed, unknownField, invalidEnum,
+  fluxNotServed, fluxDeprecated, fluxIdle, fieldNotServed, unknownField, invalidEnum, deprecatedAnnotation,
 ];
 
 /** An unrendered Helm template: said once, at its first `{{`, instead of checking it. */
