@@ -18,11 +18,31 @@ function listOf(ms: number[]): string {
 }
 
 /** The minors of the table whose source lists enums at all (the others are never judged). */
+let knownMemo: number[] | undefined;
 function enumMinors(): number[] {
+  if (knownMemo) return knownMemo;
   const t = fieldTable();
   const out = new Set<number>();
   for (const es of Object.values(t.enums)) for (const e of es) for (const m of e.minors) out.add(m);
-  return [...out].sort((a, b) => a - b);
+  return (knownMemo = [...out].sort((a, b) => a - b));
+}
+
+/** Per node (a named field: its owners per minor are fixed), the enum of each minor with enum data; [] for most fields. */
+const enumsOf = new WeakMap<FieldNode, Array<{ minor: number; values: string[] }>>();
+const NONE: Array<{ minor: number; values: string[] }> = [];
+function enumsAt(c: FieldNode, key: string): Array<{ minor: number; values: string[] }> {
+  let hit = enumsOf.get(c);
+  if (hit) return hit;
+  const t = fieldTable();
+  hit = [];
+  for (const m of enumMinors()) {
+    const owner = c.owners[m - t.first];
+    const e = owner ? t.enums[`${owner}.${key}`]?.find((x) => x.minors.includes(m)) : undefined;
+    if (e) hit.push({ minor: m, values: e.values });
+  }
+  if (!hit.length) hit = NONE;
+  enumsOf.set(c, hit);
+  return hit;
 }
 
 export const rule: Rule<KubernetesContext> = {
@@ -72,14 +92,10 @@ export const rule: Rule<KubernetesContext> = {
           if (val && typeof val === 'object') { stack.push({ v: val, node: c, at: { up: at, seg: key } }); continue; }
           if (typeof val !== 'string') continue;
           // The enum of each minor with enum data, through the model that holds the field there.
-          const judged: Array<{ minor: number; values: string[] }> = [];
-          const others: Array<{ minor: number; values: string[] }> = [];
-          for (const m of known) {
-            const owner = c.owners[m - t.first];
-            const e = owner ? t.enums[`${owner}.${key}`]?.find((x) => x.minors.includes(m)) : undefined;
-            if (!e) continue;
-            (win & (1 << (m - t.first)) ? judged : others).push({ minor: m, values: e.values });
-          }
+          const all = enumsAt(c, key);
+          if (!all.length) continue;
+          const judged = all.filter((x) => win & (1 << (x.minor - t.first)));
+          const others = all.filter((x) => !(win & (1 << (x.minor - t.first))));
           const refusing = judged.filter((j) => !j.values.includes(val));
           const segs: Array<string | number> = [];
           for (let p: At = { up: at, seg: key }; p; p = p.up) segs.push(p.seg);
