@@ -69,6 +69,7 @@ test('k8s/unknown-field: a field of the wrong level (imagePullPolicy in the pod 
   const text = DEPLOYMENT.replace('replica: 3', 'replicas: 3').replace('    spec:\n      containers:', '    spec:\n      imagePullPolicy: Always\n      containers:').replace('image: nginx:1.27', 'image: nginx:1.27\n        imagePullPolicy: Always');
   const found = of(analyze('deployment.yaml', text, '1.28..1.30'), 'k8s/unknown-field');
   assert.deepEqual(found.map((d) => `${d.range.start.line + 1}:${d.message.split(' ')[0]}`), ['13:spec.template.spec.imagePullPolicy']);
+  assert.match(found[0].message, /; it is a field of spec\.template\.spec\.containers\[\], spec\.template\.spec\.ephemeralContainers\[\] or spec\.template\.spec\.initContainers\[\]$/);
 });
 
 // ---- k8s/invalid-enum-value

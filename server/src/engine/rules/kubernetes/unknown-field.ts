@@ -76,6 +76,21 @@ function closeFields(models: Set<string>, key: string): Array<{ name: string; ty
   return all.filter((c) => c.d === best).sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
+/** The fields of those models whose own model (or array of it) has a field named `key`: "containers[]" for imagePullPolicy in a PodSpec. */
+function oneLevelDown(models: Set<string>, key: string): string[] {
+  const t = fieldTable();
+  const out = new Set<string>();
+  for (const m of models) {
+    for (const [name, entry] of Object.entries(t.models[m].fields)) {
+      const type = typeof entry === 'string' ? entry : entry[entry.length - 1][0];
+      const arr = type.startsWith('[]');
+      const base = type.replace(/^(\[\])+/, '');
+      if (t.models[base]?.fields[key] !== undefined) out.add(`${name}${arr ? '[]' : ''}`);
+    }
+  }
+  return [...out].sort();
+}
+
 const orList = (xs: string[]): string => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`);
 
 export const rule: Rule<KubernetesContext> = {
@@ -85,7 +100,7 @@ export const rule: Rule<KubernetesContext> = {
   title: 'Field no Kubernetes version knows',
   what: 'Reports, at its key, a field of a built-in kind that no Kubernetes version of the field table (1.15 … 1.37) has '
     + 'for that apiVersion/kind at that place: a typo (`replica:` for `replicas:`) or a field written at the wrong level '
-    + '(`imagePullPolicy` in the pod spec instead of a container). It names the nearest fields ("did you mean replicas?", '
+    + '(`imagePullPolicy` in the pod spec instead of a container: it says where the field belongs). It names the nearest fields ("did you mean replicas?", '
     + 'at most two edits away) and offers to rename the key when exactly one is that near and takes the same JSON type. '
     + 'Free-form maps (labels, annotations, `data`, `matchLabels`) and free-form JSON accept any key; `status` is not '
     + 'checked; custom resources and kinds the table does not have are not judged, nor is a part of an object the table '
@@ -154,7 +169,8 @@ export const rule: Rule<KubernetesContext> = {
           const parent = shown.slice(0, shown.length - key.length);
           report({
             message: `${shown} is not a field of ${o.apiVersion} ${o.kind} in any Kubernetes version of the field table (1.${t.first}..1.${t.last}); the API server drops it`
-              + (close.length ? `; did you mean ${orList(close.map((x) => parent + x.name))}?` : ''),
+              + (close.length ? `; did you mean ${orList(close.map((x) => parent + x.name))}?` : '')
+              + (() => { const down = close.length ? [] : oneLevelDown(models, key); return down.length ? `; it is a field of ${orList(down.map((d) => parent + d))}` : ''; })(),
             range,
             fixes,
             data: { path: shown, suggestions: close.map((x) => x.name) },
