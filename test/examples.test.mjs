@@ -73,7 +73,7 @@ test('npm run demo: lsp-lint examples/ reports the findings examples/README.md d
     ],
     'examples/kubernetes/kubeadm/localhost.yml': ['2:21 warning starlingx/kubernetes-version-below-default'],
     'examples/kubernetes/stx6-site/localhost.yml': ['13:21 warning starlingx/kubernetes-version-below-default'],
-    'examples/kubernetes/stx6-site/manifests/ingress.yaml': ['3:13 warning k8s/deprecated-api'],
+    'examples/kubernetes/stx6-site/manifests/ingress.yaml': ['3:13 warning k8s/deprecated-api', '8:5 warning k8s/deprecated-annotation'],
     'examples/kubernetes/stx6-skew-site/localhost.yml': ['12:21 warning starlingx/kubernetes-version-below-default'],
     'examples/kubernetes/stx6-skew-site/manifests/calico-node.yaml': [
       '23:18 warning k8s/component-not-validated',

@@ -24,6 +24,9 @@ import { rule as fluxDeprecated } from '../../rules/kubernetes/flux-api-deprecat
 import { rule as fluxIdle } from '../../rules/kubernetes/flux-controller-not-deployed';
 import { rule as fieldNotServed } from '../../rules/kubernetes/field-not-served';
 import { rule as componentSetting } from '../../rules/kubernetes/component-setting';
+import { rule as unknownField } from '../../rules/kubernetes/unknown-field';
+import { rule as invalidEnum } from '../../rules/kubernetes/invalid-enum-value';
+import { rule as deprecatedAnnotation } from '../../rules/kubernetes/deprecated-annotation';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -34,7 +37,7 @@ declare module '../registry' {
 
 export const kubernetesRules: Rule<KubernetesContext>[] = [
   removedApi, deprecatedApi, notYetServed, noCommon, componentNotValidated, controlPlaneSkew, nodeComponentSkew, kubeadmVersion,
-  fluxNotServed, fluxDeprecated, fluxIdle, fieldNotServed, componentSetting,
+  fluxNotServed, fluxDeprecated, fluxIdle, fieldNotServed, componentSetting, unknownField, invalidEnum, deprecatedAnnotation,
 ];
 
 /** An unrendered Helm template: said once, at its first `{{`, instead of checking it. */

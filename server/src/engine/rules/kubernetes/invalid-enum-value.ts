@@ -1,0 +1,136 @@
+import type { Rule, FindingFix } from '../types';
+import type { KubernetesContext } from '../../families/kubernetes';
+import { rootNode, maskOf, minorNumber, fieldTable, type FieldNode } from '../../kubernetes/fields';
+import { range } from './common';
+
+const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const orList = (xs: string[]): string => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`);
+/** "1.17, 1.23..1.27": sorted minors as runs. */
+function listOf(ms: number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < ms.length; i++) {
+    let j = i;
+    while (j + 1 < ms.length && ms[j + 1] === ms[j] + 1) j++;
+    parts.push(i === j ? `1.${ms[i]}` : `1.${ms[i]}..1.${ms[j]}`);
+    i = j;
+  }
+  return parts.join(', ');
+}
+
+/** The minors of the table whose source lists enums at all (the others are never judged). */
+let knownMemo: number[] | undefined;
+function enumMinors(): number[] {
+  if (knownMemo) return knownMemo;
+  const t = fieldTable();
+  const out = new Set<number>();
+  for (const es of Object.values(t.enums)) for (const e of es) for (const m of e.minors) out.add(m);
+  return (knownMemo = [...out].sort((a, b) => a - b));
+}
+
+/** Per node (a named field: its owners per minor are fixed), the enum of each minor with enum data; [] for most fields. */
+const enumsOf = new WeakMap<FieldNode, Array<{ minor: number; values: string[] }>>();
+const NONE: Array<{ minor: number; values: string[] }> = [];
+function enumsAt(c: FieldNode, key: string): Array<{ minor: number; values: string[] }> {
+  let hit = enumsOf.get(c);
+  if (hit) return hit;
+  const t = fieldTable();
+  hit = [];
+  for (const m of enumMinors()) {
+    const owner = c.owners[m - t.first];
+    const e = owner ? t.enums[`${owner}.${key}`]?.find((x) => x.minors.includes(m)) : undefined;
+    if (e) hit.push({ minor: m, values: e.values });
+  }
+  if (!hit.length) hit = NONE;
+  enumsOf.set(c, hit);
+  return hit;
+}
+
+export const rule: Rule<KubernetesContext> = {
+  id: 'k8s/invalid-enum-value',
+  family: 'kubernetes',
+  defaultSeverity: 'error',
+  title: 'Value outside the enum the API defines',
+  what: 'Reports, at the value, a string field of a built-in kind whose value is not one of those the OpenAPI document of a '
+    + 'step of the window lists for it (`imagePullPolicy: always`: "Always, IfNotPresent or Never"), with a fix where only '
+    + 'the case differs. Enums are known only where a minor\'s source lists them (some minors\' packages carry no enums; '
+    + 'the message names the minors that do): a step without enum data is never judged; where no step of the window has any, a value outside '
+    + 'the enums of the other minors is said as information, naming the minors it was compared with.',
+  why: 'The API server refuses an object whose enum field has a value it does not define (or, for older fields validated '
+    + 'only by the controller, the object is created and never works): the apply fails at that step of the upgrade.',
+  bad: { filename: 'pod.yaml', text: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: web\n    image: nginx:1.27\n    imagePullPolicy: always\n', options: 'Kubernetes 1.23..1.27' },
+  good: { filename: 'pod.yaml', text: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: web\n    image: nginx:1.27\n    imagePullPolicy: Always\n', options: 'Kubernetes 1.23..1.27' },
+  fix: 'complete',
+  sources: [
+    'data/kubernetes/fields/fields.json `enums`: the enum values each minor\'s OpenAPI-generated package lists (the package of each minor is cited there)',
+  ],
+  check(ctx, report) {
+    const t = fieldTable();
+    const windowMinors = ctx.minors.map(minorNumber).filter((m) => m >= t.first && m <= t.last);
+    const win = maskOf(windowMinors);
+    if (!win) return;
+    const known = enumMinors();
+    const text = ctx.file.text;
+    for (const o of ctx.objects) {
+      const root = rootNode(o.apiVersion, o.kind);
+      if (!root) continue;
+      type At = { up: At | null; seg: string | number } | null;
+      let base: At = null;
+      for (const seg of o.at) base = { up: base, seg };
+      const stack: Array<{ v: unknown; node: FieldNode; at: At }> = [{ v: o.value, node: root, at: base }];
+      while (stack.length) {
+        const { v, node, at } = stack.pop()!;
+        if (Array.isArray(v)) {
+          for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], node, at: { up: at, seg: i } });
+          continue;
+        }
+        if (!isObj(v)) continue;
+        for (const key of Object.keys(v)) {
+          if (node === root && key === 'status') continue;
+          const c = node.child(key);
+          if (!c.served || (c.freeForm & c.served) === c.served) continue;
+          const val = v[key];
+          if (val && typeof val === 'object') { stack.push({ v: val, node: c, at: { up: at, seg: key } }); continue; }
+          if (typeof val !== 'string') continue;
+          // The enum of each minor with enum data, through the model that holds the field there.
+          const all = enumsAt(c, key);
+          if (!all.length) continue;
+          const judged = all.filter((x) => win & (1 << (x.minor - t.first)));
+          const others = all.filter((x) => !(win & (1 << (x.minor - t.first))));
+          const refusing = judged.filter((j) => !j.values.includes(val));
+          const segs: Array<string | number> = [];
+          for (let p: At = { up: at, seg: key }; p; p = p.up) segs.push(p.seg);
+          segs.reverse();
+          const shown = segs.slice(o.at.length).map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('');
+          const notJudged = windowMinors.filter((m) => !judged.some((j) => j.minor === m) && c.served & (1 << (m - t.first)));
+          if (refusing.length) {
+            const values = refusing[refusing.length - 1].values;
+            const loc = o.doc.locate(segs).value;
+            const src = text.slice(loc.start, loc.end);
+            const q = /^["']/.test(src) ? src[0] : '';
+            // Only the case differs, and the value so written is in every judged minor's enum: a fix that keeps the meaning.
+            const same = values.filter((x) => x.toLowerCase() === val.toLowerCase());
+            const fixes: FindingFix[] = same.length === 1 && judged.every((j) => j.values.includes(same[0]))
+              ? [{ title: `Write ${same[0]}`, edits: [{ range: loc, newText: `${q}${same[0]}${q}` }], preferred: true }] : [];
+            report({
+              message: `${shown}: ${val} is not one of ${orList(values)} (the enum of ${listOf(refusing.map((r) => r.minor))})`
+                + (notJudged.length ? `; not judged at ${listOf(notJudged)} (no enum data for it there: the table has enums only from the sources of ${listOf(known)})` : ''),
+              range: loc,
+              fixes,
+              data: { path: shown, value: val, allowed: values, judgedAt: judged.map((j) => `1.${j.minor}`), window: range(ctx.minors) },
+            });
+          } else if (!judged.length && others.length && others.every((x) => !x.values.includes(val))) {
+            // No step of the window has enum data: said as information, not judged.
+            const values = others[others.length - 1].values;
+            const loc = o.doc.locate(segs).value;
+            report({
+              message: `${shown}: ${val} is not one of ${orList(values)} at ${listOf(others.map((x) => x.minor))}; not judged in the window ${range(ctx.minors)} (no enum data for it there: the table has enums only from the sources of ${listOf(known)})`,
+              range: loc,
+              severity: 'info',
+              data: { path: shown, value: val, allowed: values, judgedAt: [], window: range(ctx.minors) },
+            });
+          }
+        }
+      }
+    }
+  },
+};
