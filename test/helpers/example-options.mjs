@@ -9,6 +9,7 @@ export function exampleOverrides(options) {
     else if ((m = /^Kubernetes\s+(\S+)$/i.exec(part))) cli.kubernetesWindow = m[1];
     else if ((m = /^Kata(?: Containers)?\s+(\S+)$/i.exec(part))) cli.kataWindow = m[1];
     else if ((m = /^(go|runtime-rs)$/.exec(part))) cli.kataFlavour = m[1];
+    else if ((m = /^containerd\s+(\S+)$/i.exec(part))) cli.containerdWindow = m[1];
     else if (/^data older than six months$/i.test(part)) staleData = true;
     else throw new Error(`unknown example option "${part}"; teach test/helpers/example-options.mjs`);
   }
