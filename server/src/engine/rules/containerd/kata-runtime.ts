@@ -39,7 +39,7 @@ export const rule: Rule<ContainerdContext> = {
       }
       if (!rt.configPath) {
         report({
-          message: `${name}: no options.ConfigPath; the Kata shim then reads its default configuration.toml, not one chosen for runtime ${rt.name} (e.g. ConfigPath = "/opt/kata/share/defaults/kata-containers/configuration-qemu.toml")`,
+          message: `${name}: no options.ConfigPath; the Kata shim then reads its default configuration.toml, not one chosen for runtime ${rt.name} (e.g. ConfigPath = "/opt/kata/share/defaults/kata-containers/configuration${/^kata-([a-z0-9-]+)$/.exec(rt.name) ? `-${/^kata-([a-z0-9-]+)$/.exec(rt.name)![1]}` : ''}.toml")`,
           range: rt.range,
           data: { runtime: rt.name },
         });

@@ -54,10 +54,10 @@ export const rule: Rule<ContainerdContext> = {
       let hint = '';
       const v3 = nr.minors.filter((r) => r.currentConfigVersion >= 3);
       if (nr.node.path.startsWith('plugins."io.containerd.grpc.v1.cri"') && ctx.version >= 3 && v3.length) {
-        hint = `; in a version ${ctx.version} file containerd ${minorsText(v3.map((r) => r.minor), ctx.minors)} reads the CRI runtime settings under plugins."io.containerd.cri.v1.runtime" and the image settings under plugins."io.containerd.cri.v1.images" (io.containerd.grpc.v1.cri keeps only the streaming server)`;
+        hint = `; in a version ${ctx.version} file containerd ${minorsText(v3.map((r) => r.minor), ctx.minors)} ${v3.length > 1 ? 'read' : 'reads'} the CRI runtime settings under plugins."io.containerd.cri.v1.runtime" and the image settings under plugins."io.containerd.cri.v1.images" (io.containerd.grpc.v1.cri keeps only the streaming server)`;
       } else if (moved.length) {
         const via = moved.map((x) => x.read.via).find(Boolean);
-        hint = `; the migration from version ${ctx.version} moves it${via ? ` to ${via}` : ''}, which ${minorsText(moved.map((x) => x.r.minor), ctx.minors)} does not read`;
+        hint = `; the migration from version ${ctx.version} moves it${via ? ` to ${via}` : ''}, which ${minorsText(moved.map((x) => x.r.minor), ctx.minors)} ${moved.length > 1 ? 'do' : 'does'} not read`;
       } else if (nr.node.path.includes('"io.containerd.cri.v1.') && nr.minors.some((r) => r.currentConfigVersion < 3)) {
         hint = '; containerd 1.x reads the CRI plugin as io.containerd.grpc.v1.cri (version 2)';
       }
