@@ -20,18 +20,18 @@ export function isContainerdName(file: string): boolean {
 }
 
 /**
- * Whether a TOML text is a containerd config by content: `version = N` at the top level together with a
- * `[plugins."io.containerd.…"]` table, a `[plugins.cri…]` table (version 1), or top-level `root`/`state` with a
- * `[grpc]` table. A web app's config.toml has none of these.
+ * Whether a TOML text is a containerd config by content: a `[plugins."io.containerd.…"]` table, a `[plugins.cri…]`
+ * table (version 1), or top-level `root` and `state` with a `[grpc]` table. A web app's config.toml has none of these.
  */
 export function isContainerdContent(text: string): boolean {
   const head = text.slice(0, 1 << 20);
   const pluginTable = /^[ \t]*\[\[?[ \t]*plugins[ \t]*\.[ \t]*("io\.containerd\.[^"\r\n]*"|'io\.containerd\.[^'\r\n]*'|cri\b)/m.test(head);
   if (pluginTable) return true;
-  const version = /^[ \t]*version[ \t]*=[ \t]*[1-9][ \t]*(#.*)?\r?$/m.test(head);
-  const rootState = /^[ \t]*(root|state)[ \t]*=[ \t]*["']/m.test(head);
+  // Both `root` and `state` before any table (containerd's top-level directories), and a [grpc] table.
+  const top = head.slice(0, head.search(/^[ \t]*\[/m) >>> 0);
+  const rootState = /^[ \t]*root[ \t]*=[ \t]*["']/m.test(top) && /^[ \t]*state[ \t]*=[ \t]*["']/m.test(top);
   const grpc = /^[ \t]*\[[ \t]*grpc[ \t]*\][ \t]*(#.*)?\r?$/m.test(head);
-  return rootState && grpc && (version || /^[ \t]*\[[ \t]*(ttrpc|debug|metrics)[ \t]*\]/m.test(head));
+  return rootState && grpc;
 }
 
 // ---- the key trie: every data path, with the minors that read it or something under it ----
