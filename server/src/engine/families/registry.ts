@@ -12,7 +12,7 @@ import { kataPersist } from './kata-persist/family';
 import { kustomize } from './kustomize/family';
 import { containerd } from './containerd/family';
 
-export const families = [starlingx, kustomize, kubernetes, kataConfig, kataPersist, containerd] as const satisfies readonly FamilyModule[];
+export const families = [starlingx, kustomize, kubernetes, containerd, kataConfig, kataPersist] as const satisfies readonly FamilyModule[];
 
 /** The family ids, in registry order (the `Family` union of engine/types.ts is this list's element type). */
 export type FamilyId = (typeof families)[number]['id'];

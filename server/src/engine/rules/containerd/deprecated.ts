@@ -34,7 +34,8 @@ function binDirFix(ctx: ContainerdContext, it: ContainerdItem): FindingFix | und
       { range: { start: e.keyRange.end, end: e.keyRange.end }, newText: 's' },
       { range: e.valueRange, newText: `[${valueText}]` },
     ],
-    preferred: true,
+    // A quick fix the user picks (the rule's other findings have none, so fix-all does not apply it).
+    preferred: false,
   };
 }
 
@@ -51,8 +52,8 @@ export const rule: Rule<ContainerdContext> = {
   why: 'A deprecated setting is removed in a later minor (often the one after an LTS), and containerd then ignores it silently or refuses to start; '
     + 'containerd says so only in its log and `ctr deprecations list`. The other replacements are not mechanical: `config_path` needs hosts.toml '
     + 'files in another folder, and `systemd_cgroup` applied to the v1 linux shim only, so moving it into a runc v2 runtime changes that runtime.',
-  bad: { filename: '/etc/containerd/config.toml', text: 'version = 2\n\n[plugins."io.containerd.grpc.v1.cri".registry.mirrors."docker.io"]\n  endpoint = ["https://mirror.example.com"]\n', options: 'containerd 1.7..2.1' },
-  good: { filename: '/etc/containerd/config.toml', text: 'version = 2\n\n[plugins."io.containerd.grpc.v1.cri".registry]\n  config_path = "/etc/containerd/certs.d"\n', options: 'containerd 1.7..2.1' },
+  bad: { filename: '/etc/containerd/config.toml', text: 'version = 3\n\n[plugins."io.containerd.cri.v1.runtime".cni]\n  bin_dir = "/opt/cni/bin"\n  conf_dir = "/etc/cni/net.d"\n', options: 'containerd 2.1..2.2, Kubernetes 1.35' },
+  good: { filename: '/etc/containerd/config.toml', text: 'version = 3\n\n[plugins."io.containerd.cri.v1.runtime".cni]\n  bin_dirs = ["/opt/cni/bin"]\n  conf_dir = "/etc/cni/net.d"\n', options: 'containerd 2.1..2.2, Kubernetes 1.35' },
   fix: 'suggestion',
   sources: [
     'containerd/containerd pkg/deprecation/deprecation.go (deprecation IDs and messages) and the sites that emit them',
