@@ -215,3 +215,28 @@ test('lsp-lint: the example upgrade through the built CLI, --containerd-window, 
     assert.match(c.out, /holds no containerd minor/);
   } finally { fs.rmSync(dir, { recursive: true, force: true }); }
 });
+
+test('item 5: a RuntimeClass handler must be a runtime the workspace\'s containerd config defines (engine and lsp-lint)', () => {
+  const rc = 'apiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata:\n  name: kata\nhandler: kata-qemu\n';
+  // The runtime names come from the containerd config itself (the extractor the workspace uses).
+  const names = e.analyze({ path: ETC, text: V2_NODE, config: cfg() }).containerd.runtimeNames();
+  assert.deepEqual(names, ['kata-qemu']);
+  const ok = e.analyze({ path: '/w/rc.yaml', text: rc, config: cfg({ kubernetesWindow: '1.32' }), neighbours: { containerdRuntimes: { files: ['etc/containerd/config.toml'], names } } });
+  assert.deepEqual(ok.diagnostics, []);
+  const bad = e.analyze({ path: '/w/rc.yaml', text: rc.replace('handler: kata-qemu', 'handler: kata-qemu-snp'), config: cfg({ kubernetesWindow: '1.32' }), neighbours: { containerdRuntimes: { files: ['etc/containerd/config.toml'], names } } });
+  assert.deepEqual(bad.diagnostics.map((d) => [d.ruleId, d.severity, d.range.start]), [['k8s/runtimeclass-handler', 'error', { line: 4, character: 9 }]]);
+  // Without a containerd config in the workspace the handler is not checked (nothing to check it against).
+  assert.deepEqual(e.analyze({ path: '/w/rc.yaml', text: rc, config: cfg({ kubernetesWindow: '1.32' }) }).diagnostics, []);
+  // Through lsp-lint: the server finds containerd/config.toml in the workspace by name.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctr-rc-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'node', 'containerd'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'node', 'containerd', 'config.toml'), V2_NODE);
+    fs.writeFileSync(path.join(dir, 'rc.yaml'), rc + '---\n' + rc.replace('name: kata', 'name: fc').replace('kata-qemu', 'kata-fc'));
+    let out;
+    try { out = execFileSync(process.execPath, [path.join(repoRoot, 'bin/lsp-lint.js'), 'rc.yaml', '--format', 'json', '--kubernetes-window', '1.32'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }); } catch (err) { assert.equal(err.status, 1); out = err.stdout; }
+    const msgs = JSON.parse(out)[0].messages;
+    assert.deepEqual(msgs.map((m) => `${m.line}:${m.column} ${m.ruleId}`), ['11:10 k8s/runtimeclass-handler']);
+    assert.match(msgs[0].message, /"kata-fc".*node\/containerd\/config\.toml defines "kata-qemu"/);
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});

@@ -51,7 +51,7 @@ function findings(rule, which, { prefix = '', rules } = {}) {
     assert.equal(rule.id, 'config/invalid', `${rule.id}: only config/invalid is reported on .skewguard.yaml`);
     return e.parseConfig(`/x/${ex.filename}`, text, e.ruleIds).problems.map((p) => ({ ruleId: 'config/invalid', severity: 'error', message: p.message }));
   }
-  const { staleData, cli } = exampleOverrides(ex.options);
+  const { staleData, cli, neighbours } = exampleOverrides(ex.options);
   if (rules) cli.rules = rules;
   const config = e.resolveConfig({ cli });
   // Pin "today" to the data's date, or to a year after it when the example is about stale data.
@@ -59,7 +59,7 @@ function findings(rule, which, { prefix = '', rules } = {}) {
   const today = new Date(staleData ? asOf + 365 * 86400000 : asOf);
   const faults = which === 'bad' && FAULTS[rule.id] ? new Set([FAULTS[rule.id]]) : undefined;
   // A documented example is a file alone: a rule that looks at the files around it (AnalyzeInput.files) finds none.
-  return e.analyze({ path: `/x/${ex.filename}`, text, config, reportStaleData: true, today, faults, files: NOTHING_AROUND }).diagnostics;
+  return e.analyze({ path: `/x/${ex.filename}`, text, config, reportStaleData: true, today, faults, files: NOTHING_AROUND, neighbours }).diagnostics;
 }
 const NOTHING_AROUND = { read: () => undefined, readBytes: () => undefined, list: () => undefined };
 

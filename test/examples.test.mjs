@@ -43,6 +43,8 @@ test('npm run demo: lsp-lint examples/ reports the findings examples/README.md d
       '39:2 warning containerd/not-read', // registry.configs.<host>.tls: dropped in 2.0
       '39:2 warning containerd/deprecated', // registry.configs
     ],
+    // kata-fc is not a runtime of the workspace's containerd config (k8s/runtimeclass-handler, cross-file).
+    'examples/containerd/upgrade-1.7-to-2.1/manifests/runtimeclasses.yaml': ['18:10 error k8s/runtimeclass-handler'],
     'examples/kata/acrn-edge-3.2-to-3.12/configuration-acrn.toml': ['3:2 error kata/section-not-in-window'],
     'examples/kata/clh-3.2-to-3.32/configuration-clh.toml': [],
     'examples/kata/gpu-host-3.1-to-3.32/configuration-qemu-tdx.toml': ['13:13 error kata/invalid-value'],

@@ -96,13 +96,13 @@ function run({ as, text, options, rules, faults, dir }) {
       range: p.range ? { start: pos(p.range.start), end: pos(p.range.end) } : { start: pos(0), end: pos(0) },
     }));
   }
-  const { cli, staleData } = exampleOverrides(options);
+  const { cli, staleData, neighbours } = exampleOverrides(options);
   if (rules) cli.rules = rules;
   const config = e.resolveConfig({ cli });
   const asOf = Date.parse(e.kubernetesApis().asOf);
   const today = new Date(staleData ? asOf + 365 * 86400000 : asOf);
   const file = as.startsWith('/') ? as : `/x/${as}`;
-  return e.analyze({ path: file, text, config, reportStaleData: true, today, faults: faults?.length ? new Set(faults) : undefined, files: dir && folderFiles(dir) }).diagnostics;
+  return e.analyze({ path: file, text, config, reportStaleData: true, today, faults: faults?.length ? new Set(faults) : undefined, files: dir && folderFiles(dir), neighbours }).diagnostics;
 }
 
 /** The rule's cases: its documented examples, then its fixture folder's. */

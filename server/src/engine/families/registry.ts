@@ -11,6 +11,7 @@ import { kataConfig } from './kata/family';
 import { kataPersist } from './kata-persist/family';
 import { kustomize } from './kustomize/family';
 import { containerd } from './containerd/family';
+import { isContainerdName, containerdRuntimeNames } from './containerd';
 
 export const families = [starlingx, kustomize, kubernetes, containerd, kataConfig, kataPersist] as const satisfies readonly FamilyModule[];
 
@@ -47,5 +48,8 @@ export const workspaceFacts = {
   isAnchorName: isStarlingxName,
   anchorKubernetesVersion: localhostKubernetesVersion,
   folderFacts: staticPodImagesOf,
+  /** containerd configs of the workspace (found by name) and the runtime names each defines (RuntimeClass handlers). */
+  isRuntimeConfigName: isContainerdName,
+  runtimeNamesOf: containerdRuntimeNames,
 };
 export type { NeighbourFacts } from './kubernetes';

@@ -2,7 +2,7 @@
 // and key of the file matched to the keys containerd's config structs decode (data/containerd/config.json), and
 // whether each containerd minor of the window reads it (after the in-memory migration of an older config version).
 import * as path from 'node:path';
-import type { TomlFile, TomlEntry, TomlTable } from '../../parse/toml';
+import { parseTomlText, type TomlFile, type TomlEntry, type TomlTable } from '../../parse/toml';
 import type { SourceInfo } from '../../types';
 import type { ResolvedConfig } from '../../config';
 import { compareMinor } from '../../versions';
@@ -290,6 +290,25 @@ export class ContainerdContext {
     }
     return [...names];
   }
+}
+
+/**
+ * The runtime names a containerd config defines (`…containerd.runtimes.<name>`), for the workspace's cross-file facts
+ * (a RuntimeClass handler names one). undefined: not a containerd config, or it does not parse.
+ */
+export function containerdRuntimeNames(text: string): string[] | undefined {
+  if (text.length > 1 << 20) return undefined;
+  const toml = parseTomlText(text);
+  if (toml.errors.length) return undefined;
+  const names = new Set<string>();
+  const add = (segs: string[]) => {
+    for (let i = 1; i + 2 < segs.length + 1; i++) {
+      if (segs[0] === 'plugins' && segs[i] === 'containerd' && segs[i + 1] === 'runtimes' && segs[i + 2] !== undefined) { names.add(segs[i + 2]); return; }
+    }
+  };
+  for (const t of toml.tables) add(t.path);
+  for (const e of toml.entries) add([...e.table, ...e.key]);
+  return [...names];
 }
 
 export const releaseByMinor = (m: string): ContainerdRelease | undefined => containerdRelease(m);

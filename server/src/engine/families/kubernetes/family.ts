@@ -19,6 +19,7 @@ import { rule as componentNotValidated } from '../../rules/kubernetes/component-
 import { rule as controlPlaneSkew } from '../../rules/kubernetes/control-plane-skew';
 import { rule as nodeComponentSkew } from '../../rules/kubernetes/node-component-skew';
 import { rule as kubeadmVersion } from '../../rules/kubernetes/kubeadm-version';
+import { rule as runtimeClassHandler } from '../../rules/kubernetes/runtimeclass-handler';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -28,7 +29,7 @@ declare module '../registry' {
 }
 
 export const kubernetesRules: Rule<KubernetesContext>[] = [
-  removedApi, deprecatedApi, notYetServed, noCommon, componentNotValidated, controlPlaneSkew, nodeComponentSkew, kubeadmVersion,
+  removedApi, deprecatedApi, notYetServed, noCommon, componentNotValidated, controlPlaneSkew, nodeComponentSkew, kubeadmVersion, runtimeClassHandler,
 ];
 
 /** An unrendered Helm template: said once, at its first `{{`, instead of checking it. */
