@@ -57,7 +57,7 @@ export function containerdHover(ctx: ContainerdContext, text: string, pos: Posit
   if (!it) return undefined;
   const name = joinPath(it.segs);
   const out = [`**${it.kind === 'table' ? `[${name}]` : name}** — containerd config.toml`, ''];
-  if (it.match.kind === 'known') out.push(...describe(ctx, it.match.node));
+  if (it.match.kind === 'known') for (const l of describe(ctx, it.match.node)) out.push(l);
   else if (it.match.kind === 'opaque') out.push(it.match.plugin ? `Plugin \`${it.match.plugin}\`: its configuration is not in the data (only the daemon, the CRI plugins, the runtime options and 2.3's server plugins are); not checked.` : 'An entry of a map of values; not checked.');
   else out.push(`No containerd release of the data reads this (${ctx.data.releases[0].minor}..${ctx.data.releases[ctx.data.releases.length - 1].minor}).`);
   return { markdown: out.join('\n'), range: lines.range(it.range.start, it.range.end) };
@@ -92,7 +92,7 @@ export function containerdComplete(ctx: ContainerdContext, text: string, pos: Po
     .map((c, i) => ({
       label: c.seg, kind: 'property' as const,
       detail: `${c.row!.type}; read by containerd ${ctx.windowText}`,
-      documentation: [`**${c.path}**`, '', ...describe(ctx, c)].join('\n'),
+      documentation: [`**${c.path}**`, ''].concat(describe(ctx, c)).join('\n'),
       insertText: `${c.seg} = `, replace: { start, end: start + m[1].length + rest.length },
       sortText: String(i).padStart(3, '0'),
     }));
