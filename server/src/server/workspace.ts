@@ -113,7 +113,8 @@ export class WorkspaceState {
   lazyNeighboursFor(file: string): NeighbourFacts {
     let got: NeighbourFacts | undefined;
     const get = () => (got ??= this.neighboursFor(file));
-    return { get staticPods() { return get().staticPods; }, get localhost() { return get().localhost; }, get containerdRuntimes() { return get().containerdRuntimes; } };
+    const ws = this;
+    return { get staticPods() { return get().staticPods; }, get localhost() { return get().localhost; }, get containerdRuntimes() { return ws.runtimeConfigsFor(file); } };
   }
 
   rootFor(file: string): string | undefined {

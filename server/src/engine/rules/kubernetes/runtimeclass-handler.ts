@@ -20,10 +20,12 @@ export const rule: Rule<KubernetesContext> = {
     'containerd/containerd internal/cri (runtime handler lookup in the CRI config\'s containerd.runtimes)',
   ],
   check(ctx, report) {
+    // The workspace's containerd configs are looked up only for a file that holds a RuntimeClass.
+    const classes = ctx.objects.filter((o) => o.kind === 'RuntimeClass' && /^node\.k8s\.io\//.test(o.apiVersion));
+    if (!classes.length) return;
     const rt = ctx.neighbours.containerdRuntimes;
     if (!rt) return;
-    for (const o of ctx.objects) {
-      if (o.kind !== 'RuntimeClass' || !/^node\.k8s\.io\//.test(o.apiVersion)) continue;
+    for (const o of classes) {
       const h = o.value.handler;
       if (typeof h !== 'string' || rt.names.includes(h)) continue;
       const loc = o.doc.locate([...o.at, 'handler']).value;
