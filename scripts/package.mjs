@@ -31,7 +31,7 @@ const vsceBin = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
 export const ALLOWED = [
   /^package\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE$/, /^images\/icon\.png$/,
   /^dist\/(client|server|server-main)\.js$/,
-  /^data\/(starlingx|kubernetes|kata)\/(?:[\w.-]+\/)?[\w.-]+\.json$/,
+  /^data\/(starlingx|kubernetes|kata|containerd)\/(?:[\w.-]+\/)?[\w.-]+\.json$/,
   /^syntaxes\/[\w.-]+\.json$/,
 ];
 /** Files the .vsix must contain. */

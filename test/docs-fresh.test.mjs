@@ -51,7 +51,7 @@ function findings(rule, which, { prefix = '', rules } = {}) {
     assert.equal(rule.id, 'config/invalid', `${rule.id}: only config/invalid is reported on .skewguard.yaml`);
     return e.parseConfig(`/x/${ex.filename}`, text, e.ruleIds).problems.map((p) => ({ ruleId: 'config/invalid', severity: 'error', message: p.message }));
   }
-  const { staleData, cli } = exampleOverrides(ex.options);
+  const { staleData, cli, neighbours } = exampleOverrides(ex.options);
   if (rules) cli.rules = rules;
   const config = e.resolveConfig({ cli });
   // Pin "today" to the data's date, or to a year after it when the example is about stale data.
@@ -60,7 +60,7 @@ function findings(rule, which, { prefix = '', rules } = {}) {
   const faults = which === 'bad' && FAULTS[rule.id] ? new Set([FAULTS[rule.id]]) : undefined;
   // A documented example is a file alone: a rule that looks at the files around it (AnalyzeInput.files) finds only it,
   // and, for a file of a Helm chart (templates/…, values.yaml), the smallest Chart.yaml that makes the folder a chart.
-  return e.analyze({ path: `/x/${ex.filename}`, text, config, reportStaleData: true, today, faults, files: aloneIn(ex.filename, text) }).diagnostics;
+  return e.analyze({ path: `/x/${ex.filename}`, text, config, reportStaleData: true, today, faults, files: aloneIn(ex.filename, text), neighbours }).diagnostics;
 }
 function aloneIn(filename, text) {
   const files = new Map([[`/x/${filename}`, text]]);

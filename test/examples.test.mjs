@@ -33,6 +33,18 @@ test('npm run demo: lsp-lint examples/ reports the findings examples/README.md d
     r.messages.map((m) => `${m.line}:${m.column} ${m.severity} ${m.ruleId}`),
   ]));
   assert.deepEqual(byFile, {
+    // examples/containerd/: a containerd 1.7 → 2.1 upgrade (window 1.7..2.1 from its .skewguard.yaml); see test/containerd.test.mjs.
+    'examples/containerd/upgrade-1.7-to-2.1/etc/containerd/config.toml': [
+      '10:3 warning containerd/not-read', // systemd_cgroup: removed in 2.0, the migration's target is not read
+      '10:3 warning containerd/deprecated', // systemd_cgroup (io.containerd.deprecation/cri-systemd-cgroup-v1)
+      '28:2 warning containerd/kata-runtime', // kata-clh without options.ConfigPath
+      '33:3 warning containerd/deprecated', // cni.bin_dir (deprecated in 2.1)
+      '36:2 warning containerd/deprecated', // registry.mirrors
+      '39:2 warning containerd/not-read', // registry.configs.<host>.tls: dropped in 2.0
+      '39:2 warning containerd/deprecated', // registry.configs
+    ],
+    // kata-fc is not a runtime of the workspace's containerd config (k8s/runtimeclass-handler, cross-file).
+    'examples/containerd/upgrade-1.7-to-2.1/manifests/runtimeclasses.yaml': ['18:10 error k8s/runtimeclass-handler'],
     'examples/kata/acrn-edge-3.2-to-3.12/configuration-acrn.toml': ['3:2 error kata/section-not-in-window'],
     'examples/kata/clh-3.2-to-3.32/configuration-clh.toml': [],
     'examples/kata/gpu-host-3.1-to-3.32/configuration-qemu-tdx.toml': ['13:13 error kata/invalid-value'],

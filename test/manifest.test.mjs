@@ -76,7 +76,7 @@ test('every setting has a description, a type and a default of that type', () =>
 
 test('the settings mirror the Settings type in server/src/shared/protocol.ts', () => {
   const expected = [
-    'skewguard.starlingx.release', 'skewguard.starlingx.upgradeFrom', 'skewguard.kubernetes.window', 'skewguard.kata.window', 'skewguard.kata.flavour',
+    'skewguard.starlingx.release', 'skewguard.starlingx.upgradeFrom', 'skewguard.kubernetes.window', 'skewguard.kata.window', 'skewguard.kata.flavour', 'skewguard.containerd.window',
     'skewguard.rules', 'skewguard.files', 'skewguard.ignore', 'skewguard.helm.path', 'skewguard.debounceMs', 'skewguard.trace.server',
   ];
   assert.deepEqual(Object.keys(settings).sort(), [...expected].sort());
@@ -101,7 +101,7 @@ test('skewguard.starlingx.release offers exactly the releases in data/starlingx/
 });
 
 test('window settings accept what the engine accepts', () => {
-  for (const name of ['skewguard.kubernetes.window', 'skewguard.kata.window']) {
+  for (const name of ['skewguard.kubernetes.window', 'skewguard.kata.window', 'skewguard.containerd.window']) {
     const re = new RegExp(settings[name].pattern);
     for (const ok of ['', '1.21', '1.21.3', '1.18..1.21', '3.2..3.32', 'v1.18..v1.21']) {
       assert.ok(re.test(ok), `${name}: pattern rejects "${ok}"`);

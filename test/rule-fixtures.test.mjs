@@ -97,7 +97,7 @@ function run({ as, text, options, rules, faults, chart, dir, folder }) {
       range: p.range ? { start: pos(p.range.start), end: pos(p.range.end) } : { start: pos(0), end: pos(0) },
     }));
   }
-  const { cli, staleData } = exampleOverrides(options);
+  const { cli, staleData, neighbours } = exampleOverrides(options);
   if (rules) cli.rules = rules;
   const config = e.resolveConfig({ cli });
   const asOf = Date.parse(e.kubernetesApis().asOf);
@@ -105,7 +105,7 @@ function run({ as, text, options, rules, faults, chart, dir, folder }) {
   // `chart: true`: the file is analysed where it is in the fixture folder, with the files around it (a Helm chart's);
   // `"files": true` in cases.json: the engine reads the fixture folder as `/x/` (as the language server gives it the disk).
   const file = chart ? path.join(folder, as) : as.startsWith('/') ? as : `/x/${as}`;
-  return e.analyze({ path: file, text, config, reportStaleData: true, today, faults: faults?.length ? new Set(faults) : undefined, files: chart ? fsAccess() : dir && folderFiles(dir) }).diagnostics;
+  return e.analyze({ path: file, text, config, reportStaleData: true, today, faults: faults?.length ? new Set(faults) : undefined, files: chart ? fsAccess() : dir && folderFiles(dir), neighbours }).diagnostics;
 }
 
 /** The rule's cases: its documented examples, then its fixture folder's. */

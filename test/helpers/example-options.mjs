@@ -3,6 +3,7 @@
 export function exampleOverrides(options) {
   const cli = {};
   let staleData = false;
+  let neighbours;
   for (const part of (options ?? '').split(/[,;]/).map((s) => s.trim()).filter(Boolean)) {
     let m;
     if ((m = /^StarlingX\s+(\S+)\.\.(\S+)$/i.exec(part))) { cli.starlingxUpgradeFrom = m[1]; cli.starlingxRelease = m[2]; }
@@ -10,8 +11,10 @@ export function exampleOverrides(options) {
     else if ((m = /^Kubernetes\s+(\S+)$/i.exec(part))) cli.kubernetesWindow = m[1];
     else if ((m = /^Kata(?: Containers)?\s+(\S+)$/i.exec(part))) cli.kataWindow = m[1];
     else if ((m = /^(go|runtime-rs)$/.exec(part))) cli.kataFlavour = m[1];
+    else if ((m = /^containerd runtimes\s+(\S+)$/i.exec(part))) neighbours = { containerdRuntimes: { files: ['containerd/config.toml'], names: m[1].split('+') } };
+    else if ((m = /^containerd\s+(\S+)$/i.exec(part))) cli.containerdWindow = m[1];
     else if (/^data older than six months$/i.test(part)) staleData = true;
     else throw new Error(`unknown example option "${part}"; teach test/helpers/example-options.mjs`);
   }
-  return { cli, staleData };
+  return { cli, staleData, neighbours };
 }

@@ -38,6 +38,7 @@ Options:
       --kubernetes-version <v>    one target version (Pluto's --target-versions k8s=v1.25.0): the window v..v
       --kata-window <w>           Kata window, e.g. 3.2..3.32
       --kata-flavour <go|runtime-rs>  Kata runtime flavour (also --kata-flavor)
+      --containerd-window <w>     containerd window of config.toml, e.g. 1.7..2.1
       --rule <id>=<severity>      set a rule's severity (error|warning|info|hint|off); repeatable
       --component-versions <c=v,…>  versions of CRD-providing components whose API rows are checked at them,
                                   e.g. cert-manager=1.5,istio=1.11 (default: Pluto's default target per component)
@@ -85,6 +86,7 @@ interface Options {
   componentVersions?: Record<string, string>;
   kataWindow?: string;
   kataFlavour?: string;
+  containerdWindow?: string;
   rules: Record<string, SeveritySetting>;
   maxWarnings: number;
   exitCodes: 'default' | 'pluto';
@@ -156,6 +158,9 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
       }
       case '--kata-window': {
         o.kataWindow = val(); break;
+      }
+      case '--containerd-window': {
+        o.containerdWindow = val(); break;
       }
       case '--kata-flavour': case '--kata-flavor': {
         const f = val();
@@ -296,7 +301,7 @@ async function main(argv: string[]): Promise<number> {
     clearDiagnosticsOnClose: false,
     cli: {
       configPath: opts.config, starlingxRelease: opts.starlingxRelease, starlingxUpgradeFrom: opts.starlingxUpgradeFrom, kubernetesWindow: opts.kubernetesWindow, componentVersions: opts.componentVersions,
-      kataWindow: opts.kataWindow, kataFlavour: opts.kataFlavour, rules: opts.rules,
+      kataWindow: opts.kataWindow, kataFlavour: opts.kataFlavour, containerdWindow: opts.containerdWindow, rules: opts.rules,
       ...(opts.helmRender ? { helmRender: true } : {}), helmJobs: opts.jobs,
       // A render must end (and be said) before lsp-lint's stall timer would give up on the server.
       helmTimeoutMs: Math.min(30_000, Math.round(opts.timeout * 800)),

@@ -9,6 +9,7 @@ import { findStarlingxRelease, newestStarlingxRelease, starlingxReleases, kubern
 import type { Family, SeveritySetting, SourceInfo } from './types';
 import type { PlutoRow } from './families/kubernetes';
 import { kataData, kataWindow } from './kata/data';
+import { containerdWindow, containerdMinors } from './containerd/data';
 import { checkGlob } from './glob';
 import { fluxWindowOf, type FluxWindow } from './starlingx-app/data';
 
@@ -69,6 +70,12 @@ export const configSchema = {
         flavour: { enum: ['go', 'runtime-rs'], description: 'Kata runtime flavour: go or runtime-rs.' },
       },
     },
+    containerd: {
+      type: 'object', additionalProperties: false,
+      properties: {
+        window: { type: 'string', description: 'containerd minors in the upgrade/rollback window of containerd\'s config.toml, e.g. "1.7..2.1".' },
+      },
+    },
     rules: {
       type: 'object', description: 'Rule severities by rule id.',
       additionalProperties: { enum: SEVERITIES },
@@ -100,6 +107,7 @@ export interface Overrides {
   kubernetesWindow?: string;
   kataWindow?: string;
   kataFlavour?: string;
+  containerdWindow?: string;
   rules?: Record<string, SeveritySetting>;
   ignore?: string[];
   files?: Record<string, Family>;
@@ -208,6 +216,12 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
     const err = checkKataWindow(kk);
     if (err) problems.push({ message: err, path: ['kata', 'window'], at: 'value' });
     else overrides.kataWindow = kk;
+  }
+  const cw = str(value.containerd?.window);
+  if (cw !== undefined && ok('containerd.window')) {
+    const err = checkContainerdWindow(cw);
+    if (err) problems.push({ message: err, path: ['containerd', 'window'], at: 'value' });
+    else overrides.containerdWindow = cw;
   }
   if (Array.isArray(value.kubernetes?.additionalVersions) && ok('kubernetes.additionalVersions')) {
     // A row's versions must be in lifecycle order; a row that is not is reported and left out (it would make every
@@ -323,6 +337,17 @@ export function checkKataWindow(s: string): string | undefined {
   return undefined;
 }
 
+/** Returns an error message for a containerd window that is malformed or names no containerd minor of the data. */
+export function checkContainerdWindow(s: string): string | undefined {
+  const r = parseRange(s);
+  if (!r) return `containerd.window "${s}" is not a containerd minor or range such as "1.7..2.1"`;
+  if (!containerdWindow(r.from, r.to).length) {
+    const ms = containerdMinors();
+    return `containerd window "${s}" holds no containerd minor of the data (it knows ${ms[0]} … ${ms[ms.length - 1]})`;
+  }
+  return undefined;
+}
+
 /**
  * The problems of lsp-lint's window and version flags, with the messages lsp-lint prints as usage errors. The
  * language server checks them (and answers in its initialize result), so that lsp-lint need not bundle the data.
@@ -343,6 +368,8 @@ export function checkCliOverrides(cli: Overrides): string[] {
   }
   const kata = cli.kataWindow !== undefined ? checkKataWindow(cli.kataWindow) : undefined;
   if (kata) out.push(kata);
+  const ctr = cli.containerdWindow !== undefined ? checkContainerdWindow(cli.containerdWindow) : undefined;
+  if (ctr) out.push(`--containerd-window: ${ctr}`);
   return out;
 }
 
@@ -371,6 +398,8 @@ export interface ResolvedConfig {
   flux?: FluxWindow;
   kubernetes: KubeWindow;
   kata: { window?: { from: string; to: string }; flavour?: string; source: SourceInfo; flavourSource?: SourceInfo };
+  /** The containerd window when configured (else the containerd family derives it from StarlingX or the Kubernetes window). */
+  containerd: { window?: { from: string; to: string }; source?: SourceInfo };
   rules: Record<string, SeveritySetting>;
   ruleSources: Record<string, SourceInfo>;
   ignore: string[];
@@ -461,6 +490,9 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
     flavourSource: kataF?.[1],
   };
 
+  const ctrW = pick('containerdWindow');
+  const containerd = { window: ctrW ? parseRange(ctrW[0]) : undefined, source: ctrW?.[1] };
+
   const rules: Record<string, SeveritySetting> = {};
   const ruleSources: Record<string, SourceInfo> = {};
   for (const [o, s] of [...layers].reverse()) {
@@ -479,7 +511,7 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
     ? { kind: fromPick[1].kind, detail: `${fromPick[1].detail}: StarlingX upgrade path ${path[0].release}..${release.release}` }
     : relFound ? { kind: relSource.kind, detail: `${relSource.detail}: StarlingX ${release.release}` }
       : { kind: 'workspace', detail: `${input.workspace!.localhost!.path}: StarlingX ${release.release} (newest release in the data)` }) : undefined;
-  return { starlingx: { release, source: relSource, path }, flux, kubernetes, kata, rules, ruleSources, ignore, files, kubernetesRows, components, configPath: input.config?.path, helm: resolveHelm(input, pick) };
+  return { starlingx: { release, source: relSource, path }, flux, kubernetes, kata, containerd, rules, ruleSources, ignore, files, kubernetesRows, components, configPath: input.config?.path, helm: resolveHelm(input, pick) };
 }
 
 /** The folder of a config file path (both separators), where its relative paths start. */
@@ -506,6 +538,7 @@ export function describeResolved(c: ResolvedConfig): Record<string, unknown> {
     kubernetes: { window: c.kubernetes.minors.length > 1 ? `${c.kubernetes.minors[0]}..${c.kubernetes.minors[c.kubernetes.minors.length - 1]}` : c.kubernetes.minors[0], versions: c.kubernetes.patches ?? c.kubernetes.minors, source: c.kubernetes.source, pastData: windowPastDataOf(c.kubernetes.minors) ?? null },
     components: c.components,
     kata: { window: c.kata.window ? `${c.kata.window.from}..${c.kata.window.to}` : null, flavour: c.kata.flavour ?? null, source: c.kata.source },
+    containerd: { window: c.containerd.window ? `${c.containerd.window.from}..${c.containerd.window.to}` : null, source: c.containerd.source ?? { kind: 'default', detail: 'from StarlingX\'s release data or the Kubernetes window, per file (containerd family)' } },
     rules: Object.fromEntries(Object.entries(c.rules).map(([k, v]) => [k, { severity: v, source: c.ruleSources[k] }])),
     ignore: c.ignore,
     files: c.files,

@@ -27,6 +27,7 @@ import { spawn, execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { servedAt } from '../engine/kubernetes/served';
+import { parseVersion } from '../engine/families/helm/template/semver';
 import type { ChartRender, ChartEmission } from '../engine/families/helm/rendered';
 
 export type { ChartRender, ChartEmission };
@@ -97,9 +98,10 @@ export function helmVersion(bin: string, timeoutMs = 15_000): Promise<string> {
 
 /** Helm 3.10 or newer (post-renderer arguments); Helm 4 changed post-renderers to plugins. */
 export function helmVersionProblem(v: string): string | undefined {
-  const m = /^v?(\d+)\.(\d+)/.exec(v);
-  if (!m) return `Helm version "${v}" not understood`;
-  if (Number(m[1]) !== 3 || Number(m[2]) < 10) return `Helm ${v} is not supported for rendering: skewguard needs Helm 3.10 or newer 3.x`;
+  // Helm's own version is a semantic version (Masterminds/semver, as chart constraints are read), not a Kubernetes one.
+  const m = parseVersion(v.trim());
+  if (typeof m === 'string') return `Helm version "${v}" not understood`;
+  if (m.major !== 3n || m.minor < 10n) return `Helm ${v} is not supported for rendering: skewguard needs Helm 3.10 or newer 3.x`;
   return undefined;
 }
 

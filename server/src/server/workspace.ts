@@ -25,7 +25,7 @@ export class WorkspaceState {
   private folders = new Map<string, NonNullable<NeighbourFacts['staticPods']>>();
 
   invalidate(): void {
-    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear();
+    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.runtimeConfigs.clear();
   }
 
   /**
@@ -43,6 +43,7 @@ export class WorkspaceState {
     const bare = (t: string | undefined) => t?.replace(/^\uFEFF/, '');
     const changed = bare(before) !== bare(after);
     if (text !== undefined && !changed) this.sameAsDisk.add(file); else this.sameAsDisk.delete(file);
+    if (changed && workspaceFacts.isRuntimeConfigName(file)) this.runtimeConfigs.clear();
     return changed;
   }
   /** Open workspace files whose buffer is the disk's text (opened so, not changed since). */
@@ -72,14 +73,48 @@ export class WorkspaceState {
       }
       return found;
     });
-    return { staticPods: pods.filter((p) => p.file !== file), localhost: this.factsFor(file).localhost };
+    return { staticPods: pods.filter((p) => p.file !== file), localhost: this.factsFor(file).localhost, containerdRuntimes: this.runtimeConfigsFor(file) };
   }
+
+  /**
+   * The containerd configs of the file's workspace (found by name: containerd/config.toml, containerd/conf.d/*.toml; a
+   * bounded walk of the root, open documents first) and the runtime names they define. undefined: none found.
+   */
+  runtimeConfigsFor(file: string): { files: string[]; names: string[] } | undefined {
+    const root = this.rootFor(file) ?? path.dirname(file);
+    return memoIn(this.runtimeConfigs, root, () => {
+      const found = new Set<string>([...this.openTexts.keys()].filter((p) => (p === root || p.startsWith(root + path.sep)) && workspaceFacts.isRuntimeConfigName(p)));
+      const queue = [root];
+      let seen = 0;
+      while (queue.length && seen < 2000) {
+        const dir = queue.shift()!;
+        seen++;
+        let ents: fs.Dirent[] = [];
+        try { ents = fs.readdirSync(dir, { withFileTypes: true }); } catch { continue; }
+        for (const d of ents) {
+          const p = path.join(dir, d.name);
+          if (d.isDirectory()) { if (!d.name.startsWith('.') && !ALWAYS_SKIPPED_FOLDERS.includes(d.name)) queue.push(p); } else if (d.isFile() && workspaceFacts.isRuntimeConfigName(p)) found.add(p);
+        }
+      }
+      const files: string[] = [], names = new Set<string>();
+      for (const p of [...found].sort()) {
+        const text = this.readText(p);
+        const ns = text === undefined ? undefined : workspaceFacts.runtimeNamesOf(text);
+        if (!ns) continue;
+        files.push(path.relative(root, p) || p);
+        for (const n of ns) names.add(n);
+      }
+      return files.length ? { files, names: [...names] } : undefined;
+    }, 16);
+  }
+  private runtimeConfigs = new Map<string, { files: string[]; names: string[] } | undefined>();
 
   /** neighboursFor, computed only when a rule asks (only Kubernetes manifests do; the folder is read once). */
   lazyNeighboursFor(file: string): NeighbourFacts {
     let got: NeighbourFacts | undefined;
     const get = () => (got ??= this.neighboursFor(file));
-    return { get staticPods() { return get().staticPods; }, get localhost() { return get().localhost; } };
+    const ws = this;
+    return { get staticPods() { return get().staticPods; }, get localhost() { return get().localhost; }, get containerdRuntimes() { return ws.runtimeConfigsFor(file); } };
   }
 
   rootFor(file: string): string | undefined {

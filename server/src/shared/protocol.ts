@@ -8,6 +8,7 @@ export interface Settings {
   starlingx?: { release?: string; upgradeFrom?: string };
   kubernetes?: { window?: string };
   kata?: { window?: string; flavour?: string };
+  containerd?: { window?: string };
   rules?: Record<string, SeveritySetting>;
   files?: Record<string, Family>;
   ignore?: string[];

@@ -74,6 +74,7 @@ function normalizeUncached(raw: unknown, knownRules: Set<string>): NormalizedSet
   if (overrides.starlingxRelease || overrides.starlingxUpgradeFrom) s.starlingx = { release: overrides.starlingxRelease, upgradeFrom: overrides.starlingxUpgradeFrom };
   if (overrides.kubernetesWindow) s.kubernetes = { window: overrides.kubernetesWindow };
   if (overrides.kataWindow || overrides.kataFlavour) s.kata = { window: overrides.kataWindow, flavour: overrides.kataFlavour };
+  if (overrides.containerdWindow) s.containerd = { window: overrides.containerdWindow };
   if (overrides.rules) s.rules = overrides.rules;
   if (overrides.files) s.files = overrides.files;
   if (overrides.ignore) s.ignore = overrides.ignore;

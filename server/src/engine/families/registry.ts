@@ -12,8 +12,10 @@ import { kataPersist } from './kata-persist/family';
 import { helmChart } from './helm/family';
 import { kustomize } from './kustomize/family';
 import { starlingxApp } from './starlingx-app/family';
+import { containerd } from './containerd/family';
+import { isContainerdName, containerdRuntimeNames } from './containerd';
 
-export const families = [starlingx, helmChart, kustomize, kubernetes, kataConfig, kataPersist, starlingxApp] as const satisfies readonly FamilyModule[];
+export const families = [starlingx, helmChart, kustomize, kubernetes, containerd, kataConfig, kataPersist, starlingxApp] as const satisfies readonly FamilyModule[];
 
 /** The family ids, in registry order (the `Family` union of engine/types.ts is this list's element type). */
 export type FamilyId = (typeof families)[number]['id'];
@@ -48,6 +50,9 @@ export const workspaceFacts = {
   isAnchorName: isStarlingxName,
   anchorKubernetesVersion: localhostKubernetesVersion,
   folderFacts: staticPodImagesOf,
+  /** containerd configs of the workspace (found by name) and the runtime names each defines (RuntimeClass handlers). */
+  isRuntimeConfigName: isContainerdName,
+  runtimeNamesOf: containerdRuntimeNames,
 };
 export type { NeighbourFacts } from './kubernetes';
 /** What each template of a Helm chart emits at each minor (the helm-render agreement test compares it with `helm template`). */

@@ -77,6 +77,8 @@ export interface NeighbourFacts {
   staticPods?: Array<{ file: string; component: string; minor: string; image: string }>;
   /** The workspace's localhost.yml and its kubernetes_version. */
   localhost?: { path: string; kubernetesVersion?: string };
+  /** The workspace's containerd configs and the runtime names they define (a RuntimeClass handler must be one). */
+  containerdRuntimes?: { files: string[]; names: string[] };
 }
 
 const CONTAINER_LISTS = new Set(['containers', 'initContainers', 'ephemeralContainers']);

@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+// One-off importer (run by hand, NOT by CI): writes data/containerd/config.json, the facts the `containerd` family
+// checks a containerd config.toml against, from ../shared/reference/containerd/ (config-keys.json: keys, tables,
+// plugin IDs, config versions, migrations and deprecations per containerd tag, extracted from containerd's config
+// structs and migration code; kubernetes-support.json: RELEASES.md's Kubernetes support table). See SOURCES.md there.
+//
+// A window release is a containerd minor ("1.7"); its facts are those of the minor's last covered patch tag (1.7.34),
+// and `firstTag` (1.7.0) is named too, so hovers can say where a key appeared inside a minor. Every row cites the tag,
+// commit and file:line it was read from. Facts checked by hand against upstream (through the search index) are in
+// VERIFIED below, each with where; the rest is the reference material's, as its SOURCES.md says.
+// Output is deterministic (fixed order, 2-space JSON, trailing newline). Sanity checks throw.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const refDir = process.env.CONTAINERD_REF ?? path.join(repoRoot, '..', 'shared', 'reference', 'containerd');
+const ref = (f) => JSON.parse(fs.readFileSync(path.join(fs.existsSync(refDir) ? refDir : '/work/shared/reference/containerd', f), 'utf8'));
+const keysRef = ref('config-keys.json');
+const support = ref('kubernetes-support.json');
+const outFile = path.join(repoRoot, 'data', 'containerd', 'config.json');
+
+const MINORS = ['1.3', '1.4', '1.5', '1.6', '1.7', '2.0', '2.1', '2.2', '2.3'];
+const tags = Object.keys(keysRef.tags).filter((t) => t !== 'main');
+const cmp = (a, b) => { const x = a.split('.').map(Number), y = b.split('.').map(Number); for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0); return 0; };
+
+// Facts read by hand in the upstream source (search tool, code corpus) on 2026-12-01; each says where.
+const VERIFIED = [
+  { fact: 'A version above version.ConfigVersion is a startup error ("expected containerd config version equal to or less than `N`"), checked after every file and import is merged (ValidateVersion in LoadConfigWithPlugins).', repo: 'containerd/containerd', path: 'cmd/containerd/server/config/config.go', commit: '01200cb8c01bf15c3813cdcb67925812d6d11798', agreesWith: 'versionNotes "version greater than N is a startup error" (2.x rows)' },
+  { fact: 'An older version is migrated in memory one version at a time (MigrateConfigTo, then each plugin\'s ConfigMigration), with the warning "Configuration migrated from version N, use `containerd config migrate` to avoid migration"; the file is not changed.', repo: 'containerd/containerd', path: 'cmd/containerd/server/config/config.go', commit: '01200cb8c01bf15c3813cdcb67925812d6d11798', agreesWith: 'migrations[] and versionNotes of the 2.x rows' },
+  { fact: 'Unknown keys are decoded strictly first, logged as "Ignoring unknown key in TOML" (daemon) / "Ignoring unknown key in TOML for plugin" (plugin sections), then decoded leniently: an unknown key is ignored, not fatal.', repo: 'containerd/containerd', path: 'cmd/containerd/server/config/config.go', commit: '01200cb8c01bf15c3813cdcb67925812d6d11798', agreesWith: 'notes[0]' },
+  { fact: 'The v1 short plugin names (cri, cgroups, linux, …) map to full URIs by a fixed table (v1MigratePluginName); cri becomes io.containerd.grpc.v1.cri.', repo: 'containerd/containerd', path: 'cmd/containerd/server/config/config.go', commit: '01200cb8c01bf15c3813cdcb67925812d6d11798', agreesWith: 'migrations[from 1 to 2].shortNameMap' },
+  { fact: 'In 2.3 (serviceMigrate, version 3 to 4) grpc/ttrpc/debug/metrics addresses move into the server plugins io.containerd.server.v1.grpc, grpc-tcp, ttrpc, debug and metrics; the top-level tables are kept as deprecated fields.', repo: 'containerd/containerd', path: 'cmd/containerd/server/config/config.go', commit: '01200cb8c01bf15c3813cdcb67925812d6d11798', agreesWith: '2.3 migrations (scope server)' },
+];
+
+const releases = MINORS.map((minor) => {
+  const mine = tags.filter((t) => t.startsWith(`${minor}.`)).sort(cmp);
+  if (!mine.length) throw new Error(`no tag for ${minor}`);
+  const first = mine[0], last = mine[mine.length - 1];
+  const t = keysRef.tags[last];
+  return {
+    minor, firstTag: first, lastTag: last, commit: t.commit, firstCommit: keysRef.tags[first].commit,
+    configVersions: t.configVersions, currentConfigVersion: t.currentConfigVersion,
+    firstConfigVersions: keysRef.tags[first].configVersions,
+    criPlugins: Object.keys(t.criPlugins),
+    versionNotes: t.versionNotes,
+    migrations: (t.migrations ?? []).map((m) => ({ from: m.from, to: m.to, scope: m.scope, plugin: m.plugin ?? null, what: m.what, source: m.source })),
+  };
+});
+
+// Keys: one row per path (placeholder notation of the reference), the minors whose last patch has it, the type and
+// the file:line at the newest such tag. Runtime-options keys exist once per options struct: their selectors are kept.
+const rows = new Map();
+for (const r of releases) {
+  for (const k of keysRef.tags[r.lastTag].keys) {
+    const row = rows.get(k.path) ?? { path: k.path, type: k.type, minors: [], firstTags: {}, source: null, appliesWhenRuntimeType: [] };
+    if (!row.minors.includes(r.minor)) row.minors.push(r.minor);
+    row.type = k.type;
+    row.source = { tag: r.lastTag, commit: r.commit, at: k.source };
+    if (k.appliesWhenRuntimeType) for (const a of [].concat(k.appliesWhenRuntimeType)) if (!row.appliesWhenRuntimeType.includes(a)) row.appliesWhenRuntimeType.push(a);
+    rows.set(k.path, row);
+  }
+  // Present already in the minor's first covered patch?
+  const firstPaths = new Set(keysRef.tags[r.firstTag].keys.map((k) => k.path));
+  for (const row of rows.values()) if (row.minors.includes(r.minor)) row.firstTags[r.minor] = firstPaths.has(row.path);
+}
+const keys = [...rows.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).map((r) => {
+  const out = { path: r.path, type: r.type, minors: r.minors };
+  const late = Object.entries(r.firstTags).filter(([, v]) => !v).map(([m]) => m);
+  if (late.length) out.notInFirstPatch = late;
+  if (r.appliesWhenRuntimeType.length) out.appliesWhenRuntimeType = r.appliesWhenRuntimeType;
+  out.source = r.source;
+  return out;
+});
+
+// A version-2 CRI key read by a 2.x release: where that release's migration puts it and whether it then reads it.
+const v2map = {};
+for (const r of releases) {
+  const m = keysRef.tags[r.lastTag].criKeyMapFromV2Config;
+  if (!m) continue;
+  v2map[r.minor] = Object.fromEntries(m.rows.map((row) => [row.from, row.targets.map((t) => ({ to: t.to, how: t.how, known: t.knownAtThisTag }))]));
+}
+
+// Deprecations of config keys and tables (not behaviours): the catalog, with the minors that warn about them.
+const deprecations = Object.entries(keysRef.deprecationCatalog)
+  .filter(([, d]) => d.kind === 'config-key' || d.kind === 'config-section')
+  .map(([id, d]) => {
+    const where = [];
+    for (const r of releases) {
+      const at = keysRef.tags[r.lastTag].deprecations.find((x) => x.id === id);
+      if (at) where.push({ minor: r.minor, tag: r.lastTag, definedAt: at.definedAt, emittedAt: at.emittedAt, removalPerMessage: at.removalPerMessageAtThisTag ?? null });
+    }
+    return { id, key: d.key, key2x: d.key2x ?? null, kind: d.kind, meaning: d.meaning, replacement: d.replacement, deprecatedIn: d.deprecatedIn, removedIn: d.removedIn, warnedBy: where };
+  });
+
+const kubernetes = {
+  source: { repo: support.source.repo, file: support.source.file, tag: support.source.newestReleaseTag, commit: support.source.newestReleaseCommit, note: support.source.note },
+  containerdMinorToKubernetes: support.containerdMinorToKubernetes,
+  lastKubernetesMinorForContainerd1x: support.lastKubernetesMinorListingContainerd1x,
+  configVersionMinimumContainerd: support.configVersionMinimumContainerd,
+  supportMatrix: support.supportMatrix,
+};
+
+const out = {
+  description: 'containerd config.toml facts per containerd minor (its last covered patch tag), from containerd\'s config structs, migration code and RELEASES.md; imported by scripts/import-containerd.mjs from ../shared/reference/containerd (see its SOURCES.md).',
+  source: { repo: keysRef.source.repo, tags: keysRef.source.tags, pathNotation: keysRef.source.pathNotation },
+  notes: keysRef.notes,
+  releases, keys, v2map, deprecations, kata: keysRef.kata, kubernetes, verified: VERIFIED,
+};
+// Sanity.
+if (!releases.find((r) => r.minor === '1.7').configVersions.includes(2) || releases.find((r) => r.minor === '1.7').configVersions.includes(3)) throw new Error('1.7 must read version 2 and not 3');
+if (releases.find((r) => r.minor === '2.3').currentConfigVersion !== 4) throw new Error('2.3 writes version 4');
+if (!keys.find((k) => k.path === 'plugins."io.containerd.grpc.v1.cri".systemd_cgroup')) throw new Error('systemd_cgroup missing');
+fs.mkdirSync(path.dirname(outFile), { recursive: true });
+fs.writeFileSync(outFile, JSON.stringify(out, null, 2) + '\n');
+console.log(`wrote ${path.relative(repoRoot, outFile)}: ${keys.length} keys; per minor: ${releases.map((r) => `${r.minor} ${keys.filter((k) => k.minors.includes(r.minor)).length}`).join(', ')}`);

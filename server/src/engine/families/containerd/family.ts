@@ -1,0 +1,61 @@
+// The containerd family: containerd's config.toml (/etc/containerd/config.toml and its drop-ins), checked against every
+// containerd minor of the containerd window (`containerd.window`, StarlingX's release data or the Kubernetes window).
+import type { FamilyModule } from '../types';
+import { DETECT } from '../types';
+import type { Rule } from '../../rules/types';
+import { parseError, skippedFile } from '../../rules/general';
+import { parseToml, type TomlFile } from '../../parse/toml';
+import { runRule } from '../core';
+import { ContainerdContext, containerdData, isContainerdContent, isContainerdName, resolveContainerdWindow } from './index';
+import { containerdHover, containerdComplete } from './language';
+import { rule as configVersion } from '../../rules/containerd/config-version';
+import { rule as notRead } from '../../rules/containerd/not-read';
+import { rule as deprecated } from '../../rules/containerd/deprecated';
+import { rule as kubernetesSupport } from '../../rules/containerd/kubernetes-support';
+import { rule as kataRuntime } from '../../rules/containerd/kata-runtime';
+
+// This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
+declare module '../registry' {
+  interface FamilyResults {
+    containerd?: ContainerdContext;
+    containerdToml?: TomlFile;
+  }
+}
+
+export const containerdRules: Rule<ContainerdContext>[] = [configVersion, notRead, deprecated, kubernetesSupport, kataRuntime];
+
+export const containerd: FamilyModule<'containerd'> = {
+  id: 'containerd',
+  title: 'containerd `config.toml`',
+  modelineNames: ['containerd'],
+  look: ({ ext }) => ({ notYaml: ext === '.toml' }),
+  detect: ({ file, ext, text }) => {
+    if (ext !== '.toml') return DETECT.no;
+    if (isContainerdName(file)) return DETECT.name;
+    return isContainerdContent(text) ? DETECT.content : DETECT.no;
+  },
+  rules: containerdRules,
+  analyze({ input, emit, stage }) {
+    const { text, config, faults } = input;
+    const toml = stage('parse', () => parseToml(text));
+    const e = toml.errors[0];
+    if (e?.code === 'TOML_LIMIT') {
+      emit(skippedFile, { message: `not checked: ${e.message}`, range: { start: e.start, end: e.end } });
+      return { containerdToml: toml };
+    }
+    if (e) {
+      emit(parseError, { message: `${e.code === 'TOML_DEPTH' ? `TOML ${e.message}, so the file is not checked` : `TOML syntax error: ${e.message}`}`, range: { start: e.start, end: e.end } });
+      return { containerdToml: toml };
+    }
+    const ctx = stage('context', () => new ContainerdContext(input.path, toml, resolveContainerdWindow(config), config.kubernetes.minors));
+    for (const rule of containerdRules) runRule(rule, ctx, emit, faults);
+    return { containerd: ctx, containerdToml: toml };
+  },
+  hover: (r, text, pos) => (r.containerd ? containerdHover(r.containerd, text, pos) : undefined),
+  complete: (r, text, pos) => (r.containerd ? containerdComplete(r.containerd, text, pos) : []),
+  facts: (r) => (r.containerd ? {
+    containerdWindow: r.containerd.windowText, containerdWindowSource: r.containerd.window.source,
+    containerdConfigVersion: r.containerd.version, containerdRuntimes: r.containerd.runtimeNames(),
+  } : undefined),
+  data: containerdData,
+};

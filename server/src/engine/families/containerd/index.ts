@@ -1,0 +1,315 @@
+// containerd's config.toml: recognition, the containerd window, and the per-file context its rules read: each table
+// and key of the file matched to the keys containerd's config structs decode (data/containerd/config.json), and
+// whether each containerd minor of the window reads it (after the in-memory migration of an older config version).
+import * as path from 'node:path';
+import { parseTomlText, type TomlFile, type TomlEntry, type TomlTable } from '../../parse/toml';
+import type { SourceInfo } from '../../types';
+import type { ResolvedConfig } from '../../config';
+import { compareMinor } from '../../versions';
+import { loadJson } from '../../data';
+import { containerdData, containerdMinors, containerdRelease, containerdWindow, minorsText, type ContainerdKey, type ContainerdRelease } from '../../containerd/data';
+
+export { containerdData, minorsText };
+
+/** config.toml in a folder named containerd (/etc/containerd/config.toml), or a containerd config drop-in (conf.d). */
+export function isContainerdName(file: string): boolean {
+  const base = path.basename(file).toLowerCase();
+  const dir = path.basename(path.dirname(file)).toLowerCase();
+  const up = path.basename(path.dirname(path.dirname(file))).toLowerCase();
+  return (base === 'config.toml' && dir === 'containerd') || (/\.toml$/.test(base) && dir === 'conf.d' && up === 'containerd');
+}
+
+/**
+ * Whether a TOML text is a containerd config by content: a `[plugins."io.containerd.…"]` table, a `[plugins.cri…]`
+ * table (version 1), or top-level `root` and `state` with a `[grpc]` table. A web app's config.toml has none of these.
+ */
+export function isContainerdContent(text: string): boolean {
+  const head = text.slice(0, 1 << 20);
+  const pluginTable = /^[ \t]*\[\[?[ \t]*plugins[ \t]*\.[ \t]*("io\.containerd\.[^"\r\n]*"|'io\.containerd\.[^'\r\n]*'|cri\b)/m.test(head);
+  if (pluginTable) return true;
+  // Both `root` and `state` before any table (containerd's top-level directories), and a [grpc] table.
+  const top = head.slice(0, head.search(/^[ \t]*\[/m) >>> 0);
+  const rootState = /^[ \t]*root[ \t]*=[ \t]*["']/m.test(top) && /^[ \t]*state[ \t]*=[ \t]*["']/m.test(top);
+  const grpc = /^[ \t]*\[[ \t]*grpc[ \t]*\][ \t]*(#.*)?\r?$/m.test(head);
+  return rootState && grpc;
+}
+
+// ---- the key trie: every data path, with the minors that read it or something under it ----
+
+export interface KeyNode {
+  seg: string;
+  children: Map<string, KeyNode>;
+  /** A `<name>` child: a user-chosen map key (a runtime's name, a registry host). */
+  any?: KeyNode;
+  /** The data path of this node (placeholder notation). */
+  path: string;
+  row?: ContainerdKey;
+  /** Minors that read this path or a path under it. */
+  minors: Set<string>;
+}
+
+/** Splits a data path (`plugins."io.containerd.grpc.v1.cri".containerd`) into its segments. */
+export function splitPath(p: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < p.length;) {
+    if (p[i] === '"') { const j = p.indexOf('"', i + 1); out.push(p.slice(i + 1, j)); i = j + 2; continue; }
+    let j = p.indexOf('.', i);
+    if (j < 0) j = p.length;
+    out.push(p.slice(i, j));
+    i = j + 1;
+  }
+  return out;
+}
+
+/** Writes segments as a data path: segments with dots quoted. */
+export const joinPath = (segs: string[]): string => segs.map((s) => (/[^A-Za-z0-9_<>-]/.test(s) ? `"${s}"` : s)).join('.');
+
+let trie: KeyNode | undefined;
+export function keyTrie(): KeyNode {
+  if (trie) return trie;
+  const root: KeyNode = { seg: '', children: new Map(), path: '', minors: new Set() };
+  for (const row of containerdData().keys) {
+    let n = root;
+    const segs = splitPath(row.path);
+    for (let i = 0; i < segs.length; i++) {
+      const s = segs[i];
+      for (const m of row.minors) n.minors.add(m);
+      const ph = /^<.*>$/.test(s);
+      let c = ph ? n.any : n.children.get(s);
+      if (!c) {
+        c = { seg: s, children: new Map(), path: joinPath(segs.slice(0, i + 1)), minors: new Set() };
+        if (ph) n.any = c; else n.children.set(s, c);
+      }
+      n = c;
+    }
+    for (const m of row.minors) n.minors.add(m);
+    n.row = row;
+  }
+  return (trie = root);
+}
+
+/** A map of plain values (pinned_images, headers, timeouts, options of a generic runtime): anything under it is its entries. */
+const isLeafMap = (n: KeyNode) => !!n.row && /^table<string,(string|array<string>|any)>$/.test(n.row.type) && !n.children.size && !n.any;
+
+export type Match =
+  | { kind: 'known'; node: KeyNode; depth: number }
+  /** Under a map of values, or a plugin whose configuration the data does not enumerate: not checked. */
+  | { kind: 'opaque'; node?: KeyNode; plugin?: string }
+  /** No containerd release of the data has this key: `node` is the deepest known table above it. */
+  | { kind: 'unknown'; node: KeyNode; at: number };
+
+/** The short (version 1) plugin names and their URIs (v1MigratePluginName). */
+const V1_SHORT: Record<string, string> = { cri: 'io.containerd.grpc.v1.cri' };
+
+export function matchPath(segs: string[], version: number): Match {
+  const root = keyTrie();
+  let n = root;
+  for (let i = 0; i < segs.length; i++) {
+    let s = segs[i];
+    if (i === 1 && segs[0] === 'plugins') {
+      if (version <= 1 && V1_SHORT[s]) s = V1_SHORT[s];
+      const c = n.children.get(s);
+      if (!c) return { kind: 'opaque', plugin: s };
+      n = c;
+      continue;
+    }
+    if (isLeafMap(n)) return { kind: 'opaque', node: n };
+    const c = n.children.get(s) ?? n.any;
+    if (!c) return { kind: 'unknown', node: n, at: i };
+    n = c;
+  }
+  return { kind: 'known', node: n, depth: segs.length };
+}
+
+// ---- the window ----
+
+export interface ContainerdWindow { minors: string[]; source: SourceInfo }
+
+interface StxHost { release: string; components: Record<string, string>; source: { repo: string; tag: string; commit: string } }
+const stxHosts = (): StxHost[] => loadJson<{ starlingx: { host: StxHost[] } }>('data/kubernetes/components.json').starlingx.host;
+interface CtrComponent { id: string; versions: Array<{ version: string; kubernetes: { documented: string[]; documentedFrom: string | null; incompatibleFrom: string | null } }> }
+const ctrComponent = (): CtrComponent | undefined => loadJson<{ components: CtrComponent[] }>('data/kubernetes/components.json').components.find((c) => c.id === 'containerd');
+
+/** Kubernetes minors 1.10 … 1.40, for an open-ended "Kubernetes X.Y+" row. */
+const K8S_MINORS = Array.from({ length: 31 }, (_, i) => `1.${i + 10}`);
+
+/**
+ * Kubernetes minors a containerd minor supports (RELEASES.md, the merged table of data/kubernetes/components.json): its
+ * listed minors, or an open-ended "X.Y+" row up to the minor it is incompatible from. undefined: the data has no row.
+ */
+export function kubernetesOf(minor: string): string[] | undefined {
+  const v = ctrComponent()?.versions.find((x) => x.version === minor);
+  if (!v) return undefined;
+  if (v.kubernetes.documented.length) return v.kubernetes.documented;
+  const from = v.kubernetes.documentedFrom, to = v.kubernetes.incompatibleFrom;
+  if (!from) return undefined;
+  return K8S_MINORS.filter((k) => compareMinor(k, from) >= 0 && (!to || compareMinor(k, to) < 0));
+}
+
+/**
+ * The containerd minors the file is checked against: `containerd.window` (.skewguard.yaml, settings, --containerd-window);
+ * else the containerd the StarlingX release ships (when a release is named or a localhost.yml sets the window);
+ * else every containerd minor that supports a Kubernetes minor of the window.
+ */
+export function resolveContainerdWindow(config: ResolvedConfig): ContainerdWindow {
+  const w = config.containerd?.window;
+  if (w) {
+    const minors = containerdWindow(w.from, w.to);
+    if (minors.length) return { minors, source: config.containerd.source ?? { kind: 'config', detail: 'containerd.window' } };
+  }
+  const stx = config.starlingx;
+  if (stx.source.kind !== 'default' || config.kubernetes.source.kind === 'workspace') {
+    const host = stxHosts().find((h) => h.release === stx.release.release);
+    const v = host?.components.containerd;
+    const minor = v && /^(\d+\.\d+)/.exec(v)?.[1];
+    if (minor && containerdMinors().includes(minor)) {
+      return { minors: [minor], source: { kind: stx.source.kind === 'default' ? 'workspace' : stx.source.kind, detail: `StarlingX ${host!.release} ships containerd ${v} (${host!.source.repo} @ ${host!.source.tag})` } };
+    }
+  }
+  const ks = config.kubernetes.minors;
+  const minors = containerdMinors().filter((m) => (kubernetesOf(m) ?? []).some((k) => ks.includes(k)));
+  if (minors.length) {
+    return { minors, source: { kind: config.kubernetes.source.kind === 'default' ? 'default' : config.kubernetes.source.kind, detail: `containerd minors that support a Kubernetes minor of ${ks[0]}..${ks[ks.length - 1]} (containerd RELEASES.md)` } };
+  }
+  const newest = containerdMinors()[containerdMinors().length - 1];
+  return { minors: [newest], source: { kind: 'default', detail: `no containerd of the data supports Kubernetes ${ks.join(', ')}: the newest containerd of the data (${newest})` } };
+}
+
+// ---- the context ----
+
+export interface ContainerdItem {
+  /** The full path of the table or key, as segments. */
+  segs: string[];
+  kind: 'table' | 'key';
+  range: { start: number; end: number };
+  entry?: TomlEntry;
+  table?: TomlTable;
+  match: Match;
+}
+
+export type ReadAt =
+  | { read: true; via?: string }
+  | { read: false; why: 'version' | 'absent' | 'migrated-away'; via?: string };
+
+export class ContainerdContext {
+  readonly items: ContainerdItem[] = [];
+  readonly releases: ContainerdRelease[];
+  /** The file's config version (a missing `version` is 1). */
+  readonly version: number;
+  readonly versionEntry?: TomlEntry;
+  constructor(readonly file: string, readonly toml: TomlFile, readonly window: ContainerdWindow, readonly kubernetesMinors: string[]) {
+    this.releases = window.minors.map((m) => containerdRelease(m)!);
+    this.versionEntry = toml.entries.find((e) => e.table.length === 0 && e.key.length === 1 && e.key[0] === 'version');
+    const v = this.versionEntry?.value;
+    this.version = typeof v === 'number' || typeof v === 'bigint' ? Number(v) : 1;
+    for (const t of toml.tables) {
+      if (t.kind === 'implicit') continue;
+      this.items.push({ segs: t.path, kind: 'table', range: t.headerRange, table: t, match: matchPath(t.path, this.version) });
+    }
+    for (const e of toml.entries) {
+      const segs = [...e.table, ...e.key];
+      this.items.push({ segs, kind: 'key', range: e.keyRange, entry: e, match: matchPath(segs, this.version) });
+    }
+  }
+
+  readonly data = containerdData();
+  get windowText(): string { const w = this.window.minors; return w.length > 1 ? `${w[0]}..${w[w.length - 1]}` : w[0]; }
+  get minors(): string[] { return this.window.minors; }
+
+  /** Whether a minor reads the file's config version at all. */
+  readsVersion(r: ContainerdRelease): boolean { return r.configVersions.includes(this.version); }
+
+  /** Whether minor `r` reads the (known) data path, given the file's version and that minor's migration. */
+  readAt(node: KeyNode, r: ContainerdRelease): ReadAt {
+    if (!this.readsVersion(r)) return { read: false, why: 'version' };
+    const cri1 = node.path.startsWith('plugins."io.containerd.grpc.v1.cri".');
+    if (this.version < 3 && r.currentConfigVersion >= 3 && cri1) {
+      const moves = this.data.v2map[r.minor]?.[node.path];
+      if (moves?.length) {
+        const ok = moves.find((m) => m.known);
+        return ok ? { read: true, via: ok.to } : { read: false, why: 'migrated-away', via: moves[0].to };
+      }
+      // Not in the migration's map: a table above keys that are (read when one of them is), or a key of the server part.
+      if (!node.row || /^table/.test(node.row.type)) {
+        const prefix = `${node.path}.`;
+        const under = Object.entries(this.data.v2map[r.minor] ?? {}).filter(([k]) => k.startsWith(prefix));
+        if (under.length) return under.some(([, ms]) => ms.some((m) => m.known)) ? { read: true } : { read: false, why: 'migrated-away' };
+      }
+    }
+    return node.minors.has(r.minor) ? { read: true } : { read: false, why: 'absent' };
+  }
+
+  /** The known items, each with the window's minors that do not read it (for a reason other than the version). */
+  notReadItems(): Array<{ item: ContainerdItem; node: KeyNode; minors: ContainerdRelease[]; reads: ReadAt[] }> {
+    const out = [];
+    for (const item of this.items) {
+      if (item.match.kind !== 'known') continue;
+      const node = item.match.node;
+      const reads = this.releases.map((r) => this.readAt(node, r));
+      const not = this.releases.filter((_, i) => !reads[i].read && (reads[i] as { why: string }).why !== 'version');
+      if (not.length) out.push({ item, node, minors: not, reads });
+    }
+    return out;
+  }
+
+  /** The Kata runtime entries: `…containerd.runtimes.<name>` tables whose name or runtime_type says kata. */
+  kataRuntimes(): Array<{ name: string; table?: TomlTable; segs: string[]; runtimeType?: TomlEntry; configPath?: TomlEntry; range: { start: number; end: number } }> {
+    const found = new Map<string, { name: string; table?: TomlTable; segs: string[]; runtimeType?: TomlEntry; configPath?: TomlEntry; range: { start: number; end: number } }>();
+    const at = (segs: string[]) => {
+      for (let i = 0; i + 2 < segs.length; i++) {
+        if (segs[i] === 'containerd' && segs[i + 1] === 'runtimes' && segs[0] === 'plugins') return i + 2;
+      }
+      return -1;
+    };
+    for (const t of this.toml.tables) {
+      const i = at(t.path);
+      if (i < 0 || t.path.length !== i + 1) continue;
+      const key = t.path.join('\u0000');
+      if (!found.has(key)) found.set(key, { name: t.path[i], table: t, segs: t.path, range: t.headerRange });
+    }
+    for (const e of this.toml.entries) {
+      const segs = [...e.table, ...e.key];
+      const i = at(segs);
+      if (i < 0) continue;
+      const key = segs.slice(0, i + 1).join('\u0000');
+      const cur = found.get(key) ?? { name: segs[i], segs: segs.slice(0, i + 1), range: e.keyRange };
+      found.set(key, cur);
+      const rest = segs.slice(i + 1).join('.');
+      if (rest === 'runtime_type') cur.runtimeType = e;
+      if (rest === 'options.ConfigPath') cur.configPath = e;
+    }
+    return [...found.values()].filter((r) => /kata/i.test(r.name) || (typeof r.runtimeType?.value === 'string' && /kata/i.test(r.runtimeType.value as string)));
+  }
+
+  /** Every runtime name the file defines (a RuntimeClass handler must be one of them). */
+  runtimeNames(): string[] {
+    const names = new Set<string>();
+    for (const it of this.items) {
+      const i = it.segs.findIndex((s, j) => s === 'runtimes' && it.segs[j - 1] === 'containerd');
+      if (i > 0 && it.segs.length > i + 1 && it.segs[0] === 'plugins') names.add(it.segs[i + 1]);
+    }
+    return [...names];
+  }
+}
+
+/**
+ * The runtime names a containerd config defines (`…containerd.runtimes.<name>`), for the workspace's cross-file facts
+ * (a RuntimeClass handler names one). undefined: not a containerd config, or it does not parse.
+ */
+export function containerdRuntimeNames(text: string): string[] | undefined {
+  if (text.length > 1 << 20) return undefined;
+  const toml = parseTomlText(text);
+  if (toml.errors.length) return undefined;
+  const names = new Set<string>();
+  const add = (segs: string[]) => {
+    for (let i = 1; i + 2 < segs.length + 1; i++) {
+      if (segs[0] === 'plugins' && segs[i] === 'containerd' && segs[i + 1] === 'runtimes' && segs[i + 2] !== undefined) { names.add(segs[i + 2]); return; }
+    }
+  };
+  for (const t of toml.tables) add(t.path);
+  for (const e of toml.entries) add([...e.table, ...e.key]);
+  return [...names];
+}
+
+export const releaseByMinor = (m: string): ContainerdRelease | undefined => containerdRelease(m);
+export const compareContainerdMinor = compareMinor;
