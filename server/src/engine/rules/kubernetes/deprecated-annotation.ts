@@ -61,7 +61,7 @@ export const rule: Rule<KubernetesContext> = {
     const windowMinors = ctx.minors.map(minorNumber).filter((m) => Number.isFinite(m));
     if (!windowMinors.length) return;
     const win = maskOf(windowMinors);
-    const last = Math.max(...windowMinors);
+    const last = windowMinors.reduce((a, b) => (b > a ? b : a), -Infinity);
     const text = ctx.file.text;
     const nl = text.includes('\r\n') ? '\r\n' : '\n';
     const lineStart = (off: number) => Math.max(text.lastIndexOf('\n', off - 1), text.lastIndexOf('\r', off - 1)) + 1;

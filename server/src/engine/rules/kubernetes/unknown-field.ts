@@ -72,7 +72,7 @@ function closeFields(models: Set<string>, key: string): Array<{ name: string; ty
     }
   }
   const all = [...found.values()];
-  const best = Math.min(...all.map((c) => c.d));
+  const best = all.reduce((m, c) => (c.d < m ? c.d : m), Infinity);
   return all.filter((c) => c.d === best).sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
