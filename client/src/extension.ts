@@ -34,6 +34,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       { scheme: 'file', language: 'toml' }, { scheme: 'file', language: 'kata-toml' },
       // Helm chart templates: the `helm` language of vscode-kubernetes-tools, and helpers whatever their language.
       { scheme: 'file', language: 'helm' }, { scheme: 'file', pattern: '**/templates/**/*.tpl' },
+      // TOML files whatever their language (none is registered without a TOML extension): containerd's config.toml and
+      // its drop-ins are recognised by the server from their content, and other TOML files are left alone there.
+      { scheme: 'file', pattern: '**/*.toml' },
     ],
     synchronize: {
       configurationSection: 'skewguard',

@@ -217,7 +217,8 @@ suite('skewguard in VS Code', () => {
   test('setting skewguard.kubernetes.window changes the findings of a manifest', async () => {
     await open(SITE_INGRESS);
     await settle(SITE_INGRESS, expectedFor(SITE_INGRESS), 'before');
-    assert.deepEqual(codes(SITE_INGRESS), ['k8s/deprecated-api']);
+    // The extensions/v1beta1 Ingress is deprecated in the window, and so is its kubernetes.io/ingress.class annotation.
+    assert.deepEqual(codes(SITE_INGRESS), ['k8s/deprecated-api', 'k8s/deprecated-annotation']);
     await setSetting('kubernetes.window', '1.22..1.24');
     await waitFor(() => codes(SITE_INGRESS).includes('k8s/removed-api'), 'k8s/removed-api with the window 1.22..1.24');
     const [d] = diagnostics(SITE_INGRESS).filter((x) => x.code === 'k8s/removed-api');
