@@ -107,7 +107,12 @@ suite('skewguard in VS Code', () => {
 
   test('every example file shows exactly what lsp-lint reports (rule ids as codes, ranges, severities, messages)', async () => {
     assert.ok(EXPECTED.length >= 10, `only ${EXPECTED.length} files in the workspace`);
+    // A chart's packaged dependency (charts/*.tgz) is binary: VS Code will not open it as a text document, so its
+    // findings are lsp-lint's (the parent Chart.yaml's dependency findings are shown here like any other).
+    const archives = EXPECTED.filter(({ file }) => file.endsWith('.tgz'));
+    assert.ok(archives.every(({ file }) => /\/charts\/[^/]+\.tgz$/.test(file)), archives.map((a) => a.file).join(', '));
     for (const { file } of EXPECTED) {
+      if (file.endsWith('.tgz')) continue;
       await open(file, false);
       await settle(file, expectedFor(file), file);
     }
