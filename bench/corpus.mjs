@@ -251,3 +251,18 @@ export function editableLines(text) {
   });
   return out;
 }
+
+/**
+ * editableLines, less the lines whose value is not free: a value the API restricts (an enum such as
+ * imagePullPolicy or protocol) or one a rule reads. Each candidate is tried once in-process with another value of
+ * its kind; only those whose findings do not change are kept, so the edits measure latency, not new findings.
+ */
+export function stableEditableLines(text, analyze) {
+  const count = analyze(text).diagnostics.length;
+  const lines = text.split('\n');
+  return editableLines(text).filter((c) => {
+    const copy = lines.slice();
+    copy[c.line] = lines[c.line].slice(0, c.valueStart) + (c.kind === 'int' ? '4242' : 'vprobe0') + lines[c.line].slice(c.valueEnd);
+    return analyze(copy.join('\n')).diagnostics.length === count;
+  });
+}

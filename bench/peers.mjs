@@ -17,7 +17,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { manifestFile, manifestFileOfLines, editableLines, rng } from './corpus.mjs';
+import { manifestFile, manifestFileOfLines, stableEditableLines, rng } from './corpus.mjs';
 import { kataTomlBig, kataSchemaPath, KATA_RELEASE, mixedFiles } from './corpus-peers.mjs';
 import { LspSession } from './lsp.mjs';
 
@@ -286,12 +286,12 @@ export function peerSuites(ctx) {
   async function edits() {
     const S = `8. (e) edit → diagnostics, ${RUNS.edits.toLocaleString('en')} random edits`;
     const base = manifestFileOfLines(SIZES.editLines, { seed: 17 });
-    const candidates = editableLines(base);
-    console.log(`\n${S} (${base.split('\n').length - 1}-line file, ${candidates.length} editable lines)`);
+    const an = analyzeWith(engine.resolveConfig({ cli: { kubernetesWindow: ctx.WINDOW } }));
     const cwd = tmpDir('edits');
     const file = path.join(cwd, 'edit.yaml');
     const uri = pathToFileURL(file).toString();
-    const an = analyzeWith(engine.resolveConfig({ cli: { kubernetesWindow: ctx.WINDOW } }));
+    const candidates = stableEditableLines(base, (t) => an(file, t));
+    console.log(`\n${S} (${base.split('\n').length - 1}-line file, ${candidates.length} editable lines)`);
     const session = await LspSession.start({ command: process.execPath, args: SERVER, cwd, env: SERVER_ENV, initializationOptions: { cli: { kubernetesWindow: ctx.WINDOW }, settings: { debounceMs: 0 } } });
     const opened = await session.open(uri, base);
     check('server diagnostics (1,000-line file, edits suite)', opened.diagnostics.length === an(file, base).diagnostics.length && opened.diagnostics.length > 0, `${opened.diagnostics.length}`);

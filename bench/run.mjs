@@ -18,7 +18,7 @@ import vm from 'node:vm';
 import { spawn, execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { manifestFile, manifestFileOfLines, manifestFiles, editableLines, rng } from './corpus.mjs';
+import { manifestFile, manifestFileOfLines, manifestFiles, stableEditableLines, rng } from './corpus.mjs';
 import { LspSession } from './lsp.mjs';
 import { peerSuites, peerMethod } from './peers.mjs';
 import { chartSuites, chartMethod } from './charts.mjs';
@@ -296,7 +296,7 @@ async function startup() {
 async function editLatency() {
   const S = '4. edit → diagnostics (LSP)';
   const base = manifestFileOfLines(SIZES.editLines);
-  const candidates = editableLines(base);
+  const candidates = stableEditableLines(base, (t) => analyze('/bench/edit.yaml', t));
   console.log(`\n${S} (${base.split('\n').length - 1}-line file, ${countDocs(base)} documents, ${candidates.length} editable lines)`);
   const expected = analyze('/bench/edit.yaml', base).diagnostics.length;
   const srv = SERVERS[0];

@@ -196,6 +196,39 @@ export class FieldNode {
 const roots = new Map<string, FieldNode | null>();
 
 /** The node of an apiVersion/kind's object, or undefined when the table has no such kind. */
+/** A JSON path as a linked list, built while walking (no array per step). */
+export type FieldPath = { up: FieldPath; seg: string | number } | null;
+
+/** A path's segments, outermost first. */
+export function pathSegments(p: FieldPath): Array<string | number> {
+  const segs: Array<string | number> = [];
+  for (let q = p; q; q = q.up) segs.push(q.seg);
+  return segs.reverse();
+}
+
+/**
+ * Every mapping below `value` (an object the table knows at `root`, found at `at` in its document), depth first and
+ * without recursion: `visit` gets the mapping, its node and path, and calls `descend` for each key it goes into; the
+ * items of a list are walked with the list's node.
+ */
+export function walkMappings(
+  value: unknown, root: FieldNode, at: ReadonlyArray<string | number>,
+  visit: (v: Record<string, unknown>, node: FieldNode, path: FieldPath, descend: (val: unknown, node: FieldNode, key: string) => void) => void,
+): void {
+  let base: FieldPath = null;
+  for (const seg of at) base = { up: base, seg };
+  const stack: Array<{ v: unknown; node: FieldNode; at: FieldPath }> = [{ v: value, node: root, at: base }];
+  while (stack.length) {
+    const { v, node, at: p } = stack.pop()!;
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], node, at: { up: p, seg: i } });
+      continue;
+    }
+    if (!v || typeof v !== 'object') continue;
+    visit(v as Record<string, unknown>, node, p, (val, n, key) => { stack.push({ v: val, node: n, at: { up: p, seg: key } }); });
+  }
+}
+
 export function rootNode(apiVersion: string, kind: string): FieldNode | undefined {
   const key = `${apiVersion} ${kind}`;
   let r = roots.get(key);

@@ -1,9 +1,8 @@
 import type { Rule, FindingFix } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
-import { rootNode, maskOf, minorNumber, fieldTable, type FieldNode } from '../../kubernetes/fields';
+import { rootNode, maskOf, minorNumber, fieldTable, walkMappings, pathSegments, type FieldNode } from '../../kubernetes/fields';
 import { range } from './common';
 
-const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const orList = (xs: string[]): string => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`);
 /** "1.17, 1.23..1.27": sorted minors as runs. */
 function listOf(ms: number[]): string {
@@ -73,23 +72,13 @@ export const rule: Rule<KubernetesContext> = {
     for (const o of ctx.objects) {
       const root = rootNode(o.apiVersion, o.kind);
       if (!root) continue;
-      type At = { up: At | null; seg: string | number } | null;
-      let base: At = null;
-      for (const seg of o.at) base = { up: base, seg };
-      const stack: Array<{ v: unknown; node: FieldNode; at: At }> = [{ v: o.value, node: root, at: base }];
-      while (stack.length) {
-        const { v, node, at } = stack.pop()!;
-        if (Array.isArray(v)) {
-          for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], node, at: { up: at, seg: i } });
-          continue;
-        }
-        if (!isObj(v)) continue;
+      walkMappings(o.value, root, o.at, (v, node, at, descend) => {
         for (const key of Object.keys(v)) {
           if (node === root && key === 'status') continue;
           const c = node.child(key);
           if (!c.served || (c.freeForm & c.served) === c.served) continue;
           const val = v[key];
-          if (val && typeof val === 'object') { stack.push({ v: val, node: c, at: { up: at, seg: key } }); continue; }
+          if (val && typeof val === 'object') { descend(val, c, key); continue; }
           if (typeof val !== 'string') continue;
           // The enum of each minor with enum data, through the model that holds the field there.
           const all = enumsAt(c, key);
@@ -97,9 +86,7 @@ export const rule: Rule<KubernetesContext> = {
           const judged = all.filter((x) => win & (1 << (x.minor - t.first)));
           const others = all.filter((x) => !(win & (1 << (x.minor - t.first))));
           const refusing = judged.filter((j) => !j.values.includes(val));
-          const segs: Array<string | number> = [];
-          for (let p: At = { up: at, seg: key }; p; p = p.up) segs.push(p.seg);
-          segs.reverse();
+          const segs = pathSegments({ up: at, seg: key });
           const shown = segs.slice(o.at.length).map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('');
           const notJudged = windowMinors.filter((m) => !judged.some((j) => j.minor === m) && c.served & (1 << (m - t.first)));
           if (refusing.length) {
@@ -130,7 +117,7 @@ export const rule: Rule<KubernetesContext> = {
             });
           }
         }
-      }
+      });
     }
   },
 };

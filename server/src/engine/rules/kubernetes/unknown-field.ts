@@ -1,8 +1,7 @@
 import type { Rule, FindingFix } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
-import { rootNode, fieldTable, type FieldNode } from '../../kubernetes/fields';
+import { rootNode, fieldTable, walkMappings, pathSegments, type FieldNode } from '../../kubernetes/fields';
 
-const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const PRIMITIVE = new Set(['string', 'integer', 'number', 'boolean', 'int-or-string', 'object']);
 
 /** The model names a node's value is at the minors of the table that have a source (arrays stripped). */
@@ -123,17 +122,7 @@ export const rule: Rule<KubernetesContext> = {
     for (const o of ctx.objects) {
       const root = rootNode(o.apiVersion, o.kind);
       if (!root) continue;
-      type At = { up: At | null; seg: string | number } | null;
-      let base: At = null;
-      for (const seg of o.at) base = { up: base, seg };
-      const stack: Array<{ v: unknown; node: FieldNode; at: At }> = [{ v: o.value, node: root, at: base }];
-      while (stack.length) {
-        const { v, node, at } = stack.pop()!;
-        if (Array.isArray(v)) {
-          for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], node, at: { up: at, seg: i } });
-          continue;
-        }
-        if (!isObj(v)) continue;
+      walkMappings(o.value, root, o.at, (v, node, at, descend) => {
         let models: Set<string> | undefined | null = null;
         for (const key of Object.keys(v)) {
           if (node === root && (key === 'status' || key === 'apiVersion' || key === 'kind')) continue;
@@ -142,7 +131,7 @@ export const rule: Rule<KubernetesContext> = {
             // Below a free-form map or free-form JSON (at every minor that serves it) every key is served.
             if ((c.freeForm & c.served) !== c.served) {
               const val = v[key];
-              if (val && typeof val === 'object') stack.push({ v: val, node: c, at: { up: at, seg: key } });
+              if (val && typeof val === 'object') descend(val, c, key);
             }
             continue;
           }
@@ -151,9 +140,7 @@ export const rule: Rule<KubernetesContext> = {
           if (c.unknown & ~gapMask) continue;
           if (models === null) models = modelsOf(node);
           if (!models) continue;
-          const segs: Array<string | number> = [];
-          for (let p: At = { up: at, seg: key }; p; p = p.up) segs.push(p.seg);
-          segs.reverse();
+          const segs = pathSegments({ up: at, seg: key });
           const rel = segs.slice(o.at.length);
           const shown = rel.map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('');
           const close = closeFields(models, key);
@@ -176,7 +163,7 @@ export const rule: Rule<KubernetesContext> = {
             data: { path: shown, suggestions: close.map((x) => x.name) },
           });
         }
-      }
+      });
     }
   },
 };
