@@ -326,3 +326,19 @@ test('lsp-lint --fix on a chart: the hard-coded apiVersions are fixed in the tem
     assert.deepEqual(left, ['Chart.yaml helm/kube-version']);
   } finally { fs.rmSync(tmp, { recursive: true, force: true }); }
 });
+
+test('a values.yaml that is there but not read is said on the templates (not rendered as if the chart had no values)', () => {
+  const tmp = fs.mkdtempSync(path.join(CHARTS, '..', 'tmp-chart-'));
+  try {
+    fs.mkdirSync(path.join(tmp, 'templates'));
+    fs.writeFileSync(path.join(tmp, 'Chart.yaml'), 'apiVersion: v2\nname: t\nversion: 1.0.0\n');
+    const f = path.join(tmp, 'templates', 'cm.yaml');
+    const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n';
+    fs.writeFileSync(f, text);
+    const values = path.join(tmp, 'values.yaml');
+    fs.writeFileSync(values, 'x: 1\n');
+    const config = e.resolveConfig({ cli: { kubernetesWindow: '1.24..1.25' } });
+    const r = e.analyze({ path: f, text, config, files: fsAccess(new Map([[values, undefined]])) });
+    assert.ok(r.diagnostics.some((d) => /values\.yaml: not read/.test(d.message)), show(r).join('\n'));
+  } finally { fs.rmSync(tmp, { recursive: true, force: true }); }
+});

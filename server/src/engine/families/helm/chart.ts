@@ -120,6 +120,11 @@ function load(src: Source, prefix: string, dirId: string, archive: string | unde
     name: typeof meta.name === 'string' ? meta.name : path.basename(dirId), dir: dirId, archive, prefix,
     chartYaml, values, templates: [], subcharts: [], library: meta.type === 'library', problems: [],
   };
+  // A values file that is there but not read (unreadable, over the size limit) is not the same as none: said, at it.
+  if (!values) {
+    const listed = (src.list('') ?? []).find((e) => !e.dir && /^values\.ya?ml$/.test(e.name));
+    if (listed) chart.problems.push({ file: src.id(listed.name), message: "not read (unreadable, or over the size limit): the chart's templates are rendered without its default values" });
+  }
   // Every file under templates/, in Helm's order (by name), helpers and NOTES.txt included.
   const walk = (rel: string) => {
     for (const e of src.list(rel) ?? []) {

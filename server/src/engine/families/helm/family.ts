@@ -90,6 +90,10 @@ function contextOf(input: { path: string; text: string; files?: FileAccess; helm
     const tr = [...run.byRel.values()].find((x) => x.template.abs === input.path);
     if (tr && tr.notRendered && !/helper|NOTES/.test(tr.notRendered)) ctx.problems = [{ message: `not checked: ${tr.notRendered}` }];
     ctx.template = tr;
+    // What of its chart (or the charts above it) was not read bears on how it renders: said on the template.
+    const unread: Array<{ message: string }> = [];
+    for (let c: Chart | undefined = tr?.chart; c; c = c.parent) for (const p of c.problems) if (/(^|[\\/!])values\.ya?ml$/.test(p.file)) unread.push({ message: `not checked as Helm renders it: ${p.file}: ${p.message}` });
+    if (unread.length) ctx.problems = [...(ctx.problems ?? []), ...unread];
     if (!tr) ctx.problems = [{ message: 'not checked: the file is not one of its chart\'s templates as read (over the size limit, or more templates than are read)' }];
   } else if (kind === 'archive') {
     const own = allCharts(top).find((c) => c.archive === input.path && c.parent && !c.parent.archive);
