@@ -124,10 +124,13 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
           if (steps) return steps;
           steps = [];
           if (notRendered || p.errors.length) return steps;
+          // Most steps render a template to the same text: its YAML is parsed once per distinct output.
+          const yamls = new Map<string, ReturnType<typeof parseYaml>>();
+          const yamlOf = (text: string) => { let y = yamls.get(text); if (!y) yamls.set(text, (y = parseYaml(text))); return y; };
           for (const step of minors) {
             const rendered = renderTemplate(p, { values, chart, release: RELEASE, capabilities: capabilitiesAt(step), templates: parsed, topChartName: top.name });
             for (const b of rendered.branches) allBranches.push({ step, ...b });
-            steps.push(emissionsOf(p, step, rendered, helmRenders, defines, !!c.alone));
+            steps.push(emissionsOf(p, step, rendered, helmRenders, defines, !!c.alone, yamlOf));
           }
           return steps;
         },
@@ -201,7 +204,7 @@ function backToSource(p: ParsedTemplate, r: Rendered, a: number, b: number, defi
 
 function overlaps(a: Span, b: Span): boolean { return a.start < b.end && b.start < a.end || (a.start === a.end && b.start <= a.start && a.start <= b.end); }
 
-function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: ChartRender[] | undefined, defines: Map<string, string>, alone = false): TemplateStep {
+function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: ChartRender[] | undefined, defines: Map<string, string>, alone = false, yamlOf: (text: string) => ReturnType<typeof parseYaml> = parseYaml): TemplateStep {
   const out: TemplateStep = { step, rendered: r, emissions: [], undecided: [] };
   const ownUnknown = (u: { path: string; start: number; end: number; outStart: number; outEnd: number }): Span => {
     if (u.path === p.path) {
@@ -217,7 +220,7 @@ function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: 
     out.undecided.push({ step, at, reason: `the template stops with an error${alone ? ' (read without its chart)' : " with the chart's default values"}: ${r.error.message}` });
     return out;
   }
-  const yaml = parseYaml(r.text);
+  const yaml = yamlOf(r.text);
   const helm = helmFor(helmRenders, p.path, step);
   // An unknown outside every document that has content (its output is empty or not known): what it stands for may
   // be a whole object, so it bears on what the template emits.
