@@ -274,7 +274,13 @@ function runBounded(bin: string, args: string[], env: NodeJS.ProcessEnv, timeout
     let size = 0, done = false, why: string | undefined;
     const finish = (r: { ok: true; stdout: string } | { ok: false; error: string }) => { if (!done) { done = true; clearTimeout(timer); resolve(r); } };
     const kill = (reason: string) => { why ??= reason; try { child.kill('SIGKILL'); } catch { /* gone */ } };
-    const timer = setTimeout(() => kill(`helm template took longer than ${timeoutMs / 1000} s and was stopped`), timeoutMs);
+    // 'close' waits for the pipes too, which a process Helm started (a post-renderer, a plugin) may hold open after
+    // Helm is killed: the timeout settles the render itself, and lets go of the pipes.
+    const timer = setTimeout(() => {
+      kill(`helm template took longer than ${timeoutMs / 1000} s and was stopped`);
+      child.stdout.destroy(); child.stderr.destroy();
+      finish({ ok: false, error: why! });
+    }, timeoutMs);
     child.stdout.on('data', (c: Buffer) => { size += c.length; if (size > MAX_OUTPUT_BYTES) kill(`helm template printed more than ${MAX_OUTPUT_BYTES >> 20} MB`); else out.push(c); });
     child.stderr.on('data', (c: Buffer) => { if (err.reduce((n, b) => n + b.length, 0) < 64 * 1024) err.push(c); });
     child.on('error', (e) => finish({ ok: false, error: `cannot run ${bin}: ${e.message}` }));
