@@ -138,6 +138,20 @@ test('a render that does not finish in time is stopped and reported as not rende
   } finally { fs.rmSync(dir, { recursive: true, force: true }); }
 });
 
+test('a render whose child keeps the output open after the timeout is still stopped in time', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-slow-'));
+  try {
+    const fake = path.join(dir, 'helm');
+    // A grandchild that outlives Helm's SIGKILL and holds stdout and stderr open.
+    fs.writeFileSync(fake, '#!/bin/sh\nif [ "$1" = version ]; then echo v3.17.3; exit 0; fi\n/bin/sleep 20 &\nexec /bin/sleep 60\n', { mode: 0o755 });
+    const t0 = Date.now();
+    const [r] = await new hr.HelmRenderer({ helm: fake, timeoutMs: 500 }).render(PSP, ['1.25']);
+    assert.ok(Date.now() - t0 < 10_000, `took ${Date.now() - t0} ms`);
+    assert.equal(r.ok, false);
+    assert.match(r.error, /took longer than 0\.5 s and was stopped/);
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});
+
 test('Helm 4 or an old Helm 3 is refused with the reason, not run', async () => {
   assert.match(hr.helmVersionProblem('v4.0.0'), /needs Helm 3\.10 or newer 3\.x/);
   assert.match(hr.helmVersionProblem('v3.9.4'), /needs Helm 3\.10/);

@@ -47,12 +47,14 @@ const MAX_CHART_BYTES = 64 * 1024 * 1024;
 
 export interface HelmFound { path?: string; looked: string[] }
 
+/** A regular file this process may execute. */
+function isExe(p: string): boolean {
+  try { return fs.statSync(p).isFile() && (fs.accessSync(p, fs.constants.X_OK), true); } catch { return false; }
+}
+
 /** The Helm binary: the configured path (absolute, or relative to `base`), else `helm` on PATH. */
 export function findHelm(configured: string | undefined, base: string, envPath = process.env.PATH ?? ''): HelmFound {
   const looked: string[] = [];
-  const isExe = (p: string) => {
-    try { const st = fs.statSync(p); if (!st.isFile()) return false; fs.accessSync(p, fs.constants.X_OK); return true; } catch { return false; }
-  };
   if (configured) {
     const p = path.resolve(base, configured);
     looked.push(p);
@@ -209,9 +211,8 @@ process.stdin.on('end', () => { fs.writeFileSync(process.argv[2], Buffer.concat(
  * node start-up costs more than the rest of a render), else our own node with a small script.
  */
 function postRenderer(tmp: string, out: string, node?: string): { bin: string; args: string[] } {
-  const exe = (p: string) => { try { fs.accessSync(p, fs.constants.X_OK); return fs.statSync(p).isFile(); } catch { return false; } };
-  const cat = ['/bin/cat', '/usr/bin/cat'].find(exe);
-  if (!node && process.platform !== 'win32' && exe('/bin/sh') && cat) return { bin: '/bin/sh', args: ['-c', 'exec "$0" > "$1"', cat, out] };
+  const cat = ['/bin/cat', '/usr/bin/cat'].find(isExe);
+  if (!node && process.platform !== 'win32' && isExe('/bin/sh') && cat) return { bin: '/bin/sh', args: ['-c', 'exec "$0" > "$1"', cat, out] };
   const script = path.join(tmp, 'post-render.cjs');
   fs.writeFileSync(script, POST_RENDERER);
   return { bin: node ?? process.execPath, args: [script, out] };
@@ -274,7 +275,13 @@ function runBounded(bin: string, args: string[], env: NodeJS.ProcessEnv, timeout
     let size = 0, done = false, why: string | undefined;
     const finish = (r: { ok: true; stdout: string } | { ok: false; error: string }) => { if (!done) { done = true; clearTimeout(timer); resolve(r); } };
     const kill = (reason: string) => { why ??= reason; try { child.kill('SIGKILL'); } catch { /* gone */ } };
-    const timer = setTimeout(() => kill(`helm template took longer than ${timeoutMs / 1000} s and was stopped`), timeoutMs);
+    // 'close' waits for the pipes too, which a process Helm started (a post-renderer, a plugin) may hold open after
+    // Helm is killed: the timeout settles the render itself, and lets go of the pipes.
+    const timer = setTimeout(() => {
+      kill(`helm template took longer than ${timeoutMs / 1000} s and was stopped`);
+      child.stdout.destroy(); child.stderr.destroy();
+      finish({ ok: false, error: why! });
+    }, timeoutMs);
     child.stdout.on('data', (c: Buffer) => { size += c.length; if (size > MAX_OUTPUT_BYTES) kill(`helm template printed more than ${MAX_OUTPUT_BYTES >> 20} MB`); else out.push(c); });
     child.stderr.on('data', (c: Buffer) => { if (err.reduce((n, b) => n + b.length, 0) < 64 * 1024) err.push(c); });
     child.on('error', (e) => finish({ ok: false, error: `cannot run ${bin}: ${e.message}` }));
@@ -438,9 +445,8 @@ export class HelmRenderer {
     return (this.version ??= helmVersion(this.opts.helm).catch((e) => { this.version = undefined; throw e; }));
   }
 
-  /** The chart's renders at each step (cached; a chart whose content changed is rendered again). */
   /**
-   * `stale`: asked before a queued render starts; true (the chart changed again meanwhile, in an editor) drops it as
+   * The chart's renders at each step (cached; a chart whose content changed is rendered again). `stale`: asked before a queued render starts; true (the chart changed again meanwhile, in an editor) drops it as
    * superseded, not cached.
    */
   async render(chartRoot: string, steps: string[], values: string[] = [], overlay?: (file: string) => string | undefined, progress?: (chartRoot: string, step: string, ok: boolean) => void, stale?: () => boolean): Promise<ChartRender[]> {
