@@ -225,6 +225,10 @@ test('item 5: a RuntimeClass handler must be a runtime the workspace\'s containe
   assert.deepEqual(ok.diagnostics, []);
   const bad = e.analyze({ path: '/w/rc.yaml', text: rc.replace('handler: kata-qemu', 'handler: kata-qemu-snp'), config: cfg({ kubernetesWindow: '1.32' }), neighbours: { containerdRuntimes: { files: ['etc/containerd/config.toml'], names } } });
   assert.deepEqual(bad.diagnostics.map((d) => [d.ruleId, d.severity, d.range.start]), [['k8s/runtimeclass-handler', 'error', { line: 4, character: 9 }]]);
+  // The workspace walk stopped at its cap: the handler is said to be not checked (info), not passed silently or failed.
+  const cut = e.analyze({ path: '/w/rc.yaml', text: rc, config: cfg({ kubernetesWindow: '1.32' }), neighbours: { containerdRuntimes: { files: [], names: [], truncated: 'the workspace walk for containerd configs stopped after 2000 folders' } } });
+  assert.deepEqual(cut.diagnostics.map((d) => [d.ruleId, d.severity]), [['k8s/runtimeclass-handler', 'info']]);
+  assert.match(cut.diagnostics[0].message, /not checked: the workspace walk .* stopped after 2000 folders without finding a containerd config/);
   // Without a containerd config in the workspace the handler is not checked (nothing to check it against).
   assert.deepEqual(e.analyze({ path: '/w/rc.yaml', text: rc, config: cfg({ kubernetesWindow: '1.32' }) }).diagnostics, []);
   // Through lsp-lint: the server finds containerd/config.toml in the workspace by name.
