@@ -97,15 +97,17 @@ export class WorkspaceState {
         }
       }
       // The walk's cap reached: said, so that a RuntimeClass handler is not passed (or failed) on a partial look.
-      const truncated = queue.length ? `the workspace walk for containerd configs stopped after ${seen} folders` : undefined;
+      const partial: string[] = queue.length ? [`the workspace walk for containerd configs stopped after ${seen} folders`] : [];
       const files: string[] = [], names = new Set<string>();
       for (const p of [...found].sort()) {
         const text = this.readText(p);
         const ns = text === undefined ? undefined : workspaceFacts.runtimeNamesOf(text);
-        if (!ns) continue;
+        // A config that cannot be read (over 512 KiB, unreadable) or does not parse may define the handler: said too.
+        if (!ns) { partial.push(`${path.relative(root, p) || p} ${text === undefined ? 'was not read' : 'does not parse'}`); continue; }
         files.push(path.relative(root, p) || p);
         for (const n of ns) names.add(n);
       }
+      const truncated = partial.length ? partial.join('; ') : undefined;
       return files.length || truncated ? { files, names: [...names], ...(truncated ? { truncated } : {}) } : undefined;
     }, 16);
   }
