@@ -225,6 +225,10 @@ test('item 5: a RuntimeClass handler must be a runtime the workspace\'s containe
   assert.deepEqual(ok.diagnostics, []);
   const bad = e.analyze({ path: '/w/rc.yaml', text: rc.replace('handler: kata-qemu', 'handler: kata-qemu-snp'), config: cfg({ kubernetesWindow: '1.32' }), neighbours: { containerdRuntimes: { files: ['etc/containerd/config.toml'], names } } });
   assert.deepEqual(bad.diagnostics.map((d) => [d.ruleId, d.severity, d.range.start]), [['k8s/runtimeclass-handler', 'error', { line: 4, character: 9 }]]);
+  // The workspace walk stopped at its cap: the handler is said to be not checked (info), not passed silently or failed.
+  const cut = e.analyze({ path: '/w/rc.yaml', text: rc, config: cfg({ kubernetesWindow: '1.32' }), neighbours: { containerdRuntimes: { files: [], names: [], truncated: 'the workspace walk for containerd configs stopped after 2000 folders' } } });
+  assert.deepEqual(cut.diagnostics.map((d) => [d.ruleId, d.severity]), [['k8s/runtimeclass-handler', 'info']]);
+  assert.match(cut.diagnostics[0].message, /not checked: the workspace walk .* stopped after 2000 folders: no containerd config of the workspace was read/);
   // Without a containerd config in the workspace the handler is not checked (nothing to check it against).
   assert.deepEqual(e.analyze({ path: '/w/rc.yaml', text: rc, config: cfg({ kubernetesWindow: '1.32' }) }).diagnostics, []);
   // Through lsp-lint: the server finds containerd/config.toml in the workspace by name.
@@ -238,5 +242,11 @@ test('item 5: a RuntimeClass handler must be a runtime the workspace\'s containe
     const msgs = JSON.parse(out)[0].messages;
     assert.deepEqual(msgs.map((m) => `${m.line}:${m.column} ${m.ruleId}`), ['11:10 k8s/runtimeclass-handler']);
     assert.match(msgs[0].message, /"kata-fc".*node\/containerd\/config\.toml defines "kata-qemu"/);
+    // A containerd config of the workspace that does not parse may define the handler: not checked (info), not passed silently.
+    fs.writeFileSync(path.join(dir, 'node', 'containerd', 'config.toml'), 'version = 2\n[plugins\n');
+    try { out = execFileSync(process.execPath, [path.join(repoRoot, 'bin/lsp-lint.js'), 'rc.yaml', '--format', 'json', '--kubernetes-window', '1.32'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }); } catch (err) { out = err.stdout; }
+    const broken = JSON.parse(out)[0].messages;
+    assert.deepEqual(broken.map((m) => `${m.line}:${m.column} ${m.ruleId} ${m.severity}`), ['5:10 k8s/runtimeclass-handler info', '11:10 k8s/runtimeclass-handler info']);
+    assert.match(broken[0].message, /not checked: node\/containerd\/config\.toml does not parse: no containerd config of the workspace was read/);
   } finally { fs.rmSync(dir, { recursive: true, force: true }); }
 });

@@ -80,7 +80,7 @@ export class WorkspaceState {
    * The containerd configs of the file's workspace (found by name: containerd/config.toml, containerd/conf.d/*.toml; a
    * bounded walk of the root, open documents first) and the runtime names they define. undefined: none found.
    */
-  runtimeConfigsFor(file: string): { files: string[]; names: string[] } | undefined {
+  runtimeConfigsFor(file: string): { files: string[]; names: string[]; truncated?: string } | undefined {
     const root = this.rootFor(file) ?? path.dirname(file);
     return memoIn(this.runtimeConfigs, root, () => {
       const found = new Set<string>([...this.openTexts.keys()].filter((p) => (p === root || p.startsWith(root + path.sep)) && workspaceFacts.isRuntimeConfigName(p)));
@@ -96,18 +96,22 @@ export class WorkspaceState {
           if (d.isDirectory()) { if (!d.name.startsWith('.') && !ALWAYS_SKIPPED_FOLDERS.includes(d.name)) queue.push(p); } else if (d.isFile() && workspaceFacts.isRuntimeConfigName(p)) found.add(p);
         }
       }
+      // The walk's cap reached: said, so that a RuntimeClass handler is not passed (or failed) on a partial look.
+      const partial: string[] = queue.length ? [`the workspace walk for containerd configs stopped after ${seen} folders`] : [];
       const files: string[] = [], names = new Set<string>();
       for (const p of [...found].sort()) {
         const text = this.readText(p);
         const ns = text === undefined ? undefined : workspaceFacts.runtimeNamesOf(text);
-        if (!ns) continue;
+        // A config that cannot be read (over 512 KiB, unreadable) or does not parse may define the handler: said too.
+        if (!ns) { partial.push(`${path.relative(root, p) || p} ${text === undefined ? 'was not read' : 'does not parse'}`); continue; }
         files.push(path.relative(root, p) || p);
         for (const n of ns) names.add(n);
       }
-      return files.length ? { files, names: [...names] } : undefined;
+      const truncated = partial.length ? partial.join('; ') : undefined;
+      return files.length || truncated ? { files, names: [...names], ...(truncated ? { truncated } : {}) } : undefined;
     }, 16);
   }
-  private runtimeConfigs = new Map<string, { files: string[]; names: string[] } | undefined>();
+  private runtimeConfigs = new Map<string, { files: string[]; names: string[]; truncated?: string } | undefined>();
 
   /** neighboursFor, computed only when a rule asks (only Kubernetes manifests do; the folder is read once). */
   lazyNeighboursFor(file: string): NeighbourFacts {

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { parseTomlText, type TomlFile, type TomlEntry, type TomlTable } from '../../parse/toml';
 import type { SourceInfo } from '../../types';
 import type { ResolvedConfig } from '../../config';
-import { compareMinor } from '../../versions';
+import { compareMinor, leadingMinor } from '../../versions';
 import { loadJson } from '../../data';
 import { containerdData, containerdMinors, containerdRelease, containerdWindow, minorsText, type ContainerdKey, type ContainerdRelease } from '../../containerd/data';
 
@@ -161,7 +161,7 @@ export function resolveContainerdWindow(config: ResolvedConfig): ContainerdWindo
   if (stx.source.kind !== 'default' || config.kubernetes.source.kind === 'workspace') {
     const host = stxHosts().find((h) => h.release === stx.release.release);
     const v = host?.components.containerd;
-    const minor = v && /^(\d+\.\d+)/.exec(v)?.[1];
+    const minor = v && leadingMinor(v);
     if (minor && containerdMinors().includes(minor)) {
       return { minors: [minor], source: { kind: stx.source.kind === 'default' ? 'workspace' : stx.source.kind, detail: `StarlingX ${host!.release} ships containerd ${v} (${host!.source.repo} @ ${host!.source.tag})` } };
     }
@@ -311,5 +311,3 @@ export function containerdRuntimeNames(text: string): string[] | undefined {
   return [...names];
 }
 
-export const releaseByMinor = (m: string): ContainerdRelease | undefined => containerdRelease(m);
-export const compareContainerdMinor = compareMinor;

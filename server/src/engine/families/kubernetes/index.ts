@@ -78,7 +78,8 @@ export interface NeighbourFacts {
   /** The workspace's localhost.yml and its kubernetes_version. */
   localhost?: { path: string; kubernetesVersion?: string };
   /** The workspace's containerd configs and the runtime names they define (a RuntimeClass handler must be one). */
-  containerdRuntimes?: { files: string[]; names: string[] };
+  /** truncated: the workspace walk stopped before it had seen every folder (a handler not found may be in one it skipped). */
+  containerdRuntimes?: { files: string[]; names: string[]; truncated?: string };
 }
 
 const CONTAINER_LISTS = new Set(['containers', 'initContainers', 'ephemeralContainers']);

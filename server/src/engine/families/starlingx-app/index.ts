@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { YamlDoc, YamlFile, OffsetRange } from '../../parse/yaml';
 import type { KubeWindow } from '../../config';
 import type { StxRelease } from '../../data';
+import { formatList } from '../../versions';
 import { appMetadata, type AppKey, type AppEnforcement } from '../../starlingx-app/data';
 
 export const isAppMetadataName = (file: string) => path.basename(file) === 'metadata.yaml';
@@ -100,7 +101,7 @@ export class AppContext {
 }
 
 /** "a, b and c" */
-export const listText = (xs: string[]) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+export const listText = (xs: string[]) => formatList(xs);
 /** "10.0..12.0" for three or more consecutive releases of the data, else "8.0, 10.0 and 11.0". */
 export function releasesText(xs: string[]): string {
   const all = appMetadata().releases;

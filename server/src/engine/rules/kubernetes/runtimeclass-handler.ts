@@ -31,6 +31,11 @@ export const rule: Rule<KubernetesContext> = {
       const loc = o.doc.locate([...o.at, 'handler']).value;
       const src = ctx.file.text.slice(loc.start, loc.end);
       const q = /^["']/.test(src) ? src[0] : '';
+      if (rt.truncated) {
+        // Not every folder was looked at: the runtime may be defined in one that was not, so this is not an error.
+        report({ message: `RuntimeClass handler "${h}" not checked: ${rt.truncated}${rt.files.length ? ` (${rt.files.join(', ')} ${rt.files.length > 1 ? 'define' : 'defines'} ${rt.names.map((n) => `"${n}"`).join(', ') || 'no runtime'})` : ': no containerd config of the workspace was read'}`, range: loc, severity: 'info', data: { handler: h, runtimes: rt.names, files: rt.files, truncated: true } });
+        continue;
+      }
       const hint = didYouMean(h, rt.names);
       report({
         message: `RuntimeClass handler "${h}": no containerd config of the workspace defines runtime "${h}" (${rt.files.join(', ')} ${rt.files.length > 1 ? 'define' : 'defines'} ${rt.names.length ? rt.names.map((n) => `"${n}"`).join(', ') : 'no runtime'}); its pods fail to start`,
