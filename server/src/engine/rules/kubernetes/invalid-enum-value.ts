@@ -1,9 +1,9 @@
 import type { Rule, FindingFix } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
+import { formatList } from '../../versions';
 import { rootNode, maskOf, minorNumber, fieldTable, walkMappings, pathSegments, type FieldNode } from '../../kubernetes/fields';
 import { range } from './common';
 
-const orList = (xs: string[]): string => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`);
 /** "1.17, 1.23..1.27": sorted minors as runs. */
 function listOf(ms: number[]): string {
   const parts: string[] = [];
@@ -99,7 +99,7 @@ export const rule: Rule<KubernetesContext> = {
             const fixes: FindingFix[] = same.length === 1 && judged.every((j) => j.values.includes(same[0]))
               ? [{ title: `Write ${same[0]}`, edits: [{ range: loc, newText: `${q}${same[0]}${q}` }], preferred: true }] : [];
             report({
-              message: `${shown}: ${val} is not one of ${orList(values)} (the enum of ${listOf(refusing.map((r) => r.minor))})`
+              message: `${shown}: ${val} is not one of ${formatList(values, 'or')} (the enum of ${listOf(refusing.map((r) => r.minor))})`
                 + (notJudged.length ? `; not judged at ${listOf(notJudged)} (no enum data for it there: the table has enums only from the sources of ${listOf(known)})` : ''),
               range: loc,
               fixes,
@@ -110,7 +110,7 @@ export const rule: Rule<KubernetesContext> = {
             const values = others[others.length - 1].values;
             const loc = o.doc.locate(segs).value;
             report({
-              message: `${shown}: ${val} is not one of ${orList(values)} at ${listOf(others.map((x) => x.minor))}; not judged in the window ${range(ctx.minors)} (no enum data for it there: the table has enums only from the sources of ${listOf(known)})`,
+              message: `${shown}: ${val} is not one of ${formatList(values, 'or')} at ${listOf(others.map((x) => x.minor))}; not judged in the window ${range(ctx.minors)} (no enum data for it there: the table has enums only from the sources of ${listOf(known)})`,
               range: loc,
               severity: 'info',
               data: { path: shown, value: val, allowed: values, judgedAt: [], window: range(ctx.minors) },

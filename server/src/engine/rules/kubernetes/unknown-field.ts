@@ -1,5 +1,6 @@
 import type { Rule, FindingFix } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
+import { formatList } from '../../versions';
 import { rootNode, fieldTable, walkMappings, pathSegments, type FieldNode } from '../../kubernetes/fields';
 
 const PRIMITIVE = new Set(['string', 'integer', 'number', 'boolean', 'int-or-string', 'object']);
@@ -90,7 +91,6 @@ function oneLevelDown(models: Set<string>, key: string): string[] {
   return [...out].sort();
 }
 
-const orList = (xs: string[]): string => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`);
 
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/unknown-field',
@@ -156,8 +156,8 @@ export const rule: Rule<KubernetesContext> = {
           const parent = shown.slice(0, shown.length - key.length);
           report({
             message: `${shown} is not a field of ${o.apiVersion} ${o.kind} in any Kubernetes version of the field table (1.${t.first}..1.${t.last}); the API server drops it`
-              + (close.length ? `; did you mean ${orList(close.map((x) => parent + x.name))}?` : '')
-              + (() => { const down = close.length ? [] : oneLevelDown(models, key); return down.length ? `; it is a field of ${orList(down.map((d) => parent + d))}` : ''; })(),
+              + (close.length ? `; did you mean ${formatList(close.map((x) => parent + x.name), 'or')}?` : '')
+              + (() => { const down = close.length ? [] : oneLevelDown(models, key); return down.length ? `; it is a field of ${formatList(down.map((d) => parent + d), 'or')}` : ''; })(),
             range,
             fixes,
             data: { path: shown, suggestions: close.map((x) => x.name) },
