@@ -1,22 +1,16 @@
 import type { Rule } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
 import { rootNode, maskOf, minorNumber, fieldTable, walkMappings, pathSegments, type FieldNode } from '../../kubernetes/fields';
-import { range } from './common';
+import { range, listOf } from './common';
 
 /** Before server-side field validation (GA in 1.25; kubectl's default from then on) an unknown field is dropped. */
 const STRICT_FROM = 25;
 
 /** "1.19", "1.15..1.21", "1.19..1.22, 1.24" from a mask of the table's minors. */
 function minorsText(mask: number, first: number, n: number): string {
-  const parts: string[] = [];
-  for (let i = 0; i < n; i++) {
-    if (!(mask & (1 << i))) continue;
-    let j = i;
-    while (j + 1 < n && mask & (1 << (j + 1))) j++;
-    parts.push(i === j ? `1.${first + i}` : `1.${first + i}..1.${first + j}`);
-    i = j;
-  }
-  return parts.join(', ');
+  const ms: number[] = [];
+  for (let i = 0; i < n; i++) if (mask & (1 << i)) ms.push(first + i);
+  return listOf(ms);
 }
 
 /**

@@ -2,19 +2,7 @@ import type { Rule, FindingFix } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
 import { formatList } from '../../versions';
 import { rootNode, maskOf, minorNumber, fieldTable, walkMappings, pathSegments, type FieldNode } from '../../kubernetes/fields';
-import { range } from './common';
-
-/** "1.17, 1.23..1.27": sorted minors as runs. */
-function listOf(ms: number[]): string {
-  const parts: string[] = [];
-  for (let i = 0; i < ms.length; i++) {
-    let j = i;
-    while (j + 1 < ms.length && ms[j + 1] === ms[j] + 1) j++;
-    parts.push(i === j ? `1.${ms[i]}` : `1.${ms[i]}..1.${ms[j]}`);
-    i = j;
-  }
-  return parts.join(', ');
-}
+import { range, listOf } from './common';
 
 /** The minors of the table whose source lists enums at all (the others are never judged). */
 let knownMemo: number[] | undefined;
