@@ -206,6 +206,11 @@ export function pathSegments(p: FieldPath): Array<string | number> {
   return segs.reverse();
 }
 
+/** "spec.rules[0].host": segments (relative to the object) as a manifest path is said in findings. */
+export function pathText(segs: ReadonlyArray<string | number>): string {
+  return segs.map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('');
+}
+
 /**
  * Every mapping below `value` (an object the table knows at `root`, found at `at` in its document), depth first and
  * without recursion: `visit` gets the mapping, its node and path, and calls `descend` for each key it goes into; the

@@ -1,6 +1,6 @@
 import type { Rule } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
-import { rootNode, maskOf, minorNumber, fieldTable, walkMappings, pathSegments, type FieldNode } from '../../kubernetes/fields';
+import { rootNode, maskOf, minorNumber, fieldTable, walkMappings, pathSegments, pathText, type FieldNode } from '../../kubernetes/fields';
 import { range, listOf } from './common';
 
 /** Before server-side field validation (GA in 1.25; kubectl's default from then on) an unknown field is dropped. */
@@ -78,7 +78,7 @@ export const rule: Rule<KubernetesContext> = {
           if (definite || unsure) {
             const segs = pathSegments({ up: at, seg: key });
             const rel = segs.slice(o.at.length);
-            const shown = rel.map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('');
+            const shown = pathText(rel);
             const stepsIn = (mask: number) => windowMinors.filter((m) => mask & (1 << (m - t.first)));
             const served = servedText(c.served, c.kindServed, t.first, n);
             const why = (m: number) => `1.${m}${t.gaps[String(m)] ? ' (no source for its fields)' : ' (its source leaves this out)'}`;

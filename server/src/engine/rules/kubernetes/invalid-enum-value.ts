@@ -1,7 +1,7 @@
 import type { Rule, FindingFix } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
 import { formatList } from '../../versions';
-import { rootNode, maskOf, minorNumber, fieldTable, walkMappings, pathSegments, type FieldNode } from '../../kubernetes/fields';
+import { rootNode, maskOf, minorNumber, fieldTable, walkMappings, pathSegments, pathText, type FieldNode } from '../../kubernetes/fields';
 import { range, listOf } from './common';
 
 /** The minors of the table whose source lists enums at all (the others are never judged). */
@@ -75,7 +75,7 @@ export const rule: Rule<KubernetesContext> = {
           const others = all.filter((x) => !(win & (1 << (x.minor - t.first))));
           const refusing = judged.filter((j) => !j.values.includes(val));
           const segs = pathSegments({ up: at, seg: key });
-          const shown = segs.slice(o.at.length).map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('');
+          const shown = pathText(segs.slice(o.at.length));
           const notJudged = windowMinors.filter((m) => !judged.some((j) => j.minor === m) && c.served & (1 << (m - t.first)));
           if (refusing.length) {
             const values = refusing[refusing.length - 1].values;

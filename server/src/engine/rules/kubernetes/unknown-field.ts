@@ -1,7 +1,7 @@
 import type { Rule, FindingFix } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
 import { formatList } from '../../versions';
-import { rootNode, fieldTable, walkMappings, pathSegments, type FieldNode } from '../../kubernetes/fields';
+import { rootNode, fieldTable, walkMappings, pathSegments, pathText, type FieldNode } from '../../kubernetes/fields';
 
 const PRIMITIVE = new Set(['string', 'integer', 'number', 'boolean', 'int-or-string', 'object']);
 
@@ -142,7 +142,7 @@ export const rule: Rule<KubernetesContext> = {
           if (!models) continue;
           const segs = pathSegments({ up: at, seg: key });
           const rel = segs.slice(o.at.length);
-          const shown = rel.map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('');
+          const shown = pathText(rel);
           const close = closeFields(models, key);
           const loc = o.doc.locate(segs);
           const range = loc.key ?? loc.value;
