@@ -112,6 +112,10 @@ export function maskOf(minors: readonly number[]): number {
   return m;
 }
 
+let gapMaskMemo: number | undefined;
+/** The mask of the minors without a field source (the table's gaps), computed once. */
+export function gapMask(): number { return (gapMaskMemo ??= maskOf([...gaps()])); }
+
 /**
  * One field path of one apiVersion/kind, for every minor of the table at once: a rule walks a manifest's keys
  * with `child()` (memoized: one Map lookup per key once warm) and tests the masks against its window's.

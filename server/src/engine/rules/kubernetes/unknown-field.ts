@@ -1,7 +1,7 @@
 import type { Rule, FindingFix } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
 import { formatList } from '../../versions';
-import { rootNode, fieldTable, walkMappings, pathSegments, pathText, type FieldNode } from '../../kubernetes/fields';
+import { rootNode, fieldTable, gapMask, walkMappings, pathSegments, pathText, type FieldNode } from '../../kubernetes/fields';
 
 const PRIMITIVE = new Set(['string', 'integer', 'number', 'boolean', 'int-or-string', 'object']);
 
@@ -117,8 +117,7 @@ export const rule: Rule<KubernetesContext> = {
   check(ctx, report) {
     const t = fieldTable();
     const text = ctx.file.text;
-    let gapMask = 0;
-    for (const g of Object.keys(t.gaps)) gapMask |= 1 << (Number(g) - t.first);
+    const gaps = gapMask();
     for (const o of ctx.objects) {
       const root = rootNode(o.apiVersion, o.kind);
       if (!root) continue;
@@ -137,7 +136,7 @@ export const rule: Rule<KubernetesContext> = {
           }
           // Some minor's source leaves this part out: not judged. (A minor without a source is not asked: the rule
           // is about the minors whose documents were read.)
-          if (c.unknown & ~gapMask) continue;
+          if (c.unknown & ~gaps) continue;
           if (models === null) models = modelsOf(node);
           if (!models) continue;
           const segs = pathSegments({ up: at, seg: key });
