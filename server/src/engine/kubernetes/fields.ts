@@ -112,6 +112,10 @@ export function maskOf(minors: readonly number[]): number {
   return m;
 }
 
+let gapMaskMemo: number | undefined;
+/** The mask of the minors without a field source (the table's gaps), computed once. */
+export function gapMask(): number { return (gapMaskMemo ??= maskOf([...gaps()])); }
+
 /**
  * One field path of one apiVersion/kind, for every minor of the table at once: a rule walks a manifest's keys
  * with `child()` (memoized: one Map lookup per key once warm) and tests the masks against its window's.
@@ -204,6 +208,11 @@ export function pathSegments(p: FieldPath): Array<string | number> {
   const segs: Array<string | number> = [];
   for (let q = p; q; q = q.up) segs.push(q.seg);
   return segs.reverse();
+}
+
+/** "spec.rules[0].host": segments (relative to the object) as a manifest path is said in findings. */
+export function pathText(segs: ReadonlyArray<string | number>): string {
+  return segs.map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('');
 }
 
 /**

@@ -79,3 +79,15 @@ export function componentAdvice(ctx: KubernetesContext, o: ManifestObject, c: Co
 }
 
 export const componentData = (c: ComponentCheck) => ({ component: c.component, componentVersion: c.setting!.version, componentVersionSource: c.setting!.source });
+
+/** "1.17, 1.23..1.27": sorted minors as runs. */
+export function listOf(ms: number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < ms.length; i++) {
+    let j = i;
+    while (j + 1 < ms.length && ms[j + 1] === ms[j] + 1) j++;
+    parts.push(i === j ? `1.${ms[i]}` : `1.${ms[i]}..1.${ms[j]}`);
+    i = j;
+  }
+  return parts.join(', ');
+}

@@ -2,7 +2,7 @@ import type { Rule, FindingFix } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
 import type { OffsetRange } from '../../parse/yaml';
 import { loadJson } from '../../data';
-import { rootNode, maskOf, minorNumber, fieldTable } from '../../kubernetes/fields';
+import { rootNode, maskOf, minorNumber, fieldTable, pathText } from '../../kubernetes/fields';
 
 interface AnnotationRow {
   key?: string;
@@ -104,7 +104,7 @@ export const rule: Rule<KubernetesContext> = {
               if (i >= 0) { target = [...h.at, 'spec', list, i, ...row.field]; break; }
             }
           }
-          const rel = (p: Array<string | number>) => p.slice(o.at.length).map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('');
+          const rel = (p: Array<string | number>) => pathText(p.slice(o.at.length));
           const fieldShown = target ? rel(target) : `spec.containers[name=${container}].${row.field.join('.')}`;
           // Does every step of the window serve the field (the field table; a kind it does not have cannot be told)?
           let node = root;

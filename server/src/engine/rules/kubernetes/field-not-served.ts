@@ -1,23 +1,16 @@
 import type { Rule } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
-import { rootNode, maskOf, minorNumber, fieldTable, type FieldNode } from '../../kubernetes/fields';
-import { range } from './common';
+import { rootNode, maskOf, minorNumber, fieldTable, walkMappings, pathSegments, pathText, type FieldNode } from '../../kubernetes/fields';
+import { range, listOf } from './common';
 
 /** Before server-side field validation (GA in 1.25; kubectl's default from then on) an unknown field is dropped. */
 const STRICT_FROM = 25;
-const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** "1.19", "1.15..1.21", "1.19..1.22, 1.24" from a mask of the table's minors. */
 function minorsText(mask: number, first: number, n: number): string {
-  const parts: string[] = [];
-  for (let i = 0; i < n; i++) {
-    if (!(mask & (1 << i))) continue;
-    let j = i;
-    while (j + 1 < n && mask & (1 << (j + 1))) j++;
-    parts.push(i === j ? `1.${first + i}` : `1.${first + i}..1.${first + j}`);
-    i = j;
-  }
-  return parts.join(', ');
+  const ms: number[] = [];
+  for (let i = 0; i < n; i++) if (mask & (1 << i)) ms.push(first + i);
+  return listOf(ms);
 }
 
 /**
@@ -70,18 +63,10 @@ export const rule: Rule<KubernetesContext> = {
       // Only the steps that serve the kind: a step that does not is the apiVersion rules' finding.
       const alive0 = root.kindServed & win;
       if (!alive0) continue;
-      // Iterative walk (no recursion on the file's shape); `alive`: the steps where the parent is served.
-      type At = { up: At | null; seg: string | number } | null;
-      let base: At = null;
-      for (const seg of o.at) base = { up: base, seg };
-      const stack: Array<{ v: unknown; node: FieldNode; at: At; alive: number }> = [{ v: o.value, node: root, at: base, alive: alive0 }];
-      while (stack.length) {
-        const { v, node, at, alive } = stack.pop()!;
-        if (Array.isArray(v)) {
-          for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], node, at: { up: at, seg: i }, alive });
-          continue;
-        }
-        if (!isObj(v)) continue;
+      // `alive` of a node: the steps where its parent is served (a node is reached by one path of keys only).
+      const aliveOf = new Map<FieldNode, number>([[root, alive0]]);
+      walkMappings(o.value, root, o.at, (v, node, at, descend) => {
+        const alive = aliveOf.get(node)!;
         for (const key of Object.keys(v)) {
           if (node === root && (key === 'status' || key === 'apiVersion' || key === 'kind')) continue;
           const c = node.child(key);
@@ -91,11 +76,9 @@ export const rule: Rule<KubernetesContext> = {
           const definite = missing & ~c.unknown;
           const unsure = missing & c.unknown;
           if (definite || unsure) {
-            const segs: Array<string | number> = [];
-            for (let p: At = { up: at, seg: key }; p; p = p.up) segs.push(p.seg);
-            segs.reverse();
+            const segs = pathSegments({ up: at, seg: key });
             const rel = segs.slice(o.at.length);
-            const shown = rel.map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('');
+            const shown = pathText(rel);
             const stepsIn = (mask: number) => windowMinors.filter((m) => mask & (1 << (m - t.first)));
             const served = servedText(c.served, c.kindServed, t.first, n);
             const why = (m: number) => `1.${m}${t.gaps[String(m)] ? ' (no source for its fields)' : ' (its source leaves this out)'}`;
@@ -127,10 +110,10 @@ export const rule: Rule<KubernetesContext> = {
           // Below a free-form map or free-form JSON every key is served: nothing to look at.
           if (next && (c.freeForm & next) !== next) {
             const val = v[key];
-            if (val && typeof val === 'object') stack.push({ v: val, node: c, at: { up: at, seg: key }, alive: next });
+            if (val && typeof val === 'object') { aliveOf.set(c, next); descend(val, c, key); }
           }
         }
-      }
+      });
     }
   },
 };

@@ -1,20 +1,8 @@
 import type { Rule, FindingFix } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
-import { rootNode, maskOf, minorNumber, fieldTable, walkMappings, pathSegments, type FieldNode } from '../../kubernetes/fields';
-import { range } from './common';
-
-const orList = (xs: string[]): string => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`);
-/** "1.17, 1.23..1.27": sorted minors as runs. */
-function listOf(ms: number[]): string {
-  const parts: string[] = [];
-  for (let i = 0; i < ms.length; i++) {
-    let j = i;
-    while (j + 1 < ms.length && ms[j + 1] === ms[j] + 1) j++;
-    parts.push(i === j ? `1.${ms[i]}` : `1.${ms[i]}..1.${ms[j]}`);
-    i = j;
-  }
-  return parts.join(', ');
-}
+import { formatList } from '../../versions';
+import { rootNode, maskOf, minorNumber, fieldTable, walkMappings, pathSegments, pathText, type FieldNode } from '../../kubernetes/fields';
+import { range, listOf } from './common';
 
 /** The minors of the table whose source lists enums at all (the others are never judged). */
 let knownMemo: number[] | undefined;
@@ -87,7 +75,7 @@ export const rule: Rule<KubernetesContext> = {
           const others = all.filter((x) => !(win & (1 << (x.minor - t.first))));
           const refusing = judged.filter((j) => !j.values.includes(val));
           const segs = pathSegments({ up: at, seg: key });
-          const shown = segs.slice(o.at.length).map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('');
+          const shown = pathText(segs.slice(o.at.length));
           const notJudged = windowMinors.filter((m) => !judged.some((j) => j.minor === m) && c.served & (1 << (m - t.first)));
           if (refusing.length) {
             const values = refusing[refusing.length - 1].values;
@@ -99,7 +87,7 @@ export const rule: Rule<KubernetesContext> = {
             const fixes: FindingFix[] = same.length === 1 && judged.every((j) => j.values.includes(same[0]))
               ? [{ title: `Write ${same[0]}`, edits: [{ range: loc, newText: `${q}${same[0]}${q}` }], preferred: true }] : [];
             report({
-              message: `${shown}: ${val} is not one of ${orList(values)} (the enum of ${listOf(refusing.map((r) => r.minor))})`
+              message: `${shown}: ${val} is not one of ${formatList(values, 'or')} (the enum of ${listOf(refusing.map((r) => r.minor))})`
                 + (notJudged.length ? `; not judged at ${listOf(notJudged)} (no enum data for it there: the table has enums only from the sources of ${listOf(known)})` : ''),
               range: loc,
               fixes,
@@ -110,7 +98,7 @@ export const rule: Rule<KubernetesContext> = {
             const values = others[others.length - 1].values;
             const loc = o.doc.locate(segs).value;
             report({
-              message: `${shown}: ${val} is not one of ${orList(values)} at ${listOf(others.map((x) => x.minor))}; not judged in the window ${range(ctx.minors)} (no enum data for it there: the table has enums only from the sources of ${listOf(known)})`,
+              message: `${shown}: ${val} is not one of ${formatList(values, 'or')} at ${listOf(others.map((x) => x.minor))}; not judged in the window ${range(ctx.minors)} (no enum data for it there: the table has enums only from the sources of ${listOf(known)})`,
               range: loc,
               severity: 'info',
               data: { path: shown, value: val, allowed: values, judgedAt: [], window: range(ctx.minors) },

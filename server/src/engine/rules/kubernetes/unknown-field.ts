@@ -1,6 +1,7 @@
 import type { Rule, FindingFix } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
-import { rootNode, fieldTable, walkMappings, pathSegments, type FieldNode } from '../../kubernetes/fields';
+import { formatList } from '../../versions';
+import { rootNode, fieldTable, gapMask, walkMappings, pathSegments, pathText, type FieldNode } from '../../kubernetes/fields';
 
 const PRIMITIVE = new Set(['string', 'integer', 'number', 'boolean', 'int-or-string', 'object']);
 
@@ -90,7 +91,6 @@ function oneLevelDown(models: Set<string>, key: string): string[] {
   return [...out].sort();
 }
 
-const orList = (xs: string[]): string => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`);
 
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/unknown-field',
@@ -117,8 +117,7 @@ export const rule: Rule<KubernetesContext> = {
   check(ctx, report) {
     const t = fieldTable();
     const text = ctx.file.text;
-    let gapMask = 0;
-    for (const g of Object.keys(t.gaps)) gapMask |= 1 << (Number(g) - t.first);
+    const gaps = gapMask();
     for (const o of ctx.objects) {
       const root = rootNode(o.apiVersion, o.kind);
       if (!root) continue;
@@ -137,12 +136,12 @@ export const rule: Rule<KubernetesContext> = {
           }
           // Some minor's source leaves this part out: not judged. (A minor without a source is not asked: the rule
           // is about the minors whose documents were read.)
-          if (c.unknown & ~gapMask) continue;
+          if (c.unknown & ~gaps) continue;
           if (models === null) models = modelsOf(node);
           if (!models) continue;
           const segs = pathSegments({ up: at, seg: key });
           const rel = segs.slice(o.at.length);
-          const shown = rel.map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('');
+          const shown = pathText(rel);
           const close = closeFields(models, key);
           const loc = o.doc.locate(segs);
           const range = loc.key ?? loc.value;
@@ -156,8 +155,8 @@ export const rule: Rule<KubernetesContext> = {
           const parent = shown.slice(0, shown.length - key.length);
           report({
             message: `${shown} is not a field of ${o.apiVersion} ${o.kind} in any Kubernetes version of the field table (1.${t.first}..1.${t.last}); the API server drops it`
-              + (close.length ? `; did you mean ${orList(close.map((x) => parent + x.name))}?` : '')
-              + (() => { const down = close.length ? [] : oneLevelDown(models, key); return down.length ? `; it is a field of ${orList(down.map((d) => parent + d))}` : ''; })(),
+              + (close.length ? `; did you mean ${formatList(close.map((x) => parent + x.name), 'or')}?` : '')
+              + (() => { const down = close.length ? [] : oneLevelDown(models, key); return down.length ? `; it is a field of ${formatList(down.map((d) => parent + d), 'or')}` : ''; })(),
             range,
             fixes,
             data: { path: shown, suggestions: close.map((x) => x.name) },
