@@ -12,7 +12,9 @@ import { spawnSync } from 'node:child_process';
 
 const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const lspLint = path.join(repoRoot, 'bin', 'lsp-lint.js');
-const MAGIC = Buffer.from('skewguard-code-cache-1\n');
+const MAGIC = Buffer.from('skewguard-code-cache-2\n');
+/** The payload's checksum after MAGIC (CRC-32). */
+const SUM = 4;
 const DEPLOYMENT = 'apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata:\n  name: a\n';
 
 function workspace() {
@@ -42,8 +44,8 @@ test('code cache: written once for each bundle, used after, and the report is th
   assert.equal(lint(dir, { SKEWGUARD_CACHE_DIR: cache }), without);
   const names = caches(cache);
   assert.equal(names.length, 2, names.join(', '));
-  assert.match(names[0], /^lsp-lint-\d+\.\d+\.\d+-.+-[0-9a-f]{32}\.cache$/);
-  assert.match(names[1], /^server-\d+\.\d+\.\d+-.+-[0-9a-f]{32}\.cache$/);
+  assert.match(names[0], /^lsp-lint-\d+\.\d+\.\d+-.+-[0-9a-f]+-[0-9a-f]+-[0-9a-f]{8}\.cache$/);
+  assert.match(names[1], /^server-\d+\.\d+\.\d+-.+-[0-9a-f]+-[0-9a-f]+-[0-9a-f]{8}\.cache$/);
   const before = names.map((n) => fs.readFileSync(path.join(cache, n)));
   for (const b of before) assert.ok(b.subarray(0, MAGIC.length).equals(MAGIC));
 
@@ -61,18 +63,18 @@ test('code cache: a corrupt, truncated or foreign cache file is ignored (same re
   const server = cacheOf(cache, 'server');
   const good = fs.readFileSync(server);
   const flipped = Buffer.from(good); flipped[flipped.length - 100] ^= 0xff;
-  const payload = good.subarray(MAGIC.length + 32);
+  const payload = good.subarray(MAGIC.length + SUM);
   for (const [what, bad] of [
     ['one byte of the payload changed', flipped],
     ['truncated', good.subarray(0, good.length >> 1)],
-    ['only the header', good.subarray(0, MAGIC.length + 32)],
+    ['only the header', good.subarray(0, MAGIC.length + SUM)],
     ['no header (what V8 wrote, as is)', payload],
     ['empty', Buffer.alloc(0)],
   ]) {
     fs.writeFileSync(server, bad);
     assert.equal(lint(dir, { SKEWGUARD_CACHE_DIR: cache }), want, what);
     assert.ok(fs.readFileSync(server).subarray(0, MAGIC.length).equals(MAGIC), `${what}: rewritten`);
-    assert.equal(fs.readFileSync(server).length > MAGIC.length + 32, true, `${what}: rewritten whole`);
+    assert.equal(fs.readFileSync(server).length > MAGIC.length + SUM, true, `${what}: rewritten whole`);
   }
 });
 
@@ -98,7 +100,7 @@ test('code cache: a cache made from another text of the same length is never use
 
   // Why the key holds the text's hash: V8 takes the first text's cache for the second one without a word.
   const wrap = (s) => `(function (exports, require, module, __filename, __dirname) {\n${s}\n})`;
-  const script = new vm.Script(wrap(changed), { filename: path.join(dist, 'server-main.js'), lineOffset: -1, cachedData: first.subarray(MAGIC.length + 32) });
+  const script = new vm.Script(wrap(changed), { filename: path.join(dist, 'server-main.js'), lineOffset: -1, cachedData: first.subarray(MAGIC.length + SUM) });
   assert.equal(script.cachedDataRejected, false);
 });
 

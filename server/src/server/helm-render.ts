@@ -22,13 +22,19 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as http from 'node:http';
+import type * as Http from 'node:http';
 import { spawn, execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { servedAt } from '../engine/kubernetes/served';
 import { parseVersion } from '../engine/families/helm/template/semver';
 import type { ChartRender, ChartEmission } from '../engine/families/helm/rendered';
+
+// node:http and node:crypto are loaded when a chart is first rendered (or hashed), not at every server start: most
+// runs never render (it is opt-in), and each costs start-up time.
+let httpMod: typeof Http | undefined, cryptoMod: typeof Crypto | undefined;
+const http = () => (httpMod ??= require('node:http') as typeof Http);
+const createHash = (algorithm: string) => (cryptoMod ??= require('node:crypto') as typeof Crypto).createHash(algorithm);
 
 export type { ChartRender, ChartEmission };
 
@@ -140,7 +146,7 @@ export function startFakeApiServer(minor: string, served = servedAt(minor)): Pro
   const resources = (gv: string) => [...(served.kinds.get(gv) ?? [])].sort().map((kind) => ({
     name: pluralOf(kind), singularName: kind.toLowerCase(), namespaced: true, kind, verbs: ['get', 'list'],
   }));
-  const server = http.createServer((req, res) => {
+  const server = http().createServer((req, res) => {
     const url = (req.url ?? '/').split('?')[0];
     calls.push(`${req.method} ${url}`);
     const send = (code: number, body: unknown) => {

@@ -1,6 +1,6 @@
 // A chart's packaged dependency (charts/*.tgz), read in memory: gunzip (node:zlib, bounded output) and a small tar
 // reader (ustar, pax `path` records, GNU long names). Never unpacked to disk; regular files only.
-import { gunzipSync } from 'node:zlib';
+import type * as Zlib from 'node:zlib';
 import { MAX_FILE_BYTES } from '../../files';
 
 export interface TarEntry { name: string; text: string }
@@ -20,10 +20,13 @@ const octal = (b: Uint8Array, start: number, len: number): number => {
   return /^[0-7]+$/.test(s) ? parseInt(s, 8) : NaN;
 };
 
+/** node:zlib, loaded the first time a .tgz is read rather than at every server start. */
+let zlib: typeof Zlib | undefined;
+
 export function readTgz(bytes: Uint8Array): TarResult {
   let tar: Buffer;
   try {
-    tar = gunzipSync(bytes, { maxOutputLength: MAX_UNPACKED });
+    tar = (zlib ??= require('node:zlib') as typeof Zlib).gunzipSync(bytes, { maxOutputLength: MAX_UNPACKED });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     return { error: code === 'ERR_BUFFER_TOO_LARGE' ? `more than ${MAX_UNPACKED / 1048576} MB unpacked` : `not a gzip archive (${(e as Error).message})` };

@@ -5,8 +5,12 @@ import { CHART_VALUES, GoStruct, TypedInt, Unk, UNORDERED, type Method, type Par
 import { NotEvaluated, cmpStr, formatV, sprint, sprintf, sprintln } from './fmt';
 import { semverCompare, parseVersion, versionString } from './semver';
 import { toYaml, toJson, fromYaml, toPrettyJson, toRawJson, fromJson } from './yaml';
-import { createHash } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
 import type { RenderScope } from './eval';
+
+/** node:crypto, loaded by the first sha256sum/sha1sum rather than at every server start. */
+let cryptoMod: typeof Crypto | undefined;
+const createHash = (algorithm: string) => (cryptoMod ??= require('node:crypto') as typeof Crypto).createHash(algorithm);
 
 export interface FnCtx {
   fail(msg: string): never;
