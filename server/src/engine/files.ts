@@ -8,8 +8,14 @@ export interface FileAccess {
   read(absPath: string): string | undefined;
   /** A file's bytes (for archives); undefined when missing, unreadable or over MAX_FILE_BYTES. */
   readBytes(absPath: string): Uint8Array | undefined;
-  /** A folder's entries, sorted by name; undefined when it is missing or unreadable. */
+  /** A folder's entries, sorted by name; undefined when it is missing or unreadable (`unreadable` tells which). */
   list(absDir: string): Array<{ name: string; dir: boolean }> | undefined;
+  /**
+   * Why a file or folder that is there gave undefined from `read`/`readBytes`/`list`: over MAX_FILE_BYTES, not a
+   * regular file, a folder that cannot be listed (EACCES, ELOOP …). Undefined when it is missing, or was read. An
+   * access without it cannot tell a missing path from an unreadable one, and callers then say "missing or unreadable".
+   */
+  unreadable?(absPath: string): string | undefined;
   /** Changes whenever a file read through this access may have changed: caches of what was read key on it. */
   stamp?(): number;
 }

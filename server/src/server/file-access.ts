@@ -12,6 +12,8 @@ export class ServerFiles implements FileAccess {
   private texts = new Map<string, string | null>();
   private bytes = new Map<string, Uint8Array | null>();
   private lists = new Map<string, Array<{ name: string; dir: boolean }> | null>();
+  /** Why a path that is there was not read or listed (see FileAccess.unreadable). */
+  private problems = new Map<string, string>();
   private generation = 0;
 
   constructor(private readonly openTextsOf: () => Map<string, string>) {}
@@ -21,7 +23,7 @@ export class ServerFiles implements FileAccess {
 
   /** Something may have changed on disk (didChangeWatchedFiles, a workspace change): read everything again. */
   invalidate(): void {
-    this.texts.clear(); this.bytes.clear(); this.lists.clear();
+    this.texts.clear(); this.bytes.clear(); this.lists.clear(); this.problems.clear();
     this.generation++;
   }
 
@@ -32,6 +34,7 @@ export class ServerFiles implements FileAccess {
   opened(file: string, text: string): void {
     const hit = this.texts.get(file);
     this.texts.delete(file);
+    this.problems.delete(file);
     if (hit === undefined) return;
     if (hit === null) this.lists.delete(path.dirname(file));
     if (hit !== text.replace(/^\uFEFF/, '')) this.generation++;
@@ -45,12 +48,17 @@ export class ServerFiles implements FileAccess {
   /** A document was closed: the disk takes over again. */
   closed(file: string): void {
     this.texts.delete(file);
+    this.problems.delete(file);
     this.generation++;
   }
 
   read(p: string): string | undefined {
     const open = this.openTexts.get(p);
-    if (open !== undefined) return open.length > MAX_FILE_BYTES ? undefined : open;
+    if (open !== undefined) {
+      if (open.length <= MAX_FILE_BYTES) return open;
+      this.note(p, `over the size limit (an open document of ${open.length} characters; at most ${MAX_FILE_BYTES} bytes are read)`);
+      return undefined;
+    }
     const hit = this.texts.get(p);
     if (hit !== undefined) return hit ?? undefined;
     const b = this.readBytes(p);
@@ -71,7 +79,9 @@ export class ServerFiles implements FileAccess {
     try {
       const st = fs.statSync(p);
       if (st.isFile() && st.size <= MAX_FILE_BYTES) b = fs.readFileSync(p);
-    } catch { /* missing or unreadable */ }
+      else if (st.isFile()) this.note(p, `over the size limit (${st.size} bytes; at most ${MAX_FILE_BYTES} are read)`);
+      else if (!st.isDirectory()) this.note(p, 'not a regular file');
+    } catch (e) { this.failed(p, e, ['ENOENT', 'ENOTDIR']); }
     // Texts are kept in `texts`; bytes only for archives (the caller asks readBytes only for those).
     if (this.bytes.size >= 256) this.bytes.clear();
     this.bytes.set(p, b);
@@ -87,9 +97,29 @@ export class ServerFiles implements FileAccess {
         .filter((e) => e.isFile() || e.isDirectory())
         .map((e) => ({ name: e.name, dir: e.isDirectory() }))
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    } catch { /* missing or unreadable */ }
+    } catch (e) {
+      // Missing, or a file (read() has it): not a problem of the folder. Anything else is a folder not listed.
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') this.note(dir, `cannot be listed: ${code ?? (e as Error).message}`);
+    }
     if (this.lists.size >= BOUND) { this.lists.clear(); this.generation++; }
     this.lists.set(dir, out);
     return out ?? undefined;
+  }
+
+  unreadable(p: string): string | undefined {
+    if (!this.problems.has(p) && !this.bytes.has(p) && !this.lists.has(p)) { this.readBytes(p); this.list(p); }
+    return this.problems.get(p);
+  }
+
+  private note(p: string, why: string): void {
+    if (this.problems.size >= BOUND) this.problems.clear();
+    this.problems.set(p, why);
+  }
+
+  /** A read that failed: missing (the codes given) is no problem; anything else says why. */
+  private failed(p: string, e: unknown, missing: string[]): void {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (!code || !missing.includes(code)) this.note(p, `unreadable: ${code ?? (e as Error).message}`);
   }
 }

@@ -30,8 +30,11 @@ export interface Chart {
   parent?: Chart;
   /** A library chart's templates are never rendered; its defines are. */
   library: boolean;
-  /** What could not be read, at the file it concerns. */
-  problems: Array<{ file: string; message: string }>;
+  /**
+   * What could not be read, at the file it concerns. `chart`: said on that chart's Chart.yaml (the dir of the chart),
+   * for what no file of its own can carry (a dependency not loaded, a folder not listed).
+   */
+  problems: Array<{ file: string; message: string; chart?: string }>;
   /** A template read without its chart: `.Values` and `.Chart` are not known (Unknown when rendered, never empty). */
   alone?: boolean;
 }
@@ -75,11 +78,13 @@ interface Source {
   abs(rel: string): string | undefined;
   bytes(rel: string): Uint8Array | undefined;
   id(rel: string): string;
+  /** Why a path that is there was not read or listed (FileAccess.unreadable); undefined: missing, read, or not known. */
+  unreadable(rel: string): string | undefined;
 }
 
 function diskSource(dir: string, files: FileAccess): Source {
   const j = (rel: string) => (rel ? path.join(dir, rel) : dir);
-  return { read: (r) => files.read(j(r)), list: (r) => files.list(j(r)), abs: j, bytes: (r) => files.readBytes(j(r)), id: j };
+  return { read: (r) => files.read(j(r)), list: (r) => files.list(j(r)), abs: j, bytes: (r) => files.readBytes(j(r)), id: j, unreadable: (r) => files.unreadable?.(j(r)) };
 }
 
 function archiveSource(archive: string, entries: Array<{ name: string; text: string }>, inner: string): Source {
@@ -101,6 +106,7 @@ function archiveSource(archive: string, entries: Array<{ name: string; text: str
     abs: () => undefined,
     bytes: () => undefined,
     id: (r) => `${archive}!${j(r)}`,
+    unreadable: () => undefined,
   };
 }
 
@@ -125,9 +131,17 @@ function load(src: Source, prefix: string, dirId: string, archive: string | unde
     const listed = (src.list('') ?? []).find((e) => !e.dir && /^values\.ya?ml$/.test(e.name));
     if (listed) chart.problems.push({ file: src.id(listed.name), message: "not read (unreadable, or over the size limit): the chart's templates are rendered without its default values" });
   }
+  // A folder that is there but cannot be listed is not an empty one: said on the chart's Chart.yaml.
+  const listed = (rel: string, what: string) => {
+    const entries = src.list(rel);
+    if (entries) return entries;
+    const why = src.unreadable(rel);
+    if (why) chart.problems.push({ file: src.id(rel), message: `not read (${why}): ${what} not checked`, chart: dirId });
+    return [];
+  };
   // Every file under templates/, in Helm's order (by name), helpers and NOTES.txt included.
   const walk = (rel: string) => {
-    for (const e of src.list(rel) ?? []) {
+    for (const e of listed(rel, rel === 'templates' ? "the chart's templates are" : 'the templates in it are')) {
       const r = `${rel}/${e.name}`;
       if (e.dir) { walk(r); continue; }
       if (budget.templates-- <= 0) { chart.problems.push({ file: src.id(r), message: `more than ${MAX_TEMPLATES} templates in the chart: the rest are not read` }); return; }
@@ -138,13 +152,27 @@ function load(src: Source, prefix: string, dirId: string, archive: string | unde
   };
   walk('templates');
   if (depth >= MAX_DEPTH) return chart;
-  for (const e of src.list('charts') ?? []) {
+  for (const e of listed('charts', "the chart's dependencies are")) {
     const r = `charts/${e.name}`;
     if (e.dir) {
-      if (src.read(`${r}/Chart.yaml`) === undefined) continue;
+      if (src.read(`${r}/Chart.yaml`) === undefined) {
+        // Helm loads every folder of charts/ that holds files as a dependency, and refuses one without a Chart.yaml.
+        const inside = src.list(r);
+        const hasChartYaml = inside?.some((x) => !x.dir && x.name === 'Chart.yaml');
+        const why = src.unreadable(`${r}/Chart.yaml`) ?? (hasChartYaml ? 'unreadable, or over the size limit' : undefined) ?? src.unreadable(r);
+        if (why) chart.problems.push({ file: src.id(`${r}/Chart.yaml`), message: `not read (${why}): the dependency in ${r}/ is not checked`, chart: dirId });
+        else if (inside?.length) chart.problems.push({ file: src.id(r), message: `no Chart.yaml in ${r}/: Helm refuses to load the chart (Chart.yaml file is missing), so the dependency is not checked`, chart: dirId });
+        continue;
+      }
       const sub = load(subSource(src, r), `${prefix}${r}/`, src.id(r), archive, depth + 1, budget);
       sub.parent = chart;
       chart.subcharts.push(sub);
+      const cy = sub.chartYaml;
+      const bad = cy && (cy.yaml.docs.some((d) => d.errors.length) || !isObj(cy.value));
+      if (bad) {
+        const err = cy!.yaml.docs.flatMap((d) => d.errors)[0] as { message?: string } | undefined;
+        chart.problems.push({ file: cy!.abs, message: `${err?.message ? `does not parse (${err.message.split('\n')[0]})` : 'is not a mapping'}: Helm cannot load the chart; the dependency in ${r}/ is checked with no Chart.yaml fields (its name taken from its folder)`, chart: dirId });
+      }
     } else if (/\.tgz$/i.test(e.name)) {
       const abs = src.id(r);
       const bytes = src.bytes(r);
@@ -154,6 +182,7 @@ function load(src: Source, prefix: string, dirId: string, archive: string | unde
       // Helm packages a chart as <name>/Chart.yaml …: the first folder holding a Chart.yaml.
       const inner = tar.entries.map((x) => x.name).filter((n) => /^[^/]+\/Chart\.yaml$/.test(n)).map((n) => n.slice(0, -'/Chart.yaml'.length))[0];
       if (inner === undefined) { chart.problems.push({ file: abs, message: 'not read: the archive holds no <chart>/Chart.yaml' }); continue; }
+      for (const k of tar.skipped) chart.problems.push({ file: `${abs}!${k.name}`, message: k.why });
       const sub = load(archiveSource(abs, tar.entries, inner), `${prefix}charts/${inner}/`, `${abs}!${inner}`, abs, depth + 1, budget);
       sub.parent = chart;
       chart.subcharts.push(sub);
@@ -164,7 +193,7 @@ function load(src: Source, prefix: string, dirId: string, archive: string | unde
 
 function subSource(src: Source, rel: string): Source {
   const j = (r: string) => (r ? `${rel}/${r}` : rel);
-  return { read: (r) => src.read(j(r)), list: (r) => src.list(j(r)), abs: (r) => src.abs(j(r)), bytes: (r) => src.bytes(j(r)), id: (r) => src.id(j(r)) };
+  return { read: (r) => src.read(j(r)), list: (r) => src.list(j(r)), abs: (r) => src.abs(j(r)), bytes: (r) => src.bytes(j(r)), id: (r) => src.id(j(r)), unreadable: (r) => src.unreadable(j(r)) };
 }
 
 const cache = new WeakMap<FileAccess, Map<string, { stamp: number | undefined; chart: Chart }>>();

@@ -95,6 +95,11 @@ function contextOf(input: { path: string; text: string; files?: FileAccess; helm
     for (let c: Chart | undefined = tr?.chart; c; c = c.parent) for (const p of c.problems) if (/(^|[\\/!])values\.ya?ml$/.test(p.file)) unread.push({ message: `not checked as Helm renders it: ${p.file}: ${p.message}` });
     if (unread.length) ctx.problems = [...(ctx.problems ?? []), ...unread];
     if (!tr) ctx.problems = [{ message: 'not checked: the file is not one of its chart\'s templates as read (over the size limit, or more templates than are read)' }];
+  } else if (kind === 'chart-yaml' && ctx.own) {
+    // What of this chart could not be read and has no file of its own to carry it (a dependency not loaded, a
+    // folder not listed, a link in a packaged dependency's archive is said on the archive): said here, at line 1.
+    const dir = ctx.own.dir;
+    ctx.problems = problems.filter((p) => p.chart === dir).map((p) => ({ message: `${path.relative(dir, p.file).split(path.sep).join('/') || p.file}: ${p.message}` }));
   } else if (kind === 'archive') {
     const own = allCharts(top).find((c) => c.archive === input.path && c.parent && !c.parent.archive);
     ctx.own = own;

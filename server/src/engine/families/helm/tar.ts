@@ -4,7 +4,9 @@ import type * as Zlib from 'node:zlib';
 import { MAX_FILE_BYTES } from '../../files';
 
 export interface TarEntry { name: string; text: string }
-export type TarResult = { entries: TarEntry[] } | { error: string };
+/** An entry that is not read (a link: the tar holds no text for it), said where the archive is reported. */
+export interface TarSkipped { name: string; why: string }
+export type TarResult = { entries: TarEntry[]; skipped: TarSkipped[] } | { error: string };
 
 /** At most this much unpacked data per archive (a chart is small; a gzip bomb is refused, not followed). */
 export const MAX_UNPACKED = 8 * MAX_FILE_BYTES;
@@ -32,6 +34,7 @@ export function readTgz(bytes: Uint8Array): TarResult {
     return { error: code === 'ERR_BUFFER_TOO_LARGE' ? `more than ${MAX_UNPACKED / 1048576} MB unpacked` : `not a gzip archive (${(e as Error).message})` };
   }
   const entries: TarEntry[] = [];
+  const skipped: TarSkipped[] = [];
   let off = 0;
   let longName: string | undefined;
   while (off + 512 <= tar.length) {
@@ -55,9 +58,15 @@ export function readTgz(bytes: Uint8Array): TarResult {
     }
     if (type === 'g') continue;
     if (longName !== undefined) { name = longName; longName = undefined; }
-    if (type !== '0' && type !== '\0' && type !== '7') continue; // folders, links: not chart files
+    if (type === '1' || type === '2') {
+      // A link's target is in the header, not its text: the file it stands for is not read, and that is said.
+      const target = str(h, 157, 100);
+      if (skipped.length < MAX_ENTRIES) skipped.push({ name: name.replace(/^\.\//, ''), why: `a ${type === '2' ? 'symbolic' : 'hard'} link${target ? ` to ${target}` : ''} in the archive: not read (only regular files are), so it is not checked` });
+      continue;
+    }
+    if (type !== '0' && type !== '\0' && type !== '7') continue; // folders, devices, FIFOs: not chart files
     if (entries.length >= MAX_ENTRIES) return { error: `more than ${MAX_ENTRIES} files` };
     entries.push({ name: name.replace(/^\.\//, ''), text: data.toString('utf8').replace(/^\uFEFF/, '') });
   }
-  return { entries };
+  return { entries, skipped };
 }
