@@ -38,9 +38,10 @@ export interface KustomizeStep {
   row: KubectlRow;
 }
 
-export function stepOf(minor: string): KustomizeStep {
-  const row = kustomizeData().kubectl.find((r) => compareMinor(minor, r.from) >= 0 && (r.to === null || compareMinor(minor, r.to) <= 0))!;
-  return { minor, version: row.version, major: row.major, atLeast: row.atLeast, row };
+/** The step's kubectl and kustomize; undefined when the data has no kubectl row for the minor (said, never guessed). */
+export function stepOf(minor: string): KustomizeStep | undefined {
+  const row = kustomizeData().kubectl.find((r) => compareMinor(minor, r.from) >= 0 && (r.to === null || compareMinor(minor, r.to) <= 0));
+  return row && { minor, version: row.version, major: row.major, atLeast: row.atLeast, row };
 }
 
 /** "kustomize 4.0.5", "kustomize v5 (release not in the data)". */
@@ -77,7 +78,10 @@ export function fieldDeprecatedAt(f: FieldRow, s: KustomizeStep): boolean | unde
 export interface TopField { name: string; key: OffsetRange; value: OffsetRange; row?: FieldRow }
 
 export class KustomizeContext {
+  /** The window's steps the data knows the kubectl of (the rules judge these). */
   readonly steps: KustomizeStep[];
+  /** Steps of the window with no kubectl row in the data: not checked, and said so (kustomize/field-not-read). */
+  readonly unmapped: string[];
   readonly fields: TopField[] = [];
   constructor(
     readonly file: YamlFile,
@@ -90,7 +94,9 @@ export class KustomizeContext {
     /** Read access to the files around the kustomization (AnalyzeInput.files), when the caller gives it. */
     readonly files?: FileAccess,
   ) {
-    this.steps = window.minors.map(stepOf);
+    const steps = window.minors.map((m) => ({ m, s: stepOf(m) }));
+    this.steps = steps.flatMap((x) => (x.s ? [x.s] : []));
+    this.unmapped = steps.filter((x) => !x.s).map((x) => x.m);
     const rows = new Map(kustomizeData().fields.map((f) => [f.name, f]));
     if (doc && isObj(doc.value)) {
       for (const name of Object.keys(doc.value)) {

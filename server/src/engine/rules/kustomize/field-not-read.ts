@@ -10,7 +10,7 @@ export const rule: Rule<KustomizeContext> = {
   title: 'Kustomization field that the kustomize of some step does not read',
   what: 'Reports a kustomization field that the kustomize embedded in the kubectl of some Kubernetes version of the window does not '
     + 'know yet (e.g. `labels` before kustomize 4.1.0, i.e. kubectl 1.21; `components`, `replacements` or the object form of `patches` '
-    + 'in the kustomize 2.0.3 of kubectl 1.14..1.20, and a folder or URL under `resources` there), and a window step whose kubectl has no kustomize at all (before 1.14).',
+    + 'in the kustomize 2.0.3 of kubectl 1.14..1.20, and a folder or URL under `resources` there), and a window step whose kubectl has no kustomize at all (before 1.14). A step for which the data has no kubectl row is said as not checked (info).',
   why: 'During the upgrade the kustomization is built by every step\'s kubectl. A field its kustomize does not read makes '
     + '`kubectl apply -k` fail (kustomize rejects unknown fields) or, in old releases, silently drops what the field did.',
   bad: { filename: 'kustomization.yaml', text: 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - deployment.yaml\nlabels:\n  - pairs:\n      team: web\n', options: 'Kubernetes 1.21..1.22' },
@@ -18,6 +18,14 @@ export const rule: Rule<KustomizeContext> = {
   fix: 'none',
   sources: ['kubernetes-sigs/kustomize api/types/kustomization.go and pkg/types/kustomization.go (v2.0.x)', 'kustomize release notes v2.1.0, v3.1.0; kustomize#3937 (labels in 4.1.0)', 'data/kubernetes/kustomize.json'],
   check(ctx, report) {
+    if (ctx.unmapped.length) {
+      report({
+        message: `not checked at ${stepsText(ctx.unmapped)}: data/kubernetes/kustomize.json has no kubectl row for ${ctx.unmapped.length > 1 ? 'these steps' : 'this step'}, so which kustomize ${ctx.unmapped.length > 1 ? 'they run' : 'it runs'} is not known; the fields are checked at the other steps of the window ${ctx.windowText} only`,
+        range: ctx.fields[0]?.key ?? { start: 0, end: 0 },
+        severity: 'info',
+        data: { steps: ctx.unmapped },
+      });
+    }
     const none = ctx.steps.filter((s) => s.major === null);
     if (none.length && ctx.fields.length) {
       report({

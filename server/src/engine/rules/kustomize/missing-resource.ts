@@ -15,7 +15,8 @@ export const rule: Rule<KustomizeContext> = {
   title: 'Listed resource, base, component or patch file that does not exist',
   what: 'Reports an entry of `resources`, `bases`, `components`, `crds`, `patchesStrategicMerge`, or a `path:` of `patches` / '
     + '`patchesJson6902`, that names a local file or folder which does not exist (remote bases are not looked up). Needs the editor\'s '
-    + 'or lsp-lint\'s file access; without it nothing is looked up.',
+    + 'or lsp-lint\'s file access; without it nothing is looked up. A listed file that is there but not read (over the size limit, a folder '
+    + 'that cannot be listed) is an info note saying so, not a missing file.',
   why: '`kubectl apply -k` stops at a missing file at every step; a typo in an overlay\'s list is usually found only when the deploy fails.',
   bad: { filename: 'kustomization.yaml', text: 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - deploymnet.yaml\n', options: 'Kubernetes 1.26..1.28' },
   good: { filename: 'kustomization.yaml', text: 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n', options: 'Kubernetes 1.26..1.28' },
@@ -37,6 +38,12 @@ export const rule: Rule<KustomizeContext> = {
       lookups++;
       const abs = path.resolve(dir, rel);
       if (files.read(abs) !== undefined || files.list(abs) !== undefined) return;
+      // There but not read (over the size limit, a folder that cannot be listed): not missing, and not checked.
+      const why = files.unreadable?.(abs);
+      if (why) {
+        report({ message: `${what} ${rel} is there but was not read (${why}): it is not checked (looked up as ${abs})`, range: ctx.locate(at).value, severity: 'info', data: { entry: rel, path: abs, unreadable: why } });
+        return;
+      }
       report({ message: `${what} ${rel} does not exist (looked up as ${abs}): kustomize stops here at every step`, range: ctx.locate(at).value, data: { entry: rel, path: abs } });
     };
     for (const field of ['resources', 'bases', 'components', 'crds', 'patchesStrategicMerge']) {
