@@ -452,7 +452,8 @@ export class HelmRenderer {
   }
 
   /**
-   * The chart's renders at each step (cached; a chart whose content changed is rendered again). `stale`: asked before a queued render starts; true (the chart changed again meanwhile, in an editor) drops it as
+   * The chart's renders at each step (cached; a chart whose content changed is rendered again; a step that failed
+   * is not kept once it settled). `stale`: asked before a queued render starts; true (the chart changed again meanwhile, in an editor) drops it as
    * superseded, not cached.
    */
   async render(chartRoot: string, steps: string[], values: string[] = [], overlay?: (file: string) => string | undefined, progress?: (chartRoot: string, step: string, ok: boolean) => void, stale?: () => boolean): Promise<ChartRender[]> {
@@ -474,6 +475,9 @@ export class HelmRenderer {
           return { chartRoot, step, ok: false, error: SUPERSEDED, emissions: [], helmVersion: version };
         });
         if (progress) void p.then((r) => progress(chartRoot, step, r.ok));
+        // A failed step is shared while it runs, not kept after: HelmService reuses it for a while (failedTtlMs).
+        const mine = p;
+        void p.then((r) => { if (!r.ok && this.cache.get(k) === mine) this.cache.delete(k); });
         if (this.cache.size > 512) this.cache.delete(this.cache.keys().next().value!);
         this.cache.set(k, p);
       }
@@ -571,7 +575,16 @@ export interface HelmServiceOptions {
   progress?: (chartRoot: string, step: string, ok: boolean) => void;
   timeoutMs?: number;
   node?: string;
+  /**
+   * How long a render that failed at some step is reused (default 60 s): long enough for the re-checks of one run,
+   * short enough that a failure that goes away (a timeout under load, Helm installed or fixed) is rendered again
+   * although the chart did not change. Successful renders are kept until the chart changes.
+   */
+  failedTtlMs?: number;
 }
+
+/** See HelmServiceOptions.failedTtlMs. */
+export const FAILED_RENDER_TTL_MS = 60_000;
 
 export interface HelmConfig {
   render: boolean;
@@ -586,6 +599,8 @@ export class HelmService {
   private readonly found = new Map<string, HelmFound>();
   private readonly roots = new Map<string, string | undefined>();
   private readonly settled = new Map<string, ChartRender[]>();
+  /** When a settled render with a failed step stops being reused (see HelmServiceOptions.failedTtlMs). */
+  private readonly failedUntil = new Map<string, number>();
   /** The newest render asked for, per chart: older ones still queued are dropped. */
   private readonly latest = new Map<string, string>();
   constructor(private readonly opts: HelmServiceOptions) {}
@@ -628,13 +643,17 @@ export class HelmService {
     const key = contentKey(chart, values, overlay);
     const skey = `${bin.path}\0${chart}\0${'error' in key ? key.error : key.hash}\0${values.join('\0')}\0${steps.join(',')}`;
     const done = this.settled.get(skey);
-    if (done) return { renders: done, read: readOf(chart, bin.path, done) };
+    const expired = done !== undefined && (this.failedUntil.get(skey) ?? Infinity) <= Date.now();
+    if (expired) { this.settled.delete(skey); this.failedUntil.delete(skey); }
+    if (done && !expired) return { renders: done, read: readOf(chart, bin.path, done) };
     if (!start) return { read: { chart, readBy: 'evaluator', why: `not rendered yet: ${bin.path} renders it when its files are checked`, helm: bin.path } };
     const renderer = r;
     this.latest.set(chart, skey);
     const keep = (rs: ChartRender[]) => {
-      if (this.settled.size > 256) this.settled.delete(this.settled.keys().next().value!);
+      if (this.settled.size > 256) { const old = this.settled.keys().next().value!; this.settled.delete(old); this.failedUntil.delete(old); }
       this.settled.set(skey, rs);
+      if (rs.some((x) => !x.ok)) this.failedUntil.set(skey, Date.now() + (this.opts.failedTtlMs ?? FAILED_RENDER_TTL_MS));
+      else this.failedUntil.delete(skey);
     };
     const pending = renderer.render(chart, steps, values, overlay, this.opts.progress, () => this.latest.get(chart) !== skey).then((rs) => {
       if (!rs.some((x) => x.error === SUPERSEDED)) keep(rs);

@@ -7,6 +7,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import * as path from 'node:path';
+import { existsSync } from 'node:fs';
 import { format } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { analyze, type AnalyzeResult } from '../engine/analyze';
@@ -35,7 +36,7 @@ import { ruleIds } from '../engine/rules';
 import { SettingsReporter } from './settingsReport';
 import { CONFIG_FILENAMES, isConfigFileName } from '../shared/names';
 import { VERSION } from '../shared/version';
-import { HelmService, type HelmRead } from './helm-render';
+import { HelmService, chartRootOf, type HelmRead } from './helm-render';
 import { WorkspaceTrustedNotification, HelmProgressNotification, type HelmProgressParams } from '../shared/protocol';
 import type { ResolvedConfig as Resolved } from '../engine/config';
 
@@ -429,15 +430,12 @@ function folderChanged(uri: string, before: () => string | undefined, after: () 
 
 /**
  * A file of a Helm chart changed (a template's defines, values.yaml, Chart.yaml): the chart's other open files are
- * checked again, since they render with it. The chart is the folder above the file's `templates/` (or its own folder).
+ * checked again, since they render with it. The chart is the one Helm renders (helm-render.ts chartRootOf: for a
+ * vendored subchart, its outermost parent), with open documents counted as files.
  */
 function chartChanged(uri: string): void {
-  const file = uriToPath(uri);
-  const parts = file.split(path.sep);
-  const t = parts.lastIndexOf('templates');
-  const isChartFile = t > 0 || /^(Chart|values)\.ya?ml$/.test(path.basename(file));
-  if (!isChartFile) return;
-  const chartDir = t > 0 ? parts.slice(0, t).join(path.sep) : path.dirname(file);
+  const chartDir = chartRootOf(uriToPath(uri), (p) => ws.openTexts.has(p) || existsSync(p));
+  if (!chartDir) return;
   const prefix = chartDir + path.sep;
   for (const d of documents.all()) if (d.uri !== uri && uriToPath(d.uri).startsWith(prefix)) schedule(d, debounce());
 }
