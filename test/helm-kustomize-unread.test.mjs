@@ -188,3 +188,24 @@ test('an edit in a vendored subchart\'s helper re-checks the parent chart\'s ope
   const again = await client.waitFor(tpl, (x) => x.diagnostics.length === 0, { since, timeout: 5000 });
   assert.deepEqual(again.diagnostics, []);
 });
+
+test('.Values are converted once per chart and shared by its renders, copy on write: a template that sets or merges into its values changes no other template\'s', () => {
+  const dir = tmp({
+    'Chart.yaml': CHART_YAML,
+    'values.yaml': 'api: batch/v1\nnested:\n  api: batch/v1\n',
+    // a-*.yaml render first (by name): they change their values; b-*.yaml read the same keys afterwards.
+    'templates/a-set.yaml': '{{- $_ := set .Values "api" "batch/v1beta1" }}\napiVersion: {{ .Values.api }}\nkind: CronJob\nmetadata:\n  name: a\n',
+    'templates/a-merge.yaml': '{{- $_ := merge .Values.nested (dict "extra" 1) }}{{- $_ := unset .Values.nested "api" }}\napiVersion: {{ .Values.nested.api | default "batch/v1beta1" }}\nkind: CronJob\nmetadata:\n  name: m\n',
+    'templates/b-read.yaml': 'apiVersion: {{ .Values.api }}\nkind: CronJob\nmetadata:\n  name: b\n',
+    'templates/b-nested.yaml': 'apiVersion: {{ .Values.nested.api }}\nkind: CronJob\nmetadata:\n  name: n\n{{- if .Values.nested.extra }}\n  extra: seen\n{{- end }}\n',
+  });
+  try {
+    const rows = e.helmEmissions(dir, { ...fsAccess(), stamp: () => 0 }, ['1.24', '1.25']);
+    assert.deepEqual(rows.map((x) => `${x.template} ${x.step} ${x.apiVersion}`).sort(), [
+      'templates/a-merge.yaml 1.24 batch/v1beta1', 'templates/a-merge.yaml 1.25 batch/v1beta1',
+      'templates/a-set.yaml 1.24 batch/v1beta1', 'templates/a-set.yaml 1.25 batch/v1beta1',
+      'templates/b-nested.yaml 1.24 batch/v1', 'templates/b-nested.yaml 1.25 batch/v1',
+      'templates/b-read.yaml 1.24 batch/v1', 'templates/b-read.yaml 1.25 batch/v1',
+    ]);
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});

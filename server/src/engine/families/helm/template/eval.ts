@@ -4,7 +4,7 @@
 // action that produced it and why; an Unknown condition renders nothing for its block and lists the block.
 import type { Arm, Define, Expr, Node, ParsedTemplate, Pipe, TemplateProblem } from './parse';
 import { parseTemplate } from './parse';
-import { CHART_VALUES, GoStruct, TypedInt, Unk, UNORDERED, type Method, type ParamType, type V, fromJs, goType, isMap, truth } from './values';
+import { CHART_VALUES, GoStruct, TypedInt, Unk, UNORDERED, SHARED, SharedMutation, sharing, type Method, type ParamType, type V, fromJs, goType, isMap, truth } from './values';
 import { NotEvaluated, cmpStr, formatV } from './fmt';
 import { FUNCS, KNOWN_UNEVALUATED, type FnCtx } from './funcs';
 
@@ -641,11 +641,26 @@ function kubeVersionStruct(kv: string): GoStruct {
     new Map([['String', noArgs(version)], ['GitVersion', noArgs(version)]]), version);
 }
 
+/** Conversions shared by every render of a chart (by the scope's values and chart objects; see values.ts SHARED). */
+const sharedConversions = new WeakMap<object, V>();
+function markShared(v: V, depth = 0): void {
+  if (depth > 200 || !v || typeof v !== 'object') return;
+  if (v instanceof Map) { if (SHARED.has(v)) return; SHARED.add(v); for (const x of v.values()) markShared(x, depth + 1); }
+  else if (Array.isArray(v)) { if (SHARED.has(v)) return; SHARED.add(v); for (const x of v) markShared(x, depth + 1); }
+}
+/** fromJs(x), once per object while sharing is on; a fresh copy when a render runs on its own copies. */
+function convert(x: unknown): V {
+  if (!sharing.on || !x || typeof x !== 'object') return fromJs(x);
+  let v = sharedConversions.get(x);
+  if (v === undefined) { v = fromJs(x); markShared(v); sharedConversions.set(x, v); }
+  return v;
+}
+
 function topData(t: ParsedTemplate, scope: RenderScope): Map<string, V> {
   const chartFields = new Map<string, V>();
   for (const [go, yaml, def] of CHART_FIELDS) {
     const given = scope.chart[go] !== undefined ? scope.chart[go] : scope.chart[yaml];
-    chartFields.set(go, given === undefined ? def : fromJs(given));
+    chartFields.set(go, given === undefined ? def : convert(given));
   }
   const chartName = typeof chartFields.get('Name') === 'string' ? (chartFields.get('Name') as string) : '';
   // Helm 3.17 passes the chart as struct { chart.Metadata; IsRoot bool } (%T as helm template 3.17.3 prints it)
@@ -678,7 +693,7 @@ function topData(t: ParsedTemplate, scope: RenderScope): Map<string, V> {
   const base = t.path.includes('/templates/') ? t.path.slice(0, t.path.lastIndexOf('/templates/') + '/templates'.length) : 'templates';
   const top = topName(scope);
   const prefix = top ? top + '/' : chartName ? chartName + '/' : '';
-  const vals = fromJs(scope.values ?? {});
+  const vals = convert(scope.values ?? {});
   const valuesMap = vals instanceof Map ? vals : new Map<string, V>();
   CHART_VALUES.add(valuesMap);
   const data = new Map<string, V>([
@@ -722,6 +737,17 @@ function dropNoValue(text: string, segments: Segment[], unknowns: Unknown[]): st
 function adjustLiteral(_s: Segment, _text: string, _cuts: number[]): Partial<Segment> { return { literal: false }; }
 
 export function renderTemplate(t: ParsedTemplate, scope: RenderScope, budget?: Budget): Rendered {
+  try {
+    return renderOnce(t, scope, budget);
+  } catch (e) {
+    if (!(e instanceof SharedMutation)) throw e;
+    // The template changes its values (set, unset, merge): rendered again on copies of its own.
+    sharing.on = false;
+    try { return renderOnce(t, scope, budget); } finally { sharing.on = true; }
+  }
+}
+
+function renderOnce(t: ParsedTemplate, scope: RenderScope, budget?: Budget): Rendered {
   const r = new Renderer(scope, budget);
   if (t.errors.length) return { text: '', segments: [], unknowns: [], branches: [], error: t.errors[0] };
   for (const other of scope.templates.values()) {

@@ -1,7 +1,7 @@
 // Template functions: Go's builtins (text/template funcs.go), the sprig functions charts use (Masterminds/sprig
 // functions.go and its helpers) and Helm's own (pkg/engine/funcs.go, engine.go), each with Go's parameter types so
 // that a wrong-typed argument fails as it does in Helm. Functions not listed here evaluate to an Unknown.
-import { CHART_VALUES, GoStruct, TypedInt, Unk, UNORDERED, type Method, type ParamType, type V, byteLen, empty, goKind, goType, int64, intOf, isMap, truth, findUnk } from './values';
+import { CHART_VALUES, GoStruct, TypedInt, Unk, UNORDERED, mutating, type Method, type ParamType, type V, byteLen, empty, goKind, goType, int64, intOf, isMap, truth, findUnk } from './values';
 import { NotEvaluated, cmpStr, formatV, sprint, sprintf, sprintln } from './fmt';
 import { semverCompare, parseVersion, versionString } from './semver';
 import { toYaml, toJson, fromYaml, toPrettyJson, toRawJson, fromJson } from './yaml';
@@ -404,9 +404,9 @@ export const FUNCS: Record<string, Fn> = {
     if (d instanceof Unk) return d; if (k instanceof Unk) return k;
     const m = d as Map<string, V> | null;
     if (!m) throw new NotEvaluated('set on a nil map is not evaluated');
-    m.set(str(k), v); return m;
+    mutating(m); m.set(str(k), v); return m;
   } },
-  unset: { params: ['map', 'string'], fn: ([d, k]) => { const m = d as Map<string, V> | null; m?.delete(str(k)); return m; } },
+  unset: { params: ['map', 'string'], fn: ([d, k]) => { const m = d as Map<string, V> | null; if (m) mutating(m); m?.delete(str(k)); return m; } },
   hasKey: { params: ['map', 'string'], fn: ([d, k]) => !!(d as Map<string, V> | null)?.has(str(k)) },
   keys: { params: [], variadic: 'map', fn: (ds) => {
     const out: V[] = [];
@@ -564,11 +564,11 @@ function mergeInto(dst: Map<string, V>, src: Map<string, V>, depth: number): voi
     if (sv instanceof Map) {
       if (has && dv instanceof Map) { mergeInto(dv, sv, depth + 1); continue; }
       if (has && dv !== null && dv !== undefined) throw new NotEvaluated('merge of a map into a value of another type is not evaluated');
-      dst.set(k, sv);
+      mutating(dst); dst.set(k, sv);
       continue;
     }
     if (has && dv instanceof Map) throw new NotEvaluated('merge of a value into a map is not evaluated');
-    if (!has || empty(dv)) dst.set(k, sv);
+    if (!has || empty(dv)) { mutating(dst); dst.set(k, sv); }
   }
 }
 

@@ -44,6 +44,20 @@ export const UNORDERED = new WeakSet<V[]>();
  *  map[string]interface{} (sprig's dig) fails on them, and %T names them. */
 export const CHART_VALUES = new WeakSet<Map<string, V>>();
 
+/**
+ * Maps of a conversion of .Values/.Chart that every render of a chart shares (eval.ts sharedFromJs: converted once
+ * per chart, not per template and step). A render that would change one (set, unset, merge) throws SharedMutation
+ * and is rendered again with copies of its own (copy on write for the rare template that mutates its values).
+ */
+export const SHARED = new WeakSet<object>();
+export class SharedMutation extends Error {}
+/** Off while a render runs on copies of its own. */
+export const sharing = { on: true };
+/** Called before a map is changed. */
+export function mutating(m: Map<string, V>): void {
+  if (sharing.on && SHARED.has(m)) throw new SharedMutation('a shared map is about to change');
+}
+
 export function isMap(v: V): v is Map<string, V> { return v instanceof Map; }
 export function isList(v: V): v is V[] { return Array.isArray(v); }
 
