@@ -209,3 +209,25 @@ test('.Values are converted once per chart and shared by its renders, copy on wr
     ]);
   } finally { fs.rmSync(dir, { recursive: true, force: true }); }
 });
+
+test('closing a chart file whose buffer differed from the disk re-reads the chart; closing one equal to the disk keeps what was read', async (t) => {
+  const DISK = '{{- define "app.api" -}}\nbatch/v1beta1\n{{- end -}}\n';
+  const TPL = 'apiVersion: {{ include "app.api" . }}\nkind: CronJob\nmetadata:\n  name: report\n';
+  const root = makeWorkspace({ '.skewguard.yaml': 'kubernetes:\n  window: "1.21..1.25"\n', 'chart/Chart.yaml': CHART_YAML, 'chart/templates/_helpers.tpl': DISK, 'chart/templates/cronjob.yaml': TPL });
+  const client = new LspClient(root);
+  t.after(() => { client.kill(); fs.rmSync(root, { recursive: true, force: true }); });
+  await client.initialize();
+  const tpl = uriOf(path.join(root, 'chart/templates/cronjob.yaml'));
+  const helper = uriOf(path.join(root, 'chart/templates/_helpers.tpl'));
+  await client.open(helper, DISK.replace('batch/v1beta1', 'batch/v1'), 1, 'helm');
+  const open = await client.open(tpl, TPL);
+  assert.deepEqual(open.diagnostics, [], 'the open helper buffer (batch/v1) is what the template includes');
+  await client.notify('textDocument/didClose', { textDocument: { uri: helper } });
+  const again = await client.change(tpl, 2, [{ text: TPL }]);
+  assert.deepEqual(again.diagnostics.map((d) => d.code), ['helm/removed-api'], 'after the close, the disk helper (batch/v1beta1)');
+  // A buffer equal to the disk: closing it changes nothing the template reads.
+  await client.open(helper, DISK, 2, 'helm');
+  await client.notify('textDocument/didClose', { textDocument: { uri: helper } });
+  const same = await client.change(tpl, 3, [{ text: TPL }]);
+  assert.deepEqual(same.diagnostics.map((d) => d.code), ['helm/removed-api']);
+});

@@ -9,6 +9,7 @@ import type { Diagnostic, TextEdit } from 'vscode-languageserver-protocol/node';
 import { collectFiles, showArg } from './files';
 import { stylish, json, sarif, github, gitlab, count, printable, type FileReport } from './format';
 import { ServerSession, ServerFailure } from './session';
+import { FileQueue } from './affinity';
 import { writeFileSafely, readBounded, removeStaleTemporaries, type ReadState } from './write';
 import type { InitializationOptions } from '../shared/protocol';
 // Not the engine (YAML, TOML, schemas, data): the server has it. The flags that need the data (releases, windows,
@@ -398,13 +399,14 @@ async function main(argv: string[]): Promise<number> {
     for (const extra of sessions.splice(jobs)) void extra.initPromise.then(() => extra.shutdown(), () => undefined);
     const progressLine = process.stderr.isTTY && files.length > 50;
     let finished = 0;
-    const queue = [...files];
+    // The files of one chart go to one server (cli/affinity.ts): each server renders only the charts it checks.
+    const queue = new FileQueue(files);
     const worker = async (slot: Slot) => {
       for (;;) {
-        if (slot.dead) return;
+        if (slot.dead) { queue.release(slot); return; }
         const s = slot.session;
         try { await s.initPromise; } catch { await slot.replace(s); continue; }
-        const f = queue.shift();
+        const f = queue.next(slot);
         if (f === undefined) return;
         try { reports.push(await checkFile(s, f, opts)); } catch (e) {
           reports.push(notChecked(f, INTERNAL_ERROR, `not checked: ${(e as Error).message}`));
@@ -419,7 +421,7 @@ async function main(argv: string[]): Promise<number> {
     const perServer = Math.min(16, Math.ceil((files.length || 1) / sessions.length));
     await Promise.all(slots.flatMap((s) => Array.from({ length: perServer }, () => worker(s))));
     // Every server failed twice: what is left is reported, not dropped.
-    for (const f of queue.splice(0)) reports.push(notChecked(f, INTERNAL_ERROR, 'not checked: the language server failed twice; no server was left to check it'));
+    for (const f of queue.rest()) reports.push(notChecked(f, INTERNAL_ERROR, 'not checked: the language server failed twice; no server was left to check it'));
     if (progressLine) process.stderr.write(`\rlsp-lint: ${files.length}/${files.length} files\n`);
     reports.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     oncePerRun(reports);

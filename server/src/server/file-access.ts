@@ -14,6 +14,8 @@ export class ServerFiles implements FileAccess {
   private lists = new Map<string, Array<{ name: string; dir: boolean }> | null>();
   /** Why a path that is there was not read or listed (see FileAccess.unreadable). */
   private problems = new Map<string, string>();
+  /** Open documents whose buffer a reader got through this access (what was built from them depends on it). */
+  private readOpen = new Set<string>();
   private generation = 0;
 
   constructor(private readonly openTextsOf: () => Map<string, string>) {}
@@ -23,7 +25,7 @@ export class ServerFiles implements FileAccess {
 
   /** Something may have changed on disk (didChangeWatchedFiles, a workspace change): read everything again. */
   invalidate(): void {
-    this.texts.clear(); this.bytes.clear(); this.lists.clear(); this.problems.clear();
+    this.texts.clear(); this.bytes.clear(); this.lists.clear(); this.problems.clear(); this.readOpen.clear();
     this.generation++;
   }
 
@@ -45,16 +47,24 @@ export class ServerFiles implements FileAccess {
     if (before !== after) this.generation++;
   }
 
-  /** A document was closed: the disk takes over again. */
-  closed(file: string): void {
+  /**
+   * A document was closed (`text`: its last buffer): the disk takes over again. Only a buffer some reader got through
+   * this access and that differs from the disk changes what was read: lsp-lint opens and closes every file of a
+   * chart with its disk text, and a new stamp for each would read and render the chart again for every file.
+   */
+  closed(file: string, text?: string): void {
     this.texts.delete(file);
     this.problems.delete(file);
+    if (!this.readOpen.delete(file)) return;
+    if (text !== undefined && this.openTexts.get(file) === undefined && this.read(file) === text.replace(/^\uFEFF/, '')) return;
     this.generation++;
   }
 
   read(p: string): string | undefined {
     const open = this.openTexts.get(p);
     if (open !== undefined) {
+      if (this.readOpen.size >= BOUND) { this.readOpen.clear(); this.generation++; }
+      this.readOpen.add(p);
       if (open.length <= MAX_FILE_BYTES) return open;
       this.note(p, `over the size limit (an open document of ${open.length} characters; at most ${MAX_FILE_BYTES} bytes are read)`);
       return undefined;

@@ -500,7 +500,7 @@ documents.onDidClose((e) => {
       if (ws.setOpenText(file, undefined)) workspaceChanged(e.document.uri, 0);
     } else {
       ws.openTexts.delete(file);
-      files.closed(file);
+      files.closed(file, closedText);
       // The others saw the closed buffer's text; now they see the disk's.
       folderChanged(e.document.uri, () => closedText, () => readDisk(file));
     }

@@ -81,6 +81,20 @@ export function findRow<R extends LifecycleRow>(rows: readonly R[], apiVersion: 
  * served in this minor"; for a kind without rows it means "unknown" (see knownKind).
  */
 export function servedKinds(rows: readonly LifecycleRow[], kind: string, minor: string, component = 'k8s'): string[] {
+  // Memoised per rows (a chart's templates ask the same (kind, step) thousands of times); callers copy the list.
+  let memo = servedMemo.get(rows);
+  if (!memo) servedMemo.set(rows, (memo = new Map()));
+  const key = `${component}\u0000${kind}\u0000${minor}`;
+  let hit = memo.get(key);
+  if (!hit) {
+    if (memo.size > 20_000) memo.clear();
+    memo.set(key, (hit = Object.freeze(servedKindsOf(rows, kind, minor, component)) as string[]));
+  }
+  return hit;
+}
+const servedMemo = new WeakMap<readonly LifecycleRow[], Map<string, string[]>>();
+
+function servedKindsOf(rows: readonly LifecycleRow[], kind: string, minor: string, component: string): string[] {
   const out = new Set<string>();
   for (const r of rows) {
     if ((r.component ?? 'k8s') !== component) continue;

@@ -71,5 +71,9 @@ export function apiVersionsAt(minor: string): string[] {
 export function capabilitiesAt(minor: string): { kubeVersion: string; has(apiVersion: string): boolean } {
   const key = minorKey(minor);
   if (!key) throw new Error(`capabilitiesAt: not a Kubernetes minor: ${minor}`);
-  return { kubeVersion: `v${key}.0`, has: (a: string) => servesAt(key, a) };
+  // One object per minor: the evaluator keys what it builds from a step's capabilities on it.
+  let c = capabilitiesMemo.get(key);
+  if (!c) capabilitiesMemo.set(key, (c = Object.freeze({ kubeVersion: `v${key}.0`, has: (a: string) => servesAt(key, a) })));
+  return c;
 }
+const capabilitiesMemo = new Map<string, { kubeVersion: string; has(apiVersion: string): boolean }>();

@@ -656,31 +656,40 @@ function convert(x: unknown): V {
   return v;
 }
 
-function topData(t: ParsedTemplate, scope: RenderScope): Map<string, V> {
+/** What topData builds from one object of the scope, shared while sharing is on (the objects are never changed). */
+const builtFrom = new WeakMap<object, unknown>();
+function shared<T>(of: object, build: () => T): T {
+  if (!sharing.on) return build();
+  let v = builtFrom.get(of) as T | undefined;
+  if (v === undefined) builtFrom.set(of, (v = build()));
+  return v;
+}
+
+function chartStruct(scope: RenderScope): { chart: GoStruct; name: string } {
   const chartFields = new Map<string, V>();
   for (const [go, yaml, def] of CHART_FIELDS) {
     const given = scope.chart[go] !== undefined ? scope.chart[go] : scope.chart[yaml];
     chartFields.set(go, given === undefined ? def : convert(given));
   }
-  const chartName = typeof chartFields.get('Name') === 'string' ? (chartFields.get('Name') as string) : '';
+  const name = typeof chartFields.get('Name') === 'string' ? (chartFields.get('Name') as string) : '';
   // Helm 3.17 passes the chart as struct { chart.Metadata; IsRoot bool } (%T as helm template 3.17.3 prints it)
   chartFields.set('IsRoot', typeof scope.chart.IsRoot === 'boolean' ? scope.chart.IsRoot : true);
-  const chart = new GoStruct('struct { chart.Metadata; IsRoot bool }', chartFields);
+  return { chart: new GoStruct('struct { chart.Metadata; IsRoot bool }', chartFields), name };
+}
+
+function releaseMap(scope: RenderScope): Map<string, V> {
   const release = new Map<string, V>([
     ['Name', 'release-name'], ['Namespace', 'default'], ['IsUpgrade', false], ['IsInstall', true], ['Revision', 1n], ['Service', 'Helm'],
   ]);
   for (const [k, v] of Object.entries(scope.release ?? {})) release.set(k, typeof v === 'number' && k === 'Revision' && Number.isInteger(v) ? BigInt(v) : fromJs(v));
-  const caps = scope.capabilities;
-  const apiVersions = new GoStruct('chartutil.VersionSet', new Map(), new Map([
-    ['Has', { params: ['string'], fn: ([s]: V[]) => caps.has(s as string) } as Method],
-  ]));
-  const helmVersion = new Unk('`.Capabilities.HelmVersion` is not evaluated', t.path, 0, 0);
-  const capabilities = new GoStruct('*chartutil.Capabilities', new Map<string, V>([
-    ['KubeVersion', kubeVersionStruct(caps.kubeVersion)], ['APIVersions', apiVersions], ['HelmVersion', helmVersion],
-  ]));
-  const files = scope.files;
+  if (sharing.on) markShared(release);
+  return release;
+}
+
+const NO_FILES = {};
+function filesStruct(files: Map<string, string> | undefined): GoStruct {
   const filesUnk = (what: string): Method => ({ params: ['string'], fn: () => { throw new NotEvaluated(`\`.Files.${what}\` is not evaluated`); } });
-  const filesObj = new GoStruct('engine.files', new Map(), new Map<string, Method>([
+  return new GoStruct('engine.files', new Map(), new Map<string, Method>([
     ['Get', files ? { params: ['string'], fn: ([n]: V[]) => files.get(n as string) ?? '' } : filesUnk('Get')],
     ['Lines', files ? { params: ['string'], fn: ([n]: V[]) => {
       const s = files.get(n as string);
@@ -690,6 +699,23 @@ function topData(t: ParsedTemplate, scope: RenderScope): Map<string, V> {
     ['GetBytes', filesUnk('GetBytes')], ['Glob', filesUnk('Glob')], ['AsConfig', { params: [], fn: () => { throw new NotEvaluated('`.Files.AsConfig` is not evaluated'); } }],
     ['AsSecrets', { params: [], fn: () => { throw new NotEvaluated('`.Files.AsSecrets` is not evaluated'); } }],
   ]));
+}
+
+function topData(t: ParsedTemplate, scope: RenderScope): Map<string, V> {
+  const { chart, name: chartName } = shared(scope.chart, () => chartStruct(scope));
+  const release = scope.release ? shared(scope.release, () => releaseMap(scope)) : releaseMap(scope);
+  const caps = scope.capabilities;
+  const { kubeVersion, apiVersions } = shared(caps, () => ({
+    kubeVersion: kubeVersionStruct(caps.kubeVersion),
+    apiVersions: new GoStruct('chartutil.VersionSet', new Map(), new Map([
+      ['Has', { params: ['string'], fn: ([s]: V[]) => caps.has(s as string) } as Method],
+    ])),
+  }));
+  const helmVersion = new Unk('`.Capabilities.HelmVersion` is not evaluated', t.path, 0, 0);
+  const capabilities = new GoStruct('*chartutil.Capabilities', new Map<string, V>([
+    ['KubeVersion', kubeVersion], ['APIVersions', apiVersions], ['HelmVersion', helmVersion],
+  ]));
+  const filesObj = shared(scope.files ?? NO_FILES, () => filesStruct(scope.files));
   const base = t.path.includes('/templates/') ? t.path.slice(0, t.path.lastIndexOf('/templates/') + '/templates'.length) : 'templates';
   const top = topName(scope);
   const prefix = top ? top + '/' : chartName ? chartName + '/' : '';

@@ -80,7 +80,18 @@ function parseConstraint(c: string): Constraint | string {
 
 export type Constraints = Constraint[][];
 
+/** Parsed constraints by text (a chart's helpers compare the same few constraints at every include); never mutated. */
+const constraintsMemo = new Map<string, Constraints | string>();
 export function parseConstraints(input: string): Constraints | string {
+  let hit = constraintsMemo.get(input);
+  if (hit === undefined) {
+    if (constraintsMemo.size > 4096) constraintsMemo.clear();
+    constraintsMemo.set(input, (hit = parseConstraintsOf(input)));
+  }
+  return hit;
+}
+
+function parseConstraintsOf(input: string): Constraints | string {
   let c = input;
   const ranges = [...c.matchAll(RANGE_RE)];
   for (const r of ranges) c = c.replace(r[0], `>= ${r[1]}, <= ${r[11]}`);
