@@ -231,3 +231,46 @@ test('closing a chart file whose buffer differed from the disk re-reads the char
   const same = await client.change(tpl, 3, [{ text: TPL }]);
   assert.deepEqual(same.diagnostics.map((d) => d.code), ['helm/removed-api']);
 });
+
+test('lsp-lint with two servers sends the files of one chart to one server (each chart is read and rendered once), and the report is the same as with one', () => {
+  const files = {};
+  for (let c = 0; c < 6; c++) {
+    files[`c${c}/Chart.yaml`] = `apiVersion: v2\nname: c${c}\nversion: 1.0.0\n`;
+    files[`c${c}/values.yaml`] = 'a: 1\n';
+    for (let i = 0; i < 4; i++) files[`c${c}/templates/t${i}.yaml`] = `apiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: t${i}\n`;
+    files[`c${c}/charts/sub/Chart.yaml`] = 'apiVersion: v2\nname: sub\nversion: 1.0.0\n';
+    files[`c${c}/charts/sub/templates/s.yaml`] = CM;
+  }
+  for (let i = 0; i < 6; i++) files[`plain/m${i}.yaml`] = CM;
+  const dir = tmp(files);
+  try {
+    // The real server, logging the files each server process is sent.
+    const log = path.join(dir, 'opened.log');
+    const wrapper = path.join(dir, 'logging-server.cjs');
+    fs.writeFileSync(wrapper, `const fs = require('fs');
+process.stdin.on('data', (c) => { for (const m of c.toString('utf8').matchAll(/"method":"textDocument\\/didOpen","params":\\{"textDocument":\\{"uri":"([^"]+)"/g)) fs.appendFileSync(${JSON.stringify(log)}, process.pid + ' ' + m[1] + '\\n'); });
+require(${JSON.stringify(path.join(repoRoot, 'dist', 'server.js'))});
+`);
+    const run = (jobs) => {
+      const r = spawnSync(process.execPath, [lspLint, '--format', 'json', '--jobs', String(jobs), '--kubernetes-window', '1.24..1.25', '.'], { cwd: dir, encoding: 'utf8', timeout: 120_000, env: { ...process.env, SKEWGUARD_TODAY: '2026-12-01', SKEWGUARD_SERVER: wrapper } });
+      assert.ok(r.stdout, r.stderr);
+      return r.stdout;
+    };
+    fs.rmSync(log, { force: true });
+    const two = run(2);
+    const byChart = new Map();
+    const pids = new Set();
+    for (const line of fs.readFileSync(log, 'utf8').split('\n').filter(Boolean)) {
+      const [pid, uri] = line.split(' ');
+      pids.add(pid);
+      const m = /\/(c\d+)\//.exec(decodeURIComponent(uri));
+      if (!m) continue;
+      if (!byChart.has(m[1])) byChart.set(m[1], new Set());
+      byChart.get(m[1]).add(pid);
+    }
+    assert.equal(pids.size, 2, 'two servers checked files');
+    assert.equal(byChart.size, 6);
+    for (const [chart, servers] of byChart) assert.equal(servers.size, 1, `${chart}: its files (its subchart's included) went to one server`);
+    assert.equal(run(1), two, 'the same report with one server');
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});
