@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { normalizeKubernetesVersion } from './lib/kubernetes-version.mjs';
 import { fluxcdRows } from './lib/fluxcd-rows.mjs';
+import { ecosystemRows } from './lib/ecosystem-rows.mjs';
 import { componentConfigRows } from './lib/component-config-rows.mjs';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -766,6 +767,13 @@ for (const r of fluxcd.rows) if (apis.some((a) => a.apiVersion === r.apiVersion 
 apis.push(...fluxcd.rows);
 componentTargets.fluxcd = fluxcd.target;
 
+// Gateway API, Calico, Multus and SR-IOV network operator rows (each its own version line, as cert-manager's and
+// Flux's): scripts/lib/ecosystem-rows.mjs.
+const ecosystem = ecosystemRows(fail);
+for (const r of ecosystem.rows) if (apis.some((a) => a.apiVersion === r.apiVersion && a.kind === r.kind)) fail(`ecosystem row ${r.apiVersion} ${r.kind} duplicates a row`);
+apis.push(...ecosystem.rows);
+Object.assign(componentTargets, ecosystem.targets);
+
 // Component configuration files (kubeadm, kubelet, kube-proxy, kube-scheduler, kube-controller-manager, kube-apiserver
 // config files), from component-config-apis.json: scripts/lib/component-config-rows.mjs. Not served: read by `readBy`.
 const componentConfig = componentConfigRows(refDir, fail);
@@ -783,7 +791,7 @@ const out = {
     deprecated: 'minor from which it counts as deprecated (Pluto: target >= deprecated); null = never/unknown',
     removed: 'first minor that no longer serves it; null = still served / unknown',
     replacementAvailable: 'minor from which `replacement` serves this kind',
-    component: 'k8s = Kubernetes minors; cert-manager / istio / fluxcd rows use THAT project\'s release numbers (fluxcd: Flux minors, from fluxcd-apis.json)',
+    component: 'k8s = Kubernetes minors; cert-manager / istio / fluxcd / gateway-api / calico / multus / sriov-network-operator rows use THAT project\'s release numbers (fluxcd: Flux minors, from fluxcd-apis.json; the others from scripts/lib/ecosystem-rows.mjs)',
     servedBy: 'kube-apiserver, "<component> config file" (audit, kubeadm, kubelet, kube-proxy, kube-scheduler, kube-controller-manager, kube-apiserver configuration files: not served, read from disk by `readBy`), or a CRD-providing project',
     readBy: 'config-file rows only: the component that reads the file (kubeadm, kubelet, kube-proxy, kube-scheduler, kube-controller-manager, kube-apiserver); "removed" is the first minor of that component that no longer reads it',
     kind: '"" = every kind of the apiVersion (Pluto semantics, one istio row)',

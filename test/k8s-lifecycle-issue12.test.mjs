@@ -216,6 +216,11 @@ test('A: Pluto\'s default component targets are in the data, from its versions.y
     istio: { version: '1.11.0', plutoTarget: 'v1.11.0', source: 'pluto v5.24.0 versions.yaml target-versions' },
     // Not Pluto's: the newest Flux minor of fluxcd-apis.json (scripts/lib/fluxcd-rows.mjs), test/starlingx-app.test.mjs.
     fluxcd: data.componentTargets.fluxcd,
+    // Not Pluto's either: Gateway API, Calico, Multus, SR-IOV (scripts/lib/ecosystem-rows.mjs), test/k8s-ecosystem.test.mjs.
+    'gateway-api': data.componentTargets['gateway-api'],
+    calico: data.componentTargets.calico,
+    multus: data.componentTargets.multus,
+    'sriov-network-operator': data.componentTargets['sriov-network-operator'],
   });
   assert.equal(data.componentTargets.fluxcd.plutoTarget, undefined);
   const c = cfgWith({}).components;
@@ -257,7 +262,7 @@ test('A: .skewguard.yaml kubernetes.components: validated with positions, used w
   const loaded = e.parseConfig('/w/.skewguard.yaml', text, e.ruleIds);
   const probs = loaded.problems.map((p) => [p.message, text.slice(p.range.start, p.range.end)]);
   assert.deepEqual(probs, [
-    ['kubernetes.components.cert-manger: unknown component "cert-manger"; did you mean "cert-manager"? (known: cert-manager, fluxcd, istio)', 'cert-manger'],
+    ['kubernetes.components.cert-manger: unknown component "cert-manger"; did you mean "cert-manager"? (known: calico, cert-manager, fluxcd, gateway-api, istio, multus, sriov-network-operator)', 'cert-manger'],
     ['kubernetes.components.istio: "1.x" is not a version such as 1.5 or v1.5.3', '1.x'],
     ['kubernetes.components.k8s: Kubernetes versions are the Kubernetes window (kubernetes.window / --kubernetes-window), not a component version', 'k8s'],
   ]);
