@@ -1,5 +1,5 @@
 // Issue #16 item 2 ("every conversion fix is proven against the target schema"): every fix the Kubernetes rules offer
-// for the conversion fixtures (test/fixtures/kubernetes/conversions/*.before.* and all-pairs.yaml), over windows that
+// for the conversion fixtures (test/fixtures/kubernetes/conversions/*.before.* and fix-schema/all-pairs.yaml), over windows that
 // cover every minor of the field table, is applied, and every field path of the result is looked up in the field
 // table (data/kubernetes/fields/fields.json, engine/kubernetes/fields.ts) at every minor of the window that has a
 // source:
@@ -22,7 +22,8 @@ import { repoRoot, engine as e, analyze, applyEdits } from './helpers/k8s.mjs';
 const F = e.k8sFields;
 const table = F.fieldTable();
 const dir = path.join(repoRoot, 'test', 'fixtures', 'kubernetes', 'conversions');
-const inputs = fs.readdirSync(dir).filter((f) => /\.before\.(ya?ml|json)$/.test(f) || f === 'all-pairs.yaml').sort();
+const extra = path.join(repoRoot, 'test', 'fixtures', 'kubernetes', 'fix-schema');
+const inputs = [...fs.readdirSync(dir).filter((f) => /\.before\.(ya?ml|json)$/.test(f)).map((f) => path.join(dir, f)), path.join(extra, 'all-pairs.yaml')];
 const gaps = new Set(Object.keys(table.gaps ?? {}).map(Number));
 
 // Windows: every single minor of the table (Pluto's one-target semantics) and every four-minor window.
@@ -102,9 +103,9 @@ function checkResult(before, after, fix, file, w) {
 test('#16 every conversion fix the Kubernetes rules offer is proven against the field table at every minor of its window', () => {
   let fixes = 0;
   for (const f of inputs) {
-    const text = fs.readFileSync(path.join(dir, f), 'utf8');
+    const text = fs.readFileSync(f, 'utf8');
     for (const w of WINDOWS) {
-      const diags = analyze(`/w/${f.replace('.before', '')}`, text, windowText(w)).diagnostics.filter((d) => d.ruleId.startsWith('k8s/'));
+      const diags = analyze(`/w/${path.basename(f).replace('.before', '')}`, text, windowText(w)).diagnostics.filter((d) => d.ruleId.startsWith('k8s/'));
       for (const d of diags) {
         for (const fix of d.fixes ?? []) {
           if (!fix.edits?.length) continue;
@@ -130,7 +131,7 @@ test('#16 the fixes proven above, and the conversion itself for the pairs no rul
     if (checked.has(`${p.from}\u0000${p.to}\u0000${p.kind}`)) continue;
     let found = false;
     for (const f of inputs) {
-      const text = fs.readFileSync(path.join(dir, f), 'utf8');
+      const text = fs.readFileSync(f, 'utf8');
       const file = e.parseYaml(text);
       file.docs.forEach((doc, di) => {
         const v = doc.value;
