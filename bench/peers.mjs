@@ -117,12 +117,39 @@ export function peerSuites(ctx) {
     await ours.stop();
     check('skewguard server errors (big file, window 1.21)', oursCounts.size === 1 && oursCounts.has(expected), `${[...oursCounts].join('/')} (in-process ${expected})`);
 
+    // yaml-language-server with a real per-version Kubernetes field schema (schemas/kubernetes-fields/<minor>, generated
+    // from the field table: every field of the built-in kinds, unknown ones rejected): same files, same run.
+    const cwdF = tmpDir('yls-fields');
+    const fieldProbe = { name: 'probe', ext: '.yaml', expect: 1, text: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: probe\nspec:\n  replica: 2\n' };
+    const fSession = await startYls(cwdF, { [schemaUri('kubernetes-fields', K8S_MINOR, 'manifest.schema.json')]: ['*.yaml'] }, fieldProbe);
+    const ylsFRaw = [];
+    const ylsFCounts = new Set();
+    for (let i = -1; i < RUNS.yls; i++) {
+      gc();
+      const uri = pathToFileURL(path.join(cwdF, `big-${i + 1}.yaml`)).toString();
+      const r = await fSession.open(uri, text(i + 1));
+      ylsFCounts.add(r.diagnostics.length);
+      if (i >= 0) ylsFRaw.push(r.ms);
+      await fSession.close(uri);
+    }
+    const ylsFHwm = kbFromStatus(fSession.pid, 'VmHWM');
+    await fSession.stop();
+    // The field findings skewguard makes at the same minor (unknown fields, fields not served, values outside an enum):
+    // the schema rejects the same things, so the counts must agree (the bench's manifests are field-clean: both 0).
+    const FIELD_RULES = new Set(['k8s/unknown-field', 'k8s/field-not-served', 'k8s/invalid-enum-value']);
+    const fieldExpected = analyzeWith(engine.resolveConfig({ cli: { kubernetesWindow: K8S_MINOR } }))('/bench/big.yaml', base).diagnostics.filter((d) => FIELD_RULES.has(d.ruleId)).length;
+    check('yaml-language-server diagnostics (big file, field schema)', ylsFCounts.size === 1 && ylsFCounts.has(fieldExpected),
+      `${[...ylsFCounts].join('/')} diagnostics (skewguard in-process field findings at ${K8S_MINOR}: ${fieldExpected})`);
+
     const ylsNet = stats(ylsRaw.map((x) => x - YLS_DEBOUNCE_MS));
+    const ylsFNet = stats(ylsFRaw.map((x) => x - YLS_DEBOUNCE_MS));
     const o = stats(oursMs);
     const tinyS = stats(tiny);
     row(S, 'skewguard server: didOpen → publishDiagnostics', o, { note: `window ${K8S_MINOR}; ${expected} errors (+ deprecation warnings); server peak RSS ${mb(oursHwm)} (${RUNS.ylsOurs + 1} opened+closed)` });
     row(S, `yaml-language-server ${versions().yls}: didOpen → publishDiagnostics − ${YLS_DEBOUNCE_MS} ms`, ylsNet,
       { note: `**${ratio(ylsNet.median, o.median)} skewguard's time** (goal ≥ 5×); raw ${ms(median(ylsRaw))}; ${expected} schema errors; peak RSS ${mb(ylsHwm)} (${RUNS.yls + 1} opened+closed)` });
+    row(S, `yaml-language-server ${versions().yls} with the Kubernetes ${K8S_MINOR} field schema (schemas/kubernetes-fields): didOpen → publishDiagnostics − ${YLS_DEBOUNCE_MS} ms`, ylsFNet,
+      { note: `**${ratio(ylsFNet.median, o.median)} skewguard's time** (skewguard checks every field at the window too); raw ${ms(median(ylsFRaw))}; ${[...ylsFCounts][0]} diagnostics, as many as skewguard's field findings at ${K8S_MINOR}; peak RSS ${mb(ylsFHwm)} (${RUNS.yls + 1} opened+closed)` });
     row(S, 'yaml-language-server: 4-line document, raw', tinyS, { note: `the ${YLS_DEBOUNCE_MS} ms debounce + transport: what is subtracted above` });
   }
 

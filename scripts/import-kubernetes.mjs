@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { normalizeKubernetesVersion } from './lib/kubernetes-version.mjs';
 import { fluxcdRows } from './lib/fluxcd-rows.mjs';
+import { ecosystemRows } from './lib/ecosystem-rows.mjs';
 import { componentConfigRows } from './lib/component-config-rows.mjs';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -446,6 +447,33 @@ for (const k of ['ResourceSlice', 'ResourceClaim', 'DeviceClass', 'ResourceClaim
 }
 extra('storagemigration.k8s.io/v1beta1', 'StorageVersionMigration', '1.35', `${PLUTO} (replacement-available-in of the v1alpha1 row)`, { confidence: 'reference', note: 'Beta API (off by default). Its deprecation and removal after storagemigration.k8s.io/v1 (1.37) are not recorded in the sources read (kept null).' });
 extra('storagemigration.k8s.io/v1', 'StorageVersionMigration', '1.37', `${LIFECYCLE_REF} (Kubernetes v1.37 release blog: StorageVersionMigration stable and enabled by default, KEP-4192)`);
+// Kinds whose alpha/beta versions are off by default (#16 item 6) that no other source here lists: each apiVersion
+// from the field table (data/kubernetes/fields/fields.json: the Kubernetes OpenAPI document of each minor, the package
+// cited there, lists every registered version, enabled or not). introduced = the first minor whose document has it,
+// removed = the minor after the last one when a later document with a source lacks it; the table's last source is
+// 1.36, so an apiVersion still there is not vouched for after it (removed stays null).
+{
+  const ft = JSON.parse(fs.readFileSync(path.join(repoRoot, 'data', 'kubernetes', 'fields', 'fields.json'), 'utf8'));
+  const lastSourced = Math.max(...Object.entries(ft.sources).filter(([, v]) => v.package).map(([m]) => Number(m)));
+  const src = (m) => `data/kubernetes/fields/fields.json: the 1.${m} OpenAPI document (${ft.sources[String(m)].package})`;
+  for (const kind of ['IPAddress', 'ServiceCIDR', 'LeaseCandidate', 'ClusterTrustBundle', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding']) {
+    const versions = Object.entries(ft.kinds).filter(([k]) => k.split(' ')[1] === kind).map(([k, iv]) => ({ apiVersion: k.split(' ')[0], first: Math.min(...iv.map((x) => x[1])), last: Math.max(...iv.map((x) => x[2])) }));
+    const ga = versions.find((v) => /^[^/]+\/v\d+$/.test(v.apiVersion));
+    for (const v of versions) {
+      const removed = v.last < lastSourced ? `1.${v.last + 1}` : null;
+      const sources = [src(v.first), ...(removed ? [`${src(v.last + 1)} no longer has it`] : [])];
+      const pre = /alpha|beta/.test(v.apiVersion);
+      extra(v.apiVersion, kind, `1.${v.first}`, sources[0], {
+        confidence: 'reference',
+        ...(removed ? { removed: [removed, sources[1]] } : {}),
+        ...(pre && ga ? { replacement: ga.apiVersion, replacementAvailable: [`1.${ga.first}`, src(ga.first)], mig: 'unknown' } : {}),
+        note: [pre ? (/alpha/.test(v.apiVersion) ? 'Alpha API (disabled by default).' : 'Beta API (off by default).') : null,
+          removed ? null : `Still in the 1.${lastSourced} document, the newest with a source; later minors not vouched for.`,
+          'Deprecation not recorded in the sources read.'].filter(Boolean).join(' '),
+      });
+    }
+  }
+}
 extra('snapshot.storage.k8s.io/v1', ['VolumeSnapshot', 'VolumeSnapshotClass', 'VolumeSnapshotContent'], '1.20', changelog('1.20', 'CSI volume snapshot GA'), { servedBy: 'CRD (kubernetes-csi/external-snapshotter)', note: 'Served by the external-snapshotter CRDs (v1 since external-snapshotter 4.0, released with Kubernetes 1.20), not by kube-apiserver.' });
 for (const k of ['Certificate', 'Issuer', 'ClusterIssuer', 'CertificateRequest']) {
   extra('cert-manager.io/v1', k, '1.0', CM('v1.0', 'v1 API'), { component: 'cert-manager', servedBy: 'CRD (cert-manager)', note: 'Versions are cert-manager releases, not Kubernetes minors.' });
@@ -760,11 +788,39 @@ const apis = [...rows.values()]
     note: r.notes.length ? r.notes.join(' ') : null,
   }));
 
+// "Served only when enabled": kube-apiserver registers alpha API versions and, from KEP-3136 (1.24), new beta API
+// versions disabled by default (--runtime-config enables them). pkg/controlplane/instance.go DefaultAPIResourceConfigSource
+// disables alphaAPIGroupVersionsDisabledByDefault ("always disabled by default") and betaAPIGroupVersionsDisabledByDefault
+// ("all future beta groupVersions"), then re-enables legacyBetaEnabledByDefaultResources, to which only resources
+// "already enabled by default in a beta level" may be added (flowcontrol v1beta3 flowschemas and
+// prioritylevelconfigurations); instance_test.go TestNoBetaVersionsEnabledByDefault fails for any other beta enabled
+// by default. Search-index copies: instance.go id 133237518 (the 1.29/1.30 lists), instance_test.go id 7302708.
+const OFF_SOURCE = 'kubernetes/kubernetes pkg/controlplane/instance.go DefaultAPIResourceConfigSource: alphaAPIGroupVersionsDisabledByDefault ("always disabled by default"), betaAPIGroupVersionsDisabledByDefault ("all future beta groupVersions"), legacyBetaEnabledByDefaultResources (only flowcontrol v1beta3 flowschemas and prioritylevelconfigurations re-enabled) (search-index copy id 133237518); instance_test.go TestNoBetaVersionsEnabledByDefault (id 7302708); KEP-3136 beta APIs off by default (1.24)';
+const LEGACY_BETA_ON = new Set(['flowcontrol.apiserver.k8s.io/v1beta3|FlowSchema', 'flowcontrol.apiserver.k8s.io/v1beta3|PriorityLevelConfiguration']);
+for (const a of apis) {
+  if (a.component !== 'k8s' || a.servedBy !== 'kube-apiserver') continue;
+  const alpha = /alpha/.test(a.version);
+  const lateBeta = /beta/.test(a.version) && a.introduced != null && Number(a.introduced.split('.')[0]) === 1 && Number(a.introduced.split('.')[1]) >= 24 && !LEGACY_BETA_ON.has(`${a.apiVersion}|${a.kind.replace(/List$/, '')}`);
+  if (!alpha && !lateBeta) continue;
+  a.offByDefault = {
+    why: alpha ? 'alpha API versions are always disabled by default' : 'beta API versions added from 1.24 on are disabled by default (KEP-3136)',
+    enable: `kube-apiserver --runtime-config=${a.apiVersion}=true`,
+    source: OFF_SOURCE,
+  };
+}
+
 // FluxCD rows (component fluxcd, versions are Flux minors), from fluxcd-apis.json: scripts/lib/fluxcd-rows.mjs.
 const fluxcd = fluxcdRows(refDir, fail);
 for (const r of fluxcd.rows) if (apis.some((a) => a.apiVersion === r.apiVersion && a.kind === r.kind)) fail(`fluxcd row ${r.apiVersion} ${r.kind} duplicates a row`);
 apis.push(...fluxcd.rows);
 componentTargets.fluxcd = fluxcd.target;
+
+// Gateway API, Calico, Multus and SR-IOV network operator rows (each its own version line, as cert-manager's and
+// Flux's): scripts/lib/ecosystem-rows.mjs.
+const ecosystem = ecosystemRows(fail);
+for (const r of ecosystem.rows) if (apis.some((a) => a.apiVersion === r.apiVersion && a.kind === r.kind)) fail(`ecosystem row ${r.apiVersion} ${r.kind} duplicates a row`);
+apis.push(...ecosystem.rows);
+Object.assign(componentTargets, ecosystem.targets);
 
 // Component configuration files (kubeadm, kubelet, kube-proxy, kube-scheduler, kube-controller-manager, kube-apiserver
 // config files), from component-config-apis.json: scripts/lib/component-config-rows.mjs. Not served: read by `readBy`.
@@ -783,7 +839,7 @@ const out = {
     deprecated: 'minor from which it counts as deprecated (Pluto: target >= deprecated); null = never/unknown',
     removed: 'first minor that no longer serves it; null = still served / unknown',
     replacementAvailable: 'minor from which `replacement` serves this kind',
-    component: 'k8s = Kubernetes minors; cert-manager / istio / fluxcd rows use THAT project\'s release numbers (fluxcd: Flux minors, from fluxcd-apis.json)',
+    component: 'k8s = Kubernetes minors; cert-manager / istio / fluxcd / gateway-api / calico / multus / sriov-network-operator rows use THAT project\'s release numbers (fluxcd: Flux minors, from fluxcd-apis.json; the others from scripts/lib/ecosystem-rows.mjs)',
     servedBy: 'kube-apiserver, "<component> config file" (audit, kubeadm, kubelet, kube-proxy, kube-scheduler, kube-controller-manager, kube-apiserver configuration files: not served, read from disk by `readBy`), or a CRD-providing project',
     readBy: 'config-file rows only: the component that reads the file (kubeadm, kubelet, kube-proxy, kube-scheduler, kube-controller-manager, kube-apiserver); "removed" is the first minor of that component that no longer reads it',
     kind: '"" = every kind of the apiVersion (Pluto semantics, one istio row)',
@@ -793,6 +849,7 @@ const out = {
     corrections: 'Pluto values replaced by upstream values (the row carries `value`)',
     filled: 'values Pluto leaves empty, given by another source (the row carries `value`)',
     componentTargets: 'per component other than k8s: the version its rows are checked at unless the user gives one (Pluto\'s default target-versions)',
+    offByDefault: 'kube-apiserver rows only: the apiVersion is registered but disabled by default at every minor that serves it (alpha, or beta added from 1.24): served only when enabled (`enable`), with why and the source',
   },
   sourcesRead: [
     { name: PLUTO, repo: 'FairwindsOps/pluto', path: 'versions.yaml', commit: plutoCommit[1], date: plutoCommit[2], copy: 'shared/reference/kubernetes/pluto-versions.yaml' },

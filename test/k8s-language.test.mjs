@@ -24,7 +24,7 @@ test('hover on apiVersion: timeline, window states, common versions, sources', (
 });
 
 test('hover on an API that is not in the data says it is not checked', () => {
-  const crd = 'apiVersion: crd.projectcalico.org/v1\nkind: IPPool\nmetadata: {name: p}\n';
+  const crd = 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: p}\n';
   assert.match(e.hover(run(crd, '1.21'), crd, { line: 0, character: 14 }).markdown, /Not in the lifecycle data/);
 });
 

@@ -61,7 +61,8 @@ test('C: kubernetes_version V1.19.13 in localhost.yml gives the manifests the wi
 // B. Wrong words, wrong facts
 
 const manifest = (apiVersion, kind) => `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata:\n  name: x\n`;
-const run = (apiVersion, kind, window) => analyze('/w/m.yaml', manifest(apiVersion, kind), window).diagnostics.filter((d) => d.ruleId.startsWith('k8s/'));
+// The lifecycle rules only: k8s/fields-not-checked (steps the field rules cannot check) is test/k8s-fields-not-checked.test.mjs's.
+const run = (apiVersion, kind, window) => analyze('/w/m.yaml', manifest(apiVersion, kind), window).diagnostics.filter((d) => d.ruleId.startsWith('k8s/') && d.ruleId !== 'k8s/fields-not-checked');
 
 test('B: networking.k8s.io/v1beta1 IngressClass before 1.18 is "not served yet" (api-not-yet-served), never "removed"', () => {
   const at16 = run('networking.k8s.io/v1beta1', 'IngressClass', '1.16');
@@ -141,7 +142,8 @@ test('B: authorization.k8s.io/v1beta1 SelfSubjectRulesReview and authentication.
   assert.match(alpha.note, /introduced 1\.25/); // the source contradiction is said
   assert.equal(rowOf('authentication.k8s.io/v1beta1', 'SelfSubjectReview').introduced, '1.27');
   assert.equal(rowOf('authentication.k8s.io/v1', 'SelfSubjectReview').introduced, '1.28');
-  assert.deepEqual(findings(run('authentication.k8s.io/v1alpha1', 'SelfSubjectReview', '1.30..1.31')), ['k8s/removed-api @ 1:13']);
+  // an alpha API: also served only when enabled at 1.30 (test/k8s-off-by-default.test.mjs)
+  assert.deepEqual(findings(run('authentication.k8s.io/v1alpha1', 'SelfSubjectReview', '1.30..1.31')), ['k8s/api-off-by-default @ 1:13', 'k8s/removed-api @ 1:13']);
   for (const r of [ssrr, alpha]) for (const f of r.changelogFields) assert.ok(r.sources.length >= 1, f);
 });
 
@@ -164,7 +166,8 @@ test('D: the data knows 1.37 (released 2026-08-26) and the announced removals of
     assert.deepEqual([b2.introduced, b2.deprecated, b2.removed], ['1.33', '1.36', '1.39'], kind);
   }
   const slice = manifest('resource.k8s.io/v1beta1', 'ResourceSlice');
-  assert.deepEqual(findings(analyze('/w/s.yaml', slice, '1.37').diagnostics), ['k8s/deprecated-api @ 1:13']);
+  // (and served at 1.37 only when enabled: a beta API added after 1.24, test/k8s-off-by-default.test.mjs)
+  assert.deepEqual(findings(analyze('/w/s.yaml', slice, '1.37').diagnostics.filter((d) => d.ruleId !== 'k8s/fields-not-checked')), ['k8s/api-off-by-default @ 1:13', 'k8s/deprecated-api @ 1:13']);
   const rem = analyze('/w/s.yaml', slice, '1.36..1.38').diagnostics.filter((d) => d.ruleId === 'k8s/removed-api');
   assert.equal(rem.length, 1);
   assert.match(rem[0].message, /removed in Kubernetes 1\.38, which is in the window 1\.36\.\.1\.38/);
@@ -191,9 +194,9 @@ test('D: a window past the data is one k8s/window-past-data warning per run, at 
   assert.equal(lint(dir, ['--kubernetes-window', '1.36..1.45', '--exit-codes', 'pluto', 'a.yaml']).code, 0);
   assert.equal(lint(dir, ['--kubernetes-window', '1.36..1.45', '--exit-codes', 'pluto', '--rule', 'k8s/window-past-data=error', 'a.yaml']).code, 1);
   assert.equal(lint(dir, ['--kubernetes-window', '1.36..1.45', '--exit-codes', 'pluto', 'slice.yaml']).code, 3);
-  // inside the data: nothing said
+  // inside the data: nothing said about the lifecycle data (1.37 has no field source: that is k8s/fields-not-checked)
   const inside = lintJson(dir, ['--kubernetes-window', '1.36..1.37', 'a.yaml']);
-  assert.deepEqual(inside.reports.flatMap((x) => x.messages), []);
+  assert.deepEqual(inside.reports.flatMap((x) => x.messages).map((m) => m.ruleId), ['k8s/fields-not-checked']);
   // --print-config lists the steps it cannot vouch for
   const cfg = JSON.parse(lint(dir, ['--kubernetes-window', '1.36..1.45', '--print-config', 'a.yaml']).stdout);
   assert.deepEqual(cfg.kubernetes.pastData, {
@@ -216,6 +219,11 @@ test('A: Pluto\'s default component targets are in the data, from its versions.y
     istio: { version: '1.11.0', plutoTarget: 'v1.11.0', source: 'pluto v5.24.0 versions.yaml target-versions' },
     // Not Pluto's: the newest Flux minor of fluxcd-apis.json (scripts/lib/fluxcd-rows.mjs), test/starlingx-app.test.mjs.
     fluxcd: data.componentTargets.fluxcd,
+    // Not Pluto's either: Gateway API, Calico, Multus, SR-IOV (scripts/lib/ecosystem-rows.mjs), test/k8s-ecosystem.test.mjs.
+    'gateway-api': data.componentTargets['gateway-api'],
+    calico: data.componentTargets.calico,
+    multus: data.componentTargets.multus,
+    'sriov-network-operator': data.componentTargets['sriov-network-operator'],
   });
   assert.equal(data.componentTargets.fluxcd.plutoTarget, undefined);
   const c = cfgWith({}).components;
@@ -257,7 +265,7 @@ test('A: .skewguard.yaml kubernetes.components: validated with positions, used w
   const loaded = e.parseConfig('/w/.skewguard.yaml', text, e.ruleIds);
   const probs = loaded.problems.map((p) => [p.message, text.slice(p.range.start, p.range.end)]);
   assert.deepEqual(probs, [
-    ['kubernetes.components.cert-manger: unknown component "cert-manger"; did you mean "cert-manager"? (known: cert-manager, fluxcd, istio)', 'cert-manger'],
+    ['kubernetes.components.cert-manger: unknown component "cert-manger"; did you mean "cert-manager"? (known: calico, cert-manager, fluxcd, gateway-api, istio, multus, sriov-network-operator)', 'cert-manger'],
     ['kubernetes.components.istio: "1.x" is not a version such as 1.5 or v1.5.3', '1.x'],
     ['kubernetes.components.k8s: Kubernetes versions are the Kubernetes window (kubernetes.window / --kubernetes-window), not a component version', 'k8s'],
   ]);

@@ -56,7 +56,7 @@ test('data: as-of date, minors 1.16 … 1.37, row shape, sources on every row', 
     assert.ok(!seen.has(id), `duplicate row ${id}`);
     seen.add(id);
     assert.ok(Array.isArray(r.sources) && r.sources.length > 0, `${id} has sources`);
-    assert.ok(['k8s', 'cert-manager', 'istio', 'fluxcd'].includes(r.component), `${id} component`);
+    assert.ok(['k8s', 'cert-manager', 'istio', 'fluxcd', 'gateway-api', 'calico', 'multus', 'sriov-network-operator'].includes(r.component), `${id} component`);
     assert.ok([null, 'apiVersion-only', 'spec-changes', 'no-replacement', 'unknown'].includes(r.migration), `${id} migration`);
     assert.ok(['reference', 'changelog'].includes(r.confidence), `${id} confidence`);
     for (const f of ['introduced', 'deprecated', 'removed', 'replacementAvailable']) {

@@ -31,6 +31,8 @@ export interface LifecycleRow {
   servedBy?: string;
   /** Config-file rows (kubeadm, kubelet, kube-proxy, kube-scheduler, kube-apiserver files): the component that reads the file from disk. */
   readBy?: string;
+  /** kube-apiserver rows registered but disabled by default (alpha, or beta added from 1.24): served only when enabled. */
+  offByDefault?: { why: string; enable: string; source: string };
 }
 
 export interface LifecycleStatus {

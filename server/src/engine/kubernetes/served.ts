@@ -18,7 +18,8 @@ interface StableRow { apiVersion: string; kind: string; introduced: string | nul
 const cache = new Map<string, ServedSet>();
 
 function servedRows(): Array<{ apiVersion: string; kind: string; introduced: string | null; deprecated: string | null; removed: string | null; replacementAvailable: string | null }> {
-  const rows = kubernetesApis().apis.filter((r) => (r.component ?? 'k8s') === 'k8s' && (r.servedBy ?? 'kube-apiserver') === 'kube-apiserver' && r.kind !== '' && !/List$/.test(r.kind));
+  // An apiVersion disabled by default (offByDefault: alpha, beta from 1.24) is not in a default cluster's discovery.
+  const rows = kubernetesApis().apis.filter((r) => (r.component ?? 'k8s') === 'k8s' && (r.servedBy ?? 'kube-apiserver') === 'kube-apiserver' && r.kind !== '' && !/List$/.test(r.kind) && !r.offByDefault);
   const stable = loadJson<{ rows: StableRow[] }>('data/kubernetes/served-stable.json').rows;
   return [...rows, ...stable.map((r) => ({ ...r, replacementAvailable: null }))];
 }
@@ -29,7 +30,7 @@ export function minorKey(v: string): string | undefined {
   return p ? `${p[0]}.${p[1]}` : undefined;
 }
 
-/** What kube-apiserver of a minor serves (by default), as discovery lists it. */
+/** What kube-apiserver of a minor serves by default, as discovery lists it (APIs disabled by default left out). */
 export function servedAt(minor: string): ServedSet {
   const key = minorKey(minor);
   if (!key) throw new Error(`servedAt: not a Kubernetes minor: ${minor}`);

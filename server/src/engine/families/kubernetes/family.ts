@@ -28,6 +28,9 @@ import { rule as unknownField } from '../../rules/kubernetes/unknown-field';
 import { rule as invalidEnum } from '../../rules/kubernetes/invalid-enum-value';
 import { rule as deprecatedAnnotation } from '../../rules/kubernetes/deprecated-annotation';
 import { rule as runtimeClassHandler } from '../../rules/kubernetes/runtimeclass-handler';
+import { rule as fieldsNotChecked } from '../../rules/kubernetes/fields-not-checked';
+import { rule as apiOffByDefault } from '../../rules/kubernetes/api-off-by-default';
+import { rule as fieldFeatureGated } from '../../rules/kubernetes/field-feature-gated';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -38,7 +41,7 @@ declare module '../registry' {
 
 export const kubernetesRules: Rule<KubernetesContext>[] = [
   removedApi, deprecatedApi, notYetServed, noCommon, componentNotValidated, controlPlaneSkew, nodeComponentSkew, kubeadmVersion,
-  fluxNotServed, fluxDeprecated, fluxIdle, fieldNotServed, componentSetting, unknownField, invalidEnum, deprecatedAnnotation, runtimeClassHandler,
+  fluxNotServed, fluxDeprecated, fluxIdle, fieldNotServed, componentSetting, unknownField, invalidEnum, deprecatedAnnotation, runtimeClassHandler, fieldsNotChecked, apiOffByDefault, fieldFeatureGated,
 ];
 
 /** An unrendered Helm template: said once, at its first `{{`, instead of checking it. */

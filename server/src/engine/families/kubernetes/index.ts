@@ -327,7 +327,11 @@ export function rankApiVersions(list: string[], kind: string, rows: ApiRow[], mi
     const x = findRow(rows, a, kind)?.[field] ?? '999.0', y = findRow(rows, b, kind)?.[field] ?? '999.0';
     return compareMinor(y, x);
   };
+  // An apiVersion disabled by default (alpha, beta from 1.24) comes after every one a default cluster serves.
+  const off = (a: string) => (findRow(rows, a, kind)?.offByDefault ? 1 : 0);
   return [...list].sort((a, b) => {
+    const oa = off(a), ob = off(b);
+    if (oa !== ob) return oa - ob;
     const da = deprecatedIn(a) ? 1 : 0, db = deprecatedIn(b) ? 1 : 0;
     if (da !== db) return da - db;
     if (da) { const c = later(a, b, 'deprecated') || later(a, b, 'removed'); if (c) return c; }

@@ -1,0 +1,94 @@
+import type { Rule } from '../types';
+import type { KubernetesContext } from '../../families/kubernetes';
+import { loadJson } from '../../data';
+import { rootNode, maskOf, minorNumber, fieldTable, walkMappings, pathSegments, pathText, type FieldNode } from '../../kubernetes/fields';
+import { listOf } from './common';
+
+interface GateRow { gates: string[]; minors: number[]; text: string }
+interface GateData { fields: Record<string, GateRow[]>; notRead: Record<string, string> }
+const FILE = 'data/kubernetes/fields/feature-gates.json';
+let names: Set<string> | undefined;
+/** The JSON field names that are gated somewhere (a cheap filter before the per-minor lookups). */
+const gatedNames = (): Set<string> => (names ??= new Set(Object.keys(loadJson<GateData>(FILE).fields).map((k) => k.slice(k.indexOf('.') + 1))));
+
+/**
+ * "Served only when enabled", for fields: a field the Kubernetes OpenAPI document of a step describes as alpha behind a
+ * feature gate (data/kubernetes/fields/feature-gates.json) is served there only when the gate is enabled. A warning at
+ * the key, naming the steps, the gates and the document's own sentence.
+ */
+export const rule: Rule<KubernetesContext> = {
+  id: 'k8s/field-feature-gated',
+  family: 'kubernetes',
+  defaultSeverity: 'warning',
+  title: 'Field served only when its feature gate is enabled',
+  what: 'Reports, at its key, a field of a built-in kind that the Kubernetes OpenAPI document of some step of the window describes '
+    + 'as alpha behind a feature gate (e.g. Pod `spec.resourceClaims`, "This is an alpha field and requires enabling the '
+    + 'DynamicResourceAllocation feature gate"): at those steps it is served only when the gate is enabled on the API server '
+    + '(alpha gates are off by default). It names the steps, the gates and quotes the document. Read from the descriptions of '
+    + 'the @kubernetes/client-node releases of the field table; minors whose source is another package, or none, are not read '
+    + 'for gates, and the message says so. The document\'s sentence is quoted as upstream wrote it: a description can lag a '
+    + 'gate\'s promotion (the 1.24 document still calls StatefulSet `minReadySeconds` alpha, although its gate was beta and '
+    + 'on from 1.23), which the quote lets you check.',
+  why: 'An API server with the gate off drops the field (before strict field validation, silently): the object is created '
+    + 'without it. A manifest written on a test cluster with the gate on loses the setting on a default cluster.',
+  bad: { filename: 'pod.yaml', text: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: gpu\nspec:\n  resourceClaims:\n    - name: gpu\n      resourceClaimName: gpu-claim\n  containers:\n    - name: app\n      image: app:1\n', options: 'Kubernetes 1.29..1.30' },
+  good: { filename: 'pod.yaml', text: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: gpu\nspec:\n  containers:\n    - name: app\n      image: app:1\n', options: 'Kubernetes 1.29..1.30' },
+  fix: 'none',
+  sources: [
+    'data/kubernetes/fields/feature-gates.json: the alpha/feature-gate sentence of each field\'s description in the Kubernetes OpenAPI document of each minor (through @kubernetes/client-node, scripts/import-k8s-feature-gates.mjs)',
+    'Kubernetes feature gates: alpha features are disabled by default',
+  ],
+  check(ctx, report) {
+    const t = fieldTable();
+    const { fields: data, notRead: notReadAt } = loadJson<GateData>(FILE);
+    const gated = gatedNames();
+    const windowMinors = ctx.minors.map(minorNumber).filter((m) => m >= t.first && m <= t.last);
+    const win = maskOf(windowMinors);
+    if (!win) return;
+    for (const o of ctx.objects) {
+      const root = rootNode(o.apiVersion, o.kind);
+      if (!root) continue;
+      const alive0 = root.kindServed & win;
+      if (!alive0) continue;
+      const aliveOf = new Map<FieldNode, number>([[root, alive0]]);
+      walkMappings(o.value, root, o.at, (v, node, at, descend) => {
+        const alive = aliveOf.get(node)!;
+        for (const key of Object.keys(v)) {
+          if (node === root && (key === 'status' || key === 'apiVersion' || key === 'kind')) continue;
+          const c = node.child(key);
+          const here = alive & c.served;
+          if (!here) continue;
+          if (gated.has(key)) {
+            const hits: Array<{ m: number; row: GateRow }> = [];
+            for (const m of windowMinors) {
+              const i = m - t.first;
+              if (!(here & (1 << i)) || !c.owners[i]) continue;
+              const row = data[`${c.owners[i]}.${key}`]?.find((r) => r.minors.includes(m));
+              if (row) hits.push({ m, row });
+            }
+            if (hits.length) {
+              const segs = pathSegments({ up: at, seg: key });
+              const shown = pathText(segs.slice(o.at.length));
+              const gates = [...new Set(hits.flatMap((h) => h.row.gates))];
+              const first = hits[0];
+              const loc = o.doc.locate(segs);
+              // Steps of the window that serve the field but whose source was not read for gates: said, not passed over.
+              const notRead = windowMinors.filter((m) => (here & (1 << (m - t.first))) && notReadAt[String(m)]);
+              report({
+                message: `${shown} is served at ${listOf(hits.map((h) => h.m))} only when feature gate${gates.length > 1 ? 's' : ''} ${gates.join(' and ')} ${gates.length > 1 ? 'are' : 'is'} enabled `
+                  + `(alpha gates are off by default; the 1.${first.m} OpenAPI document: "${first.row.text}")`
+                  + (notRead.length ? `; not known at ${listOf(notRead)} (no field descriptions read for ${notRead.length > 1 ? 'those minors' : 'that minor'})` : ''),
+                range: loc.key ?? loc.value,
+                data: { path: shown, gates, servedOnlyWhenEnabledAt: hits.map((h) => `1.${h.m}`) },
+              });
+            }
+          }
+          if ((c.freeForm & here) !== here) {
+            const val = v[key];
+            if (val && typeof val === 'object') { aliveOf.set(c, here); descend(val, c, key); }
+          }
+        }
+      });
+    }
+  },
+};

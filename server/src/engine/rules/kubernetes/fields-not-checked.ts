@@ -1,0 +1,81 @@
+import type { Rule } from '../types';
+import type { KubernetesContext, ManifestObject } from '../../families/kubernetes';
+import { rootNode, fieldTable, minorNumber, minorBit } from '../../kubernetes/fields';
+import { servesAt } from '../../kubernetes/served';
+import { listOf } from './common';
+
+/**
+ * The steps and kinds the field rules (field-not-served, unknown-field, invalid-enum-value) cannot judge, said once per
+ * file (and once per apiVersion/kind of the file) instead of being passed over: steps outside the field table, steps of
+ * the table without a source of their own, and built-in kinds the table does not have at a step that serves them.
+ */
+export const rule: Rule<KubernetesContext> = {
+  id: 'k8s/fields-not-checked',
+  family: 'kubernetes',
+  defaultSeverity: 'info',
+  title: 'Fields not checked at some step',
+  what: 'Says, once per file at the first built-in object\'s `apiVersion`, which steps of the window the field rules '
+    + '(k8s/field-not-served, k8s/unknown-field, k8s/invalid-enum-value) cannot check: steps outside the field table '
+    + '(data/kubernetes/fields/fields.json, 1.15 … 1.37), and steps of the table without a field source of their own (1.16, '
+    + '1.35, 1.37: judged from the neighbouring minors only where both agree). And, once per apiVersion/kind of the file, a '
+    + 'built-in kind the kube-apiserver serves at a step where the field table does not have it, whose fields are then not '
+    + 'checked there.',
+  why: 'A field check that skips a step says nothing about it: without this note a window such as 1.12..1.15 or 1.36..1.38 '
+    + 'would look field-checked at every step, although only some steps were.',
+  bad: { filename: 'deploy.yaml', text: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n', options: 'Kubernetes 1.34..1.36' },
+  good: { filename: 'deploy.yaml', text: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n', options: 'Kubernetes 1.32..1.34' },
+  fix: 'none',
+  sources: [
+    'data/kubernetes/fields/fields.json: first and last minor, the source of each minor and why a minor has none (gaps)',
+    'data/kubernetes/api-lifecycle.json and data/kubernetes/served-stable.json: what kube-apiserver serves at each minor',
+  ],
+  check(ctx, report) {
+    const t = fieldTable();
+    const steps = ctx.minors.map(minorNumber).filter((m) => Number.isFinite(m));
+    if (!steps.length) return;
+    const objects = ctx.objects.filter((o) => steps.some((m) => servesAt(`1.${m}`, `${o.apiVersion}/${o.kind}`)));
+    if (!objects.length) return;
+    const at = (o: ManifestObject) => o.doc.locate([...o.at, 'apiVersion']);
+    const first = objects[0];
+    const where = at(first);
+    const outside = steps.filter((m) => m < t.first || m > t.last);
+    if (outside.length) {
+      report({
+        message: `fields not checked at ${listOf(outside)}: the field table covers 1.${t.first}..1.${t.last} (data/kubernetes/fields/fields.json)`,
+        range: where.value ?? where.key,
+        data: { reason: 'outside-table', minors: outside.map((m) => `1.${m}`) },
+      });
+    }
+    const gaps = steps.filter((m) => t.gaps[String(m)]);
+    for (const g of gaps) {
+      // A gap with a minor with a source on both sides is judged from them where they agree (fields.ts fillGaps).
+      let lo = g - 1, hi = g + 1;
+      while (lo >= t.first && t.gaps[String(lo)]) lo--;
+      while (hi <= t.last && t.gaps[String(hi)]) hi++;
+      const between = lo >= t.first && hi <= t.last;
+      report({
+        message: between
+          ? `fields at 1.${g} not read from a source: no field data for that minor (${t.gaps[String(g)]}); a field is judged there only where 1.${lo} and 1.${hi} agree`
+          : `fields not checked at 1.${g}: no field data for that minor (${t.gaps[String(g)]})`,
+        range: where.value ?? where.key,
+        data: { reason: between ? 'no-source' : 'no-source-not-judged', minors: [`1.${g}`] },
+      });
+    }
+    const seen = new Set<string>();
+    for (const o of objects) {
+      const id = `${o.apiVersion} ${o.kind}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const root = rootNode(o.apiVersion, o.kind);
+      const missing = steps.filter((m) => m >= t.first && m <= t.last && !t.gaps[String(m)]
+        && servesAt(`1.${m}`, `${o.apiVersion}/${o.kind}`) && !(root && (root.kindServed & minorBit(m))));
+      if (!missing.length) continue;
+      const loc = at(o);
+      report({
+        message: `fields of ${id} not checked at ${listOf(missing)}: kube-apiserver serves it there, but the field table has no ${id} at ${missing.length > 1 ? 'those minors' : 'that minor'} (its sources: ${[...new Set(missing.map((m) => t.sources[String(m)]?.package ?? 'none'))].join(', ')})`,
+        range: loc.value ?? loc.key,
+        data: { reason: 'kind-not-in-table', minors: missing.map((m) => `1.${m}`), apiVersion: o.apiVersion, kind: o.kind },
+      });
+    }
+  },
+};

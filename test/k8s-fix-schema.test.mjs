@@ -1,0 +1,167 @@
+// Issue #16 item 2 ("every conversion fix is proven against the target schema"): every fix the Kubernetes rules offer
+// for the conversion fixtures (test/fixtures/kubernetes/conversions/*.before.* and fix-schema/all-pairs.yaml), over windows that
+// cover every minor of the field table, is applied, and every field path of the result is looked up in the field
+// table (data/kubernetes/fields/fields.json, engine/kubernetes/fields.ts) at every minor of the window that has a
+// source:
+//   - a complete fix: every path is served there (or lies in a free-form map); no path the table does not know;
+//     a path the source object already had that the source apiVersion does not serve at that minor either is the
+//     source's (k8s/field-not-served reports it where it is written), not the fix's;
+//   - a partial fix: every path the fix wrote (not in the source object) is served there; what it left is the
+//     person's, and the fix says so.
+// Every (from, to, kind) pair of engine/kubernetes/convert.ts is exercised: by an offered fix, or, for the pairs no
+// rule chooses in these windows (the rules pick the best target; e.g. autoscaling/v2 -> v1), by the conversion itself
+// on a fixture object, checked the same way at every minor with a source that serves both ends.
+// Reads only the repo. Run `node scripts/build.mjs` first.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { repoRoot, engine as e, analyze, applyEdits } from './helpers/k8s.mjs';
+
+const F = e.k8sFields;
+const table = F.fieldTable();
+const dir = path.join(repoRoot, 'test', 'fixtures', 'kubernetes', 'conversions');
+const extra = path.join(repoRoot, 'test', 'fixtures', 'kubernetes', 'fix-schema');
+const inputs = [...fs.readdirSync(dir).filter((f) => /\.before\.(ya?ml|json)$/.test(f)).map((f) => path.join(dir, f)), path.join(extra, 'all-pairs.yaml')];
+const gaps = new Set(Object.keys(table.gaps ?? {}).map(Number));
+
+// Windows: every single minor of the table (Pluto's one-target semantics) and every four-minor window.
+const WINDOWS = [];
+for (let m = table.first; m <= table.last; m++) WINDOWS.push([m]);
+for (let m = table.first; m + 3 <= table.last; m++) WINDOWS.push([m, m + 1, m + 2, m + 3]);
+const windowText = (w) => (w.length > 1 ? `1.${w[0]}..1.${w.at(-1)}` : `1.${w[0]}`);
+
+/** Every key path of a JSON value, as segment arrays (array items keep their index). */
+function paths(v, at = [], out = []) {
+  if (Array.isArray(v)) v.forEach((x, i) => paths(x, [...at, i], out));
+  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) { out.push([...at, k]); paths(x, [...at, k], out); }
+  return out;
+}
+const key = (segs) => segs.map(String).join('\u0000');
+
+/** The objects of a document: itself, or a List's items (with their path). */
+const objectsOf = (doc) => (doc && doc.kind === 'List' && Array.isArray(doc.items) ? doc.items.map((o, i) => ({ o, at: ['items', i] })) : [{ o: doc, at: [] }]);
+
+/** The table node of a path of an object (array indices skipped: the items share the list's node). */
+function nodeOf(root, segs) {
+  let n = root;
+  for (const s of segs) if (typeof s === 'string') n = n.child(s);
+  return n;
+}
+
+const checked = new Set();
+const problems = [];
+let judged = 0;
+
+/** Whether the source object's own path is not served by the source apiVersion at bit (what the fix kept as it was). */
+function sourceUnserved(b, p, bit) {
+  const r = F.rootNode(b.apiVersion, b.kind);
+  if (!r) return false;
+  const n = nodeOf(r, p);
+  return !(n.served & bit) && !(n.freeForm & bit);
+}
+
+function checkResult(before, after, fix, file, w) {
+  const docsAfter = YAML.parseAllDocuments(after).map((d) => d.toJS());
+  const docsBefore = YAML.parseAllDocuments(before).map((d) => d.toJS());
+  for (let di = 0; di < docsAfter.length; di++) {
+    const objsA = objectsOf(docsAfter[di]);
+    const objsB = objectsOf(docsBefore[di]);
+    for (let oi = 0; oi < objsA.length; oi++) {
+      const a = objsA[oi].o, b = objsB[oi]?.o;
+      if (!a || !b || a.apiVersion === b.apiVersion) continue; // not the object this fix moved
+      checked.add(`${b.apiVersion}\u0000${a.apiVersion}\u0000${a.kind}`);
+      const root = F.rootNode(a.apiVersion, a.kind);
+      if (!root) { problems.push(`${file} @ ${windowText(w)}: ${a.apiVersion} ${a.kind} (fix "${fix.title}") is not in the field table`); continue; }
+      const had = new Set(paths(b).map(key));
+      const strip = (p) => p[0] !== 'status' && !(p.length === 1 && (p[0] === 'apiVersion' || p[0] === 'kind'));
+      const mine = paths(a).filter(strip).filter((p) => !fix.partial || !had.has(key(p)));
+      for (const m of w) {
+        if (gaps.has(m)) continue;
+        const bit = F.minorBit(m);
+        assert.ok(root.kindServed & bit, `${file}: fix "${fix.title}" targets ${a.apiVersion} ${a.kind}, not served at 1.${m} (window ${windowText(w)})`);
+        for (const p of mine) {
+          // a path inside a free-form map is served when its parent is free-form there
+          let free = false;
+          let n = root;
+          for (const s of p) {
+            if (typeof s !== 'string') continue;
+            if (n.freeForm & bit) { free = true; break; }
+            n = n.child(s);
+          }
+          judged++;
+          if (free || (n.served & bit) || (n.freeForm & bit)) continue;
+          if (had.has(key(p)) && sourceUnserved(b, p, bit)) continue;
+          problems.push(`${file} @ ${windowText(w)}: fix "${fix.title}" leaves ${F.pathText(p)} in ${a.apiVersion} ${a.kind}, ${n.served ? `not served at 1.${m}` : 'unknown to the field table'}`);
+        }
+      }
+    }
+  }
+}
+
+test('#16 every conversion fix the Kubernetes rules offer is proven against the field table at every minor of its window', () => {
+  let fixes = 0;
+  for (const f of inputs) {
+    const text = fs.readFileSync(f, 'utf8');
+    for (const w of WINDOWS) {
+      const diags = analyze(`/w/${path.basename(f).replace('.before', '')}`, text, windowText(w)).diagnostics.filter((d) => d.ruleId.startsWith('k8s/'));
+      for (const d of diags) {
+        for (const fix of d.fixes ?? []) {
+          if (!fix.edits?.length) continue;
+          fixes++;
+          checkResult(text, applyEdits(text, fix.edits), fix, f, w);
+        }
+      }
+    }
+  }
+  assert.ok(fixes > 100, `fixes applied: ${fixes}`);
+  assert.ok(judged > 1000, `paths judged: ${judged}`);
+  assert.deepEqual(problems, []);
+});
+
+test('#16 the fixes proven above, and the conversion itself for the pairs no rule chose, cover every pair of engine/kubernetes/convert.ts', () => {
+  // (runs after the test above in this file: node's runner keeps the order)
+  const pairs = e.k8sConvert.conversionPairs().filter((p) => !/List$/.test(p.kind));
+  const offered = pairs.filter((p) => checked.has(`${p.from}\u0000${p.to}\u0000${p.kind}`));
+  assert.ok(offered.length >= pairs.length - 8, `pairs reached through the rules: ${offered.length} of ${pairs.length}`);
+  const before = problems.length;
+  const missing = [];
+  for (const p of pairs) {
+    if (checked.has(`${p.from}\u0000${p.to}\u0000${p.kind}`)) continue;
+    let found = false;
+    for (const f of inputs) {
+      const text = fs.readFileSync(f, 'utf8');
+      const file = e.parseYaml(text);
+      file.docs.forEach((doc, di) => {
+        const v = doc.value;
+        if (!v || v.apiVersion !== p.from || v.kind !== p.kind) return;
+        found = true;
+        const ed = new e.YamlEditor(text, doc, f.endsWith('.json'));
+        const conv = e.k8sConvert.convert(ed, [], v, p.to);
+        assert.ok(conv, `${p.from} -> ${p.to} ${p.kind}: converts`);
+        const after = applyEdits(text, ed.edits.map((x) => ({ range: { start: pos(text, x.range.start), end: pos(text, x.range.end) }, newText: x.newText })));
+        // every minor with a source that serves both ends
+        const both = [];
+        for (let m = table.first; m <= table.last; m++) {
+          const bit = F.minorBit(m);
+          if (!gaps.has(m) && (F.rootNode(p.from, p.kind)?.kindServed & bit) && (F.rootNode(p.to, p.kind)?.kindServed & bit)) both.push(m);
+        }
+        assert.ok(both.length, `${p.from} -> ${p.to} ${p.kind}: some minor serves both`);
+        for (const m of both) checkResult(text, after, { title: `convert ${p.from} -> ${p.to} (doc ${di})`, partial: !conv.complete }, f, [m]);
+      });
+    }
+    if (!found) missing.push(`${p.from} -> ${p.to} ${p.kind}`);
+  }
+  assert.deepEqual(missing, [], 'pairs without a fixture object');
+  assert.deepEqual(problems.slice(before), []);
+  const unreached = pairs.filter((p) => !checked.has(`${p.from}\u0000${p.to}\u0000${p.kind}`)).map((p) => `${p.from} -> ${p.to} ${p.kind}`);
+  assert.deepEqual(unreached, []);
+});
+
+/** Offset -> LSP position. */
+function pos(text, off) {
+  let line = 0, last = 0;
+  for (let i = 0; i < off; i++) if (text[i] === '\n') { line++; last = i + 1; }
+  return { line, character: off - last };
+}
