@@ -28,6 +28,12 @@ import { rule as unknownField } from '../../rules/kubernetes/unknown-field';
 import { rule as invalidEnum } from '../../rules/kubernetes/invalid-enum-value';
 import { rule as deprecatedAnnotation } from '../../rules/kubernetes/deprecated-annotation';
 import { rule as runtimeClassHandler } from '../../rules/kubernetes/runtimeclass-handler';
+import { rule as crVersionNotServed } from '../../rules/kubernetes/cr-version-not-served';
+import { rule as crVersionDeprecated } from '../../rules/kubernetes/cr-version-deprecated';
+import { rule as crUnknownField } from '../../rules/kubernetes/cr-unknown-field';
+import { rule as crInvalidValue } from '../../rules/kubernetes/cr-invalid-value';
+import { rule as crdStorageVersion } from '../../rules/kubernetes/crd-storage-version';
+import { rule as crdVersionInUse } from '../../rules/kubernetes/crd-version-in-use';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -39,6 +45,7 @@ declare module '../registry' {
 export const kubernetesRules: Rule<KubernetesContext>[] = [
   removedApi, deprecatedApi, notYetServed, noCommon, componentNotValidated, controlPlaneSkew, nodeComponentSkew, kubeadmVersion,
   fluxNotServed, fluxDeprecated, fluxIdle, fieldNotServed, componentSetting, unknownField, invalidEnum, deprecatedAnnotation, runtimeClassHandler,
+  crVersionNotServed, crVersionDeprecated, crUnknownField, crInvalidValue, crdStorageVersion, crdVersionInUse,
 ];
 
 /** An unrendered Helm template: said once, at its first `{{`, instead of checking it. */
