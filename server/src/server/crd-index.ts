@@ -91,7 +91,7 @@ export class CrdIndex {
   changed(root: string, file: string, text: string | undefined): boolean {
     const idx = this.roots.get(root);
     if (!idx || !MANIFEST_EXT.test(file)) return false;
-    const now = summaryOf(file, text);
+    const now = summaryOf(file, text ?? this.readText(file));
     if (sameSummary(idx.files.get(file), now)) return false;
     this.roots.delete(root);
     return true;
