@@ -43,7 +43,7 @@ export const rule: Rule<KubernetesContext> = {
         const shown = us.slice(0, 5).map((u) => `${u.file}:${u.line}`);
         const more = us.length > 5 ? ` and ${us.length - 5} more` : '';
         report({
-          message: `${d.name}: ${d.group}/${version} ${v ? 'is served: false' : 'is no longer listed'}, but ${us.length} custom resource${us.length > 1 ? 's' : ''} of the workspace use${us.length > 1 ? '' : 's'} it (${formatList(shown)}${more}); the API server refuses them once this CRD is applied`,
+          message: `${d.name}: ${d.group}/${version} ${v ? 'is served: false' : 'is not listed'}, but ${us.length} custom resource${us.length > 1 ? 's' : ''} of the workspace use${us.length > 1 ? '' : 's'} it (${formatList(shown)}${more}); the API server refuses them once this CRD is applied`,
           range,
           data: { crd: d.name, version, uses: us.slice(0, 20) },
         });
