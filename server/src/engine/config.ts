@@ -316,6 +316,9 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
   return { overrides, problems };
 }
 
+/** Where .skewguard.yaml's kubernetes.crds entry i is (the server reports an entry it cannot read there). */
+export const crdsEntry = (i: number): { path: Array<string | number> } => ({ path: ['kubernetes', 'crds', i] });
+
 /** A pattern for a message: quoted, and cut short when long. */
 const shortGlob = (g: string) => JSON.stringify(g.length > 60 ? `${g.slice(0, 57)}…` : g);
 

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ALWAYS_SKIPPED_FOLDERS } from '../shared/names';
-import { CONFIG_FILENAMES, parseConfig, type LoadedConfig, type WorkspaceFacts } from '../engine/config';
+import { CONFIG_FILENAMES, parseConfig, crdsEntry, type LoadedConfig, type WorkspaceFacts } from '../engine/config';
 import { workspaceFacts, type NeighbourFacts } from '../engine/families/registry';
 import { ruleIds } from '../engine/rules';
 import { memoIn } from '../engine/memo';
@@ -170,7 +170,7 @@ export class WorkspaceState {
       if (crds?.length) {
         const doc = parseYaml(r.text).docs.find((d) => !d.empty);
         for (const x of this.crds.problemsOf(p, crds)) {
-          const at = doc?.locate(['kubernetes', 'crds', this.configIndexOf(doc.value, crds[x.index])]).value ?? { start: 0, end: 0 };
+          const at = doc?.locate(crdsEntry(this.configIndexOf(doc.value, crds[x.index])).path).value ?? { start: 0, end: 0 };
           loaded.problems.push({ message: x.message, range: at });
         }
       }
