@@ -70,7 +70,9 @@ export type SchemaIssue =
 export function schemaIssues(value: Record<string, unknown>, schema: CrdSchema, at: ReadonlyArray<string | number>, limit = 500): SchemaIssue[] {
   const out: SchemaIssue[] = [];
   const stack: Array<{ v: unknown; s: CrdSchema; path: Array<string | number>; root: boolean }> = [{ v: value, s: schema, path: [...at], root: true }];
-  while (stack.length && out.length < limit) {
+  // A node budget as well: aliases can make a value visit the same nodes many times.
+  let budget = 200000;
+  while (stack.length && out.length < limit && budget-- > 0) {
     const { v, s, path, root } = stack.pop()!;
     if (s === ANY) continue;
     if (!root) {
