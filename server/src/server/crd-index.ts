@@ -70,12 +70,12 @@ export class CrdIndex {
     const idx = this.index(root);
     let hit = idx.uses.get(group);
     if (!hit) {
-      const uses: Use[] = [];
+      const uses: Array<Use & { abs?: string }> = [];
       for (const [p, s] of idx.files) {
         if (!s.groups.includes(group)) continue;
         const text = this.readText(p);
         if (text === undefined) continue;
-        uses.push(...workspaceFacts.customResourceUsesOfText(text, path.relative(root, p) || p, group).map((u) => ({ ...u, abs: p })));
+        for (const u of workspaceFacts.customResourceUsesOfText(text, path.relative(root, p) || p, group)) uses.push({ ...u, abs: p });
       }
       hit = { uses, ...(idx.truncated ? { notRead: idx.truncated } : {}) };
       if (idx.uses.size < 256) idx.uses.set(group, hit);

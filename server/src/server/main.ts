@@ -201,6 +201,7 @@ connection.onDidChangeConfiguration(async (change) => {
 connection.onDidChangeWatchedFiles((p) => {
   // Only manifests changed (no .skewguard.yaml, localhost.yml or chart file): only the workspace's CRD index may be stale.
   if (p?.changes?.length && p.changes.every((c) => onlyManifest(c.uri))) {
+    files.invalidate();
     for (const c of p.changes) { const f = uriToPath(c.uri); if (!ws.openTexts.has(f)) crdIndexChanged(c.uri, undefined); }
     return;
   }

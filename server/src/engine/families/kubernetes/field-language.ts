@@ -98,7 +98,7 @@ function builtinHover(ctx: KubernetesContext, o: ManifestObject, rel: ReadonlyAr
   const annotation = annotationOf(rel);
   if (!node.served) {
     const parentFree = (() => { const p = nodeOf(o, rel.slice(0, -1)); return p ? (p.freeForm & p.served) === p.served && p.served !== 0 : false; })();
-    return [head, '', parentFree ? 'A key of a free-form map: any key is served.' : `Not a field of ${o.apiVersion} ${o.kind} in any Kubernetes version of the field table (1.${t.first}..1.${t.last}): the API server drops it.`, ...annotation].join('\n');
+    return [head, '', parentFree ? 'A key of a free-form map: any key is served.' : `Not a field of ${o.apiVersion} ${o.kind} in any Kubernetes version of the field table (1.${t.first}..1.${t.last}): the API server drops it.`].concat(annotation).join('\n');
   }
   const type = typeOf(node, minors, t.first);
   const inWindow = mask & node.kindServed;
@@ -121,7 +121,7 @@ function builtinHover(ctx: KubernetesContext, o: ManifestObject, rel: ReadonlyAr
   if (kindGone) out.push(`${o.apiVersion} ${o.kind} itself is not served at ${runs(minorsOf(kindGone, t.first, n))} (the apiVersion rules say so).`, '');
   out.push(`Served in ${runs(all)} (the field table: 1.${t.first}..1.${t.last}; ${o.apiVersion} ${o.kind} itself in ${runs(kindAll)})${life.length ? `; ${life.join(', ')}` : ''}.`);
   if ((node.freeForm & node.served) === node.served) out.push('', 'A free-form map or free-form JSON, or a key inside one (labels, annotations, data): any key is served there.');
-  out.push(...annotation);
+  for (const a of annotation) out.push(a);
   if (minors.length) {
     out.push('', `| ${minors.map((m) => `1.${m}`).join(' | ')} |`, `|${minors.map(() => '---').join('|')}|`);
     out.push(`| ${minors.map((m) => { const b = 1 << (m - t.first); return !(node.kindServed & b) ? '— kind not served' : node.served & b ? (node.inferred & b ? '✓ inferred' : '✓') : node.unknown & b ? '? not known' : '✗'; }).join(' | ')} |`);
