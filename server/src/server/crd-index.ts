@@ -27,6 +27,8 @@ const JSON_APIVERSION = /"apiVersion"\s*:\s*"([A-Za-z0-9.-]+)\/[A-Za-z0-9]+"/g;
 
 export function summaryOf(file: string, text: string | undefined): Summary {
   if (text === undefined || !MANIFEST_EXT.test(file)) return { groups: [] };
+  // Editors and lsp-lint hand over the text without the byte order mark the disk may have.
+  text = text.replace(/^\uFEFF/, '');
   const groups = new Set<string>();
   for (const re of [APIVERSION, JSON_APIVERSION]) {
     re.lastIndex = 0;
