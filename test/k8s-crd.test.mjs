@@ -214,6 +214,13 @@ test('a workspace CRD wins over the built-in cert-manager and Flux lifecycle row
   assert.deepEqual(ids(`${certCrd}---\n${cert}`), ['k8s/cr-version-deprecated'], 'the installed CRD serves it, deprecated');
   const m = e.analyze({ path: '/x/c.yaml', text: `${certCrd}---\n${cert}`, config }).diagnostics[0].message;
   assert.match(m, /"cert-manager\.io\/v1alpha2 Certificate is deprecated; use cert-manager\.io\/v1 Certificate" \(the API server's default warning/);
+  // A CRD-provided *.k8s.io group (external-snapshotter's): the workspace's CRD wins over the Kubernetes row too.
+  const vs = 'apiVersion: snapshot.storage.k8s.io/v1beta1\nkind: VolumeSnapshot\nmetadata: {name: s}\nspec: {source: {persistentVolumeClaimName: p}}\n';
+  const vsCrd = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: volumesnapshots.snapshot.storage.k8s.io}\nspec:\n  group: snapshot.storage.k8s.io\n  scope: Namespaced\n  names: {plural: volumesnapshots, kind: VolumeSnapshot}\n  versions:\n  - {name: v1beta1, served: false, storage: false}\n  - {name: v1, served: true, storage: true}\n';
+  const k8sConfig = e.resolveConfig({ cli: { kubernetesWindow: '1.30' } });
+  const vids = (text) => e.analyze({ path: '/x/s.yaml', text, config: k8sConfig }).diagnostics.map((d) => d.ruleId);
+  assert.deepEqual(vids(vs), ['k8s/deprecated-api']);
+  assert.deepEqual(vids(`${vsCrd}---\n${vs}`), ['k8s/crd-version-in-use', 'k8s/cr-version-not-served']);
   // Flux on a StarlingX path: helm.toolkit.fluxcd.io/v2beta1 is not served by 12.0's Flux, unless the workspace installs its own CRD.
   const hr = 'apiVersion: helm.toolkit.fluxcd.io/v2beta1\nkind: HelmRelease\nmetadata: {name: h}\nspec: {interval: 5m}\n';
   const fluxConfig = e.resolveConfig({ cli: { starlingxRelease: '12.0' } });

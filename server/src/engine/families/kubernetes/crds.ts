@@ -5,6 +5,8 @@
 import type { YamlFile, OffsetRange } from '../../parse/yaml';
 import { parseYaml } from '../../parse/yaml';
 import { manifestObjects, type ManifestObject } from './index';
+import { fieldTable } from '../../kubernetes/fields';
+import { kubernetesApis } from '../../data';
 
 /** A JSON schema node as a CRD writes it (openAPIV3Schema and below), read as plain data. */
 export type CrdSchema = Record<string, unknown>;
@@ -116,9 +118,21 @@ export function groupVersion(apiVersion: string): { group: string; version: stri
   return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
 }
 
-/** Whether an apiVersion's group can be a custom resource's: it has a dot and is not one of Kubernetes' own. */
+let builtinGroups: Set<string> | undefined;
+/**
+ * Whether an apiVersion's group can be a custom resource's: it has a dot and is none of the groups the Kubernetes
+ * API server itself serves (those of the field table's kinds) nor a component's configuration file (kubeadm.k8s.io …).
+ * CRD-provided *.k8s.io groups (gateway.networking.k8s.io, snapshot.storage.k8s.io) can be: their CRDs win.
+ */
 export function mayBeCustomGroup(group: string): boolean {
-  return group.includes('.') && !/(^|\.)k8s\.io$/.test(group) && !/(^|\.)kubernetes\.io$/.test(group);
+  if (!group.includes('.')) return false;
+  if (!builtinGroups) {
+    builtinGroups = new Set<string>();
+    const groupOf = (a: string) => (a.includes('/') ? a.slice(0, a.lastIndexOf('/')) : '');
+    for (const k of Object.keys(fieldTable().kinds)) builtinGroups.add(groupOf(k.split(' ')[0]));
+    for (const r of kubernetesApis().apis) if ((r as { readBy?: string }).readBy) builtinGroups.add(groupOf(r.apiVersion));
+  }
+  return !builtinGroups.has(group);
 }
 
 /** A CR in a file: its group, version and the places its apiVersion is written (for the CRD-side rule). */

@@ -199,10 +199,11 @@ export class KubernetesContext {
 
   row(o: ManifestObject): ApiRow | undefined {
     // Per object first (every lifecycle rule asks for each object's row), then shared by apiVersion and kind.
-    return memoIn(this.rowOf, o, () => this.memo(`row\u0000${o.apiVersion}\u0000${o.kind}`, () => {
+    // A workspace CRD of a CRD-provided group (snapshot.storage.k8s.io) is what is installed: checked by k8s/cr-* instead.
+    return memoIn(this.rowOf, o, () => (this.crdFor(o) ? undefined : this.memo(`row\u0000${o.apiVersion}\u0000${o.kind}`, () => {
       const r = findRow(this.rows, o.apiVersion, o.kind);
       return r && (r.component ?? 'k8s') === 'k8s' ? r : undefined;
-    }));
+    })));
   }
   private rowOf = new Map<ManifestObject, ApiRow | undefined>();
 
