@@ -8,7 +8,7 @@ import { statusAt, findRow, servedKinds, compareMinor } from '../../kubernetes/l
 import { parseImage, componentOf, type ImageRef, type Component } from '../../kubernetes/components';
 import { memoIn, weakMemoIn } from '../../memo';
 import type { FluxWindow } from '../../starlingx-app/data';
-import { crdsForFile, groupVersion, mayBeCustomGroup, type CrdFacts, type CrdDef, type CrdVersion, type CustomResourceUse } from './crds';
+import { crdsForFile, groupVersion, mayBeCustomGroup, isCrdObject, type CrdFacts, type CrdDef, type CrdVersion, type CustomResourceUse } from './crds';
 
 export interface ManifestObject {
   doc: YamlDoc;
@@ -122,12 +122,37 @@ export class KubernetesContext {
    * it is what the cluster installs.
    */
   crdFor(o: { apiVersion: string; kind: string }): { crd: CrdDef; version?: CrdVersion; versionName: string } | undefined {
-    const { group, version } = groupVersion(o.apiVersion);
-    if (!mayBeCustomGroup(group)) return undefined;
+    // Most objects are of Kubernetes' own groups: answered from the apiVersion string alone, once per apiVersion.
+    const av = o.apiVersion;
+    if (av.indexOf('.') < 0) return undefined;
+    let custom = customApiVersions.get(av);
+    if (custom === undefined) {
+      custom = mayBeCustomGroup(groupVersion(av).group);
+      if (customApiVersions.size < 4096) customApiVersions.set(av, custom);
+    }
+    if (!custom) return undefined;
+    const { group, version } = groupVersion(av);
     const crd = this.crdFacts()?.defs.get(`${group}/${o.kind}`);
     if (!crd) return undefined;
     return { crd, version: crd.versions.find((v) => v.name === version), versionName: version };
   }
+
+  /** The objects a workspace CRD defines, with it (one pass, shared by the k8s/cr-* rules; usually none). */
+  customResources(): ReadonlyArray<{ o: ManifestObject; c: NonNullable<ReturnType<KubernetesContext['crdFor']>> }> {
+    if (!this.customMemo) {
+      const out: Array<{ o: ManifestObject; c: NonNullable<ReturnType<KubernetesContext['crdFor']>> }> = [];
+      for (const o of this.objects) { const c = this.crdFor(o); if (c) out.push({ o, c }); }
+      this.customMemo = out;
+    }
+    return this.customMemo;
+  }
+  private customMemo?: Array<{ o: ManifestObject; c: NonNullable<ReturnType<KubernetesContext['crdFor']>> }>;
+
+  /** The CustomResourceDefinition objects of the file (one pass, shared by the k8s/crd-* rules). */
+  crdObjects(): readonly ManifestObject[] {
+    return (this.crdObjectsMemo ??= this.objects.filter((o) => o.kind === 'CustomResourceDefinition' && isCrdObject(o)));
+  }
+  private crdObjectsMemo?: ManifestObject[];
 
   /** Every container image of every object (pod templates at any depth: Deployments, CronJobs, Pods …). */
   images(): ContainerImage[] {
@@ -333,6 +358,9 @@ export class KubernetesContext {
     }).slice();
   }
 }
+
+/** apiVersion -> whether its group can be a custom resource's (crdFor), across files. */
+const customApiVersions = new Map<string, boolean>();
 
 const lifecycleMemo = new WeakMap<readonly ApiRow[], Map<string, Map<string, unknown>>>();
 /** Rows by identity (a user row and a shipped row can share apiVersion and kind in different row sets). */

@@ -25,7 +25,7 @@ export const rule: Rule<KubernetesContext> = {
   ],
   check(ctx, report) {
     const text = ctx.file.text;
-    for (const o of ctx.objects) {
+    for (const { o } of ctx.customResources()) {
       const { issues, crd } = crIssues(ctx, o);
       for (const x of issues) {
         if (x.kind === 'unknown' || !crd) continue;

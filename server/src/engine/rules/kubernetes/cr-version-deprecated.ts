@@ -22,9 +22,8 @@ export const rule: Rule<KubernetesContext> = {
     'kubernetes/kubernetes staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_handler.go (defaultDeprecationWarning)',
   ],
   check(ctx, report) {
-    for (const o of ctx.objects) {
-      const c = ctx.crdFor(o);
-      if (!c?.version?.served || !c.version.deprecated) continue;
+    for (const { o, c } of ctx.customResources()) {
+      if (!c.version?.served || !c.version.deprecated) continue;
       const warning = deprecationWarningOf(c.crd, c.version);
       report({
         message: `${o.apiVersion} ${o.kind} is deprecated by ${crdName(c.crd)}: "${warning}"${c.version.deprecationWarning === undefined ? ' (the API server\'s default warning: the CRD gives no deprecationWarning)' : ''}`,

@@ -26,9 +26,8 @@ export const rule: Rule<KubernetesContext> = {
     'Kubernetes docs: Versions in CustomResourceDefinitions (served versions; a version that is not served is not available over REST)',
   ],
   check(ctx, report) {
-    for (const o of ctx.objects) {
-      const c = ctx.crdFor(o);
-      if (!c || c.version?.served) continue;
+    for (const { o, c } of ctx.customResources()) {
+      if (c.version?.served) continue;
       const best = bestServed(c.crd) ?? c.crd.versions.filter((v) => v.served).map((v) => v.name)[0];
       const why = c.version ? 'lists it with served: false' : 'does not list it';
       report({

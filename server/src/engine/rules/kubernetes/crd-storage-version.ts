@@ -1,6 +1,6 @@
 import type { Rule } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
-import { isCrdObject, crdOf } from '../../families/kubernetes/crds';
+import { crdOf } from '../../families/kubernetes/crds';
 
 const HEAD = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: crontabs.stable.example.com\nspec:\n  group: stable.example.com\n  scope: Namespaced\n  names: {plural: crontabs, singular: crontab, kind: CronTab}\n  versions:\n';
 
@@ -22,8 +22,7 @@ export const rule: Rule<KubernetesContext> = {
     'kubernetes/kubernetes staging/src/k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation/validation.go (ValidateCustomResourceDefinitionSpec: "must have exactly one version marked as storage version"; ValidateCustomResourceDefinitionStoredVersions: "must appear in spec.versions")',
   ],
   check(ctx, report) {
-    for (const o of ctx.objects) {
-      if (!isCrdObject(o)) continue;
+    for (const o of ctx.crdObjects()) {
       const d = crdOf(o, '');
       if (!d) continue;
       const at = (...p: Array<string | number>) => { const l = o.doc.locate([...o.at, ...p]); return l.key ?? l.value; };

@@ -1,6 +1,7 @@
 import type { Rule } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
-import { isCrdObject, crdOf, groupVersion } from '../../families/kubernetes/crds';
+import { crdOf, groupVersion } from '../../families/kubernetes/crds';
+import { LineIndex } from '../../text';
 import { formatList } from '../../versions';
 
 export const rule: Rule<KubernetesContext> = {
@@ -20,14 +21,29 @@ export const rule: Rule<KubernetesContext> = {
     'kubernetes/kubernetes staging/src/k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/types.go (served: a version that is not served is not available over REST)',
   ],
   check(ctx, report) {
-    const crds = ctx.objects.filter(isCrdObject);
+    const crds = ctx.crdObjects();
     if (!crds.length) return;
-    const lineOf = (off: number) => { let n = 1; for (let i = ctx.file.text.indexOf('\n'); i >= 0 && i < off; i = ctx.file.text.indexOf('\n', i + 1)) n++; return n; };
+    let lines: LineIndex | undefined;
+    // The file's own objects by group/kind, in one pass (a bundle holds hundreds of CRDs and thousands of objects).
+    let own: Map<string, Array<{ file: string; version: string; line: number }>> | undefined;
+    const ownOf = (group: string, kind: string) => {
+      if (!own) {
+        own = new Map();
+        for (const { o: x } of ctx.customResources()) {
+          const gv = groupVersion(x.apiVersion);
+          const k = `${gv.group}/${x.kind}`;
+          lines ??= new LineIndex(ctx.file.text);
+          const list = own.get(k) ?? [];
+          list.push({ file: 'this file', version: gv.version, line: lines.positionAt(x.apiVersionRange.start).line + 1 });
+          own.set(k, list);
+        }
+      }
+      return own.get(`${group}/${kind}`) ?? [];
+    };
     for (const o of crds) {
       const d = crdOf(o, '');
       if (!d) continue;
-      const here = ctx.objects.filter((x) => x.kind === d.kind && groupVersion(x.apiVersion).group === d.group)
-        .map((x) => ({ file: 'this file', version: groupVersion(x.apiVersion).version, line: lineOf(x.apiVersionRange.start) }));
+      const here = ownOf(d.group, d.kind);
       const there = ctx.neighbours.customResourceUses?.(d.group);
       const uses = [...here, ...(there?.uses ?? []).filter((u) => u.kind === d.kind)];
       const byVersion = new Map<string, typeof uses>();
