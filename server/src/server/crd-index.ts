@@ -42,7 +42,9 @@ const sameSummary = (a: Summary | undefined, b: Summary): boolean =>
 interface RootIndex {
   root: string;
   files: Map<string, Summary>;
-  facts: CrdFacts;
+  /** Parsed on first use: the CRD-side rule needs only the summaries. */
+  facts?: CrdFacts;
+  notRead: string[];
   /** The walk stopped before it had seen every folder or file: said in the findings that depend on it. */
   truncated?: string;
   uses: Map<string, { uses: Use[]; notRead?: string }>;
@@ -60,11 +62,25 @@ export class CrdIndex {
   /** The CRD facts for a file under `root`, with those of `extraPaths` (.skewguard.yaml kubernetes.crds) after them. */
   crdsFor(root: string, config?: { path: string; crds?: string[] }): CrdFacts {
     const idx = this.index(root);
-    if (!config?.crds?.length) return idx.facts;
+    const facts = this.factsOf(idx);
+    if (!config?.crds?.length) return facts;
     const more = this.extraFor(config.path, config.crds).facts;
-    const defs = new Map(idx.facts.defs);
+    const defs = new Map(facts.defs);
     for (const [k, d] of more.defs) if (!defs.has(k)) defs.set(k, d);
-    return { defs, files: [...idx.facts.files, ...more.files], notRead: [...idx.facts.notRead, ...more.notRead] };
+    return { defs, files: facts.files.concat(more.files), notRead: facts.notRead.concat(more.notRead) };
+  }
+
+  /** The CRDs of the files whose summary says they may hold one, parsed once per index. */
+  private factsOf(idx: RootIndex): CrdFacts {
+    if (idx.facts) return idx.facts;
+    const notRead = idx.notRead.slice();
+    const found: Array<{ file: string; defs: CrdDef[] }> = [];
+    for (const [p, s] of idx.files) {
+      if (s.crd === undefined) continue;
+      const rel = path.relative(idx.root, p) || p;
+      try { found.push({ file: rel, defs: workspaceFacts.crdsOfText(s.crd, rel) }); } catch (e) { notRead.push(`${rel} does not parse (${(e as Error).message})`); }
+    }
+    return (idx.facts = workspaceFacts.crdFacts(found, notRead));
   }
 
   /** The custom resources of a group in the workspace's files other than `except`. */
@@ -129,18 +145,8 @@ export class CrdIndex {
       if (candidates.size > MAX_FILES) { truncated = `the workspace walk for CustomResourceDefinitions stopped after ${MAX_FILES} files`; break; }
     }
     const notRead: string[] = truncated ? [truncated] : [];
-    const found: Array<{ file: string; defs: CrdDef[] }> = [];
-    for (const p of [...candidates].sort()) {
-      const text = this.readText(p);
-      const s = summaryOf(p, text);
-      files.set(p, s);
-      if (text === undefined) continue;
-      if (s.crd !== undefined) {
-        const rel = path.relative(root, p) || p;
-        try { found.push({ file: rel, defs: workspaceFacts.crdsOfText(text, rel) }); } catch (e) { notRead.push(`${rel} does not parse (${(e as Error).message})`); }
-      }
-    }
-    const idx: RootIndex = { root, files, facts: workspaceFacts.crdFacts(found, notRead), ...(truncated ? { truncated } : {}), uses: new Map() };
+    for (const p of [...candidates].sort()) files.set(p, summaryOf(p, this.readText(p)));
+    const idx: RootIndex = { root, files, notRead, ...(truncated ? { truncated } : {}), uses: new Map() };
     this.roots.set(root, idx);
     return idx;
   }
