@@ -264,3 +264,23 @@ test('LSP: editing a CRD re-checks the open custom resources; a CRD changed on d
     assert.match(dep.diagnostics.find((d) => d.code === 'k8s/cr-version-deprecated').message, /stable\.example\.com\/v1 CronTab is deprecated/);
   } finally { client.kill(); fs.rmSync(dir, { recursive: true, force: true }); }
 });
+
+test('LSP: a custom resource moved to a version its CRD no longer serves re-checks the open CRD (k8s/crd-version-in-use)', async () => {
+  const crd = CRONTAB_CRD;
+  const cr = 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c}\n';
+  const dir = makeWorkspace({ 'crds/crontab.yaml': crd, 'crs/c.yaml': cr });
+  const client = new LspClient(dir);
+  try {
+    await client.initialize();
+    const crdUri = uriOf(path.join(dir, 'crds/crontab.yaml'));
+    const crUri = uriOf(path.join(dir, 'crs/c.yaml'));
+    const first = await client.open(crdUri, crd);
+    assert.deepEqual(first.diagnostics.map((d) => d.code), []);
+    await client.open(crUri, cr);
+    const since = client.count(crdUri);
+    await client.notify('textDocument/didChange', { textDocument: { uri: crUri, version: 2 }, contentChanges: [{ text: cr.replace('/v1\n', '/v1alpha1\n') }] });
+    const p = await client.waitFor(crdUri, (x) => x.diagnostics.some((d) => d.code === 'k8s/crd-version-in-use'), { since });
+    assert.match(p.diagnostics[0].message, /stable\.example\.com\/v1alpha1 is served: false, but 1 custom resource of the workspace uses it \(crs\/c\.yaml:1\)/);
+    assert.deepEqual(p.diagnostics[0].range.start, { line: 10, character: 12 });
+  } finally { client.kill(); fs.rmSync(dir, { recursive: true, force: true }); }
+});

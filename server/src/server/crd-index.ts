@@ -19,25 +19,27 @@ const MAX_FOLDERS = 2000;
 const MAX_FILES = 20000;
 const SKIP = new Set([...ALWAYS_SKIPPED_FOLDERS, '.git']);
 
-/** What a file adds to the index: its CRD text (only when it may hold one) and the custom groups its apiVersions name. */
-interface Summary { crd?: string; groups: string[] }
+/** What a file adds to the index: its CRD text (only when it may hold one), the custom groups its apiVersions name and
+ *  those apiVersions (a custom resource moved to another version changes what its CRD's check says). */
+interface Summary { crd?: string; groups: string[]; versions?: string[] }
 
-const APIVERSION = /^[ \t]*(?:-[ \t]+)?["']?apiVersion["']?[ \t]*:[ \t]*["']?([A-Za-z0-9.-]+)\/[A-Za-z0-9]+/gm;
-const JSON_APIVERSION = /"apiVersion"\s*:\s*"([A-Za-z0-9.-]+)\/[A-Za-z0-9]+"/g;
+const APIVERSION = /^[ \t]*(?:-[ \t]+)?["']?apiVersion["']?[ \t]*:[ \t]*["']?([A-Za-z0-9.-]+)\/([A-Za-z0-9]+)/gm;
+const JSON_APIVERSION = /"apiVersion"\s*:\s*"([A-Za-z0-9.-]+)\/([A-Za-z0-9]+)"/g;
 
 export function summaryOf(file: string, text: string | undefined): Summary {
   if (text === undefined || !MANIFEST_EXT.test(file)) return { groups: [] };
   // Editors and lsp-lint hand over the text without the byte order mark the disk may have.
   text = text.replace(/^\uFEFF/, '');
   const groups = new Set<string>();
+  const versions = new Set<string>();
   for (const re of [APIVERSION, JSON_APIVERSION]) {
     re.lastIndex = 0;
-    for (let m = re.exec(text); m; m = re.exec(text)) if (workspaceFacts.mayBeCustomGroup(m[1])) groups.add(m[1]);
+    for (let m = re.exec(text); m; m = re.exec(text)) if (workspaceFacts.mayBeCustomGroup(m[1])) { groups.add(m[1]); versions.add(`${m[1]}/${m[2]}`); }
   }
-  return { ...(workspaceFacts.mayHoldCrd(text) ? { crd: text } : {}), groups: [...groups].sort() };
+  return { ...(workspaceFacts.mayHoldCrd(text) ? { crd: text } : {}), groups: [...groups].sort(), versions: [...versions].sort() };
 }
 const sameSummary = (a: Summary | undefined, b: Summary): boolean =>
-  (a?.crd ?? '') === (b.crd ?? '') && (a?.groups ?? []).join(',') === b.groups.join(',');
+  (a?.crd ?? '') === (b.crd ?? '') && (a?.versions ?? []).join(',') === (b.versions ?? []).join(',');
 
 interface RootIndex {
   root: string;
