@@ -233,7 +233,7 @@ test('a workspace CRD wins over the built-in cert-manager and Flux lifecycle row
 test('LSP: editing a CRD re-checks the open custom resources; a CRD changed on disk too (didChangeWatchedFiles)', async () => {
   // The CRD on disk has a byte order mark, which the editor's buffer does not: still the same text.
   const dir = makeWorkspace({ 'crds/crontab.yaml': `\uFEFF${CRONTAB_CRD}`, 'crs/c.yaml': 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c}\nspec: {cronSpec: x}\n', 'other/o.yaml': 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: o}\n' });
-  const client = new LspClient(dir, { settings: { skewguard: { kubernetes: { window: '1.30' } } } });
+  const client = new LspClient(dir);
   try {
     await client.initialize();
     const cr = uriOf(path.join(dir, 'crs/c.yaml'));
