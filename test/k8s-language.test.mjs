@@ -20,7 +20,7 @@ test('hover on apiVersion: timeline, window states, common versions, sources', (
   assert.deepEqual(h.range, { start: { line: 1, character: 12 }, end: { line: 1, character: 37 } });
   const h2 = e.hover(run(ingress, '1.18..1.21'), ingress, { line: 2, character: 7 });
   assert.match(h2.markdown, /Served by every version of the window: .*`networking\.k8s\.io\/v1beta1`/);
-  assert.equal(e.hover(r, ingress, { line: 4, character: 4 }), undefined, 'no hover off apiVersion/kind');
+  assert.equal(e.hover(r, ingress, { line: 4, character: 9 }), undefined, 'no hover on a plain value (a key has the field hover: test/k8s-field-language.test.mjs)');
 });
 
 test('hover on an API that is not in the data says it is not checked', () => {

@@ -45,6 +45,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         vscode.workspace.createFileSystemWatcher('**/*localhost*.{yml,yaml}'),
         // A chart's files that its other files render with (Chart.yaml, values.yaml, helpers, packaged dependencies).
         vscode.workspace.createFileSystemWatcher('**/{Chart.yaml,values.yaml,templates/**,charts/*.tgz}'),
+        // Manifests: a CustomResourceDefinition (or a custom resource) changed on disk re-checks what uses it (the server
+        // re-checks only when the workspace's CRD index changes).
+        vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml,json}'),
       ],
     },
     diagnosticCollectionName: 'skewguard',

@@ -45,6 +45,11 @@ export const configSchema = {
           // Names and version format are checked by checkComponentVersion (known components, with did-you-mean).
           additionalProperties: { type: 'string' },
         },
+        crds: {
+          type: 'array', items: { type: 'string' },
+          description: 'CustomResourceDefinition files or folders outside the workspace (relative to this file): their CRDs define '
+            + 'custom resources as the workspace\'s own do (served, deprecated and storage versions, openAPIV3Schema).',
+        },
         additionalVersions: {
           type: 'array', description: "Lifecycle rows for your own APIs (CRDs), in Pluto's versions.yaml row format.",
           items: {
@@ -113,6 +118,8 @@ export interface Overrides {
   files?: Record<string, Family>;
   /** Lifecycle rows for the user's own APIs, in Pluto's row format. */
   kubernetesRows?: PlutoRow[];
+  /** CRD files or folders outside the workspace (kubernetes.crds), as written: relative to the config file. */
+  kubernetesCrds?: string[];
   /** Versions of CRD-providing components (cert-manager, istio …) their lifecycle rows are checked at. */
   componentVersions?: Record<string, string>;
   /** Render Helm charts with a real Helm (helm.render, --helm-render). */
@@ -288,6 +295,13 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
       else overrides.files[glob] = fam;
     }
   }
+  if (Array.isArray(value.kubernetes?.crds) && (schema as any).properties?.kubernetes?.properties?.crds && ok('kubernetes.crds')) {
+    overrides.kubernetesCrds = value.kubernetes.crds.filter((v: unknown, i: number) => {
+      if (typeof v === 'string' && v.trim() !== '') return true;
+      problems.push({ message: `kubernetes.crds[${i}]: a CRD file or folder path must not be empty`, path: ['kubernetes', 'crds', i], at: 'value' });
+      return false;
+    });
+  }
   // Only the helm keys this schema has (the editor settings have just the path): an unknown one is reported above.
   const helmKey = (k: string) => !!(schema as any).properties?.helm?.properties?.[k] && ok(`helm.${k}`);
   if (typeof value.helm?.render === 'boolean' && helmKey('render')) overrides.helmRender = value.helm.render;
@@ -301,6 +315,9 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
   }
   return { overrides, problems };
 }
+
+/** Where .skewguard.yaml's kubernetes.crds entry i is (the server reports an entry it cannot read there). */
+export const crdsEntry = (i: number): { path: Array<string | number> } => ({ path: ['kubernetes', 'crds', i] });
 
 /** A pattern for a message: quoted, and cut short when long. */
 const shortGlob = (g: string) => JSON.stringify(g.length > 60 ? `${g.slice(0, 57)}…` : g);

@@ -199,11 +199,29 @@ connection.onDidChangeConfiguration(async (change) => {
   revalidateAll();
 });
 
-connection.onDidChangeWatchedFiles(() => {
+connection.onDidChangeWatchedFiles((p) => {
+  // Only manifests changed (no .skewguard.yaml, localhost.yml or chart file): only the workspace's CRD index may be stale.
+  if (p?.changes?.length && p.changes.every((c) => onlyManifest(c.uri))) {
+    files.invalidate();
+    for (const c of p.changes) { const f = uriToPath(c.uri); if (!ws.openTexts.has(f)) crdIndexChanged(c.uri, undefined); }
+    return;
+  }
   // .skewguard.yaml, a localhost.yml or a chart's file changed on disk: reload facts and re-check open files.
   files.invalidate();
   revalidateAll();
 });
+
+/** A watched-file change that is a plain manifest's (not a config, localhost.yml or a Helm chart's file). */
+const onlyManifest = (uri: string) => /\.(ya?ml|json)$/i.test(uri) && !affectsWorkspace(uri) && !/\/(templates|charts)\/|\/(Chart|values)\.ya?ml$/.test(uri);
+
+/**
+ * A file's effective text changed for the workspace's CRD index (server/crd-index.ts: a CRD, or the custom groups a
+ * file uses): when the index was built and this changes it, the other open files are checked again. undefined: the disk's.
+ */
+function crdIndexChanged(uri: string, text: string | undefined): void {
+  if (!ws.crdsChanged(uriToPath(uri), text)) return;
+  for (const d of documents.all()) if (d.uri !== uri) schedule(d, debounce());
+}
 
 // VS Code: the user trusted the workspace; Helm may now be run (when the configuration asks for it).
 connection.onNotification(WorkspaceTrustedNotification, () => {
@@ -454,7 +472,7 @@ documents.onDidOpen((e) => {
       // opens thousands of localhost.yml files this way); a different one is an edit and re-checks everything.
       if (ws.setOpenText(file, e.document.getText())) workspaceChanged(e.document.uri, 0);
       else if (isConfigFile(e.document.uri)) publishConfigProblems(); // its problems show while it is open
-    } else ws.openTexts.set(file, e.document.getText());
+    } else { ws.openTexts.set(file, e.document.getText()); crdIndexChanged(e.document.uri, e.document.getText()); }
     files.opened(file, e.document.getText());
     // The folder's facts were read from the disk; the open text may differ.
     folderChanged(e.document.uri, () => readDisk(file), () => e.document.getText());
@@ -475,7 +493,7 @@ documents.onDidChangeContent((e) => {
     ws.openTexts.set(uriToPath(e.document.uri), e.document.getText());
     if (before !== e.document.getText()) ws.bufferChanged(uriToPath(e.document.uri));
     files.edited(before, e.document.getText());
-    if (before !== e.document.getText()) chartChanged(e.document.uri);
+    if (before !== e.document.getText()) { chartChanged(e.document.uri); crdIndexChanged(e.document.uri, e.document.getText()); }
     // A config or localhost.yml edit changes the windows of other files: re-check everything.
     if (affectsWorkspace(e.document.uri) && before !== e.document.getText()) workspaceChanged(e.document.uri, debounce());
     folderChanged(e.document.uri, () => before, () => e.document.getText());
@@ -501,6 +519,7 @@ documents.onDidClose((e) => {
     } else {
       ws.openTexts.delete(file);
       files.closed(file, closedText);
+      crdIndexChanged(e.document.uri, undefined);
       // The others saw the closed buffer's text; now they see the disk's.
       folderChanged(e.document.uri, () => closedText, () => readDisk(file));
     }

@@ -3,10 +3,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ALWAYS_SKIPPED_FOLDERS } from '../shared/names';
-import { CONFIG_FILENAMES, parseConfig, type LoadedConfig, type WorkspaceFacts } from '../engine/config';
+import { CONFIG_FILENAMES, parseConfig, crdsEntry, type LoadedConfig, type WorkspaceFacts } from '../engine/config';
 import { workspaceFacts, type NeighbourFacts } from '../engine/families/registry';
 import { ruleIds } from '../engine/rules';
 import { memoIn } from '../engine/memo';
+import { parseYaml } from '../engine/parse/yaml';
+import { MAX_FILE_BYTES } from '../shared/limits';
+import { CrdIndex } from './crd-index';
 
 const { isAnchorName } = workspaceFacts;
 
@@ -22,10 +25,28 @@ export class WorkspaceState {
 
   constructor(public roots: string[], public explicitConfig?: string) {}
 
+  /** The workspace's CustomResourceDefinitions and custom resources, built when a rule first asks (server/crd-index.ts). */
+  readonly crds = new CrdIndex((p) => {
+    const open = this.openTexts.get(p);
+    if (open !== undefined) return open;
+    try { return fs.statSync(p).size <= MAX_FILE_BYTES ? fs.readFileSync(p, 'utf8') : undefined; } catch { return undefined; }
+  }, () => this.openTexts.keys());
+
+  /** The CRD facts for a file: its workspace's CRDs and those its .skewguard.yaml's kubernetes.crds names. */
+  crdsFor(file: string): NonNullable<NeighbourFacts['crds']> {
+    const c = this.configFor(file);
+    return this.crds.crdsFor(this.rootFor(file) ?? path.dirname(file), c?.overrides.kubernetesCrds ? { path: c.path, crds: c.overrides.kubernetesCrds } : undefined);
+  }
+
+  /** A file's effective text changed (open, edit, close): whether the CRD index of its root is now stale (and forgotten). */
+  crdsChanged(file: string, text: string | undefined): boolean {
+    return this.crds.changed(this.rootFor(file) ?? path.dirname(file), file, text);
+  }
+
   private folders = new Map<string, NonNullable<NeighbourFacts['staticPods']>>();
 
   invalidate(): void {
-    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.runtimeConfigs.clear();
+    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.runtimeConfigs.clear(); this.crds.clear();
   }
 
   /**
@@ -118,7 +139,12 @@ export class WorkspaceState {
     let got: NeighbourFacts | undefined;
     const get = () => (got ??= this.neighboursFor(file));
     const ws = this;
-    return { get staticPods() { return get().staticPods; }, get localhost() { return get().localhost; }, get containerdRuntimes() { return ws.runtimeConfigsFor(file); } };
+    let crds: NeighbourFacts['crds'];
+    return {
+      get staticPods() { return get().staticPods; }, get localhost() { return get().localhost; }, get containerdRuntimes() { return ws.runtimeConfigsFor(file); },
+      get crds() { return (crds ??= ws.crdsFor(file)); },
+      customResourceUses: (group: string) => ws.crds.usesFor(ws.rootFor(file) ?? path.dirname(file), group, file),
+    };
   }
 
   rootFor(file: string): string | undefined {
@@ -138,8 +164,24 @@ export class WorkspaceState {
       // A config that cannot be read is reported at its line 1, not skipped: a silent fallback checks every file
       // against the wrong window.
       if ('problem' in r) return { path: p, text: '', overrides: {}, problems: [{ message: r.problem, range: { start: 0, end: 0 } }] };
-      return parseConfig(p, r.text, ruleIds);
+      const loaded = parseConfig(p, r.text, ruleIds);
+      // kubernetes.crds names files on disk: one that cannot be used is said at its entry, not passed over.
+      const crds = loaded.overrides.kubernetesCrds;
+      if (crds?.length) {
+        const doc = parseYaml(r.text).docs.find((d) => !d.empty);
+        for (const x of this.crds.problemsOf(p, crds)) {
+          const at = doc?.locate(crdsEntry(this.configIndexOf(doc.value, crds[x.index])).path).value ?? { start: 0, end: 0 };
+          loaded.problems.push({ message: x.message, range: at });
+        }
+      }
+      return loaded;
     });
+  }
+
+  /** The index in the file's kubernetes.crds list of an entry (empty entries are left out of the overrides). */
+  private configIndexOf(value: unknown, entry: string): number {
+    const list = (value as { kubernetes?: { crds?: unknown[] } } | null)?.kubernetes?.crds;
+    return Array.isArray(list) ? Math.max(0, list.indexOf(entry)) : 0;
   }
 
   /** The config for a file: --config if given, else the nearest .skewguard.yaml up to the workspace root. */

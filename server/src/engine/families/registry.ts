@@ -14,6 +14,7 @@ import { kustomize } from './kustomize/family';
 import { starlingxApp } from './starlingx-app/family';
 import { containerd } from './containerd/family';
 import { isContainerdName, containerdRuntimeNames } from './containerd';
+import { mayHoldCrd, mayBeCustomGroup, crdsOfText, crdFacts, customResourceUsesOfText } from './kubernetes/crds';
 
 export const families = [starlingx, helmChart, kustomize, kubernetes, containerd, kataConfig, kataPersist, starlingxApp] as const satisfies readonly FamilyModule[];
 
@@ -53,6 +54,8 @@ export const workspaceFacts = {
   /** containerd configs of the workspace (found by name) and the runtime names each defines (RuntimeClass handlers). */
   isRuntimeConfigName: isContainerdName,
   runtimeNamesOf: containerdRuntimeNames,
+  /** The workspace's CustomResourceDefinitions (custom resources are checked against them) and the CRs that use them. */
+  mayHoldCrd, mayBeCustomGroup, crdsOfText, crdFacts, customResourceUsesOfText,
 };
 export type { NeighbourFacts } from './kubernetes';
 /** What each template of a Helm chart emits at each minor (the helm-render agreement test compares it with `helm template`). */

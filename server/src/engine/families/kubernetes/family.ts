@@ -31,6 +31,12 @@ import { rule as runtimeClassHandler } from '../../rules/kubernetes/runtimeclass
 import { rule as fieldsNotChecked } from '../../rules/kubernetes/fields-not-checked';
 import { rule as apiOffByDefault } from '../../rules/kubernetes/api-off-by-default';
 import { rule as fieldFeatureGated } from '../../rules/kubernetes/field-feature-gated';
+import { rule as crVersionNotServed } from '../../rules/kubernetes/cr-version-not-served';
+import { rule as crVersionDeprecated } from '../../rules/kubernetes/cr-version-deprecated';
+import { rule as crUnknownField } from '../../rules/kubernetes/cr-unknown-field';
+import { rule as crInvalidValue } from '../../rules/kubernetes/cr-invalid-value';
+import { rule as crdStorageVersion } from '../../rules/kubernetes/crd-storage-version';
+import { rule as crdVersionInUse } from '../../rules/kubernetes/crd-version-in-use';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -42,6 +48,7 @@ declare module '../registry' {
 export const kubernetesRules: Rule<KubernetesContext>[] = [
   removedApi, deprecatedApi, notYetServed, noCommon, componentNotValidated, controlPlaneSkew, nodeComponentSkew, kubeadmVersion,
   fluxNotServed, fluxDeprecated, fluxIdle, fieldNotServed, componentSetting, unknownField, invalidEnum, deprecatedAnnotation, runtimeClassHandler, fieldsNotChecked, apiOffByDefault, fieldFeatureGated,
+  crVersionNotServed, crVersionDeprecated, crUnknownField, crInvalidValue, crdStorageVersion, crdVersionInUse,
 ];
 
 /** An unrendered Helm template: said once, at its first `{{`, instead of checking it. */

@@ -8,6 +8,7 @@ import { statusAt, findRow, servedKinds, compareMinor } from '../../kubernetes/l
 import { parseImage, componentOf, type ImageRef, type Component } from '../../kubernetes/components';
 import { memoIn, weakMemoIn } from '../../memo';
 import type { FluxWindow } from '../../starlingx-app/data';
+import { crdsForFile, groupVersion, mayBeCustomGroup, isCrdObject, type CrdFacts, type CrdDef, type CrdVersion, type CustomResourceUse } from './crds';
 
 export interface ManifestObject {
   doc: YamlDoc;
@@ -80,6 +81,11 @@ export interface NeighbourFacts {
   /** The workspace's containerd configs and the runtime names they define (a RuntimeClass handler must be one). */
   /** truncated: the workspace walk stopped before it had seen every folder (a handler not found may be in one it skipped). */
   containerdRuntimes?: { files: string[]; names: string[]; truncated?: string };
+  /** The workspace's CustomResourceDefinitions (and those .skewguard.yaml's kubernetes.crds names): asked for only
+   *  when a file holds an object of a custom group or a CRD. */
+  crds?: CrdFacts;
+  /** The custom resources of a group in the workspace's other files (for a CRD: the versions they use). */
+  customResourceUses?(group: string): { uses: CustomResourceUse[]; notRead?: string };
 }
 
 const CONTAINER_LISTS = new Set(['containers', 'initContainers', 'ephemeralContainers']);
@@ -101,6 +107,52 @@ export class KubernetesContext {
     /** The Flux of the StarlingX releases on the path: Flux rows are checked there (k8s/flux-*), not at one version. */
     readonly flux?: FluxWindow,
   ) {}
+
+  /** The CRD facts of this file: its own CRDs first, then the workspace's (read from the neighbours only when asked). */
+  crdFacts(): CrdFacts | undefined {
+    if (this.crdMemo === undefined) this.crdMemo = crdsForFile(this.objects, this.neighbours.crds) ?? null;
+    return this.crdMemo ?? undefined;
+  }
+  private crdMemo?: CrdFacts | null;
+
+  /**
+   * The workspace CRD that defines the object's group/kind, with the version the object names (undefined when that
+   * version is not listed). Objects of Kubernetes' own groups never look (a workspace without custom resources never
+   * gathers CRD facts). A CRD of the workspace wins over the built-in lifecycle rows of its group (cert-manager, Flux):
+   * it is what the cluster installs.
+   */
+  crdFor(o: { apiVersion: string; kind: string }): { crd: CrdDef; version?: CrdVersion; versionName: string } | undefined {
+    // Most objects are of Kubernetes' own groups: answered from the apiVersion string alone, once per apiVersion.
+    const av = o.apiVersion;
+    if (av.indexOf('.') < 0) return undefined;
+    let custom = customApiVersions.get(av);
+    if (custom === undefined) {
+      custom = mayBeCustomGroup(groupVersion(av).group);
+      if (customApiVersions.size < 4096) customApiVersions.set(av, custom);
+    }
+    if (!custom) return undefined;
+    const { group, version } = groupVersion(av);
+    const crd = this.crdFacts()?.defs.get(`${group}/${o.kind}`);
+    if (!crd) return undefined;
+    return { crd, version: crd.versions.find((v) => v.name === version), versionName: version };
+  }
+
+  /** The objects a workspace CRD defines, with it (one pass, shared by the k8s/cr-* rules; usually none). */
+  customResources(): ReadonlyArray<{ o: ManifestObject; c: NonNullable<ReturnType<KubernetesContext['crdFor']>> }> {
+    if (!this.customMemo) {
+      const out: Array<{ o: ManifestObject; c: NonNullable<ReturnType<KubernetesContext['crdFor']>> }> = [];
+      for (const o of this.objects) { const c = this.crdFor(o); if (c) out.push({ o, c }); }
+      this.customMemo = out;
+    }
+    return this.customMemo;
+  }
+  private customMemo?: Array<{ o: ManifestObject; c: NonNullable<ReturnType<KubernetesContext['crdFor']>> }>;
+
+  /** The CustomResourceDefinition objects of the file (one pass, shared by the k8s/crd-* rules). */
+  crdObjects(): readonly ManifestObject[] {
+    return (this.crdObjectsMemo ??= this.objects.filter((o) => o.kind === 'CustomResourceDefinition' && isCrdObject(o)));
+  }
+  private crdObjectsMemo?: ManifestObject[];
 
   /** Every container image of every object (pod templates at any depth: Deployments, CronJobs, Pods …). */
   images(): ContainerImage[] {
@@ -172,10 +224,11 @@ export class KubernetesContext {
 
   row(o: ManifestObject): ApiRow | undefined {
     // Per object first (every lifecycle rule asks for each object's row), then shared by apiVersion and kind.
-    return memoIn(this.rowOf, o, () => this.memo(`row\u0000${o.apiVersion}\u0000${o.kind}`, () => {
+    // A workspace CRD of a CRD-provided group (snapshot.storage.k8s.io) is what is installed: checked by k8s/cr-* instead.
+    return memoIn(this.rowOf, o, () => (this.crdFor(o) ? undefined : this.memo(`row\u0000${o.apiVersion}\u0000${o.kind}`, () => {
       const r = findRow(this.rows, o.apiVersion, o.kind);
       return r && (r.component ?? 'k8s') === 'k8s' ? r : undefined;
-    }));
+    })));
   }
   private rowOf = new Map<ManifestObject, ApiRow | undefined>();
 
@@ -192,6 +245,8 @@ export class KubernetesContext {
         return x && (x.component ?? 'k8s') !== 'k8s' ? x : undefined;
       });
       if (!r) return undefined;
+      // The workspace's own CRD of this group/kind is what is installed: its versions are checked (k8s/cr-*) instead.
+      if (this.crdFor(o)) return undefined;
       const component = r.component!;
       if (component === 'fluxcd' && this.flux) return undefined; // checked at each step of the Flux window instead
       const setting = this.components[component];
@@ -303,6 +358,9 @@ export class KubernetesContext {
     }).slice();
   }
 }
+
+/** apiVersion -> whether its group can be a custom resource's (crdFor), across files. */
+const customApiVersions = new Map<string, boolean>();
 
 const lifecycleMemo = new WeakMap<readonly ApiRow[], Map<string, Map<string, unknown>>>();
 /** Rows by identity (a user row and a shipped row can share apiVersion and kind in different row sets). */

@@ -6,6 +6,7 @@ import { LineIndex } from '../../text';
 import type { KubernetesContext, ContainerImage } from './index';
 import { versionRow, standingAt, kubeMinorOfTag } from '../../kubernetes/components';
 import { findRow } from '../../kubernetes/lifecycle';
+import { fieldHover, fieldComplete, crdTimeline } from './field-language';
 
 export function k8sHover(ctx: KubernetesContext, text: string, pos: Position): HoverResult | undefined {
   const lines = new LineIndex(text);
@@ -14,7 +15,7 @@ export function k8sHover(ctx: KubernetesContext, text: string, pos: Position): H
   const img = ctx.images().find((i) => within(i.range));
   if (img?.component) return { markdown: imageHover(ctx, img), range: lines.range(img.range.start, img.range.end) };
   const o = ctx.objects.find((x) => within(x.apiVersionRange) || within(x.kindRange));
-  if (!o) return undefined;
+  if (!o) return fieldHover(ctx, lines, off);
   const range = within(o.apiVersionRange) ? o.apiVersionRange : o.kindRange;
   return { markdown: apiTimeline(ctx, o.apiVersion, o.kind), range: lines.range(range.start, range.end) };
 }
@@ -58,6 +59,8 @@ function imageHover(ctx: KubernetesContext, img: ContainerImage): string {
 
 /** The lifecycle of an apiVersion/kind with the window's versions marked. */
 export function apiTimeline(ctx: KubernetesContext, apiVersion: string, kind: string): string {
+  const crd = crdTimeline(ctx, apiVersion, kind);
+  if (crd) return crd;
   const row = findRow(ctx.rows, apiVersion, kind);
   const out = [`**${apiVersion} ${kind}**`, ''];
   const flux = fluxTimeline(ctx, apiVersion, kind);
@@ -93,7 +96,7 @@ export function k8sComplete(result: AnalyzeResult, text: string, pos: Position):
   const line = lines.lineText(pos.line);
   const before = line.slice(0, pos.character);
   const m = /^(\s*(?:-\s+)?)apiVersion\s*:\s*(["']?)([^"'#\s]*)$/.exec(before);
-  if (!m) return [];
+  if (!m) return fieldComplete(ctx, lines, pos) ?? [];
   const off = lines.offsetAt(pos);
   // The kind of the object this line belongs to: the object whose document (or List item) holds the line.
   const doc = ctx.file.docs.find((d) => off >= d.offset && off <= d.end);

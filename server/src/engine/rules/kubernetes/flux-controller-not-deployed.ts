@@ -28,7 +28,7 @@ export const rule: Rule<KubernetesContext> = {
   sources: ['data/starlingx/app-metadata.json (flux[].deployedControllers: starlingx/ansible-playbooks roles/common/fluxcd-controllers at the release tags)'],
   check(ctx, report) {
     for (const o of ctx.objects) {
-      const steps = fluxSteps(ctx, o);
+      const steps = fluxSteps(ctx, o, false);
       if (!steps || steps.some((s) => !s.served)) continue; // k8s/flux-api-not-served speaks
       const controller = CONTROLLERS[groupOf(o.apiVersion).group]?.(o.kind);
       if (!controller) continue;

@@ -16,10 +16,13 @@ export function groupOf(apiVersion: string): { group: string; version: string } 
 }
 
 /** The object's status at each step of the Flux window, or undefined when it is not a Flux object or there is no window. */
-export function fluxSteps(ctx: KubernetesContext, o: ManifestObject): FluxStepStatus[] | undefined {
+export function fluxSteps(ctx: KubernetesContext, o: ManifestObject, crdWins = true): FluxStepStatus[] | undefined {
   if (!ctx.flux) return undefined;
   const { group, version } = groupOf(o.apiVersion);
   if (!isFluxGroup(group)) return undefined;
+  // A Flux CRD in the workspace is what is installed: the object's version is checked against it (k8s/cr-*) instead
+  // (whether the release runs the object's controller is still asked: crdWins false).
+  if (crdWins && ctx.crdFor(o)) return undefined;
   const gk = `${group}/${o.kind}`;
   return ctx.flux.steps.map((step) => {
     const list = step.served?.[gk];

@@ -1,0 +1,209 @@
+// The workspace's own CustomResourceDefinitions (apiextensions.k8s.io/v1 and v1beta1): each defines the versions of one
+// group/kind (served, deprecated with its warning, storage) and each version's openAPIV3Schema. The language server
+// finds them in the workspace (and the files .skewguard.yaml's kubernetes.crds names) and hands them to the
+// Kubernetes rules as NeighbourFacts.crds; CRDs in the analysed file itself count too. Pure: text in, facts out.
+import type { YamlFile, OffsetRange } from '../../parse/yaml';
+import { parseYaml } from '../../parse/yaml';
+import { manifestObjects, type ManifestObject } from './index';
+import { fieldTable } from '../../kubernetes/fields';
+import { kubernetesApis } from '../../data';
+
+/** A JSON schema node as a CRD writes it (openAPIV3Schema and below), read as plain data. */
+export type CrdSchema = Record<string, unknown>;
+
+export interface CrdVersion {
+  name: string;
+  served: boolean;
+  storage: boolean;
+  deprecated: boolean;
+  /** The CRD's own deprecationWarning text, when it gives one. */
+  deprecationWarning?: string;
+  /** This version's openAPIV3Schema (v1beta1: the CRD-wide spec.validation one when the version has none). */
+  schema?: CrdSchema;
+  /** Its index in spec.versions (undefined: v1beta1's single spec.version). */
+  index?: number;
+}
+
+export interface CrdDef {
+  /** "crontabs.stable.example.com" (metadata.name). */
+  name: string;
+  group: string;
+  kind: string;
+  /** The CRD's own apiVersion (apiextensions.k8s.io/v1 or v1beta1). */
+  apiVersion: string;
+  versions: CrdVersion[];
+  /** v1beta1 with spec.preserveUnknownFields not false: the API server keeps unknown fields instead of pruning them. */
+  preserveUnknown: boolean;
+  /** Where it is written (workspace-relative, or the path as .skewguard.yaml names it); '' for the analysed file itself. */
+  file: string;
+}
+
+/** What the workspace's CRDs say, keyed by "group/kind". */
+export interface CrdFacts {
+  defs: Map<string, CrdDef>;
+  /** Files that hold CRDs (relative to the workspace root, or as .skewguard.yaml names them). */
+  files: string[];
+  /** Files that may hold CRDs but were not read (over the size limit, unreadable, unparsable), and why; a walk cut short. */
+  notRead: string[];
+}
+
+export const CRD_API = /^apiextensions\.k8s\.io\/v1(beta1)?$/;
+/** A cheap look at a file's text: might it hold a CustomResourceDefinition (YAML or JSON)? */
+export const mayHoldCrd = (text: string): boolean => /["']?kind["']?\s*:\s*["']?CustomResourceDefinition\b/.test(text);
+
+const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+export function isCrdObject(o: { apiVersion: string; kind: string }): boolean {
+  return o.kind === 'CustomResourceDefinition' && CRD_API.test(o.apiVersion);
+}
+
+/** The definition an object (a CRD manifest) gives, or undefined when it lacks group, kind or versions. */
+export function crdOf(o: { apiVersion: string; value: Record<string, any> }, file: string): CrdDef | undefined {
+  const spec = o.value.spec;
+  if (!isObj(spec) || typeof spec.group !== 'string' || !isObj(spec.names) || typeof spec.names.kind !== 'string') return undefined;
+  const beta = o.apiVersion.endsWith('v1beta1');
+  const shared = beta && isObj(spec.validation) && isObj(spec.validation.openAPIV3Schema) ? spec.validation.openAPIV3Schema as CrdSchema : undefined;
+  const versions: CrdVersion[] = [];
+  if (Array.isArray(spec.versions)) {
+    for (let index = 0; index < spec.versions.length; index++) {
+      const v = spec.versions[index];
+      if (!isObj(v) || typeof v.name !== 'string') continue;
+      const own = isObj(v.schema) && isObj(v.schema.openAPIV3Schema) ? v.schema.openAPIV3Schema as CrdSchema : undefined;
+      versions.push({
+        name: v.name, served: v.served === true, storage: v.storage === true, deprecated: v.deprecated === true,
+        ...(typeof v.deprecationWarning === 'string' ? { deprecationWarning: v.deprecationWarning } : {}),
+        ...(own ?? shared ? { schema: own ?? shared } : {}),
+        index,
+      });
+    }
+  } else if (beta && typeof spec.version === 'string') {
+    // v1beta1's single spec.version: served and stored.
+    versions.push({ name: spec.version, served: true, storage: true, deprecated: false, ...(shared ? { schema: shared } : {}) });
+  }
+  if (!versions.length) return undefined;
+  const name = isObj(o.value.metadata) && typeof o.value.metadata.name === 'string' ? o.value.metadata.name : `${spec.names.plural ?? spec.names.kind.toLowerCase()}.${spec.group}`;
+  return { name, group: spec.group, kind: spec.names.kind, apiVersion: o.apiVersion, versions, preserveUnknown: beta && spec.preserveUnknownFields !== false, file };
+}
+
+/** The CRDs of one file's text (every document, Lists too). */
+export function crdsOfText(text: string, file: string): CrdDef[] {
+  if (!mayHoldCrd(text)) return [];
+  return crdsOfYaml(parseYaml(text.replace(/^\uFEFF/, '')), file);
+}
+
+export function crdsOfYaml(yaml: YamlFile, file: string): CrdDef[] {
+  const out: CrdDef[] = [];
+  for (const o of manifestObjects(yaml)) {
+    if (!isCrdObject(o)) continue;
+    const d = crdOf(o, file);
+    if (d) out.push(d);
+  }
+  return out;
+}
+
+/** Facts from the CRDs of several files (sorted by the caller): the first definition of a group/kind wins. */
+export function crdFacts(found: Array<{ file: string; defs: CrdDef[] }>, notRead: string[]): CrdFacts {
+  const defs = new Map<string, CrdDef>();
+  const files: string[] = [];
+  for (const f of found) {
+    if (!f.defs.length) continue;
+    files.push(f.file);
+    for (const d of f.defs) if (!defs.has(`${d.group}/${d.kind}`)) defs.set(`${d.group}/${d.kind}`, d);
+  }
+  return { defs, files, notRead };
+}
+
+export function groupVersion(apiVersion: string): { group: string; version: string } {
+  const i = apiVersion.lastIndexOf('/');
+  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+}
+
+let builtinGroups: Set<string> | undefined;
+/**
+ * Whether an apiVersion's group can be a custom resource's: it has a dot and is none of the groups the Kubernetes
+ * API server itself serves (those of the field table's kinds) nor a component's configuration file (kubeadm.k8s.io …).
+ * CRD-provided *.k8s.io groups (gateway.networking.k8s.io, snapshot.storage.k8s.io) can be: their CRDs win.
+ */
+export function mayBeCustomGroup(group: string): boolean {
+  if (!group.includes('.')) return false;
+  if (!builtinGroups) {
+    builtinGroups = new Set<string>();
+    const groupOf = (a: string) => (a.includes('/') ? a.slice(0, a.lastIndexOf('/')) : '');
+    for (const k of Object.keys(fieldTable().kinds)) builtinGroups.add(groupOf(k.split(' ')[0]));
+    for (const r of kubernetesApis().apis) if ((r as { readBy?: string }).readBy) builtinGroups.add(groupOf(r.apiVersion));
+  }
+  return !builtinGroups.has(group);
+}
+
+/** A CR in a file: its group, version and the places its apiVersion is written (for the CRD-side rule). */
+export interface CustomResourceUse { file: string; version: string; kind: string; line: number }
+
+/** The objects of a file's text whose group is `group` (found by the caller in some text): file-relative uses. */
+export function customResourceUsesOfText(text: string, file: string, group: string): CustomResourceUse[] {
+  if (!text.includes(`${group}/`)) return [];
+  const t = text.replace(/^\uFEFF/, '');
+  const yaml = parseYaml(t);
+  const out: CustomResourceUse[] = [];
+  for (const o of manifestObjects(yaml)) {
+    const gv = groupVersion(o.apiVersion);
+    if (gv.group !== group) continue;
+    out.push({ file, version: gv.version, kind: o.kind, line: lineOf(t, o.apiVersionRange.start) });
+  }
+  return out;
+}
+
+const lineOf = (text: string, off: number): number => {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < off; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+};
+
+/** The CRD facts for a file: the workspace's, with the CRDs of the file itself first (its own definition wins). */
+export function crdsForFile(objects: ManifestObject[], neighbours: CrdFacts | undefined): CrdFacts | undefined {
+  let own: CrdDef[] | undefined;
+  for (const o of objects) {
+    if (!isCrdObject(o)) continue;
+    const d = crdOf(o, '');
+    if (d) (own ??= []).push(d);
+  }
+  if (!own) return neighbours;
+  const defs = new Map<string, CrdDef>();
+  for (const d of own) if (!defs.has(`${d.group}/${d.kind}`)) defs.set(`${d.group}/${d.kind}`, d);
+  for (const [k, d] of neighbours?.defs ?? []) if (!defs.has(k)) defs.set(k, d);
+  return { defs, files: neighbours?.files ?? [], notRead: neighbours?.notRead ?? [] };
+}
+
+/** Where a CRD is written, for messages: "the CustomResourceDefinition crontabs.stable.example.com (crds/crontab.yaml)". */
+export function crdName(d: CrdDef): string {
+  return `the CustomResourceDefinition ${d.name}${d.file ? ` (${d.file})` : ' (in this file)'}`;
+}
+
+/**
+ * The API server's warning for a deprecated version whose CRD gives no deprecationWarning
+ * (kubernetes/kubernetes staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_handler.go
+ * defaultDeprecationWarning): "<group>/<version> <Kind> is
+ * deprecated; use <group>/<version> <Kind>" naming the best served, not deprecated version, or without the advice.
+ */
+export function deprecationWarningOf(d: CrdDef, v: CrdVersion): string {
+  if (v.deprecationWarning !== undefined) return v.deprecationWarning;
+  // Only a version Kubernetes ranks above the deprecated one is named (CompareKubeAwareVersionStrings).
+  const next = d.versions.filter((x) => x.served && !x.deprecated && versionPriority(x.name, v.name) < 0).map((x) => x.name).sort(versionPriority)[0];
+  return `${d.group}/${v.name} ${d.kind} is deprecated${next ? `; use ${d.group}/${next} ${d.kind}` : ''}`;
+}
+
+/** Kubernetes' version priority (GA > beta > alpha, higher numbers first; others last, by name). */
+export function versionPriority(a: string, b: string): number {
+  const p = (v: string): [number, number, number] => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+    return m ? [m[2] ? (m[2] === 'beta' ? 2 : 1) : 3, Number(m[1]), Number(m[3] ?? 0)] : [0, 0, 0];
+  };
+  const x = p(a), y = p(b);
+  return y[0] - x[0] || y[1] - x[1] || y[2] - x[2] || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** The best served, not deprecated version other than `except` (Kubernetes' version priority), or undefined. */
+export function bestServed(d: CrdDef, except?: string): string | undefined {
+  return d.versions.filter((v) => v.served && !v.deprecated && v.name !== except).map((v) => v.name).sort(versionPriority)[0];
+}
+
+export type { OffsetRange };

@@ -1,0 +1,52 @@
+import type { Rule, FindingFix } from '../types';
+import type { KubernetesContext } from '../../families/kubernetes';
+import { crIssues, crdName, relPath } from './cr-common';
+
+const CRD = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: crontabs.stable.example.com\nspec:\n  group: stable.example.com\n  scope: Namespaced\n  names: {plural: crontabs, singular: crontab, kind: CronTab}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n              replicas: {type: integer}\n              concurrencyPolicy: {type: string, enum: [Allow, Forbid, Replace]}\n';
+
+const shownValue = (v: unknown) => (typeof v === 'string' ? `"${v}"` : JSON.stringify(v));
+
+export const rule: Rule<KubernetesContext> = {
+  id: 'k8s/cr-invalid-value',
+  family: 'kubernetes',
+  defaultSeverity: 'error',
+  title: 'Custom resource value its CRD\'s schema refuses',
+  what: 'Reports, at its value, a field of a custom resource whose JSON type is not the one the `openAPIV3Schema` of its version '
+    + 'in the workspace\'s `CustomResourceDefinition` gives (`type`, `x-kubernetes-int-or-string`, `nullable`), or a value outside '
+    + 'the schema\'s `enum` (with the nearest allowed value and a fix). Other validations (patterns, bounds, formats, CEL rules) '
+    + 'are not evaluated.',
+  why: 'The API server validates a custom resource against its schema and refuses the whole object: the apply, the Helm release '
+    + 'or the Flux reconciliation that carries it fails.',
+  bad: { filename: 'crontab.yaml', text: `${CRD}---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: nightly\nspec:\n  replicas: "2"\n  concurrencyPolicy: forbid\n`, options: 'Kubernetes 1.30' },
+  good: { filename: 'crontab.yaml', text: `${CRD}---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: nightly\nspec:\n  replicas: 2\n  concurrencyPolicy: Forbid\n`, options: 'Kubernetes 1.30' },
+  fix: 'suggestion',
+  sources: [
+    'kubernetes/kubernetes staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/validation (the CR schema validator: type, enum, nullable, x-kubernetes-int-or-string)',
+  ],
+  check(ctx, report) {
+    const text = ctx.file.text;
+    for (const { o } of ctx.customResources()) {
+      const { issues, crd } = crIssues(ctx, o);
+      for (const x of issues) {
+        if (x.kind === 'unknown' || !crd) continue;
+        const shown = relPath(o, x.path);
+        const range = o.doc.locate(x.path).value;
+        const where = `the schema of ${o.apiVersion} ${o.kind} in ${crdName(crd)}`;
+        if (x.kind === 'type') {
+          report({ message: `${shown} is ${/^[aeiou]/.test(x.got) ? 'an' : 'a'} ${x.got}; ${where} says ${x.expected}: the API server refuses the object`, range, data: { path: shown, expected: x.expected, got: x.got, crd: crd.name } });
+          continue;
+        }
+        const fixes: FindingFix[] = [];
+        if (x.suggestion) {
+          const src = text.slice(range.start, range.end);
+          const q = /^["']/.test(src) ? src[0] : '';
+          fixes.push({ title: `Use ${x.suggestion}`, edits: [{ range, newText: `${q}${x.suggestion}${q}` }] });
+        }
+        report({
+          message: `${shown} ${shownValue(x.got)} is not one of ${x.values.map(shownValue).join(', ')} (${where}): the API server refuses the object${x.suggestion ? `; did you mean ${x.suggestion}?` : ''}`,
+          range, fixes, data: { path: shown, values: x.values, got: x.got, crd: crd.name },
+        });
+      }
+    }
+  },
+};

@@ -1,0 +1,55 @@
+import type { Rule, FindingFix } from '../types';
+import type { KubernetesContext } from '../../families/kubernetes';
+import { crIssues, crdName, relPath } from './cr-common';
+
+const CRD = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: crontabs.stable.example.com\nspec:\n  group: stable.example.com\n  scope: Namespaced\n  names: {plural: crontabs, singular: crontab, kind: CronTab}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n              cronSpec: {type: string}\n              replicas: {type: integer}\n              template: {type: object, x-kubernetes-preserve-unknown-fields: true}\n              selector:\n                type: object\n                additionalProperties: {type: string}\n';
+
+export const rule: Rule<KubernetesContext> = {
+  id: 'k8s/cr-unknown-field',
+  family: 'kubernetes',
+  defaultSeverity: 'warning',
+  title: 'Custom resource field its CRD\'s schema does not declare',
+  what: 'Reports, at its key, a field of a custom resource that the `openAPIV3Schema` of its version in the workspace\'s '
+    + '`CustomResourceDefinition` does not declare, with the nearest declared field ("did you mean replicas?") and a rename fix '
+    + 'when there is one. `x-kubernetes-preserve-unknown-fields: true` and `additionalProperties` (maps) accept any key below them, '
+    + '`x-kubernetes-embedded-resource` objects their apiVersion, kind and metadata; `metadata` and `status` of the resource '
+    + 'itself are not checked; allOf/anyOf/oneOf add no fields (a structural schema declares every field outside them). '
+    + 'A version without a schema, or one the CRD does not serve, is not read (k8s/cr-version-not-served says the latter).',
+  why: 'The API server prunes what a structural schema does not declare: a misspelt field is dropped without an error and the '
+    + 'controller runs with its default. A v1beta1 CRD with `preserveUnknownFields` keeps it, but nothing reads it.',
+  bad: { filename: 'crontab.yaml', text: `${CRD}---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: nightly\nspec:\n  cronSpec: "0 3 * * *"\n  replica: 2\n`, options: 'Kubernetes 1.30' },
+  good: { filename: 'crontab.yaml', text: `${CRD}---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: nightly\nspec:\n  cronSpec: "0 3 * * *"\n  replicas: 2\n  selector: {app: nightly}\n  template: {anything: goes}\n`, options: 'Kubernetes 1.30' },
+  fix: 'suggestion',
+  sources: [
+    'kubernetes/kubernetes staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning/algorithm.go (structural pruning, x-kubernetes-preserve-unknown-fields, additionalProperties, x-kubernetes-embedded-resource)',
+    'Kubernetes docs: Extend the Kubernetes API with CustomResourceDefinitions (field pruning)',
+  ],
+  check(ctx, report) {
+    const text = ctx.file.text;
+    for (const { o } of ctx.customResources()) {
+      const { issues, crd } = crIssues(ctx, o);
+      for (const x of issues) {
+        if (x.kind !== 'unknown' || !crd) continue;
+        const shown = relPath(o, x.path);
+        const loc = o.doc.locate(x.path);
+        const range = loc.key ?? loc.value;
+        const parent = shown.slice(0, shown.length - x.key.length);
+        const fixes: FindingFix[] = [];
+        if (x.suggestion && loc.key) {
+          const src = text.slice(loc.key.start, loc.key.end);
+          const q = /^["']/.test(src) ? src[0] : '';
+          fixes.push({ title: `Rename ${x.key} to ${x.suggestion}`, edits: [{ range: loc.key, newText: `${q}${x.suggestion}${q}` }] });
+        }
+        const fate = crd.preserveUnknown
+          ? 'the API server keeps it (spec.preserveUnknownFields of the v1beta1 CRD) but nothing declared reads it'
+          : 'the API server drops it (pruning)';
+        report({
+          message: `${shown} is not in the schema of ${o.apiVersion} ${o.kind} in ${crdName(crd)}; ${fate}${x.suggestion ? `; did you mean ${parent}${x.suggestion}?` : ''}`,
+          range,
+          fixes,
+          data: { path: shown, crd: crd.name, crdFile: crd.file, suggestions: x.suggestion ? [x.suggestion] : [] },
+        });
+      }
+    }
+  },
+};

@@ -1,0 +1,45 @@
+import type { Rule } from '../types';
+import type { KubernetesContext } from '../../families/kubernetes';
+import { YamlEditor } from '../../parse/yaml-edit';
+import { bestServed } from '../../families/kubernetes/crds';
+import { crdName, servedList } from './cr-common';
+
+export const rule: Rule<KubernetesContext> = {
+  id: 'k8s/cr-version-not-served',
+  family: 'kubernetes',
+  defaultSeverity: 'error',
+  title: 'Custom resource at a version its CRD does not serve',
+  what: 'Reports, at its apiVersion, a custom resource (an object whose group and kind a `CustomResourceDefinition` of the workspace '
+    + 'defines: any file of the workspace, a Helm chart\'s `crds/` folder, the analysed file itself, or a file `kubernetes.crds` in '
+    + '`.skewguard.yaml` names) whose version the CRD does not list or lists with `served: false`, naming the versions it serves. '
+    + 'The fix changes the apiVersion to the best served version (partial: the fields are not converted). A CRD of the analysed file '
+    + 'wins over one elsewhere; among the workspace\'s, the first by path. Where a workspace CRD and the built-in lifecycle rows '
+    + '(cert-manager, Flux on a StarlingX path, CRD-provided groups such as snapshot.storage.k8s.io) both know the group/kind, the '
+    + 'workspace CRD wins: it is what the cluster installs. Groups the API server serves itself (those of the field table) are never custom resources.',
+  why: 'The API server serves a custom resource only at the versions its CRD marks `served: true`: applying the object fails '
+    + '("no matches for kind"), and a Helm upgrade or a Flux reconciliation that carries it stops, once this CRD is installed.',
+  bad: { filename: 'crontab.yaml', text: 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: crontabs.stable.example.com\nspec:\n  group: stable.example.com\n  scope: Namespaced\n  names: {plural: crontabs, singular: crontab, kind: CronTab}\n  versions:\n  - name: v1beta1\n    served: false\n    storage: false\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}\n---\napiVersion: stable.example.com/v1beta1\nkind: CronTab\nmetadata:\n  name: nightly\nspec:\n  cronSpec: "0 3 * * *"\n', options: 'Kubernetes 1.30' },
+  good: { filename: 'crontab.yaml', text: 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: crontabs.stable.example.com\nspec:\n  group: stable.example.com\n  scope: Namespaced\n  names: {plural: crontabs, singular: crontab, kind: CronTab}\n  versions:\n  - name: v1beta1\n    served: false\n    storage: false\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}\n---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: nightly\nspec:\n  cronSpec: "0 3 * * *"\n', options: 'Kubernetes 1.30' },
+  fix: 'partial',
+  sources: [
+    'kubernetes/kubernetes staging/src/k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/types.go (CustomResourceDefinitionVersion: served, storage, deprecated, deprecationWarning)',
+    'Kubernetes docs: Versions in CustomResourceDefinitions (served versions; a version that is not served is not available over REST)',
+  ],
+  check(ctx, report) {
+    for (const { o, c } of ctx.customResources()) {
+      if (c.version?.served) continue;
+      const best = bestServed(c.crd) ?? c.crd.versions.filter((v) => v.served).map((v) => v.name)[0];
+      const why = c.version ? 'lists it with served: false' : 'does not list it';
+      report({
+        message: `${o.apiVersion} ${o.kind}: ${crdName(c.crd)} ${why}; it serves ${servedList(c.crd)}, so the API server refuses this object`,
+        range: o.apiVersionRange,
+        fixes: best ? () => {
+          const ed = new YamlEditor(ctx.file.text, o.doc, ctx.json);
+          ed.setScalar([...o.at, 'apiVersion'], `${c.crd.group}/${best}`);
+          return [{ title: `Change apiVersion to ${c.crd.group}/${best} — partial: check the fields against the CRD's ${best} schema`, edits: ed.edits, partial: true, preferred: false }];
+        } : [],
+        data: { crd: c.crd.name, crdFile: c.crd.file, version: c.versionName, served: c.crd.versions.filter((v) => v.served).map((v) => v.name) },
+      });
+    }
+  },
+};

@@ -1,0 +1,207 @@
+// The workspace's CustomResourceDefinitions and the custom resources that use them, for the Kubernetes rules
+// (NeighbourFacts.crds, NeighbourFacts.customResourceUses). Built only when a rule asks (a file holds an object of a
+// custom group, or a CRD), by one bounded walk of the workspace root that reads each YAML/JSON file once: a workspace
+// without custom resources never pays for it. Open documents win over the disk. Each file's part is remembered as a
+// summary (its CRD text, the custom groups its apiVersions name), so an edit, open or close that changes neither
+// leaves the index alone (lsp-lint opens thousands of files whose buffers are the disk's).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ALWAYS_SKIPPED_FOLDERS } from '../shared/names';
+import { MAX_FILE_BYTES } from '../shared/limits';
+import { workspaceFacts, type NeighbourFacts } from '../engine/families/registry';
+
+type CrdFacts = NonNullable<NeighbourFacts['crds']>;
+type CrdDef = CrdFacts['defs'] extends Map<string, infer D> ? D : never;
+type Use = ReturnType<NonNullable<NeighbourFacts['customResourceUses']>>['uses'][number];
+
+const MANIFEST_EXT = /\.(ya?ml|json)$/i;
+const MAX_FOLDERS = 2000;
+const MAX_FILES = 20000;
+const SKIP = new Set([...ALWAYS_SKIPPED_FOLDERS, '.git']);
+
+/** What a file adds to the index: its CRD text (only when it may hold one), the custom groups its apiVersions name and
+ *  those apiVersions (a custom resource moved to another version changes what its CRD's check says). */
+interface Summary { crd?: string; groups: string[]; versions?: string[] }
+
+const APIVERSION = /^[ \t]*(?:-[ \t]+)?["']?apiVersion["']?[ \t]*:[ \t]*["']?([A-Za-z0-9.-]+)\/([A-Za-z0-9]+)/gm;
+const JSON_APIVERSION = /"apiVersion"\s*:\s*"([A-Za-z0-9.-]+)\/([A-Za-z0-9]+)"/g;
+
+export function summaryOf(file: string, text: string | undefined): Summary {
+  if (text === undefined || !MANIFEST_EXT.test(file)) return { groups: [] };
+  // Editors and lsp-lint hand over the text without the byte order mark the disk may have.
+  text = text.replace(/^\uFEFF/, '');
+  const groups = new Set<string>();
+  const versions = new Set<string>();
+  for (const re of [APIVERSION, JSON_APIVERSION]) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) if (workspaceFacts.mayBeCustomGroup(m[1])) { groups.add(m[1]); versions.add(`${m[1]}/${m[2]}`); }
+  }
+  return { ...(workspaceFacts.mayHoldCrd(text) ? { crd: text } : {}), groups: [...groups].sort(), versions: [...versions].sort() };
+}
+const sameSummary = (a: Summary | undefined, b: Summary): boolean =>
+  (a?.crd ?? '') === (b.crd ?? '') && (a?.versions ?? []).join(',') === (b.versions ?? []).join(',');
+
+interface RootIndex {
+  root: string;
+  files: Map<string, Summary>;
+  /** Parsed on first use: the CRD-side rule needs only the summaries. */
+  facts?: CrdFacts;
+  notRead: string[];
+  /** The walk stopped before it had seen every folder or file: said in the findings that depend on it. */
+  truncated?: string;
+  uses: Map<string, { uses: Use[]; notRead?: string }>;
+}
+
+export class CrdIndex {
+  private roots = new Map<string, RootIndex>();
+  /** Per .skewguard.yaml (its kubernetes.crds): the CRDs of the files it names, and each path's problem. */
+  private extra = new Map<string, { facts: CrdFacts; problems: Array<{ index: number; message: string }> }>();
+
+  constructor(private readText: (p: string) => string | undefined, private openFiles: () => Iterable<string>) {}
+
+  clear(): void { this.roots.clear(); this.extra.clear(); }
+
+  /** The CRD facts for a file under `root`, with those of `extraPaths` (.skewguard.yaml kubernetes.crds) after them. */
+  crdsFor(root: string, config?: { path: string; crds?: string[] }): CrdFacts {
+    const idx = this.index(root);
+    const facts = this.factsOf(idx);
+    if (!config?.crds?.length) return facts;
+    const more = this.extraFor(config.path, config.crds).facts;
+    const defs = new Map(facts.defs);
+    for (const [k, d] of more.defs) if (!defs.has(k)) defs.set(k, d);
+    return { defs, files: facts.files.concat(more.files), notRead: facts.notRead.concat(more.notRead) };
+  }
+
+  /** The CRDs of the files whose summary says they may hold one, parsed once per index. */
+  private factsOf(idx: RootIndex): CrdFacts {
+    if (idx.facts) return idx.facts;
+    const notRead = idx.notRead.slice();
+    const found: Array<{ file: string; defs: CrdDef[] }> = [];
+    for (const [p, s] of idx.files) {
+      if (s.crd === undefined) continue;
+      const rel = path.relative(idx.root, p) || p;
+      try { found.push({ file: rel, defs: workspaceFacts.crdsOfText(s.crd, rel) }); } catch (e) { notRead.push(`${rel} does not parse (${(e as Error).message})`); }
+    }
+    return (idx.facts = workspaceFacts.crdFacts(found, notRead));
+  }
+
+  /** The custom resources of a group in the workspace's files other than `except`. */
+  usesFor(root: string, group: string, except: string): { uses: Use[]; notRead?: string } {
+    const idx = this.index(root);
+    let hit = idx.uses.get(group);
+    if (!hit) {
+      const uses: Array<Use & { abs?: string }> = [];
+      for (const [p, s] of idx.files) {
+        if (!s.groups.includes(group)) continue;
+        const text = this.readText(p);
+        if (text === undefined) continue;
+        for (const u of workspaceFacts.customResourceUsesOfText(text, path.relative(root, p) || p, group)) uses.push({ ...u, abs: p });
+      }
+      hit = { uses, ...(idx.truncated ? { notRead: idx.truncated } : {}) };
+      if (idx.uses.size < 256) idx.uses.set(group, hit);
+    }
+    return { uses: hit.uses.filter((u) => (u as Use & { abs?: string }).abs !== except), ...(hit.notRead ? { notRead: hit.notRead } : {}) };
+  }
+
+  /**
+   * A file's effective text is now `text` (opened, edited, closed: the disk's): whether that changes what the index
+   * of its root says (a CRD changed, appeared or went; a custom group is used or no longer). If so the index is
+   * forgotten and the caller re-checks the open files. An index not built yet has nothing to forget.
+   */
+  changed(root: string, file: string, text: string | undefined): boolean {
+    const idx = this.roots.get(root);
+    if (!idx || !MANIFEST_EXT.test(file)) return false;
+    const now = summaryOf(file, text ?? this.readText(file));
+    if (sameSummary(idx.files.get(file), now)) return false;
+    this.roots.delete(root);
+    return true;
+  }
+
+  /** Whether an index is built for the root (only then can an edit make it stale). */
+  has(root: string): boolean { return this.roots.has(root); }
+
+  /** .skewguard.yaml's kubernetes.crds entries that cannot be used, by index (read when the config is loaded). */
+  problemsOf(configPath: string, crds: string[]): Array<{ index: number; message: string }> {
+    return this.extraFor(configPath, crds).problems;
+  }
+
+  private index(root: string): RootIndex {
+    const hit = this.roots.get(root);
+    if (hit) return hit;
+    const files = new Map<string, Summary>();
+    const candidates = new Set<string>();
+    for (const p of this.openFiles()) if ((p === root || p.startsWith(root + path.sep)) && MANIFEST_EXT.test(p)) candidates.add(p);
+    const queue = [root];
+    let folders = 0;
+    let truncated: string | undefined;
+    while (queue.length) {
+      if (folders >= MAX_FOLDERS) { truncated = `the workspace walk for CustomResourceDefinitions stopped after ${MAX_FOLDERS} folders`; break; }
+      const dir = queue.shift()!;
+      folders++;
+      let ents: fs.Dirent[] = [];
+      try { ents = fs.readdirSync(dir, { withFileTypes: true }); } catch { continue; }
+      for (const d of ents) {
+        const p = path.join(dir, d.name);
+        if (d.isDirectory()) { if (!d.name.startsWith('.') && !SKIP.has(d.name)) queue.push(p); } else if (d.isFile() && MANIFEST_EXT.test(d.name)) candidates.add(p);
+      }
+      if (candidates.size > MAX_FILES) { truncated = `the workspace walk for CustomResourceDefinitions stopped after ${MAX_FILES} files`; break; }
+    }
+    const notRead: string[] = truncated ? [truncated] : [];
+    for (const p of [...candidates].sort()) files.set(p, summaryOf(p, this.readText(p)));
+    const idx: RootIndex = { root, files, notRead, ...(truncated ? { truncated } : {}), uses: new Map() };
+    this.roots.set(root, idx);
+    return idx;
+  }
+
+  private extraFor(configPath: string, crds: string[]): { facts: CrdFacts; problems: Array<{ index: number; message: string }> } {
+    const key = `${configPath}\u0000${crds.join('\u0000')}`;
+    const hit = this.extra.get(key);
+    if (hit) return hit;
+    const base = path.dirname(configPath);
+    const problems: Array<{ index: number; message: string }> = [];
+    const found: Array<{ file: string; defs: CrdDef[] }> = [];
+    crds.forEach((entry, index) => {
+      const abs = path.resolve(base, entry);
+      let st: fs.Stats;
+      try { st = fs.statSync(abs); } catch (e) { problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}), so its CustomResourceDefinitions are not known` }); return; }
+      const list: string[] = [];
+      if (st.isDirectory()) {
+        const queue = [abs];
+        let folders = 0;
+        while (queue.length && folders < MAX_FOLDERS && list.length < MAX_FILES) {
+          const dir = queue.shift()!;
+          folders++;
+          let ents: fs.Dirent[] = [];
+          try { ents = fs.readdirSync(dir, { withFileTypes: true }); } catch (e) { problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": folder ${path.relative(abs, dir) || '.'} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` }); continue; }
+          for (const d of ents.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+            const p = path.join(dir, d.name);
+            if (d.isDirectory()) { if (!d.name.startsWith('.') && !SKIP.has(d.name)) queue.push(p); } else if (d.isFile() && MANIFEST_EXT.test(d.name)) list.push(p);
+          }
+        }
+        if (queue.length) problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": only the first ${list.length} files of ${folders} folders were read` });
+      } else if (st.isFile()) {
+        list.push(abs);
+      } else {
+        problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": not a regular file or folder` });
+        return;
+      }
+      let defs = 0;
+      for (const p of list.sort()) {
+        const shown = path.join(entry, path.relative(abs, p)) || entry;
+        let size = 0;
+        try { size = fs.statSync(p).size; } catch { /* read below says it */ }
+        if (size > MAX_FILE_BYTES) { problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": ${shown} is over ${MAX_FILE_BYTES} bytes and was not read` }); continue; }
+        const text = this.readText(p);
+        if (text === undefined) { problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": ${shown} cannot be read` }); continue; }
+        let ds: CrdDef[] = [];
+        try { ds = workspaceFacts.crdsOfText(text, shown); } catch (e) { problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": ${shown} does not parse (${(e as Error).message})` }); continue; }
+        defs += ds.length;
+        found.push({ file: shown, defs: ds });
+      }
+      if (!defs) problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": ${st.isDirectory() ? `no file in this folder holds` : 'the file holds no'} apiextensions.k8s.io CustomResourceDefinition` });
+    });
+    const out = { facts: workspaceFacts.crdFacts(found, problems.map((p) => p.message)), problems };
+    this.extra.set(key, out);
+    return out;
+  }
+}

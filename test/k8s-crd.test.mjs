@@ -1,0 +1,286 @@
+// Issue #16 item 4: the workspace's CustomResourceDefinitions define their custom resources (served, deprecated with its
+// warning, storage, openAPIV3Schema), in lsp-lint and in the editor alike; a CRD is checked for changes that break its
+// stored objects; .skewguard.yaml's kubernetes.crds points at CRDs outside the workspace.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { LspClient, makeWorkspace, uriOf } from './helpers/lsp-client.mjs';
+
+const require = createRequire(import.meta.url);
+const e = require('../dist/engine.js');
+const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+
+const CRONTAB_CRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: crontabs.stable.example.com
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names: {plural: crontabs, singular: crontab, kind: CronTab}
+  versions:
+  - name: v1alpha1
+    served: false
+    storage: false
+  - name: v1beta1
+    served: true
+    storage: false
+    deprecated: true
+    deprecationWarning: "stable.example.com/v1beta1 CronTab is deprecated; migrate to v1"
+    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              cronSpec: {type: string, description: "The cron schedule."}
+              replicas: {type: integer}
+              policy: {type: string, enum: [Allow, Forbid]}
+              template: {type: object, x-kubernetes-preserve-unknown-fields: true}
+              selector: {type: object, additionalProperties: {type: string}}
+`;
+const BACKUP_CRD_V1BETA1 = `apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+metadata:
+  name: backups.ops.example.com
+spec:
+  group: ops.example.com
+  version: v1
+  names: {plural: backups, kind: Backup}
+  preserveUnknownFields: false
+  validation:
+    openAPIV3Schema:
+      type: object
+      properties:
+        spec:
+          type: object
+          properties:
+            schedule: {type: string}
+`;
+const CRS = `apiVersion: stable.example.com/v1alpha1
+kind: CronTab
+metadata:
+  name: a
+---
+apiVersion: stable.example.com/v1beta1
+kind: CronTab
+metadata:
+  name: b
+spec:
+  anything: goes
+---
+apiVersion: stable.example.com/v1
+kind: CronTab
+metadata:
+  name: c
+  labels: {x: y}
+spec:
+  cronSpec: "* * * * *"
+  replica: 2
+  replicas: "3"
+  policy: forbid
+  template: {free: form}
+  selector: {app: c}
+status: {whatever: 1}
+---
+apiVersion: ops.example.com/v1
+kind: Backup
+metadata:
+  name: d
+spec:
+  schedul: daily
+`;
+
+function lint(dir, ...args) {
+  try {
+    return { code: 0, out: execFileSync(process.execPath, [path.join(repoRoot, 'bin/lsp-lint.js'), '--format', 'json', ...args], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }), err: '' };
+  } catch (err) { return { code: err.status, out: err.stdout, err: err.stderr }; }
+}
+const messagesOf = (out, file) => JSON.parse(out).find((f) => f.filePath.endsWith(file))?.messages ?? [];
+const brief = (ms) => ms.map((m) => `${m.line}:${m.column} ${m.severity === 2 || m.severity === 'error' ? 'error' : m.severity === 1 || m.severity === 'warning' ? 'warning' : m.severity} ${m.ruleId}`);
+
+test('lsp-lint: CRs are checked against the CRDs of a Helm chart\'s crds/ folder (multi-document, v1 and v1beta1)', () => {
+  const dir = makeWorkspace({ 'charts/app/crds/crds.yaml': `${CRONTAB_CRD}---\n${BACKUP_CRD_V1BETA1}`, 'manifests/crs.yaml': CRS });
+  try {
+    const r = lint(dir, '--kubernetes-window', '1.30', 'manifests');
+    assert.equal(r.code, 1, r.err);
+    const ms = messagesOf(r.out, 'manifests/crs.yaml');
+    assert.deepEqual(ms.map((m) => `${m.line}:${m.column} ${m.ruleId}`), [
+      '1:13 k8s/cr-version-not-served', '6:13 k8s/cr-version-deprecated', '20:3 k8s/cr-unknown-field',
+      '21:13 k8s/cr-invalid-value', '22:11 k8s/cr-invalid-value', '32:3 k8s/cr-unknown-field',
+    ]);
+    assert.match(ms[0].message, /crontabs\.stable\.example\.com \(charts\/app\/crds\/crds\.yaml\) lists it with served: false; it serves v1beta1, v1/);
+    assert.match(ms[1].message, /"stable\.example\.com\/v1beta1 CronTab is deprecated; migrate to v1"/);
+    assert.match(ms[2].message, /spec\.replica is not in the schema .*drops it/);
+    assert.match(ms[3].message, /spec\.replicas is a string; .* says integer/);
+    assert.match(ms[4].message, /"forbid" is not one of "Allow", "Forbid".*did you mean Forbid\?/);
+    // v1beta1's single spec.version and its CRD-wide spec.validation schema.
+    assert.match(ms[5].message, /spec\.schedul is not in the schema of ops\.example\.com\/v1 Backup .*did you mean spec\.schedule\?/);
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('engine: a CRD in the same file defines its CRs; preserve-unknown-fields, additionalProperties, metadata and status are not judged', () => {
+  const text = `${CRONTAB_CRD}---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c, annotations: {a: b}}\nspec:\n  template: {any: thing}\n  selector: {x: z}\nstatus: {free: 1}\n`;
+  const r = e.analyze({ path: '/x/c.yaml', text, config: e.resolveConfig({ cli: { kubernetesWindow: '1.30' } }) });
+  assert.deepEqual(r.diagnostics.filter((d) => d.ruleId.startsWith('k8s/cr')).map((d) => d.ruleId), []);
+  // CRLF and a multi-byte character before the key: the position is still the key's (UTF-16 columns).
+  const crlf = `${CRONTAB_CRD}---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: "é"}\nspec: {cronSpec: "é", replica: 1}\n`.replace(/\n/g, '\r\n');
+  const d = e.analyze({ path: '/x/c.yaml', text: crlf, config: e.resolveConfig({ cli: { kubernetesWindow: '1.30' } }) }).diagnostics.filter((x) => x.ruleId === 'k8s/cr-unknown-field');
+  assert.deepEqual(d.map((x) => x.range.start), [{ line: 38, character: 22 }]);
+  assert.match(d[0].message, /did you mean spec\.replicas\?/);
+});
+
+test('a workspace without CRDs or custom resources never gathers CRD facts (the 5,000-document bench pays nothing)', () => {
+  let asked = 0;
+  const neighbours = { get crds() { asked++; return undefined; }, customResourceUses() { asked++; return { uses: [] }; } };
+  const docs = [];
+  for (let i = 0; i < 5000; i++) docs.push(`apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d${i}}\nspec:\n  replicas: 1\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n    spec: {containers: [{name: c, image: nginx}]}\n`);
+  docs.push('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {a: b}\n');
+  e.analyze({ path: '/x/big.yaml', text: docs.join('---\n'), config: e.resolveConfig({ cli: { kubernetesWindow: '1.28..1.30' } }), neighbours });
+  assert.equal(asked, 0, 'built-in kinds never ask for the workspace CRDs');
+  // One custom resource: asked (once per file, memoized), and nothing else changes.
+  e.analyze({ path: '/x/cr.yaml', text: 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: x}\n---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: y}\n', config: e.resolveConfig({ cli: { kubernetesWindow: '1.30' } }), neighbours });
+  assert.equal(asked, 1);
+});
+
+test('lsp-lint: a CRD is checked for changes that break its stored objects, and for versions the workspace\'s CRs still use', () => {
+  const crd = (versions, status = '') => `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: crontabs.stable.example.com\nspec:\n  group: stable.example.com\n  scope: Namespaced\n  names: {plural: crontabs, kind: CronTab}\n  versions:\n${versions}${status}`;
+  const v = (name, served, storage) => `  - name: ${name}\n    served: ${served}\n    storage: ${storage}\n`;
+  const dir = makeWorkspace({
+    'crds/two-storage.yaml': crd(v('v1beta1', true, true) + v('v1', true, true)),
+    'crds/no-storage.yaml': crd(v('v1beta1', true, false) + v('v1', true, false)),
+    'crds/storage-not-served.yaml': crd(v('v1beta1', false, true) + v('v1', true, false)),
+    'crds/stored-removed.yaml': crd(v('v1', true, true), 'status:\n  storedVersions: [v1alpha1, v1]\n'),
+    'apps/a.yaml': 'apiVersion: stable.example.com/v1alpha1\nkind: CronTab\nmetadata: {name: a}\n',
+    'apps/b.json': '{"apiVersion": "stable.example.com/v1beta1", "kind": "CronTab", "metadata": {"name": "b"}}\n',
+  });
+  try {
+    const r = lint(dir, '--kubernetes-window', '1.30', 'crds');
+    const at = (f) => brief(messagesOf(r.out, f)).sort();
+    const msg = (f, rule, i = 0) => messagesOf(r.out, f).filter((m) => m.ruleId === rule)[i].message;
+    assert.deepEqual(at('crds/two-storage.yaml'), ['15:14 error k8s/crd-storage-version', '9:3 error k8s/crd-version-in-use']);
+    assert.match(msg('crds/two-storage.yaml', 'k8s/crd-storage-version'), /v1 is a second storage version \(v1beta1, v1 are marked storage: true\)/);
+    assert.match(msg('crds/two-storage.yaml', 'k8s/crd-version-in-use'), /v1alpha1 is not listed, but 1 custom resource of the workspace uses it \(apps\/a\.yaml:1\)/);
+    assert.deepEqual(at('crds/no-storage.yaml'), ['9:3 error k8s/crd-storage-version', '9:3 error k8s/crd-version-in-use']);
+    assert.match(msg('crds/no-storage.yaml', 'k8s/crd-storage-version'), /no version is marked storage: true/);
+    assert.deepEqual(at('crds/storage-not-served.yaml'), ['11:13 error k8s/crd-storage-version', '11:13 error k8s/crd-version-in-use', '9:3 error k8s/crd-version-in-use']);
+    assert.match(msg('crds/storage-not-served.yaml', 'k8s/crd-storage-version'), /v1beta1 is the storage version but served: false/);
+    assert.match(messagesOf(r.out, 'crds/storage-not-served.yaml').map((m) => m.message).join('\n'), /v1beta1 is served: false, but 1 custom resource .*\(apps\/b\.json:1\)/);
+    assert.deepEqual(at('crds/stored-removed.yaml'), ['14:20 error k8s/crd-storage-version', '9:3 error k8s/crd-version-in-use', '9:3 error k8s/crd-version-in-use']);
+    assert.match(msg('crds/stored-removed.yaml', 'k8s/crd-storage-version'), /status\.storedVersions names v1alpha1, which spec\.versions no longer lists/);
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('.skewguard.yaml kubernetes.crds: CRD files and folders outside the workspace; an unreadable entry is a problem at its line', () => {
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'crds-outside-'));
+  fs.mkdirSync(path.join(outside, 'crds'));
+  fs.writeFileSync(path.join(outside, 'crds', 'crontab.yaml'), CRONTAB_CRD);
+  fs.writeFileSync(path.join(outside, 'backup.yaml'), BACKUP_CRD_V1BETA1);
+  fs.writeFileSync(path.join(outside, 'not-a-crd.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n');
+  const dir = makeWorkspace({
+    '.skewguard.yaml': `kubernetes:\n  window: "1.30"\n  crds:\n    - ${path.join(outside, 'crds')}\n    - ${path.join(outside, 'backup.yaml')}\n`,
+    'crs.yaml': CRS,
+  });
+  try {
+    const r = lint(dir, 'crs.yaml');
+    assert.equal(r.code, 1, r.err);
+    assert.deepEqual(messagesOf(r.out, 'crs.yaml').map((m) => m.ruleId), ['k8s/cr-version-not-served', 'k8s/cr-version-deprecated', 'k8s/cr-unknown-field', 'k8s/cr-invalid-value', 'k8s/cr-invalid-value', 'k8s/cr-unknown-field']);
+    assert.match(messagesOf(r.out, 'crs.yaml')[0].message, new RegExp(`\\(${path.join(outside, 'crds').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/crontab\\.yaml\\)`));
+    // A missing path and a file without a CRD: said in .skewguard.yaml at the entry, not passed over.
+    fs.writeFileSync(path.join(dir, '.skewguard.yaml'), `kubernetes:\n  window: "1.30"\n  crds:\n    - ./missing\n    - ${path.join(outside, 'not-a-crd.yaml')}\n`);
+    const bad = lint(dir, 'crs.yaml');
+    assert.equal(bad.code, 2, bad.out);
+    assert.match(bad.err, /\.skewguard\.yaml:4:7: kubernetes\.crds\[0\] "\.\/missing": cannot be read \(ENOENT\)/);
+    assert.match(bad.err, /\.skewguard\.yaml:5:7: kubernetes\.crds\[1\] ".*not-a-crd\.yaml": the file holds no apiextensions\.k8s\.io CustomResourceDefinition/);
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); fs.rmSync(outside, { recursive: true, force: true }); }
+});
+
+test('a workspace CRD wins over the built-in cert-manager and Flux lifecycle rows of its group/kind', () => {
+  const cert = 'apiVersion: cert-manager.io/v1alpha2\nkind: Certificate\nmetadata: {name: c}\nspec: {secretName: s}\n';
+  const certCrd = `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: certificates.cert-manager.io}\nspec:\n  group: cert-manager.io\n  scope: Namespaced\n  names: {plural: certificates, kind: Certificate}\n  versions:\n  - {name: v1alpha2, served: true, storage: false, deprecated: true}\n  - {name: v1, served: true, storage: true}\n`;
+  const config = e.resolveConfig({ cli: { kubernetesWindow: '1.30', componentVersions: { 'cert-manager': '1.8' } } });
+  const ids = (text) => e.analyze({ path: '/x/c.yaml', text, config }).diagnostics.map((d) => d.ruleId);
+  assert.deepEqual(ids(cert), ['k8s/removed-api'], 'without a CRD the built-in row (removed in cert-manager 1.7) applies');
+  assert.deepEqual(ids(`${certCrd}---\n${cert}`), ['k8s/cr-version-deprecated'], 'the installed CRD serves it, deprecated');
+  const m = e.analyze({ path: '/x/c.yaml', text: `${certCrd}---\n${cert}`, config }).diagnostics[0].message;
+  assert.match(m, /"cert-manager\.io\/v1alpha2 Certificate is deprecated; use cert-manager\.io\/v1 Certificate" \(the API server's default warning/);
+  // A CRD-provided *.k8s.io group (external-snapshotter's): the workspace's CRD wins over the Kubernetes row too.
+  const vs = 'apiVersion: snapshot.storage.k8s.io/v1beta1\nkind: VolumeSnapshot\nmetadata: {name: s}\nspec: {source: {persistentVolumeClaimName: p}}\n';
+  const vsCrd = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: volumesnapshots.snapshot.storage.k8s.io}\nspec:\n  group: snapshot.storage.k8s.io\n  scope: Namespaced\n  names: {plural: volumesnapshots, kind: VolumeSnapshot}\n  versions:\n  - {name: v1beta1, served: false, storage: false}\n  - {name: v1, served: true, storage: true}\n';
+  const k8sConfig = e.resolveConfig({ cli: { kubernetesWindow: '1.30' } });
+  const vids = (text) => e.analyze({ path: '/x/s.yaml', text, config: k8sConfig }).diagnostics.map((d) => d.ruleId);
+  assert.deepEqual(vids(vs), ['k8s/deprecated-api']);
+  assert.deepEqual(vids(`${vsCrd}---\n${vs}`), ['k8s/crd-version-in-use', 'k8s/cr-version-not-served']);
+  // Flux on a StarlingX path: helm.toolkit.fluxcd.io/v2beta1 is not served by 12.0's Flux, unless the workspace installs its own CRD.
+  const hr = 'apiVersion: helm.toolkit.fluxcd.io/v2beta1\nkind: HelmRelease\nmetadata: {name: h}\nspec: {interval: 5m}\n';
+  const fluxConfig = e.resolveConfig({ cli: { starlingxRelease: '12.0' } });
+  const fids = (text) => e.analyze({ path: '/x/h.yaml', text, config: fluxConfig }).diagnostics.map((d) => d.ruleId).filter((id) => /flux|crd?-/.test(id));
+  assert.ok(fids(hr).includes('k8s/flux-api-not-served'), JSON.stringify(fids(hr)));
+  const hrCrd = `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: helmreleases.helm.toolkit.fluxcd.io}\nspec:\n  group: helm.toolkit.fluxcd.io\n  scope: Namespaced\n  names: {plural: helmreleases, kind: HelmRelease}\n  versions:\n  - {name: v2beta1, served: false, storage: false}\n  - {name: v2, served: true, storage: true}\n`;
+  assert.deepEqual(fids(`${hrCrd}---\n${hr}`).filter((id) => id !== 'k8s/flux-controller-not-deployed'), ['k8s/crd-version-in-use', 'k8s/cr-version-not-served']);
+});
+
+test('LSP: editing a CRD re-checks the open custom resources; a CRD changed on disk too (didChangeWatchedFiles)', async () => {
+  // The CRD on disk has a byte order mark, which the editor's buffer does not: still the same text.
+  const dir = makeWorkspace({ 'crds/crontab.yaml': `\uFEFF${CRONTAB_CRD}`, 'crs/c.yaml': 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c}\nspec: {cronSpec: x}\n', 'other/o.yaml': 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: o}\n' });
+  const client = new LspClient(dir);
+  try {
+    await client.initialize();
+    const cr = uriOf(path.join(dir, 'crs/c.yaml'));
+    const first = await client.open(cr, fs.readFileSync(path.join(dir, 'crs/c.yaml'), 'utf8'));
+    assert.deepEqual(first.diagnostics.map((d) => d.code), []);
+    await new Promise((r) => setTimeout(r, 300)); // the folder-scoped settings' re-check of the CR itself
+    // Opening the CRD with the disk's text changes nothing: the CR is not checked again.
+    const crdUri = uriOf(path.join(dir, 'crds/crontab.yaml'));
+    const before = client.count(cr);
+    await client.open(crdUri, CRONTAB_CRD);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(client.count(cr), before, 'a CRD buffer equal to the disk does not re-check the others');
+    // The CRD stops serving v1 in the editor: the open CR is checked again and says so.
+    const edited = CRONTAB_CRD.replace(/name: v1\n    served: true/, 'name: v1\n    served: false');
+    const since = client.count(cr);
+    await client.notify('textDocument/didChange', { textDocument: { uri: crdUri, version: 2 }, contentChanges: [{ text: edited }] });
+    const again = await client.waitFor(cr, (p) => p.diagnostics.some((d) => d.code === 'k8s/cr-version-not-served'), { since });
+    assert.match(again.diagnostics[0].message, /lists it with served: false; it serves v1beta1/);
+    // Closed, the disk's text counts again: v1 served, the finding goes.
+    const since2 = client.count(cr);
+    await client.notify('textDocument/didClose', { textDocument: { uri: crdUri } });
+    await client.waitFor(cr, (p) => p.diagnostics.length === 0, { since: since2 });
+    // Changed on disk, reported by the client's file watcher: checked again.
+    fs.writeFileSync(path.join(dir, 'crds/crontab.yaml'), CRONTAB_CRD.replace('name: v1\n    served: true\n    storage: true', 'name: v1\n    served: true\n    storage: true\n    deprecated: true'));
+    const since3 = client.count(cr);
+    await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: crdUri, type: 2 }] });
+    const dep = await client.waitFor(cr, (p) => p.diagnostics.some((d) => d.code === 'k8s/cr-version-deprecated'), { since: since3 });
+    assert.match(dep.diagnostics.find((d) => d.code === 'k8s/cr-version-deprecated').message, /stable\.example\.com\/v1 CronTab is deprecated/);
+  } finally { client.kill(); fs.rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('LSP: a custom resource moved to a version its CRD no longer serves re-checks the open CRD (k8s/crd-version-in-use)', async () => {
+  const crd = CRONTAB_CRD;
+  const cr = 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c}\n';
+  const dir = makeWorkspace({ 'crds/crontab.yaml': crd, 'crs/c.yaml': cr });
+  const client = new LspClient(dir);
+  try {
+    await client.initialize();
+    const crdUri = uriOf(path.join(dir, 'crds/crontab.yaml'));
+    const crUri = uriOf(path.join(dir, 'crs/c.yaml'));
+    const first = await client.open(crdUri, crd);
+    assert.deepEqual(first.diagnostics.map((d) => d.code), []);
+    await client.open(crUri, cr);
+    const since = client.count(crdUri);
+    await client.notify('textDocument/didChange', { textDocument: { uri: crUri, version: 2 }, contentChanges: [{ text: cr.replace('/v1\n', '/v1alpha1\n') }] });
+    const p = await client.waitFor(crdUri, (x) => x.diagnostics.some((d) => d.code === 'k8s/crd-version-in-use'), { since });
+    assert.match(p.diagnostics[0].message, /stable\.example\.com\/v1alpha1 is served: false, but 1 custom resource of the workspace uses it \(crs\/c\.yaml:1\)/);
+    assert.deepEqual(p.diagnostics[0].range.start, { line: 10, character: 12 });
+  } finally { client.kill(); fs.rmSync(dir, { recursive: true, force: true }); }
+});
