@@ -8,7 +8,7 @@ import { parseRange, minorsBetween, compareVersions, minorOf, normalizeKubernete
 import { findStarlingxRelease, newestStarlingxRelease, starlingxReleases, kubernetesApis, type StxRelease } from './data';
 import type { Family, SeveritySetting, SourceInfo } from './types';
 import type { PlutoRow } from './families/kubernetes';
-import { kataData, kataWindow } from './kata/data';
+import { checkKataWindowSpec, parseKataWindowSpec, isSpec, type KataWindowSpec } from './kata/window';
 import { containerdWindow, containerdMinors } from './containerd/data';
 import { checkGlob } from './glob';
 import { fluxWindowOf, type FluxWindow } from './starlingx-app/data';
@@ -328,13 +328,8 @@ export function checkKubernetesWindow(s: string): string | undefined {
 
 /** Returns an error message for a Kata window that is malformed or names no known release. */
 export function checkKataWindow(s: string): string | undefined {
-  const r = parseRange(s);
-  if (!r) return `kata.window "${s}" is not a release or range such as "3.2..3.32"`;
-  if (!kataWindow(r.from, r.to).length) {
-    const rs = kataData().releases;
-    return `Kata window "${s}" holds no known release (the data knows ${rs[0]} … ${rs[rs.length - 1]})`;
-  }
-  return undefined;
+  // Releases may carry their flavour ("3.20 (go)..4.1 (runtime-rs)"): engine/kata/window.ts.
+  return checkKataWindowSpec(s);
 }
 
 /** Returns an error message for a containerd window that is malformed or names no containerd minor of the data. */
@@ -397,7 +392,8 @@ export interface ResolvedConfig {
    */
   flux?: FluxWindow;
   kubernetes: KubeWindow;
-  kata: { window?: { from: string; to: string }; flavour?: string; source: SourceInfo; flavourSource?: SourceInfo };
+  /** window: its ends, each with the flavour written after it ("3.20 (go)..4.1 (runtime-rs)"), engine/kata/window.ts. */
+  kata: { window?: KataWindowSpec; flavour?: string; source: SourceInfo; flavourSource?: SourceInfo };
   /** The containerd window when configured (else the containerd family derives it from StarlingX or the Kubernetes window). */
   containerd: { window?: { from: string; to: string }; source?: SourceInfo };
   rules: Record<string, SeveritySetting>;
@@ -483,11 +479,14 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
 
   const kataW = pick('kataWindow');
   const kataF = pick('kataFlavour');
+  const kataSpec = kataW ? kataWindowOf(kataW[0]) : undefined;
+  // A window whose ends carry one flavour sets it, over kata.flavour (a crossing window checks each side with its own).
+  const windowFlavour = kataSpec?.fromFlavour && kataSpec.fromFlavour === kataSpec.toFlavour ? kataSpec.fromFlavour : undefined;
   const kata = {
-    window: kataW ? parseRange(kataW[0]) : undefined,
-    flavour: kataF?.[0],
+    window: kataSpec,
+    flavour: windowFlavour ?? kataF?.[0],
     source: kataW?.[1] ?? { kind: 'default', detail: 'newest Kata release' } as SourceInfo,
-    flavourSource: kataF?.[1],
+    flavourSource: kataSpec?.fromFlavour ? kataW![1] : kataF?.[1],
   };
 
   const ctrW = pick('containerdWindow');
@@ -537,7 +536,7 @@ export function describeResolved(c: ResolvedConfig): Record<string, unknown> {
     ...(c.flux ? { flux: { window: c.flux.text, versions: c.flux.steps.map((s) => ({ starlingx: s.starlingx, flux: s.flux })), source: c.flux.source } } : {}),
     kubernetes: { window: c.kubernetes.minors.length > 1 ? `${c.kubernetes.minors[0]}..${c.kubernetes.minors[c.kubernetes.minors.length - 1]}` : c.kubernetes.minors[0], versions: c.kubernetes.patches ?? c.kubernetes.minors, source: c.kubernetes.source, pastData: windowPastDataOf(c.kubernetes.minors) ?? null },
     components: c.components,
-    kata: { window: c.kata.window ? `${c.kata.window.from}..${c.kata.window.to}` : null, flavour: c.kata.flavour ?? null, source: c.kata.source },
+    kata: { window: c.kata.window ? kataWindowText(c.kata.window) : null, flavour: c.kata.flavour ?? null, source: c.kata.source },
     containerd: { window: c.containerd.window ? `${c.containerd.window.from}..${c.containerd.window.to}` : null, source: c.containerd.source ?? { kind: 'default', detail: 'from StarlingX\'s release data or the Kubernetes window, per file (containerd family)' } },
     rules: Object.fromEntries(Object.entries(c.rules).map(([k, v]) => [k, { severity: v, source: c.ruleSources[k] }])),
     ignore: c.ignore,
@@ -609,4 +608,16 @@ function resolveComponentVersions(input: ResolveInput): Record<string, Component
   ];
   for (const [o, source] of layers) for (const [name, v] of Object.entries(o ?? {})) out[name] = { version: normalizeKubernetesVersion(v), source };
   return out;
+}
+
+/** A kata.window value as the resolved configuration holds it (undefined when malformed: reported where it is read). */
+function kataWindowOf(s: string): KataWindowSpec | undefined {
+  const r = parseKataWindowSpec(s);
+  return isSpec(r) ? r : undefined;
+}
+
+/** "3.2..3.32", "3.20 (go)..4.1 (runtime-rs)": a window as --print-config and the status bar show it. */
+export function kataWindowText(w: KataWindowSpec): string {
+  const end = (v: string, f?: string) => (f ? `${v} (${f})` : v);
+  return `${end(w.from, w.fromFlavour)}..${end(w.to, w.toFlavour)}`;
 }

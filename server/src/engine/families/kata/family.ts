@@ -16,12 +16,18 @@ import { rule as kataRenamedOption } from '../../rules/kata/renamed-option';
 import { rule as kataInvalidType } from '../../rules/kata/invalid-type';
 import { rule as kataInvalidValue } from '../../rules/kata/invalid-value';
 import { rule as kataDropIn } from '../../rules/kata/drop-in-not-read';
+import { rule as kataFlavourSwitch } from '../../rules/kata/flavour-switch';
+import { KataCrossing, claims, within, NOT_READ_RULES } from './crossing';
+import type { Emit, Stage } from '../types';
+import type { Faults } from '../../faults';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
   interface FamilyResults {
     kata?: KataContext;
     toml?: TomlFile;
+    /** Under a window that switches flavour: both sides (kata is then the side after the switch). */
+    kataCrossing?: KataCrossing;
   }
 }
 
@@ -36,7 +42,7 @@ export const kataConfig: FamilyModule<'kata-config'> = {
   // TOML is never read as YAML.
   look: ({ ext }) => ({ notYaml: ext === '.toml' }),
   detect: ({ file, ext, text }) => (ext === '.toml' && isKataConfig(file, text) ? DETECT.content : DETECT.no),
-  rules: kataRules,
+  rules: [...kataRules, kataFlavourSwitch],
   analyze({ input, emit, stage }) {
     const { text, config, faults } = input;
     const toml = stage('parse', () => parseToml(text));
@@ -49,13 +55,45 @@ export const kataConfig: FamilyModule<'kata-config'> = {
       emit(parseError, { message: `${e.code === 'TOML_DEPTH' ? `TOML ${e.message}, so the file is not checked` : `TOML syntax error: ${e.message}`}`, range: { start: e.start, end: e.end } });
       return { toml };
     }
+    const w = stage('context', () => resolveKataWindow(config));
+    // A window that switches flavour: both dialects, each at its side of the window (crossing.ts).
+    if (w.crossing) return analyzeCrossing(input.path, toml, w as Required<typeof w>, emit, faults, stage);
     const { flavour, source } = stage('detect', () => detectFlavour(input.path, toml, config));
-    const kata = stage('context', () => { const w = resolveKataWindow(config); return new KataContext(input.path, toml, flavour, source, w.window, w.source); });
+    const kata = stage('context', () => new KataContext(input.path, toml, flavour, source, w.window, w.source));
     for (const rule of kataRules) runRule(rule, kata, emit, faults);
     return { kata, toml };
   },
   hover: (r, text, pos) => (r.kata ? kataHover(r.kata, text, pos) : undefined),
   complete: kataComplete,
-  facts: (r) => (r.kata ? { kataFlavour: r.kata.flavour, kataFlavourSource: r.kata.flavourSource, kataWindow: r.kata.windowText } : undefined),
+  facts: (r) => (r.kataCrossing
+    ? { kataFlavour: `${r.kataCrossing.first.flavour} → ${r.kataCrossing.second.flavour}`, kataFlavourSource: r.kataCrossing.first.windowSource, kataWindow: r.kataCrossing.windowText }
+    : r.kata ? { kataFlavour: r.kata.flavour, kataFlavourSource: r.kata.flavourSource, kataWindow: r.kata.windowText } : undefined),
   data: kataData,
 };
+
+/** Both dialects of a window that switches flavour: each side's rules at its releases, and kata/flavour-switch. */
+function analyzeCrossing(file: string, toml: TomlFile, w: Required<ReturnType<typeof resolveKataWindow>>, emit: Emit, faults: Faults | undefined, stage: Stage) {
+  const c = w.crossing;
+  const source = { kind: w.source.kind, detail: `${w.source.detail}: the window's flavours` } as typeof w.source;
+  const x = stage('context', () => new KataCrossing(toml, [
+    new KataContext(file, toml, c.first, source, c.before, w.source),
+    new KataContext(file, toml, c.second, source, c.after, w.source),
+  ]));
+  const cl = stage('context', () => claims(x, new Set(['block_device_driver', 'enable_guest_swap'])));
+  const seen = new Set<string>();
+  for (const side of x.sides) {
+    const mine = cl.notRead.get(side.flavour)!;
+    const sideEmit: Emit = (rule, f) => {
+      if (NOT_READ_RULES.has(rule.id) && within(f.range, mine)) return;
+      if (rule.id === 'kata/invalid-value' && within(f.range, cl.values)) return;
+      // The same finding from both sides (a key neither reads) once.
+      const k = `${rule.id}\u0000${f.range.start}\u0000${f.range.end}`;
+      if (NOT_READ_RULES.has(rule.id) && seen.has(k)) return;
+      seen.add(k);
+      emit(rule, f);
+    };
+    for (const rule of kataRules) runRule(rule, side, sideEmit, faults);
+  }
+  runRule(kataFlavourSwitch, x, emit, faults);
+  return { kata: x.second, toml, kataCrossing: x };
+}
