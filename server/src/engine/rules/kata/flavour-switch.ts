@@ -34,6 +34,8 @@ const UNIT: Record<string, { factor: number; goUnit: string; rsUnit: string }> =
 
 /** The guide's runtime-rs spelling of a Go path (and the Go one of a runtime-rs path), in the guide's terms. */
 function counterpart(m: GuideMapping, guideKey: string, from: Flavour): string[] {
+  // An added key (runtime-rs's log_level next to enable_debug) stands for nothing of the other side.
+  if (['added-key', 'same', 'values', 'rejected-by-plugin', 'rs-only', 'rs-only-table', 'selection-model'].includes(m.change)) return [];
   if (m.subKeys) {
     for (const [g, r] of Object.entries(m.subKeys)) { if (from === 'go' && g === guideKey) return [r]; if (from === 'runtime-rs' && r === guideKey) return [g]; }
   }
