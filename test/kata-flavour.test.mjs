@@ -22,6 +22,9 @@ const NARROW = '3.20 (go)..3.28 (runtime-rs)';
 function lint(text, window = WIDE, file = '/etc/kata-containers/configuration-qemu.toml') {
   return e.analyze({ path: file, text, config: e.resolveConfig({ cli: { kataWindow: window } }) });
 }
+// Every file under a crossing window gets kata/sandbox-takeover's info once (item 3, tested below); the rest is what a
+// case says.
+const rest = (r) => r.diagnostics.filter((d) => d.ruleId !== 'kata/sandbox-takeover');
 const sw = (r) => r.diagnostics.filter((d) => d.ruleId === 'kata/flavour-switch');
 const lineOf = (d) => d.range.start.line + 1;
 const qemu = (...lines) => ['[hypervisor.qemu]', 'path = "/usr/bin/qemu-system-x86_64"', ...lines].join('\n') + '\n';
@@ -198,7 +201,7 @@ for (const [i, c] of Object.entries(CASES)) {
 
 test('both spellings present is clean; spellings that disagree after the unit change are a warning', () => {
   // runtime-rs 3.28 does not deny unknown agent keys yet (from 3.29.0), so Go's dial_timeout may stay next to dial_timeout_ms.
-  assert.deepEqual(lint('[agent.kata]\ndial_timeout = 30\ndial_timeout_ms = 30000\n', NARROW).diagnostics, []);
+  assert.deepEqual(rest(lint('[agent.kata]\ndial_timeout = 30\ndial_timeout_ms = 30000\n', NARROW)), []);
   const [d] = sw(lint('[agent.kata]\ndial_timeout = 30\ndial_timeout_ms = 10000\n', NARROW));
   assert.equal(d.severity, 'warning');
   assert.match(d.message, /disagree: the two runtimes of the window wait 30 s and 10 s/);
@@ -215,7 +218,7 @@ test('the dial_timeout fix: seconds to milliseconds, CRLF kept, clean afterwards
   const fixed = applyEdits(text, d.fixes[0].edits);
   assert.equal(fixed, '[agent.kata]\r\ndial_timeout = 30\r\ndial_timeout_ms = 30000\r\n');
   assert.ok(rsReads('3.28.0', 'agent.kata.dial_timeout_ms'));
-  assert.deepEqual(lint(fixed, NARROW).diagnostics, []);
+  assert.deepEqual(rest(lint(fixed, NARROW)), []);
 });
 
 test('a rollback window (runtime-rs → Go) asks for the Go spelling, unless runtime-rs would refuse it', () => {
@@ -233,7 +236,7 @@ test('the guide\'s errors: block_device_driver values it omits, hot_plug_vfio, t
   assert.equal(mmio.severity, 'error');
   assert.match(mmio.message, /runtime-rs 4\.1\.0 refuses it .* spells this driver "virtio-blk-mmio"/);
   // virtio-blk-ccw (also left out by the guide) is accepted by both: nothing to say.
-  assert.deepEqual(lint(qemu('block_device_driver = "virtio-blk-ccw"')).diagnostics, []);
+  assert.deepEqual(rest(lint(qemu('block_device_driver = "virtio-blk-ccw"'))), []);
   // hot_plug_vfio at 3.28: the guide's hotplug_vfio_on_root_bus still exists there (3.0.0–3.32.0), still a different model.
   const [v] = sw(lint(qemu('hot_plug_vfio = "root-port"'), NARROW));
   assert.doesNotMatch(v.message, /does not read hotplug_vfio_on_root_bus either/);
@@ -253,4 +256,50 @@ test('the guide\'s qemu lines apply to the file\'s own hypervisor table', () => 
   const [d] = sw(lint('[hypervisor.clh]\nseccompsandbox = "on"\n'));
   assert.match(d.message, /ignores seccompsandbox in \[hypervisor\.clh\]; runtime-rs reads seccomp_sandbox instead/);
   assert.equal(applyEdits('[hypervisor.clh]\nseccompsandbox = "on"\n', d.fixes[0].edits), '[hypervisor.clh]\nseccompsandbox = "on"\nseccomp_sandbox = "on"\n');
+});
+
+// ---------------------------------------------------------------------------------------------
+// Item 3: persist.json across the flavour switch (data/kata/flavour-switch.json, read from runtime-rs's persist crate:
+// state.json under /run/kata/<sandbox-id>, SandboxState; cleanup restores only from it).
+
+const sbs = '/run/vc/sbs/4f1c6a2d9e8b7f60a5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2';
+const persistText = fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'kata', 'persist-examples', 'v2-kata-3.32-sandbox.persist.json'), 'utf8');
+const lintPersist = (window, text = persistText) => e.analyze({ path: `${sbs}/persist.json`, text, config: e.resolveConfig({ cli: { kataWindow: window } }) });
+
+test('a Go persist.json under a window that switches to runtime-rs: drain the node before switching', () => {
+  const r = lintPersist(WIDE);
+  const ds = r.diagnostics.filter((d) => d.ruleId === 'kata-persist/sandbox-takeover');
+  assert.equal(ds.length, 1);
+  assert.equal(ds[0].severity, 'warning');
+  assert.match(ds[0].message, /^a running Go sandbox cannot be taken over by runtime-rs: drain the node before switching: this is the Go runtime's state of a sandbox \(3\.20\.0–4\.0\.0\), and runtime-rs 4\.1\.0 restores only \/run\/kata\/<sandbox-id>\/state\.json \(SandboxState: sandbox_type, resource, hypervisor\), never this file$/);
+  // At the file's first key, exactly.
+  const first = persistText.indexOf('"');
+  const before = persistText.slice(0, first).split('\n');
+  assert.deepEqual(ds[0].range.start, { line: before.length - 1, character: before[before.length - 1].length });
+  // The persist rules check the file at the Go side's releases only (runtime-rs never reads it).
+  assert.deepEqual(r.persist.window, r.persist.window.filter((x) => x !== '4.1.0'));
+  assert.ok(r.persist.window.includes('4.0.0'));
+  // No switch, no finding; a switch back to Go (runtime-rs → Go) does not make the Go state unreadable to Go.
+  assert.equal(lintPersist('3.20..4.1').diagnostics.filter((d) => d.ruleId === 'kata-persist/sandbox-takeover').length, 0);
+  assert.equal(lintPersist('3.20 (runtime-rs)..4.1 (go)').diagnostics.filter((d) => d.ruleId === 'kata-persist/sandbox-takeover').length, 0);
+});
+
+test('the Kata configuration under a crossing window says once that running sandboxes are not taken over', () => {
+  const r = lint(qemu('default_vcpus = 1'));
+  const ds = r.diagnostics.filter((d) => d.ruleId === 'kata/sandbox-takeover');
+  assert.equal(ds.length, 1);
+  assert.equal(ds[0].severity, 'info');
+  assert.match(ds[0].message, /^a running Go sandbox cannot be taken over by runtime-rs: drain the node before switching \(3\.20\.0–4\.0\.0 go → 4\.1\.0 runtime-rs\): a sandbox's state is \/run\/vc\/sbs\/<sandbox-id>\/persist\.json, and the other flavour restores only \/run\/kata\/<sandbox-id>\/state\.json$/);
+  assert.deepEqual([ds[0].range.start, ds[0].range.end], [{ line: 0, character: 1 }, { line: 0, character: 16 }]);
+  const back = lint(qemu(), '3.20 (runtime-rs)..4.1 (go)').diagnostics.find((d) => d.ruleId === 'kata/sandbox-takeover');
+  assert.match(back.message, /^a running runtime-rs sandbox cannot be taken over by the Go runtime: drain the node before switching back/);
+  assert.equal(lint(qemu(), '3.20..4.1').diagnostics.filter((d) => d.ruleId === 'kata/sandbox-takeover').length, 0);
+});
+
+test('the flavour-switch data cites a source for each fact', () => {
+  const d = JSON.parse(fs.readFileSync(path.join(repoRoot, 'data', 'kata', 'flavour-switch.json'), 'utf8'));
+  assert.equal(d.persist.runtimeRs.sandboxState, '/run/kata/<sandbox-id>/state.json');
+  assert.ok(d.persist.runtimeRs.sources.length >= 4 && d.persist.runtimeRs.sources.every((s) => /kata-containers\/kata-containers src\/\S+/.test(s)));
+  assert.ok(d.kataDeploy.sources.every((s) => /tools\/packaging\/kata-deploy\/binary\/src\//.test(s)));
+  assert.deepEqual(d.persist.takeOver.map((t) => [t.from, t.to, t.possible]), [['go', 'runtime-rs', false], ['runtime-rs', 'go', false]]);
 });

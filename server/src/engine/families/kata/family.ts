@@ -17,6 +17,7 @@ import { rule as kataInvalidType } from '../../rules/kata/invalid-type';
 import { rule as kataInvalidValue } from '../../rules/kata/invalid-value';
 import { rule as kataDropIn } from '../../rules/kata/drop-in-not-read';
 import { rule as kataFlavourSwitch } from '../../rules/kata/flavour-switch';
+import { rule as kataSandboxTakeover } from '../../rules/kata/sandbox-takeover';
 import { KataCrossing, claims, within, NOT_READ_RULES } from './crossing';
 import type { Emit, Stage } from '../types';
 import type { Faults } from '../../faults';
@@ -42,7 +43,7 @@ export const kataConfig: FamilyModule<'kata-config'> = {
   // TOML is never read as YAML.
   look: ({ ext }) => ({ notYaml: ext === '.toml' }),
   detect: ({ file, ext, text }) => (ext === '.toml' && isKataConfig(file, text) ? DETECT.content : DETECT.no),
-  rules: [...kataRules, kataFlavourSwitch],
+  rules: [...kataRules, kataFlavourSwitch, kataSandboxTakeover],
   analyze({ input, emit, stage }) {
     const { text, config, faults } = input;
     const toml = stage('parse', () => parseToml(text));
@@ -95,5 +96,6 @@ function analyzeCrossing(file: string, toml: TomlFile, w: Required<ReturnType<ty
     for (const rule of kataRules) runRule(rule, side, sideEmit, faults);
   }
   runRule(kataFlavourSwitch, x, emit, faults);
+  runRule(kataSandboxTakeover, x, emit, faults);
   return { kata: x.second, toml, kataCrossing: x };
 }
