@@ -66,7 +66,12 @@ export const configSchema = {
     kata: {
       type: 'object', additionalProperties: false,
       properties: {
-        window: { type: 'string', description: 'Kata Containers releases in the live-upgrade/rollback window, e.g. "3.2..3.32".' },
+        window: {
+          type: 'string',
+          description: 'Kata Containers releases in the live-upgrade/rollback window, e.g. "3.2..3.32". A release may carry its runtime '
+            + 'flavour: "3.20 (go)..4.1 (runtime-rs)" checks each configuration with the Go runtime at 3.20.0 … 4.0.x and with '
+            + 'runtime-rs at 4.1.x (a window whose two ends have one flavour sets kata.flavour).',
+        },
         flavour: { enum: ['go', 'runtime-rs'], description: 'Kata runtime flavour: go or runtime-rs.' },
       },
     },
