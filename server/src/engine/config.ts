@@ -378,6 +378,8 @@ export function checkCliOverrides(cli: Overrides): string[] {
 export interface WorkspaceFacts {
   /** A StarlingX localhost.yml found in the workspace and what it says. */
   localhost?: { path: string; kubernetesVersion?: string };
+  /** kata-deploy's image tags in the workspace (its DaemonSet or Helm values): the Kata window when none is configured. */
+  kataDeploy?: { path: string; tags: string[] };
 }
 
 export interface KubeWindow {
@@ -482,7 +484,8 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
     kubernetes = windowFromStarlingx(release, undefined, { kind: 'default', detail: `StarlingX ${release.release} default Kubernetes ${release.default} to its newest version` });
   }
 
-  const kataW = pick('kataWindow');
+  // No configured window: kata-deploy's image tag(s) in the workspace, as localhost.yml sets the Kubernetes window.
+  const kataW = pick('kataWindow') ?? kataDeployWindow(input.workspace?.kataDeploy);
   const kataF = pick('kataFlavour');
   const kataSpec = kataW ? kataWindowOf(kataW[0]) : undefined;
   // A window whose ends carry one flavour sets it, over kata.flavour (a crossing window checks each side with its own).
@@ -624,5 +627,17 @@ function kataWindowOf(s: string): KataWindowSpec | undefined {
 /** "3.2..3.32", "3.20 (go)..4.1 (runtime-rs)": a window as --print-config and the status bar show it. */
 export function kataWindowText(w: KataWindowSpec): string {
   const end = (v: string, f?: string) => (f ? `${v} (${f})` : v);
+  if (w.from === w.to && w.fromFlavour === w.toFlavour) return end(w.from, w.fromFlavour);
   return `${end(w.from, w.fromFlavour)}..${end(w.to, w.toFlavour)}`;
+}
+
+/** The Kata window kata-deploy's image tags say: that release, or oldest..newest when the workspace holds several. */
+function kataDeployWindow(k: WorkspaceFacts['kataDeploy']): [string, SourceInfo] | undefined {
+  if (!k?.tags.length) return undefined;
+  const tags = [...new Set(k.tags)].sort(compareVersions);
+  // A patch release the data does not list stands for its minor (the data has every minor, not every patch).
+  const end = (t: string) => (checkKataWindowSpec(t) ? t.split('.').slice(0, 2).join('.') : t);
+  const w = tags.length > 1 ? `${end(tags[0])}..${end(tags[tags.length - 1])}` : end(tags[0]);
+  if (checkKataWindowSpec(w)) return undefined;
+  return [w, { kind: 'workspace', detail: `${k.path}: kata-deploy image ${tags.join(', ')}` }];
 }

@@ -7,6 +7,8 @@ import { CONFIG_FILENAMES, parseConfig, type LoadedConfig, type WorkspaceFacts }
 import { workspaceFacts, type NeighbourFacts } from '../engine/families/registry';
 import { ruleIds } from '../engine/rules';
 import { memoIn } from '../engine/memo';
+import { walkKataChain } from './kata-chain';
+import type { KataChainFacts } from '../engine/kata/chain';
 
 const { isAnchorName } = workspaceFacts;
 
@@ -25,7 +27,7 @@ export class WorkspaceState {
   private folders = new Map<string, NonNullable<NeighbourFacts['staticPods']>>();
 
   invalidate(): void {
-    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.runtimeConfigs.clear();
+    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.runtimeConfigs.clear(); this.kataChains.clear();
   }
 
   /**
@@ -44,6 +46,8 @@ export class WorkspaceState {
     const changed = bare(before) !== bare(after);
     if (text !== undefined && !changed) this.sameAsDisk.add(file); else this.sameAsDisk.delete(file);
     if (changed && workspaceFacts.isRuntimeConfigName(file)) this.runtimeConfigs.clear();
+    // The chain reads containerd configs, the TOML files a ConfigPath may name and kata-deploy's YAML.
+    if (changed && (/\.toml$/i.test(file) || /kata-deploy/i.test(file))) { this.kataChains.clear(); this.facts.clear(); this.factsByLocalhost.clear(); }
     return changed;
   }
   /** Open workspace files whose buffer is the disk's text (opened so, not changed since). */
@@ -73,8 +77,17 @@ export class WorkspaceState {
       }
       return found;
     });
-    return { staticPods: pods.filter((p) => p.file !== file), localhost: this.factsFor(file).localhost, containerdRuntimes: this.runtimeConfigsFor(file) };
+    return { staticPods: pods.filter((p) => p.file !== file), localhost: this.factsFor(file).localhost, containerdRuntimes: this.runtimeConfigsFor(file), kataChain: this.kataChainFor(file) };
   }
+
+  /** The node's chain in the file's workspace (containerd Kata runtimes → configuration files; kata-deploy tags). */
+  kataChainFor(file: string): KataChainFacts {
+    return this.kataChainForRoot(this.rootFor(file) ?? path.dirname(file));
+  }
+  private kataChainForRoot(root: string): KataChainFacts {
+    return memoIn(this.kataChains, root, () => walkKataChain(root, [...this.openTexts.keys()], (p) => this.readText(p)), 16);
+  }
+  private kataChains = new Map<string, KataChainFacts>();
 
   /**
    * The containerd configs of the file's workspace (found by name: containerd/config.toml, containerd/conf.d/*.toml; a
@@ -118,7 +131,7 @@ export class WorkspaceState {
     let got: NeighbourFacts | undefined;
     const get = () => (got ??= this.neighboursFor(file));
     const ws = this;
-    return { get staticPods() { return get().staticPods; }, get localhost() { return get().localhost; }, get containerdRuntimes() { return ws.runtimeConfigsFor(file); } };
+    return { get staticPods() { return get().staticPods; }, get localhost() { return get().localhost; }, get containerdRuntimes() { return ws.runtimeConfigsFor(file); }, get kataChain() { return ws.kataChainFor(file); } };
   }
 
   rootFor(file: string): string | undefined {
@@ -170,12 +183,21 @@ export class WorkspaceState {
     return memoIn(this.facts, dir, () => {
       const found = this.nearestLocalhost(dir, root) ?? this.firstBelow(root);
       return memoIn(this.factsByLocalhost, `${root}\u0000${found ?? ''}`, () => {
-        if (!found) return {};
-        return { localhost: { path: path.relative(root, found) || found, kubernetesVersion: workspaceFacts.anchorKubernetesVersion(this.readText(found)) } };
+        const kd = this.kataDeployOf(root);
+        if (!found) return kd ? { kataDeploy: kd } : {};
+        return { localhost: { path: path.relative(root, found) || found, kubernetesVersion: workspaceFacts.anchorKubernetesVersion(this.readText(found)) }, ...(kd ? { kataDeploy: kd } : {}) };
       });
     });
   }
   private factsByLocalhost = new Map<string, WorkspaceFacts>();
+
+  /** kata-deploy's image tags in the workspace: the Kata window of its configuration files when none is configured. */
+  private kataDeployOf(root: string): WorkspaceFacts['kataDeploy'] {
+    const k = this.kataChainForRoot(root).kataDeploy;
+    if (!k.length) return undefined;
+    const files = [...new Set(k.map((x) => path.relative(root, x.file) || x.file))];
+    return { path: files.join(', '), tags: k.map((x) => x.tag) };
+  }
 
   private firstBelow(root: string): string | undefined {
     return memoIn(this.rootLocalhost, root, () => findLocalhost(root, [...this.openTexts.keys()]) ?? null) ?? undefined;

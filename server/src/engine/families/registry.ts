@@ -13,7 +13,7 @@ import { helmChart } from './helm/family';
 import { kustomize } from './kustomize/family';
 import { starlingxApp } from './starlingx-app/family';
 import { containerd } from './containerd/family';
-import { isContainerdName, containerdRuntimeNames } from './containerd';
+import { isContainerdName, containerdRuntimeNames, containerdKataRuntimes } from './containerd';
 
 export const families = [starlingx, helmChart, kustomize, kubernetes, containerd, kataConfig, kataPersist, starlingxApp] as const satisfies readonly FamilyModule[];
 
@@ -53,6 +53,8 @@ export const workspaceFacts = {
   /** containerd configs of the workspace (found by name) and the runtime names each defines (RuntimeClass handlers). */
   isRuntimeConfigName: isContainerdName,
   runtimeNamesOf: containerdRuntimeNames,
+  /** The Kata runtime entries of a containerd config (runtime_type, runtime_path, options.ConfigPath): the node's chain. */
+  kataRuntimesOf: containerdKataRuntimes,
 };
 export type { NeighbourFacts } from './kubernetes';
 /** What each template of a Helm chart emits at each minor (the helm-render agreement test compares it with `helm template`). */

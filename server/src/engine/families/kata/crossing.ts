@@ -22,13 +22,14 @@ export interface SideRead {
 export class KataCrossing {
   readonly first: KataContext;
   readonly second: KataContext;
-  constructor(readonly toml: TomlFile, readonly sides: [KataContext, KataContext]) {
+  constructor(readonly toml: TomlFile, readonly sides: [KataContext, KataContext], readonly sameNode = false) {
     [this.first, this.second] = sides;
   }
   side(f: Flavour): KataContext { return this.first.flavour === f ? this.first : this.second; }
   other(f: Flavour): KataContext { return this.first.flavour === f ? this.second : this.first; }
   get windowText(): string {
     const a = this.first, b = this.second;
+    if (this.sameNode) return `${a.windowText} (${a.flavour} and ${b.flavour})`;
     return `${a.window[0]} (${a.flavour})..${b.window[b.window.length - 1]} (${b.flavour})`;
   }
   /** "the Go runtime (3.20.0–4.0.0)". */

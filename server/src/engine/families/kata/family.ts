@@ -21,6 +21,9 @@ import { rule as kataSandboxTakeover } from '../../rules/kata/sandbox-takeover';
 import { KataCrossing, claims, within, NOT_READ_RULES } from './crossing';
 import type { Emit, Stage } from '../types';
 import type { Faults } from '../../faults';
+import * as path from 'node:path';
+import { runtimesNaming, type KataRuntimeFact } from '../../kata/chain';
+import type { SourceInfo } from '../../types';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -57,10 +60,21 @@ export const kataConfig: FamilyModule<'kata-config'> = {
       return { toml };
     }
     const w = stage('context', () => resolveKataWindow(config));
+    // The containerd runtime entries whose ConfigPath names this file (the node's chain, engine/kata/chain.ts).
+    const naming = runtimesNaming(input.neighbours?.kataChain, input.path);
     // A window that switches flavour: both dialects, each at its side of the window (crossing.ts).
-    if (w.crossing) return analyzeCrossing(input.path, toml, w as Required<typeof w>, emit, faults, stage);
-    const { flavour, source } = stage('detect', () => detectFlavour(input.path, toml, config));
+    if (w.crossing) return analyzeCrossing(input.path, toml, w as Required<typeof w>, emit, faults, stage, naming, input.neighbours?.kataChain?.root);
+    const explicit = config.kata.flavour === 'go' || config.kata.flavour === 'runtime-rs';
+    const shims = [...new Set(naming.map((r) => r.flavour))];
+    // One file named by a Go runtime and by a runtime-rs runtime of the node: both dialects read it at every release.
+    if (!explicit && shims.length > 1) {
+      const both = { ...w, crossing: { first: 'go' as const, second: 'runtime-rs' as const, before: w.window, after: w.window, sameNode: true } };
+      return analyzeCrossing(input.path, toml, both, emit, faults, stage, naming, input.neighbours?.kataChain?.root);
+    }
+    const detected = stage('detect', () => detectFlavour(input.path, toml, config));
+    const { flavour, source } = !explicit && shims.length === 1 ? { flavour: shims[0], source: runtimeSource(naming, input.neighbours!.kataChain!.root) } : detected;
     const kata = stage('context', () => new KataContext(input.path, toml, flavour, source, w.window, w.source));
+    kata.runtimes = naming;
     for (const rule of kataRules) runRule(rule, kata, emit, faults);
     return { kata, toml };
   },
@@ -73,13 +87,16 @@ export const kataConfig: FamilyModule<'kata-config'> = {
 };
 
 /** Both dialects of a window that switches flavour: each side's rules at its releases, and kata/flavour-switch. */
-function analyzeCrossing(file: string, toml: TomlFile, w: Required<ReturnType<typeof resolveKataWindow>>, emit: Emit, faults: Faults | undefined, stage: Stage) {
+function analyzeCrossing(file: string, toml: TomlFile, w: Required<ReturnType<typeof resolveKataWindow>>, emit: Emit, faults: Faults | undefined, stage: Stage, naming: KataRuntimeFact[], root = '') {
   const c = w.crossing;
-  const source = { kind: w.source.kind, detail: `${w.source.detail}: the window's flavours` } as typeof w.source;
+  const source = c.sameNode && naming.length
+    ? runtimeSource(naming, root || path.dirname(naming[0].file))
+    : { kind: w.source.kind, detail: `${w.source.detail}: the window's flavours` } as typeof w.source;
   const x = stage('context', () => new KataCrossing(toml, [
     new KataContext(file, toml, c.first, source, c.before, w.source),
     new KataContext(file, toml, c.second, source, c.after, w.source),
-  ]));
+  ], !!c.sameNode));
+  for (const side of x.sides) side.runtimes = naming.filter((r) => r.flavour === side.flavour);
   const cl = stage('context', () => claims(x, new Set(['block_device_driver', 'enable_guest_swap'])));
   const seen = new Set<string>();
   for (const side of x.sides) {
@@ -96,6 +113,13 @@ function analyzeCrossing(file: string, toml: TomlFile, w: Required<ReturnType<ty
     for (const rule of kataRules) runRule(rule, side, sideEmit, faults);
   }
   runRule(kataFlavourSwitch, x, emit, faults);
-  runRule(kataSandboxTakeover, x, emit, faults);
+  // Both runtimes on one node at the same releases (no switch): nothing is taken over.
+  if (!c.sameNode) runRule(kataSandboxTakeover, x, emit, faults);
   return { kata: x.second, toml, kataCrossing: x };
+}
+
+/** "containerd runtime kata-qemu-runtime-rs (etc/containerd/config.toml): runtime_path … is runtime-rs's shim". */
+function runtimeSource(naming: KataRuntimeFact[], root: string): SourceInfo {
+  const rel = (f: string) => path.relative(root, f).split(path.sep).join('/') || f;
+  return { kind: 'workspace', detail: naming.map((r) => `containerd runtime ${r.runtime} (${rel(r.file)}): ${r.why}`).join('; ') };
 }

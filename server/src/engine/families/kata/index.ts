@@ -9,6 +9,7 @@ import {
 import { memoIn, weakMemoIn } from '../../memo';
 import { didYouMean } from '../../text';
 import { crossesFlavours, splitCrossing } from '../../kata/window';
+import type { KataRuntimeFact } from '../../kata/chain';
 
 export function isKataName(file: string): boolean {
   const base = path.basename(file);
@@ -95,6 +96,8 @@ export interface KataKey {
 
 export class KataContext {
   readonly keys: KataKey[];
+  /** The containerd runtime entries of the workspace whose ConfigPath names this file (the node's chain). */
+  runtimes: KataRuntimeFact[] = [];
   constructor(
     readonly file: string,
     readonly toml: TomlFile,
@@ -298,4 +301,8 @@ export function resolveKataWindow(config: ResolvedConfig): { window: string[]; s
 }
 
 /** A window that switches flavour: the first flavour at `before`, the second at `after` (engine/kata/window.ts). */
-export interface KataCrossingWindow { first: Flavour; second: Flavour; before: string[]; after: string[] }
+export interface KataCrossingWindow {
+  first: Flavour; second: Flavour; before: string[]; after: string[];
+  /** Both flavours read the file at the same releases (two containerd runtimes of one node name it): no switch. */
+  sameNode?: boolean;
+}

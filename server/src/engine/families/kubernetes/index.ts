@@ -1,5 +1,6 @@
 // Kubernetes manifests: recognised by content (apiVersion + kind, multi-document, List items, JSON), checked
 // against every minor of the Kubernetes window with the lifecycle data.
+import type { KataChainFacts } from '../../kata/chain';
 import type { YamlDoc, YamlFile, OffsetRange } from '../../parse/yaml';
 import { kubernetesApis, type ApiRow } from '../../data';
 import type { KubeWindow, ComponentVersionSetting } from '../../config';
@@ -80,6 +81,9 @@ export interface NeighbourFacts {
   /** The workspace's containerd configs and the runtime names they define (a RuntimeClass handler must be one). */
   /** truncated: the workspace walk stopped before it had seen every folder (a handler not found may be in one it skipped). */
   containerdRuntimes?: { files: string[]; names: string[]; truncated?: string };
+  /** The node's chain: Kata runtime entries of the workspace's containerd configs → the configuration file each
+   * ConfigPath names → the flavour its shim implies, and kata-deploy's image tags (engine/kata/chain.ts). */
+  kataChain?: KataChainFacts;
 }
 
 const CONTAINER_LISTS = new Set(['containers', 'initContainers', 'ephemeralContainers']);
