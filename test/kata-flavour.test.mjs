@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { repoRoot, engine as e, applyEdits } from './helpers/k8s.mjs';
 
 const data = JSON.parse(fs.readFileSync(path.join(repoRoot, 'data', 'kata', 'config.json'), 'utf8'));
@@ -302,4 +303,129 @@ test('the flavour-switch data cites a source for each fact', () => {
   assert.ok(d.persist.runtimeRs.sources.length >= 4 && d.persist.runtimeRs.sources.every((s) => /kata-containers\/kata-containers src\/\S+/.test(s)));
   assert.ok(d.kataDeploy.sources.every((s) => /tools\/packaging\/kata-deploy\/binary\/src\//.test(s)));
   assert.deepEqual(d.persist.takeOver.map((t) => [t.from, t.to, t.possible]), [['go', 'runtime-rs', false], ['runtime-rs', 'go', false]]);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Item 5: the node as one system. containerd runtime entry → the configuration its ConfigPath names → the flavour its
+// shim implies (kata-deploy tools/packaging/kata-deploy/binary/src: runtime_path …/runtime-rs/bin/containerd-shim-kata-v2
+// and the RUST_SHIMS names for runtime-rs, else the Go shim), kata-deploy's image tag → the Kata window.
+
+test('the flavour of a containerd Kata runtime entry, after kata-deploy\'s naming', () => {
+  assert.ok(e.kataChain, 'engine exports kataChain');
+  const f = (rt) => e.kataChain.flavourOfRuntime({ runtime: 'x', ...rt }).flavour;
+  assert.equal(f({ runtimeType: 'io.containerd.kata.v2' }), 'go');
+  assert.equal(f({ runtimeType: 'io.containerd.kata-qemu.v2' }), 'go');
+  assert.equal(f({ runtimeType: 'io.containerd.kata-clh.v2' }), 'go'); // clh is the Go shim; cloud-hypervisor is runtime-rs
+  assert.equal(f({ runtimeType: 'io.containerd.kata-cloud-hypervisor.v2' }), 'runtime-rs');
+  assert.equal(f({ runtimeType: 'io.containerd.kata-qemu-runtime-rs.v2' }), 'runtime-rs');
+  assert.equal(f({ runtimeType: 'io.containerd.kata-dragonball.v2' }), 'runtime-rs');
+  // runtime_path wins over the name: kata-deploy's install paths per flavour.
+  assert.equal(f({ runtimeType: 'io.containerd.kata-qemu-runtime-rs.v2', runtimePath: '/opt/kata/bin/containerd-shim-kata-v2' }), 'go');
+  assert.equal(f({ runtimeType: 'io.containerd.kata.v2', runtimePath: '/opt/kata/runtime-rs/bin/containerd-shim-kata-v2' }), 'runtime-rs');
+  assert.equal(f({ runtimeType: 'io.containerd.kata.v2', configPath: '/opt/kata/share/defaults/kata-containers/runtime-rs/configuration-dragonball.toml' }), 'runtime-rs');
+  const root = '/w';
+  const files = ['/w/opt/kata/share/defaults/kata-containers/configuration-qemu.toml', '/w/nodes/a/configuration-qemu.toml', '/w/etc/kata-containers/configuration.toml', '/w/kata/runtime-rs/configuration-qemu-runtime-rs.toml'];
+  const r = (p) => e.kataChain.resolveConfigPath(p, root, files);
+  assert.deepEqual(r('/opt/kata/share/defaults/kata-containers/configuration-qemu.toml'), ['/w/opt/kata/share/defaults/kata-containers/configuration-qemu.toml']);
+  // The longest common tail wins (share/defaults/kata-containers/… over a bare file name elsewhere).
+  assert.deepEqual(r('/usr/share/defaults/kata-containers/configuration-qemu.toml'), ['/w/opt/kata/share/defaults/kata-containers/configuration-qemu.toml']);
+  // Two files as near as each other: both (each is then checked with the runtime's flavour).
+  assert.deepEqual(e.kataChain.resolveConfigPath('/etc/kata-containers/configuration-qemu.toml', root, ['/w/nodes/a/configuration-qemu.toml', '/w/nodes/b/configuration-qemu.toml']), ['/w/nodes/a/configuration-qemu.toml', '/w/nodes/b/configuration-qemu.toml']);
+  assert.deepEqual(r('/opt/kata/share/defaults/kata-containers/runtime-rs/configuration-qemu-runtime-rs.toml'), ['/w/kata/runtime-rs/configuration-qemu-runtime-rs.toml']);
+  assert.deepEqual(r('/etc/kata-containers/configuration.toml'), ['/w/etc/kata-containers/configuration.toml']);
+  assert.deepEqual(r('/srv/other/config.toml'), []);
+  // kata-deploy's image tag: the DaemonSet's image, or the chart's values reference + tag.
+  assert.deepEqual(e.kataChain.kataDeployTags('      containers:\n        - image: quay.io/kata-containers/kata-deploy:3.29.0\n'), [{ tag: '3.29.0', line: 2 }]);
+  assert.deepEqual(e.kataChain.kataDeployTags('image:\n  reference: quay.io/kata-containers/kata-deploy\n  tag: "4.1.0"\n'), [{ tag: '4.1.0', line: 3 }]);
+  assert.deepEqual(e.kataChain.kataDeployTags('image: quay.io/kata-containers/kata-monitor:3.29.0\n'), []);
+});
+
+const NODE = {
+  'etc/containerd/config.toml': [
+    'version = 2', '',
+    '[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.kata-qemu]',
+    '  runtime_type = "io.containerd.kata-qemu.v2"',
+    '  runtime_path = "/opt/kata/bin/containerd-shim-kata-v2"', '',
+    '[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.kata-qemu.options]',
+    '  ConfigPath = "/opt/kata/share/defaults/kata-containers/configuration-qemu.toml"', '',
+    '[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.kata-rs]',
+    '  runtime_type = "io.containerd.kata-rs.v2"',
+    '  runtime_path = "/opt/kata/runtime-rs/bin/containerd-shim-kata-v2"', '',
+    '[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.kata-rs.options]',
+    '  ConfigPath = "/etc/kata-containers/configuration.toml"', '',
+    '[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.kata-fc]',
+    '  runtime_type = "io.containerd.kata-fc.v2"', '',
+    '[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.kata-fc.options]',
+    '  ConfigPath = "/opt/kata/share/defaults/kata-containers/configuration-fc.toml"', '',
+  ].join('\n'),
+  // The same Go-style text twice: named by the Go runtime (kata-qemu) and by runtime-rs (kata-rs).
+  'opt/kata/share/defaults/kata-containers/configuration-qemu.toml': '[hypervisor.qemu]\npath = "/opt/kata/bin/qemu-system-x86_64"\n\n[agent.kata]\ndial_timeout = 45\n',
+  'etc/kata-containers/configuration.toml': '[hypervisor.qemu]\npath = "/opt/kata/bin/qemu-system-x86_64"\n\n[agent.kata]\ndial_timeout = 45\n',
+  'deploy/kata-deploy.yaml': 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: kata-deploy\nspec:\n  template:\n    spec:\n      containers:\n        - name: kube-kata\n          image: quay.io/kata-containers/kata-deploy:3.29.0\n',
+  'manifests/runtimeclass.yaml': 'apiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata:\n  name: kata-rs\nhandler: kata-rs\n',
+};
+
+test('lsp-lint: the file a runtime-rs runtime names is checked as runtime-rs, at the kata-deploy window; a missing ConfigPath is said', async () => {
+  const { makeWorkspace } = await import('./helpers/lsp-client.mjs');
+  const root = makeWorkspace(NODE);
+  try {
+    const run = (...args) => spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'lsp-lint.js'), ...args], { cwd: root, encoding: 'utf8' });
+    const out = run('.', '--format', 'json');
+    const reports = Object.fromEntries(JSON.parse(out.stdout).map((x) => [path.relative(root, x.filePath).split(path.sep).join('/'), x.messages]));
+    // runtime-rs 3.29.0 (kata-deploy's tag) denies unknown keys in [agent.kata]: Go's dial_timeout is fatal there.
+    const rs = reports['etc/kata-containers/configuration.toml'];
+    assert.deepEqual(rs.map((m) => `${m.line}:${m.column} ${m.ruleId}`), ['5:1 kata/renamed-option']);
+    assert.equal(rs[0].severity, 'error');
+    assert.match(rs[0].message, /3\.29\.0 refuses the file because of it/);
+    // The Go runtime reads dial_timeout: the same text named by the Go runtime's entry is clean.
+    assert.deepEqual(reports['opt/kata/share/defaults/kata-containers/configuration-qemu.toml'] ?? [], []);
+    const ctr = reports['etc/containerd/config.toml'];
+    assert.deepEqual(ctr.map((m) => `${m.line}:${m.column} ${m.ruleId}`), ['21:16 containerd/kata-config-path']);
+    assert.match(ctr[0].message, /^not checked: \/opt\/kata\/share\/defaults\/kata-containers\/configuration-fc\.toml, the configuration runtime kata-fc .* is not in the workspace/);
+    const cfg = JSON.parse(run('--print-config', 'etc/kata-containers/configuration.toml').stdout);
+    assert.equal(cfg.kata.window, '3.29.0');
+    assert.deepEqual(cfg.kata.source, { kind: 'workspace', detail: 'deploy/kata-deploy.yaml: kata-deploy image 3.29.0' });
+    // A .skewguard.yaml window wins over kata-deploy's tag.
+    fs.writeFileSync(path.join(root, '.skewguard.yaml'), 'kata:\n  window: "3.28"\n');
+    const again = JSON.parse(run('.', '--format', 'json').stdout);
+    const rs28 = again.find((x) => x.filePath.endsWith(path.join('etc', 'kata-containers', 'configuration.toml')));
+    assert.match(rs28.messages[0].message, /3\.28\.0 ignores dial_timeout/);
+  } finally { fs.rmSync(root, { recursive: true, force: true }); }
+});
+
+test('editor: the Kata file gets its flavour from the runtime naming it; ConfigPath and handler hovers show the chain', async (t) => {
+  const { LspClient, makeWorkspace, uriOf } = await import('./helpers/lsp-client.mjs');
+  const root = makeWorkspace(NODE);
+  const client = new LspClient(root);
+  t.after(() => { client.kill(); fs.rmSync(root, { recursive: true, force: true }); });
+  await client.initialize();
+  const u = (rel) => uriOf(path.join(root, rel));
+  const p = await client.open(u('etc/kata-containers/configuration.toml'), NODE['etc/kata-containers/configuration.toml'], 1, 'kata-toml');
+  assert.deepEqual(p.diagnostics.map((d) => d.code), ['kata/renamed-option']);
+  assert.equal(p.diagnostics[0].severity, 1);
+  const ctrText = NODE['etc/containerd/config.toml'];
+  await client.open(u('etc/containerd/config.toml'), ctrText, 1, 'toml');
+  const line = ctrText.split('\n').findIndex((l) => l.includes('ConfigPath = "/etc/kata-containers/configuration.toml"'));
+  const h = await client.request('textDocument/hover', { textDocument: { uri: u('etc/containerd/config.toml') }, position: { line, character: 20 } });
+  assert.match(h.contents.value ?? h.contents, /RuntimeClass handler `kata-rs` → containerd runtime `kata-rs` in `etc\/containerd\/config\.toml` \(runtime_type `io\.containerd\.kata-rs\.v2`\) → configuration `etc\/kata-containers\/configuration\.toml` → checked as \*\*runtime-rs\*\* \(runtime_path \/opt\/kata\/runtime-rs\/bin\/containerd-shim-kata-v2 is runtime-rs's shim/);
+  assert.match(h.contents.value ?? h.contents, /at Kata 3\.29\.0/);
+  const rc = NODE['manifests/runtimeclass.yaml'];
+  await client.open(u('manifests/runtimeclass.yaml'), rc, 1, 'yaml');
+  const hh = await client.request('textDocument/hover', { textDocument: { uri: u('manifests/runtimeclass.yaml') }, position: { line: 4, character: 11 } });
+  assert.match(hh.contents.value ?? hh.contents, /\*\*RuntimeClass handler\*\* `kata-rs`[\s\S]*→ configuration `etc\/kata-containers\/configuration\.toml` → checked as \*\*runtime-rs\*\*/);
+});
+
+test('one file named by a Go runtime and by a runtime-rs runtime of the node is checked with both dialects', async () => {
+  const { makeWorkspace } = await import('./helpers/lsp-client.mjs');
+  const files = { ...NODE };
+  files['etc/containerd/config.toml'] = files['etc/containerd/config.toml'].replace('ConfigPath = "/etc/kata-containers/configuration.toml"', 'ConfigPath = "/opt/kata/share/defaults/kata-containers/configuration-qemu.toml"');
+  files['opt/kata/share/defaults/kata-containers/configuration-qemu.toml'] = '[hypervisor.qemu]\npath = "/opt/kata/bin/qemu-system-x86_64"\nseccompsandbox = "on"\n';
+  files['deploy/kata-deploy.yaml'] = files['deploy/kata-deploy.yaml'].replace('3.29.0', '3.28.0');
+  const root = makeWorkspace(files);
+  try {
+    const out = spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'lsp-lint.js'), '.', '--format', 'json'], { cwd: root, encoding: 'utf8' });
+    const r = JSON.parse(out.stdout).find((x) => x.filePath.endsWith('configuration-qemu.toml'));
+    assert.deepEqual(r.messages.map((m) => `${m.line}:${m.column} ${m.ruleId}`), ['3:1 kata/flavour-switch']);
+    assert.match(r.messages[0].message, /seccompsandbox, which the Go runtime 3\.28\.0 reads: runtime-rs 3\.28\.0 ignores seccompsandbox/);
+  } finally { fs.rmSync(root, { recursive: true, force: true }); }
 });
