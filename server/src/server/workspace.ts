@@ -182,8 +182,10 @@ export class WorkspaceState {
     // resolved configuration cached on the facts is shared too.
     return memoIn(this.facts, dir, () => {
       const found = this.nearestLocalhost(dir, root) ?? this.firstBelow(root);
-      return memoIn(this.factsByLocalhost, `${root}\u0000${found ?? ''}`, () => {
-        const kd = this.kataDeployOf(root);
+      // kata-deploy's tag is the window of the files under the same .skewguard.yaml (or none) as its DaemonSet/values.
+      const scope = this.configFor(file)?.path ?? '';
+      return memoIn(this.factsByLocalhost, `${root}\u0000${found ?? ''}\u0000${scope}`, () => {
+        const kd = this.kataDeployOf(root, scope);
         if (!found) return kd ? { kataDeploy: kd } : {};
         return { localhost: { path: path.relative(root, found) || found, kubernetesVersion: workspaceFacts.anchorKubernetesVersion(this.readText(found)) }, ...(kd ? { kataDeploy: kd } : {}) };
       });
@@ -191,9 +193,9 @@ export class WorkspaceState {
   }
   private factsByLocalhost = new Map<string, WorkspaceFacts>();
 
-  /** kata-deploy's image tags in the workspace: the Kata window of its configuration files when none is configured. */
-  private kataDeployOf(root: string): WorkspaceFacts['kataDeploy'] {
-    const k = this.kataChainForRoot(root).kataDeploy;
+  /** kata-deploy's image tags under the same .skewguard.yaml as a file (or none): the Kata window when none is configured. */
+  private kataDeployOf(root: string, scope: string): WorkspaceFacts['kataDeploy'] {
+    const k = this.kataChainForRoot(root).kataDeploy.filter((x) => (this.configFor(x.file)?.path ?? '') === scope);
     if (!k.length) return undefined;
     const files = [...new Set(k.map((x) => path.relative(root, x.file) || x.file))];
     return { path: files.join(', '), tags: k.map((x) => x.tag) };

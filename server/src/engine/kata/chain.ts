@@ -18,6 +18,8 @@ export interface KataRuntimeFact {
   why: string;
   /** The workspace Kata configurations the ConfigPath names (absolute paths; more than one when equally near). */
   resolved: string[];
+  /** The folder that stands for the node's / (the one holding etc/containerd/): where the ConfigPath was looked up. */
+  nodeRoot?: string;
 }
 
 /** What the server found in the workspace for the chain. */

@@ -32,7 +32,7 @@ export const rule: Rule<ContainerdContext> = {
       if (fact?.resolved.length) continue;
       report({
         message: `not checked: ${e.value}, the configuration runtime ${rt.name} (${joinPath(rt.segs)}) reads, is not in the workspace`
-          + ` (no file below ${path.basename(chain.root) || chain.root} has that path or ends with its part after the install folder)`
+          + ` (no file below ${where(fact?.nodeRoot ?? chain.root, chain.root)}, the node's / in the workspace, has that path or ends with its part after the install folder)`
           + (chain.truncated ? `; ${chain.truncated}` : ''),
         range: e.valueRange,
         data: { runtime: rt.name, configPath: e.value },
@@ -40,3 +40,9 @@ export const rule: Rule<ContainerdContext> = {
     }
   },
 };
+
+/** A folder as messages name it: relative to the workspace root ("the workspace root" for the root itself). */
+function where(dir: string, root: string): string {
+  const rel = path.relative(root, dir).split(path.sep).join('/');
+  return rel ? `${rel}/` : 'the workspace root';
+}
