@@ -46,7 +46,7 @@ export function walkKataChain(root: string, openPaths: string[], readText: (p: s
     for (const rt of rts) {
       const f = flavourOfRuntime(rt);
       // A ConfigPath is a path on the node whose containerd config this is: looked up in that node's tree only.
-      const node = nodeRoot(file, root);
+      const node = workspaceFacts.nodeRootOf(file, root);
       const near = kataConfigs.filter((k) => k.startsWith(node + path.sep));
       runtimes.push({ file, ...rt, ...f, resolved: rt.configPath ? resolveConfigPath(rt.configPath, node, near) : [], nodeRoot: node });
     }
@@ -60,15 +60,3 @@ export function walkKataChain(root: string, openPaths: string[], readText: (p: s
   return { root, runtimes, kataConfigs, kataDeploy, ...(partial.length ? { truncated: partial.join('; ') } : {}) };
 }
 
-/**
- * The folder that stands for the node's / in the workspace: the one holding etc/containerd/ (…/etc/containerd/config.toml,
- * …/etc/containerd/conf.d/x.toml), else the one holding the containerd/ folder; never above the workspace root.
- */
-export function nodeRoot(file: string, root: string): string {
-  const parts = file.split(path.sep);
-  for (let i = parts.length - 2; i > 0; i--) {
-    if (parts[i] === 'containerd' && parts[i - 1] === 'etc') { const r = parts.slice(0, i - 1).join(path.sep) || path.sep; return r.length < root.length ? root : r; }
-  }
-  const r = path.dirname(path.dirname(file));
-  return r.length < root.length ? root : r;
-}

@@ -13,7 +13,7 @@ import { helmChart } from './helm/family';
 import { kustomize } from './kustomize/family';
 import { starlingxApp } from './starlingx-app/family';
 import { containerd } from './containerd/family';
-import { isContainerdName, containerdRuntimeNames, containerdKataRuntimes } from './containerd';
+import { isContainerdName, containerdRuntimeNames, containerdKataRuntimes, containerdNodeRoot } from './containerd';
 
 export const families = [starlingx, helmChart, kustomize, kubernetes, containerd, kataConfig, kataPersist, starlingxApp] as const satisfies readonly FamilyModule[];
 
@@ -55,6 +55,8 @@ export const workspaceFacts = {
   runtimeNamesOf: containerdRuntimeNames,
   /** The Kata runtime entries of a containerd config (runtime_type, runtime_path, options.ConfigPath): the node's chain. */
   kataRuntimesOf: containerdKataRuntimes,
+  /** The folder standing for the node's / of a containerd config (a ConfigPath is looked up below it). */
+  nodeRootOf: containerdNodeRoot,
 };
 export type { NeighbourFacts } from './kubernetes';
 /** What each template of a Helm chart emits at each minor (the helm-render agreement test compares it with `helm template`). */

@@ -342,3 +342,17 @@ export function containerdKataRuntimes(text: string): Array<{ runtime: string; r
   }
   return [...found.values()].filter((r) => /kata/i.test(r.runtime) || /kata/i.test(r.runtimeType ?? ''));
 }
+
+/**
+ * The folder that stands for a node's / in the workspace, for a containerd config there: the one holding etc/containerd/
+ * (…/etc/containerd/config.toml, …/etc/containerd/conf.d/x.toml), else the one holding its containerd/ folder; never
+ * above the workspace root. A Kata runtime's ConfigPath is looked up below it.
+ */
+export function containerdNodeRoot(file: string, root: string): string {
+  const parts = file.split(path.sep);
+  for (let i = parts.length - 2; i > 0; i--) {
+    if (parts[i] === 'containerd' && parts[i - 1] === 'etc') { const r = parts.slice(0, i - 1).join(path.sep) || path.sep; return r.length < root.length ? root : r; }
+  }
+  const r = path.dirname(path.dirname(file));
+  return r.length < root.length ? root : r;
+}
