@@ -484,18 +484,9 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
     kubernetes = windowFromStarlingx(release, undefined, { kind: 'default', detail: `StarlingX ${release.release} default Kubernetes ${release.default} to its newest version` });
   }
 
-  // No configured window: kata-deploy's image tag(s) in the workspace, as localhost.yml sets the Kubernetes window.
-  const kataW = pick('kataWindow') ?? kataDeployWindow(input.workspace?.kataDeploy);
-  const kataF = pick('kataFlavour');
-  const kataSpec = kataW ? kataWindowOf(kataW[0]) : undefined;
-  // A window whose ends carry one flavour sets it, over kata.flavour (a crossing window checks each side with its own).
-  const windowFlavour = kataSpec?.fromFlavour && kataSpec.fromFlavour === kataSpec.toFlavour ? kataSpec.fromFlavour : undefined;
-  const kata = {
-    window: kataSpec,
-    flavour: windowFlavour ?? kataF?.[0],
-    source: kataW?.[1] ?? { kind: 'default', detail: 'newest Kata release' } as SourceInfo,
-    flavourSource: kataSpec?.fromFlavour ? kataW![1] : kataF?.[1],
-  };
+  // No configured window: kata-deploy's image tag(s) in the workspace, as localhost.yml sets the Kubernetes window. Read
+  // only when a Kata file asks (the workspace walk is not done for the files of the other families).
+  const kata = resolveKata(pick('kataWindow'), pick('kataFlavour'), () => kataDeployWindow(input.workspace?.kataDeploy));
 
   const ctrW = pick('containerdWindow');
   const containerd = { window: ctrW ? parseRange(ctrW[0]) : undefined, source: ctrW?.[1] };
@@ -640,4 +631,30 @@ function kataDeployWindow(k: WorkspaceFacts['kataDeploy']): [string, SourceInfo]
   const w = tags.length > 1 ? `${end(tags[0])}..${end(tags[tags.length - 1])}` : end(tags[0]);
   if (checkKataWindowSpec(w)) return undefined;
   return [w, { kind: 'workspace', detail: `${k.path}: kata-deploy image ${tags.join(', ')}` }];
+}
+
+type Picked = [string, SourceInfo] | undefined;
+
+/** The Kata part of a ResolvedConfig; without a configured window it is worked out (from kata-deploy) when first read. */
+function resolveKata(kataW: Picked, kataF: Picked, fromDeploy: () => Picked): ResolvedConfig['kata'] {
+  const build = (w: Picked): ResolvedConfig['kata'] => {
+    const kataSpec = w ? kataWindowOf(w[0]) : undefined;
+    // A window whose ends carry one flavour sets it, over kata.flavour (a crossing window checks each side with its own).
+    const windowFlavour = kataSpec?.fromFlavour && kataSpec.fromFlavour === kataSpec.toFlavour ? kataSpec.fromFlavour : undefined;
+    return {
+      window: kataSpec,
+      flavour: windowFlavour ?? kataF?.[0],
+      source: w?.[1] ?? { kind: 'default', detail: 'newest Kata release' } as SourceInfo,
+      flavourSource: kataSpec?.fromFlavour ? w![1] : kataF?.[1],
+    };
+  };
+  if (kataW) return build(kataW);
+  let memo: ResolvedConfig['kata'] | undefined;
+  const get = () => (memo ??= build(fromDeploy()));
+  return {
+    get window() { return get().window; },
+    get flavour() { return get().flavour; },
+    get source() { return get().source; },
+    get flavourSource() { return get().flavourSource; },
+  };
 }

@@ -47,7 +47,11 @@ export class WorkspaceState {
     if (text !== undefined && !changed) this.sameAsDisk.add(file); else this.sameAsDisk.delete(file);
     if (changed && workspaceFacts.isRuntimeConfigName(file)) this.runtimeConfigs.clear();
     // The chain reads containerd configs, the TOML files a ConfigPath may name and kata-deploy's YAML.
-    if (changed && (/\.toml$/i.test(file) || /kata-deploy/i.test(file))) { this.kataChains.clear(); this.facts.clear(); this.factsByLocalhost.clear(); }
+    // Only what can change it: a containerd config's text, a kata-deploy file's, or a TOML buffer the walk has not listed.
+    if (changed && (workspaceFacts.isRuntimeConfigName(file) || /kata-deploy/i.test(file) || (/\.toml$/i.test(file) && ![...this.kataChains.values()].some((c) => c.kataConfigs.includes(file))))) {
+      this.kataChains.clear();
+      if (/kata-deploy/i.test(file)) { this.facts.clear(); this.factsByLocalhost.clear(); }
+    }
     return changed;
   }
   /** Open workspace files whose buffer is the disk's text (opened so, not changed since). */
@@ -185,9 +189,12 @@ export class WorkspaceState {
       // kata-deploy's tag is the window of the files under the same .skewguard.yaml (or none) as its DaemonSet/values.
       const scope = this.configFor(file)?.path ?? '';
       return memoIn(this.factsByLocalhost, `${root}\u0000${found ?? ''}\u0000${scope}`, () => {
-        const kd = this.kataDeployOf(root, scope);
-        if (!found) return kd ? { kataDeploy: kd } : {};
-        return { localhost: { path: path.relative(root, found) || found, kubernetesVersion: workspaceFacts.anchorKubernetesVersion(this.readText(found)) }, ...(kd ? { kataDeploy: kd } : {}) };
+        // kata-deploy's tags: looked up (a walk of the workspace) only when a Kata file's window needs them.
+        const ws = this;
+        let kd: WorkspaceFacts['kataDeploy'] | null | undefined;
+        const lazy = { get kataDeploy() { return (kd ??= ws.kataDeployOf(root, scope) ?? null) ?? undefined; } };
+        if (!found) return lazy;
+        return Object.defineProperties({ localhost: { path: path.relative(root, found) || found, kubernetesVersion: workspaceFacts.anchorKubernetesVersion(this.readText(found)) } }, Object.getOwnPropertyDescriptors(lazy)) as WorkspaceFacts;
       });
     });
   }
