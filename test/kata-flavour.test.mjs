@@ -429,3 +429,21 @@ test('one file named by a Go runtime and by a runtime-rs runtime of the node is 
     assert.match(r.messages[0].message, /seccompsandbox, which the Go runtime 3\.28\.0 reads: runtime-rs 3\.28\.0 ignores seccompsandbox/);
   } finally { fs.rmSync(root, { recursive: true, force: true }); }
 });
+
+test('kata-deploy\'s tag is the window of the files under its own .skewguard.yaml only', async () => {
+  const { makeWorkspace } = await import('./helpers/lsp-client.mjs');
+  const conf = '[hypervisor.qemu]\npath = "/opt/kata/bin/qemu-system-x86_64"\n';
+  const root = makeWorkspace({
+    'site-a/.skewguard.yaml': 'kubernetes:\n  window: "1.32"\n',
+    'site-a/deploy/kata-deploy.yaml': NODE['deploy/kata-deploy.yaml'],
+    'site-a/configuration-qemu.toml': conf,
+    'site-b/.skewguard.yaml': 'kubernetes:\n  window: "1.32"\n',
+    'site-b/configuration-qemu.toml': conf,
+  });
+  try {
+    const cfg = (rel) => JSON.parse(spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'lsp-lint.js'), '--print-config', rel], { cwd: root, encoding: 'utf8' }).stdout).kata;
+    assert.deepEqual(cfg('site-a/configuration-qemu.toml'), { window: '3.29.0', flavour: null, source: { kind: 'workspace', detail: 'site-a/deploy/kata-deploy.yaml: kata-deploy image 3.29.0' } });
+    assert.equal(cfg('site-b/configuration-qemu.toml').window, null);
+    assert.equal(cfg('site-b/configuration-qemu.toml').source.kind, 'default');
+  } finally { fs.rmSync(root, { recursive: true, force: true }); }
+});
