@@ -37,7 +37,7 @@ test('every kind of mistake is reported at its key or value, and the rest still 
     '10:1 unknown setting "extra"',
     '1:23 unknown StarlingX release "6.5"; known: 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, master',
     '3:3 unknown setting "kubernetes.windw"; did you mean "window"?',
-    '4:17 kata.window "three" is not a release or range such as "3.2..3.32"',
+    '4:17 kata.window "three" is not a release or range such as "3.2..3.32", or with flavours "3.20 (go)..4.1 (runtime-rs)"',
     '4:35 kata.flavour: must be equal to one of the allowed values: "go", "runtime-rs"',
     '6:3 unknown rule id "starlingx/unknown-kye"; did you mean "starlingx/unknown-key"?',
     '7:27 rules.starlingx/key-not-read: must be equal to one of the allowed values: "error", "warning", "info", "hint", "off"',

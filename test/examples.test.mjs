@@ -13,6 +13,7 @@ const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const LEGACY = 'examples/kata-persist/legacy-store-1.x-to-2.0/run/vc/sbs/3c9e1f0a7b2d4c6e8f1a3b5c7d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a';
 const LEGACY_CID = '9d8c7b6a5f4e3d2c1b0a99887766554433221100ffeeddccbbaa998877665544';
 const ROLLBACK = 'examples/kata-persist/rollback-3.32-to-2.4/run/vc/sbs/6f2b3c1d8e9a4b5c6d7e8f9012345678abcdef0123456789abcdef0123456789';
+const SWITCH = 'examples/kata-persist/go-to-runtime-rs-3.32-to-4.1/run/vc/sbs/8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a09f';
 const ROLLBACK_CID = '0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9';
 
 function lint(...args) {
@@ -37,16 +38,31 @@ test('npm run demo: lsp-lint examples/ reports the findings examples/README.md d
     'examples/containerd/upgrade-1.7-to-2.1/etc/containerd/config.toml': [
       '10:3 warning containerd/not-read', // systemd_cgroup: removed in 2.0, the migration's target is not read
       '10:3 warning containerd/deprecated', // systemd_cgroup (io.containerd.deprecation/cri-systemd-cgroup-v1)
-      '28:2 warning containerd/kata-runtime', // kata-clh without options.ConfigPath
-      '33:3 warning containerd/deprecated', // cni.bin_dir (deprecated in 2.1)
-      '36:2 warning containerd/deprecated', // registry.mirrors
-      '39:2 warning containerd/not-read', // registry.configs.<host>.tls: dropped in 2.0
-      '39:2 warning containerd/deprecated', // registry.configs
+      '37:2 warning containerd/kata-runtime', // kata-clh without options.ConfigPath
+      '42:3 warning containerd/deprecated', // cni.bin_dir (deprecated in 2.1)
+      '45:2 warning containerd/deprecated', // registry.mirrors
+      '48:2 warning containerd/not-read', // registry.configs.<host>.tls: dropped in 2.0
+      '48:2 warning containerd/deprecated', // registry.configs
     ],
+    // The Kata configurations the two Kata runtimes' ConfigPaths name (the node's tree below the example), at the Kata
+    // window kata-deploy's image tag sets (4.1.0, deploy/kata-deploy.yaml): kata-qemu's is the Go runtime's and reads
+    // dial_timeout; kata-qemu-runtime-rs's (runtime_path …/runtime-rs/bin/…) is runtime-rs's, whose [agent.kata] refuses
+    // Go's dial_timeout from 3.29.0 (deny_unknown_fields).
+    'examples/containerd/upgrade-1.7-to-2.1/deploy/kata-deploy.yaml': [],
+    'examples/containerd/upgrade-1.7-to-2.1/opt/kata/share/defaults/kata-containers/configuration-qemu.toml': [],
+    'examples/containerd/upgrade-1.7-to-2.1/opt/kata/share/defaults/kata-containers/runtime-rs/configuration-qemu-runtime-rs.toml': ['14:1 error kata/renamed-option'],
     // kata-fc is not a runtime of the workspace's containerd config (k8s/runtimeclass-handler, cross-file).
     'examples/containerd/upgrade-1.7-to-2.1/manifests/runtimeclasses.yaml': ['18:10 error k8s/runtimeclass-handler'],
     'examples/kata/acrn-edge-3.2-to-3.12/configuration-acrn.toml': ['3:2 error kata/section-not-in-window'],
     'examples/kata/clh-3.2-to-3.32/configuration-clh.toml': [],
+    // Go 3.20 → runtime-rs 4.1 (window "3.20 (go)..4.1 (runtime-rs)"): each key the two dialects read differently.
+    'examples/kata/go-to-runtime-rs-3.20-to-4.1/configuration-qemu.toml': [
+      '4:2 info kata/sandbox-takeover', // drain the node before switching
+      '15:1 warning kata/flavour-switch', // seccompsandbox → seccomp_sandbox (fix)
+      '19:1 warning kata/flavour-switch', // [factory] enable_template → [hypervisor.qemu.factory] (fix)
+      '22:1 error kata/flavour-switch', // dial_timeout: runtime-rs 4.1 [agent.kata] refuses it; one file per flavour
+      '30:1 warning kata/flavour-switch', // [runtime] create_container_timeout → [agent.kata] (fix)
+    ],
     'examples/kata/gpu-host-3.1-to-3.32/configuration-qemu-tdx.toml': ['13:13 error kata/invalid-value'],
     'examples/kata/gpu-host-3.1-to-3.32/configuration-qemu.toml': ['21:1 warning kata/renamed-option', '22:1 info kata/option-not-in-window'],
     [`${LEGACY}/${LEGACY_CID}/mounts.json`]: ['1:1 error kata-persist/legacy-store'],
@@ -57,6 +73,8 @@ test('npm run demo: lsp-lint examples/ reports the findings examples/README.md d
     [`${LEGACY}/hypervisor.json`]: ['2:3 error kata-persist/legacy-store'],
     [`${LEGACY}/network.json`]: ['2:3 error kata-persist/legacy-store'],
     [`${LEGACY}/state.json`]: ['2:3 error kata-persist/legacy-store'],
+    // A Go sandbox under "3.32 (go)..4.1 (runtime-rs)": runtime-rs cannot take it over (kata-persist/sandbox-takeover).
+    [`${SWITCH}/persist.json`]: ['2:3 warning kata-persist/sandbox-takeover'],
     [`${ROLLBACK}/${ROLLBACK_CID}/persist.json`]: [],
     [`${ROLLBACK}/persist.json`]: [
       // data/kata/persist.json readBy: the VFIO port modes are read from 3.2.0, NumVCPUsF from 3.3.0. The other fields

@@ -37,7 +37,7 @@ Options:
                                   sysinv an application bundle is checked against, e.g. 11.0 (with --starlingx-release 12.0)
       --kubernetes-window <w>     Kubernetes window, e.g. 1.18..1.21 or 1.21
       --kubernetes-version <v>    one target version (Pluto's --target-versions k8s=v1.25.0): the window v..v
-      --kata-window <w>           Kata window, e.g. 3.2..3.32
+      --kata-window <w>           Kata window, e.g. 3.2..3.32 or "3.20 (go)..4.1 (runtime-rs)"
       --kata-flavour <go|runtime-rs>  Kata runtime flavour (also --kata-flavor)
       --containerd-window <w>     containerd window of config.toml, e.g. 1.7..2.1
       --rule <id>=<severity>      set a rule's severity (error|warning|info|hint|off); repeatable

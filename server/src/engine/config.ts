@@ -8,7 +8,7 @@ import { parseRange, minorsBetween, compareVersions, minorOf, normalizeKubernete
 import { findStarlingxRelease, newestStarlingxRelease, starlingxReleases, kubernetesApis, type StxRelease } from './data';
 import type { Family, SeveritySetting, SourceInfo } from './types';
 import type { PlutoRow } from './families/kubernetes';
-import { kataData, kataWindow } from './kata/data';
+import { checkKataWindowSpec, parseKataWindowSpec, isSpec, type KataWindowSpec } from './kata/window';
 import { containerdWindow, containerdMinors } from './containerd/data';
 import { checkGlob } from './glob';
 import { fluxWindowOf, type FluxWindow } from './starlingx-app/data';
@@ -71,7 +71,12 @@ export const configSchema = {
     kata: {
       type: 'object', additionalProperties: false,
       properties: {
-        window: { type: 'string', description: 'Kata Containers releases in the live-upgrade/rollback window, e.g. "3.2..3.32".' },
+        window: {
+          type: 'string',
+          description: 'Kata Containers releases in the live-upgrade/rollback window, e.g. "3.2..3.32". A release may carry its runtime '
+            + 'flavour: "3.20 (go)..4.1 (runtime-rs)" checks each configuration with the Go runtime at 3.20.0 … 4.0.x and with '
+            + 'runtime-rs at 4.1.x (a window whose two ends have one flavour sets kata.flavour).',
+        },
         flavour: { enum: ['go', 'runtime-rs'], description: 'Kata runtime flavour: go or runtime-rs.' },
       },
     },
@@ -345,13 +350,8 @@ export function checkKubernetesWindow(s: string): string | undefined {
 
 /** Returns an error message for a Kata window that is malformed or names no known release. */
 export function checkKataWindow(s: string): string | undefined {
-  const r = parseRange(s);
-  if (!r) return `kata.window "${s}" is not a release or range such as "3.2..3.32"`;
-  if (!kataWindow(r.from, r.to).length) {
-    const rs = kataData().releases;
-    return `Kata window "${s}" holds no known release (the data knows ${rs[0]} … ${rs[rs.length - 1]})`;
-  }
-  return undefined;
+  // Releases may carry their flavour ("3.20 (go)..4.1 (runtime-rs)"): engine/kata/window.ts.
+  return checkKataWindowSpec(s);
 }
 
 /** Returns an error message for a containerd window that is malformed or names no containerd minor of the data. */
@@ -395,6 +395,8 @@ export function checkCliOverrides(cli: Overrides): string[] {
 export interface WorkspaceFacts {
   /** A StarlingX localhost.yml found in the workspace and what it says. */
   localhost?: { path: string; kubernetesVersion?: string };
+  /** kata-deploy's image tags in the workspace (its DaemonSet or Helm values): the Kata window when none is configured. */
+  kataDeploy?: { path: string; tags: string[] };
 }
 
 export interface KubeWindow {
@@ -414,7 +416,8 @@ export interface ResolvedConfig {
    */
   flux?: FluxWindow;
   kubernetes: KubeWindow;
-  kata: { window?: { from: string; to: string }; flavour?: string; source: SourceInfo; flavourSource?: SourceInfo };
+  /** window: its ends, each with the flavour written after it ("3.20 (go)..4.1 (runtime-rs)"), engine/kata/window.ts. */
+  kata: { window?: KataWindowSpec; flavour?: string; source: SourceInfo; flavourSource?: SourceInfo };
   /** The containerd window when configured (else the containerd family derives it from StarlingX or the Kubernetes window). */
   containerd: { window?: { from: string; to: string }; source?: SourceInfo };
   rules: Record<string, SeveritySetting>;
@@ -498,14 +501,9 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
     kubernetes = windowFromStarlingx(release, undefined, { kind: 'default', detail: `StarlingX ${release.release} default Kubernetes ${release.default} to its newest version` });
   }
 
-  const kataW = pick('kataWindow');
-  const kataF = pick('kataFlavour');
-  const kata = {
-    window: kataW ? parseRange(kataW[0]) : undefined,
-    flavour: kataF?.[0],
-    source: kataW?.[1] ?? { kind: 'default', detail: 'newest Kata release' } as SourceInfo,
-    flavourSource: kataF?.[1],
-  };
+  // No configured window: kata-deploy's image tag(s) in the workspace, as localhost.yml sets the Kubernetes window. Read
+  // only when a Kata file asks (the workspace walk is not done for the files of the other families).
+  const kata = resolveKata(pick('kataWindow'), pick('kataFlavour'), () => kataDeployWindow(input.workspace?.kataDeploy));
 
   const ctrW = pick('containerdWindow');
   const containerd = { window: ctrW ? parseRange(ctrW[0]) : undefined, source: ctrW?.[1] };
@@ -554,7 +552,7 @@ export function describeResolved(c: ResolvedConfig): Record<string, unknown> {
     ...(c.flux ? { flux: { window: c.flux.text, versions: c.flux.steps.map((s) => ({ starlingx: s.starlingx, flux: s.flux })), source: c.flux.source } } : {}),
     kubernetes: { window: c.kubernetes.minors.length > 1 ? `${c.kubernetes.minors[0]}..${c.kubernetes.minors[c.kubernetes.minors.length - 1]}` : c.kubernetes.minors[0], versions: c.kubernetes.patches ?? c.kubernetes.minors, source: c.kubernetes.source, pastData: windowPastDataOf(c.kubernetes.minors) ?? null },
     components: c.components,
-    kata: { window: c.kata.window ? `${c.kata.window.from}..${c.kata.window.to}` : null, flavour: c.kata.flavour ?? null, source: c.kata.source },
+    kata: { window: c.kata.window ? kataWindowText(c.kata.window) : null, flavour: c.kata.flavour ?? null, source: c.kata.source },
     containerd: { window: c.containerd.window ? `${c.containerd.window.from}..${c.containerd.window.to}` : null, source: c.containerd.source ?? { kind: 'default', detail: 'from StarlingX\'s release data or the Kubernetes window, per file (containerd family)' } },
     rules: Object.fromEntries(Object.entries(c.rules).map(([k, v]) => [k, { severity: v, source: c.ruleSources[k] }])),
     ignore: c.ignore,
@@ -626,4 +624,54 @@ function resolveComponentVersions(input: ResolveInput): Record<string, Component
   ];
   for (const [o, source] of layers) for (const [name, v] of Object.entries(o ?? {})) out[name] = { version: normalizeKubernetesVersion(v), source };
   return out;
+}
+
+/** A kata.window value as the resolved configuration holds it (undefined when malformed: reported where it is read). */
+function kataWindowOf(s: string): KataWindowSpec | undefined {
+  const r = parseKataWindowSpec(s);
+  return isSpec(r) ? r : undefined;
+}
+
+/** "3.2..3.32", "3.20 (go)..4.1 (runtime-rs)": a window as --print-config and the status bar show it. */
+export function kataWindowText(w: KataWindowSpec): string {
+  const end = (v: string, f?: string) => (f ? `${v} (${f})` : v);
+  if (w.from === w.to && w.fromFlavour === w.toFlavour) return end(w.from, w.fromFlavour);
+  return `${end(w.from, w.fromFlavour)}..${end(w.to, w.toFlavour)}`;
+}
+
+/** The Kata window kata-deploy's image tags say: that release, or oldest..newest when the workspace holds several. */
+function kataDeployWindow(k: WorkspaceFacts['kataDeploy']): [string, SourceInfo] | undefined {
+  if (!k?.tags.length) return undefined;
+  const tags = [...new Set(k.tags)].sort(compareVersions);
+  // A patch release the data does not list stands for its minor (the data has every minor, not every patch).
+  const end = (t: string) => (checkKataWindowSpec(t) ? t.split('.').slice(0, 2).join('.') : t);
+  const w = tags.length > 1 ? `${end(tags[0])}..${end(tags[tags.length - 1])}` : end(tags[0]);
+  if (checkKataWindowSpec(w)) return undefined;
+  return [w, { kind: 'workspace', detail: `${k.path}: kata-deploy image ${tags.join(', ')}` }];
+}
+
+type Picked = [string, SourceInfo] | undefined;
+
+/** The Kata part of a ResolvedConfig; without a configured window it is worked out (from kata-deploy) when first read. */
+function resolveKata(kataW: Picked, kataF: Picked, fromDeploy: () => Picked): ResolvedConfig['kata'] {
+  const build = (w: Picked): ResolvedConfig['kata'] => {
+    const kataSpec = w ? kataWindowOf(w[0]) : undefined;
+    // A window whose ends carry one flavour sets it, over kata.flavour (a crossing window checks each side with its own).
+    const windowFlavour = kataSpec?.fromFlavour && kataSpec.fromFlavour === kataSpec.toFlavour ? kataSpec.fromFlavour : undefined;
+    return {
+      window: kataSpec,
+      flavour: windowFlavour ?? kataF?.[0],
+      source: w?.[1] ?? { kind: 'default', detail: 'newest Kata release' } as SourceInfo,
+      flavourSource: kataSpec?.fromFlavour ? w![1] : kataF?.[1],
+    };
+  };
+  if (kataW) return build(kataW);
+  let memo: ResolvedConfig['kata'] | undefined;
+  const get = () => (memo ??= build(fromDeploy()));
+  return {
+    get window() { return get().window; },
+    get flavour() { return get().flavour; },
+    get source() { return get().source; },
+    get flavourSource() { return get().flavourSource; },
+  };
 }

@@ -22,3 +22,4 @@ export { helmEmissions } from './families/registry';
 export * as helmTemplate from './families/helm/template';
 export * as k8sFields from './kubernetes/fields';
 export { workspaceFacts } from './families/registry';
+export * as kataChain from './kata/chain';

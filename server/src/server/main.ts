@@ -673,7 +673,7 @@ connection.onRequest(ResolvedConfigRequest, (p: ResolvedConfigParams): ResolvedC
   const resolved = describeResolved(config);
   resolved.helm = helmDescription(file, config, !!p.uri);
   const k = resolved.kubernetes as { window: string; source: { kind: string } };
-  const summary = `StarlingX ${config.starlingx.release.release} · Kubernetes ${k.window}${config.kata.window ? ` · Kata ${config.kata.window.from}..${config.kata.window.to}` : ''}`;
+  const summary = `StarlingX ${config.starlingx.release.release} · Kubernetes ${k.window}${config.kata.window ? ` · Kata ${(resolved.kata as { window: string }).window}` : ''}`;
   return {
     resolved,
     family: r?.result.family ?? null,

@@ -10,6 +10,8 @@ import { memoIn } from '../engine/memo';
 import { parseYaml } from '../engine/parse/yaml';
 import { MAX_FILE_BYTES } from '../shared/limits';
 import { CrdIndex } from './crd-index';
+import { walkKataChain } from './kata-chain';
+import type { KataChainFacts } from '../engine/kata/chain';
 
 const { isAnchorName } = workspaceFacts;
 
@@ -46,7 +48,7 @@ export class WorkspaceState {
   private folders = new Map<string, NonNullable<NeighbourFacts['staticPods']>>();
 
   invalidate(): void {
-    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.runtimeConfigs.clear(); this.crds.clear();
+    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.runtimeConfigs.clear(); this.crds.clear(); this.kataChains.clear();
   }
 
   /**
@@ -65,6 +67,12 @@ export class WorkspaceState {
     const changed = bare(before) !== bare(after);
     if (text !== undefined && !changed) this.sameAsDisk.add(file); else this.sameAsDisk.delete(file);
     if (changed && workspaceFacts.isRuntimeConfigName(file)) this.runtimeConfigs.clear();
+    // The chain reads containerd configs, the TOML files a ConfigPath may name and kata-deploy's YAML.
+    // Only what can change it: a containerd config's text, a kata-deploy file's, or a TOML buffer the walk has not listed.
+    if (changed && (workspaceFacts.isRuntimeConfigName(file) || /kata-deploy/i.test(file) || (/\.toml$/i.test(file) && ![...this.kataChains.values()].some((c) => c.kataConfigs.includes(file))))) {
+      this.kataChains.clear();
+      if (/kata-deploy/i.test(file)) { this.facts.clear(); this.factsByLocalhost.clear(); }
+    }
     return changed;
   }
   /** Open workspace files whose buffer is the disk's text (opened so, not changed since). */
@@ -94,8 +102,17 @@ export class WorkspaceState {
       }
       return found;
     });
-    return { staticPods: pods.filter((p) => p.file !== file), localhost: this.factsFor(file).localhost, containerdRuntimes: this.runtimeConfigsFor(file) };
+    return { staticPods: pods.filter((p) => p.file !== file), localhost: this.factsFor(file).localhost, containerdRuntimes: this.runtimeConfigsFor(file), kataChain: this.kataChainFor(file) };
   }
+
+  /** The node's chain in the file's workspace (containerd Kata runtimes → configuration files; kata-deploy tags). */
+  kataChainFor(file: string): KataChainFacts {
+    return this.kataChainForRoot(this.rootFor(file) ?? path.dirname(file));
+  }
+  private kataChainForRoot(root: string): KataChainFacts {
+    return memoIn(this.kataChains, root, () => walkKataChain(root, [...this.openTexts.keys()], (p) => this.readText(p)), 16);
+  }
+  private kataChains = new Map<string, KataChainFacts>();
 
   /**
    * The containerd configs of the file's workspace (found by name: containerd/config.toml, containerd/conf.d/*.toml; a
@@ -143,6 +160,7 @@ export class WorkspaceState {
     return {
       get staticPods() { return get().staticPods; }, get localhost() { return get().localhost; }, get containerdRuntimes() { return ws.runtimeConfigsFor(file); },
       get crds() { return (crds ??= ws.crdsFor(file)); },
+      get kataChain() { return ws.kataChainFor(file); },
       customResourceUses: (group: string) => ws.crds.usesFor(ws.rootFor(file) ?? path.dirname(file), group, file),
     };
   }
@@ -211,13 +229,27 @@ export class WorkspaceState {
     // resolved configuration cached on the facts is shared too.
     return memoIn(this.facts, dir, () => {
       const found = this.nearestLocalhost(dir, root) ?? this.firstBelow(root);
-      return memoIn(this.factsByLocalhost, `${root}\u0000${found ?? ''}`, () => {
-        if (!found) return {};
-        return { localhost: { path: path.relative(root, found) || found, kubernetesVersion: workspaceFacts.anchorKubernetesVersion(this.readText(found)) } };
+      // kata-deploy's tag is the window of the files under the same .skewguard.yaml (or none) as its DaemonSet/values.
+      const scope = this.configFor(file)?.path ?? '';
+      return memoIn(this.factsByLocalhost, `${root}\u0000${found ?? ''}\u0000${scope}`, () => {
+        // kata-deploy's tags: looked up (a walk of the workspace) only when a Kata file's window needs them.
+        const ws = this;
+        let kd: WorkspaceFacts['kataDeploy'] | null | undefined;
+        const lazy = { get kataDeploy() { return (kd ??= ws.kataDeployOf(root, scope) ?? null) ?? undefined; } };
+        if (!found) return lazy;
+        return Object.defineProperties({ localhost: { path: path.relative(root, found) || found, kubernetesVersion: workspaceFacts.anchorKubernetesVersion(this.readText(found)) } }, Object.getOwnPropertyDescriptors(lazy)) as WorkspaceFacts;
       });
     });
   }
   private factsByLocalhost = new Map<string, WorkspaceFacts>();
+
+  /** kata-deploy's image tags under the same .skewguard.yaml as a file (or none): the Kata window when none is configured. */
+  private kataDeployOf(root: string, scope: string): WorkspaceFacts['kataDeploy'] {
+    const k = this.kataChainForRoot(root).kataDeploy.filter((x) => (this.configFor(x.file)?.path ?? '') === scope);
+    if (!k.length) return undefined;
+    const files = [...new Set(k.map((x) => path.relative(root, x.file) || x.file))];
+    return { path: files.join(', '), tags: k.map((x) => x.tag) };
+  }
 
   private firstBelow(root: string): string | undefined {
     return memoIn(this.rootLocalhost, root, () => findLocalhost(root, [...this.openTexts.keys()]) ?? null) ?? undefined;

@@ -13,6 +13,8 @@ import { rule as notRead } from '../../rules/containerd/not-read';
 import { rule as deprecated } from '../../rules/containerd/deprecated';
 import { rule as kubernetesSupport } from '../../rules/containerd/kubernetes-support';
 import { rule as kataRuntime } from '../../rules/containerd/kata-runtime';
+import { rule as kataConfigPath } from '../../rules/containerd/kata-config-path';
+import { kataWindowText } from '../../config';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -22,7 +24,7 @@ declare module '../registry' {
   }
 }
 
-export const containerdRules: Rule<ContainerdContext>[] = [configVersion, notRead, deprecated, kubernetesSupport, kataRuntime];
+export const containerdRules: Rule<ContainerdContext>[] = [configVersion, notRead, deprecated, kubernetesSupport, kataRuntime, kataConfigPath];
 
 export const containerd: FamilyModule<'containerd'> = {
   id: 'containerd',
@@ -48,6 +50,8 @@ export const containerd: FamilyModule<'containerd'> = {
       return { containerdToml: toml };
     }
     const ctx = stage('context', () => new ContainerdContext(input.path, toml, resolveContainerdWindow(config), config.kubernetes.minors));
+    ctx.kataChain = input.neighbours?.kataChain;
+    ctx.kataWindowText = config.kata.window ? kataWindowText(config.kata.window) : undefined;
     for (const rule of containerdRules) runRule(rule, ctx, emit, faults);
     return { containerd: ctx, containerdToml: toml };
   },

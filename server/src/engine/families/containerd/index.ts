@@ -1,6 +1,7 @@
 // containerd's config.toml: recognition, the containerd window, and the per-file context its rules read: each table
 // and key of the file matched to the keys containerd's config structs decode (data/containerd/config.json), and
 // whether each containerd minor of the window reads it (after the in-memory migration of an older config version).
+import type { KataChainFacts } from '../../kata/chain';
 import * as path from 'node:path';
 import { parseTomlText, type TomlFile, type TomlEntry, type TomlTable } from '../../parse/toml';
 import type { SourceInfo } from '../../types';
@@ -197,6 +198,10 @@ export class ContainerdContext {
   /** The file's config version (a missing `version` is 1). */
   readonly version: number;
   readonly versionEntry?: TomlEntry;
+  /** The node's chain from the workspace (Kata runtime entries → configuration files), when the server gave it. */
+  kataChain?: KataChainFacts;
+  /** The Kata window of the workspace's configuration files, for the ConfigPath hover. */
+  kataWindowText?: string;
   constructor(readonly file: string, readonly toml: TomlFile, readonly window: ContainerdWindow, readonly kubernetesMinors: string[]) {
     this.releases = window.minors.map((m) => containerdRelease(m)!);
     this.versionEntry = toml.entries.find((e) => e.table.length === 0 && e.key.length === 1 && e.key[0] === 'version');
@@ -311,3 +316,43 @@ export function containerdRuntimeNames(text: string): string[] | undefined {
   return [...names];
 }
 
+
+/**
+ * The Kata runtime entries of a containerd config (name or runtime_type says kata) with runtime_type, runtime_path and
+ * options.ConfigPath, for the workspace's chain RuntimeClass → runtime → Kata configuration. undefined: does not parse.
+ */
+export function containerdKataRuntimes(text: string): Array<{ runtime: string; runtimeType?: string; runtimePath?: string; configPath?: string }> | undefined {
+  if (text.length > 1 << 20) return undefined;
+  const toml = parseTomlText(text);
+  if (toml.errors.length) return undefined;
+  const found = new Map<string, { runtime: string; runtimeType?: string; runtimePath?: string; configPath?: string }>();
+  for (const e of toml.entries) {
+    const segs = [...e.table, ...e.key];
+    let i = -1;
+    for (let j = 1; j + 2 < segs.length; j++) if (segs[0] === 'plugins' && segs[j] === 'containerd' && segs[j + 1] === 'runtimes') { i = j + 2; break; }
+    if (i < 0 || i >= segs.length) continue;
+    const key = segs.slice(0, i + 1).join('\u0000');
+    const cur = found.get(key) ?? { runtime: segs[i] };
+    found.set(key, cur);
+    const rest = segs.slice(i + 1).join('.');
+    if (typeof e.value !== 'string') continue;
+    if (rest === 'runtime_type') cur.runtimeType = e.value;
+    if (rest === 'runtime_path') cur.runtimePath = e.value;
+    if (rest === 'options.ConfigPath') cur.configPath = e.value;
+  }
+  return [...found.values()].filter((r) => /kata/i.test(r.runtime) || /kata/i.test(r.runtimeType ?? ''));
+}
+
+/**
+ * The folder that stands for a node's / in the workspace, for a containerd config there: the one holding etc/containerd/
+ * (…/etc/containerd/config.toml, …/etc/containerd/conf.d/x.toml), else the one holding its containerd/ folder; never
+ * above the workspace root. A Kata runtime's ConfigPath is looked up below it.
+ */
+export function containerdNodeRoot(file: string, root: string): string {
+  const parts = file.split(path.sep);
+  for (let i = parts.length - 2; i > 0; i--) {
+    if (parts[i] === 'containerd' && parts[i - 1] === 'etc') { const r = parts.slice(0, i - 1).join(path.sep) || path.sep; return r.length < root.length ? root : r; }
+  }
+  const r = path.dirname(path.dirname(file));
+  return r.length < root.length ? root : r;
+}

@@ -1,4 +1,5 @@
 // Hover and completion over containerd's config.toml: what a table or key is, and which minors of the window read it.
+import { chainLine } from '../../kata/chain';
 import type { Position } from '../../types';
 import type { CompletionResult, HoverResult } from '../../language';
 import { LineIndex } from '../../text';
@@ -48,6 +49,9 @@ export function containerdHover(ctx: ContainerdContext, text: string, pos: Posit
       const out = [`**options.ConfigPath** of runtime \`${rt.name}\``, '',
         `RuntimeClass handler \`${rt.name}\` → runtime_type \`${shim ?? '(none: the default runtime)'}\`${bin ? ` → shim binary \`containerd-shim-${bin[1]}-${bin[2]}\`` : ''} → Kata configuration \`${String(e.value)}\`.`,
         '', 'The shim reads this file as its configuration.toml (kata-containers docs/how-to/containerd-kata.md).'];
+      const fact = ctx.kataChain?.runtimes.find((f) => f.file === ctx.file && f.runtime === rt.name);
+      if (fact) out.push('', chainLine(fact, ctx.kataChain!.root, ctx.kataWindowText ?? 'window (newest release)'));
+      else if (!ctx.kataChain) out.push('', 'The workspace was not looked at (no server): the file it names is not resolved here.');
       const r = within(e.valueRange) ? e.valueRange : e.keyRange;
       return { markdown: out.join('\n'), range: lines.range(r.start, r.end) };
     }

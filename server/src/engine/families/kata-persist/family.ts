@@ -16,6 +16,7 @@ import { rule as persistFieldType } from '../../rules/kata-persist/field-type-mi
 import { rule as persistMissing } from '../../rules/kata-persist/missing-field';
 import { rule as persistVersion } from '../../rules/kata-persist/persist-version';
 import { legacyStore, releasesWithoutLegacyStore } from '../../rules/kata-persist/legacy-store';
+import { rule as sandboxTakeover } from '../../rules/kata-persist/sandbox-takeover';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -63,7 +64,7 @@ export const kataPersist: FamilyModule<'kata-persist'> = {
     if (byName(file)) return DETECT.name;
     return (memo as boolean | undefined ?? isPersistContent(text, file)) ? DETECT.content : DETECT.no;
   },
-  rules: [...persistRules, legacyStoreRule],
+  rules: [...persistRules, legacyStoreRule, sandboxTakeover],
   analyze({ input, emit, stage }) {
     const { text, config, faults } = input;
     const json = stage('parse', () => new JsonFile(text));
@@ -79,8 +80,11 @@ export const kataPersist: FamilyModule<'kata-persist'> = {
     }
     const kind = stage('detect', () => persistKind(json.value, input.path));
     if (!kind) return {};
-    const persist = stage('context', () => new PersistContext(input.path, json, kind, w.window, w.source));
+    // persist.json is the Go runtime's format: under a window that switches flavour it is checked at the Go side's releases.
+    const goReleases = w.crossing ? (w.crossing.first === 'go' ? w.crossing.before : w.crossing.after) : w.window;
+    const persist = stage('context', () => new PersistContext(input.path, json, kind, goReleases, w.source));
     for (const rule of persistRules) runRule(rule, persist, emit, faults);
+    if (w.crossing) runRule(sandboxTakeover, { persist, crossing: w.crossing }, emit, faults);
     return { persist };
   },
   hover: (r, text, pos) => (r.persist ? persistHover(r.persist, text, pos) : undefined),

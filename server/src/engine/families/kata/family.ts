@@ -16,12 +16,22 @@ import { rule as kataRenamedOption } from '../../rules/kata/renamed-option';
 import { rule as kataInvalidType } from '../../rules/kata/invalid-type';
 import { rule as kataInvalidValue } from '../../rules/kata/invalid-value';
 import { rule as kataDropIn } from '../../rules/kata/drop-in-not-read';
+import { rule as kataFlavourSwitch } from '../../rules/kata/flavour-switch';
+import { rule as kataSandboxTakeover } from '../../rules/kata/sandbox-takeover';
+import { KataCrossing, claims, within, NOT_READ_RULES } from './crossing';
+import type { Emit, Stage } from '../types';
+import type { Faults } from '../../faults';
+import * as path from 'node:path';
+import { runtimesNaming, type KataRuntimeFact } from '../../kata/chain';
+import type { SourceInfo } from '../../types';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
   interface FamilyResults {
     kata?: KataContext;
     toml?: TomlFile;
+    /** Under a window that switches flavour: both sides (kata is then the side after the switch). */
+    kataCrossing?: KataCrossing;
   }
 }
 
@@ -36,7 +46,7 @@ export const kataConfig: FamilyModule<'kata-config'> = {
   // TOML is never read as YAML.
   look: ({ ext }) => ({ notYaml: ext === '.toml' }),
   detect: ({ file, ext, text }) => (ext === '.toml' && isKataConfig(file, text) ? DETECT.content : DETECT.no),
-  rules: kataRules,
+  rules: [...kataRules, kataFlavourSwitch, kataSandboxTakeover],
   analyze({ input, emit, stage }) {
     const { text, config, faults } = input;
     const toml = stage('parse', () => parseToml(text));
@@ -49,13 +59,67 @@ export const kataConfig: FamilyModule<'kata-config'> = {
       emit(parseError, { message: `${e.code === 'TOML_DEPTH' ? `TOML ${e.message}, so the file is not checked` : `TOML syntax error: ${e.message}`}`, range: { start: e.start, end: e.end } });
       return { toml };
     }
-    const { flavour, source } = stage('detect', () => detectFlavour(input.path, toml, config));
-    const kata = stage('context', () => { const w = resolveKataWindow(config); return new KataContext(input.path, toml, flavour, source, w.window, w.source); });
+    const w = stage('context', () => resolveKataWindow(config));
+    // The containerd runtime entries whose ConfigPath names this file (the node's chain, engine/kata/chain.ts).
+    const naming = runtimesNaming(input.neighbours?.kataChain, input.path);
+    // A window that switches flavour: both dialects, each at its side of the window (crossing.ts).
+    if (w.crossing) return analyzeCrossing(input.path, toml, w as Required<typeof w>, emit, faults, stage, naming, input.neighbours?.kataChain?.root);
+    const explicit = config.kata.flavour === 'go' || config.kata.flavour === 'runtime-rs';
+    const shims = [...new Set(naming.map((r) => r.flavour))];
+    // One file named by a Go runtime and by a runtime-rs runtime of the node: both dialects read it at every release.
+    if (!explicit && shims.length > 1) {
+      const both = { ...w, crossing: { first: 'go' as const, second: 'runtime-rs' as const, before: w.window, after: w.window, sameNode: true } };
+      return analyzeCrossing(input.path, toml, both, emit, faults, stage, naming, input.neighbours?.kataChain?.root);
+    }
+    const detected = stage('detect', () => detectFlavour(input.path, toml, config));
+    const { flavour, source } = !explicit && shims.length === 1 ? { flavour: shims[0], source: runtimeSource(naming, input.neighbours!.kataChain!.root) } : detected;
+    const kata = stage('context', () => new KataContext(input.path, toml, flavour, source, w.window, w.source));
+    kata.runtimes = naming;
     for (const rule of kataRules) runRule(rule, kata, emit, faults);
     return { kata, toml };
   },
   hover: (r, text, pos) => (r.kata ? kataHover(r.kata, text, pos) : undefined),
   complete: kataComplete,
-  facts: (r) => (r.kata ? { kataFlavour: r.kata.flavour, kataFlavourSource: r.kata.flavourSource, kataWindow: r.kata.windowText } : undefined),
+  facts: (r) => (r.kataCrossing
+    ? { kataFlavour: `${r.kataCrossing.first.flavour} → ${r.kataCrossing.second.flavour}`, kataFlavourSource: r.kataCrossing.first.windowSource, kataWindow: r.kataCrossing.windowText }
+    : r.kata ? { kataFlavour: r.kata.flavour, kataFlavourSource: r.kata.flavourSource, kataWindow: r.kata.windowText } : undefined),
   data: kataData,
 };
+
+/** Both dialects of a window that switches flavour: each side's rules at its releases, and kata/flavour-switch. */
+function analyzeCrossing(file: string, toml: TomlFile, w: Required<ReturnType<typeof resolveKataWindow>>, emit: Emit, faults: Faults | undefined, stage: Stage, naming: KataRuntimeFact[], root = '') {
+  const c = w.crossing;
+  const source = c.sameNode && naming.length
+    ? runtimeSource(naming, root || path.dirname(naming[0].file))
+    : { kind: w.source.kind, detail: `${w.source.detail}: the window's flavours` } as typeof w.source;
+  const x = stage('context', () => new KataCrossing(toml, [
+    new KataContext(file, toml, c.first, source, c.before, w.source),
+    new KataContext(file, toml, c.second, source, c.after, w.source),
+  ], !!c.sameNode));
+  for (const side of x.sides) side.runtimes = naming.filter((r) => r.flavour === side.flavour);
+  const cl = stage('context', () => claims(x, new Set(['block_device_driver', 'enable_guest_swap'])));
+  const seen = new Set<string>();
+  for (const side of x.sides) {
+    const mine = cl.notRead.get(side.flavour)!;
+    const sideEmit: Emit = (rule, f) => {
+      if (NOT_READ_RULES.has(rule.id) && within(f.range, mine)) return;
+      if (rule.id === 'kata/invalid-value' && within(f.range, cl.values)) return;
+      // The same finding from both sides (a key neither reads) once.
+      const k = `${rule.id}\u0000${f.range.start}\u0000${f.range.end}`;
+      if (NOT_READ_RULES.has(rule.id) && seen.has(k)) return;
+      seen.add(k);
+      emit(rule, f);
+    };
+    for (const rule of kataRules) runRule(rule, side, sideEmit, faults);
+  }
+  runRule(kataFlavourSwitch, x, emit, faults);
+  // Both runtimes on one node at the same releases (no switch): nothing is taken over.
+  if (!c.sameNode) runRule(kataSandboxTakeover, x, emit, faults);
+  return { kata: x.second, toml, kataCrossing: x };
+}
+
+/** "containerd runtime kata-qemu-runtime-rs (etc/containerd/config.toml): runtime_path … is runtime-rs's shim". */
+function runtimeSource(naming: KataRuntimeFact[], root: string): SourceInfo {
+  const rel = (f: string) => path.relative(root, f).split(path.sep).join('/') || f;
+  return { kind: 'workspace', detail: naming.map((r) => `containerd runtime ${r.runtime} (${rel(r.file)}): ${r.why}`).join('; ') };
+}

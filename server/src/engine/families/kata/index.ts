@@ -8,6 +8,8 @@ import {
 } from '../../kata/data';
 import { memoIn, weakMemoIn } from '../../memo';
 import { didYouMean } from '../../text';
+import { crossesFlavours, splitCrossing } from '../../kata/window';
+import type { KataRuntimeFact } from '../../kata/chain';
 
 export function isKataName(file: string): boolean {
   const base = path.basename(file);
@@ -94,6 +96,8 @@ export interface KataKey {
 
 export class KataContext {
   readonly keys: KataKey[];
+  /** The containerd runtime entries of the workspace whose ConfigPath names this file (the node's chain). */
+  runtimes: KataRuntimeFact[] = [];
   constructor(
     readonly file: string,
     readonly toml: TomlFile,
@@ -282,11 +286,23 @@ export function rowAliases(section: string, table = false): string[] {
   return out;
 }
 
-export function resolveKataWindow(config: ResolvedConfig): { window: string[]; source: SourceInfo } {
-  if (config.kata.window) {
-    const w = kataWindow(config.kata.window.from, config.kata.window.to);
+export function resolveKataWindow(config: ResolvedConfig): { window: string[]; source: SourceInfo; crossing?: KataCrossingWindow } {
+  const cw = config.kata.window;
+  if (cw) {
+    const w = kataWindow(cw.from, cw.to);
+    if (w.length && crossesFlavours(cw)) {
+      const { before, after } = splitCrossing(cw);
+      return { window: [...before, ...after.filter((r) => !before.includes(r))], source: config.kata.source, crossing: { first: cw.fromFlavour, second: cw.toFlavour, before, after } };
+    }
     if (w.length) return { window: w, source: config.kata.source };
   }
   const newest = newestKataRelease();
   return { window: [newest], source: { kind: 'default', detail: `the newest Kata release in the data (${newest})` } };
+}
+
+/** A window that switches flavour: the first flavour at `before`, the second at `after` (engine/kata/window.ts). */
+export interface KataCrossingWindow {
+  first: Flavour; second: Flavour; before: string[]; after: string[];
+  /** Both flavours read the file at the same releases (two containerd runtimes of one node name it): no switch. */
+  sameNode?: boolean;
 }

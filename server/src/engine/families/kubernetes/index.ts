@@ -1,5 +1,6 @@
 // Kubernetes manifests: recognised by content (apiVersion + kind, multi-document, List items, JSON), checked
 // against every minor of the Kubernetes window with the lifecycle data.
+import type { KataChainFacts } from '../../kata/chain';
 import type { YamlDoc, YamlFile, OffsetRange } from '../../parse/yaml';
 import { kubernetesApis, type ApiRow } from '../../data';
 import type { KubeWindow, ComponentVersionSetting } from '../../config';
@@ -86,6 +87,9 @@ export interface NeighbourFacts {
   crds?: CrdFacts;
   /** The custom resources of a group in the workspace's other files (for a CRD: the versions they use). */
   customResourceUses?(group: string): { uses: CustomResourceUse[]; notRead?: string };
+  /** The node's chain: Kata runtime entries of the workspace's containerd configs → the configuration file each
+   * ConfigPath names → the flavour its shim implies, and kata-deploy's image tags (engine/kata/chain.ts). */
+  kataChain?: KataChainFacts;
 }
 
 const CONTAINER_LISTS = new Set(['containers', 'initContainers', 'ephemeralContainers']);

@@ -1,4 +1,5 @@
 // Hover and completion over Kubernetes manifests: API lifecycles across the window, component images.
+import { chainLine } from '../../kata/chain';
 import type { Position } from '../../types';
 import type { AnalyzeResult } from '../../analyze';
 import type { CompletionResult, HoverResult } from '../../language';
@@ -12,12 +13,33 @@ export function k8sHover(ctx: KubernetesContext, text: string, pos: Position): H
   const lines = new LineIndex(text);
   const off = lines.offsetAt(pos);
   const within = (r: { start: number; end: number }) => off >= r.start && off <= r.end;
+  const rc = runtimeClassHover(ctx, off, lines);
+  if (rc) return rc;
   const img = ctx.images().find((i) => within(i.range));
   if (img?.component) return { markdown: imageHover(ctx, img), range: lines.range(img.range.start, img.range.end) };
   const o = ctx.objects.find((x) => within(x.apiVersionRange) || within(x.kindRange));
   if (!o) return fieldHover(ctx, lines, off);
   const range = within(o.apiVersionRange) ? o.apiVersionRange : o.kindRange;
   return { markdown: apiTimeline(ctx, o.apiVersion, o.kind), range: lines.range(range.start, range.end) };
+}
+
+/** A RuntimeClass handler: the chain handler → containerd runtime → Kata configuration → flavour (engine/kata/chain.ts). */
+function runtimeClassHover(ctx: KubernetesContext, off: number, lines: LineIndex): HoverResult | undefined {
+  for (const o of ctx.objects) {
+    if (o.kind !== 'RuntimeClass' || !/^node\.k8s\.io\//.test(o.apiVersion) || typeof o.value.handler !== 'string') continue;
+    const loc = o.doc.locate([...o.at, 'handler']).value;
+    if (off < loc.start || off > loc.end) continue;
+    const h = o.value.handler;
+    const chain = ctx.neighbours.kataChain;
+    const rts = chain?.runtimes.filter((r) => r.runtime === h) ?? [];
+    const defined = ctx.neighbours.containerdRuntimes;
+    const out = [`**RuntimeClass handler** \`${h}\``, ''];
+    if (rts.length) for (const r of rts) out.push(`- ${chainLine(r, chain!.root)}`);
+    else if (defined?.names.includes(h)) out.push(`containerd runtime \`${h}\` (${defined.files.join(', ')}): not a Kata runtime.`);
+    else out.push(defined ? `No containerd config of the workspace defines runtime \`${h}\` (${defined.files.join(', ') || 'none read'}).` : 'No containerd config in the workspace: the handler is not followed.');
+    return { markdown: out.join('\n'), range: lines.range(loc.start, loc.end) };
+  }
+  return undefined;
 }
 
 /** A component image: what upstream validates it for, with the window's versions marked, and the source. */
