@@ -33,6 +33,8 @@ export const ALLOWED = [
   /^dist\/(client|server|server-main)\.js$/,
   /^data\/(starlingx|kubernetes|kata|containerd)\/(?:[\w.-]+\/)?[\w.-]+\.json$/,
   /^syntaxes\/[\w.-]+\.json$/,
+  // The rule pages: the editor opens them offline (codeDescription links, "Show documentation for <rule>").
+  /^docs\/rules\/(?:[\w.-]+\/)?[\w.-]+\.md$/,
 ];
 /** Files the .vsix must contain. */
 export function requiredFiles() {
@@ -40,6 +42,7 @@ export function requiredFiles() {
   const list = [
     'package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', pkg.icon, pkg.main.replace(/^\.\//, ''), 'dist/server.js', 'dist/server-main.js',
     ...fs.readdirSync(path.join(root, 'data'), { recursive: true }).filter((f) => f.endsWith('.json')).map((f) => `data/${f.split(path.sep).join('/')}`),
+    ...fs.readdirSync(path.join(root, 'docs/rules'), { recursive: true }).filter((f) => f.endsWith('.md')).map((f) => `docs/rules/${f.split(path.sep).join('/')}`),
     ...releases.filter((r) => r.hasSchema).map((r) => `schemas/starlingx/${r.release}/localhost.schema.json`),
   ];
   for (const g of pkg.contributes.grammars ?? []) list.push(g.path.replace(/^\.\//, ''));

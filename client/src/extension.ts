@@ -9,6 +9,7 @@ import {
 } from '../../server/src/shared/protocol';
 import * as readline from 'node:readline';
 import { RestartPolicy } from './restart';
+import { registerDocs, docsMiddleware, SHOW_DOCS } from './docs';
 
 let client: LanguageClient | undefined;
 let status: vscode.StatusBarItem | undefined;
@@ -50,7 +51,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     diagnosticCollectionName: 'skewguard',
     // The client shows invalid settings itself (a warning and the status bar), so the server sends no showMessage.
     // The server never runs Helm in Restricted Mode; it is told when the user trusts the workspace.
-    initializationOptions: { showSettingsProblems: false, workspaceTrusted: vscode.workspace.isTrusted } satisfies InitializationOptions,
+    initializationOptions: { showSettingsProblems: false, workspaceTrusted: vscode.workspace.isTrusted, clientCommands: [SHOW_DOCS] } satisfies InitializationOptions,
+    middleware: { ...docsMiddleware },
     // A server that dies is restarted a bounded number of times, and the user is told why it died.
     errorHandler: restarts,
     stdioOptions: {
@@ -61,6 +63,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
   };
   client = new LanguageClient('skewguard', 'skewguard', serverOptions, clientOptions);
+  registerDocs(context);
 
   status = vscode.window.createStatusBarItem('skewguard.window', vscode.StatusBarAlignment.Right, 100);
   status.name = 'skewguard version window';

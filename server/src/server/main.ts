@@ -22,6 +22,8 @@ import { parseFaults, injectFault } from '../engine/faults';
 import { FramingCheck } from './framing';
 import { ParamsCheckedReader } from './params-check';
 import { chooseNonOverlapping, type Span } from './fix-all';
+import { moreActions, type ActionContext } from './code-actions';
+import { actionContext, setClient, docHrefFor, docsHover } from './editor-support';
 import {
   ResolvedConfigRequest, ConfigChangedNotification, FileFactsNotification, FIX_ALL_KIND,
   type InitializationOptions, type Settings, type ResolvedConfigParams, type ResolvedConfigResult, type FileFactsParams,
@@ -117,6 +119,7 @@ connection.onInitialize((params: InitializeParams) => {
   if (initialized) return new ResponseError<InitializeError>(ErrorCodes.InvalidRequest, 'the server is already initialized: initialize may be sent only once', { retry: false });
   initialized = true;
   init = (params.initializationOptions ?? {}) as InitializationOptions;
+  setClient(params.capabilities, init, () => ws);
   settings = init.settings ?? {};
   if (init.reportStaleData === false) staleDataReported = true;
   if (typeof init.parseCacheChars === 'number' && Number.isFinite(init.parseCacheChars)) setParseCacheBudget(init.parseCacheChars);
@@ -529,7 +532,7 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
 
 function toLsp(d: Diagnostic): LspDiagnostic {
   return {
-    range: d.range, severity: SEVERITY[d.severity], code: d.ruleId, codeDescription: { href: d.docsUrl },
+    range: d.range, severity: SEVERITY[d.severity], code: d.ruleId, codeDescription: { href: docHrefFor(d) },
     source: 'skewguard', message: d.message, data: d.data,
   };
 }
@@ -554,6 +557,8 @@ function guarded<P extends { textDocument: { uri: string } }, R>(stage: string, 
 connection.onHover(guarded('hover', null, (p) => {
   const c = current(p.textDocument.uri);
   if (!c) return null;
+  const dh = docsHover(c.doc, p.position);
+  if (dh) return dh;
   const h = hover(c.result, c.doc.getText(), p.position);
   return h ? { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: h.range } : null;
 }));
@@ -599,11 +604,13 @@ connection.onCodeAction(guarded('codeAction', [], (p) => {
   const wantsFixAll = !only || only.some((k) => FIX_ALL_KIND.startsWith(k) || k === CodeActionKind.SourceFixAll || k === CodeActionKind.Source);
   const wantsQuick = !only || only.some((k) => CodeActionKind.QuickFix.startsWith(k) || k === CodeActionKind.QuickFix);
   const actions: CodeAction[] = [];
+  const here: ActionContext['here'] = [];
   if (wantsQuick) {
     for (const d of [...c.result.diagnostics]) {
       const ctxDiag = p.context.diagnostics.find((x) => x.code === d.ruleId && sameRange(x.range, d.range));
       const overlaps = d.range.start.line <= p.range.end.line && d.range.end.line >= p.range.start.line;
       if (!ctxDiag && !overlaps) continue;
+      here.push({ d, lsp: ctxDiag ?? toLsp(d) });
       if (!fixesOf(d, uri).length) continue;
       for (const f of fixesOf(d, uri)) {
         actions.push({
@@ -615,6 +622,7 @@ connection.onCodeAction(guarded('codeAction', [], (p) => {
         });
       }
     }
+    actions.push(...moreActions(actionContext(c, uri, here, !!only, () => fixAllEdits(c.result.diagnostics, c.doc, uri))));
   }
   if (wantsFixAll) {
     const edits = fixAllEdits(c.result.diagnostics, c.doc, uri);

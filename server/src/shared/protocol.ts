@@ -44,6 +44,8 @@ export interface InitializationOptions {
    * otherwise the server also says each distinct set of problems once with window/showMessage.
    */
   showSettingsProblems?: boolean;
+  /** Commands the client runs itself, which the server may put in code actions (`skewguard.showRuleDocumentation`). */
+  clientCommands?: string[];
 }
 
 /**
