@@ -24,6 +24,7 @@ import { ParamsCheckedReader } from './params-check';
 import { chooseNonOverlapping, type Span } from './fix-all';
 import { moreActions, type ActionContext } from './code-actions';
 import { actionContext, setClient, docHrefFor, docsHover } from './editor-support';
+import { ignoredFile, registerIgnoredFiles } from './ignore';
 import {
   ResolvedConfigRequest, ConfigChangedNotification, FileFactsNotification, FIX_ALL_KIND,
   type InitializationOptions, type Settings, type ResolvedConfigParams, type ResolvedConfigResult, type FileFactsParams,
@@ -304,6 +305,8 @@ function validateStages(doc: TextDocument): void {
         void h.pending.then(() => { const d = documents.get(doc.uri); if (d && d.version === doc.version) schedule(d, 0); });
         if (init.cli) return;
       }
+      // In the editor a file the ignore: lists leave out is not checked (lsp-lint asks before it opens walked files).
+      if (!init.cli && !isConfigFile(doc.uri) && ignoredFile(ws, file, config)) { results.set(doc.uri, { version: doc.version, result: { diagnostics: [] }, config }); publish(doc.uri, doc.version, []); return; }
       result = analyze({
         path: file, text: doc.getText(), config, root: ws.rootFor(file), reportStaleData: !staleDataReported, today: today(),
         neighbours: ws.lazyNeighboursFor(file), faults: FAULTS, files, helmRenders: h.renders,
@@ -706,5 +709,6 @@ function factsOf(r: AnalyzeResult): Record<string, unknown> | undefined {
   return read ? { ...facts, helm: read } : facts;
 }
 
+registerIgnoredFiles(connection, () => ws, (file) => configFor(file).config);
 documents.listen(connection);
 connection.listen();

@@ -54,6 +54,14 @@ export interface InitializationOptions {
  */
 export interface CliInitializeResult { cliProblems?: string[] }
 
+/**
+ * Request (lsp-lint): which of these absolute paths the `ignore:` lists leave out (`dirs[i]`: paths[i] is a folder),
+ * decided by the server as for the editor (engine/ignore.ts), each with why.
+ */
+export const IgnoredFilesRequest = 'skewguard/ignoredFiles';
+export interface IgnoredFilesParams { paths: string[]; dirs?: boolean[] }
+export interface IgnoredFilesResult { ignored: Array<{ path: string; reason: string }> }
+
 /** Request: the resolved windows for a file (or the workspace), with where each part came from. */
 export const ResolvedConfigRequest = 'skewguard/resolvedConfig';
 export interface ResolvedConfigParams { uri?: string }
