@@ -35,6 +35,8 @@ export const ALLOWED = [
   /^syntaxes\/[\w.-]+\.json$/,
   // The rule pages: the editor opens them offline (codeDescription links, "Show documentation for <rule>").
   /^docs\/rules\/(?:[\w.-]+\/)?[\w.-]+\.md$/,
+  // The JSON Schema of .skewguard.yaml, for the YAML extension (contributes.yamlValidation).
+  /^schemas\/config\/skewguard\.schema\.json$/,
 ];
 /** Files the .vsix must contain. */
 export function requiredFiles() {
@@ -45,6 +47,7 @@ export function requiredFiles() {
     ...fs.readdirSync(path.join(root, 'docs/rules'), { recursive: true }).filter((f) => f.endsWith('.md')).map((f) => `docs/rules/${f.split(path.sep).join('/')}`),
     ...releases.filter((r) => r.hasSchema).map((r) => `schemas/starlingx/${r.release}/localhost.schema.json`),
   ];
+  for (const v of pkg.contributes.yamlValidation ?? []) list.push(v.url.replace(/^\.\//, ''));
   for (const g of pkg.contributes.grammars ?? []) list.push(g.path.replace(/^\.\//, ''));
   for (const l of pkg.contributes.languages ?? []) if (l.configuration) list.push(l.configuration.replace(/^\.\//, ''));
   return [...new Set(list)].sort();

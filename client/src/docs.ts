@@ -69,5 +69,5 @@ export const docsMiddleware: Middleware = {
 
 export function registerDocs(context: vscode.ExtensionContext): void {
   docsRoot = context.asAbsolutePath(path.join('docs', 'rules'));
-  context.subscriptions.push(vscode.commands.registerCommand(SHOW_DOCS, showRuleDocumentation));
+  context.subscriptions.push(vscode.commands.registerCommand('skewguard.showRuleDocumentation', showRuleDocumentation));
 }

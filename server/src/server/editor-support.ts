@@ -9,6 +9,7 @@ import type { InitializationOptions } from '../shared/protocol';
 import type { WorkspaceState } from './workspace';
 import { SHOW_DOCS_COMMAND, newConfigPath, type ActionContext } from './code-actions';
 import { docHref, docMarkdown, suppressionRuleAt } from './docs';
+import { configHover } from './config-language';
 
 let caps: ClientCapabilities = {};
 let opts: InitializationOptions = {};
@@ -47,6 +48,8 @@ export function actionContext(c: { doc: TextDocument; result: AnalyzeResult }, u
 
 /** The hover on a rule id inside a suppression comment: the rule's page (as ruff's server does for `# noqa` codes). */
 export function docsHover(doc: TextDocument, pos: Position): Hover | null {
+  const ch = configHover(doc.uri, doc, pos, hoverMarkdown());
+  if (ch) return ch;
   const text = doc.getText();
   const at = suppressionRuleAt(text, doc.offsetAt(pos));
   if (!at) return null;

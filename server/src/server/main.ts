@@ -25,6 +25,11 @@ import { chooseNonOverlapping, type Span } from './fix-all';
 import { moreActions, type ActionContext } from './code-actions';
 import { actionContext, setClient, docHrefFor, docsHover } from './editor-support';
 import { ignoredFile, registerIgnoredFiles } from './ignore';
+import { registerWindowCommands } from './window-command';
+import { fileStatus } from './window-status';
+import { configCompletion } from './config-language';
+import { registerWorkspaceCommands } from './workspace-check';
+import { didYouMeanFixes } from './config-fixes';
 import {
   ResolvedConfigRequest, ConfigChangedNotification, FileFactsNotification, FIX_ALL_KIND,
   type InitializationOptions, type Settings, type ResolvedConfigParams, type ResolvedConfigResult, type FileFactsParams,
@@ -569,6 +574,8 @@ connection.onHover(guarded('hover', null, (p) => {
 connection.onCompletion(guarded('completion', [], (p) => {
   const c = current(p.textDocument.uri);
   if (!c) return [];
+  const cc = configCompletion(p.textDocument.uri, c.doc, p.position);
+  if (cc) return cc;
   const text = c.doc.getText();
   const lines = new LineIndex(text);
   return complete(c.result, text, p.position).map((i) => ({
@@ -626,6 +633,7 @@ connection.onCodeAction(guarded('codeAction', [], (p) => {
       }
     }
     actions.push(...moreActions(actionContext(c, uri, here, !!only, () => fixAllEdits(c.result.diagnostics, c.doc, uri))));
+    actions.push(...didYouMeanFixes(uri, c.doc, p.context.diagnostics));
   }
   if (wantsFixAll) {
     const edits = fixAllEdits(c.result.diagnostics, c.doc, uri);
@@ -675,6 +683,7 @@ connection.onRequest(ResolvedConfigRequest, (p: ResolvedConfigParams): ResolvedC
     configProblems: (loaded?.problems ?? []).map((pr) => ({ file: loaded!.path, ...lines!.positionAt(pr.range.start), message: pr.message })),
     summary,
     settingsProblems: normalizeSettings((p.uri && docSettings.get(p.uri)) || settings, ruleIds).problems,
+    ...(p.uri ? fileStatus(r?.result.family, r ? factsSafe(p.uri, r.result) : undefined, config, ignoredFile(ws, file, config), ws.rootFor(file)) : {}),
   };
 });
 
@@ -710,5 +719,13 @@ function factsOf(r: AnalyzeResult): Record<string, unknown> | undefined {
 }
 
 registerIgnoredFiles(connection, () => ws, (file) => configFor(file).config);
+registerWindowCommands(connection, () => ws);
+registerWorkspaceCommands(connection, () => ws, (uri, text) => {
+  const doc = documents.get(uri) ?? TextDocument.create(uri, 'plaintext', 0, text);
+  validateStages(doc);
+  const r = results.get(uri);
+  if (!documents.get(uri)) results.delete(uri);
+  return r && { diagnostics: r.result.diagnostics.length, edits: () => fixAllEdits(r.result.diagnostics, doc, uri) };
+}, (uri) => documents.get(uri));
 documents.listen(connection);
 connection.listen();

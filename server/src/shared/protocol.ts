@@ -68,6 +68,10 @@ export interface ResolvedConfigParams { uri?: string }
 export interface ResolvedConfigResult {
   resolved: Record<string, any>;
   family: Family | null;
+  /** The window the file (uri) is checked against, in a few words (the status item); absent: not a checked file. */
+  fileWindow?: string;
+  /** Why the file (uri) is not checked: an ignore: list. */
+  ignored?: string;
   /** What the analysis found out about the file (e.g. a persist.json's layout eras, a Kata file's flavour). */
   facts?: Record<string, unknown>;
   configProblems: Array<{ file: string; line: number; character: number; message: string }>;
