@@ -98,3 +98,26 @@ test('JSON: applying "Ignore <file> in .skewguard.yaml" leaves the file out in t
   assert.deepEqual(after.map((r) => rel(root, r.filePath)), ['']);
   assert.match(after[0].messages[0].message, /^all 1 files under \. are ignored: ignored by the ignore: list of \.skewguard\.yaml; use --no-ignore/);
 });
+
+test('"Check whole workspace" (skewguard/checkWorkspace) publishes exactly lsp-lint\'s findings for the files it checks, and fix-all of the workspace is one edit', async (t) => {
+  const root = makeWorkspace(WORKSPACE);
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const report = lintJson(root, ['.']);
+  const cli = Object.fromEntries(report.map((r) => [rel(root, r.filePath), r.messages.map(fromCli).sort()]));
+  const client = new LspClient(root, {});
+  t.after(() => client.kill());
+  await client.initialize();
+  const r = await client.request('skewguard/checkWorkspace', {});
+  assert.equal(r.files, Object.keys(WORKSPACE).filter((f) => !f.endsWith('.skewguard.yaml')).length);
+  for (const [f, want] of Object.entries(cli)) {
+    const got = (client.published.get(uriOf(path.join(root, f))) ?? []).at(-1);
+    assert.deepEqual(got?.diagnostics.map(fromLsp).sort(), want, f);
+  }
+  for (const f of ['archive/localhost.yml', 'team/skip/ingress.yaml']) {
+    assert.deepEqual((client.published.get(uriOf(path.join(root, f))) ?? []).at(-1)?.diagnostics ?? [], [], `${f} is ignored`);
+  }
+  const fix = await client.request('skewguard/fixAllWorkspace', {});
+  const fixed = applyTextEdits(BAD_LOCALHOST, fix.changes[uriOf(path.join(root, 'site/localhost.yml'))]);
+  assert.equal(fixed, 'system_mode: simplex\nkubernetes_version: 1.21.3\n');
+  assert.ok(!fix.changes[uriOf(path.join(root, 'archive/localhost.yml'))], 'an ignored file is not fixed');
+});
