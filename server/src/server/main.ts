@@ -29,6 +29,7 @@ import { registerWindowCommands } from './window-command';
 import { fileStatus } from './window-status';
 import { configCompletion } from './config-language';
 import { registerWorkspaceCommands } from './workspace-check';
+import { hoverContents } from './hover-text';
 import { didYouMeanFixes } from './config-fixes';
 import {
   ResolvedConfigRequest, ConfigChangedNotification, FileFactsNotification, FIX_ALL_KIND,
@@ -568,7 +569,7 @@ connection.onHover(guarded('hover', null, (p) => {
   const dh = docsHover(c.doc, p.position);
   if (dh) return dh;
   const h = hover(c.result, c.doc.getText(), p.position);
-  return h ? { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: h.range } : null;
+  return h ? { contents: hoverContents(h.markdown, ws.rootFor(uriToPath(p.textDocument.uri))), range: h.range } : null;
 }));
 
 connection.onCompletion(guarded('completion', [], (p) => {
