@@ -193,8 +193,10 @@ function positionIn(text: string, offset: number): { line: number; character: nu
 export function moreActions(ctx: ActionContext): CodeAction[] {
   const out: CodeAction[] = [];
   const text = ctx.doc.getText();
-  const eol = /\r\n/.test(text) ? '\r\n' : '\n';
-  const lines = text.split(/\r?\n|\r/);
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  // Split only when a disable action is worked out (a big file's menu on a line without findings costs nothing).
+  let split: string[] | undefined;
+  const lines = () => (split ??= text.split(/\r?\n|\r/));
   const seen = new Set<string>();
   let jsonIgnoreOffered = false;
   for (const { d, lsp } of ctx.here) {
@@ -202,7 +204,7 @@ export function moreActions(ctx: ActionContext): CodeAction[] {
     seen.add(d.ruleId);
     const suppressible = !notSuppressible.has(d.ruleId) && !!ruleById(d.ruleId);
     if (suppressible && hasHashComments(ctx.file)) {
-      const line = disableLine(ctx, d, lines, eol);
+      const line = disableLine(ctx, d, lines(), eol);
       if (line) out.push({ title: `Disable ${d.ruleId} for this line`, kind: CodeActionKind.QuickFix, diagnostics: [lsp], edit: { changes: { [ctx.uri]: [line] } } });
       const file = disableFile(ctx, d, eol);
       if (file) out.push({ title: `Disable ${d.ruleId} for the entire file`, kind: CodeActionKind.QuickFix, diagnostics: [lsp], edit: { changes: { [ctx.uri]: [file] } } });
