@@ -80,13 +80,14 @@ export function registerWindow(context: vscode.ExtensionContext, client: () => L
 
   const changeWindow = async () => {
     const r = await resolvedFor(activeUri());
-    const cur = (k: string) => String((r?.resolved as Record<string, any> | undefined)?.[k]?.window ?? '');
+    // The current value of a part ("kubernetes.window") in the resolved configuration.
+    const cur = (part: string) => String(part.split('.').reduce((o: any, k) => o?.[k], r?.resolved) ?? '');
     const parts: Array<vscode.QuickPickItem & { part: Part }> = [
       { part: 'starlingx.release', label: 'StarlingX release', description: String(r?.resolved.starlingx?.release ?? ''), detail: 'The release whose playbooks read localhost.yml; it sets the Kubernetes upgrade path' },
-      { part: 'kubernetes.window', label: 'Kubernetes window', description: cur('kubernetes'), detail: 'The Kubernetes minors every file must work with, e.g. 1.29..1.32' },
-      { part: 'kata.window', label: 'Kata window', description: cur('kata') || 'not set', detail: 'The Kata Containers releases of the live-upgrade/rollback window, e.g. 3.2..3.32' },
+      { part: 'kubernetes.window', label: 'Kubernetes window', description: cur('kubernetes.window'), detail: 'The Kubernetes minors every file must work with, e.g. 1.29..1.32' },
+      { part: 'kata.window', label: 'Kata window', description: cur('kata.window') || 'not set', detail: 'The Kata Containers releases of the live-upgrade/rollback window, e.g. 3.2..3.32' },
       { part: 'kata.flavour', label: 'Kata flavour', description: String(r?.resolved.kata?.flavour ?? 'from the file'), detail: 'go or runtime-rs' },
-      { part: 'containerd.window', label: 'containerd window', description: cur('containerd') || 'from StarlingX or Kubernetes', detail: 'containerd minors, e.g. 1.7..2.1' },
+      { part: 'containerd.window', label: 'containerd window', description: cur('containerd.window') || 'from StarlingX or Kubernetes', detail: 'containerd minors, e.g. 1.7..2.1' },
       { part: 'starlingx.upgradeFrom', label: 'StarlingX upgrade from', description: String(r?.resolved.starlingx?.path?.[0] ?? 'no platform upgrade'), detail: 'The release the platform is upgraded from (application bundles)' },
     ];
     const where = (r?.resolved.config as string | null | undefined) ? vscode.workspace.asRelativePath(r!.resolved.config as string) : '.skewguard.yaml (new, at the workspace root)';

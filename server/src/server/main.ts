@@ -633,8 +633,8 @@ connection.onCodeAction(guarded('codeAction', [], (p) => {
         });
       }
     }
-    actions.push(...moreActions(actionContext(c, uri, here, !!only, () => fixAllEdits(c.result.diagnostics, c.doc, uri))));
-    actions.push(...didYouMeanFixes(uri, c.doc, p.context.diagnostics));
+    for (const a of moreActions(actionContext(c, uri, here, !!only, () => fixAllEdits(c.result.diagnostics, c.doc, uri)))) actions.push(a);
+    for (const a of didYouMeanFixes(uri, c.doc, p.context.diagnostics)) actions.push(a);
   }
   if (wantsFixAll) {
     const edits = fixAllEdits(c.result.diagnostics, c.doc, uri);

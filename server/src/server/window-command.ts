@@ -17,16 +17,9 @@ import type { WorkspaceState } from './workspace';
 export const WindowChoicesRequest = 'skewguard/windowChoices';
 export const WindowEditRequest = 'skewguard/windowEdit';
 
-/** The parts of the window a person can change, as [section, key] of .skewguard.yaml. */
-export const WINDOW_PARTS = {
-  'starlingx.release': ['starlingx', 'release'],
-  'starlingx.upgradeFrom': ['starlingx', 'upgradeFrom'],
-  'kubernetes.window': ['kubernetes', 'window'],
-  'kata.window': ['kata', 'window'],
-  'kata.flavour': ['kata', 'flavour'],
-  'containerd.window': ['containerd', 'window'],
-} as const;
-export type WindowPart = keyof typeof WINDOW_PARTS;
+/** The parts of the window a person can change, as section.key of .skewguard.yaml. */
+export const WINDOW_PARTS = ['starlingx.release', 'starlingx.upgradeFrom', 'kubernetes.window', 'kata.window', 'kata.flavour', 'containerd.window'] as const;
+export type WindowPart = typeof WINDOW_PARTS[number];
 
 export interface WindowEditParams { uri?: string; part: WindowPart; value: string }
 export interface WindowEditResult { path?: string; exists?: boolean; text?: string; problem?: string }
@@ -35,7 +28,7 @@ const toPath = (uri: string) => { try { return fileURLToPath(uri); } catch { ret
 
 /** The .skewguard.yaml text with one value set (the key added, or its section, when missing). */
 export function setWindowValue(text: string, part: WindowPart, value: string): string {
-  const [section, key] = WINDOW_PARTS[part];
+  const [section, key] = part.split('.');
   const file = parseYamlFull(text);
   const doc = file.docs.find((d) => !d.empty);
   if (!doc || doc.value === null || typeof doc.value !== 'object') {
@@ -58,7 +51,7 @@ export function registerWindowCommands(connection: Connection, ws: () => Workspa
 
 export function windowEdit(w: WorkspaceState, p: WindowEditParams): WindowEditResult {
   {
-    if (!p || !(p.part in WINDOW_PARTS) || typeof p.value !== 'string') return { problem: 'no such part of the window' };
+    if (!p || !(WINDOW_PARTS as readonly string[]).includes(p.part) || typeof p.value !== 'string') return { problem: 'no such part of the window' };
     const file = p.uri ? toPath(p.uri) : path.join(w.roots[0] ?? process.cwd(), '__workspace__');
     const loaded = w.explicitConfig ? w.loadConfigFile(w.explicitConfig) ?? undefined : w.configFor(file);
     const target = loaded?.path ?? path.join(w.rootFor(file) ?? w.roots[0] ?? path.dirname(file), CONFIG_FILENAMES[0]);
