@@ -22,7 +22,10 @@ export interface ActionContext {
   here: Array<{ d: Diagnostic; lsp: LspDiagnostic }>;
   /** Fix-all's edits for the whole file (empty: nothing to fix). */
   fixAll: () => TextEdit[];
-  /** Whether fix-all is offered here as a quick fix (the request asked for quick fixes only: the source action is not sent). */
+  /**
+   * Whether fix-all is offered here as a quick fix too: VS Code's Ctrl+. menu asks without `only` and shows quick
+   * fixes only, so the source.fixAll action alone would not be in it (vscode-eslint offers both, too).
+   */
   quickFixAll: boolean;
   /** Whether the client runs SHOW_DOCS_COMMAND. */
   docsCommand: boolean;

@@ -633,7 +633,7 @@ connection.onCodeAction(guarded('codeAction', [], (p) => {
         });
       }
     }
-    for (const a of moreActions(actionContext(c, uri, here, !!only, () => fixAllEdits(c.result.diagnostics, c.doc, uri)))) actions.push(a);
+    for (const a of moreActions(actionContext(c, uri, here, true, () => fixAllEdits(c.result.diagnostics, c.doc, uri)))) actions.push(a);
     for (const a of didYouMeanFixes(uri, c.doc, p.context.diagnostics)) actions.push(a);
   }
   if (wantsFixAll) {
