@@ -327,8 +327,9 @@ step('#18 localhost.yml: the Ctrl+. menu has the fix, disable for line/file, the
   const tab = page.locator('.tabs-container .tab.active', { hasText: 'kubernetes-version-v-prefix' });
   await tab.waitFor();
   const label = norm(await tab.innerText());
-  await page.locator('.part.editor iframe.webview.ready').first().waitFor();
-  await page.waitForTimeout(1500); // the preview renders inside its webview
+  // The preview is a webview (its iframe lives outside the editor part); give it a moment to render for the picture.
+  await page.locator('iframe.webview.ready').first().waitFor({ state: 'attached' });
+  await page.waitForTimeout(1500);
   await shot('rule-page-offline');
   await runCommand('View: Close Editor');
   await page.locator('.tabs-container .tab.active', { hasText: 'localhost.yml' }).waitFor();
@@ -363,12 +364,13 @@ step('#18 the status item opens the window menu; "Change window…" picks a rele
   await shot('window-menu');
   await page.keyboard.press('Enter'); // Change window… (the first row)
   await rows.filter({ hasText: 'StarlingX release' }).first().waitFor();
+  await shot('change-window-parts');
   await page.keyboard.press('Enter'); // StarlingX release (the first row)
   await rows.filter({ hasText: '11.0' }).first().waitFor();
-  await page.locator('.quick-input-widget input').fill('11.0');
-  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: '11.0' }).first().waitFor();
   await page.waitForTimeout(300);
   await shot('change-window-picker');
+  await page.locator('.quick-input-widget input').fill('11.0');
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: '11.0' }).first().waitFor();
   await page.keyboard.press('Enter');
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   const cfg = path.join(w.ws, path.dirname(FILES.localhost), '.skewguard.yaml');
