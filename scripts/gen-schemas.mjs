@@ -19,8 +19,9 @@ import * as kubernetes from './schemas/kubernetes.mjs';
 import * as kata from './schemas/kata.mjs';
 import * as kataPersist from './schemas/kata-persist.mjs';
 import * as kubernetesFields from './schemas/kubernetes-fields.mjs';
+import * as config from './schemas/config.mjs';
 
-export const FAMILIES = [starlingx, kubernetes, kata, kataPersist, kubernetesFields];
+export const FAMILIES = [starlingx, kubernetes, kata, kataPersist, kubernetesFields, config];
 
 const defaultRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 

@@ -33,6 +33,10 @@ export const ALLOWED = [
   /^dist\/(client|server|server-main)\.js$/,
   /^data\/(starlingx|kubernetes|kata|containerd)\/(?:[\w.-]+\/)?[\w.-]+\.json$/,
   /^syntaxes\/[\w.-]+\.json$/,
+  // The rule pages: the editor opens them offline (codeDescription links, "Show documentation for <rule>").
+  /^docs\/rules\/(?:[\w.-]+\/)?[\w.-]+\.md$/,
+  // The JSON Schema of .skewguard.yaml, for the YAML extension (contributes.yamlValidation).
+  /^schemas\/config\/skewguard\.schema\.json$/,
 ];
 /** Files the .vsix must contain. */
 export function requiredFiles() {
@@ -40,8 +44,10 @@ export function requiredFiles() {
   const list = [
     'package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', pkg.icon, pkg.main.replace(/^\.\//, ''), 'dist/server.js', 'dist/server-main.js',
     ...fs.readdirSync(path.join(root, 'data'), { recursive: true }).filter((f) => f.endsWith('.json')).map((f) => `data/${f.split(path.sep).join('/')}`),
+    ...fs.readdirSync(path.join(root, 'docs/rules'), { recursive: true }).filter((f) => f.endsWith('.md')).map((f) => `docs/rules/${f.split(path.sep).join('/')}`),
     ...releases.filter((r) => r.hasSchema).map((r) => `schemas/starlingx/${r.release}/localhost.schema.json`),
   ];
+  for (const v of pkg.contributes.yamlValidation ?? []) list.push(v.url.replace(/^\.\//, ''));
   for (const g of pkg.contributes.grammars ?? []) list.push(g.path.replace(/^\.\//, ''));
   for (const l of pkg.contributes.languages ?? []) if (l.configuration) list.push(l.configuration.replace(/^\.\//, ''));
   return [...new Set(list)].sort();

@@ -49,9 +49,18 @@ test('#18 a configuration.toml of a web application ([server], [database]) is no
   }
   // Nor is a mostly foreign file that happens to hold one Kata-named table, under a name that does not say Kata.
   assert.equal(lint('/srv/app/settings.toml', `${WEB_APP}[image]\nformat = "png"\n`).family, undefined);
+  // Nor a configuration.toml with one table of its own, keys only, or nothing, outside a Kata folder: the name alone
+  // does not say Kata (it did: kata/unknown-section on a web application's [server]).
+  for (const text of ['[server]\nport = 8080\n', 'title = "app"\n', '']) {
+    for (const file of ['/srv/app/configuration.toml', '/home/me/web/config.d/10-port.toml']) {
+      const r = lint(file, text);
+      assert.equal(r.family, undefined, `${file}: ${JSON.stringify(text)}`);
+      assert.deepEqual(r.diagnostics, [], file);
+    }
+  }
 });
 
-test('#12 the name breaks ties: an empty configuration.toml, or one with keys only, is Kata; the same elsewhere is not', () => {
+test('#12 the name breaks ties in a Kata folder: an empty configuration.toml, or one with keys only, is Kata there; the same elsewhere is not', () => {
   for (const text of ['', '# nothing set yet\n', 'enable_debug = true\n']) {
     assert.equal(lint('/etc/kata-containers/configuration.toml', text).family, 'kata-config', JSON.stringify(text));
     assert.equal(lint('/srv/app/settings.toml', text).family, undefined, JSON.stringify(text));

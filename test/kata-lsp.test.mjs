@@ -121,7 +121,8 @@ test('a quickfix applied with didChange clears its diagnostic; fix-all removes a
   const p = await client.open(u, HOST, 1, 'kata-toml');
   const diag = p.diagnostics.find((d) => d.code === 'kata/invalid-value');
   const actions = await client.request('textDocument/codeAction', { textDocument: { uri: u }, range: diag.range, context: { diagnostics: [diag] } });
-  const titles = actions.filter((a) => a.diagnostics?.[0]?.code === 'kata/invalid-value').map((a) => a.title);
+  // The finding's own fixes (the disable actions after them are the same for every finding: test/editor-actions.test.mjs).
+  const titles = actions.filter((a) => a.diagnostics?.[0]?.code === 'kata/invalid-value' && !/^Disable /.test(a.title)).map((a) => a.title);
   assert.deepEqual(titles, ['Change to virtio-9p', 'Change to virtio-fs', 'Change to virtio-fs-nydus']);
   const fix = actions.find((a) => a.title === 'Change to virtio-fs');
   assert.equal(fix.kind, 'quickfix');
@@ -140,7 +141,7 @@ test('a quickfix applied with didChange clears its diagnostic; fix-all removes a
   const p3 = await client.change(u, 3, vcpu.edit.changes[u].map((e) => ({ range: e.range, text: e.newText })));
   assert.deepEqual(codes(p3), ['kata/renamed-option']);
   const a3 = await client.request('textDocument/codeAction', { textDocument: { uri: u }, range: p3.diagnostics[0].range, context: { diagnostics: p3.diagnostics } });
-  assert.deepEqual(a3.filter((a) => a.kind === 'quickfix'), [], 'no rename while 3.1.x does not read hot_plug_vfio');
+  assert.deepEqual(a3.filter((a) => a.kind === 'quickfix' && !/^Disable /.test(a.title)), [], 'no rename while 3.1.x does not read hot_plug_vfio');
 
   // Fix-all applies only preferred fixes: here the removal of use_vsock (read by no release of 3.1..3.32).
   const v = uri('config.d/20-vsock.toml');

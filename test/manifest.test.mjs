@@ -16,7 +16,8 @@ const e = require('../dist/engine.js');
 const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
 const releases = JSON.parse(fs.readFileSync(path.join(repoRoot, 'data/starlingx/releases.json'), 'utf8')).releases;
 const settings = pkg.contributes?.configuration?.properties ?? {};
-const clientSource = fs.readFileSync(path.join(repoRoot, 'client/src/extension.ts'), 'utf8');
+// The client's sources (extension.ts registers its own commands, and its feature modules theirs).
+const clientSource = fs.readdirSync(path.join(repoRoot, 'client/src')).filter((f) => f.endsWith('.ts')).map((f) => fs.readFileSync(path.join(repoRoot, 'client/src', f), 'utf8')).join('\n');
 
 test('every rule id in the registry whose severity can be changed is a property of the skewguard.rules setting', () => {
   const rules = settings['skewguard.rules'];

@@ -228,9 +228,10 @@ test('__proto__ and constructor keys in YAML, JSON and .skewguard.yaml are plain
   }
 });
 
+// In a Kata folder: outside one, a configuration*.toml whose only table is unknown is not Kata's (#18 problem 3).
 const TOML_TABLE_CASES = [
-  { name: '[__proto__] table', file: 'configuration-qemu.toml', text: '[__proto__]\npolluted = true\n', expect: [['kata/unknown-section', 0, '__proto__']] },
-  { name: '[hypervisor.__proto__] table', file: 'configuration-qemu.toml', text: '[hypervisor.__proto__]\npolluted = true\n', expect: [['kata/unknown-section', 0, '__proto__']] },
+  { name: '[__proto__] table', file: 'kata-containers/configuration-qemu.toml', text: '[__proto__]\npolluted = true\n', expect: [['kata/unknown-section', 0, '__proto__']] },
+  { name: '[hypervisor.__proto__] table', file: 'kata-containers/configuration-qemu.toml', text: '[hypervisor.__proto__]\npolluted = true\n', expect: [['kata/unknown-section', 0, '__proto__']] },
   { name: '__proto__ dotted key', file: 'configuration-qemu.toml', text: '[runtime]\n__proto__.polluted = true\n', expect: [] },
 ];
 

@@ -9,6 +9,9 @@ import {
 } from '../../server/src/shared/protocol';
 import * as readline from 'node:readline';
 import { RestartPolicy } from './restart';
+import { registerDocs, docsMiddleware, SHOW_DOCS } from './docs';
+import { registerWindow, WINDOW_MENU } from './window';
+import { registerWorkspaceCommands } from './workspace-commands';
 
 let client: LanguageClient | undefined;
 let status: vscode.StatusBarItem | undefined;
@@ -53,7 +56,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     diagnosticCollectionName: 'skewguard',
     // The client shows invalid settings itself (a warning and the status bar), so the server sends no showMessage.
     // The server never runs Helm in Restricted Mode; it is told when the user trusts the workspace.
-    initializationOptions: { showSettingsProblems: false, workspaceTrusted: vscode.workspace.isTrusted } satisfies InitializationOptions,
+    initializationOptions: { showSettingsProblems: false, workspaceTrusted: vscode.workspace.isTrusted, clientCommands: [SHOW_DOCS] } satisfies InitializationOptions,
+    middleware: { ...docsMiddleware },
     // A server that dies is restarted a bounded number of times, and the user is told why it died.
     errorHandler: restarts,
     stdioOptions: {
@@ -64,14 +68,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
   };
   client = new LanguageClient('skewguard', 'skewguard', serverOptions, clientOptions);
+  registerDocs(context);
 
   status = vscode.window.createStatusBarItem('skewguard.window', vscode.StatusBarAlignment.Right, 100);
   status.name = 'skewguard version window';
-  status.command = 'skewguard.showResolvedWindow';
+  status.command = WINDOW_MENU;
   context.subscriptions.push(status);
+  const windowUi = registerWindow(context, () => client, () => void refreshStatus());
+  registerWorkspaceCommands(context, () => client);
 
   context.subscriptions.push(
-    vscode.commands.registerCommand('skewguard.showResolvedWindow', showResolvedWindow),
+    vscode.commands.registerCommand('skewguard.showResolvedWindow', windowUi.showResolved),
     vscode.commands.registerCommand('skewguard.restartServer', async () => { restarts.reset(); await client?.restart(); void refreshStatus(); }),
     vscode.window.onDidChangeActiveTextEditor(() => void refreshStatus()),
   );
@@ -99,14 +106,15 @@ async function resolved(): Promise<ResolvedConfigResult | undefined> {
 async function refreshStatus(): Promise<void> {
   if (!status) return;
   const r = await resolved();
-  if (!r) { status.hide(); return; }
+  const problems = r?.settingsProblems ?? settingsProblems;
+  // Only on a file skewguard checks (or ignores), with that file's window; invalid settings show anyway.
+  if (!r || (!r.fileWindow && !r.ignored && !problems.length)) { status.hide(); return; }
   const k = r.resolved.kubernetes;
   const s = r.resolved.starlingx;
-  const problems = r.settingsProblems ?? settingsProblems;
-  status.text = `${problems.length ? '$(warning)' : '$(versions)'} ${r.summary}`;
+  status.text = `${problems.length ? '$(warning)' : r.ignored ? '$(circle-slash)' : '$(versions)'} ${r.ignored ? 'skewguard: ignored' : r.fileWindow ?? r.summary}`;
   status.backgroundColor = problems.length ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**skewguard version window**\n\n`);
+  md.appendMarkdown(`**skewguard version window**${r.ignored ? ` — this file is ${escapeMd(r.ignored)}` : ''}\n\n`);
   if (problems.length) {
     md.appendMarkdown(`$(warning) **${problems.length} invalid setting(s), not applied:**\n\n`);
     for (const p of problems) md.appendMarkdown(`- \`${p.setting}\`: ${escapeMd(p.message)}\n`);
@@ -118,6 +126,7 @@ async function refreshStatus(): Promise<void> {
   const helm = r.resolved.helm?.readBy as { readBy: string; why?: string; helmVersion?: string } | undefined;
   if (helm) md.appendMarkdown(`- Helm chart read by **${helm.readBy === 'evaluator' ? "skewguard's evaluator" : `helm ${helm.helmVersion ?? ''}`}**${helm.why ? ` — ${escapeMd(helm.why)}` : ''}\n`);
   if (r.configProblems.length) md.appendMarkdown(`\n$(warning) ${r.configProblems.length} problem(s) in ${path.basename(r.configProblems[0].file)}`);
+  md.appendMarkdown('\n\nClick to change the window, open .skewguard.yaml or show the resolved window.');
   status.tooltip = md;
   status.show();
 }
@@ -132,12 +141,6 @@ async function warnAboutSettings(problems: SettingsProblem[]): Promise<void> {
   if (pick === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', first.setting);
 }
 
-async function showResolvedWindow(): Promise<void> {
-  const r = await resolved();
-  if (!r) { void vscode.window.showWarningMessage('skewguard: the language server is not running.'); return; }
-  const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify({ family: r.family, ...r.resolved, configProblems: r.configProblems, settingsProblems: r.settingsProblems ?? [] }, null, 2) });
-  await vscode.window.showTextDocument(doc, { preview: true });
-}
 
 export async function deactivate(): Promise<void> {
   await client?.stop();

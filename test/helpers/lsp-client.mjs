@@ -39,6 +39,8 @@ export class LspClient {
     this.settings = opts.settings ?? {};
     this.configurationCapability = opts.configuration ?? true;
     this.initializationOptions = opts.initializationOptions;
+    /** Client capabilities added to the defaults (workspace / textDocument entries). */
+    this.extraCapabilities = opts.capabilities ?? {};
     /** uri -> list of every publishDiagnostics params received, oldest first */
     this.published = new Map();
     this.configurationRequests = 0;
@@ -73,8 +75,8 @@ export class LspClient {
       rootUri,
       workspaceFolders: [{ uri: rootUri, name: path.basename(this.root) }],
       capabilities: {
-        workspace: { configuration: this.configurationCapability, didChangeConfiguration: { dynamicRegistration: true } },
-        textDocument: { publishDiagnostics: { versionSupport: true }, codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: [] } } } },
+        workspace: { configuration: this.configurationCapability, didChangeConfiguration: { dynamicRegistration: true }, ...this.extraCapabilities.workspace },
+        textDocument: { publishDiagnostics: { versionSupport: true }, codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: [] } } }, ...this.extraCapabilities.textDocument },
       },
       initializationOptions: this.initializationOptions,
     });

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, TextEdit } from 'vscode-languageserver-protocol/node';
+import { dropIgnored } from './ignored';
 import { collectFiles, showArg } from './files';
 import { stylish, json, sarif, github, gitlab, count, printable, type FileReport } from './format';
 import { ServerSession, ServerFailure } from './session';
@@ -378,8 +379,9 @@ async function main(argv: string[]): Promise<number> {
     }
   } else {
     if (!opts.paths.length) opts.paths.push('.');
-    const ignoreList = (cfg.resolved.ignore as string[]) ?? [];
-    const collected = collectFiles(opts.paths, cwd, ignoreList, opts.noIgnore);
+    // .gitignore here; ignore: by the server, from the configuration of each file (cli/ignored.ts).
+    const collected = collectFiles(opts.paths, cwd, [], opts.noIgnore);
+    if (!opts.noIgnore && !collected.invalid.length && !collected.missing.length) await dropIgnored(session, collected, opts.paths, cwd);
     progress();
     if (collected.invalid.length) {
       process.stderr.write(`lsp-lint: cannot use ${collected.invalid.map(printable).join('; ')}\n`);

@@ -13,7 +13,7 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { coalesced } from '../shared/coalesce';
 import {
-  ResolvedConfigRequest, FileFactsNotification, FIX_ALL_KIND, type InitializationOptions, type CliInitializeResult, type ResolvedConfigResult, type FileFactsParams,
+  ResolvedConfigRequest, IgnoredFilesRequest, type IgnoredFilesResult, FileFactsNotification, FIX_ALL_KIND, type InitializationOptions, type CliInitializeResult, type ResolvedConfigResult, type FileFactsParams,
 } from '../shared/protocol';
 
 /** The language server died or gave no answer in time; the files it was working on were not checked. */
@@ -171,6 +171,11 @@ export class ServerSession {
     const a = (actions ?? []).find((x) => x.kind === FIX_ALL_KIND);
     return (a?.edit?.changes?.[uri] ?? []) as TextEdit[];
   }
+  /** Which of the walked paths the ignore: lists leave out, decided by the server as in the editor. */
+  ignoredFiles(paths: string[], dirs: boolean[]): Promise<IgnoredFilesResult> {
+    return this.request(() => this.conn.sendRequest(IgnoredFilesRequest, { paths, dirs }) as Promise<IgnoredFilesResult>);
+  }
+
   resolvedConfig(uri?: string): Promise<ResolvedConfigResult> {
     return this.request(() => this.conn.sendRequest(ResolvedConfigRequest, { uri }) as Promise<ResolvedConfigResult>);
   }

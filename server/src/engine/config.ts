@@ -423,6 +423,11 @@ export interface ResolvedConfig {
   rules: Record<string, SeveritySetting>;
   ruleSources: Record<string, SourceInfo>;
   ignore: string[];
+  /**
+   * The ignore lists with the folder their patterns are relative to (`base`; undefined: the workspace root), for
+   * engine/ignore.ts: the config file's (its folder), the settings' and the command line's.
+   */
+  ignoreLayers: Array<{ base?: string; patterns: string[]; source: string }>;
   files: Record<string, Family>;
   /** The user's lifecycle rows and the file they came from. */
   kubernetesRows?: { rows: PlutoRow[]; origin: string };
@@ -514,6 +519,11 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
     for (const [id, sev] of Object.entries(o?.rules ?? {})) { rules[id] = sev; ruleSources[id] = s; }
   }
   const ignore = [...(input.config?.overrides.ignore ?? []), ...(input.settings?.ignore ?? []), ...(input.cli?.ignore ?? [])];
+  const ignoreLayers: ResolvedConfig['ignoreLayers'] = [
+    ...(input.config?.overrides.ignore?.length ? [{ base: folderOf(input.config.path), patterns: input.config.overrides.ignore, source: input.config.path }] : []),
+    ...(input.settings?.ignore?.length ? [{ patterns: input.settings.ignore, source: 'settings (skewguard.ignore)' }] : []),
+    ...(input.cli?.ignore?.length ? [{ patterns: input.cli.ignore, source: 'command line (--ignore)' }] : []),
+  ];
   const files = { ...(input.settings?.files ?? {}), ...(input.config?.overrides.files ?? {}), ...(input.cli?.files ?? {}) };
   const rowsPick = pick('kubernetesRows');
   const kubernetesRows = rowsPick ? { rows: rowsPick[0], origin: rowsPick[1].detail } : undefined;
@@ -526,7 +536,7 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
     ? { kind: fromPick[1].kind, detail: `${fromPick[1].detail}: StarlingX upgrade path ${path[0].release}..${release.release}` }
     : relFound ? { kind: relSource.kind, detail: `${relSource.detail}: StarlingX ${release.release}` }
       : { kind: 'workspace', detail: `${input.workspace!.localhost!.path}: StarlingX ${release.release} (newest release in the data)` }) : undefined;
-  return { starlingx: { release, source: relSource, path }, flux, kubernetes, kata, containerd, rules, ruleSources, ignore, files, kubernetesRows, components, configPath: input.config?.path, helm: resolveHelm(input, pick) };
+  return { starlingx: { release, source: relSource, path }, flux, kubernetes, kata, containerd, rules, ruleSources, ignore, ignoreLayers, files, kubernetesRows, components, configPath: input.config?.path, helm: resolveHelm(input, pick) };
 }
 
 /** The folder of a config file path (both separators), where its relative paths start. */

@@ -23,6 +23,15 @@ import { parseFaults, injectFault } from '../engine/faults';
 import { FramingCheck } from './framing';
 import { ParamsCheckedReader } from './params-check';
 import { chooseNonOverlapping, type Span } from './fix-all';
+import { moreActions, type ActionContext } from './code-actions';
+import { actionContext, setClient, docHrefFor, docsHover } from './editor-support';
+import { ignoredFile, registerIgnoredFiles } from './ignore';
+import { registerWindowCommands } from './window-command';
+import { fileStatus } from './window-status';
+import { configCompletion } from './config-language';
+import { registerWorkspaceCommands } from './workspace-check';
+import { hoverContents } from './hover-text';
+import { didYouMeanFixes } from './config-fixes';
 import {
   ResolvedConfigRequest, ConfigChangedNotification, FileFactsNotification, FIX_ALL_KIND,
   type InitializationOptions, type Settings, type ResolvedConfigParams, type ResolvedConfigResult, type FileFactsParams,
@@ -118,6 +127,7 @@ connection.onInitialize((params: InitializeParams) => {
   if (initialized) return new ResponseError<InitializeError>(ErrorCodes.InvalidRequest, 'the server is already initialized: initialize may be sent only once', { retry: false });
   initialized = true;
   init = (params.initializationOptions ?? {}) as InitializationOptions;
+  setClient(params.capabilities, init, () => ws);
   settings = init.settings ?? {};
   if (init.reportStaleData === false) staleDataReported = true;
   if (typeof init.parseCacheChars === 'number' && Number.isFinite(init.parseCacheChars)) setParseCacheBudget(init.parseCacheChars);
@@ -320,6 +330,8 @@ function validateStages(doc: TextDocument): void {
         void h.pending.then(() => { const d = documents.get(doc.uri); if (d && d.version === doc.version) schedule(d, 0); });
         if (init.cli) return;
       }
+      // In the editor a file the ignore: lists leave out is not checked (lsp-lint asks before it opens walked files).
+      if (!init.cli && !isConfigFile(doc.uri) && ignoredFile(ws, file, config)) { results.set(doc.uri, { version: doc.version, result: { diagnostics: [] }, config }); publish(doc.uri, doc.version, []); return; }
       result = analyze({
         path: file, text: doc.getText(), config, root: ws.rootFor(file), reportStaleData: !staleDataReported, today: today(),
         neighbours: ws.lazyNeighboursFor(file), faults: FAULTS, files, helmRenders: h.renders,
@@ -546,7 +558,7 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
 
 function toLsp(d: Diagnostic): LspDiagnostic {
   return {
-    range: d.range, severity: SEVERITY[d.severity], code: d.ruleId, codeDescription: { href: d.docsUrl },
+    range: d.range, severity: SEVERITY[d.severity], code: d.ruleId, codeDescription: { href: docHrefFor(d) },
     source: 'skewguard', message: d.message, data: d.data,
   };
 }
@@ -571,13 +583,17 @@ function guarded<P extends { textDocument: { uri: string } }, R>(stage: string, 
 connection.onHover(guarded('hover', null, (p) => {
   const c = current(p.textDocument.uri);
   if (!c) return null;
+  const dh = docsHover(c.doc, p.position);
+  if (dh) return dh;
   const h = hover(c.result, c.doc.getText(), p.position);
-  return h ? { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: h.range } : null;
+  return h ? { contents: hoverContents(h.markdown, ws.rootFor(uriToPath(p.textDocument.uri))), range: h.range } : null;
 }));
 
 connection.onCompletion(guarded('completion', [], (p) => {
   const c = current(p.textDocument.uri);
   if (!c) return [];
+  const cc = configCompletion(p.textDocument.uri, c.doc, p.position);
+  if (cc) return cc;
   const text = c.doc.getText();
   const lines = new LineIndex(text);
   return complete(c.result, text, p.position).map((i) => ({
@@ -616,11 +632,13 @@ connection.onCodeAction(guarded('codeAction', [], (p) => {
   const wantsFixAll = !only || only.some((k) => FIX_ALL_KIND.startsWith(k) || k === CodeActionKind.SourceFixAll || k === CodeActionKind.Source);
   const wantsQuick = !only || only.some((k) => CodeActionKind.QuickFix.startsWith(k) || k === CodeActionKind.QuickFix);
   const actions: CodeAction[] = [];
+  const here: ActionContext['here'] = [];
   if (wantsQuick) {
     for (const d of [...c.result.diagnostics]) {
       const ctxDiag = p.context.diagnostics.find((x) => x.code === d.ruleId && sameRange(x.range, d.range));
       const overlaps = d.range.start.line <= p.range.end.line && d.range.end.line >= p.range.start.line;
       if (!ctxDiag && !overlaps) continue;
+      here.push({ d, lsp: ctxDiag ?? toLsp(d) });
       if (!fixesOf(d, uri).length) continue;
       for (const f of fixesOf(d, uri)) {
         actions.push({
@@ -632,6 +650,8 @@ connection.onCodeAction(guarded('codeAction', [], (p) => {
         });
       }
     }
+    for (const a of moreActions(actionContext(c, uri, here, true, () => fixAllEdits(c.result.diagnostics, c.doc, uri)))) actions.push(a);
+    for (const a of didYouMeanFixes(uri, c.doc, p.context.diagnostics)) actions.push(a);
   }
   if (wantsFixAll) {
     const edits = fixAllEdits(c.result.diagnostics, c.doc, uri);
@@ -681,6 +701,7 @@ connection.onRequest(ResolvedConfigRequest, (p: ResolvedConfigParams): ResolvedC
     configProblems: (loaded?.problems ?? []).map((pr) => ({ file: loaded!.path, ...lines!.positionAt(pr.range.start), message: pr.message })),
     summary,
     settingsProblems: normalizeSettings((p.uri && docSettings.get(p.uri)) || settings, ruleIds).problems,
+    ...(p.uri ? fileStatus(r?.result.family, r ? factsSafe(p.uri, r.result) : undefined, config, ignoredFile(ws, file, config), ws.rootFor(file)) : {}),
   };
 });
 
@@ -715,5 +736,14 @@ function factsOf(r: AnalyzeResult): Record<string, unknown> | undefined {
   return read ? { ...facts, helm: read } : facts;
 }
 
+registerIgnoredFiles(connection, () => ws, (file) => configFor(file).config);
+registerWindowCommands(connection, () => ws);
+registerWorkspaceCommands(connection, () => ws, (uri, text) => {
+  const doc = documents.get(uri) ?? TextDocument.create(uri, 'plaintext', 0, text);
+  validateStages(doc);
+  const r = results.get(uri);
+  if (!documents.get(uri)) results.delete(uri);
+  return r && { diagnostics: r.result.diagnostics.length, edits: () => fixAllEdits(r.result.diagnostics, doc, uri) };
+}, (uri) => documents.get(uri));
 documents.listen(connection);
 connection.listen();

@@ -44,6 +44,8 @@ export interface InitializationOptions {
    * otherwise the server also says each distinct set of problems once with window/showMessage.
    */
   showSettingsProblems?: boolean;
+  /** Commands the client runs itself, which the server may put in code actions (`skewguard.showRuleDocumentation`). */
+  clientCommands?: string[];
 }
 
 /**
@@ -52,12 +54,24 @@ export interface InitializationOptions {
  */
 export interface CliInitializeResult { cliProblems?: string[] }
 
+/**
+ * Request (lsp-lint): which of these absolute paths the `ignore:` lists leave out (`dirs[i]`: paths[i] is a folder),
+ * decided by the server as for the editor (engine/ignore.ts), each with why.
+ */
+export const IgnoredFilesRequest = 'skewguard/ignoredFiles';
+export interface IgnoredFilesParams { paths: string[]; dirs?: boolean[] }
+export interface IgnoredFilesResult { ignored: Array<{ path: string; reason: string }> }
+
 /** Request: the resolved windows for a file (or the workspace), with where each part came from. */
 export const ResolvedConfigRequest = 'skewguard/resolvedConfig';
 export interface ResolvedConfigParams { uri?: string }
 export interface ResolvedConfigResult {
   resolved: Record<string, any>;
   family: Family | null;
+  /** The window the file (uri) is checked against, in a few words (the status item); absent: not a checked file. */
+  fileWindow?: string;
+  /** Why the file (uri) is not checked: an ignore: list. */
+  ignored?: string;
   /** What the analysis found out about the file (e.g. a persist.json's layout eras, a Kata file's flavour). */
   facts?: Record<string, unknown>;
   configProblems: Array<{ file: string; line: number; character: number; message: string }>;

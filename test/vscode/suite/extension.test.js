@@ -117,7 +117,8 @@ suite('skewguard in VS Code', () => {
       await settle(file, expectedFor(file), file);
     }
     // Each code links to the rule's page.
-    for (const d of diagnostics(LOCALHOST)) assert.ok(d.target.endsWith(`/docs/rules/${d.code}.md`), d.target);
+    // Each code links to the rule's page shipped in the extension, opened in VS Code (#18: no web page, offline).
+    for (const d of diagnostics(LOCALHOST)) assert.equal(d.target, `command:skewguard.showRuleDocumentation?${encodeURIComponent(JSON.stringify([d.code]))}`);
     // The three file kinds, each with findings.
     assert.ok(codes(LOCALHOST).includes('starlingx/kubernetes-version-v-prefix'));
     assert.ok(codes(MANIFEST).includes('k8s/removed-api'));
@@ -193,9 +194,10 @@ suite('skewguard in VS Code', () => {
     await settle(MANIFEST, expectedFor(MANIFEST), 'after revert');
   });
 
-  test('Kata configuration TOML: kata-toml language, the rejected value as an error, the values by release in the hover', async () => {
+  test('Kata configuration TOML: toml language kept, the rejected value as an error, the values by release in the hover', async () => {
     const doc = await open(KATA);
-    assert.equal(doc.languageId, 'kata-toml');
+    // #18 (3): the file keeps the toml language id (other TOML extensions keep working); Kata by its content.
+    assert.equal(doc.languageId, 'toml');
     const [d] = diagnostics(KATA);
     assert.equal(d.code, 'kata/invalid-value');
     assert.deepEqual(d.range, [12, 12, 12, 18]);
@@ -209,7 +211,8 @@ suite('skewguard in VS Code', () => {
 
   test('Kata configuration TOML: the quick fix picks a value every release accepts, and the error goes away', async () => {
     const doc = await open(KATA);
-    const fixes = await quickFixes(KATA, [12, 12, 12, 18]);
+    // The finding's own fixes (disable/documentation/fix-all follow them: tested below).
+    const fixes = (await quickFixes(KATA, [12, 12, 12, 18])).filter((a) => !/^(Disable |Show documentation|Fix all skewguard)/.test(a.title));
     assert.deepEqual(fixes.map((a) => a.title), ['Change to virtio-9p', 'Change to virtio-fs', 'Change to virtio-fs-nydus']);
     assert.ok(!fixes.some((a) => a.isPreferred), 'a suggestion must not be preferred (fix-all would apply it)');
     assert.ok(await vscode.workspace.applyEdit(fixes[1].edit));
@@ -260,6 +263,56 @@ suite('skewguard in VS Code', () => {
     assert.match(r.starlingx.source.detail, /stx12-v-prefix[/\\]\.skewguard\.yaml$/);
     assert.deepEqual(r.configProblems, []);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  test('#18 code actions: the v-prefix finding offers its fix, disable for line and file, its documentation and fix-all', async () => {
+    const doc = await open(LOCALHOST);
+    const r = new vscode.Range(16, 20, 16, 27);
+    const actions = await vscode.commands.executeCommand('vscode.executeCodeActionProvider', doc.uri, r, vscode.CodeActionKind.QuickFix.value);
+    const titles = actions.map((a) => a.title);
+    const V = 'starlingx/kubernetes-version-v-prefix';
+    for (const t of ['Remove the "v": 1.34.1', `Disable ${V} for this line`, `Disable ${V} for the entire file`, `Show documentation for ${V}`, 'Fix all skewguard problems in this file']) {
+      assert.ok(titles.includes(t), `${t} in ${JSON.stringify(titles)}`);
+    }
+    const disable = actions.find((a) => a.title === `Disable ${V} for this line`);
+    assert.ok(await vscode.workspace.applyEdit(disable.edit));
+    assert.equal(doc.lineAt(16).text, `# skewguard-disable-next-line ${V}`);
+    await waitFor(() => !codes(LOCALHOST).includes(V), 'the suppressed finding to go');
+    assert.ok(!codes(LOCALHOST).includes('skewguard/unused-suppression'));
+    await revert(doc);
+    await settle(LOCALHOST, expectedFor(LOCALHOST), 'after revert');
+  });
+
+  test('#18 docs offline: "Show documentation" opens the packaged rule page in the Markdown preview', async () => {
+    const V = 'starlingx/kubernetes-version-v-prefix';
+    await vscode.commands.executeCommand('skewguard.showRuleDocumentation', V);
+    const tab = await waitFor(() => {
+      const t = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((x) => x.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(x.input.viewType));
+      return t;
+    }, 'the Markdown preview of the rule page');
+    assert.match(tab.label, /kubernetes-version-v-prefix/);
+    const ext = vscode.extensions.getExtension('skewguard.skewguard');
+    assert.ok(fs.existsSync(path.join(ext.extensionPath, 'docs', 'rules', 'starlingx', 'kubernetes-version-v-prefix.md')), 'the page ships with the extension');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('#18 ignore parity: a file that ignore: in a nested .skewguard.yaml leaves out is not checked in the editor, as lsp-lint leaves it out', async () => {
+    const dir = 'starlingx/ignored-site';
+    fs.mkdirSync(path.join(WS, dir), { recursive: true });
+    fs.writeFileSync(path.join(WS, dir, '.skewguard.yaml'), 'starlingx: { release: "6.0" }\nignore: ["/archive/**"]\n');
+    fs.mkdirSync(path.join(WS, dir, 'archive'), { recursive: true });
+    fs.writeFileSync(path.join(WS, dir, 'archive', 'localhost.yml'), 'system_mode: simplex\nkubernetes_version: v1.21.3\n');
+    fs.writeFileSync(path.join(WS, dir, 'localhost.yml'), 'system_mode: simplex\nkubernetes_version: v1.21.3\n');
+    const { spawnSync } = require('node:child_process');
+    const lint = spawnSync(process.execPath, [path.join(__dirname, '..', '..', '..', 'bin', 'lsp-lint.js'), '-f', 'json', '--max-warnings', '-1', dir], { cwd: WS, encoding: 'utf8' });
+    const files = JSON.parse(lint.stdout).map((f) => path.relative(WS, f.filePath).split(path.sep).join('/'));
+    assert.deepEqual(files, [`${dir}/localhost.yml`], lint.stderr);
+    // The ignored file first: the server answers in order, so once the second file's finding is there, the first was done.
+    await open(`${dir}/archive/localhost.yml`);
+    await open(`${dir}/localhost.yml`);
+    await waitFor(() => codes(`${dir}/localhost.yml`).includes('starlingx/kubernetes-version-v-prefix'), 'the checked file\'s finding');
+    assert.deepEqual(codes(`${dir}/archive/localhost.yml`), [], 'the ignored file has no findings');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   test('skewguard: Restart Language Server brings the findings back', async () => {

@@ -18,6 +18,9 @@ export function isKataName(file: string): boolean {
   return path.basename(path.dirname(file)) === 'config.d';
 }
 
+/** A path inside a Kata folder: a `kata-containers` or `kata` segment (/etc/kata-containers, /opt/kata/…). */
+export const isKataFolder = (file: string) => path.dirname(file).split(/[\\/]/).some((seg) => /^kata(-containers)?$/i.test(seg));
+
 export const isDropIn = (file: string) => path.basename(path.dirname(file)) === 'config.d';
 
 /** Top-level table names of Kata's configuration (the first segment of every section in data/kata/config.json). */
@@ -63,9 +66,14 @@ export function isKataConfig(file: string, text: string): boolean {
   for (const t of tomlTopTables(text)) if (tops.has(t)) kata++; else foreign.push(t);
   if (kata > foreign.length) return true;
   if (!isKataName(file)) return false;
-  // Another program's configuration has tables of its own, several of them; one unknown table in a Kata-named file
-  // is rather a Kata table nobody knows, and kata/unknown-section says so at its header.
-  return kata > 0 || new Set(foreign).size < 2 || foreign.some((t) => didYouMean(t, tops) !== undefined);
+  // The name alone does not make a file Kata's (a web application's configuration.toml with [server] is not): its
+  // content has to say so, a Kata table or a near miss of one ([runtme]), which kata/unknown-section then reports.
+  // Only in a Kata folder (/etc/kata-containers, /opt/kata/share/defaults/kata-containers, …) does the name decide for
+  // a file without such tables (empty, keys only, one unknown table), so that it is reported there, not passed over.
+  if (kata > 0 || foreign.some((t) => didYouMean(t, tops) !== undefined)) return true;
+  // A header that does not parse ([hypervisor.qemu without its bracket) still says Kata: the parse error is reported.
+  for (const m of text.slice(0, 1 << 20).matchAll(/^[ \t\uFEFF]*\[\[?[ \t]*["']?([A-Za-z0-9_-]+)/gm)) if (tops.has(m[1])) return true;
+  return isKataFolder(file) && new Set(foreign).size < 2;
 }
 
 /** The runtime flavour a file is for, from the configuration, its name, or its sections. */

@@ -3,6 +3,7 @@ import type { KataContext } from '../../families/kata';
 import { keyAcrossWindow, rel, removeLine } from './common';
 import { compareVersions as cmp } from '../../versions';
 import { describeReleases } from '../../kata/data';
+import { oldKeysBeside, readBy } from './renamed-pair';
 
 export const rule: Rule<KataContext> = {
   id: 'kata/option-not-in-window',
@@ -30,7 +31,14 @@ export const rule: Rule<KataContext> = {
       // from 3.29.0) refuses it like any other unknown key.
       const strictTpl = w.templateOnly.filter((r) => ctx.strictAt(k.section, r));
       const templateOnly = strictTpl.length ? w.templateOnly.filter((r) => !strictTpl.includes(r)) : w.templateOnly;
-      const ignoredAll = strictTpl.length ? ctx.window.filter((r) => w.ignored.includes(r) || strictTpl.includes(r)) : w.ignored;
+      let ignoredAll = strictTpl.length ? ctx.window.filter((r) => w.ignored.includes(r) || strictTpl.includes(r)) : w.ignored;
+      // The new name of a renamed option written beside the old one ("keep both"): the releases that read the old
+      // name are served by it (renamed-option says whether the pair covers the window).
+      const olds = oldKeysBeside(ctx, k);
+      if (olds.length) {
+        const covered = new Set(olds.flatMap((o) => [...readBy(ctx, o.row, o.k.section)]));
+        ignoredAll = ignoredAll.filter((r) => !covered.has(r) || ctx.strictAt(k.section, r));
+      }
       if (!ignoredAll.length) {
         if (templateOnly.length) {
           report({

@@ -2,6 +2,7 @@ import type { Rule } from '../types';
 import type { KataContext } from '../../families/kata';
 import { keyAcrossWindow, rel } from './common';
 import { compareVersions } from '../../versions';
+import { newKeyBeside, readBy, sameMeaning } from './renamed-pair';
 
 export const rule: Rule<KataContext> = {
   id: 'kata/renamed-option',
@@ -26,6 +27,22 @@ export const rule: Rule<KataContext> = {
       if (!after.length) continue;
       const newSection = ren.section === 'hypervisor.*' ? k.section : ren.section;
       const newRow = ctx.optionRow(newSection, ren.key);
+      // Both names written ("keep both"): clean when every release reads one of them and they mean the same.
+      const beside = newKeyBeside(ctx, k, ren);
+      if (beside) {
+        const reads = readBy(ctx, beside.row, newSection);
+        const uncovered = after.filter((r) => !reads.has(r));
+        const meaning = sameMeaning(k, beside.k, ren);
+        if (!uncovered.length && meaning.same) continue;
+        if (!uncovered.length) {
+          report({
+            message: `${k.key} and ${ren.key} are both written (for the releases before and after the rename in ${ren.in}) but do not mean the same: ${k.key} = ${k.valueText.trim()} means ${ren.key} = ${meaning.want}`,
+            range: beside.k.entry.valueRange,
+            data: { key: k.key, renamedTo: ren.key, in: ren.in, ignoredIn: [], fatalIn: [] },
+          });
+          continue;
+        }
+      }
       const newEverywhere = !!newRow && ctx.window.every((r) => ctx.optionKnown(newRow, r) === 'parser');
       const fix = newEverywhere && newSection === k.section ? renameFix(k, ren.key, ren.mapping) : undefined;
       const onlyTemplates = after.every((r) => w.templateOnly.includes(r));

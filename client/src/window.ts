@@ -1,0 +1,140 @@
+// The window one click away: the status item's menu ("Change window…", "Open .skewguard.yaml", "Show resolved
+// window"), the change-window picker (a quick pick of StarlingX releases, or the window typed with its current value
+// filled in), which writes the .skewguard.yaml that applies to the file (creating it when missing) through the server
+// (skewguard/windowEdit: checked by the validator first), and the resolved window as a read-only virtual document.
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { ResolvedConfigRequest, type ResolvedConfigResult } from '../../server/src/shared/protocol';
+
+export const WINDOW_MENU = 'skewguard.windowMenu';
+export const CHANGE_WINDOW = 'skewguard.changeWindow';
+export const OPEN_CONFIG = 'skewguard.openConfig';
+const SCHEME = 'skewguard-window';
+
+type Part = 'starlingx.release' | 'starlingx.upgradeFrom' | 'kubernetes.window' | 'kata.window' | 'kata.flavour' | 'containerd.window';
+interface Choices { releases: Array<{ release: string; tag: string; kubernetes: string[]; default: string }> }
+interface EditResult { path?: string; exists?: boolean; text?: string; problem?: string }
+
+export function registerWindow(context: vscode.ExtensionContext, client: () => LanguageClient | undefined, refresh: () => void): { showResolved: () => Promise<void> } {
+  const resolvedFor = async (uri?: string): Promise<ResolvedConfigResult | undefined> => {
+    const c = client();
+    if (!c?.isRunning()) return undefined;
+    try { return await c.sendRequest<ResolvedConfigResult>(ResolvedConfigRequest, { uri }); } catch { return undefined; }
+  };
+  const activeUri = () => {
+    const d = vscode.window.activeTextEditor?.document;
+    return d && d.uri.scheme === 'file' ? d.uri.toString() : undefined;
+  };
+
+  // The resolved window, read-only: skewguard-window:/<file>.json?<file uri>
+  const changed = new vscode.EventEmitter<vscode.Uri>();
+  const provider: vscode.TextDocumentContentProvider = {
+    onDidChange: changed.event,
+    async provideTextDocumentContent(uri) {
+      const r = await resolvedFor(uri.query ? decodeURIComponent(uri.query) : undefined);
+      if (!r) return '// skewguard: the language server is not running.\n';
+      return JSON.stringify({ file: uri.query ? vscode.Uri.parse(decodeURIComponent(uri.query)).fsPath : null, window: r.fileWindow ?? null, ignored: r.ignored ?? null, family: r.family, ...r.resolved, configProblems: r.configProblems, settingsProblems: r.settingsProblems ?? [] }, null, 2) + '\n';
+    },
+  };
+  const open: vscode.Uri[] = [];
+  const showResolved = async () => {
+    const u = activeUri();
+    const name = u ? vscode.workspace.asRelativePath(vscode.Uri.parse(u), false) : 'workspace';
+    const doc = vscode.Uri.from({ scheme: SCHEME, path: `/Resolved window of ${name.replace(/[\\/]/g, '∕')}.json`, query: u ? encodeURIComponent(u) : '' });
+    open.push(doc);
+    changed.fire(doc);
+    const td = await vscode.workspace.openTextDocument(doc);
+    await vscode.languages.setTextDocumentLanguage(td, 'json');
+    await vscode.window.showTextDocument(td, { preview: true });
+  };
+
+  const openConfig = async () => {
+    const r = await resolvedFor(activeUri());
+    const existing = r?.resolved.config as string | null | undefined;
+    if (existing) { await vscode.window.showTextDocument(vscode.Uri.file(existing)); return; }
+    const pick = await vscode.window.showInformationMessage('skewguard: there is no .skewguard.yaml for this file yet. Create one with a window?', 'Change window…');
+    if (pick) await changeWindow();
+  };
+
+  const write = async (part: Part, value: string): Promise<boolean> => {
+    const c = client();
+    if (!c?.isRunning()) { void vscode.window.showWarningMessage('skewguard: the language server is not running.'); return false; }
+    const r = await c.sendRequest<EditResult>('skewguard/windowEdit', { uri: activeUri(), part, value });
+    if (r.problem || !r.path || r.text === undefined) { void vscode.window.showErrorMessage(`skewguard: ${value} cannot be used: ${r.problem ?? 'no configuration file'}`); return false; }
+    const target = vscode.Uri.file(r.path);
+    const edit = new vscode.WorkspaceEdit();
+    if (!r.exists) {
+      edit.createFile(target, { ignoreIfExists: true });
+      edit.insert(target, new vscode.Position(0, 0), r.text);
+    } else {
+      const doc = await vscode.workspace.openTextDocument(target);
+      edit.replace(target, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), r.text);
+    }
+    if (!(await vscode.workspace.applyEdit(edit))) return false;
+    const doc = await vscode.workspace.openTextDocument(target);
+    await doc.save();
+    void vscode.window.setStatusBarMessage(`skewguard: ${part} set to ${value} in ${vscode.workspace.asRelativePath(target)}`, 4000);
+    refresh();
+    return true;
+  };
+
+  const changeWindow = async () => {
+    const r = await resolvedFor(activeUri());
+    // The current value of a part ("kubernetes.window") in the resolved configuration.
+    const cur = (part: string) => String(part.split('.').reduce((o: any, k) => o?.[k], r?.resolved) ?? '');
+    const parts: Array<vscode.QuickPickItem & { part: Part }> = [
+      { part: 'starlingx.release', label: 'StarlingX release', description: String(r?.resolved.starlingx?.release ?? ''), detail: 'The release whose playbooks read localhost.yml; it sets the Kubernetes upgrade path' },
+      { part: 'kubernetes.window', label: 'Kubernetes window', description: cur('kubernetes.window'), detail: 'The Kubernetes minors every file must work with, e.g. 1.29..1.32' },
+      { part: 'kata.window', label: 'Kata window', description: cur('kata.window') || 'not set', detail: 'The Kata Containers releases of the live-upgrade/rollback window, e.g. 3.2..3.32' },
+      { part: 'kata.flavour', label: 'Kata flavour', description: String(r?.resolved.kata?.flavour ?? 'from the file'), detail: 'go or runtime-rs' },
+      { part: 'containerd.window', label: 'containerd window', description: cur('containerd.window') || 'from StarlingX or Kubernetes', detail: 'containerd minors, e.g. 1.7..2.1' },
+      { part: 'starlingx.upgradeFrom', label: 'StarlingX upgrade from', description: String(r?.resolved.starlingx?.path?.[0] ?? 'no platform upgrade'), detail: 'The release the platform is upgraded from (application bundles)' },
+    ];
+    const where = (r?.resolved.config as string | null | undefined) ? vscode.workspace.asRelativePath(r!.resolved.config as string) : '.skewguard.yaml (new, at the workspace root)';
+    const which = await vscode.window.showQuickPick(parts, { title: `skewguard: Change window — written to ${where}`, placeHolder: 'Which part of the version window?' });
+    if (!which) return;
+    let value: string | undefined;
+    if (which.part === 'starlingx.release' || which.part === 'starlingx.upgradeFrom') {
+      const c = client();
+      const choices = c?.isRunning() ? await c.sendRequest<Choices>('skewguard/windowChoices', {}) : { releases: [] };
+      const pick = await vscode.window.showQuickPick(
+        choices.releases.slice().reverse().map((x) => ({ label: x.release, description: x.release === which.description ? '(current)' : x.tag, detail: `Kubernetes ${x.kubernetes.join(', ')} — fresh install ${x.default}` })),
+        { title: `skewguard: ${which.label}`, placeHolder: `Current: ${which.description}` },
+      );
+      value = pick?.label;
+    } else if (which.part === 'kata.flavour') {
+      value = (await vscode.window.showQuickPick([{ label: 'go', detail: 'The Go runtime (containerd-shim-kata-v2)' }, { label: 'runtime-rs', detail: 'The Rust runtime' }], { title: 'skewguard: Kata flavour' }))?.label;
+    } else {
+      value = await vscode.window.showInputBox({
+        title: `skewguard: ${which.label}`, value: which.description === 'not set' ? '' : which.description, prompt: which.detail,
+        validateInput: (v) => (/^v?\d+\.\d+(\.\d+)?(\s*\.\.\s*v?\d+\.\d+(\.\d+)?)?$/.test(v.trim()) ? undefined : 'A version or a range, e.g. 1.29..1.32'),
+      });
+    }
+    if (value) await write(which.part, value);
+  };
+
+  const menu = async () => {
+    const r = await resolvedFor(activeUri());
+    const items: Array<vscode.QuickPickItem & { run: () => Promise<void> | void }> = [
+      { label: '$(edit) Change window…', detail: 'Pick a release or type a window; written to .skewguard.yaml (created when missing)', run: changeWindow },
+      { label: '$(go-to-file) Open .skewguard.yaml', description: r?.resolved.config ? vscode.workspace.asRelativePath(r.resolved.config as string) : 'none yet', run: openConfig },
+      { label: '$(json) Show resolved window', detail: 'Every part of the window and where it comes from (read-only)', run: showResolved },
+    ];
+    const pick = await vscode.window.showQuickPick(items, { title: `skewguard: ${r?.fileWindow ?? r?.ignored ?? 'version window'}` });
+    if (pick) await pick.run();
+  };
+
+  context.subscriptions.push(
+    vscode.workspace.registerTextDocumentContentProvider(SCHEME, provider),
+    vscode.commands.registerCommand('skewguard.windowMenu', menu),
+    vscode.commands.registerCommand('skewguard.changeWindow', changeWindow),
+    vscode.commands.registerCommand('skewguard.openConfig', openConfig),
+    changed,
+    // The family (whether the file is checked, and its window) is known once the server has analysed the file.
+    vscode.languages.onDidChangeDiagnostics((e) => {
+      const u = vscode.window.activeTextEditor?.document.uri.toString();
+      if (u && e.uris.some((x) => x.toString() === u)) refresh();
+    }),
+  );
+  return { showResolved: async () => { await showResolved(); } };
+}

@@ -1,0 +1,37 @@
+// Palette commands over the whole workspace, through the same language server: "Check Whole Workspace" (the files
+// lsp-lint would check; results in the Problems panel) and "Fix All in Workspace" (fix-all of every file, applied as
+// one edit: undoable, left unsaved for review).
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+
+interface Result { files: number; withFindings: number; notChecked: string[]; truncated?: string; changes?: Record<string, Array<{ range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }>> }
+
+export function registerWorkspaceCommands(context: vscode.ExtensionContext, client: () => LanguageClient | undefined): void {
+  const ask = async (method: string, title: string): Promise<Result | undefined> => {
+    const c = client();
+    if (!c?.isRunning()) { void vscode.window.showWarningMessage('skewguard: the language server is not running.'); return undefined; }
+    return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, () => c.sendRequest<Result>(method, {}));
+  };
+  const tail = (r: Result) => `${r.notChecked.length ? ` ${r.notChecked.length} not checked (${r.notChecked.slice(0, 3).join('; ')}${r.notChecked.length > 3 ? '; …' : ''}).` : ''}${r.truncated ? ` ${r.truncated}.` : ''}`;
+  context.subscriptions.push(
+    vscode.commands.registerCommand('skewguard.checkWorkspace', async () => {
+      const r = await ask('skewguard/checkWorkspace', 'skewguard: checking the workspace…');
+      if (!r) return;
+      await vscode.commands.executeCommand('workbench.actions.view.problems');
+      void vscode.window.showInformationMessage(`skewguard: checked ${r.files} files, ${r.withFindings} with findings (Problems panel).${tail(r)}`);
+    }),
+    vscode.commands.registerCommand('skewguard.fixAllWorkspace', async () => {
+      const r = await ask('skewguard/fixAllWorkspace', 'skewguard: fixing the workspace…');
+      if (!r) return;
+      const edit = new vscode.WorkspaceEdit();
+      const c = client()!;
+      for (const [uri, edits] of Object.entries(r.changes ?? {})) {
+        edit.set(vscode.Uri.parse(uri), edits.map((e) => new vscode.TextEdit(c.protocol2CodeConverter.asRange(e.range), e.newText)));
+      }
+      const n = Object.keys(r.changes ?? {}).length;
+      if (!n) { void vscode.window.showInformationMessage(`skewguard: nothing to fix automatically in ${r.files} files.${tail(r)}`); return; }
+      const ok = await vscode.workspace.applyEdit(edit);
+      void vscode.window.showInformationMessage(ok ? `skewguard: fixed ${n} of ${r.files} files; review and save them (File › Save All).${tail(r)}` : 'skewguard: the fixes could not be applied (a file changed meanwhile?).');
+    }),
+  );
+}

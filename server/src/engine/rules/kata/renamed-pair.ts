@@ -1,0 +1,44 @@
+// "Keep both": an option renamed inside the window may be written under both names, the old one for the releases
+// before the rename and the new one for those after it. The pair is read by every release when each release reads one
+// of the two; then neither kata/renamed-option (on the old name) nor kata/option-not-in-window (on the new one) has
+// anything to say, as long as the two mean the same (the rename's value mapping, when it has one).
+import type { KataContext, KataKey } from '../../families/kata';
+import type { KataOption } from '../../kata/data';
+import { keyAcrossWindow } from './common';
+
+type Rename = NonNullable<KataOption['renamedTo']>[number];
+
+const sectionOfNew = (old: KataKey, ren: Rename) => (ren.section === 'hypervisor.*' ? old.section : ren.section);
+
+/** The new-name key written beside an old one, with its row. */
+export function newKeyBeside(ctx: KataContext, old: KataKey, ren: Rename): { k: KataKey; row: KataOption } | undefined {
+  const section = sectionOfNew(old, ren);
+  const k = ctx.keys.find((x) => x.section === section && x.key === ren.key);
+  const row = k && ctx.optionRow(section, ren.key);
+  return k && row ? { k, row } : undefined;
+}
+
+/** The old-name keys written beside `k` that were renamed to it. */
+export function oldKeysBeside(ctx: KataContext, k: KataKey): Array<{ k: KataKey; row: KataOption; ren: Rename }> {
+  const out: Array<{ k: KataKey; row: KataOption; ren: Rename }> = [];
+  for (const x of ctx.keys) {
+    if (x === k) continue;
+    const row = ctx.optionRow(x.section, x.key);
+    const ren = row?.renamedTo?.find((r) => r.flavour === ctx.flavour && r.key === k.key && sectionOfNew(x, r) === k.section);
+    if (row && ren) out.push({ k: x, row, ren });
+  }
+  return out;
+}
+
+/** Releases of the window whose parser reads the key. */
+export const readBy = (ctx: KataContext, row: KataOption, section: string) => new Set(keyAcrossWindow(ctx, row, section).parser);
+
+/**
+ * Whether the two values mean the same: always without a mapping; with one (`old = v1 ~ new = v2`), the new value is
+ * v2 when the old one is v1.
+ */
+export function sameMeaning(old: KataKey, neu: KataKey, ren: Rename): { same: boolean; want?: string } {
+  const m = ren.mapping && /^\s*\S+\s*=\s*(.+?)\s+~\s+\S+\s*=\s*(.+?)\s*$/.exec(ren.mapping);
+  if (!m || m[1].trim() !== old.valueText.trim()) return { same: true };
+  return { same: m[2].trim() === neu.valueText.trim(), want: m[2].trim() };
+}

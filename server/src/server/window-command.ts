@@ -1,0 +1,67 @@
+// The window one click away (VS Code's status item menu, "Change window…"): the choices a person picks from, and
+// the new text of the .skewguard.yaml that applies to a file with one part of the window changed (created when
+// missing). The text is checked with the validator the server and lsp-lint use (parseConfig): a value it rejects is
+// said, and nothing is written. The client applies the text as one edit and saves it.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Connection } from 'vscode-languageserver/node';
+import { parseConfig } from '../engine/config';
+import { starlingxReleases } from '../engine/data';
+import { parseYamlFull } from '../engine/parse/yaml';
+import { YamlEditor } from '../engine/parse/yaml-edit';
+import { ruleIds } from '../engine/rules';
+import { CONFIG_FILENAMES } from '../shared/names';
+import type { WorkspaceState } from './workspace';
+
+export const WindowChoicesRequest = 'skewguard/windowChoices';
+export const WindowEditRequest = 'skewguard/windowEdit';
+
+/** The parts of the window a person can change, as section.key of .skewguard.yaml. */
+export const WINDOW_PARTS = ['starlingx.release', 'starlingx.upgradeFrom', 'kubernetes.window', 'kata.window', 'kata.flavour', 'containerd.window'] as const;
+export type WindowPart = typeof WINDOW_PARTS[number];
+
+export interface WindowEditParams { uri?: string; part: WindowPart; value: string }
+export interface WindowEditResult { path?: string; exists?: boolean; text?: string; problem?: string }
+
+const toPath = (uri: string) => { try { return fileURLToPath(uri); } catch { return uri; } };
+
+/** The .skewguard.yaml text with one value set (the key added, or its section, when missing). */
+export function setWindowValue(text: string, part: WindowPart, value: string): string {
+  const [section, key] = part.split('.');
+  const file = parseYamlFull(text);
+  const doc = file.docs.find((d) => !d.empty);
+  if (!doc || doc.value === null || typeof doc.value !== 'object') {
+    const sep = text === '' || text.endsWith('\n') ? '' : '\n';
+    return `${text}${sep}${section}:\n  ${key}: ${JSON.stringify(value)}\n`;
+  }
+  const ed = new YamlEditor(text, doc);
+  const quoted = JSON.stringify(value);
+  const done = ed.setScalar([section, key], value) || ed.insertKey([section], key, value) || ed.insertKey([], section, { [key]: value });
+  if (!done) return `${text}${text.endsWith('\n') ? '' : '\n'}${section}:\n  ${key}: ${quoted}\n`;
+  return ed.apply();
+}
+
+export function registerWindowCommands(connection: Connection, ws: () => WorkspaceState): void {
+  connection.onRequest(WindowChoicesRequest, () => ({
+    releases: starlingxReleases().releases.map((r) => ({ release: r.release, tag: r.tag, kubernetes: r.kubernetes.map((k) => k.version), default: r.default })),
+  }));
+  connection.onRequest(WindowEditRequest, (p: WindowEditParams) => windowEdit(ws(), p));
+}
+
+export function windowEdit(w: WorkspaceState, p: WindowEditParams): WindowEditResult {
+  {
+    if (!p || !(WINDOW_PARTS as readonly string[]).includes(p.part) || typeof p.value !== 'string') return { problem: 'no such part of the window' };
+    const file = p.uri ? toPath(p.uri) : path.join(w.roots[0] ?? process.cwd(), '__workspace__');
+    const loaded = w.explicitConfig ? w.loadConfigFile(w.explicitConfig) ?? undefined : w.configFor(file);
+    const target = loaded?.path ?? path.join(w.rootFor(file) ?? w.roots[0] ?? path.dirname(file), CONFIG_FILENAMES[0]);
+    const exists = !!loaded || fs.existsSync(target);
+    const before = loaded?.text ?? '';
+    const text = setWindowValue(before, p.part, p.value.trim());
+    // The validator's verdict on the new text: only problems the change brings are refused.
+    const was = new Set(parseConfig(target, before, ruleIds).problems.map((x) => x.message));
+    const now = parseConfig(target, text, ruleIds).problems.filter((x) => !was.has(x.message));
+    if (now.length) return { problem: now.map((x) => x.message).join('; ') };
+    return { path: target, exists, text };
+  }
+}

@@ -1,0 +1,31 @@
+// What the status item shows for the active file: the window that file is checked against, from its family's facts
+// (a Kata configuration shows its Kata window, a manifest its Kubernetes window, a localhost.yml its release and
+// Kubernetes path), or nothing for a file skewguard does not check; an ignored file says so.
+import type { ResolvedConfig } from '../engine/config';
+import { describeIgnored } from './ignore';
+import type { IgnoreVerdict } from '../engine/ignore';
+
+export interface FileStatus {
+  /** The file's window in a few words, e.g. "Kata 3.1.0..3.32.0 (go)"; absent: the file is not checked. */
+  fileWindow?: string;
+  /** Why the file is not checked (an ignore: list). */
+  ignored?: string;
+}
+
+const kube = (c: ResolvedConfig) => (c.kubernetes.minors.length > 1 ? `${c.kubernetes.minors[0]}..${c.kubernetes.minors[c.kubernetes.minors.length - 1]}` : c.kubernetes.minors[0]);
+
+export function fileStatus(family: string | null | undefined, facts: Record<string, unknown> | undefined, config: ResolvedConfig, ignored: IgnoreVerdict | undefined, root: string | undefined): FileStatus {
+  if (ignored) return { ignored: describeIgnored(ignored, root) };
+  if (!family) return {};
+  const f = facts ?? {};
+  const parts: string[] = [];
+  if (typeof f.starlingxRelease === 'string') parts.push(`StarlingX ${f.starlingxRelease}`, `Kubernetes ${kube(config)}`);
+  else if (Array.isArray(f.starlingxReleases) && f.starlingxReleases.length) parts.push(`StarlingX ${f.starlingxReleases.join(' → ')}`);
+  if (typeof f.kubernetesWindow === 'string' && !parts.some((p) => p.startsWith('Kubernetes'))) parts.push(`Kubernetes ${f.kubernetesWindow}`);
+  if (typeof f.kataWindow === 'string') parts.push(`Kata ${f.kataWindow}${typeof f.kataFlavour === 'string' ? ` (${f.kataFlavour})` : ''}`);
+  const ctr = typeof f.containerdWindow === 'string' ? f.containerdWindow : undefined;
+  if (ctr) parts.push(`containerd ${ctr}`);
+  // A family whose facts name no window: the Kubernetes window, which every family's checks start from.
+  if (!parts.length) parts.push(`Kubernetes ${kube(config)}`);
+  return { fileWindow: parts.join(' · ') };
+}

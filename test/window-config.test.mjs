@@ -1,0 +1,106 @@
+// Issue #18 problem 7: the window one click away. The status item's text is the active file's own window (nothing
+// for a file skewguard does not check); "Change window…" writes .skewguard.yaml through the server (created when
+// missing, checked by the validator first); .skewguard.yaml has a JSON Schema generated from its validator's schema,
+// completion and hover from the server, and "did you mean" problems carry their fix.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import Ajv from 'ajv';
+import { LspClient, makeWorkspace, uriOf, repoRoot, applyTextEdits } from './helpers/lsp-client.mjs';
+import { engine as e } from './helpers/k8s.mjs';
+
+const KATA = '[hypervisor.qemu]\npath = "/usr/bin/qemu-system-x86_64"\nshared_fs = "virtio-fs"\n';
+const INGRESS = 'apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: web\nspec: {}\n';
+
+async function start(t, files) {
+  const root = makeWorkspace(files);
+  const client = new LspClient(root, {});
+  t.after(() => { client.kill(); fs.rmSync(root, { recursive: true, force: true }); });
+  await client.initialize();
+  return { root, client, uri: (rel) => uriOf(path.join(root, rel)) };
+}
+
+test('the status item\'s text is the file\'s own window: Kata for a Kata file, Kubernetes for a manifest, nothing for README.md', async (t) => {
+  const { client, uri } = await start(t, { '.skewguard.yaml': 'kata: { window: "3.2..3.32", flavour: go }\nkubernetes: { window: "1.29..1.31" }\nignore: ["old/**"]\n' });
+  await client.open(uri('configuration.toml'), KATA, 1, 'toml');
+  await client.open(uri('ing.yaml'), INGRESS);
+  await client.open(uri('README.md'), '# notes\n', 1, 'markdown');
+  await client.open(uri('old/ing.yaml'), INGRESS);
+  const status = async (rel) => client.request('skewguard/resolvedConfig', { uri: uri(rel) });
+  assert.equal((await status('configuration.toml')).fileWindow, 'Kata 3.2.0..3.32.0 (go)');
+  assert.equal((await status('ing.yaml')).fileWindow, 'Kubernetes 1.29..1.31');
+  const readme = await status('README.md');
+  assert.equal(readme.fileWindow, undefined, 'no window on a file skewguard does not check');
+  const old = await status('old/ing.yaml');
+  assert.equal(old.fileWindow, undefined);
+  assert.equal(old.ignored, 'ignored by the ignore: list of .skewguard.yaml');
+});
+
+test('"Change window…": the server writes the part into the nearest .skewguard.yaml (or a new one), keeping its comments, and refuses what the validator rejects', async (t) => {
+  const { client, uri, root } = await start(t, { 'a/.skewguard.yaml': '# lab A\nstarlingx:\n  release: "6.0"   # the lab\n' });
+  await client.open(uri('a/localhost.yml'), 'system_mode: simplex\n');
+  const set = (rel, part, value) => client.request('skewguard/windowEdit', { uri: uri(rel), part, value });
+  const r1 = await set('a/localhost.yml', 'starlingx.release', '8.0');
+  assert.deepEqual(r1, { path: path.join(root, 'a/.skewguard.yaml'), exists: true, text: '# lab A\nstarlingx:\n  release: "8.0"   # the lab\n' });
+  const r2 = await set('a/localhost.yml', 'kubernetes.window', '1.24..1.26');
+  assert.equal(r2.text, '# lab A\nstarlingx:\n  release: "6.0"   # the lab\nkubernetes:\n  window: 1.24..1.26\n');
+  // The text parses back to the value (the validator reads it as the window 1.24..1.26).
+  assert.deepEqual(e.parseConfig('x', r2.text, new Set()).problems, []);
+  const r3 = await set('b/ing.yaml', 'kata.window', '3.2..3.32');
+  assert.deepEqual(r3, { path: path.join(root, '.skewguard.yaml'), exists: false, text: 'kata:\n  window: "3.2..3.32"\n' });
+  const bad = await set('a/localhost.yml', 'starlingx.release', '6.5');
+  assert.match(bad.problem, /6\.5/);
+  assert.equal(bad.text, undefined, 'nothing to write');
+  const choices = await client.request('skewguard/windowChoices', {});
+  assert.ok(choices.releases.some((x) => x.release === '6.0' && x.kubernetes.includes('1.21.3')));
+});
+
+test('the JSON Schema of .skewguard.yaml is generated from the validator\'s schema: same keys, and it agrees with the validator on unknown keys', () => {
+  const schema = JSON.parse(fs.readFileSync(path.join(repoRoot, 'schemas/config/skewguard.schema.json'), 'utf8'));
+  const walk = (s, p = []) => Object.entries(s.properties ?? {}).flatMap(([k, v]) => [[...p, k].join('.'), ...walk(v, [...p, k])]);
+  const want = walk(e.configSchema).filter((k) => !k.startsWith('rules.'));
+  assert.deepEqual(walk(schema).filter((k) => !k.startsWith('rules.')), want);
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  const validate = ajv.compile(schema);
+  // (`off` unquoted is YAML 1.1's false, which the validator reads as off; the YAML extension reads YAML 1.2: a string.)
+  for (const text of ['starlingx:\n  release: "6.0"\n', 'starlingx:\n  relase: "6.0"\n', 'kata:\n  flavour: rust\n', 'rules:\n  starlingx/kubernetes-version-v-prefix: "off"\n', 'rules:\n  starlingx/kubernetes-version-v-prefix: bogus\n', 'ignore: ["a/**"]\nfilez: {}\n']) {
+    const value = e.parseYaml(text).docs[0].value;
+    const byValidator = e.parseConfig('x', text, e.ruleIds).problems.length === 0;
+    assert.equal(validate(value), byValidator, `${JSON.stringify(text)}: ${JSON.stringify(validate.errors)}`);
+  }
+  // The suggestions the validator checks in code: every release, every rule id with its title.
+  assert.deepEqual(schema.properties.starlingx.properties.release.anyOf[0].enum, e.starlingxReleases().releases.map((r) => r.release));
+  assert.ok(schema.properties.rules.properties['starlingx/kubernetes-version-v-prefix'].description.length > 10);
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+  assert.deepEqual(pkg.contributes.yamlValidation, [{ fileMatch: ['.skewguard.yaml', '.skewguard.yml'], url: './schemas/config/skewguard.schema.json' }]);
+});
+
+test('.skewguard.yaml: completion of keys and release values, hover on a key, and the "did you mean" fix', async (t) => {
+  const { client, uri } = await start(t, {});
+  const u = uri('.skewguard.yaml');
+  const text = 'starlingx:\n  relase: "6.0"\n  release: \nrules:\n  starlingx/kubernetes-version-v-prefix: off\n';
+  // A .skewguard.yaml's diagnostics are its problems, published without a version.
+  await client.notify('textDocument/didOpen', { textDocument: { uri: u, languageId: 'yaml', version: 1, text } });
+  const complete = (line, character) => client.request('textDocument/completion', { textDocument: { uri: u }, position: { line, character } });
+  const keys = (await complete(1, 2)).map((i) => i.label);
+  assert.deepEqual(keys, ['release', 'upgradeFrom']);
+  const top = (await complete(3, 0)).map((i) => i.label);
+  assert.ok(['starlingx', 'kubernetes', 'kata', 'rules', 'ignore', 'files'].every((k) => top.includes(k)), JSON.stringify(top));
+  const values = await complete(2, 11);
+  assert.ok(values.some((i) => i.label === '6.0' && /Kubernetes .*1\.21\.3/.test(i.detail)), JSON.stringify(values.slice(0, 3)));
+  assert.equal(values.find((i) => i.label === '6.0').textEdit.newText, '"6.0"', 'a release is written as a string');
+  const hover = await client.request('textDocument/hover', { textDocument: { uri: u }, position: { line: 4, character: 5 } });
+  assert.match(hover.contents.value, /^\*\*starlingx\/kubernetes-version-v-prefix\*\*: .*\n\nDefault severity: error\./);
+  const h2 = await client.request('textDocument/hover', { textDocument: { uri: u }, position: { line: 0, character: 3 } });
+  assert.equal(h2, null, 'a section without a description has no hover');
+  const h3 = await client.request('textDocument/hover', { textDocument: { uri: u }, position: { line: 2, character: 4 } });
+  assert.match(h3.contents.value, /^\*\*starlingx\.release\*\*: StarlingX release/);
+  // The problem as published for the file, and its fix.
+  const pub = await client.waitFor(u, (p) => p.diagnostics.some((d) => /did you mean "release"/.test(d.message)));
+  const d = pub.diagnostics.find((x) => /did you mean "release"/.test(x.message));
+  const actions = await client.request('textDocument/codeAction', { textDocument: { uri: u }, range: d.range, context: { diagnostics: [d], only: ['quickfix'] } });
+  const fix = actions.find((a) => a.title === 'Change to release');
+  assert.ok(fix, JSON.stringify(actions.map((a) => a.title)));
+  assert.equal(applyTextEdits(text, fix.edit.changes[u]).split('\n')[1], '  release: "6.0"');
+});
