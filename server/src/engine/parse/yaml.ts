@@ -440,6 +440,7 @@ function parseFull(text: string): ParsedChunk {
   const errors: SyntaxProblem[] = doc.errors.map((e) => ({
     message: limitMessage(e.code, e.message) ?? e.message.split('\n')[0], start: e.pos[0], end: Math.max(e.pos[1], e.pos[0] + 1), code: e.code,
   }));
+  if (errors.length) relocateErrors(errors, doc);
   const scan = scanDocument(doc);
   const duplicateKeys = scan.duplicateKeys;
   let value: unknown = null;
@@ -469,6 +470,48 @@ function parseFull(text: string): ParsedChunk {
     errors.push({ message: limitMessage('TO_JS', message) ?? message, start: r[0], end: r[1], code: 'TO_JS' });
   }
   return { text, doc, fullDoc: doc, value, errors, duplicateKeys, empty: doc.contents === null, fast: null };
+}
+
+/**
+ * Errors moved to where the parser went wrong (issue #18 item 6). The yaml package reports an unclosed quote where it
+ * ran out of text (the end of the document: the `---` line after it) and an unclosed flow collection at the line
+ * after it; both are reported here at the opening quote or bracket, the node that is not closed. Errors the same
+ * failure caused at one position keep the quote first (an open quote swallows the brackets after it).
+ */
+function relocateErrors(errors: SyntaxProblem[], doc: Document.Parsed): void {
+  const quoted: Array<[number, number]> = [];
+  const flows: Array<[number, number, string]> = [];
+  const stack: unknown[] = [doc.contents];
+  while (stack.length) {
+    const n = stack.pop();
+    if (isScalar(n)) {
+      if ((n.type === 'QUOTE_DOUBLE' || n.type === 'QUOTE_SINGLE') && n.range) quoted.push([n.range[0], n.range[1]]);
+    } else if (isMap(n) || isSeq(n)) {
+      if (n.flow && n.range) flows.push([n.range[0], n.range[1], isMap(n) ? '{' : '[']);
+      for (const it of n.items as unknown[]) {
+        if (isPair(it)) { stack.push(it.key, it.value); } else stack.push(it);
+      }
+    }
+  }
+  /** The node of `list` that starts last before `pos` and reaches it: the innermost one left open there. */
+  const openAt = <T extends [number, number, ...unknown[]]>(list: T[], pos: number) => {
+    let best: T | undefined;
+    for (const r of list) if (r[0] < pos && r[1] >= pos && (!best || r[0] > best[0])) best = r;
+    return best;
+  };
+  const at = new Map<SyntaxProblem, number>();
+  for (const e of errors) {
+    at.set(e, e.start);
+    if (e.code === 'MISSING_CHAR' && /quote/i.test(e.message)) {
+      const q = openAt(quoted, e.start);
+      if (q) { e.message = `${e.message}: the quoted value opened here is not closed`; e.start = q[0]; e.end = q[0] + 1; }
+    } else if (/flow (map|sequence)/i.test(e.message)) {
+      const f = openAt(flows, e.start);
+      if (f) { e.message = `${e.message}: the ${f[2]} opened here is not closed`; e.start = f[0]; e.end = f[0] + 1; }
+    }
+  }
+  const quoteFirst = (e: SyntaxProblem) => (e.code === 'MISSING_CHAR' && /quote/i.test(e.message) ? 0 : 1);
+  errors.sort((a, b) => at.get(a)! - at.get(b)! || quoteFirst(a) - quoteFirst(b) || a.start - b.start);
 }
 
 /**

@@ -28,6 +28,7 @@ import { rule as unknownField } from '../../rules/kubernetes/unknown-field';
 import { rule as invalidEnum } from '../../rules/kubernetes/invalid-enum-value';
 import { rule as deprecatedAnnotation } from '../../rules/kubernetes/deprecated-annotation';
 import { rule as runtimeClassHandler } from '../../rules/kubernetes/runtimeclass-handler';
+import { partialObjects } from './partial';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -40,6 +41,9 @@ export const kubernetesRules: Rule<KubernetesContext>[] = [
   removedApi, deprecatedApi, notYetServed, noCommon, componentNotValidated, controlPlaneSkew, nodeComponentSkew, kubeadmVersion,
   fluxNotServed, fluxDeprecated, fluxIdle, fieldNotServed, componentSetting, unknownField, invalidEnum, deprecatedAnnotation, runtimeClassHandler,
 ];
+
+/** The rules that read only an object's apiVersion and kind: run on documents read up to a syntax error too. */
+const partialRules: Rule<KubernetesContext>[] = [removedApi, deprecatedApi, notYetServed, noCommon, fluxNotServed, fluxDeprecated];
 
 /** An unrendered Helm template: said once, at its first `{{`, instead of checking it. */
 export const helmTemplateRule: Rule<{ text: string; path: string }> = {
@@ -149,11 +153,19 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     }
     if (!yaml) return {};
     stage('parse', () => reportSyntax(yaml, emit));
-    const k8s = stage('context', () => {
+    const context = (objects: ReturnType<typeof manifestObjects>) => {
       const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
-      return new KubernetesContext(yaml, manifestObjects(yaml), config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux);
-    });
+      return new KubernetesContext(yaml, objects, config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux);
+    };
+    const k8s = stage('context', () => context(manifestObjects(yaml)));
     for (const rule of kubernetesRules) runRule(rule, k8s, emit, faults);
+    // Documents with a syntax error whose apiVersion and kind were read before it: their API version is still
+    // checked (partial.ts), without fixes.
+    const partial = stage('context', () => partialObjects(yaml));
+    if (partial.length) {
+      const pk = stage('context', () => context(partial));
+      for (const rule of partialRules) runRule(rule, pk, (r, f) => emit(r, { ...f, fixes: [] }), faults);
+    }
     // Said or not (a severity of off still counts): the note is not tried again in this run's other files.
     let staleReported = false;
     for (const rule of [staleDataRule, windowPastDataRule]) {
