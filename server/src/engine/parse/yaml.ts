@@ -217,11 +217,15 @@ export function splitDocuments(text: string): Array<{ start: number; end: number
   /** Cuts made after a `...` line (the chunk there may start with directives). */
   const afterEnd = new Set<number>();
   const len = text.length;
+  const noCR = text.indexOf('\r') === -1;
   let pos = 0;
   while (pos < len) {
-    // End of this line: the next LF or lone CR (a CRLF ends at its LF).
+    // End of this line: the next LF or lone CR (a CRLF ends at its LF). Without any CR, the native search.
     let nl = pos;
-    for (;;) {
+    if (noCR) {
+      nl = text.indexOf('\n', pos);
+      if (nl === -1) nl = len;
+    } else for (;;) {
       const c = text.charCodeAt(nl);
       if (c === 10 || nl >= len) break;
       if (c === 13 && text.charCodeAt(nl + 1) !== 10) break;

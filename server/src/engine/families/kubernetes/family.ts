@@ -152,7 +152,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
       return {};
     }
     if (!yaml) return {};
-    stage('parse', () => reportSyntax(yaml, emit));
+    stage('parse', () => reportSyntax(yaml, emit, input.partOf));
     const context = (objects: ReturnType<typeof manifestObjects>) => {
       const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
       return new KubernetesContext(yaml, objects, config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux);
@@ -177,6 +177,10 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
   complete: k8sComplete,
   facts: (r) => (r.k8s ? { kubernetesWindow: r.k8s.windowText, objects: r.k8s.objects.length } : undefined),
   data: kubernetesApis,
+  // Every rule looks at one object (and the workspace), except the skew rules, which compare the file's own
+  // control-plane and kube-proxy images, and the template note, said once for the file: such files are checked whole.
+  // The data notes (once per run) are said at the file's first object: the first part must hold it.
+  documentWise: (text, first) => !!first.k8s?.objects.length && !looksLikeHelmTemplate(text) && !/kube-(apiserver|controller-manager|scheduler|proxy)/.test(text),
 };
 
 /**
