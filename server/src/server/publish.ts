@@ -1,7 +1,9 @@
 // Big files whole (issue #18 item 5): VS Code shows at most 1,000 diagnostics per file. The limit is in the extension
 // host's DiagnosticCollection (src/vs/workbench/api/common/extHostDiagnostics.ts, `_maxDiagnosticsPerFile = 1000`):
 // past it, it keeps the first 1,000 by severity in the order they came and adds "Not showing N further errors and
-// warnings", so a 12,000-document bundle had no squiggles at all past its first few thousand lines.
+// warnings", so a 12,000-document bundle had no squiggles at all past its first few thousand lines. And the editor
+// draws squiggles for the first 500 markers of a file only, in the order they were given (MarkerDecorationsService:
+// `read({ resource, take: 500 })`): what is sent comes most useful first, not in file order (the Problems panel sorts).
 //
 // When a file has more findings than the limit, the server chooses what is sent: first every finding on screen and
 // around the cursor (the client says where that is: skewguard/visibleRanges), then errors, then the rest, nearest
@@ -50,7 +52,7 @@ export interface Chosen { diagnostics: Diagnostic[]; shown: number; grouped: num
 
 /**
  * The diagnostics to send for a file with `all` findings (in file order): all of them when they fit in `limit`,
- * else at most `limit` chosen as said above. The result is in file order (the summary first).
+ * else at most `limit` chosen as said above, most useful first (the summary last).
  */
 export function choose(all: Diagnostic[], uri: string, focus: Focus | undefined, limit = EDITOR_LIMIT): Chosen {
   if (all.length <= limit) return { diagnostics: all, shown: all.length, grouped: 0, groups: 0, left: 0 };
@@ -100,8 +102,9 @@ export function choose(all: Diagnostic[], uri: string, focus: Focus | undefined,
     if (g) g.push(i); else groups.set(key(i), [i]);
   }
   const ordered = [...groups.values()].sort((a, b) => b.length - a.length || a[0] - b[0]);
+  // In the order chosen (the first 500 get squiggles), then the groups, the biggest first.
   const out: Array<{ at: number; d: Diagnostic }> = [];
-  for (const i of picked) out.push({ at: i, d: all[i] });
+  for (const i of idx) if (picked.has(i)) out.push({ at: i, d: all[i] });
   let grouped = 0, groupCount = 0, left = 0;
   for (const g of ordered) {
     if (out.length >= budget) { left += g.length; continue; }
@@ -123,7 +126,6 @@ export function choose(all: Diagnostic[], uri: string, focus: Focus | undefined,
     });
     grouped += g.length; groupCount++;
   }
-  out.sort((a, b) => a.at - b.at);
   const shown = out.length - groupCount;
   const summary: Diagnostic = {
     range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
@@ -135,7 +137,7 @@ export function choose(all: Diagnostic[], uri: string, focus: Focus | undefined,
       + '. Scroll or move the cursor and the findings there are shown; run lsp-lint on the file to see all of them.',
     data: { total: all.length, shown, grouped, groups: groupCount, left },
   };
-  return { diagnostics: [summary, ...out.map((x) => x.d)], shown, grouped, groups: groupCount, left };
+  return { diagnostics: [...out.map((x) => x.d), summary], shown, grouped, groups: groupCount, left };
 }
 
 /**
