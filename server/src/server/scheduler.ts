@@ -8,7 +8,7 @@
 // is analysed in the background in slices of a few milliseconds, so the editor never waits for it; a newer version of
 // the document cancels the stale work (its finished parts stay cached). lsp-lint never takes this path.
 import { analyze, type AnalyzeInput, type AnalyzeResult } from '../engine/analyze';
-import { splitDocuments } from '../engine/parse/yaml';
+import { splitDocuments, detached } from '../engine/parse/yaml';
 import { familyById, MODELINE } from '../engine/families/registry';
 import type { Diagnostic } from '../engine/types';
 import type { Focus } from './publish';
@@ -76,7 +76,8 @@ function segmentRange(text: string, from: number, to: number, line: number): Seg
     const end = docs[i].end + from;
     const last = i + 1 === docs.length;
     if (last || (n >= MIN_SEGMENT_DOCS && (end - start >= SEGMENT_CHARS || cutHere(text, docs[i + 1].start + from)))) {
-      const t = text.slice(start, end);
+      // Kept with its analysis: a copy, so that it does not hold this version of the whole text alive.
+      const t = detached(text.slice(start, end));
       const lines = breaks(text, start, end);
       out.push({ start, end, line, text: t, docs: n, lines });
       line += lines;
@@ -276,7 +277,7 @@ export class Scheduler {
 
   /** Cached parts the current text no longer has. */
   private prune(st: DocState, segments: Segment[]): void {
-    if (st.parts.size <= segments.length * 1.5) return;
+    if (st.parts.size <= segments.length + 8) return;
     const keep = new Set(segments.map((s) => s.text));
     for (const k of st.parts.keys()) if (!keep.has(k) && !keep.has(k.slice(1))) st.parts.delete(k);
   }

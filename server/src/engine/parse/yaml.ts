@@ -550,12 +550,21 @@ class FastChunk implements ParsedChunk {
   get fullDoc(): Document.Parsed { return (this.full ??= parseFull(this.text)).doc; }
 }
 
+/**
+ * A copy of a slice that does not keep the text it was cut from alive: V8 keeps the whole parent string of a slice
+ * (and of every value sliced from it), so a cached document of a 3.5 MB file held that file's text of every version
+ * an edit had made, 3.5 MB per keystroke.
+ */
+export function detached(s: string): string { return (' ' + s).slice(1); }
+
 function parseChunk(text: string): ParsedChunk {
   const hit = chunkCache.get(text);
   if (hit) {
     chunkCache.delete(text); chunkCache.set(text, hit); // LRU touch
     return hit;
   }
+  // Kept by the cache: its text and the values read from it must not hold the whole file's text.
+  if (text.length <= CACHE_MAX_CHARS / 4) text = detached(text);
   const fast = fastParse(text);
   const chunk: ParsedChunk = fast ? new FastChunk(text, fast) : parseFull(text);
   remember(text, chunk);
