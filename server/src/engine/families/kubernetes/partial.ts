@@ -14,7 +14,7 @@ export function partialObjects(file: YamlFile): ManifestObject[] {
     const v = doc.value as Record<string, unknown> | null;
     if (!v || typeof v !== 'object' || Array.isArray(v) || typeof v.apiVersion !== 'string' || typeof v.kind !== 'string') continue;
     if (/List$/.test(v.kind) || !v.apiVersion || !v.kind) continue;
-    const firstError = Math.min(...errors.map((e) => e.start));
+    const firstError = errors.reduce((m, e) => Math.min(m, e.start), Infinity);
     const api = doc.locate(['apiVersion']), kind = doc.locate(['kind']);
     // Both must be top-level keys of the document (located by key), read completely before the parser went wrong.
     if (!api.key || !kind.key || api.value.end > firstError || kind.value.end > firstError) continue;
