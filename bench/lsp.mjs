@@ -34,8 +34,11 @@ export class LspSession {
     this.conn = createProtocolConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
     /** uri -> { version, resolve } */
     this.waiters = new Map();
+    /** Called with every publishDiagnostics (bench/bigfile.mjs waits for particular ones). */
+    this.listeners = new Set();
     this.conn.onNotification(PublishDiagnosticsNotification.type, (p) => {
       const at = performance.now();
+      for (const l of [...this.listeners]) l(p, at);
       const w = this.waiters.get(p.uri);
       if (w && (p.version === undefined || p.version === w.version)) { this.waiters.delete(p.uri); w.resolve({ diagnostics: p.diagnostics, at }); }
     });

@@ -102,7 +102,7 @@ export function peerSuites(ctx) {
 
     // skewguard over LSP, window 1.21: the same served/not-served question per object.
     const cwd2 = tmpDir('yls-ours');
-    const ours = await LspSession.start({ command: process.execPath, args: SERVER, cwd: cwd2, env: SERVER_ENV, initializationOptions: { cli: { kubernetesWindow: K8S_MINOR } } });
+    const ours = await LspSession.start({ command: process.execPath, args: SERVER, cwd: cwd2, env: SERVER_ENV, initializationOptions: { cli: { kubernetesWindow: K8S_MINOR }, allDiagnostics: true } });
     const oursMs = [];
     const oursCounts = new Set();
     for (let i = -1; i < RUNS.ylsOurs; i++) {

@@ -23,6 +23,7 @@ import { LspSession } from './lsp.mjs';
 import { peerSuites, peerMethod } from './peers.mjs';
 import { chartSuites, chartMethod } from './charts.mjs';
 import { helmSuites } from './helm.mjs';
+import { bigfileSuites, bigfileMethod } from './bigfile.mjs';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const require = createRequire(path.join(ROOT, 'package.json'));
@@ -121,7 +122,7 @@ const SERVERS = [
     command: process.execPath,
     args: [path.join(ROOT, 'dist', 'server.js'), '--stdio'],
     env: SERVER_ENV,
-    initializationOptions: (settings = {}) => ({ cli: { kubernetesWindow: WINDOW }, settings }),
+    initializationOptions: (settings = {}) => ({ cli: { kubernetesWindow: WINDOW }, settings, allDiagnostics: true }),
     diagnostics: true,
   },
 ];
@@ -347,6 +348,8 @@ const SUITES = {
   ...chartSuites({ SERVER_ENV, LSP_LINT, check, row, rows, stats, median, pct, ms, ratio, tmpDir, run, gc, Failure }),
   // Issue 15: real Helm rendering, on its own line (Helm's cost); see bench/helm.mjs.
   ...helmSuites({ LSP_LINT, SERVER_ENV, check, row, stats, run, tmpDir, Failure, engine }),
+  // Issue 18 item 5: the 12,000-document bundle in the editor; see bench/bigfile.mjs.
+  ...bigfileSuites({ ROOT, WINDOW, SERVER_ENV, engine, check, row, rows, stats, median, pct, ms, mb, ratio, tmpDir, kbFromStatus, gc }),
 };
 
 // ---------------------------------------------------------------------------------------------- report
@@ -415,6 +418,7 @@ async function main() {
     '  sent one at a time with `settings.debounceMs: 0`. In the editor the server waits debounceMs (default 150 ms) after the last keystroke first.',
     ...peerMethod,
     ...chartMethod,
+    ...bigfileMethod,
     `- Total benchmark time: ${total.toFixed(0)} s.`,
     '',
   ].join('\n');

@@ -12,6 +12,7 @@ import { RestartPolicy } from './restart';
 import { registerDocs, docsMiddleware, SHOW_DOCS } from './docs';
 import { registerWindow, WINDOW_MENU } from './window';
 import { registerWorkspaceCommands } from './workspace-commands';
+import { registerVisibleRanges } from './visible';
 
 let client: LanguageClient | undefined;
 let status: vscode.StatusBarItem | undefined;
@@ -83,6 +84,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.window.onDidChangeActiveTextEditor(() => void refreshStatus()),
   );
   await client.start();
+  registerVisibleRanges(context, () => client, clientOptions.documentSelector as vscode.DocumentSelector);
   context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => { void client?.sendNotification(WorkspaceTrustedNotification, {}); }));
   context.subscriptions.push(client.onNotification(ConfigChangedNotification, () => void refreshStatus()));
   context.subscriptions.push(client.onNotification(SettingsProblemsNotification, (p: SettingsProblemsParams) => {

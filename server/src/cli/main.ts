@@ -298,6 +298,7 @@ async function main(argv: string[]): Promise<number> {
 
   const initOptions: InitializationOptions = {
     reportFacts: true,
+    allDiagnostics: true,
     // Each file is analysed once (a few times with --fix): a cache for one file's documents is enough.
     parseCacheChars: 256 * 1024,
     clearDiagnosticsOnClose: false,

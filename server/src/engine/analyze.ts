@@ -39,6 +39,11 @@ export interface AnalyzeInput {
   helmRenders?: ChartRender[];
   /** Read access to the files around this one (a Helm chart's other files); the language server gives it. */
   files?: FileAccess;
+  /**
+   * The text is a part of a bigger multi-document file, made of whole documents (the language server checks big
+   * files part by part): the index of its first document in the file, so that messages number documents as in it.
+   */
+  partOf?: { firstDocument: number };
 }
 
 export interface AnalyzeResult extends FamilyResults {

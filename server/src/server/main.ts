@@ -48,6 +48,8 @@ import { VERSION } from '../shared/version';
 import { HelmService, chartRootOf, type HelmRead } from './helm-render';
 import { WorkspaceTrustedNotification, HelmProgressNotification, type HelmProgressParams } from '../shared/protocol';
 import type { ResolvedConfig as Resolved } from '../engine/config';
+import { DiagnosticLimiter } from './publish';
+import { Scheduler, viewAt } from './scheduler';
 
 /** Stages made to throw, for tests only (SKEWGUARD_FAULT=<stage>[,<stage>…]; see the README, Developing). Read once. */
 const FAULTS = parseFaults(process.env.SKEWGUARD_FAULT);
@@ -82,6 +84,11 @@ if (process.argv.includes('--stdio')) {
   console.error = (...a: unknown[]) => connection.console.error(format(...a));
 }
 const documents = new TextDocuments(TextDocument);
+/** More findings than the editor shows (1,000 per file): the most useful are sent (publish.ts); lsp-lint gets all. */
+const limiter = new DiagnosticLimiter(connection);
+limiter.listen();
+/** Big multi-document files are checked part by part, the edited part first, the rest in the background (scheduler.ts). */
+const scheduler = new Scheduler((uri) => { const d = documents.get(uri); if (d) schedule(d, 0); }, (uri) => limiter.focusOf(uri));
 
 let init: InitializationOptions = {};
 let settings: Settings = {};
@@ -130,6 +137,7 @@ connection.onInitialize((params: InitializeParams) => {
   setClient(params.capabilities, init, () => ws);
   settings = init.settings ?? {};
   if (init.reportStaleData === false) staleDataReported = true;
+  limiter.enabled = init.allDiagnostics !== true;
   if (typeof init.parseCacheChars === 'number' && Number.isFinite(init.parseCacheChars)) setParseCacheBudget(init.parseCacheChars);
   canPullConfig = !!params.capabilities.workspace?.configuration;
   supportsFolders = !!params.capabilities.workspace?.workspaceFolders;
@@ -332,10 +340,11 @@ function validateStages(doc: TextDocument): void {
       }
       // In the editor a file the ignore: lists leave out is not checked (lsp-lint asks before it opens walked files).
       if (!init.cli && !isConfigFile(doc.uri) && ignoredFile(ws, file, config)) { results.set(doc.uri, { version: doc.version, result: { diagnostics: [] }, config }); publish(doc.uri, doc.version, []); return; }
-      result = analyze({
+      const input = {
         path: file, text: doc.getText(), config, root: ws.rootFor(file), reportStaleData: !staleDataReported, today: today(),
         neighbours: ws.lazyNeighboursFor(file), faults: FAULTS, files, helmRenders: h.renders,
-      });
+      };
+      result = (!init.cli && scheduler.analyze(doc.uri, doc.version, input)) || analyze(input);
       if (helmRead) helmReads.set(result, helmRead);
       if (result.staleReported) staleDataReported = true;
     } catch (e) {
@@ -381,7 +390,7 @@ function publish(uri: string, version: number | undefined, diagnostics: Diagnost
     return connection.sendDiagnostics({ uri, version, diagnostics: [...out.map((x) => ({ ...x, data: undefined })), d] });
   };
   if (failure !== undefined) { void fallback(failure).catch((e) => logFailure('publish', uri, e)); return; }
-  void connection.sendDiagnostics({ uri, version, diagnostics: out })
+  void connection.sendDiagnostics({ uri, version, diagnostics: limiter.cap(uri, version, out) })
     .catch((e) => fallback(e).catch((e2) => logFailure('publish', uri, e2)));
 }
 
@@ -522,6 +531,8 @@ documents.onDidClose((e) => {
   results.delete(e.document.uri);
   docSettings.delete(e.document.uri);
   pendingFailures.delete(e.document.uri);
+  limiter.forget(e.document.uri);
+  scheduler.forget(e.document.uri);
   const file = uriToPath(e.document.uri);
   const closedText = ws.openTexts.get(file);
   try {
@@ -557,11 +568,13 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
 };
 
 function toLsp(d: Diagnostic): LspDiagnostic {
-  return {
+  // Kept per diagnostic: a big file's unchanged findings are published again after every edit (scheduler.ts).
+  return weakMemoIn(lspOf, d, () => ({
     range: d.range, severity: SEVERITY[d.severity], code: d.ruleId, codeDescription: { href: docHrefFor(d) },
     source: 'skewguard', message: d.message, data: d.data,
-  };
+  }));
 }
+const lspOf = new WeakMap<Diagnostic, LspDiagnostic>();
 
 /**
  * A request's handler, guarded: after shutdown it is refused (InvalidRequest); an exception is logged, becomes the
@@ -585,8 +598,9 @@ connection.onHover(guarded('hover', null, (p) => {
   if (!c) return null;
   const dh = docsHover(c.doc, p.position);
   if (dh) return dh;
-  const h = hover(c.result, c.doc.getText(), p.position);
-  return h ? { contents: hoverContents(h.markdown, ws.rootFor(uriToPath(p.textDocument.uri))), range: h.range } : null;
+  const v = viewAt(c.result, c.doc.getText(), p.position);
+  const h = hover(v.result, v.text, v.position);
+  return h ? { contents: hoverContents(h.markdown, ws.rootFor(uriToPath(p.textDocument.uri))), range: h.range && v.back(h.range) } : null;
 }));
 
 connection.onCompletion(guarded('completion', [], (p) => {
@@ -594,16 +608,16 @@ connection.onCompletion(guarded('completion', [], (p) => {
   if (!c) return [];
   const cc = configCompletion(p.textDocument.uri, c.doc, p.position);
   if (cc) return cc;
-  const text = c.doc.getText();
-  const lines = new LineIndex(text);
-  return complete(c.result, text, p.position).map((i) => ({
+  const v = viewAt(c.result, c.doc.getText(), p.position);
+  const lines = new LineIndex(v.text);
+  return complete(v.result, v.text, v.position).map((i) => ({
     label: i.label,
     kind: i.kind === 'value' ? CompletionItemKind.Value : CompletionItemKind.Property,
     detail: i.detail,
     documentation: i.documentation ? { kind: MarkupKind.Markdown, value: i.documentation } : undefined,
     sortText: i.sortText,
     preselect: i.preselect,
-    textEdit: { range: lines.range(i.replace.start, i.replace.end), newText: i.insertText },
+    textEdit: { range: v.back(lines.range(i.replace.start, i.replace.end)), newText: i.insertText },
   }));
 }));
 

@@ -30,6 +30,8 @@ export interface InitializationOptions {
   settings?: Settings;
   /** false: do not say the Kubernetes data is stale (lsp-lint runs several servers and lets one say it). */
   reportStaleData?: boolean;
+  /** true: every finding is sent, however many (lsp-lint); else a file over the editor's 1,000 gets the most useful (server/publish.ts). */
+  allDiagnostics?: boolean;
   /** true: send a FileFactsNotification before each publishDiagnostics (lsp-lint's reports need them for every file). */
   reportFacts?: boolean;
   /**

@@ -17,7 +17,7 @@ export function runRule<C>(rule: { check(ctx: C, report: (f: Finding) => void): 
   }
 }
 
-export function reportSyntax(yaml: YamlFile, emit: Emit) {
+export function reportSyntax(yaml: YamlFile, emit: Emit, partOf?: { firstDocument: number }) {
   for (const doc of yaml.docs) {
     for (const dup of doc.duplicateKeys) {
       const key = yaml.text.slice(dup.start).match(/^["']?([^:"'\r\n]*)/)?.[1]?.trim() ?? '';
@@ -27,7 +27,7 @@ export function reportSyntax(yaml: YamlFile, emit: Emit) {
     const e = doc.errors[0];
     if (!e) continue;
     const more = doc.errors.length - 1;
-    const where = yaml.docs.length > 1 ? ` (document ${doc.index + 1})` : '';
+    const where = yaml.docs.length > 1 || partOf ? ` (document ${doc.index + 1 + (partOf?.firstDocument ?? 0)})` : '';
     emit(parseError, {
       message: `${e.code === 'TO_JS' || e.code === 'RESOURCE_EXHAUSTION' || e.code === 'TOO_DEEP' ? 'YAML not read' : 'YAML syntax error'}${where}: ${e.message}${more > 0 ? ` (and ${more} more error${more === 1 ? '' : 's'} after it)` : ''}`,
       range: { start: e.start, end: e.end },

@@ -82,4 +82,12 @@ export interface FamilyModule<Id extends string = string> {
   facts(result: AnalyzeResult): Record<string, unknown> | undefined;
   /** Loads the family's upstream data (cached by the loader). */
   data(): unknown;
+  /**
+   * Whether a multi-document file of this family may be checked in parts of whole documents, each part on its own,
+   * with the same findings as the whole file (the language server does so for big files: server/scheduler.ts).
+   * True only when no rule of the family looks at another document of the file for this text. `firstPart` is the
+   * analysis of the file's first part alone (a note said once per file or run goes where the whole file puts it).
+   * Absent: never.
+   */
+  documentWise?(text: string, firstPart: AnalyzeResult): boolean;
 }

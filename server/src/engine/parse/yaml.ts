@@ -217,11 +217,15 @@ export function splitDocuments(text: string): Array<{ start: number; end: number
   /** Cuts made after a `...` line (the chunk there may start with directives). */
   const afterEnd = new Set<number>();
   const len = text.length;
+  const noCR = text.indexOf('\r') === -1;
   let pos = 0;
   while (pos < len) {
-    // End of this line: the next LF or lone CR (a CRLF ends at its LF).
+    // End of this line: the next LF or lone CR (a CRLF ends at its LF). Without any CR, the native search.
     let nl = pos;
-    for (;;) {
+    if (noCR) {
+      nl = text.indexOf('\n', pos);
+      if (nl === -1) nl = len;
+    } else for (;;) {
       const c = text.charCodeAt(nl);
       if (c === 10 || nl >= len) break;
       if (c === 13 && text.charCodeAt(nl + 1) !== 10) break;
@@ -440,6 +444,7 @@ function parseFull(text: string): ParsedChunk {
   const errors: SyntaxProblem[] = doc.errors.map((e) => ({
     message: limitMessage(e.code, e.message) ?? e.message.split('\n')[0], start: e.pos[0], end: Math.max(e.pos[1], e.pos[0] + 1), code: e.code,
   }));
+  if (errors.length) relocateErrors(errors, doc);
   const scan = scanDocument(doc);
   const duplicateKeys = scan.duplicateKeys;
   let value: unknown = null;
@@ -469,6 +474,48 @@ function parseFull(text: string): ParsedChunk {
     errors.push({ message: limitMessage('TO_JS', message) ?? message, start: r[0], end: r[1], code: 'TO_JS' });
   }
   return { text, doc, fullDoc: doc, value, errors, duplicateKeys, empty: doc.contents === null, fast: null };
+}
+
+/**
+ * Errors moved to where the parser went wrong (issue #18 item 6). The yaml package reports an unclosed quote where it
+ * ran out of text (the end of the document: the `---` line after it) and an unclosed flow collection at the line
+ * after it; both are reported here at the opening quote or bracket, the node that is not closed. Errors the same
+ * failure caused at one position keep the quote first (an open quote swallows the brackets after it).
+ */
+function relocateErrors(errors: SyntaxProblem[], doc: Document.Parsed): void {
+  const quoted: Array<[number, number]> = [];
+  const flows: Array<[number, number, string]> = [];
+  const stack: unknown[] = [doc.contents];
+  while (stack.length) {
+    const n = stack.pop();
+    if (isScalar(n)) {
+      if ((n.type === 'QUOTE_DOUBLE' || n.type === 'QUOTE_SINGLE') && n.range) quoted.push([n.range[0], n.range[1]]);
+    } else if (isMap(n) || isSeq(n)) {
+      if (n.flow && n.range) flows.push([n.range[0], n.range[1], isMap(n) ? '{' : '[']);
+      for (const it of n.items as unknown[]) {
+        if (isPair(it)) { stack.push(it.key, it.value); } else stack.push(it);
+      }
+    }
+  }
+  /** The node of `list` that starts last before `pos` and reaches it: the innermost one left open there. */
+  const openAt = <T extends [number, number, ...unknown[]]>(list: T[], pos: number) => {
+    let best: T | undefined;
+    for (const r of list) if (r[0] < pos && r[1] >= pos && (!best || r[0] > best[0])) best = r;
+    return best;
+  };
+  const at = new Map<SyntaxProblem, number>();
+  for (const e of errors) {
+    at.set(e, e.start);
+    if (e.code === 'MISSING_CHAR' && /quote/i.test(e.message)) {
+      const q = openAt(quoted, e.start);
+      if (q) { e.message = `${e.message}: the quoted value opened here is not closed`; e.start = q[0]; e.end = q[0] + 1; }
+    } else if (/flow (map|sequence)/i.test(e.message)) {
+      const f = openAt(flows, e.start);
+      if (f) { e.message = `${e.message}: the ${f[2]} opened here is not closed`; e.start = f[0]; e.end = f[0] + 1; }
+    }
+  }
+  const quoteFirst = (e: SyntaxProblem) => (e.code === 'MISSING_CHAR' && /quote/i.test(e.message) ? 0 : 1);
+  errors.sort((a, b) => at.get(a)! - at.get(b)! || quoteFirst(a) - quoteFirst(b) || a.start - b.start);
 }
 
 /**
@@ -503,12 +550,21 @@ class FastChunk implements ParsedChunk {
   get fullDoc(): Document.Parsed { return (this.full ??= parseFull(this.text)).doc; }
 }
 
+/**
+ * A copy of a slice that does not keep the text it was cut from alive: V8 keeps the whole parent string of a slice
+ * (and of every value sliced from it), so a cached document of a 3.5 MB file held that file's text of every version
+ * an edit had made, 3.5 MB per keystroke.
+ */
+export function detached(s: string): string { return (' ' + s).slice(1); }
+
 function parseChunk(text: string): ParsedChunk {
   const hit = chunkCache.get(text);
   if (hit) {
     chunkCache.delete(text); chunkCache.set(text, hit); // LRU touch
     return hit;
   }
+  // Kept by the cache: its text and the values read from it must not hold the whole file's text.
+  if (text.length <= CACHE_MAX_CHARS / 4) text = detached(text);
   const fast = fastParse(text);
   const chunk: ParsedChunk = fast ? new FastChunk(text, fast) : parseFull(text);
   remember(text, chunk);

@@ -37,6 +37,7 @@ import { rule as crUnknownField } from '../../rules/kubernetes/cr-unknown-field'
 import { rule as crInvalidValue } from '../../rules/kubernetes/cr-invalid-value';
 import { rule as crdStorageVersion } from '../../rules/kubernetes/crd-storage-version';
 import { rule as crdVersionInUse } from '../../rules/kubernetes/crd-version-in-use';
+import { partialObjects } from './partial';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -50,6 +51,9 @@ export const kubernetesRules: Rule<KubernetesContext>[] = [
   fluxNotServed, fluxDeprecated, fluxIdle, fieldNotServed, componentSetting, unknownField, invalidEnum, deprecatedAnnotation, runtimeClassHandler, fieldsNotChecked, apiOffByDefault, fieldFeatureGated,
   crVersionNotServed, crVersionDeprecated, crUnknownField, crInvalidValue, crdStorageVersion, crdVersionInUse,
 ];
+
+/** The rules that read only an object's apiVersion and kind: run on documents read up to a syntax error too. */
+const partialRules: Rule<KubernetesContext>[] = [removedApi, deprecatedApi, notYetServed, noCommon, fluxNotServed, fluxDeprecated];
 
 /** An unrendered Helm template: said once, at its first `{{`, instead of checking it. */
 export const helmTemplateRule: Rule<{ text: string; path: string }> = {
@@ -158,12 +162,20 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
       return {};
     }
     if (!yaml) return {};
-    stage('parse', () => reportSyntax(yaml, emit));
-    const k8s = stage('context', () => {
+    stage('parse', () => reportSyntax(yaml, emit, input.partOf));
+    const context = (objects: ReturnType<typeof manifestObjects>) => {
       const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
-      return new KubernetesContext(yaml, manifestObjects(yaml), config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux);
-    });
+      return new KubernetesContext(yaml, objects, config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux);
+    };
+    const k8s = stage('context', () => context(manifestObjects(yaml)));
     for (const rule of kubernetesRules) runRule(rule, k8s, emit, faults);
+    // Documents with a syntax error whose apiVersion and kind were read before it: their API version is still
+    // checked (partial.ts), without fixes.
+    const partial = stage('context', () => partialObjects(yaml));
+    if (partial.length) {
+      const pk = stage('context', () => context(partial));
+      for (const rule of partialRules) runRule(rule, pk, (r, f) => emit(r, { ...f, fixes: [] }), faults);
+    }
     // Said or not (a severity of off still counts): the note is not tried again in this run's other files.
     let staleReported = false;
     for (const rule of [staleDataRule, windowPastDataRule]) {
@@ -175,6 +187,10 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
   complete: k8sComplete,
   facts: (r) => (r.k8s ? { kubernetesWindow: r.k8s.windowText, objects: r.k8s.objects.length } : undefined),
   data: kubernetesApis,
+  // Every rule looks at one object (and the workspace), except the skew rules, which compare the file's own
+  // control-plane and kube-proxy images, and the template note, said once for the file: such files are checked whole.
+  // The data notes (once per run) are said at the file's first object: the first part must hold it.
+  documentWise: (text, first) => !!first.k8s?.objects.length && !looksLikeHelmTemplate(text) && !/kube-(apiserver|controller-manager|scheduler|proxy)/.test(text),
 };
 
 /**

@@ -7,7 +7,9 @@ export const parseError: RuleMeta = {
   defaultSeverity: 'error',
   title: 'File cannot be parsed',
   what: 'Reports YAML or JSON that does not parse, once, at the position of the first error in each document. '
-    + 'Other documents of the same file and other files are still checked.',
+    + 'An unclosed quote or flow collection is reported at the quote or bracket that is not closed (not where the reader ran out of text). '
+    + 'Other documents of the same file and other files are still checked, and a manifest whose `apiVersion` and `kind` come before the error '
+    + 'is still checked for its API version (without fixes).',
   why: 'Ansible, kubectl and the Kata runtime refuse the whole file; a syntax error found at deploy time stops the upgrade.',
   bad: { filename: 'localhost.yml', text: 'docker_registries:\n  docker.elastic.co\n    url: my.registry.io\n' },
   good: { filename: 'localhost.yml', text: 'docker_registries:\n  docker.elastic.co:\n    url: my.registry.io\n' },

@@ -1,0 +1,314 @@
+// Big files whole (issue #18 item 5): a big multi-document file is checked in parts of whole documents ("segments"),
+// each analysed on its own and kept by its text, so that a keystroke re-analyses only the part it is in and the
+// others come from the cache. The findings are the whole file's: the file's family must say that its rules look at
+// one document at a time for this text (FamilyModule.documentWise), every part must be of that family, and a
+// `# skewguard-disable-file` comment, a modeline or a once-per-run note that is still to be said sends the file
+// through the whole analysis instead. On open (or after a change around the file: settings, the workspace), the parts
+// near where the user looks are analysed first and published at once, with a note saying the check goes on; the rest
+// is analysed in the background in slices of a few milliseconds, so the editor never waits for it; a newer version of
+// the document cancels the stale work (its finished parts stay cached). lsp-lint never takes this path.
+import { analyze, type AnalyzeInput, type AnalyzeResult } from '../engine/analyze';
+import { splitDocuments, detached } from '../engine/parse/yaml';
+import { familyById, MODELINE } from '../engine/families/registry';
+import type { Diagnostic } from '../engine/types';
+import type { Focus } from './publish';
+
+/** Files below this size are analysed whole (fast enough, and nothing to gain). */
+const MIN_CHARS = 256 * 1024;
+/** A part ends after about this much text, or at a document whose first bytes hash to a cut (stable under edits). */
+const SEGMENT_CHARS = 24 * 1024;
+const MIN_SEGMENT_DOCS = 4;
+/** Synchronous work per validation, and per background slice (ms). */
+const FOREGROUND_MS = 25;
+const SLICE_MS = 12;
+/** How often a background pass publishes what it has (ms). */
+const PROGRESS_MS = 400;
+export const CHECKING_CODE = 'skewguard/checking';
+
+/** Whether text holds s at pos (a slice compared at once: startsWith walks a long string character by character). */
+const holds = (text: string, pos: number, s: string) => text.slice(pos, pos + s.length) === s;
+const PARSE_ERROR = 'syntax/parse-error';
+
+interface Segment { start: number; end: number; line: number; text: string; docs: number; lines: number }
+interface Part { result: AnalyzeResult; line: number; firstDocument: number; shifted: Diagnostic[]; wise: boolean }
+interface DocState {
+  /** The inputs the parts were analysed with (a new config or a re-check from outside drops them). */
+  config: object;
+  parts: Map<string, Part>;
+  version: number;
+  job?: { cancelled: boolean };
+  /** The next validation of this version is the background pass's own (not a change from outside). */
+  resuming: boolean;
+  /** The last text and its segments (the next text is cut again only where it differs). */
+  text?: string;
+  segments: Segment[];
+}
+
+/** FNV-1a of the first bytes of a document: where a part may end, the same wherever the document moves. */
+function cutHere(text: string, start: number): boolean {
+  let h = 0x811c9dc5;
+  for (let i = start, e = Math.min(text.length, start + 48); i < e; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return ((h >>> 0) & 7) === 0;
+}
+
+/** Line breaks in text[from, to): LF, CRLF and a lone CR, as LineIndex counts them. */
+function breaks(text: string, from: number, to: number): number {
+  let n = 0;
+  if (text.indexOf('\r', from) === -1 || text.indexOf('\r', from) >= to) {
+    for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) n++;
+    return n;
+  }
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) n++;
+    else if (c === 13) { if (text.charCodeAt(i + 1) === 10 && i + 1 < to) i++; n++; }
+  }
+  return n;
+}
+
+/** text[from, to) (whole documents) cut into segments; `line` is the line of `from`. */
+function segmentRange(text: string, from: number, to: number, line: number): Segment[] {
+  const docs = splitDocuments(from === 0 && to === text.length ? text : text.slice(from, to));
+  const out: Segment[] = [];
+  let start = from, n = 0;
+  for (let i = 0; i < docs.length; i++) {
+    n++;
+    const end = docs[i].end + from;
+    const last = i + 1 === docs.length;
+    if (last || (n >= MIN_SEGMENT_DOCS && (end - start >= SEGMENT_CHARS || cutHere(text, docs[i + 1].start + from)))) {
+      // Kept with its analysis: a copy, so that it does not hold this version of the whole text alive.
+      const t = detached(text.slice(start, end));
+      const lines = breaks(text, start, end);
+      out.push({ start, end, line, text: t, docs: n, lines });
+      line += lines;
+      start = end; n = 0;
+    }
+  }
+  return out;
+}
+
+export function segmentsOf(text: string): Segment[] { return segmentRange(text, 0, text.length, 0); }
+
+/**
+ * The segments of `text`, from those of the previous text `old`: the ones before and after the change are kept (the
+ * same strings: their parts are found at once), only the changed stretch (and the segment after it, which a
+ * document emptied down to comments joins) is cut again. Undefined when the change reaches the whole text.
+ */
+function resegment(old: string, segs: Segment[], text: string): Segment[] | undefined {
+  if (text === old) return segs;
+  const delta = text.length - old.length;
+  let a = 0;
+  // A kept segment before the change: its text, and the marker line after it, unchanged.
+  while (a < segs.length - 1 && holds(text, segs[a].start, segs[a].text) && holds(text, segs[a].end, old.slice(segs[a].end, segs[a].end + 4))) a++;
+  let b = segs.length;
+  // A kept segment after the change: its text at the shifted place, and the line break before it, unchanged.
+  while (b - 1 > a && segs[b - 1].start + delta >= segs[a].start
+    && holds(text, segs[b - 1].start + delta, segs[b - 1].text) && old.charCodeAt(segs[b - 1].start - 1) === text.charCodeAt(segs[b - 1].start - 1 + delta)) b--;
+  if (b < segs.length) b++; // the segment after the change is cut again with it
+  const from = segs[a].start;
+  const to = b < segs.length ? segs[b].start + delta : text.length;
+  if (to < from) return undefined;
+  const mid = segmentRange(text, from, to, segs[a].line);
+  const oldLines = (b < segs.length ? segs[b].line : Infinity) - segs[a].line;
+  const newLines = mid.reduce((n, s) => n + s.lines, 0);
+  const tail = segs.slice(b).map((s) => ({ ...s, start: s.start + delta, end: s.end + delta, line: s.line + newLines - oldLines }));
+  return [...segs.slice(0, a), ...mid, ...tail];
+}
+
+const SEGMENTED = Symbol('segmented');
+type Segmented = AnalyzeResult & { [SEGMENTED]?: { segments: Segment[]; parts: Array<Part | undefined> } };
+
+function shiftRange(r: Diagnostic['range'], by: number): Diagnostic['range'] {
+  return { start: { line: r.start.line + by, character: r.start.character }, end: { line: r.end.line + by, character: r.end.character } };
+}
+
+/** A part's diagnostic at the file's lines; its fixes (lazy ones too, computed on first use) moved the same way. */
+function shifted(d: Diagnostic, by: number): Diagnostic {
+  if (!by) return d;
+  const s: Diagnostic = { ruleId: d.ruleId, severity: d.severity, message: d.message, range: shiftRange(d.range, by), docsUrl: d.docsUrl, data: d.data };
+  const error = (d as { error?: unknown }).error;
+  if (error !== undefined) Object.defineProperty(s, 'error', { value: error, enumerable: false });
+  let memo: Diagnostic['fixes'];
+  let set = false;
+  Object.defineProperty(s, 'fixes', {
+    enumerable: true, configurable: true,
+    get: () => {
+      if (!set) { memo = d.fixes?.map((f) => ({ ...f, edits: f.edits.map((e) => ({ range: shiftRange(e.range, by), newText: e.newText })) })); set = true; }
+      return memo;
+    },
+    set: (v: Diagnostic['fixes']) => { memo = v; set = true; },
+  });
+  return s;
+}
+
+export class Scheduler {
+  private readonly docs = new Map<string, DocState>();
+
+  /**
+   * @param again validates the document again (main.ts schedule(doc, 0)): the background pass calls it to publish
+   * @param focus where the document is looked at (the client's visible ranges), to analyse those parts first
+   */
+  constructor(private readonly again: (uri: string) => void, private readonly focus: (uri: string) => Focus | undefined) {}
+
+  /**
+   * The analysis of a document version, part by part, or undefined when the file is to be analysed whole (small,
+   * or not document-wise). What is not analysed yet is said by an info diagnostic and done in the background.
+   */
+  analyze(uri: string, version: number, input: AnalyzeInput): AnalyzeResult | undefined {
+    const { text } = input;
+    if (text.length < MIN_CHARS || input.helmRenders || MODELINE.test(text.slice(0, 2000))) return this.drop(uri);
+    let st = this.docs.get(uri);
+    if (st?.job) st.job.cancelled = true;
+    if (!st || st.config !== input.config || (st.version === version && !st.resuming)) {
+      // New, another configuration, or the same version checked again because something around it changed.
+      st = { config: input.config, parts: new Map(), version, resuming: false, segments: [] };
+      this.docs.set(uri, st);
+    }
+    st.version = version;
+    st.resuming = false;
+    const segments = (st.text !== undefined && resegment(st.text, st.segments, text)) || segmentsOf(text);
+    st.text = text;
+    st.segments = segments;
+    const firstDocs: number[] = [];
+    for (let i = 0, n = 0; i < segments.length; n += segments[i].docs, i++) firstDocs.push(n);
+    const parts: Array<Part | undefined> = segments.map((s, i) => this.cached(st!, s, i, firstDocs[i], input));
+    const first = this.part(st, segments[0], parts, 0, firstDocs[0], input);
+    const fam = familyById(first.result.family);
+    if (!fam?.documentWise) return this.drop(uri);
+    const order = this.order(uri, segments, parts);
+    const t0 = performance.now();
+    let k = 0;
+    for (; k < order.length && (k === 0 || performance.now() - t0 < FOREGROUND_MS); k++) this.part(st, segments[order[k]], parts, order[k], firstDocs[order[k]], input);
+    // Every part analysed so far: of the family, and document-wise for its text (the others are looked at as they come).
+    if (parts.some((p) => p && (!p.wise || p.result.family !== first.result.family))) return this.drop(uri);
+    const rest = order.slice(k).filter((i) => !parts[i]);
+    if (rest.length) this.background(uri, st, segments, parts, rest, firstDocs, input);
+    else this.prune(st, segments);
+    return this.merged(segments, parts, first.result, input);
+  }
+
+  private key(i: number, seg: Segment, input: AnalyzeInput): string {
+    // The first part says the once-per-run notes, or not: its cache entry is for one of the two.
+    return i === 0 ? `${input.reportStaleData ? 1 : 0}${seg.text}` : seg.text;
+  }
+
+  /** Part i from the cache, when its text was analysed (and its messages number its documents as here). */
+  private cached(st: DocState, seg: Segment, i: number, firstDocument: number, input: AnalyzeInput): Part | undefined {
+    const p = st.parts.get(this.key(i, seg, input));
+    if (!p) return undefined;
+    if (p.firstDocument !== firstDocument && p.result.diagnostics.some((d) => d.ruleId === PARSE_ERROR)) return undefined;
+    if (p.line === seg.line) return p;
+    const moved = { ...p, line: seg.line, shifted: p.result.diagnostics.map((d) => shifted(d, seg.line)) };
+    st.parts.set(this.key(i, seg, input), moved);
+    return moved;
+  }
+
+  /** Part i analysed (from the cache when its text was seen). */
+  private part(st: DocState, seg: Segment, parts: Array<Part | undefined>, i: number, firstDocument: number, input: AnalyzeInput): Part {
+    let p = this.cached(st, seg, i, firstDocument, input);
+    if (!p) {
+      const result = analyze({ ...input, text: seg.text, reportStaleData: i === 0 && input.reportStaleData, partOf: { firstDocument } });
+      // A file-wide suppression applies to every part; `...` document ends and `%` directives make where a document
+      // starts depend on what comes before it: such files are checked whole.
+      const wise = !seg.text.includes('skewguard-disable-file') && !/^(\.\.\.|%)/m.test(seg.text)
+        && !!familyById(result.family)?.documentWise?.(seg.text, parts[0]?.result ?? result);
+      p = { result, line: seg.line, firstDocument, shifted: result.diagnostics.map((d) => shifted(d, seg.line)), wise };
+      st.parts.set(this.key(i, seg, input), p);
+    }
+    parts[i] = p;
+    return p;
+  }
+
+  /** Parts not analysed yet, those where the user looks first, then in file order. */
+  private order(uri: string, segments: Segment[], parts: Array<Part | undefined>): number[] {
+    const f = this.focus(uri);
+    const lines = [...(f?.visible ?? []).flatMap((r) => [r.start.line, r.end.line]), ...(f?.cursor ? [f.cursor.line] : [])];
+    const seen = (i: number) => {
+      if (!lines.length) return i === 0;
+      const end = segments[i].line + segments[i].lines;
+      return lines.some((l) => l >= segments[i].line - 50 && l <= end + 50);
+    };
+    const idx = segments.map((_, i) => i).filter((i) => !parts[i]);
+    return [...idx.filter(seen), ...idx.filter((i) => !seen(i))];
+  }
+
+  private background(uri: string, st: DocState, segments: Segment[], parts: Array<Part | undefined>, rest: number[], firstDocs: number[], input: AnalyzeInput): void {
+    const job = { cancelled: false };
+    st.job = job;
+    let k = 0;
+    let published = performance.now();
+    const step = () => {
+      if (job.cancelled || this.docs.get(uri) !== st) return;
+      const t0 = performance.now();
+      while (k < rest.length && performance.now() - t0 < SLICE_MS) { this.part(st, segments[rest[k]], parts, rest[k], firstDocs[rest[k]], input); k++; }
+      if (k < rest.length && performance.now() - published < PROGRESS_MS) { setImmediate(step); return; }
+      // Done, or time to show progress: the document is validated again, from the cache.
+      published = performance.now();
+      st.resuming = true;
+      if (k < rest.length) setImmediate(step); else st.job = undefined;
+      this.again(uri);
+    };
+    setImmediate(step);
+  }
+
+  /** The file's result from its parts (in file order), with a note for the parts not analysed yet. */
+  private merged(segments: Segment[], parts: Array<Part | undefined>, first: AnalyzeResult, input: AnalyzeInput): AnalyzeResult {
+    const diagnostics: Diagnostic[] = [];
+    let missingDocs = 0;
+    for (let i = 0; i < segments.length; i++) {
+      const p = parts[i];
+      if (!p) { missingDocs += segments[i].docs; continue; }
+      for (const d of p.shifted) diagnostics.push(d);
+    }
+    if (missingDocs) {
+      diagnostics.unshift({
+        ruleId: CHECKING_CODE, severity: 'info', docsUrl: '',
+        message: `skewguard is still checking this file: ${String(missingDocs).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} of its documents are not checked yet; their findings follow in a moment`,
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        data: { pendingDocuments: missingDocs },
+      });
+    }
+    const out: Segmented = {
+      family: first.family, diagnostics, config: input.config, path: input.path, staleReported: first.staleReported,
+    };
+    out[SEGMENTED] = { segments, parts };
+    return out;
+  }
+
+  /** Cached parts the current text no longer has. */
+  private prune(st: DocState, segments: Segment[]): void {
+    if (st.parts.size <= segments.length + 8) return;
+    const keep = new Set(segments.map((s) => s.text));
+    for (const k of st.parts.keys()) if (!keep.has(k) && !keep.has(k.slice(1))) st.parts.delete(k);
+  }
+
+  private drop(uri: string): undefined {
+    const st = this.docs.get(uri);
+    if (st?.job) st.job.cancelled = true;
+    this.docs.delete(uri);
+    return undefined;
+  }
+
+  forget(uri: string): void { this.drop(uri); }
+}
+
+/**
+ * For hovers and completion: the part of a segmented result that holds `pos`, its text and the position in it, and
+ * how to move a range back to the file's lines. Any other result is its own view.
+ */
+export function viewAt<P extends { line: number; character: number }>(result: AnalyzeResult, text: string, pos: P): {
+  result: AnalyzeResult; text: string; position: P; back<R extends { start: { line: number }; end: { line: number } }>(r: R): R;
+} {
+  const s = (result as Segmented)[SEGMENTED];
+  const same = { result, text, position: pos, back: <R>(r: R) => r };
+  if (!s) return same;
+  let i = s.segments.length - 1;
+  while (i > 0 && s.segments[i].line > pos.line) i--;
+  const seg = s.segments[i], part = s.parts[i];
+  if (!part) return { ...same, result: { diagnostics: [] } };
+  const by = seg.line;
+  return {
+    result: part.result, text: seg.text, position: { ...pos, line: pos.line - by },
+    back: (r) => ({ ...r, start: { ...r.start, line: r.start.line + by }, end: { ...r.end, line: r.end.line + by } }),
+  };
+}
