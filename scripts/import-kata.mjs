@@ -5,8 +5,8 @@
 //                                             release accepts it per runtime flavour (Go runtime,
 //                                             runtime-rs), JSON type per release range, validated
 //                                             values, default, doc comment, renames, sources, notes
-//   test/fixtures/kata/config-rendered/**     copy of config-rendered/ (see its SOURCES.md) so the
-//                                             tests never read ../shared
+//   test/fixtures/kata/config-rendered/**     copy of config-rendered/ (see its SOURCES.md), data only
+//                                             (comments stripped), so the tests never read ../shared
 // Read from the reference directory: config-options.json, config-key-history.json,
 // go-runtime-config-keys.json, config/<release>/**/*.toml.in (doc comments, defaults, line
 // numbers), config-rendered/ (fixtures) and the facts of skew-facts.md, which are written below
@@ -32,6 +32,7 @@ import semver from 'semver';
 import { parseTOML, getStaticTOMLValue } from 'toml-eslint-parser';
 
 import { applyRuntimeRs, migrationGuide, RS_KEYS, GUIDE } from './lib/kata-runtime-rs.mjs';
+import { stripComments } from './strip-fixture-comments.mjs';
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const refDir = path.resolve(process.argv[2] ?? path.join(repoRoot, '..', 'shared', 'reference', 'kata'));
 const outFile = path.join(repoRoot, 'data', 'kata', 'config.json');
@@ -1069,7 +1070,8 @@ for (const abs of walkFiles(renderedDir)) {
   });
   const dest = path.join(fixturesDir, rel);
   fs.mkdirSync(path.dirname(dest), { recursive: true });
-  fs.writeFileSync(dest, lines.join('\n'));
+  // Data only (test/fixtures/SOURCES.md, "Upstream copies"): the templates' comments are not copied.
+  fs.writeFileSync(dest, stripComments(lines.join('\n'), 'toml').text);
   copied++;
 }
 const subRows = sortStrings(substitutions.keys()).map((id) => {
@@ -1101,7 +1103,10 @@ against the Makefiles, which are not in the reference material):
 |---|---|---|---|---|
 ${subRows.join('\n')}
 
-Every other line is byte-identical to \`config-rendered/\`; other path-like artefacts (e.g.
+The copy keeps only data: the templates' comments (their documentation prose and commented-out keys) and the blank
+runs left behind are removed by \`scripts/strip-fixture-comments.mjs\` (which \`import-kata.mjs\` calls; see
+\`../SOURCES.md\`, "Upstream copies"); the script checks that every file parses to the same TOML data before and
+after. Every other kept line is byte-identical to \`config-rendered/\`; other path-like artefacts (e.g.
 \`virtio_fs_cache = "/opt/kata/defvirtiofscache"\`, \`internetworking_model = "/opt/kata/defnetworkmodel_qemu"\`,
 \`vfio_mode\`, \`rootfs_type\`, \`vm_rootfs_driver\`) are kept: the material records no validated
 values for them.

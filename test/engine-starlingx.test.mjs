@@ -21,8 +21,8 @@ test('docs examples give exactly the expected findings under each release', () =
     '6.0': { 'docs-apiserver-extra-args-fragment.yml': ['starlingx/key-not-read@1:1'] },
     '11.0': {},
     '12.0': {
-      'docs-min-bootstrap-duplex.yml': ['starlingx/key-not-read@20:1', 'starlingx/key-not-read@21:1', 'starlingx/key-not-read@22:1'],
-      'docs-min-bootstrap-simplex.yml': ['starlingx/key-not-read@18:1', 'starlingx/key-not-read@19:1', 'starlingx/key-not-read@20:1'],
+      'docs-min-bootstrap-duplex.yml': ['starlingx/key-not-read@17:1', 'starlingx/key-not-read@18:1', 'starlingx/key-not-read@19:1'],
+      'docs-min-bootstrap-simplex.yml': ['starlingx/key-not-read@15:1', 'starlingx/key-not-read@16:1', 'starlingx/key-not-read@17:1'],
     },
   };
   for (const [rel, byFile] of Object.entries(expected)) {

@@ -157,7 +157,7 @@ test('kubernetes_version lists the shipped versions without an enum', () => {
   }
 });
 
-// The docs examples, copied from shared/reference/starlingx/localhost-examples (see its SOURCES.md).
+// The docs examples, copied from shared/reference/starlingx/localhost-examples, data only (test/fixtures/starlingx/SOURCES.md).
 const examplesDir = path.join(repoRoot, 'test', 'fixtures', 'starlingx');
 test('6.0 schema accepts the StarlingX docs example overrides', () => {
   const validate = compile(schemaOf('6.0'));
