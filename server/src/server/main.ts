@@ -38,6 +38,7 @@ import { VERSION } from '../shared/version';
 import { HelmService, type HelmRead } from './helm-render';
 import { WorkspaceTrustedNotification, HelmProgressNotification, type HelmProgressParams } from '../shared/protocol';
 import type { ResolvedConfig as Resolved } from '../engine/config';
+import { dataWithSteps as withSteps } from '../engine/steps';
 
 /** Stages made to throw, for tests only (SKEWGUARD_FAULT=<stage>[,<stage>…]; see the README, Developing). Read once. */
 const FAULTS = parseFaults(process.env.SKEWGUARD_FAULT);
@@ -327,7 +328,7 @@ function validateStages(doc: TextDocument): void {
       logFailure('facts', doc.uri, e);
       result!.diagnostics.unshift(internalDiagnostic('facts', e));
     }
-    void connection.sendNotification(FileFactsNotification, { uri: doc.uri, version: doc.version, family: result!.family ?? null, facts } satisfies FileFactsParams)
+    void connection.sendNotification(FileFactsNotification, { uri: doc.uri, version: doc.version, family: result!.family ?? null, facts, steps: result!.windowSteps } satisfies FileFactsParams)
       .catch((e) => logFailure('facts', doc.uri, e));
   }
   publish(doc.uri, doc.version, result!.diagnostics);
@@ -530,7 +531,7 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
 function toLsp(d: Diagnostic): LspDiagnostic {
   return {
     range: d.range, severity: SEVERITY[d.severity], code: d.ruleId, codeDescription: { href: d.docsUrl },
-    source: 'skewguard', message: d.message, data: d.data,
+    source: 'skewguard', message: d.message, data: withSteps(d),
   };
 }
 

@@ -57,5 +57,6 @@ export const kataConfig: FamilyModule<'kata-config'> = {
   hover: (r, text, pos) => (r.kata ? kataHover(r.kata, text, pos) : undefined),
   complete: kataComplete,
   facts: (r) => (r.kata ? { kataFlavour: r.kata.flavour, kataFlavourSource: r.kata.flavourSource, kataWindow: r.kata.windowText } : undefined),
+  steps: (r) => r.kata?.window ?? (r.config ? resolveKataWindow(r.config).window : undefined),
   data: kataData,
 };

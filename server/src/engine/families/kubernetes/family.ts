@@ -164,6 +164,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
   hover: (r, text, pos) => (r.k8s ? k8sHover(r.k8s, text, pos) : undefined),
   complete: k8sComplete,
   facts: (r) => (r.k8s ? { kubernetesWindow: r.k8s.windowText, objects: r.k8s.objects.length } : undefined),
+  steps: (r) => r.k8s?.minors ?? r.config?.kubernetes.minors,
   data: kubernetesApis,
 };
 
