@@ -19,7 +19,9 @@ import { ruleIds, allRules } from './rule-meta';
 import { SEVERITIES } from '../shared/names';
 import { MAX_FILE_BYTES } from '../shared/limits';
 import { VERSION } from '../shared/version';
-const FORMATS = ['stylish', 'json', 'sarif', 'github', 'gitlab'] as const;
+import { html } from './html';
+import { markdown } from './markdown';
+const FORMATS = ['stylish', 'json', 'sarif', 'github', 'gitlab', 'html', 'markdown'] as const;
 
 const HELP = `Usage: lsp-lint [options] [paths|globs...]
 
@@ -28,7 +30,8 @@ every version in the upgrade window, using the skewguard language server.
 
 Options:
   -f, --format <fmt>              output format (default: stylish): stylish (for people), json, sarif (SARIF 2.1.0,
-                                  code scanning), github (workflow annotations), gitlab (Code Quality report)
+                                  code scanning), github (workflow annotations), gitlab (Code Quality report),
+                                  html (one self-contained page: files × steps matrix), markdown (a pull-request summary)
   -o, --output-file <file>        write the report to a file instead of stdout
   -c, --config <file>             use this config instead of the nearest .skewguard.yaml
       --starlingx-release <rel>   StarlingX release, e.g. 6.0
@@ -431,6 +434,8 @@ async function main(argv: string[]): Promise<number> {
     case 'sarif': out = sarif(reports, cwd, VERSION); break;
     case 'github': out = github(reports, cwd); break;
     case 'gitlab': out = gitlab(reports, cwd); break;
+    case 'html': out = html(reports, cwd, { version: VERSION }); break;
+    case 'markdown': out = markdown(reports, cwd, { version: VERSION }); break;
     default: out = stylish(reports, cwd, opts.color && !opts.outputFile);
   }
   if (opts.outputFile) {
