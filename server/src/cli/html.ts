@@ -92,7 +92,7 @@ const ruleLink = (d: Diagnostic) => {
   return href && /^https:\/\//.test(href) ? `<a href="${esc(href)}" rel="noreferrer">${id}</a>` : id;
 };
 
-export interface HtmlOptions { title?: string; version: string; compare?: CompareSummary; changedSince?: string }
+export interface HtmlOptions { title?: string; version: string; compare?: CompareSummary }
 
 export function html(reports: FileReport[], cwd: string, o: HtmlOptions): string {
   const m = buildMatrix(reports, cwd);
@@ -105,7 +105,7 @@ export function html(reports: FileReport[], cwd: string, o: HtmlOptions): string
     `<title>${esc(title)}</title><style>${CSS}</style></head><body>`);
   out.push(`<h1>${esc(title)}</h1>`);
   const checked = reports.filter((r) => !r.notChecked && r.family).length;
-  out.push(`<p class="sum">skewguard ${esc(o.version)} · ${checked} file${checked === 1 ? '' : 's'} checked · ${n.errors} error${n.errors === 1 ? '' : 's'}, ${n.warnings} warning${n.warnings === 1 ? '' : 's'}, ${n.infos} info${o.changedSince ? ` · findings on lines changed since ${esc(o.changedSince)}` : ''}</p>`);
+  out.push(`<p class="sum">skewguard ${esc(o.version)} · ${checked} file${checked === 1 ? '' : 's'} checked · ${n.errors} error${n.errors === 1 ? '' : 's'}, ${n.warnings} warning${n.warnings === 1 ? '' : 's'}, ${n.infos} info${o.compare ? ` · findings on lines changed since ${esc(o.compare.base)}` : ''}</p>`);
   if (o.compare) out.push(compareHtml(o.compare));
   out.push('<p class="legend">Each cell is a file at a step of its window:<span style="background:var(--fail)"></span>fails (errors)<span style="background:var(--warn)"></span>warnings<span style="background:var(--note)"></span>notes<span style="background:var(--pass)"></span>passes. A cell links to the file\'s findings at that step.</p>');
 
@@ -183,6 +183,8 @@ function compareHtml(c: CompareSummary): string {
     for (const e of c.entries) out.push(`<li class="${e.kind}">${compareText(e, (f) => `<code>${esc(f)}</code>`, esc)}</li>`);
     out.push('</ul>');
   }
+  if (!c.compared) out.splice(0, out.length, `<p class="sum">Findings on the lines changed since ${esc(c.base)} (${c.changedFiles} changed file${c.changedFiles === 1 ? '' : 's'}; ${c.untouchedFindings} finding${c.untouchedFindings === 1 ? '' : 's'} on other lines left out).</p>`);
+  for (const x of c.notCompared) out.push(`<p class="sum">not compared: <code>${esc(x.file)}</code>: ${esc(x.why)}</p>`);
   if (c.deleted.length) out.push(`<p class="sum">Deleted: ${c.deleted.map((d) => `<code>${esc(d)}</code>`).join(', ')}</p>`);
   return out.join('\n');
 }

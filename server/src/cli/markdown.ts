@@ -17,7 +17,7 @@ const code = (s: string) => `<code>${md(s)}</code>`;
 
 const CELL: Record<Verdict, string> = { fail: '❌', warn: '⚠️', note: 'ℹ️', pass: '✅' };
 
-export interface MarkdownOptions { version: string; compare?: CompareSummary; changedSince?: string; limit?: number }
+export interface MarkdownOptions { version: string; compare?: CompareSummary; limit?: number }
 
 export function markdown(reports: FileReport[], cwd: string, o: MarkdownOptions): string {
   const limit = o.limit ?? GITHUB_COMMENT_LIMIT;
@@ -37,18 +37,25 @@ export function markdown(reports: FileReport[], cwd: string, o: MarkdownOptions)
   const checked = reports.filter((r) => !r.notChecked && r.family).length;
   const withFindings = reports.filter((r) => r.diagnostics.length).length;
   const icon = n.errors ? '❌' : n.warnings ? '⚠️' : '✅';
-  add(`## ${icon} skewguard: ${n.errors} error${n.errors === 1 ? '' : 's'}, ${n.warnings} warning${n.warnings === 1 ? '' : 's'}, ${n.infos} info in ${withFindings} of ${checked} checked file${checked === 1 ? '' : 's'}`);
-  add('');
-  if (o.changedSince) { add(`Findings on the lines changed since ${code(o.changedSince)}${o.compare ? `; ${o.compare.untouchedFindings} finding${o.compare.untouchedFindings === 1 ? '' : 's'} on lines the change did not touch are not shown` : ''}.`); add(''); }
-  if (o.compare) {
-    const c = o.compare;
-    add(`### What this change does to the window (against ${code(c.base)})`);
+  const totals = `${n.errors} error${n.errors === 1 ? '' : 's'}, ${n.warnings} warning${n.warnings === 1 ? '' : 's'}, ${n.infos} info in ${withFindings} of ${checked} checked file${checked === 1 ? '' : 's'}`;
+  const c = o.compare;
+  if (c?.compared) {
+    // What the change does to the window comes first: it is what a reviewer reads.
+    const breaks = c.entries.filter((e) => e.kind === 'breaks'), repairs = c.entries.filter((e) => e.kind === 'repairs');
+    const head = breaks.length ? `❌ skewguard: this change breaks ${breaks.length} file${breaks.length === 1 ? '' : 's'} at some step of the window` : repairs.length ? '✅ skewguard: this change breaks no step and repairs some' : '✅ skewguard: this change breaks no step of the window';
+    add(`## ${head}`);
     add('');
-    if (!c.entries.length) add(`The change (${c.changedFiles} changed file${c.changedFiles === 1 ? '' : 's'}) makes no step fail or pass that did not before.`);
+    add(`Compared with ${code(c.base)}, step by step (a step fails when an error concerns it):`);
+    add('');
+    if (!c.entries.length) add(`- the change (${c.changedFiles} changed file${c.changedFiles === 1 ? '' : 's'}) makes no step fail or pass that did not before`);
     for (const e of c.entries) add(`- ${e.kind === 'breaks' ? '❌' : '✅'} ${compareText(e, code, md)}`);
+    for (const x of c.notCompared) add(`- not compared: ${code(x.file)}: ${md(x.why)}`);
     if (c.deleted.length) add(`- deleted: ${c.deleted.map(code).join(', ')}`);
     add('');
-  }
+    add(`### ${icon} On the changed lines: ${totals}`);
+  } else add(`## ${icon} skewguard: ${totals}`);
+  add('');
+  if (c) { add(`Findings on the lines changed since ${code(c.base)}; ${c.untouchedFindings} finding${c.untouchedFindings === 1 ? '' : 's'} on lines the change did not touch ${c.untouchedFindings === 1 ? 'is' : 'are'} not shown.`); add(''); }
 
   let rowsLeft = 0, itemsLeft = 0;
   const shown = new Set<string>();

@@ -31,10 +31,16 @@ export interface Matrix {
 /** What a change does to the window (lsp-lint --changed-since … --compare), printed before the matrix. */
 export interface CompareSummary {
   base: string;
+  /** --compare was given: entries and notCompared are filled in. */
+  compared: boolean;
   /** Per changed file and kind: the steps at which the change makes the file fail (breaks) or pass again (repairs). */
   entries: Array<{ file: string; family: string; kind: 'breaks' | 'repairs'; steps: string[]; added?: boolean }>;
   /** Changed files checked, and how many findings were left out because they are on lines the change did not touch. */
   changedFiles: number;
+  /** The changed files that were checked (relative paths). */
+  changed: string[];
+  /** Changed files whose base version could not be checked, and why. */
+  notCompared: Array<{ file: string; why: string }>;
   untouchedFindings: number;
   /** Files the change deleted (nothing to check). */
   deleted: string[];
