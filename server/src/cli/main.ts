@@ -23,9 +23,11 @@ import { html } from './html';
 import { markdown } from './markdown';
 import { readChange, changedOnly, applyChange, decorate, summaryLines } from './changed';
 import type { CompareSummary } from './matrix';
+import { mergeReportsMain } from './merge';
 const FORMATS = ['stylish', 'json', 'sarif', 'github', 'gitlab', 'html', 'markdown'] as const;
 
 const HELP = `Usage: lsp-lint [options] [paths|globs...]
+       lsp-lint merge-reports [-o <file>] <reports...>   join the SARIF or JSON reports of --shard runs into one
 
 Checks StarlingX localhost.yml files (and the other file kinds skewguard serves) against
 every version in the upgrade window, using the skewguard language server.
@@ -298,6 +300,7 @@ class Slot {
 const usageError = (message: string) => { process.stderr.write(`lsp-lint: ${message}\n\n${HELP}`); return 2; };
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'merge-reports') return mergeReportsMain(argv.slice(1));
   let opts: Options | 'help' | 'version';
   try { opts = parseArgs(argv); } catch (e) {
     if (e instanceof UsageError) return usageError(e.message);
