@@ -154,3 +154,16 @@ test('--changed-since with no changed file to check: says so, exit 0', (t) => {
   assert.match(r.stderr, /no file to check changed since HEAD/);
   assert.equal(lint(dir, ['.']).code, 1, 'the file has an error the change did not make');
 });
+
+test('--changed-since on a folder named through a symlink: the files git names by their real path are found', (t) => {
+  const dir = repo(t);
+  const link = `${dir}-link`;
+  fs.symlinkSync(dir, link);
+  t.after(() => fs.rmSync(link, { force: true }));
+  const r = lint(dir, ['--format', 'json', '--changed-since', 'base', '--compare', link]);
+  assert.equal(r.code, 1, r.stderr);
+  const got = findingsOf(json(r));
+  assert.deepEqual(got[path.join(link, 'deploy/app.yaml')], ['k8s/removed-api@1']);
+  assert.match(r.stderr, /this change makes \S*deploy\/app\.yaml fail at 1\.22, 1\.23/);
+  assert.doesNotMatch(r.stderr, /not compared/);
+});

@@ -5,6 +5,7 @@
 // the same language server at the file's path and the per-step verdicts compared. git runs locally only: no fetch,
 // no network, no pager, no external diff or text conversion, no prompt.
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
@@ -124,9 +125,15 @@ export function readChange(cwd: string, ref: string): Change | { error: string }
   return { ref, root, files, basePath, deleted: parsed.deleted };
 }
 
+/** The change's entry for a file as lsp-lint names it (git names it by its real path: a symlinked folder is resolved). */
+function keyOf(change: Change, file: string): string | undefined {
+  if (change.files.has(file)) return file;
+  try { const real = fs.realpathSync(file); return change.files.has(real) ? real : undefined; } catch { return undefined; }
+}
+
 /** The files to check: those of the list the change touched. */
 export function changedOnly(change: Change | undefined, files: string[]): string[] {
-  return change ? files.filter((f) => change.files.has(f)) : files;
+  return change ? files.filter((f) => keyOf(change, f) !== undefined) : files;
 }
 
 /** Kept whatever lines the change touched: a file that was not (or not fully) checked is never dropped. */
@@ -157,8 +164,10 @@ export async function applyChange(change: Change, reports: FileReport[], cwd: st
   const whole = new Map<string, Diagnostic[]>();
   for (const r of reports) {
     if (r.notChecked) { kept.push(r); continue; }
-    const t = change.files.get(r.file);
+    const key = keyOf(change, r.file);
+    const t = key === undefined ? undefined : change.files.get(key);
     if (!t) continue;
+    if (key !== r.file) { const b = change.basePath.get(key!); if (b !== undefined) change.basePath.set(r.file, b); }
     summary.changedFiles++;
     summary.changed.push(relPath(cwd, r.file));
     whole.set(r.file, r.diagnostics);

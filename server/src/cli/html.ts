@@ -115,7 +115,7 @@ export function html(reports: FileReport[], cwd: string, o: HtmlOptions): string
   for (const g of m.groups) {
     out.push(`<h2>${esc(g.family)} · ${esc(windowLabel(g.steps))}</h2>`);
     out.push(chart(g));
-    out.push('<table class="m"><thead><tr><th class="f">file</th>', ...g.steps.map((s) => `<th>${esc(s)}</th>`), '</tr></thead><tbody>');
+    out.push(`<table class="m"><thead><tr><th class="f">file</th>${g.steps.map((s) => `<th>${esc(s)}</th>`).join('\n')}</tr></thead><tbody>`);
     for (const row of g.rows) {
       const i = fileIndex++;
       out.push(`<tr><td class="f"><a href="#f${i}">${esc(row.rel)}</a></td>`);
@@ -131,7 +131,7 @@ export function html(reports: FileReport[], cwd: string, o: HtmlOptions): string
     out.push('</tbody></table>');
   }
   if (!m.groups.length) out.push('<p>No file of a kind skewguard checks was found.</p>');
-  if (fileSections.length) out.push('<h2>Findings</h2>', ...fileSections);
+  if (fileSections.length) { out.push('<h2>Findings</h2>'); for (const f of fileSections) out.push(f); }
   if (m.others.length) {
     out.push('<h2>Other files</h2>');
     for (const r of m.others) {
