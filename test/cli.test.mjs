@@ -101,7 +101,7 @@ test('json: one report per file with ruleId, severity, 1-based line/column and c
     { ruleId: UNKNOWN_KEY, severity: 'warning', line: 3, column: 1, endLine: 3, endColumn: 11 },
   ]);
   assert.ok(rep.messages[0].docsUrl.endsWith(`${V_PREFIX}.md`));
-  assert.deepEqual(rep.messages[1].data, { key: 'dns_server', suggestion: 'dns_servers' });
+  assert.deepEqual(rep.messages[1].data, { key: 'dns_server', suggestion: 'dns_servers', steps: ['6.0'] });
 });
 
 function sarifValidator() {

@@ -34,6 +34,12 @@ test('npm run demo: lsp-lint examples/ reports the findings examples/README.md d
     r.messages.map((m) => `${m.line}:${m.column} ${m.severity} ${m.ruleId}`),
   ]));
   assert.deepEqual(byFile, {
+    // examples/ci/: CI configuration (workflows, GitLab CI, pre-commit), read and passed over: of no family.
+    'examples/ci/github/sharded.yml': [],
+    'examples/ci/github/skewguard.yml': [],
+    'examples/ci/gitlab/.gitlab-ci.yml': [],
+    'examples/ci/gitlab/skewguard.gitlab-ci.yml': [],
+    'examples/ci/pre-commit/.pre-commit-config.yaml': [],
     // examples/containerd/: a containerd 1.7 → 2.1 upgrade (window 1.7..2.1 from its .skewguard.yaml); see test/containerd.test.mjs.
     'examples/containerd/upgrade-1.7-to-2.1/etc/containerd/config.toml': [
       '10:3 warning containerd/not-read', // systemd_cgroup: removed in 2.0, the migration's target is not read

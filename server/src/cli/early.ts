@@ -33,7 +33,7 @@ interface Early { take(cwd: string): ChildProcess; drop(): void }
 function startEarly(): Early {
   const args = process.argv.slice(2);
   const beforeDashes = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
-  const needsNoServer = beforeDashes.some((a) => a === '-h' || a === '--help' || a === '-v' || a === '--version');
+  const needsNoServer = args[0] === 'merge-reports' || beforeDashes.some((a) => a === '-h' || a === '--help' || a === '-v' || a === '--version');
   const startedIn = process.cwd();
   let early: ChildProcess | undefined = needsNoServer ? undefined : spawnServer(startedIn);
   // Until a session takes it: a failed spawn is reported by the session's own handler, and an unused one is killed.

@@ -21,16 +21,23 @@ import { ruleIds, allRules } from './rule-meta';
 import { SEVERITIES } from '../shared/names';
 import { MAX_FILE_BYTES } from '../shared/limits';
 import { VERSION } from '../shared/version';
-const FORMATS = ['stylish', 'json', 'sarif', 'github', 'gitlab'] as const;
+import { html } from './html';
+import { markdown } from './markdown';
+import { readChange, changedOnly, applyChange, decorate, summaryLines } from './changed';
+import type { CompareSummary } from './matrix';
+import { mergeReportsMain } from './merge';
+const FORMATS = ['stylish', 'json', 'sarif', 'github', 'gitlab', 'html', 'markdown'] as const;
 
 const HELP = `Usage: lsp-lint [options] [paths|globs...]
+       lsp-lint merge-reports [-o <file>] <reports...>   join the SARIF or JSON reports of --shard runs into one
 
 Checks StarlingX localhost.yml files (and the other file kinds skewguard serves) against
 every version in the upgrade window, using the skewguard language server.
 
 Options:
   -f, --format <fmt>              output format (default: stylish): stylish (for people), json, sarif (SARIF 2.1.0,
-                                  code scanning), github (workflow annotations), gitlab (Code Quality report)
+                                  code scanning), github (workflow annotations), gitlab (Code Quality report),
+                                  html (one self-contained page: files × steps matrix), markdown (a pull-request summary)
   -o, --output-file <file>        write the report to a file instead of stdout
   -c, --config <file>             use this config instead of the nearest .skewguard.yaml
       --starlingx-release <rel>   StarlingX release, e.g. 6.0
@@ -54,6 +61,10 @@ Options:
       --print-config [path]       print the resolved windows and where each part came from, then exit
   -j, --jobs <n>                  language server processes to run in parallel (default: 1, or 2 for 400+ files)
       --shard <i>/<n>             check only the i-th of n equal shares of the files (for fan-out across CI jobs)
+      --changed-since <git-ref>   check only the files changed since the ref (git diff, untracked files too) and
+                                  report only the findings on the lines the change touched
+      --compare                   with --changed-since: which steps the change breaks or repairs (the base version
+                                  of each changed file is checked too, read with git, never written)
       --no-ignore                 check what .gitignore files and the ignore: list of .skewguard.yaml exclude
       --helm-render               also render each Helm chart with a real Helm 3 (helm on PATH, or helm.path in
                                   .skewguard.yaml) at every step of the window, faithful to what each step serves;
@@ -104,12 +115,14 @@ interface Options {
   /** Seconds the language server may stay silent while an answer is due. */
   timeout: number;
   paths: string[];
+  changedSince?: string;
+  compare: boolean;
 }
 
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): Options | 'help' | 'version' {
-  const o: Options = { format: 'stylish', rules: {}, maxWarnings: -1, exitCodes: 'default', fix: false, stdin: false, printConfig: false, color: !!process.stdout.isTTY && !process.env.NO_COLOR, noIgnore: false, helmRender: false, timeout: 60, paths: [] };
+  const o: Options = { format: 'stylish', rules: {}, maxWarnings: -1, exitCodes: 'default', fix: false, stdin: false, printConfig: false, color: !!process.stdout.isTTY && !process.env.NO_COLOR, noIgnore: false, helmRender: false, timeout: 60, paths: [], compare: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--') { for (const a of argv.slice(i + 1)) o.paths.push(a); break; }
     let a = argv[i];
@@ -196,6 +209,8 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
         o.shard = { index: Number(m[1]), count: Number(m[2]) }; break;
       }
       case '--no-ignore': o.noIgnore = true; break;
+      case '--changed-since': o.changedSince = val(); break;
+      case '--compare': o.compare = true; break;
       case '--helm-render': o.helmRender = true; break;
       case '--timeout': {
         const n = Number(val());
@@ -210,6 +225,8 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
     }
   }
   if (o.stdin && o.fix) throw new UsageError('--fix cannot be used with standard input');
+  if (o.compare && o.changedSince === undefined) throw new UsageError('--compare needs --changed-since <git-ref>');
+  if (o.stdin && o.changedSince !== undefined) throw new UsageError('--changed-since cannot be used with standard input');
   return o;
 }
 
@@ -285,6 +302,7 @@ class Slot {
 const usageError = (message: string) => { process.stderr.write(`lsp-lint: ${message}\n\n${HELP}`); return 2; };
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'merge-reports') return mergeReportsMain(argv.slice(1));
   let opts: Options | 'help' | 'version';
   try { opts = parseArgs(argv); } catch (e) {
     if (e instanceof UsageError) return usageError(e.message);
@@ -295,6 +313,8 @@ async function main(argv: string[]): Promise<number> {
   watchdogMs = (2 * opts.timeout + 10) * 1000;
   progress();
   const cwd = process.cwd();
+  const change = opts.changedSince !== undefined ? readChange(cwd, opts.changedSince) : undefined;
+  if (change && 'error' in change) { process.stderr.write(`lsp-lint: ${printable(change.error)}\n`); return 2; }
 
   const initOptions: InitializationOptions = {
     reportFacts: true,
@@ -361,7 +381,7 @@ async function main(argv: string[]): Promise<number> {
   }
   progress();
 
-  const reports: FileReport[] = [];
+  let reports: FileReport[] = [];
   let emptyShard = false;
   if (opts.stdin) {
     const name = path.resolve(cwd, opts.stdinFilename ?? 'stdin.yaml');
@@ -395,8 +415,9 @@ async function main(argv: string[]): Promise<number> {
     for (const n of collected.unreadable) reports.push(notChecked(n.path, SKIPPED_FILE, `folder not read: ${n.reason}`));
     for (const n of collected.ignored) reports.push(notChecked(path.resolve(cwd, n.path), SKIPPED_FILE, n.reason, 2));
     // A shard is every n-th file of the sorted list, so shards are disjoint, cover everything and stay balanced.
-    const files = opts.shard ? collected.files.filter((_, i) => i % opts.shard!.count === opts.shard!.index - 1) : collected.files;
+    const files = changedOnly(change, opts.shard ? collected.files.filter((_, i) => i % opts.shard!.count === opts.shard!.index - 1) : collected.files);
     emptyShard = !!opts.shard && !files.length && collected.files.length > 0;
+    if (change && !files.length) { emptyShard = true; process.stderr.write(`lsp-lint: no file to check changed since ${printable(change.ref)}\n`); }
     const jobs = opts.helmRender ? 1 : Math.min(opts.jobs ?? (files.length >= 400 ? Math.min(2, os.cpus().length) : 1), Math.max(1, files.length));
     while (sessions.length < jobs) sessions.push(startWorker());
     for (const extra of sessions.splice(jobs)) void extra.initPromise.then(() => extra.shutdown(), () => undefined);
@@ -430,13 +451,22 @@ async function main(argv: string[]): Promise<number> {
     oncePerRun(reports);
   }
 
+  let summary: CompareSummary | undefined;
+  if (change) ({ reports, summary } = await applyChange(change, reports, cwd, opts.compare, startWorker));
+
   let out: string;
   switch (opts.format) {
     case 'json': out = json(reports); break;
     case 'sarif': out = sarif(reports, cwd, VERSION); break;
     case 'github': out = github(reports, cwd); break;
     case 'gitlab': out = gitlab(reports, cwd); break;
+    case 'html': out = html(reports, cwd, { version: VERSION, compare: summary }); break;
+    case 'markdown': out = markdown(reports, cwd, { version: VERSION, compare: summary }); break;
     default: out = stylish(reports, cwd, opts.color && !opts.outputFile);
+  }
+  if (summary) {
+    out = decorate(opts.format, out, summary, cwd);
+    if (opts.format !== 'stylish') process.stderr.write(summaryLines(summary).map((l) => `lsp-lint: ${l.trim()}`).join('\n') + '\n');
   }
   if (opts.outputFile) {
     try { fs.writeFileSync(opts.outputFile, out); } catch (e) {

@@ -16,6 +16,7 @@ import { families, familyById, MODELINE, modelineFamily, type FamilyResults } fr
 import type { Emit, Stage } from './families/types';
 import type { ChartRender } from './families/helm/rendered';
 import type { FileAccess } from './files';
+import { findingSteps } from './steps';
 
 import { MAX_FILE_BYTES } from '../shared/limits';
 export { MAX_FILE_BYTES };
@@ -57,6 +58,19 @@ export interface AnalyzeResult extends FamilyResults {
   config?: ResolvedConfig;
   /** The path the file was analysed as. */
   path?: string;
+  /** The steps of the file's window (its family's versions), in order: the columns of a per-step verdict. */
+  windowSteps?: readonly string[];
+}
+
+/** Each finding's steps (engine/steps.ts), among the window's; a finding of no step concerns them all (one shared array). */
+function attachSteps(result: AnalyzeResult, window: readonly string[] | undefined): void {
+  if (!window?.length) return;
+  const all = Object.freeze(window.slice());
+  result.windowSteps = all;
+  for (const d of result.diagnostics) {
+    const s = findingSteps(d.data, all);
+    d.steps = s.length === all.length ? all : Object.freeze(s.slice());
+  }
 }
 
 /**
@@ -177,7 +191,9 @@ function analyzeStages(input: AnalyzeInput, diagnostics: Diagnostic[], emit: Emi
     emit(internalError, { message: describeFailure('suppress', e), range: { start: 0, end: 0 }, data: { stage: 'suppress', error: e } });
   }
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-  return { family, diagnostics, yaml, ...own, staleReported: own.staleReported ?? false, config, path: input.path };
+  const result: AnalyzeResult = { family, diagnostics, yaml, ...own, staleReported: own.staleReported ?? false, config, path: input.path };
+  attachSteps(result, familyById(family)?.steps?.(result));
+  return result;
 }
 
 function applySuppressions(text: string, diagnostics: Diagnostic[], emit: (r: RuleMeta, f: Finding) => void) {

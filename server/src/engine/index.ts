@@ -4,6 +4,7 @@ export * from './text';
 export * from './versions';
 export * from './config';
 export * from './analyze';
+export { findingSteps, STEP_LIST_KEYS } from './steps';
 export * from './data';
 export { allRules, ruleById, ruleIds, notSuppressible, fixedSeverity, docsUrl, DOCS_BASE } from './rules';
 export type { RuleMeta } from './rules/types';

@@ -30,6 +30,8 @@ export interface Diagnostic {
   fixes?: Fix[];
   /** Free-form data for hovers / JSON output (e.g. the versions a finding concerns). */
   data?: Record<string, unknown>;
+  /** The steps of the file's window this finding concerns (engine/steps.ts); the server puts them in the data as `steps`. */
+  steps?: readonly string[];
 }
 
 /** A family's id: one of the registry's (families/registry.ts), never written out here. */

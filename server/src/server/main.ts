@@ -50,6 +50,7 @@ import { WorkspaceTrustedNotification, HelmProgressNotification, type HelmProgre
 import type { ResolvedConfig as Resolved } from '../engine/config';
 import { DiagnosticLimiter } from './publish';
 import { Scheduler, viewAt } from './scheduler';
+import { dataWithSteps as withSteps } from '../engine/steps';
 
 /** Stages made to throw, for tests only (SKEWGUARD_FAULT=<stage>[,<stage>…]; see the README, Developing). Read once. */
 const FAULTS = parseFaults(process.env.SKEWGUARD_FAULT);
@@ -367,7 +368,7 @@ function validateStages(doc: TextDocument): void {
       logFailure('facts', doc.uri, e);
       result!.diagnostics.unshift(internalDiagnostic('facts', e));
     }
-    void connection.sendNotification(FileFactsNotification, { uri: doc.uri, version: doc.version, family: result!.family ?? null, facts } satisfies FileFactsParams)
+    void connection.sendNotification(FileFactsNotification, { uri: doc.uri, version: doc.version, family: result!.family ?? null, facts, steps: result!.windowSteps } satisfies FileFactsParams)
       .catch((e) => logFailure('facts', doc.uri, e));
   }
   publish(doc.uri, doc.version, result!.diagnostics);
@@ -571,7 +572,7 @@ function toLsp(d: Diagnostic): LspDiagnostic {
   // Kept per diagnostic: a big file's unchanged findings are published again after every edit (scheduler.ts).
   return weakMemoIn(lspOf, d, () => ({
     range: d.range, severity: SEVERITY[d.severity], code: d.ruleId, codeDescription: { href: docHrefFor(d) },
-    source: 'skewguard', message: d.message, data: d.data,
+    source: 'skewguard', message: d.message, data: withSteps(d),
   }));
 }
 const lspOf = new WeakMap<Diagnostic, LspDiagnostic>();

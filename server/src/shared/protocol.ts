@@ -88,7 +88,11 @@ export interface ResolvedConfigResult {
  * whose diagnostics follow. It saves lsp-lint a resolvedConfig round trip for each of thousands of files.
  */
 export const FileFactsNotification = 'skewguard/fileFacts';
-export interface FileFactsParams { uri: string; version: number; family: Family | null; facts?: Record<string, unknown> }
+export interface FileFactsParams {
+  uri: string; version: number; family: Family | null; facts?: Record<string, unknown>;
+  /** The steps of the file's window (AnalyzeResult.windowSteps): the columns of lsp-lint's html/markdown matrix. */
+  steps?: readonly string[];
+}
 
 /** Notification from the server: the configuration changed, status bars should refresh. */
 export const ConfigChangedNotification = 'skewguard/configChanged';

@@ -80,6 +80,8 @@ export interface FamilyModule<Id extends string = string> {
   complete(result: AnalyzeResult, text: string, pos: Position): CompletionResult[];
   /** Per-file facts (--print-config, the JSON report, the status bar, cross-file rules); undefined when none. */
   facts(result: AnalyzeResult): Record<string, unknown> | undefined;
+  /** The steps of the file's window (the versions each finding's `steps` are among), in order; undefined when none. */
+  steps?(result: AnalyzeResult): readonly string[] | undefined;
   /** Loads the family's upstream data (cached by the loader). */
   data(): unknown;
   /**

@@ -61,5 +61,6 @@ export const containerd: FamilyModule<'containerd'> = {
     containerdWindow: r.containerd.windowText, containerdWindowSource: r.containerd.window.source,
     containerdConfigVersion: r.containerd.version, containerdRuntimes: r.containerd.runtimeNames(),
   } : undefined),
+  steps: (r) => r.containerd?.window.minors,
   data: containerdData,
 };

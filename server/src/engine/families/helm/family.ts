@@ -164,5 +164,6 @@ export const helmChart: FamilyModule<'helm-chart'> = {
   hover: (r, text, pos) => (r.helm ? helmHover(r.helm, text, pos) : undefined),
   complete: () => [],
   facts: (r) => (r.helm ? { kubernetesWindow: windowText(r.helm.window.minors), chart: r.helm.chart?.name ?? null, helmFile: r.helm.kind, ...(r.helm.alone ? { alone: true } : {}) } : undefined),
+  steps: (r) => r.helm?.window.minors ?? r.config?.kubernetes.minors,
   data: kubernetesApis,
 };

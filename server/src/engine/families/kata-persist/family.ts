@@ -90,5 +90,6 @@ export const kataPersist: FamilyModule<'kata-persist'> = {
   hover: (r, text, pos) => (r.persist ? persistHover(r.persist, text, pos) : undefined),
   complete: () => [],
   facts: (r) => (r.persist ? { persistKind: r.persist.kind, eras: r.persist.eras().map((id) => ({ id, writtenBy: r.persist!.eraRange(id) })), kataWindow: r.persist.windowText } : undefined),
+  steps: (r) => r.persist?.window ?? (r.config ? resolveKataWindow(r.config).window : undefined),
   data: persistData,
 };

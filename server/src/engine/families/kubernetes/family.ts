@@ -186,6 +186,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
   hover: (r, text, pos) => (r.k8s ? k8sHover(r.k8s, text, pos) : undefined),
   complete: k8sComplete,
   facts: (r) => (r.k8s ? { kubernetesWindow: r.k8s.windowText, objects: r.k8s.objects.length } : undefined),
+  steps: (r) => r.k8s?.minors ?? r.config?.kubernetes.minors,
   data: kubernetesApis,
   // Every rule looks at one object (and the workspace), except the skew rules, which compare the file's own
   // control-plane and kube-proxy images, and the template note, said once for the file: such files are checked whole.

@@ -1,0 +1,109 @@
+// The files × steps matrix of a run, for the html and markdown reports: files grouped by their window (family and
+// steps, as the server said them), each cell the findings that concern that step (their data's `steps`).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
+import { sevName, type FileReport } from './format';
+import { windowStepsOf, stepsOfFinding } from './steps';
+import { MAX_FILE_BYTES } from '../shared/limits';
+
+export type Verdict = 'fail' | 'warn' | 'note' | 'pass';
+
+export interface Cell { errors: number; warnings: number; notes: number; findings: number[] }
+
+export interface Row {
+  report: FileReport;
+  /** The file's path relative to the working directory, with `/` (absolute outside it). */
+  rel: string;
+  cells: Cell[];
+  /** The findings (indexes into report.diagnostics) that concern every step of the window. */
+  everyStep: number[];
+}
+
+export interface Group { family: string; steps: readonly string[]; rows: Row[] }
+
+export interface Matrix {
+  groups: Group[];
+  /** Reports without a window: files of no family, files and folders not checked (their diagnostics say why). */
+  others: FileReport[];
+}
+
+/** What a change does to the window (lsp-lint --changed-since … --compare), printed before the matrix. */
+export interface CompareSummary {
+  base: string;
+  /** --compare was given: entries and notCompared are filled in. */
+  compared: boolean;
+  /** Per changed file and kind: the steps at which the change makes the file fail (breaks) or pass again (repairs). */
+  entries: Array<{ file: string; family: string; kind: 'breaks' | 'repairs'; steps: string[]; added?: boolean }>;
+  /** Changed files checked, and how many findings were left out because they are on lines the change did not touch. */
+  changedFiles: number;
+  /** The changed files that were checked (relative paths). */
+  changed: string[];
+  /** Changed files whose base version could not be checked, and why. */
+  notCompared: Array<{ file: string; why: string }>;
+  untouchedFindings: number;
+  /** Files the change deleted (nothing to check). */
+  deleted: string[];
+}
+
+export const relPath = (cwd: string, file: string): string => {
+  const rel = path.relative(cwd, file);
+  return (rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file).split(path.sep).join('/');
+};
+
+export function verdictOf(c: Pick<Cell, 'errors' | 'warnings' | 'notes'>): Verdict {
+  return c.errors ? 'fail' : c.warnings ? 'warn' : c.notes ? 'note' : 'pass';
+}
+
+const bump = (c: Cell, d: Diagnostic, i: number) => {
+  const s = sevName(d);
+  if (s === 'error') c.errors++; else if (s === 'warning') c.warnings++; else c.notes++;
+  c.findings.push(i);
+};
+
+export function buildMatrix(reports: FileReport[], cwd: string): Matrix {
+  const groups = new Map<string, Group>();
+  const others: FileReport[] = [];
+  for (const r of reports) {
+    const steps = r.notChecked || !r.family ? undefined : windowStepsOf(r.file);
+    if (!steps?.length) { if (r.diagnostics.length || r.notChecked) others.push(r); continue; }
+    const key = `${r.family}\u0000${steps.join(',')}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, g = { family: r.family!, steps, rows: [] });
+    const row: Row = { report: r, rel: relPath(cwd, r.file), cells: steps.map(() => ({ errors: 0, warnings: 0, notes: 0, findings: [] })), everyStep: [] };
+    r.diagnostics.forEach((d, i) => {
+      const at = stepsOfFinding(d, steps);
+      if (at.length === steps.length) row.everyStep.push(i);
+      for (const s of at) bump(row.cells[steps.indexOf(s)], d, i);
+    });
+    g.rows.push(row);
+  }
+  const list = [...groups.values()].sort((a, b) => (a.family < b.family ? -1 : a.family > b.family ? 1 : a.steps.join() < b.steps.join() ? -1 : 1));
+  for (const g of list) g.rows.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  return { groups: list, others };
+}
+
+/** "1.18..1.21" for a window of more than two steps, else the steps. */
+export const windowLabel = (steps: readonly string[]): string => (steps.length > 2 ? `${steps[0]}..${steps[steps.length - 1]}` : steps.join(', '));
+
+/**
+ * The lines of a checked file, as the server saw them (byte order mark dropped; lines end at \r\n, \n or \r), read
+ * again for the report: at most the size limit, only regular files; undefined when it cannot be read.
+ */
+export function sourceLines(file: string): string[] | undefined {
+  try {
+    const st = fs.statSync(file);
+    if (!st.isFile() || st.size > MAX_FILE_BYTES) return undefined;
+    const buf = fs.readFileSync(file);
+    if (buf.subarray(0, 8192).includes(0)) return undefined;
+    return buf.toString('utf8').replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
+  } catch { return undefined; }
+}
+
+/** "this change makes deploy/app.yaml fail at 1.25" / "… pass again at 1.25"; `file` and `text` quote for the format. */
+export function compareText(e: CompareSummary['entries'][number], file: (f: string) => string, text: (s: string) => string): string {
+  const at = text(e.steps.join(', '));
+  return e.kind === 'breaks'
+    ? `this change makes ${file(e.file)} fail at ${at}${e.added ? text(' (a file the change adds)') : ''}`
+    : `this change makes ${file(e.file)} pass again at ${at}`;
+}
