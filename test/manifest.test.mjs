@@ -122,7 +122,10 @@ test('activation, capabilities and marketplace fields', () => {
   assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
   assert.deepEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations, ['skewguard.helm.path']);
   assert.match(pkg.capabilities.untrustedWorkspaces.description, /never runs Helm/);
-  assert.equal(pkg.capabilities.virtualWorkspaces.supported, false);
+  // Virtual workspaces (github.dev): the web extension, which reads the workspace through VS Code and never runs Helm.
+  assert.equal(pkg.capabilities.virtualWorkspaces.supported, 'limited');
+  assert.match(pkg.capabilities.virtualWorkspaces.description, /web extension.*never runs Helm/);
+  assert.equal(pkg.browser, './dist/web/client.js');
   assert.deepEqual(pkg.categories, ['Linters']);
   assert.equal(pkg.repository.url, 'https://github.com/skewguard/skewguard');
   assert.ok(pkg.main && pkg.main.startsWith('./dist/'), 'main');
