@@ -25,7 +25,8 @@ export class Buffer extends Uint8Array {
       const u = enc.encode(v);
       return new Buffer(u.buffer, u.byteOffset, u.byteLength);
     }
-    if (v instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && v instanceof SharedArrayBuffer)) {
+    // By tag, not instanceof: the bytes may come from another realm (a TextEncoder's, a message's).
+    if (/^\[object (Shared)?ArrayBuffer\]$/.test(Object.prototype.toString.call(v))) {
       return new Buffer(v as ArrayBuffer, (encOrOffset as number) ?? 0, length ?? (v.byteLength - ((encOrOffset as number) ?? 0)));
     }
     const b = new Buffer((v as ArrayLike<number>).length);
