@@ -33,7 +33,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const files = await Promise.all(uris.map((u) => readForServer(u, budget)));
   out.info(`skewguard (web): ${files.length} workspace files listed, ${files.filter((f) => f.text !== undefined || f.base64 !== undefined).length} read (${budget.bytes} bytes) in ${Date.now() - t0} ms${uris.length >= COUNT_MAX ? `; the listing stopped at ${COUNT_MAX} files` : ''}`);
 
-  const worker = new Worker(vscode.Uri.joinPath(context.extensionUri, 'dist', 'web', 'server.js').toString(true));
+  const worker = await serverWorker(context);
   const clientOptions: LanguageClientOptions = {
     // Any scheme: vscode-vfs (github.dev), vscode-remote, file, untitled.
     documentSelector: [
@@ -69,6 +69,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
   await client.start();
   registerWindowView(context, client);
+}
+
+/**
+ * The web worker running the server. An extension installed on a remote (code-server, a remote's web client) has a
+ * vscode-remote: location, from which VS Code's extension host does not start workers: the script is read through
+ * the file system API and started from a blob: URL instead.
+ */
+async function serverWorker(context: vscode.ExtensionContext): Promise<ConstructorParameters<typeof LanguageClient>[3]> {
+  const uri = vscode.Uri.joinPath(context.extensionUri, 'dist', 'web', 'server.js');
+  if (uri.scheme !== 'vscode-remote') return new Worker(uri.toString(true));
+  const bytes = await vscode.workspace.fs.readFile(uri);
+  return new Worker(URL.createObjectURL(new Blob([bytes], { type: 'application/javascript' })));
 }
 
 /** A workspace file for the server: its text (or bytes, for archives) when it may hold facts and fits the budget. */

@@ -21,3 +21,4 @@ export type { FileAccess } from './files';
 export { helmEmissions } from './families/registry';
 export * as helmTemplate from './families/helm/template';
 export * as k8sFields from './kubernetes/fields';
+export * as windowSteps from './steps';

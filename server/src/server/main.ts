@@ -27,6 +27,7 @@ import {
   type InitializationOptions, type Settings, type ResolvedConfigParams, type ResolvedConfigResult, type FileFactsParams,
 } from '../shared/protocol';
 import { ServerFiles } from './file-access';
+import { registerWindowFeatures } from './code-lens';
 import { WorkspaceState, readDisk } from './workspace';
 import { coalesced } from '../shared/coalesce';
 import { memoIn, weakMemoIn } from '../engine/memo';
@@ -139,6 +140,7 @@ connection.onInitialize((params: InitializeParams) => {
       hoverProvider: true,
       completionProvider: { triggerCharacters: [' ', ':', '"', "'", '[', '='] },
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND, CodeActionKind.SourceFixAll] },
+      codeLensProvider: {}, inlayHintProvider: true,
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
     serverInfo: { name: 'skewguard-language-server', version: VERSION },
@@ -697,6 +699,13 @@ function factsOf(r: AnalyzeResult): Record<string, unknown> | undefined {
   const read = helmReads.get(r);
   return read ? { ...facts, helm: read } : facts;
 }
+
+// The window at a glance: code lens per step, inlay hints, the Upgrade Window view's request (code-lens.ts).
+registerWindowFeatures(connection, {
+  current: (uri) => { const c = current(uri); return c && { result: c.result, text: c.doc.getText() }; },
+  analyzeText: (uri, text) => { const file = uriToPath(uri); return analyze({ path: file, text, config: configFor(file, uri).config, root: ws.rootFor(file), today: today(), neighbours: ws.lazyNeighboursFor(file), faults: FAULTS, files }); },
+  guarded,
+});
 
 documents.listen(connection);
 connection.listen();
