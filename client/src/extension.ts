@@ -9,6 +9,7 @@ import {
 } from '../../server/src/shared/protocol';
 import * as readline from 'node:readline';
 import { RestartPolicy } from './restart';
+import { registerWindowView } from './window-view';
 
 let client: LanguageClient | undefined;
 let status: vscode.StatusBarItem | undefined;
@@ -73,6 +74,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.window.onDidChangeActiveTextEditor(() => void refreshStatus()),
   );
   await client.start();
+  registerWindowView(context, client);
   context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => { void client?.sendNotification(WorkspaceTrustedNotification, {}); }));
   context.subscriptions.push(client.onNotification(ConfigChangedNotification, () => void refreshStatus()));
   context.subscriptions.push(client.onNotification(SettingsProblemsNotification, (p: SettingsProblemsParams) => {
