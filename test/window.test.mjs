@@ -75,7 +75,13 @@ test('inlayHints: after kubernetes_version the StarlingX upgrade path; after an 
   assert.match(hints[0].tooltip, /1\.18\.1 → 1\.19\.13 → 1\.20\.9 → 1\.21\.3/);
   const newest = 'kubernetes_version: "1.21.3"\n';
   const r2 = engine.analyze({ path: '/w/localhost.yml', text: newest, config: engine.resolveConfig({ cli: { starlingxRelease: '6.0' } }) });
-  assert.deepEqual(inlayHints(r2, newest).map((h) => [h.position.character, h.label]), [[28, '→ no upgrade: the newest this release ships']]);
+  // The newest version implies no path, a "v" version is not one StarlingX takes: no hint.
+  assert.deepEqual(inlayHints(r2, newest), []);
+  const older = 'kubernetes_version: "1.20.9"\n';
+  const r3 = engine.analyze({ path: '/w/localhost.yml', text: older, config: engine.resolveConfig({ cli: { starlingxRelease: '6.0' } }) });
+  assert.deepEqual(inlayHints(r3, older).map((h) => [h.position.character, h.label]), [[28, '→ 1.21.3: 1 upgrade']]);
+  const v = 'kubernetes_version: v1.18.1\n';
+  assert.deepEqual(inlayHints(engine.analyze({ path: '/w/localhost.yml', text: v, config: engine.resolveConfig({ cli: { starlingxRelease: '6.0' } }) }), v), []);
   // A manifest's image: calico 3.12 is validated for none of 1.19..1.21 (the data's calico rows).
   const pod = fs.readFileSync(path.join(examples, 'kubernetes/stx6-skew-site/manifests/calico-node.yaml'), 'utf8');
   const rp = analyze('/w/calico-node.yaml', pod, '1.19..1.21');

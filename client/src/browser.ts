@@ -5,7 +5,7 @@
 // (.skewguard.yaml, localhost.yml, a manifest's folder, a chart's files, containerd configs). Changes are handed over
 // as they happen, then said with workspace/didChangeWatchedFiles, as the desktop client's watchers do.
 import * as vscode from 'vscode';
-import { LanguageClient, type LanguageClientOptions } from 'vscode-languageclient/browser';
+import { LanguageClient, BrowserMessageReader, BrowserMessageWriter, type LanguageClientOptions } from 'vscode-languageclient/browser';
 import { DidChangeWatchedFilesNotification, FileChangeType } from 'vscode-languageclient';
 import { ResolvedConfigRequest, type InitializationOptions, type ResolvedConfigResult } from '../../server/src/shared/protocol';
 import { ALWAYS_SKIPPED_FOLDERS } from '../../server/src/shared/names';
@@ -13,8 +13,10 @@ import { WebFilesNotification, type WebFile, type WebFilesParams } from '../../s
 import { registerWindowView } from './window-view';
 
 let client: LanguageClient | undefined;
-/** The web worker global (this file is type-checked with Node's types, not the DOM's). */
-declare const Worker: new (url: string) => ConstructorParameters<typeof LanguageClient>[3];
+let serverWorkerNow: ServerWorker | undefined;
+/** A web worker (this file is type-checked with Node's types, not the DOM's). */
+type ServerWorker = ConstructorParameters<typeof BrowserMessageReader>[0] & { terminate(): void };
+declare const Worker: new (url: string) => ServerWorker;
 
 /** Files whose contents the server may read (cross-file facts); others are listed by path only. */
 const READ = /(\.(ya?ml|json|toml|tpl|tgz)|\/\.skewguard\.ya?ml)$/i;
@@ -33,7 +35,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const files = await Promise.all(uris.map((u) => readForServer(u, budget)));
   out.info(`skewguard (web): ${files.length} workspace files listed, ${files.filter((f) => f.text !== undefined || f.base64 !== undefined).length} read (${budget.bytes} bytes) in ${Date.now() - t0} ms${uris.length >= COUNT_MAX ? `; the listing stopped at ${COUNT_MAX} files` : ''}`);
 
-  const worker = await serverWorker(context);
   const clientOptions: LanguageClientOptions = {
     // Any scheme: vscode-vfs (github.dev), vscode-remote, file, untitled.
     documentSelector: [
@@ -50,7 +51,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       webFiles: { files } satisfies WebFilesParams,
     } satisfies InitializationOptions & { webFiles: WebFilesParams },
   };
-  client = new LanguageClient('skewguard', 'skewguard', clientOptions, worker);
+  // A new worker for each start (a restart ends the old one); the transports made here, not by the library, whose
+  // `instanceof Worker` test fails for the extension host's Worker wrapper.
+  client = new LanguageClient('skewguard', 'skewguard', async () => {
+    serverWorkerNow?.terminate();
+    const worker = (serverWorkerNow = await serverWorker(context));
+    return { reader: new BrowserMessageReader(worker), writer: new BrowserMessageWriter(worker), detached: false };
+  }, clientOptions);
 
   const watcher = vscode.workspace.createFileSystemWatcher('**/*');
   const changed = async (uri: vscode.Uri, type: FileChangeType) => {
@@ -76,7 +83,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
  * vscode-remote: location, from which VS Code's extension host does not start workers: the script is read through
  * the file system API and started from a blob: URL instead.
  */
-async function serverWorker(context: vscode.ExtensionContext): Promise<ConstructorParameters<typeof LanguageClient>[3]> {
+async function serverWorker(context: vscode.ExtensionContext): Promise<ServerWorker> {
   const uri = vscode.Uri.joinPath(context.extensionUri, 'dist', 'web', 'server.js');
   if (uri.scheme !== 'vscode-remote') return new Worker(uri.toString(true));
   const bytes = await vscode.workspace.fs.readFile(uri);
@@ -113,4 +120,5 @@ async function showResolvedWindow(): Promise<void> {
 
 export async function deactivate(): Promise<void> {
   await client?.stop();
+  serverWorkerNow?.terminate();
 }

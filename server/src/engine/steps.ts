@@ -139,12 +139,13 @@ export interface InlayHint {
   tooltip: string;
 }
 
-const KUBERNETES_VERSION = /^kubernetes_version[ \t]*:[ \t]*(["']?)(v?\d+\.\d+\.\d+)\1[ \t]*(?:#.*)?$/m;
+// A plain X.Y.Z only: a `v` prefix is not a version StarlingX takes (starlingx/kubernetes-version-v-prefix says so).
+const KUBERNETES_VERSION = /^kubernetes_version[ \t]*:[ \t]*(["']?)(\d+\.\d+\.\d+)\1[ \t]*(?:#.*)?$/m;
 const STANDING_MARK: Record<Standing, string> = { validated: '✓', documented: '✓', incompatible: '✗', unlisted: '?' };
 
 /**
  * The hints of an analysed file: after a localhost.yml's kubernetes_version, the upgrade path it implies
- * ("→ 1.21.3: 3 upgrades"); after a container image whose component the data knows, the steps it is validated for.
+ * ("→ 1.21.3: 3 upgrades"; none for the newest version, which implies no path); after a container image whose component the data knows, the steps it is validated for.
  */
 export function inlayHints(result: AnalyzeResult, text: string): InlayHint[] {
   const out: InlayHint[] = [];
@@ -153,15 +154,16 @@ export function inlayHints(result: AnalyzeResult, text: string): InlayHint[] {
   const m = isStarlingxResult(result) ? KUBERNETES_VERSION.exec(text) : null;
   if (m) {
     const rel = result.config.starlingx.release;
-    const version = m[2].replace(/^v/, '');
-    if (rel.kubernetes.some((k) => k.version === version)) {
-      const p = starlingxPath(rel, version);
+    const version = m[2];
+    // A version the release ships and upgrades from (the newest implies no path: no hint).
+    const p = rel.kubernetes.some((k) => k.version === version) ? starlingxPath(rel, version) : [];
+    const n = p.length - 1;
+    if (n > 0) {
       const end = m.index + m[0].replace(/[ \t]*(#.*)?$/, '').length;
-      const n = p.length - 1;
       out.push({
         position: lines.positionAt(end),
-        label: n ? `→ ${p[n]}: ${n} upgrade${n === 1 ? '' : 's'}` : '→ no upgrade: the newest this release ships',
-        tooltip: `StarlingX ${rel.release} upgrades Kubernetes one minor at a time${n ? `: ${p.join(' → ')}` : ''}.`,
+        label: `→ ${p[n]}: ${n} upgrade${n === 1 ? '' : 's'}`,
+        tooltip: `StarlingX ${rel.release} upgrades Kubernetes one minor at a time: ${p.join(' → ')}.`,
       });
     }
   }
