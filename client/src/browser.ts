@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, BrowserMessageReader, BrowserMessageWriter, type LanguageClientOptions } from 'vscode-languageclient/browser';
 import { DidChangeWatchedFilesNotification, FileChangeType } from 'vscode-languageclient';
 import { ResolvedConfigRequest, type InitializationOptions, type ResolvedConfigResult } from '../../server/src/shared/protocol';
-import { ALWAYS_SKIPPED_FOLDERS } from '../../server/src/shared/names';
+import { ALWAYS_SKIPPED_FOLDERS, CONFIG_FILENAMES } from '../../server/src/shared/names';
 import { WebFilesNotification, type WebFile, type WebFilesParams } from '../../server/src/web/protocol';
 import { registerWindowView } from './window-view';
 
@@ -19,7 +19,7 @@ type ServerWorker = ConstructorParameters<typeof BrowserMessageReader>[0] & { te
 declare const Worker: new (url: string) => ServerWorker;
 
 /** Files whose contents the server may read (cross-file facts); others are listed by path only. */
-const READ = /(\.(ya?ml|json|toml|tpl|tgz)|\/\.skewguard\.ya?ml)$/i;
+const READ = /\.(ya?ml|json|toml|tpl|tgz)$/i;
 /** Bounds of what is handed over: per file (the desktop server reads workspace files up to 512 KiB for facts) and in all. */
 const FILE_MAX = 512 * 1024;
 const TOTAL_MAX = 32 * 1024 * 1024;
@@ -93,7 +93,7 @@ async function serverWorker(context: vscode.ExtensionContext): Promise<ServerWor
 /** A workspace file for the server: its text (or bytes, for archives) when it may hold facts and fits the budget. */
 async function readForServer(uri: vscode.Uri, budget: { bytes: number }): Promise<WebFile> {
   const id = uri.toString();
-  if (!READ.test(uri.path)) return { uri: id, size: 0, why: 'the web extension reads only YAML, JSON, TOML, template and .tgz files of the workspace' };
+  if (!READ.test(uri.path) && !CONFIG_FILENAMES.some((n) => uri.path.endsWith(`/${n}`))) return { uri: id, size: 0, why: 'the web extension reads only YAML, JSON, TOML, template and .tgz files of the workspace' };
   try {
     const bytes = await vscode.workspace.fs.readFile(uri);
     if (bytes.byteLength > FILE_MAX) return { uri: id, size: bytes.byteLength, why: `over ${FILE_MAX / 1024} KiB: the web extension does not read it for facts` };
@@ -101,7 +101,7 @@ async function readForServer(uri: vscode.Uri, budget: { bytes: number }): Promis
     budget.bytes += bytes.byteLength;
     if (/\.tgz$/i.test(uri.path)) {
       let bin = '';
-      for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      for (let i = 0; i < bytes.length; i++) bin += String.fromCharCode(bytes[i]);
       return { uri: id, size: bytes.byteLength, base64: btoa(bin) };
     }
     // ignoreBOM: the byte order mark stays, as Node's readFileSync keeps it (the server strips it where it should).

@@ -81,7 +81,7 @@ class WindowView implements vscode.TreeDataProvider<Node> {
         } catch { return { uri }; }
       }));
       const r = await this.client.sendRequest<WindowStatusResult>(WindowStatusRequest, { files: batch });
-      out.push(...r.files.filter((f) => f.skewguardFile !== false));
+      for (const f of r.files) if (f.skewguardFile !== false) out.push(f);
     }
     this.files = out;
     this.updateTitle();

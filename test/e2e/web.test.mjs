@@ -59,3 +59,13 @@ step('web-only: localhost.yml: the "v" prefix squiggle, the hover and "Remove th
   assert.deepEqual(nodeServers(), []);
   await shot(page(), 'web-localhost-after-fix');
 });
+
+step('web-only: the window at a glance works there too: the code lens per step and the inlay hint', async () => {
+  await openFile(page(), 'kubernetes/upgrade-1.18-to-1.21/app.yaml');
+  await page().locator('.part.editor .monaco-editor .codelens-decoration', { hasText: '1.18 ✗' }).first().waitFor();
+  assert.match(norm(await page().locator('.part.editor .monaco-editor .codelens-decoration').first().innerText()), /^Kubernetes 1\.18\.\.1\.21: \| 1\.18 ✗ \| 1\.19 ✓ \| 1\.20 ✓ \| 1\.21 ✓$/);
+  await openFile(page(), 'starlingx/stx6-upgrade-lab/localhost.yml');
+  await page().waitForFunction(() => [...document.querySelectorAll('.part.editor .view-line')].some((l) => l.textContent.replace(/\u00a0/g, ' ').includes('→ 1.21.3: 3 upgrades')));
+  assert.deepEqual(nodeServers(), []);
+  await shot(page(), 'web-window-at-a-glance');
+});

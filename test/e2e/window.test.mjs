@@ -38,7 +38,7 @@ step('code lens: clicking a step lists its findings; picking one reveals it', as
 
 step('inlay hint: after kubernetes_version in a localhost.yml, the upgrade path', async () => {
   await openFile(page(), 'starlingx/stx6-upgrade-lab/localhost.yml');
-  await page().waitForFunction(() => [...document.querySelectorAll('.part.editor .view-line')].some((l) => l.textContent.includes('→ 1.21.3: 3 upgrades')));
+  await page().waitForFunction(() => [...document.querySelectorAll('.part.editor .view-line')].some((l) => l.textContent.replace(/\u00a0/g, ' ').includes('→ 1.21.3: 3 upgrades')));
   const line = (await viewLines(page())).find((l) => l.startsWith('kubernetes_version:'));
   assert.match(line, /^kubernetes_version: 1\.18\.1\s*→ 1\.21\.3: 3 upgrades/);
   assert.ok((await lensTexts())[0].startsWith('Kubernetes'), 'and its code lens');
@@ -47,13 +47,15 @@ step('inlay hint: after kubernetes_version in a localhost.yml, the upgrade path'
 
 step('inlay hint: after a container image, the steps it is validated for', async () => {
   await openFile(page(), 'kubernetes/stx6-skew-site/manifests/calico-node.yaml');
-  await page().waitForFunction(() => [...document.querySelectorAll('.part.editor .view-line')].some((l) => l.textContent.includes('validated for no step of 1.19–1.21')));
+  await page().waitForFunction(() => [...document.querySelectorAll('.part.editor .view-line')].some((l) => l.textContent.replace(/\u00a0/g, ' ').includes('validated for no step of 1.19–1.21')));
   const lines = (await viewLines(page())).filter((l) => l.includes('validated for'));
   assert.ok(lines.every((l) => /image: .*calico.*validated for no step of 1\.19–1\.21/.test(l)), lines.join('\n'));
   await shot(page(), 'window-inlay-image');
 });
 
 step('Upgrade Window view: the workspace\'s checked files with their verdict per step', async () => {
+  // Room for the view: the folder's tree collapsed.
+  await page().locator('.pane-header[aria-expanded="true"]', { hasText: 'examples' }).first().click();
   await runCommand(page(), 'Focus on Upgrade Window View');
   const view = page().locator('.pane', { has: page().locator('.pane-header', { hasText: 'Upgrade Window' }) });
   const row = view.locator('.monaco-list-row', { hasText: 'app.yaml' }).first();

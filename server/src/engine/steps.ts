@@ -15,7 +15,7 @@ import { familyById } from './families/registry';
 export type StepVerdict = 'pass' | 'warn' | 'fail';
 export interface StepAxis {
   /** What the steps are versions of. */
-  name: 'Kubernetes' | 'Kata Containers' | 'containerd';
+  name: 'Kubernetes' | 'Kata Containers' | 'Containerd';
   steps: string[];
 }
 export interface StepResult {
@@ -47,7 +47,7 @@ const NOT_CHECKED = new Set(['skewguard/skipped-file', 'skewguard/internal-error
 export function stepAxisOf(result: AnalyzeResult): StepAxis | undefined {
   if (result.kata?.window?.length) return { name: 'Kata Containers', steps: [...result.kata.window] };
   if (result.persist?.window?.length) return { name: 'Kata Containers', steps: [...result.persist.window] };
-  if (result.containerd?.window?.minors?.length) return { name: 'containerd', steps: [...result.containerd.window.minors] };
+  if (result.containerd?.window?.minors?.length) return { name: 'Containerd', steps: [...result.containerd.window.minors] };
   const k = result.config?.kubernetes.minors;
   return k?.length ? { name: 'Kubernetes', steps: [...k] } : undefined;
 }
@@ -68,7 +68,7 @@ export function stepsOfFinding(d: Diagnostic, axis: StepAxis): string[] | 'windo
     // Steps given as objects (a Flux window's StarlingX releases) are not steps of this axis: the whole window.
     const strings = v.filter((x): x is string => typeof x === 'string');
     if (strings.length !== v.length) return 'window';
-    (named ??= []).push(...strings);
+    for (const x of strings) (named ??= []).push(x);
   }
   if (named) return axis.steps.filter((s) => named!.some((v) => sameStep(s, v)));
   const version = (x: unknown) => (typeof x === 'string' && /^v?\d+\.\d+/.test(x) ? x.replace(/^v/, '') : undefined);
