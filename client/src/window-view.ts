@@ -4,7 +4,7 @@
 // the view works in the web extension too) and checked by the server without publishing (skewguard/windowStatus);
 // open files are answered from their current analysis.
 import * as vscode from 'vscode';
-import type { BaseLanguageClient } from 'vscode-languageclient';
+import { CodeLensRequest, InlayHintRequest, type BaseLanguageClient } from 'vscode-languageclient';
 import {
   SHOW_STEP_FINDINGS, WindowStatusRequest, type FileWindowStatus, type StepFinding, type StepFindingsArgs, type WindowStatusResult,
 } from '../../server/src/shared/window';
@@ -155,7 +155,8 @@ class WindowView implements vscode.TreeDataProvider<Node> {
     const uri = vscode.Uri.parse(f.uri);
     const t = new vscode.TreeItem(uri, vscode.TreeItemCollapsibleState.Collapsed);
     const s = this.stepOf(f);
-    t.description = `${vscode.workspace.asRelativePath(uri, false)} — ${f.notChecked ? f.summary : s ? `${f.axis} ${s.step} ${MARK[s.verdict]}` : `${f.axis}: ${f.summary}`}`;
+    // The verdicts first (a narrow side bar cuts the end off), then where the file is.
+    t.description = `${f.notChecked ? f.summary : s ? `${f.axis} ${s.step} ${MARK[s.verdict]}` : f.summary} — ${vscode.workspace.asRelativePath(uri, false)}`;
     t.tooltip = `${vscode.workspace.asRelativePath(uri, false)}\n${f.axis ? `${f.axis} ` : ''}${f.summary}`;
     const verdict = f.notChecked ? undefined : s?.verdict ?? (f.steps.some((x) => x.verdict === 'fail') ? 'fail' : f.steps.some((x) => x.verdict === 'warn') ? 'warn' : 'pass');
     t.iconPath = new vscode.ThemeIcon(verdict ? ICON[verdict] : 'circle-slash');
@@ -186,6 +187,17 @@ export function registerWindowView(context: vscode.ExtensionContext, client: Bas
     tree.onDidChangeVisibility((e) => { if (e.visible) void view.refresh(); }),
     // What the server says changes: new diagnostics, a changed configuration or workspace file.
     vscode.languages.onDidChangeDiagnostics(later),
+    // A file's lenses and hints come from the analysis its diagnostics come from: when the diagnostics change without
+    // an edit (its .skewguard.yaml or localhost.yml changed), they are asked for again.
+    vscode.languages.onDidChangeDiagnostics((e) => {
+      const docs = vscode.workspace.textDocuments.filter((d) => e.uris.some((u) => u.toString() === d.uri.toString()));
+      for (const d of docs) {
+        try {
+          client.getFeature(CodeLensRequest.method)?.getProvider(d)?.onDidChangeCodeLensEmitter.fire();
+          client.getFeature(InlayHintRequest.method)?.getProvider(d)?.onDidChangeInlayHints.fire();
+        } catch { /* the client is stopping */ }
+      }
+    }),
     vscode.workspace.onDidSaveTextDocument(later),
   );
   if (tree.visible) void view.refresh();

@@ -21,6 +21,8 @@ function nodeServers() {
 step('web-only: a Kata TOML gets its squiggle from the server in the web worker (no Node server runs)', async () => {
   await openFile(page(), FILES.kata);
   await editorOf(page()).locator('.squiggly-error').first().waitFor();
+  // The code lens above line 1 comes a moment after the squiggle and moves the lines down: wait for it before hovering.
+  await editorOf(page()).locator('.codelens-decoration', { hasText: 'Kata Containers 3.1.0..3.32.0:' }).first().waitFor();
   assert.deepEqual(nodeServers(), [], 'a Node language server of the extension is running: the extension is not in web-only mode');
   // The web client says so in its output channel; the problems are the desktop's (test/web.test.mjs compares them all).
   const problems = await page().locator('#status\\.problems').getAttribute('aria-label');
