@@ -27,7 +27,7 @@ export class Buffer extends Uint8Array {
     }
     // By tag, not instanceof: the bytes may come from another realm (a TextEncoder's, a message's).
     if (/^\[object (Shared)?ArrayBuffer\]$/.test(Object.prototype.toString.call(v))) {
-      return new Buffer(v as ArrayBuffer, (encOrOffset as number) ?? 0, length ?? (v.byteLength - ((encOrOffset as number) ?? 0)));
+      return new Buffer(v as ArrayBuffer, (encOrOffset as number) ?? 0, length ?? ((v as ArrayBuffer).byteLength - ((encOrOffset as number) ?? 0)));
     }
     const b = new Buffer((v as ArrayLike<number>).length);
     b.set(v as ArrayLike<number>);
