@@ -632,7 +632,7 @@ connection.onCodeAction(guarded('codeAction', [], (p) => {
  * Internal errors that make fix-all unsafe: a failure before the rules or in suppression (a suppressed finding's fix
  * would be applied). A failing rule or lazy fix does not: the other rules' findings and fixes are complete.
  */
-const blocksFixAll = (d: Diagnostic) => d.ruleId === internalError.id && !/^(rule:|fix|facts|publish|hover|completion|codeAction)/.test(String(d.data?.stage ?? ''));
+const blocksFixAll = (d: Diagnostic) => d.ruleId === internalError.id && !/^(rule:|fix|facts|publish|hover|completion|codeAction|codeLens|inlayHint)/.test(String(d.data?.stage ?? ''));
 
 /**
  * Preferred, complete fixes whose edits do not overlap (an earlier diagnostic's fix wins). Nothing for a file
