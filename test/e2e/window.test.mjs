@@ -76,10 +76,11 @@ step('Upgrade Window view: filtered by one step, each file\'s verdict at that st
   await page().keyboard.press('Enter');
   const view = page().locator('.pane', { has: page().locator('.pane-header', { hasText: 'Upgrade Window' }) });
   await view.locator('.pane-header', { hasText: 'step Kubernetes 1.21' }).waitFor();
-  const row = view.locator('.monaco-list-row', { hasText: 'kube-proxy.yaml' }).first();
+  // The rows are drawn again after the header: wait for the filtered text.
+  const row = view.locator('.monaco-list-row', { hasText: 'kube-proxy.yaml' }).filter({ hasText: 'Kubernetes 1.21 ✗' }).first();
   await row.waitFor();
-  assert.match(norm(await row.innerText()), /kube-proxy\.yaml\s*Kubernetes 1\.21 ✗ — /);
+  assert.match(norm(await row.innerText()), /kube-proxy\.yaml\s*Kubernetes 1\.21 ✗ — kubernetes\/stx6-skew-site\/manifests\/kube-proxy\.yaml$/);
   const app = view.locator('.monaco-list-row', { hasText: 'upgrade-1.18-to-1.21/app.yaml' }).first();
-  assert.match(norm(await app.innerText()), /Kubernetes 1\.21 ✓/);
+  assert.match(norm(await app.innerText()), /app\.yaml\s*Kubernetes 1\.21 ✓ — /);
   await shot(page(), 'window-view-filtered');
 });
