@@ -30,7 +30,7 @@ const vsceBin = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
 /** Files the .vsix must consist of: each packaged path must match one of these. */
 export const ALLOWED = [
   /^package\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE$/, /^images\/icon\.png$/,
-  /^dist\/(client|server|server-main)\.js$/,
+  /^dist\/(client|server|server-main)\.js$/, /^dist\/web\/(client|server)\.js$/,
   /^data\/(starlingx|kubernetes|kata|containerd)\/(?:[\w.-]+\/)?[\w.-]+\.json$/,
   /^syntaxes\/[\w.-]+\.json$/,
   // The rule pages: the editor opens them offline (codeDescription links, "Show documentation for <rule>").
@@ -43,6 +43,7 @@ export function requiredFiles() {
   const releases = JSON.parse(fs.readFileSync(path.join(root, 'data/starlingx/releases.json'), 'utf8')).releases;
   const list = [
     'package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', pkg.icon, pkg.main.replace(/^\.\//, ''), 'dist/server.js', 'dist/server-main.js',
+    pkg.browser.replace(/^\.\//, ''), 'dist/web/server.js',
     ...fs.readdirSync(path.join(root, 'data'), { recursive: true }).filter((f) => f.endsWith('.json')).map((f) => `data/${f.split(path.sep).join('/')}`),
     ...fs.readdirSync(path.join(root, 'docs/rules'), { recursive: true }).filter((f) => f.endsWith('.md')).map((f) => `docs/rules/${f.split(path.sep).join('/')}`),
     ...releases.filter((r) => r.hasSchema).map((r) => `schemas/starlingx/${r.release}/localhost.schema.json`),

@@ -138,7 +138,8 @@ test('internal error: a lazy fix that throws, and hover, completion and code act
       assert.deepEqual(actions, []);
     } finally { c.kill(); }
   });
-  for (const [stage, method, empty] of [['hover', 'textDocument/hover', null], ['completion', 'textDocument/completion', []], ['codeAction', 'textDocument/codeAction', []]]) {
+  for (const [stage, method, empty] of [['hover', 'textDocument/hover', null], ['completion', 'textDocument/completion', []], ['codeAction', 'textDocument/codeAction', []],
+    ['codeLens', 'textDocument/codeLens', []], ['inlayHint', 'textDocument/inlayHint', []]]) {
     await t.test(stage, async () => {
       const c = await serverWith(stage, dir);
       try {

@@ -16,8 +16,9 @@ const e = require('../dist/engine.js');
 const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
 const releases = JSON.parse(fs.readFileSync(path.join(repoRoot, 'data/starlingx/releases.json'), 'utf8')).releases;
 const settings = pkg.contributes?.configuration?.properties ?? {};
-// The client's sources (extension.ts registers its own commands, and its feature modules theirs).
-const clientSource = fs.readdirSync(path.join(repoRoot, 'client/src')).filter((f) => f.endsWith('.ts')).map((f) => fs.readFileSync(path.join(repoRoot, 'client/src', f), 'utf8')).join('\n');
+// Every client source: the desktop client, the web client (browser.ts) and the modules they share (window-view.ts).
+const clientSource = fs.readdirSync(path.join(repoRoot, 'client/src')).filter((f) => f.endsWith('.ts')).sort()
+  .map((f) => fs.readFileSync(path.join(repoRoot, 'client/src', f), 'utf8')).join('\n');
 
 test('every rule id in the registry whose severity can be changed is a property of the skewguard.rules setting', () => {
   const rules = settings['skewguard.rules'];
@@ -52,7 +53,8 @@ test('every command the client registers is contributed with a title', () => {
 test('every command the client refers to (e.g. the status bar item) is contributed', () => {
   const contributed = new Set((pkg.contributes?.commands ?? []).map((c) => c.command));
   for (const [, id] of clientSource.matchAll(/['"`](skewguard\.[A-Za-z]+)['"`]/g)) {
-    if (id === 'skewguard.window') continue; // the status bar item's id
+    if (id === 'skewguard.window') continue; // the status bar item's id, and the Upgrade Window view's
+    if (id === 'skewguard.showStepFindings') assert.ok(pkg.contributes.menus.commandPalette.some((m) => m.command === id && m.when === 'false'), 'the code lens command needs its arguments: not in the palette');
     assert.ok(contributed.has(id) || settings[id], `${id} is used by the client but not contributed`);
   }
 });
@@ -123,7 +125,10 @@ test('activation, capabilities and marketplace fields', () => {
   assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
   assert.deepEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations, ['skewguard.helm.path']);
   assert.match(pkg.capabilities.untrustedWorkspaces.description, /never runs Helm/);
-  assert.equal(pkg.capabilities.virtualWorkspaces.supported, false);
+  // Virtual workspaces (github.dev): the web extension, which reads the workspace through VS Code and never runs Helm.
+  assert.equal(pkg.capabilities.virtualWorkspaces.supported, 'limited');
+  assert.match(pkg.capabilities.virtualWorkspaces.description, /web extension.*never runs Helm/);
+  assert.equal(pkg.browser, './dist/web/client.js');
   assert.deepEqual(pkg.categories, ['Linters']);
   assert.equal(pkg.repository.url, 'https://github.com/skewguard/skewguard');
   assert.ok(pkg.main && pkg.main.startsWith('./dist/'), 'main');

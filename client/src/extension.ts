@@ -13,6 +13,7 @@ import { registerDocs, docsMiddleware, SHOW_DOCS } from './docs';
 import { registerWindow, WINDOW_MENU } from './window';
 import { registerWorkspaceCommands } from './workspace-commands';
 import { registerVisibleRanges } from './visible';
+import { registerWindowView } from './window-view';
 
 let client: LanguageClient | undefined;
 let status: vscode.StatusBarItem | undefined;
@@ -85,6 +86,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
   await client.start();
   registerVisibleRanges(context, () => client, clientOptions.documentSelector as vscode.DocumentSelector);
+  registerWindowView(context, client);
   context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => { void client?.sendNotification(WorkspaceTrustedNotification, {}); }));
   context.subscriptions.push(client.onNotification(ConfigChangedNotification, () => void refreshStatus()));
   context.subscriptions.push(client.onNotification(SettingsProblemsNotification, (p: SettingsProblemsParams) => {

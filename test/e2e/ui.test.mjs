@@ -116,7 +116,7 @@ async function runCommand(title) {
 
 /** Moves the cursor to line:column (1-based) with Ctrl+G. */
 async function gotoPosition(line, column) {
-  await editor().locator('.view-lines').click({ position: { x: 5, y: 5 } });
+  await editor().locator('.view-lines').click({ position: { x: 5, y: 40 } }); // below the code lens above line 1
   await page.keyboard.press('Control+G');
   await page.locator('.quick-input-widget input').waitFor();
   await page.keyboard.type(`${line}:${column}`);

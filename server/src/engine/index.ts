@@ -24,3 +24,4 @@ export * as helmTemplate from './families/helm/template';
 export * as k8sFields from './kubernetes/fields';
 export { workspaceFacts } from './families/registry';
 export * as kataChain from './kata/chain';
+export * as windowSteps from './window-verdict';

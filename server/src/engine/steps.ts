@@ -11,8 +11,12 @@ import { compareVersions } from './versions';
  */
 export const STEP_LIST_KEYS = [
   'steps', 'notReadBy', 'notReadIn', 'droppedBy', 'rejectedBy', 'fatalIn', 'ignoredIn', 'failsIn', 'outsideAt', 'notValidatedFor',
-  'notServedAt', 'notDeployedIn', 'neededBy', 'deprecatedAt', 'templateOnly',
+  'notServedAt', 'notDeployedIn', 'neededBy', 'deprecatedAt', 'templateOnly', 'incompatibleWith', 'refusedBy', 'outside',
+  'unvouched', 'judgedAt', 'apiservers',
 ] as const;
+
+/** A step is named by a version when they agree as far as both go ("1.21" and "1.21.3"; "3.1.0" and "3.1"). */
+export const sameStep = (step: string, v: string): boolean => step === v || v.startsWith(`${step}.`) || step.startsWith(`${v}.`);
 
 const isVersionList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
@@ -32,7 +36,7 @@ export function findingSteps(data: Record<string, unknown> | undefined, window: 
   const from = (key: string) => (typeof data[key] === 'string' ? data[key] as string : undefined);
   const removed = from('removedIn'), deprecated = from('deprecatedIn'), introduced = from('introducedIn');
   const inWindow = window.filter((s) => {
-    if (said.has(s)) return true;
+    if (said.has(s) || [...said].some((v) => sameStep(s, v))) return true;
     if (removed && compareVersions(s, removed) >= 0) return true;
     if (deprecated && compareVersions(s, deprecated) >= 0) return true;
     if (introduced && compareVersions(s, introduced) < 0) return true;

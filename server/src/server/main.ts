@@ -37,6 +37,7 @@ import {
   type InitializationOptions, type Settings, type ResolvedConfigParams, type ResolvedConfigResult, type FileFactsParams,
 } from '../shared/protocol';
 import { ServerFiles } from './file-access';
+import { registerWindowFeatures } from './code-lens';
 import { WorkspaceState, readDisk } from './workspace';
 import { coalesced } from '../shared/coalesce';
 import { memoIn, weakMemoIn } from '../engine/memo';
@@ -159,6 +160,7 @@ connection.onInitialize((params: InitializeParams) => {
       hoverProvider: true,
       completionProvider: { triggerCharacters: [' ', ':', '"', "'", '[', '='] },
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND, CodeActionKind.SourceFixAll] },
+      codeLensProvider: {}, inlayHintProvider: true,
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
     serverInfo: { name: 'skewguard-language-server', version: VERSION },
@@ -682,7 +684,7 @@ connection.onCodeAction(guarded('codeAction', [], (p) => {
  * Internal errors that make fix-all unsafe: a failure before the rules or in suppression (a suppressed finding's fix
  * would be applied). A failing rule or lazy fix does not: the other rules' findings and fixes are complete.
  */
-const blocksFixAll = (d: Diagnostic) => d.ruleId === internalError.id && !/^(rule:|fix|facts|publish|hover|completion|codeAction)/.test(String(d.data?.stage ?? ''));
+const blocksFixAll = (d: Diagnostic) => d.ruleId === internalError.id && !/^(rule:|fix|facts|publish|hover|completion|codeAction|codeLens|inlayHint)/.test(String(d.data?.stage ?? ''));
 
 /**
  * Preferred, complete fixes whose edits do not overlap (an earlier diagnostic's fix wins). Nothing for a file
@@ -760,5 +762,12 @@ registerWorkspaceCommands(connection, () => ws, (uri, text) => {
   if (!documents.get(uri)) results.delete(uri);
   return r && { diagnostics: r.result.diagnostics.length, edits: () => fixAllEdits(r.result.diagnostics, doc, uri) };
 }, (uri) => documents.get(uri));
+// The window at a glance: code lens per step, inlay hints, the Upgrade Window view's request (code-lens.ts).
+registerWindowFeatures(connection, {
+  current: (uri) => { const c = current(uri); return c && { result: c.result, text: c.doc.getText() }; },
+  analyzeText: (uri, text) => { const file = uriToPath(uri); return analyze({ path: file, text, config: configFor(file, uri).config, root: ws.rootFor(file), today: today(), neighbours: ws.lazyNeighboursFor(file), faults: FAULTS, files }); },
+  guarded,
+});
+
 documents.listen(connection);
 connection.listen();

@@ -99,7 +99,7 @@ export const internalError: RuleMeta = {
   defaultSeverity: 'error',
   title: 'skewguard failed while checking the file',
   what: 'Says that skewguard itself failed (an exception) while handling the file, in which stage (`config`, `parse`, `detect`, '
-    + '`context`, `rule:<rule-id>`, `suppress`, `facts`, `publish`, `fix`, `hover`, `completion`, `codeAction`), with the '
+    + '`context`, `rule:<rule-id>`, `suppress`, `facts`, `publish`, `fix`, `hover`, `completion`, `codeAction`, `codeLens`, `inlayHint`), with the '
     + 'error message and the first stack frame of skewguard\'s code. A failing rule does not stop the other rules, whose '
     + 'findings are still reported; a failure before the rules (configuration, parsing, family detection) leaves this '
     + 'diagnostic alone. Fix-all still applies the other rules\' complete fixes when only a rule or a fix failed, and applies '

@@ -1,0 +1,124 @@
+// The web extension's client (package.json "browser"; github.dev, vscode.dev, a browser's web worker extension host):
+// runs the same language server, built for a web worker (dist/web/server.js, server/src/server/browser.ts). The
+// worker has no file system, so this client reads the workspace's files with vscode.workspace.fs and hands them over
+// (server/src/web/protocol.ts): every file's path, and the contents of the files cross-file facts come from
+// (.skewguard.yaml, localhost.yml, a manifest's folder, a chart's files, containerd configs). Changes are handed over
+// as they happen, then said with workspace/didChangeWatchedFiles, as the desktop client's watchers do.
+import * as vscode from 'vscode';
+import { LanguageClient, BrowserMessageReader, BrowserMessageWriter, type LanguageClientOptions } from 'vscode-languageclient/browser';
+import { DidChangeWatchedFilesNotification, FileChangeType } from 'vscode-languageclient';
+import { ResolvedConfigRequest, type InitializationOptions, type ResolvedConfigResult } from '../../server/src/shared/protocol';
+import { ALWAYS_SKIPPED_FOLDERS, CONFIG_FILENAMES } from '../../server/src/shared/names';
+import { WebFilesNotification, type WebFile, type WebFilesParams } from '../../server/src/web/protocol';
+import { registerWindowView } from './window-view';
+
+let client: LanguageClient | undefined;
+let serverWorkerNow: ServerWorker | undefined;
+/** A web worker (this file is type-checked with Node's types, not the DOM's). */
+type ServerWorker = ConstructorParameters<typeof BrowserMessageReader>[0] & { terminate(): void };
+declare const Worker: new (url: string) => ServerWorker;
+
+/** Files whose contents the server may read (cross-file facts); others are listed by path only. */
+const READ = /\.(ya?ml|json|toml|tpl|tgz)$/i;
+/** Bounds of what is handed over: per file (the desktop server reads workspace files up to 512 KiB for facts) and in all. */
+const FILE_MAX = 512 * 1024;
+const TOTAL_MAX = 32 * 1024 * 1024;
+const COUNT_MAX = 20000;
+const EXCLUDE = `**/{${ALWAYS_SKIPPED_FOLDERS.join(',')}}/**`;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const out = vscode.window.createOutputChannel('skewguard', { log: true });
+  context.subscriptions.push(out);
+  const t0 = Date.now();
+  const budget = { bytes: 0 };
+  const uris = await vscode.workspace.findFiles('**/*', EXCLUDE, COUNT_MAX);
+  const files = await Promise.all(uris.map((u) => readForServer(u, budget)));
+  out.info(`skewguard (web): ${files.length} workspace files listed, ${files.filter((f) => f.text !== undefined || f.base64 !== undefined).length} read (${budget.bytes} bytes) in ${Date.now() - t0} ms${uris.length >= COUNT_MAX ? `; the listing stopped at ${COUNT_MAX} files` : ''}`);
+
+  const clientOptions: LanguageClientOptions = {
+    // Any scheme: vscode-vfs (github.dev), vscode-remote, file, untitled.
+    documentSelector: [
+      { language: 'yaml' }, { language: 'json' }, { language: 'jsonc' }, { language: 'toml' }, { language: 'kata-toml' },
+      { language: 'helm' }, { pattern: '**/templates/**/*.tpl' }, { pattern: '**/*.toml' },
+    ],
+    synchronize: { configurationSection: 'skewguard' },
+    diagnosticCollectionName: 'skewguard',
+    outputChannel: out,
+    initializationOptions: {
+      showSettingsProblems: true,
+      // Helm is never run in the browser (the server's web build has no Helm), trusted or not.
+      workspaceTrusted: false,
+      webFiles: { files } satisfies WebFilesParams,
+    } satisfies InitializationOptions & { webFiles: WebFilesParams },
+  };
+  // A new worker for each start (a restart ends the old one); the transports made here, not by the library, whose
+  // `instanceof Worker` test fails for the extension host's Worker wrapper.
+  client = new LanguageClient('skewguard', 'skewguard', async () => {
+    serverWorkerNow?.terminate();
+    const worker = (serverWorkerNow = await serverWorker(context));
+    return { reader: new BrowserMessageReader(worker), writer: new BrowserMessageWriter(worker), detached: false };
+  }, clientOptions);
+
+  const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+  const changed = async (uri: vscode.Uri, type: FileChangeType) => {
+    if (!client?.isRunning() || /[\\/](\.git|node_modules)[\\/]/.test(uri.path)) return;
+    const params: WebFilesParams = type === FileChangeType.Deleted ? { files: [], removed: [uri.toString()] } : { files: [await readForServer(uri, { bytes: 0 })] };
+    await client.sendNotification(WebFilesNotification, params);
+    await client.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uri.toString(), type }] });
+  };
+  context.subscriptions.push(
+    watcher,
+    watcher.onDidCreate((u) => void changed(u, FileChangeType.Created)),
+    watcher.onDidChange((u) => void changed(u, FileChangeType.Changed)),
+    watcher.onDidDelete((u) => void changed(u, FileChangeType.Deleted)),
+    vscode.commands.registerCommand('skewguard.restartServer', async () => { await client?.stop(); await client?.start(); }),
+    vscode.commands.registerCommand('skewguard.showResolvedWindow', showResolvedWindow),
+  );
+  await client.start();
+  registerWindowView(context, client);
+}
+
+/**
+ * The web worker running the server. An extension installed on a remote (code-server, a remote's web client) has a
+ * vscode-remote: location, from which VS Code's extension host does not start workers: the script is read through
+ * the file system API and started from a blob: URL instead.
+ */
+async function serverWorker(context: vscode.ExtensionContext): Promise<ServerWorker> {
+  const uri = vscode.Uri.joinPath(context.extensionUri, 'dist', 'web', 'server.js');
+  if (uri.scheme !== 'vscode-remote') return new Worker(uri.toString(true));
+  const bytes = await vscode.workspace.fs.readFile(uri);
+  return new Worker(URL.createObjectURL(new Blob([bytes], { type: 'application/javascript' })));
+}
+
+/** A workspace file for the server: its text (or bytes, for archives) when it may hold facts and fits the budget. */
+async function readForServer(uri: vscode.Uri, budget: { bytes: number }): Promise<WebFile> {
+  const id = uri.toString();
+  if (!READ.test(uri.path) && !CONFIG_FILENAMES.some((n) => uri.path.endsWith(`/${n}`))) return { uri: id, size: 0, why: 'the web extension reads only YAML, JSON, TOML, template and .tgz files of the workspace' };
+  try {
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    if (bytes.byteLength > FILE_MAX) return { uri: id, size: bytes.byteLength, why: `over ${FILE_MAX / 1024} KiB: the web extension does not read it for facts` };
+    if (budget.bytes + bytes.byteLength > TOTAL_MAX) return { uri: id, size: bytes.byteLength, why: `the web extension reads at most ${TOTAL_MAX / 1048576} MiB of workspace files` };
+    budget.bytes += bytes.byteLength;
+    if (/\.tgz$/i.test(uri.path)) {
+      let bin = '';
+      for (let i = 0; i < bytes.length; i++) bin += String.fromCharCode(bytes[i]);
+      return { uri: id, size: bytes.byteLength, base64: btoa(bin) };
+    }
+    // ignoreBOM: the byte order mark stays, as Node's readFileSync keeps it (the server strips it where it should).
+    return { uri: id, size: bytes.byteLength, text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes) };
+  } catch (e) {
+    return { uri: id, size: 0, why: `cannot read it: ${(e as Error)?.message ?? String(e)}` };
+  }
+}
+
+async function showResolvedWindow(): Promise<void> {
+  if (!client?.isRunning()) { void vscode.window.showWarningMessage('skewguard: the language server is not running.'); return; }
+  const r = await client.sendRequest<ResolvedConfigResult>(ResolvedConfigRequest, { uri: vscode.window.activeTextEditor?.document.uri.toString() });
+  const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify({ family: r.family, ...r.resolved, configProblems: r.configProblems, settingsProblems: r.settingsProblems ?? [] }, null, 2) });
+  await vscode.window.showTextDocument(doc, { preview: true });
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+  serverWorkerNow?.terminate();
+}

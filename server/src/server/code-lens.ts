@@ -1,0 +1,94 @@
+// The window at a glance, server side: a code lens at the top of every checked file with its verdict per step of its
+// window (engine/steps.ts windowVerdict), each step's lens opening that step's findings (the client's
+// skewguard.showStepFindings); and the Upgrade Window view's request, the verdicts of a list of files (open ones from
+// their current analysis, others analysed from the text the client read, nothing published for them).
+import type { CodeLens, Connection } from 'vscode-languageserver/node';
+import type { AnalyzeResult } from '../engine/analyze';
+import type { Diagnostic } from '../engine/types';
+import { windowVerdict, verdictLine, verdictMark, type WindowVerdict, type StepVerdict } from '../engine/window-verdict';
+import {
+  SHOW_STEP_FINDINGS, WindowStatusRequest, type StepFinding, type StepFindingsArgs, type WindowStatusParams, type WindowStatusResult, type FileWindowStatus,
+} from '../shared/window';
+import { registerInlayHints } from './inlay';
+
+export interface WindowFeatureDeps {
+  /** The current analysis of an open document. */
+  current(uri: string): { result: AnalyzeResult; text: string } | undefined;
+  /** Analyses a file that is not open (its text as the client read it), without publishing anything. */
+  analyzeText(uri: string, text: string): AnalyzeResult;
+  /** The server's guard for request handlers: refused after shutdown, an exception becomes the file's internal error. */
+  guarded<P extends { textDocument: { uri: string } }, R>(stage: string, empty: R, handler: (p: P) => R): (p: P) => R | unknown;
+}
+
+const finding = (d: Diagnostic): StepFinding => ({ ruleId: d.ruleId, severity: d.severity, message: d.message, range: d.range });
+
+/** The code lenses of a file: one per step (or per run of steps of one verdict, for long windows). */
+export function codeLenses(uri: string, result: AnalyzeResult): CodeLens[] {
+  const v = windowVerdict(result);
+  const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  const lens = (title: string, args: StepFindingsArgs): CodeLens => ({ range, command: { title, command: SHOW_STEP_FINDINGS, arguments: [args] } });
+  if (v.notChecked) {
+    if (!result.family && !result.diagnostics.length) return [];
+    return [lens(`skewguard: not checked — ${v.notChecked}`, { uri, step: 'not checked', findings: result.diagnostics.map(finding) })];
+  }
+  if (!v.axis || !v.steps.length) return [];
+  const all = result.diagnostics.map(finding);
+  const out = [lens(`${v.axis.name} ${windowText(v)}:`, { uri, step: `the whole window (${windowText(v)})`, findings: all })];
+  for (const r of runsOf(v)) {
+    const idx = [...new Set(r.steps.flatMap((s) => s.findings))].sort((a, b) => a - b);
+    out.push(lens(`${r.label} ${verdictMark(r.verdict)}`, { uri, step: `${v.axis.name} ${r.label}`, findings: idx.map((i) => all[i]) }));
+  }
+  return out;
+}
+
+const windowText = (v: WindowVerdict) => (v.steps.length > 1 ? `${v.steps[0].step}..${v.steps[v.steps.length - 1].step}` : v.steps[0].step);
+
+/** The steps one by one, or for a window of more than 8 steps, the runs of one verdict (as verdictLine shows them). */
+function runsOf(v: WindowVerdict): Array<{ label: string; verdict: StepVerdict; steps: WindowVerdict['steps'] }> {
+  if (v.steps.length <= 8) return v.steps.map((s) => ({ label: s.step, verdict: s.verdict, steps: [s] }));
+  const runs: Array<{ label: string; verdict: StepVerdict; steps: WindowVerdict['steps'] }> = [];
+  for (const s of v.steps) {
+    const last = runs[runs.length - 1];
+    if (last && last.verdict === s.verdict) last.steps.push(s); else runs.push({ label: '', verdict: s.verdict, steps: [s] });
+  }
+  for (const r of runs) r.label = r.steps.length > 1 ? `${r.steps[0].step}–${r.steps[r.steps.length - 1].step}` : r.steps[0].step;
+  return runs;
+}
+
+/** One file's line of the Upgrade Window view. */
+export function fileStatus(uri: string, result: AnalyzeResult): FileWindowStatus {
+  const v = windowVerdict(result);
+  const all = result.diagnostics.map(finding);
+  return {
+    uri,
+    ...(v.notChecked ? { notChecked: v.notChecked, skewguardFile: !!result.family || result.diagnostics.length > 0 } : {}),
+    axis: v.axis?.name,
+    summary: verdictLine(v),
+    steps: v.steps.map((s) => ({ step: s.step, verdict: s.verdict, findings: s.findings.map((i) => all[i]) })),
+    findings: all,
+  };
+}
+
+export function registerWindowFeatures(connection: Connection, deps: WindowFeatureDeps): void {
+  connection.onCodeLens(deps.guarded('codeLens', [], (p) => {
+    const c = deps.current(p.textDocument.uri);
+    return c ? codeLenses(p.textDocument.uri, c.result) : [];
+  }) as Parameters<Connection['onCodeLens']>[0]);
+  registerInlayHints(connection, deps);
+  connection.onRequest(WindowStatusRequest, (p: WindowStatusParams): WindowStatusResult => {
+    const files: FileWindowStatus[] = [];
+    for (const f of (p?.files ?? []).slice(0, 500)) {
+      if (typeof f?.uri !== 'string') continue;
+      try {
+        const open = deps.current(f.uri);
+        const result = open?.result ?? (typeof f.text === 'string' ? deps.analyzeText(f.uri, f.text) : undefined);
+        if (!result) { files.push({ uri: f.uri, notChecked: 'not read', skewguardFile: true, summary: 'not checked: not read', steps: [], findings: [] }); continue; }
+        files.push(fileStatus(f.uri, result));
+      } catch (e) {
+        // Never a silent pass: the file is listed as not checked, with why.
+        files.push({ uri: f.uri, notChecked: `internal error: ${(e as Error)?.message ?? String(e)}`, skewguardFile: true, summary: 'not checked: internal error', steps: [], findings: [] });
+      }
+    }
+    return { files };
+  });
+}
