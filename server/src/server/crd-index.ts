@@ -6,7 +6,7 @@
 // leaves the index alone (lsp-lint opens thousands of files whose buffers are the disk's).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ALWAYS_SKIPPED_FOLDERS } from '../shared/names';
+import { walkFolders, unreadableNote } from './walk';
 import { MAX_FILE_BYTES } from '../shared/limits';
 import { workspaceFacts, type NeighbourFacts } from '../engine/families/registry';
 
@@ -17,7 +17,6 @@ type Use = ReturnType<NonNullable<NeighbourFacts['customResourceUses']>>['uses']
 const MANIFEST_EXT = /\.(ya?ml|json)$/i;
 const MAX_FOLDERS = 2000;
 const MAX_FILES = 20000;
-const SKIP = new Set([...ALWAYS_SKIPPED_FOLDERS, '.git']);
 
 /** What a file adds to the index: its CRD text (only when it may hold one), the custom groups its apiVersions name and
  *  those apiVersions (a custom resource moved to another version changes what its CRD's check says). */
@@ -131,22 +130,16 @@ export class CrdIndex {
     const files = new Map<string, Summary>();
     const candidates = new Set<string>();
     for (const p of this.openFiles()) if ((p === root || p.startsWith(root + path.sep)) && MANIFEST_EXT.test(p)) candidates.add(p);
-    const queue = [root];
-    let folders = 0;
     let truncated: string | undefined;
-    while (queue.length) {
-      if (folders >= MAX_FOLDERS) { truncated = `the workspace walk for CustomResourceDefinitions stopped after ${MAX_FOLDERS} folders`; break; }
-      const dir = queue.shift()!;
-      folders++;
-      let ents: fs.Dirent[] = [];
-      try { ents = fs.readdirSync(dir, { withFileTypes: true }); } catch { continue; }
-      for (const d of ents) {
-        const p = path.join(dir, d.name);
-        if (d.isDirectory()) { if (!d.name.startsWith('.') && !SKIP.has(d.name)) queue.push(p); } else if (d.isFile() && MANIFEST_EXT.test(d.name)) candidates.add(p);
-      }
-      if (candidates.size > MAX_FILES) { truncated = `the workspace walk for CustomResourceDefinitions stopped after ${MAX_FILES} files`; break; }
-    }
-    const notRead: string[] = truncated ? [truncated] : [];
+    const w = walkFolders(root, {
+      maxFolders: MAX_FOLDERS,
+      onFile: (p, name) => {
+        if (MANIFEST_EXT.test(name)) candidates.add(p);
+        if (candidates.size > MAX_FILES) { truncated = `the workspace walk for CustomResourceDefinitions stopped after ${MAX_FILES} files`; return false; }
+      },
+    });
+    if (w.stopped && !truncated) truncated = `the workspace walk for CustomResourceDefinitions stopped after ${MAX_FOLDERS} folders`;
+    const notRead: string[] = [...(truncated ? [truncated] : []), ...unreadableNote('the workspace walk for CustomResourceDefinitions', w.unreadable)];
     for (const p of [...candidates].sort()) files.set(p, summaryOf(p, this.readText(p)));
     const idx: RootIndex = { root, files, notRead, ...(truncated ? { truncated } : {}), uses: new Map() };
     this.roots.set(root, idx);
@@ -166,19 +159,9 @@ export class CrdIndex {
       try { st = fs.statSync(abs); } catch (e) { problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}), so its CustomResourceDefinitions are not known` }); return; }
       const list: string[] = [];
       if (st.isDirectory()) {
-        const queue = [abs];
-        let folders = 0;
-        while (queue.length && folders < MAX_FOLDERS && list.length < MAX_FILES) {
-          const dir = queue.shift()!;
-          folders++;
-          let ents: fs.Dirent[] = [];
-          try { ents = fs.readdirSync(dir, { withFileTypes: true }); } catch (e) { problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": folder ${path.relative(abs, dir) || '.'} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` }); continue; }
-          for (const d of ents.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-            const p = path.join(dir, d.name);
-            if (d.isDirectory()) { if (!d.name.startsWith('.') && !SKIP.has(d.name)) queue.push(p); } else if (d.isFile() && MANIFEST_EXT.test(d.name)) list.push(p);
-          }
-        }
-        if (queue.length) problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": only the first ${list.length} files of ${folders} folders were read` });
+        const w = walkFolders(abs, { maxFolders: MAX_FOLDERS, sorted: true, onFile: (p, name) => { if (MANIFEST_EXT.test(name)) list.push(p); return list.length < MAX_FILES; } });
+        for (const u of w.unreadable) problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": folder ${u} cannot be read` });
+        if (w.stopped) problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": only the first ${list.length} files of ${w.folders} folders were read` });
       } else if (st.isFile()) {
         list.push(abs);
       } else {

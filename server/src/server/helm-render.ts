@@ -29,6 +29,7 @@ import type { AddressInfo } from 'node:net';
 import { servedAt } from '../engine/kubernetes/served';
 import { parseVersion } from '../engine/families/helm/template/semver';
 import type { ChartRender, ChartEmission } from '../engine/families/helm/rendered';
+import { chartRootOf, looksLikeChartFile } from './chart-root';
 
 // node:http and node:crypto are loaded when a chart is first rendered (or hashed), not at every server start: most
 // runs never render (it is opt-in), and each costs start-up time.
@@ -547,27 +548,7 @@ export interface HelmRead {
   notRendered?: Array<{ step: string; error: string }>;
 }
 
-const looksLikeChartFile = (file: string) => /(^|[\\/])templates[\\/]/.test(file) || /(^|[\\/])(Chart\.ya?ml|values[^\\/]*\.ya?ml)$/i.test(file);
-
-/**
- * The chart a file belongs to: the nearest folder above it with a Chart.yaml, and for a vendored subchart
- * (<parent>/charts/<sub>/…) its outermost parent chart, which is what Helm renders. Undefined for other files.
- */
-export function chartRootOf(file: string, exists: (p: string) => boolean = fs.existsSync): string | undefined {
-  if (!looksLikeChartFile(file)) return undefined;
-  let dir = path.dirname(file);
-  let found: string | undefined;
-  for (let i = 0; i < 24; i++) {
-    if (exists(path.join(dir, 'Chart.yaml'))) { found = dir; break; }
-    const up = path.dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
-  while (found && path.basename(path.dirname(found)) === 'charts' && exists(path.join(path.dirname(path.dirname(found)), 'Chart.yaml'))) {
-    found = path.dirname(path.dirname(found));
-  }
-  return found;
-}
+export { chartRootOf, looksLikeChartFile } from './chart-root';
 
 export interface HelmServiceOptions {
   jobs: number;

@@ -3,7 +3,7 @@
 // the RuntimeClass walk); the engine resolves nothing on disk (engine/kata/chain.ts does the matching).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ALWAYS_SKIPPED_FOLDERS } from '../shared/names';
+import { walkFolders, unreadableNote } from './walk';
 import { workspaceFacts } from '../engine/families/registry';
 import { flavourOfRuntime, resolveConfigPath, kataDeployTags, type KataChainFacts } from '../engine/kata/chain';
 
@@ -18,22 +18,15 @@ export function walkKataChain(root: string, openPaths: string[], readText: (p: s
   const inRoot = (p: string) => p === root || p.startsWith(root + path.sep);
   const tomls = new Set<string>(openPaths.filter((p) => inRoot(p) && /\.toml$/i.test(p)));
   const yamls = new Set<string>(openPaths.filter((p) => inRoot(p) && isKataDeployName(p)));
-  const queue = [root];
-  let seen = 0;
-  while (queue.length && seen < MAX_FOLDERS) {
-    const dir = queue.shift()!;
-    seen++;
-    let ents: fs.Dirent[] = [];
-    try { ents = fs.readdirSync(dir, { withFileTypes: true }); } catch { continue; }
-    for (const d of ents) {
-      const p = path.join(dir, d.name);
-      if (d.isDirectory()) { if (!d.name.startsWith('.') && !ALWAYS_SKIPPED_FOLDERS.includes(d.name)) queue.push(p); continue; }
-      if (!d.isFile()) continue;
-      if (/\.toml$/i.test(d.name) && tomls.size < MAX_TOML) tomls.add(p);
+  const w = walkFolders(root, {
+    maxFolders: MAX_FOLDERS,
+    onFile: (p, name) => {
+      if (/\.toml$/i.test(name) && tomls.size < MAX_TOML) tomls.add(p);
       else if (isKataDeployName(p)) yamls.add(p);
-    }
-  }
-  const partial: string[] = queue.length ? [`the workspace walk stopped after ${seen} folders`] : [];
+    },
+  });
+  const partial: string[] = w.stopped ? [`the workspace walk stopped after ${w.folders} folders`] : [];
+  partial.push(...unreadableNote('the workspace walk', w.unreadable));
   if (tomls.size >= MAX_TOML) partial.push(`only the first ${MAX_TOML} .toml files were looked at`);
   const size = (p: string) => { try { return fs.statSync(p).size; } catch { return 0; } };
   const configs = [...tomls].filter((p) => workspaceFacts.isRuntimeConfigName(p)).sort();

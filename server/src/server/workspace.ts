@@ -10,6 +10,7 @@ import { memoIn } from '../engine/memo';
 import { parseYaml } from '../engine/parse/yaml';
 import { MAX_FILE_BYTES } from '../shared/limits';
 import { CrdIndex } from './crd-index';
+import { walkFolders, unreadableNote } from './walk';
 import { walkKataChain } from './kata-chain';
 import type { KataChainFacts } from '../engine/kata/chain';
 
@@ -122,20 +123,10 @@ export class WorkspaceState {
     const root = this.rootFor(file) ?? path.dirname(file);
     return memoIn(this.runtimeConfigs, root, () => {
       const found = new Set<string>([...this.openTexts.keys()].filter((p) => (p === root || p.startsWith(root + path.sep)) && workspaceFacts.isRuntimeConfigName(p)));
-      const queue = [root];
-      let seen = 0;
-      while (queue.length && seen < 2000) {
-        const dir = queue.shift()!;
-        seen++;
-        let ents: fs.Dirent[] = [];
-        try { ents = fs.readdirSync(dir, { withFileTypes: true }); } catch { continue; }
-        for (const d of ents) {
-          const p = path.join(dir, d.name);
-          if (d.isDirectory()) { if (!d.name.startsWith('.') && !ALWAYS_SKIPPED_FOLDERS.includes(d.name)) queue.push(p); } else if (d.isFile() && workspaceFacts.isRuntimeConfigName(p)) found.add(p);
-        }
-      }
+      const w = walkFolders(root, { maxFolders: 2000, onFile: (p) => { if (workspaceFacts.isRuntimeConfigName(p)) found.add(p); } });
       // The walk's cap reached: said, so that a RuntimeClass handler is not passed (or failed) on a partial look.
-      const partial: string[] = queue.length ? [`the workspace walk for containerd configs stopped after ${seen} folders`] : [];
+      const partial: string[] = w.stopped ? [`the workspace walk for containerd configs stopped after ${w.folders} folders`] : [];
+      partial.push(...unreadableNote('the workspace walk for containerd configs', w.unreadable));
       const files: string[] = [], names = new Set<string>();
       for (const p of [...found].sort()) {
         const text = this.readText(p);

@@ -1,8 +1,7 @@
 // The web build's server/helm-render (scripts/build.mjs aliases it here): in the browser Helm is never run (there is
 // no process to run), so a chart is always read by skewguard's evaluator, and its files' `helm` fact says why.
-import * as path from 'node:path';
-import * as fs from 'node:fs';
 import type { ChartRender } from '../engine/families/helm/rendered';
+import { chartRootOf } from '../server/chart-root';
 
 export interface HelmRead {
   chart: string;
@@ -19,24 +18,7 @@ export interface HelmConfig { render: boolean; path?: { value: string; base?: st
 
 export const WEB_WHY = 'in the web extension Helm is never run (no process can be started in the browser)';
 
-const looksLikeChartFile = (file: string) => /(^|[\\/])templates[\\/]/.test(file) || /(^|[\\/])(Chart\.ya?ml|values[^\\/]*\.ya?ml)$/i.test(file);
-
-/** The chart a file belongs to, as the desktop server finds it (nearest Chart.yaml; a vendored subchart's parent). */
-export function chartRootOf(file: string, exists: (p: string) => boolean = fs.existsSync): string | undefined {
-  if (!looksLikeChartFile(file)) return undefined;
-  let dir = path.dirname(file);
-  let found: string | undefined;
-  for (let i = 0; i < 24; i++) {
-    if (exists(path.join(dir, 'Chart.yaml'))) { found = dir; break; }
-    const up = path.dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
-  while (found && path.basename(path.dirname(found)) === 'charts' && exists(path.join(path.dirname(path.dirname(found)), 'Chart.yaml'))) {
-    found = path.dirname(path.dirname(found));
-  }
-  return found;
-}
+export { chartRootOf } from '../server/chart-root';
 
 export class HelmService {
   trusted = false;

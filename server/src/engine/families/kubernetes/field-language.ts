@@ -8,6 +8,7 @@ import type { KubernetesContext, ManifestObject } from './index';
 import type { YamlDoc } from '../../parse/yaml';
 import { rootNode, fieldTable, maskOf, minorNumber, describeType, sourceOf, pathText, type FieldNode } from '../../kubernetes/fields';
 import { loadJson } from '../../data';
+import { listOf } from '../../rules/kubernetes/common';
 import { schemaAt, schemaChild, schemaType, schemaDescription, isOpen, ANY } from './crd-schema';
 import { crdName, type CrdSchema } from './crds';
 
@@ -49,16 +50,7 @@ function windowOf(ctx: KubernetesContext) {
   return { t, minors, mask: maskOf(minors), n: t.last - t.first + 1 };
 }
 
-const runs = (ms: number[]): string => {
-  const parts: string[] = [];
-  for (let i = 0; i < ms.length; i++) {
-    let j = i;
-    while (j + 1 < ms.length && ms[j + 1] === ms[j] + 1) j++;
-    parts.push(i === j ? `1.${ms[i]}` : `1.${ms[i]}..1.${ms[j]}`);
-    i = j;
-  }
-  return parts.join(', ');
-};
+const runs = listOf;
 const minorsOf = (mask: number, first: number, n: number): number[] => { const out: number[] = []; for (let i = 0; i < n; i++) if (mask & (1 << i)) out.push(first + i); return out; };
 
 /** The node of a path below an object's root (list indices are transparent in the table). */
