@@ -26,7 +26,7 @@ export function walkKataChain(root: string, openPaths: string[], readText: (p: s
     },
   });
   const partial: string[] = w.stopped ? [`the workspace walk stopped after ${w.folders} folders`] : [];
-  partial.push(...unreadableNote('the workspace walk', w.unreadable));
+  for (const n of unreadableNote('the workspace walk', w.unreadable)) partial.push(n);
   if (tomls.size >= MAX_TOML) partial.push(`only the first ${MAX_TOML} .toml files were looked at`);
   const size = (p: string) => { try { return fs.statSync(p).size; } catch { return 0; } };
   const configs = [...tomls].filter((p) => workspaceFacts.isRuntimeConfigName(p)).sort();

@@ -126,7 +126,7 @@ export class WorkspaceState {
       const w = walkFolders(root, { maxFolders: 2000, onFile: (p) => { if (workspaceFacts.isRuntimeConfigName(p)) found.add(p); } });
       // The walk's cap reached: said, so that a RuntimeClass handler is not passed (or failed) on a partial look.
       const partial: string[] = w.stopped ? [`the workspace walk for containerd configs stopped after ${w.folders} folders`] : [];
-      partial.push(...unreadableNote('the workspace walk for containerd configs', w.unreadable));
+      for (const n of unreadableNote('the workspace walk for containerd configs', w.unreadable)) partial.push(n);
       const files: string[] = [], names = new Set<string>();
       for (const p of [...found].sort()) {
         const text = this.readText(p);
