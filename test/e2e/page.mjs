@@ -89,9 +89,16 @@ export const editorOf = (page) => page.locator('.part.editor .editor-instance .m
 export const shot = (page, name) => page.screenshot({ path: path.join(OUT, `${name}.png`) });
 
 export async function openFile(page, rel) {
-  await page.keyboard.press('Control+P');
+  // Quick Open, asked again when the key went to a widget that was closing (the input then stays hidden).
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor();
+  for (let attempt = 0; ; attempt++) {
+    await page.keyboard.press('Control+P');
+    try { await input.waitFor({ state: 'visible', timeout: 5000 }); break; } catch (e) {
+      if (attempt >= 3) throw e;
+      await page.keyboard.press('Escape');
+      await editorOf(page).click({ position: { x: 200, y: 60 } }).catch(() => {});
+    }
+  }
   await input.fill(rel);
   await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: path.basename(rel) }).first().waitFor();
   await page.keyboard.press('Enter');

@@ -61,7 +61,7 @@ step('Upgrade Window view: the workspace\'s checked files with their verdict per
   const view = page().locator('.pane', { has: page().locator('.pane-header', { hasText: 'Upgrade Window' }) });
   const row = view.locator('.monaco-list-row', { hasText: 'app.yaml' }).first();
   await row.waitFor();
-  assert.match(norm(await row.innerText()), /app\.yaml\s*1\.18 ✗ · 1\.19 ✓ · 1\.20 ✓ · 1\.21 ✓ — kubernetes\/upgrade-1\.18-to-1\.21\/app\.yaml/);
+  assert.match(norm(await row.innerText()), /app\.yaml\s*1\.18 ✗ · 1\.19 ✓ · 1\.20 ✓ · 1\.21 ⚠ — kubernetes\/upgrade-1\.18-to-1\.21\/app\.yaml/);
   // Failing files first: the first row fails somewhere.
   const first = norm(await view.locator('.monaco-list-row').first().innerText());
   assert.match(first, /✗/);
@@ -81,6 +81,6 @@ step('Upgrade Window view: filtered by one step, each file\'s verdict at that st
   await row.waitFor();
   assert.match(norm(await row.innerText()), /kube-proxy\.yaml\s*Kubernetes 1\.21 ✗ — kubernetes\/stx6-skew-site\/manifests\/kube-proxy\.yaml$/);
   const app = view.locator('.monaco-list-row', { hasText: 'upgrade-1.18-to-1.21/app.yaml' }).first();
-  assert.match(norm(await app.innerText()), /app\.yaml\s*Kubernetes 1\.21 ✓ — /);
+  assert.match(norm(await app.innerText()), /app\.yaml\s*Kubernetes 1\.21 ⚠ — /);
   await shot(page(), 'window-view-filtered');
 });
