@@ -58,7 +58,13 @@ export class CrdIndex {
 
   constructor(private readText: (p: string) => string | undefined, private openFiles: () => Iterable<string>) {}
 
-  clear(): void { this.roots.clear(); this.extra.clear(); }
+  /** Each CRD file's parse, by path, kept while its text is the same (the index is updated in place on edits). */
+  private parsed = new Map<string, { text: string; defs?: CrdDef[]; error?: string }>();
+
+  clear(): void { this.roots.clear(); this.extra.clear(); this.parsed.clear(); }
+  /** A configuration changed: only what .skewguard.yaml's kubernetes.crds named is read again; the walk's index (files and
+   *  their summaries, which no configuration changes) is kept, so a workspace with a config per folder is walked once. */
+  forgetConfig(): void { this.extra.clear(); }
 
   /** The CRD facts for a file under `root`, with those of `extraPaths` (.skewguard.yaml kubernetes.crds) after them. */
   crdsFor(root: string, config?: { path: string; crds?: string[] }): CrdFacts {
@@ -79,7 +85,13 @@ export class CrdIndex {
     for (const [p, s] of idx.files) {
       if (s.crd === undefined) continue;
       const rel = path.relative(idx.root, p) || p;
-      try { found.push({ file: rel, defs: workspaceFacts.crdsOfText(s.crd, rel) }); } catch (e) { notRead.push(`${rel} does not parse (${(e as Error).message})`); }
+      const text = s.crd;
+      let got = this.parsed.get(p);
+      if (!got || got.text !== text) {
+        try { got = { text, defs: workspaceFacts.crdsOfText(text, rel) }; } catch (e) { got = { text, error: (e as Error).message }; }
+        this.parsed.set(p, got);
+      }
+      if (got.defs) found.push({ file: rel, defs: got.defs }); else notRead.push(`${rel} does not parse (${got.error})`);
     }
     return (idx.facts = workspaceFacts.crdFacts(found, notRead));
   }
@@ -112,7 +124,11 @@ export class CrdIndex {
     if (!idx || !MANIFEST_EXT.test(file)) return false;
     const now = summaryOf(file, text ?? this.readText(file));
     if (sameSummary(idx.files.get(file), now)) return false;
-    this.roots.delete(root);
+    // Updated in place (not walked again): a walk that stopped at its bound would otherwise be redone for every file
+    // outside it that is opened, and a workspace with a .skewguard.yaml per folder for every folder.
+    idx.files.set(file, now);
+    idx.facts = undefined;
+    idx.uses.clear();
     return true;
   }
 

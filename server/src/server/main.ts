@@ -428,7 +428,7 @@ function workspaceChanged(uri: string, delay: number): void {
 }
 
 function revalidateAll(): void {
-  ws.invalidate();
+  ws.invalidateAll();
   helm.reset();
   for (const d of documents.all()) schedule(d, 0);
   publishConfigProblems();

@@ -49,8 +49,11 @@ export class WorkspaceState {
   private folders = new Map<string, NonNullable<NeighbourFacts['staticPods']>>();
 
   invalidate(): void {
-    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.runtimeConfigs.clear(); this.crds.clear(); this.kataChains.clear();
+    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.runtimeConfigs.clear(); this.crds.forgetConfig(); this.kataChains.clear();
   }
+
+  /** Everything read from the disk is in doubt (watched files, trust, settings): the CRD index is walked again too. */
+  invalidateAll(): void { this.invalidate(); this.crds.clear(); }
 
   /**
    * Records an open document's text (undefined: closed) and says whether the text the workspace sees for that
