@@ -232,10 +232,12 @@ for (const [what, bad, setting, message] of BAD_VALUES) {
       assert.equal(sent.length, 1, JSON.stringify(sent));
       assert.equal(sent[0].setting, setting);
       assert.match(sent[0].message, message);
+      // A request's answer comes after every notification the server sent before it: showMessage follows the
+      // settingsProblems notification, and may not have been read yet when that one was.
+      const rc = await client.request('skewguard/resolvedConfig', { uri: u });
       const shown = client.notifications.filter((n) => n.method === 'window/showMessage');
       assert.equal(shown.length, 1, 'said once with window/showMessage');
       assert.match(shown[0].params.message, new RegExp(setting.replace(/[./]/g, '\\$&')));
-      const rc = await client.request('skewguard/resolvedConfig', { uri: u });
       assert.deepEqual(rc.settingsProblems, sent);
       if (bad.starlingx) assert.notEqual(rc.resolved.starlingx.source.kind, 'settings', 'the bad release is not applied');
       else assert.deepEqual(rc.resolved.starlingx, { release: '6.0', source: { kind: 'settings', detail: 'editor settings' } });
