@@ -654,6 +654,9 @@ connection.onCodeAction(guarded('codeAction', [], (p) => {
   const wantsQuick = !only || only.some((k) => CodeActionKind.QuickFix.startsWith(k) || k === CodeActionKind.QuickFix);
   const actions: CodeAction[] = [];
   const here: ActionContext['here'] = [];
+  // Fix-all's edits, worked out once per request (the quick-fix menu asks for both kinds).
+  let fixAll: ReturnType<typeof fixAllEdits> | undefined;
+  const allEdits = () => (fixAll ??= fixAllEdits(c.result.diagnostics, c.doc, uri));
   if (wantsQuick) {
     for (const d of [...c.result.diagnostics]) {
       const ctxDiag = p.context.diagnostics.find((x) => x.code === d.ruleId && sameRange(x.range, d.range));
@@ -671,11 +674,11 @@ connection.onCodeAction(guarded('codeAction', [], (p) => {
         });
       }
     }
-    for (const a of moreActions(actionContext(c, uri, here, true, () => fixAllEdits(c.result.diagnostics, c.doc, uri)))) actions.push(a);
+    for (const a of moreActions(actionContext(c, uri, here, true, allEdits))) actions.push(a);
     for (const a of didYouMeanFixes(uri, c.doc, p.context.diagnostics)) actions.push(a);
   }
   if (wantsFixAll) {
-    const edits = fixAllEdits(c.result.diagnostics, c.doc, uri);
+    const edits = allEdits();
     if (edits.length) {
       const kind = only?.includes(CodeActionKind.SourceFixAll) && !only.includes(FIX_ALL_KIND) ? CodeActionKind.SourceFixAll : FIX_ALL_KIND;
       actions.push({ title: 'Fix all auto-fixable skewguard problems', kind, edit: { changes: { [uri]: edits } } });
