@@ -173,3 +173,21 @@ test('#18.5 part by part, a hover and a quick fix near the end are at the file\'
   assert.ok(edits.every((e) => e.range.start.line >= d.range.start.line - 2 && e.range.start.line < d.range.start.line + 30), JSON.stringify(edits));
   assert.ok(edits.some((e) => e.range.start.line === d.range.start.line && /apps\/v1/.test(e.newText)), JSON.stringify(edits));
 });
+
+test('#18.5 a part that fails in the background pass: the file is checked whole (the server lives, no note "still checking" left)', async (t) => {
+  const want = brief(await wholeFile(t, BUNDLE));
+  // SKEWGUARD_FAULT=segment makes each background part throw (read when the server is spawned).
+  const saved = process.env.SKEWGUARD_FAULT;
+  process.env.SKEWGUARD_FAULT = 'segment';
+  let s;
+  try { s = await start(t, {}, { initializationOptions: { allDiagnostics: true } }); } finally {
+    if (saved === undefined) delete process.env.SKEWGUARD_FAULT; else process.env.SKEWGUARD_FAULT = saved;
+  }
+  const { client, uri } = s;
+  const u = uri('bundle.yaml');
+  await client.notify('textDocument/didOpen', { textDocument: { uri: u, languageId: 'yaml', version: 1, text: BUNDLE } });
+  const first = await client.waitFor(u, (p) => p.version === 1, { timeout: 60000 });
+  assert.ok(first.diagnostics.some((d) => d.code === CHECKING), 'the first publication is a partial one (the background pass is taken)');
+  const died = client.exit.then((e) => { throw new Error(`the server exited: ${JSON.stringify(e)}`); });
+  assert.deepEqual(brief((await Promise.race([complete(client, u, 1), died])).diagnostics), want);
+});

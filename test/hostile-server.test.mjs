@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { LspClient, makeWorkspace, uriOf, withTimeout, repoRoot, serverJs } from './helpers/lsp-client.mjs';
 
@@ -434,4 +434,19 @@ test('fix-all: the sorted-spans overlap check chooses exactly what the quadratic
   // Many small fixes, as a JSON List of thousands of objects has: the result is every fix, in order.
   const many = Array.from({ length: 20000 }, (_, i) => [{ start: i * 10, end: i * 10 + 5, edit: { range: i, newText: '' } }, { start: i * 10 + 7, end: i * 10 + 7, edit: { range: -i, newText: '' } }]);
   assert.equal(chooseNonOverlapping(many.reverse()).length, 40000);
+});
+
+test('"Check whole workspace": a folder the walk cannot list (here: its path is longer than PATH_MAX) is said in notChecked, not passed over', async (t) => {
+  const dir = makeWorkspace({ '.skewguard.yaml': 'kubernetes:\n  window: "1.18..1.21"\n', 'ok.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n' });
+  // Made step by step (each mkdir relative to the last folder): 24 levels of 200 characters, past Linux's 4096.
+  const seg = 'd'.repeat(200);
+  const made = spawnSync(process.execPath, ['-e', `const fs = require('fs'); process.chdir(process.argv[1]); for (let i = 0; i < 24; i++) { fs.mkdirSync('${seg}'); process.chdir('${seg}'); }`, dir]);
+  assert.equal(made.status, 0, String(made.stderr));
+  t.after(() => spawnSync('rm', ['-rf', dir])); // rm walks by file descriptor: the long path is no problem for it
+  const client = new LspClient(dir, {});
+  t.after(() => client.kill());
+  await withTimeout(client.initialize(), 10000, 'initialize did not answer');
+  const r = await withTimeout(client.request('skewguard/checkWorkspace', {}), 30000, 'checkWorkspace did not answer');
+  assert.equal(r.files, 1);
+  assert.ok(r.notChecked.some((n) => /^d{200}(\/d{200})*\/: folder not read \(ENAMETOOLONG/.test(n)), JSON.stringify(r.notChecked).slice(0, 500));
 });

@@ -45,9 +45,8 @@ interface RootIndex {
   files: Map<string, Summary>;
   /** Parsed on first use: the CRD-side rule needs only the summaries. */
   facts?: CrdFacts;
+  /** What the walk did not see (its bound, folders that could not be listed): said in the findings that depend on it. */
   notRead: string[];
-  /** The walk stopped before it had seen every folder or file: said in the findings that depend on it. */
-  truncated?: string;
   uses: Map<string, { uses: Use[]; notRead?: string }>;
 }
 
@@ -108,7 +107,8 @@ export class CrdIndex {
         if (text === undefined) continue;
         for (const u of workspaceFacts.customResourceUsesOfText(text, path.relative(root, p) || p, group)) uses.push({ ...u, abs: p });
       }
-      hit = { uses, ...(idx.truncated ? { notRead: idx.truncated } : {}) };
+      // What the walk did not see (its bound, folders that could not be listed): uses there are not known.
+      hit = { uses, ...(idx.notRead.length ? { notRead: idx.notRead.join('; ') } : {}) };
       if (idx.uses.size < 256) idx.uses.set(group, hit);
     }
     return { uses: hit.uses.filter((u) => (u as Use & { abs?: string }).abs !== except), ...(hit.notRead ? { notRead: hit.notRead } : {}) };
@@ -157,7 +157,7 @@ export class CrdIndex {
     if (w.stopped && !truncated) truncated = `the workspace walk for CustomResourceDefinitions stopped after ${MAX_FOLDERS} folders`;
     const notRead: string[] = [...(truncated ? [truncated] : []), ...unreadableNote('the workspace walk for CustomResourceDefinitions', w.unreadable)];
     for (const p of [...candidates].sort()) files.set(p, summaryOf(p, this.readText(p)));
-    const idx: RootIndex = { root, files, notRead, ...(truncated ? { truncated } : {}), uses: new Map() };
+    const idx: RootIndex = { root, files, notRead, uses: new Map() };
     this.roots.set(root, idx);
     return idx;
   }

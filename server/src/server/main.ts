@@ -46,7 +46,7 @@ import { ruleIds } from '../engine/rules';
 import { SettingsReporter } from './settingsReport';
 import { CONFIG_FILENAMES, isConfigFileName } from '../shared/names';
 import { VERSION } from '../shared/version';
-import { HelmService, chartRootOf, type HelmRead } from './helm-render';
+import { HelmService, chartRootOf, type HelmRead, type HelmConfig } from './helm-render';
 import { WorkspaceTrustedNotification, HelmProgressNotification, type HelmProgressParams } from '../shared/protocol';
 import type { ResolvedConfig as Resolved } from '../engine/config';
 import { DiagnosticLimiter } from './publish';
@@ -254,13 +254,17 @@ connection.onNotification(WorkspaceTrustedNotification, () => {
 /** The Helm part of a file's analysis input: the chart's renders when they are made, or the render under way. */
 function helmInput(file: string, config: Resolved, start = true): ReturnType<HelmService['request']> {
   const root = ws.rootFor(file) ?? process.cwd();
+  return helm.request(file, helmConfigOf(config, root), config.kubernetes.minors, root, (f) => ws.openTexts.get(f), start);
+}
+
+/** The resolved helm settings as HelmService takes them: a helm.path from the settings (no base of its own) is the root's. */
+function helmConfigOf(config: Resolved, root: string): HelmConfig {
   const h = config.helm;
-  const settingsBase = h.path && h.path.source.kind !== 'config' ? root : undefined;
-  return helm.request(file, {
+  return {
     render: h.render,
-    path: h.path ? { value: h.path.value, base: h.path.base ?? settingsBase } : undefined,
+    path: h.path ? { value: h.path.value, base: h.path.base ?? root } : undefined,
     values: { files: h.values.files, base: h.values.base },
-  }, config.kubernetes.minors, root, (f) => ws.openTexts.get(f), start);
+  };
 }
 
 function configFor(file: string, uri?: string): { config: ResolvedConfig; loaded?: LoadedConfig } {
@@ -650,6 +654,9 @@ connection.onCodeAction(guarded('codeAction', [], (p) => {
   const wantsQuick = !only || only.some((k) => CodeActionKind.QuickFix.startsWith(k) || k === CodeActionKind.QuickFix);
   const actions: CodeAction[] = [];
   const here: ActionContext['here'] = [];
+  // Fix-all's edits, worked out once per request (the quick-fix menu asks for both kinds).
+  let fixAll: ReturnType<typeof fixAllEdits> | undefined;
+  const allEdits = () => (fixAll ??= fixAllEdits(c.result.diagnostics, c.doc, uri));
   if (wantsQuick) {
     for (const d of [...c.result.diagnostics]) {
       const ctxDiag = p.context.diagnostics.find((x) => x.code === d.ruleId && sameRange(x.range, d.range));
@@ -667,11 +674,11 @@ connection.onCodeAction(guarded('codeAction', [], (p) => {
         });
       }
     }
-    for (const a of moreActions(actionContext(c, uri, here, true, () => fixAllEdits(c.result.diagnostics, c.doc, uri)))) actions.push(a);
+    for (const a of moreActions(actionContext(c, uri, here, true, allEdits))) actions.push(a);
     for (const a of didYouMeanFixes(uri, c.doc, p.context.diagnostics)) actions.push(a);
   }
   if (wantsFixAll) {
-    const edits = fixAllEdits(c.result.diagnostics, c.doc, uri);
+    const edits = allEdits();
     if (edits.length) {
       const kind = only?.includes(CodeActionKind.SourceFixAll) && !only.includes(FIX_ALL_KIND) ? CodeActionKind.SourceFixAll : FIX_ALL_KIND;
       actions.push({ title: 'Fix all auto-fixable skewguard problems', kind, edit: { changes: { [uri]: edits } } });
@@ -708,7 +715,7 @@ connection.onRequest(ResolvedConfigRequest, (p: ResolvedConfigParams): ResolvedC
   const r = p.uri ? results.get(p.uri) : undefined;
   const lines = loaded ? new LineIndex(loaded.text) : undefined;
   const resolved = describeResolved(config);
-  resolved.helm = helmDescription(file, config, !!p.uri);
+  resolved.helm = helmDescription(resolved.helm as Record<string, unknown>, file, config, !!p.uri);
   const k = resolved.kubernetes as { window: string; source: { kind: string } };
   const summary = `StarlingX ${config.starlingx.release.release} · Kubernetes ${k.window}${config.kata.window ? ` · Kata ${(resolved.kata as { window: string }).window}` : ''}`;
   return {
@@ -723,11 +730,9 @@ connection.onRequest(ResolvedConfigRequest, (p: ResolvedConfigParams): ResolvedC
 });
 
 /** --print-config's and the status bar's Helm part: the settings, the binary found, how a chart would be read. */
-function helmDescription(file: string, config: Resolved, isFile: boolean): Record<string, unknown> {
-  const base = describeResolved(config).helm as Record<string, unknown>;
+function helmDescription(base: Record<string, unknown>, file: string, config: Resolved, isFile: boolean): Record<string, unknown> {
   const root = ws.rootFor(file) ?? process.cwd();
-  const h = config.helm;
-  const found = helm.binary({ render: h.render, path: h.path ? { value: h.path.value, base: h.path.base ?? root } : undefined, values: { files: [] } }, root);
+  const found = helm.binary(helmConfigOf(config, root), root);
   const out: Record<string, unknown> = { ...base, trusted: helm.trusted, binary: found.path ?? null, looked: found.looked };
   if (isFile) {
     const r = helmInput(file, config, false);

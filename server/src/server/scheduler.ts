@@ -12,6 +12,7 @@ import { splitDocuments, detached } from '../engine/parse/yaml';
 import { familyById, MODELINE } from '../engine/families/registry';
 import type { Diagnostic } from '../engine/types';
 import type { Focus } from './publish';
+import { injectFault } from '../engine/faults';
 
 /** Files below this size are analysed whole (fast enough, and nothing to gain). */
 const MIN_CHARS = 256 * 1024;
@@ -143,6 +144,8 @@ function shifted(d: Diagnostic, by: number): Diagnostic {
 
 export class Scheduler {
   private readonly docs = new Map<string, DocState>();
+  /** Documents whose background pass failed: analysed whole from then on (until closed), never left "still checking". */
+  private readonly whole = new Set<string>();
 
   /**
    * @param again validates the document again (main.ts schedule(doc, 0)): the background pass calls it to publish
@@ -156,7 +159,7 @@ export class Scheduler {
    */
   analyze(uri: string, version: number, input: AnalyzeInput): AnalyzeResult | undefined {
     const { text } = input;
-    if (text.length < MIN_CHARS || input.helmRenders || MODELINE.test(text.slice(0, 2000))) return this.drop(uri);
+    if (text.length < MIN_CHARS || input.helmRenders || this.whole.has(uri) || MODELINE.test(text.slice(0, 2000))) return this.drop(uri);
     let st = this.docs.get(uri);
     if (st?.job) st.job.cancelled = true;
     if (!st || st.config !== input.config || (st.version === version && !st.resuming)) {
@@ -240,7 +243,19 @@ export class Scheduler {
     const step = () => {
       if (job.cancelled || this.docs.get(uri) !== st) return;
       const t0 = performance.now();
-      while (k < rest.length && performance.now() - t0 < SLICE_MS) { this.part(st, segments[rest[k]], parts, rest[k], firstDocs[rest[k]], input); k++; }
+      try {
+        while (k < rest.length && performance.now() - t0 < SLICE_MS) {
+          injectFault(input.faults, 'segment');
+          this.part(st, segments[rest[k]], parts, rest[k], firstDocs[rest[k]], input); k++;
+        }
+      } catch {
+        // Outside any request's guard (an exception here would end the server, and the note "still checking" would
+        // stay): the file is analysed whole instead, where a failure is the file's internal error.
+        this.drop(uri);
+        this.whole.add(uri);
+        this.again(uri);
+        return;
+      }
       if (k < rest.length && performance.now() - published < PROGRESS_MS) { setImmediate(step); return; }
       // Done, or time to show progress: the document is validated again, from the cache.
       published = performance.now();
@@ -289,7 +304,7 @@ export class Scheduler {
     return undefined;
   }
 
-  forget(uri: string): void { this.drop(uri); }
+  forget(uri: string): void { this.drop(uri); this.whole.delete(uri); }
 }
 
 /**

@@ -50,18 +50,17 @@ export function registerWindowCommands(connection: Connection, ws: () => Workspa
 }
 
 export function windowEdit(w: WorkspaceState, p: WindowEditParams): WindowEditResult {
-  {
-    if (!p || !(WINDOW_PARTS as readonly string[]).includes(p.part) || typeof p.value !== 'string') return { problem: 'no such part of the window' };
-    const file = p.uri ? toPath(p.uri) : path.join(w.roots[0] ?? process.cwd(), '__workspace__');
-    const loaded = w.explicitConfig ? w.loadConfigFile(w.explicitConfig) ?? undefined : w.configFor(file);
-    const target = loaded?.path ?? path.join(w.rootFor(file) ?? w.roots[0] ?? path.dirname(file), CONFIG_FILENAMES[0]);
-    const exists = !!loaded || fs.existsSync(target);
-    const before = loaded?.text ?? '';
-    const text = setWindowValue(before, p.part, p.value.trim());
-    // The validator's verdict on the new text: only problems the change brings are refused.
-    const was = new Set(parseConfig(target, before, ruleIds).problems.map((x) => x.message));
-    const now = parseConfig(target, text, ruleIds).problems.filter((x) => !was.has(x.message));
-    if (now.length) return { problem: now.map((x) => x.message).join('; ') };
-    return { path: target, exists, text };
-  }
+  if (!p || !(WINDOW_PARTS as readonly string[]).includes(p.part) || typeof p.value !== 'string') return { problem: 'no such part of the window' };
+  const file = p.uri ? toPath(p.uri) : path.join(w.roots[0] ?? process.cwd(), '__workspace__');
+  // configFor: --config when given, else the nearest .skewguard.yaml.
+  const loaded = w.configFor(file);
+  const target = loaded?.path ?? path.join(w.rootFor(file) ?? w.roots[0] ?? path.dirname(file), CONFIG_FILENAMES[0]);
+  const exists = !!loaded || fs.existsSync(target);
+  const before = loaded?.text ?? '';
+  const text = setWindowValue(before, p.part, p.value.trim());
+  // The validator's verdict on the new text: only problems the change brings are refused.
+  const was = new Set(parseConfig(target, before, ruleIds).problems.map((x) => x.message));
+  const now = parseConfig(target, text, ruleIds).problems.filter((x) => !was.has(x.message));
+  if (now.length) return { problem: now.map((x) => x.message).join('; ') };
+  return { path: target, exists, text };
 }

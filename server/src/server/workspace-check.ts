@@ -23,9 +23,12 @@ export function registerWorkspaceCommands(
 ): void {
   const run = (fix: boolean): WorkspaceCheckResult => {
     const roots = ws().roots;
-    const found = roots.flatMap((r) => collectFiles([r], r, [], false).files);
+    const walked = roots.map((r) => collectFiles([r], r, [], false));
+    const found = walked.flatMap((c) => c.files);
     const files = found.slice(0, MAX_FILES);
     const out: WorkspaceCheckResult = { files: 0, withFindings: 0, notChecked: [], ...(found.length > MAX_FILES ? { truncated: `only the first ${MAX_FILES} of ${found.length} files were checked; use lsp-lint for the rest` } : {}) };
+    // A folder the walk could not list holds files that are not checked: said, as lsp-lint says it.
+    for (const u of walked.flatMap((c) => c.unreadable)) out.notChecked.push(`${path.relative(roots[0] ?? '', u.path) || '.'}/: folder not read (${u.reason})`);
     if (fix) out.changes = {};
     for (const f of files) {
       const uri = pathToFileURL(f).toString();

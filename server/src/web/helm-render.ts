@@ -3,18 +3,9 @@
 import type { ChartRender } from '../engine/families/helm/rendered';
 import { chartRootOf } from '../server/chart-root';
 
-export interface HelmRead {
-  chart: string;
-  readBy: 'helm' | 'helm+evaluator' | 'evaluator';
-  why?: string;
-  helm?: string;
-  helmVersion?: string;
-  rendered?: string[];
-  notRendered?: Array<{ step: string; error: string }>;
-}
-export interface HelmFound { path?: string; looked: string[] }
-export interface HelmServiceOptions { jobs: number; progress?: (chartRoot: string, step: string, ok: boolean) => void; timeoutMs?: number; node?: string }
-export interface HelmConfig { render: boolean; path?: { value: string; base?: string }; values: { files: string[]; base?: string } }
+// The types are the desktop module's own (type-only: erased, so the web build still bundles none of its Node code).
+import type { HelmRead, HelmFound, HelmServiceOptions, HelmConfig } from '../server/helm-render';
+export type { HelmRead, HelmFound, HelmServiceOptions, HelmConfig };
 
 export const WEB_WHY = 'in the web extension Helm is never run (no process can be started in the browser)';
 
