@@ -140,6 +140,19 @@ test('engine: a CRD in the same file defines its CRs; preserve-unknown-fields, a
   assert.match(d[0].message, /did you mean spec\.replicas\?/);
 });
 
+test('engine: a custom resource whose schema check stops at its issue limit says where, instead of passing the rest as checked', () => {
+  // 500 unknown keys before spec.cronSpec (a number where the schema says string): the check stops at 500 issues.
+  const keys = Array.from({ length: 500 }, (_, i) => `  k${i}: 1\n`).join('');
+  const text = `${CRONTAB_CRD}---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c}\nspec:\n${keys}  cronSpec: 5\n`;
+  const d = e.analyze({ path: '/x/c.yaml', text, config: e.resolveConfig({ cli: { kubernetesWindow: '1.30' } }) }).diagnostics.filter((x) => x.ruleId.startsWith('k8s/cr-'));
+  assert.equal(d.filter((x) => x.ruleId === 'k8s/cr-unknown-field' && x.severity === 'warning').length, 500);
+  const cut = d.filter((x) => x.severity === 'info');
+  assert.equal(cut.length, 1);
+  assert.match(cut[0].message, /^spec\.cronSpec and the rest of this CronTab not checked against the schema in .*: the check stops after 500 issues found$/);
+  const line = text.split('\n').findIndex((l) => l.startsWith('  cronSpec:'));
+  assert.deepEqual(cut[0].range.start, { line, character: 2 });
+});
+
 test('a workspace without CRDs or custom resources never gathers CRD facts (the 5,000-document bench pays nothing)', () => {
   let asked = 0;
   const neighbours = { get crds() { asked++; return undefined; }, customResourceUses() { asked++; return { uses: [] }; } };
