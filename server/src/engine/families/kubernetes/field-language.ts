@@ -70,9 +70,13 @@ function typeOf(node: FieldNode, prefer: number[], first: number): string | unde
 
 /** Hover on a field key of a manifest (built-in kind or custom resource); undefined when off is on no key. */
 export function fieldHover(ctx: KubernetesContext, lines: LineIndex, off: number): HoverResult | undefined {
-  const o = ctx.objects.find((x) => off >= x.doc.offset && off <= x.doc.end && keyAt(x, off));
-  if (!o) return undefined;
-  const at = keyAt(o, off)!;
+  // The object whose key is under the cursor, and that key: found once (keyAt locates every key it passes).
+  let o: ManifestObject | undefined;
+  let at: ReturnType<typeof keyAt>;
+  for (const x of ctx.objects) {
+    if (off >= x.doc.offset && off <= x.doc.end && (at = keyAt(x, off))) { o = x; break; }
+  }
+  if (!o || !at) return undefined;
   const rel = at.path.slice(o.at.length);
   if (rel.length === 1 && (rel[0] === 'apiVersion' || rel[0] === 'kind')) return undefined;
   const shown = pathText(rel);
