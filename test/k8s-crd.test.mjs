@@ -153,6 +153,18 @@ test('engine: a custom resource whose schema check stops at its issue limit says
   assert.deepEqual(cut[0].range.start, { line, character: 2 });
 });
 
+test('engine: a CRD file whose workspace search for custom resources was cut short says so once, instead of passing as "no use"', () => {
+  const neighbours = { crds: undefined, customResourceUses: () => ({ uses: [], notRead: 'the workspace walk for CustomResourceDefinitions stopped after 5000 files' }) };
+  const text = `${CRONTAB_CRD}---\n${CRONTAB_CRD.replace(/crontabs?/g, 'backup').replace(/CronTab/g, 'Backup')}`;
+  const d = e.analyze({ path: '/x/crd.yaml', text, config: e.resolveConfig({ cli: { kubernetesWindow: '1.30' } }), neighbours }).diagnostics.filter((x) => x.ruleId === 'k8s/crd-version-in-use');
+  assert.deepEqual(d.map((x) => x.severity), ['info']);
+  assert.match(d[0].message, /^crontabs\.stable\.example\.com: custom resources of the workspace not all searched \(the workspace walk for CustomResourceDefinitions stopped after 5000 files\)/);
+  assert.deepEqual(d[0].range.start, { line: text.split('\n').indexOf('  versions:'), character: 2 });
+  // Without a cut, nothing is said.
+  const none = e.analyze({ path: '/x/crd.yaml', text, config: e.resolveConfig({ cli: { kubernetesWindow: '1.30' } }), neighbours: { crds: undefined, customResourceUses: () => ({ uses: [] }) } }).diagnostics.filter((x) => x.ruleId === 'k8s/crd-version-in-use');
+  assert.deepEqual(none, []);
+});
+
 test('a workspace without CRDs or custom resources never gathers CRD facts (the 5,000-document bench pays nothing)', () => {
   let asked = 0;
   const neighbours = { get crds() { asked++; return undefined; }, customResourceUses() { asked++; return { uses: [] }; } };
