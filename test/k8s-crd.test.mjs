@@ -140,6 +140,42 @@ test('engine: a CRD in the same file defines its CRs; preserve-unknown-fields, a
   assert.match(d[0].message, /did you mean spec\.replicas\?/);
 });
 
+test('engine: a custom resource whose schema check stops at its issue limit says where, instead of passing the rest as checked', () => {
+  // 500 unknown keys before spec.cronSpec (a number where the schema says string): the check stops at 500 issues.
+  const keys = Array.from({ length: 500 }, (_, i) => `  k${i}: 1\n`).join('');
+  const text = `${CRONTAB_CRD}---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c}\nspec:\n${keys}  cronSpec: 5\n`;
+  const d = e.analyze({ path: '/x/c.yaml', text, config: e.resolveConfig({ cli: { kubernetesWindow: '1.30' } }) }).diagnostics.filter((x) => x.ruleId.startsWith('k8s/cr-'));
+  assert.equal(d.filter((x) => x.ruleId === 'k8s/cr-unknown-field' && x.severity === 'warning').length, 500);
+  const cut = d.filter((x) => x.severity === 'info');
+  assert.equal(cut.length, 1);
+  assert.match(cut[0].message, /^spec\.cronSpec and the rest of this CronTab not checked against the schema in .*: the check stops after 500 issues found$/);
+  const line = text.split('\n').findIndex((l) => l.startsWith('  cronSpec:'));
+  assert.deepEqual(cut[0].range.start, { line, character: 2 });
+});
+
+test('engine: a CRD file whose workspace search for custom resources was cut short says so once, instead of passing as "no use"', () => {
+  const neighbours = { crds: undefined, customResourceUses: () => ({ uses: [], notRead: 'the workspace walk for CustomResourceDefinitions stopped after 5000 files' }) };
+  const text = `${CRONTAB_CRD}---\n${CRONTAB_CRD.replace(/crontabs?/g, 'backup').replace(/CronTab/g, 'Backup')}`;
+  const d = e.analyze({ path: '/x/crd.yaml', text, config: e.resolveConfig({ cli: { kubernetesWindow: '1.30' } }), neighbours }).diagnostics.filter((x) => x.ruleId === 'k8s/crd-version-in-use');
+  assert.deepEqual(d.map((x) => x.severity), ['info']);
+  assert.match(d[0].message, /^crontabs\.stable\.example\.com: custom resources of the workspace not all searched \(the workspace walk for CustomResourceDefinitions stopped after 5000 files\)/);
+  assert.deepEqual(d[0].range.start, { line: text.split('\n').indexOf('  versions:'), character: 2 });
+  // Without a cut, nothing is said.
+  const none = e.analyze({ path: '/x/crd.yaml', text, config: e.resolveConfig({ cli: { kubernetesWindow: '1.30' } }), neighbours: { crds: undefined, customResourceUses: () => ({ uses: [] }) } }).diagnostics.filter((x) => x.ruleId === 'k8s/crd-version-in-use');
+  assert.deepEqual(none, []);
+});
+
+test('engine: a custom resource no CRD read defines, where some CRD files were not read, says so at its apiVersion once per group/kind', () => {
+  const crds = e.workspaceFacts.crdFacts([], ['crds/big.yaml does not parse (bad indentation)']);
+  const text = 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: a}\n---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: b}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: c}\n';
+  const run = (neighbours) => e.analyze({ path: '/x/cr.yaml', text, config: e.resolveConfig({ cli: { kubernetesWindow: '1.30' } }), neighbours }).diagnostics.filter((x) => x.ruleId === 'k8s/cr-version-not-served');
+  const d = run({ crds, customResourceUses: () => ({ uses: [] }) });
+  assert.deepEqual(d.map((x) => [x.severity, x.range.start]), [['info', { line: 0, character: 12 }]]);
+  assert.equal(d[0].message, 'stable.example.com/v1 CronTab: no CustomResourceDefinition read defines stable.example.com/CronTab, so its version and fields are not checked; not read: crds/big.yaml does not parse (bad indentation)');
+  // Every CRD file read: nothing to say.
+  assert.deepEqual(run({ crds: e.workspaceFacts.crdFacts([], []), customResourceUses: () => ({ uses: [] }) }), []);
+});
+
 test('a workspace without CRDs or custom resources never gathers CRD facts (the 5,000-document bench pays nothing)', () => {
   let asked = 0;
   const neighbours = { get crds() { asked++; return undefined; }, customResourceUses() { asked++; return { uses: [] }; } };

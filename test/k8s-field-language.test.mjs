@@ -81,6 +81,19 @@ test('LSP hover on a field key: the verdict first (type, steps not served), the 
   });
 });
 
+test('engine hover on an annotation key: "Deprecated annotation" exactly where k8s/deprecated-annotation reads it (an Ingress\'s own, a pod template\'s)', async () => {
+  const { createRequire } = await import('node:module');
+  const e = createRequire(import.meta.url)('../dist/engine.js');
+  const config = e.resolveConfig({ cli: { kubernetesWindow: '1.17..1.20' } });
+  const hoverOn = (text, line, character) => e.hover(e.analyze({ path: '/x/m.yaml', text, config }), text, { line, character })?.markdown ?? '';
+  assert.match(hoverOn(INGRESS, 5, 10), /\*\*Deprecated annotation\*\* \(1\.18\)/);
+  // The Ingress annotation on a Pod: the rule does not read it there, nor does the hover.
+  const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n    kubernetes.io/ingress.class: nginx\nspec:\n  containers:\n  - name: a\n    image: a\n';
+  assert.deepEqual(e.analyze({ path: '/x/m.yaml', text: pod, config }).diagnostics.filter((d) => d.ruleId === 'k8s/deprecated-annotation'), []);
+  assert.doesNotMatch(hoverOn(pod, 5, 10), /Deprecated annotation/);
+  assert.match(hoverOn(pod, 5, 10), /metadata\.annotations\.kubernetes\.io\/ingress\.class/);
+});
+
 test('LSP completion of keys: the table\'s fields for the path, served at every step first, the others with the steps missing', async () => {
   await session({ 'ingress.yaml': INGRESS }, '1.17..1.20', async (client, dir) => {
     const uri = uriOf(path.join(dir, 'ingress.yaml'));

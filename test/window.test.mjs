@@ -61,6 +61,15 @@ test('windowVerdict: a file that does not parse fails every step; a skipped file
   assert.match(verdictLine(s), /^not checked: /);
 });
 
+test('windowVerdict: the steps are named by the file\'s family, also when its file does not parse (Kata releases, not Kubernetes)', () => {
+  // Kata releases are the steps of a configuration.toml or persist.json that does not parse as much as of one that does.
+  for (const [file, text] of [['/x/configuration.toml', '[hypervisor.qemu\npath = 1\n'], ['/x/configuration.toml', '[hypervisor.qemu]\npath = "/usr/bin/qemu"\n'], ['/x/persist.json', '{']]) {
+    const v = windowVerdict(analyze(file, text));
+    assert.equal(v.axis?.name, 'Kata Containers', `${file}: ${JSON.stringify(text)}`);
+  }
+  assert.equal(windowVerdict(analyze('/x/d.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a}\n', '1.30')).axis?.name, 'Kubernetes');
+});
+
 test('verdictLine joins runs of one verdict over long windows (Kata releases)', () => {
   const steps = ['3.1.0', '3.1.1', '3.1.2', '3.1.3', '3.2.0', '3.3.0', '3.4.0', '3.5.0', '3.6.0'];
   const v = { axis: axis(steps, 'Kata Containers'), steps: steps.map((step, i) => ({ step, verdict: i < 4 ? 'fail' : 'pass', findings: [] })), wholeWindow: [], noStep: [] };

@@ -9,11 +9,12 @@ import { componentOf, versionRow, standingAt, type Standing } from './kubernetes
 import { starlingxPath } from './config';
 import { LineIndex } from './text';
 import { familyById } from './families/registry';
+import type { FamilyModule } from './families/types';
 
 export type StepVerdict = 'pass' | 'warn' | 'fail';
 export interface StepAxis {
-  /** What the steps are versions of. */
-  name: 'Kubernetes' | 'Kata Containers' | 'Containerd';
+  /** What the steps are versions of (the family's FamilyModule.stepsName). */
+  name: 'Kubernetes' | NonNullable<FamilyModule['stepsName']>;
   steps: string[];
 }
 export interface StepResult {
@@ -39,8 +40,7 @@ const NOT_CHECKED = new Set(['skewguard/skipped-file', 'skewguard/internal-error
 export function stepAxisOf(result: AnalyzeResult): StepAxis | undefined {
   const steps = result.windowSteps;
   if (!steps?.length) return undefined;
-  const name: StepAxis['name'] = result.kata || result.persist ? 'Kata Containers' : result.containerd ? 'Containerd' : 'Kubernetes';
-  return { name, steps: [...steps] };
+  return { name: familyById(result.family)?.stepsName ?? 'Kubernetes', steps: [...steps] };
 }
 
 export { sameStep } from './steps';

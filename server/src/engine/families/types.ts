@@ -82,6 +82,8 @@ export interface FamilyModule<Id extends string = string> {
   facts(result: AnalyzeResult): Record<string, unknown> | undefined;
   /** The steps of the file's window (the versions each finding's `steps` are among), in order; undefined when none. */
   steps?(result: AnalyzeResult): readonly string[] | undefined;
+  /** What those steps are versions of, as the per-step views name them; absent: Kubernetes minors. */
+  stepsName?: 'Kata Containers' | 'Containerd';
   /** Loads the family's upstream data (cached by the loader). */
   data(): unknown;
   /**

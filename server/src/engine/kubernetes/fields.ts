@@ -199,7 +199,6 @@ export class FieldNode {
 
 const roots = new Map<string, FieldNode | null>();
 
-/** The node of an apiVersion/kind's object, or undefined when the table has no such kind. */
 /** A JSON path as a linked list, built while walking (no array per step). */
 export type FieldPath = { up: FieldPath; seg: string | number } | null;
 
@@ -238,6 +237,39 @@ export function walkMappings(
   }
 }
 
+/**
+ * Every key of a built-in object (`value`, at `at` in its document) that some minor of the table serves, with
+ * `alive`: the steps of `win` where its parent is served (the kind's at the root; `status`, `apiVersion` and `kind` of
+ * the root are left out). It goes on below a key at the steps that serve it, unless every such step takes the key's
+ * value as a free-form map or free-form JSON (nothing to look at there). The walk of the field-lifecycle rules.
+ */
+export function walkServedFields(
+  value: unknown, root: FieldNode, at: ReadonlyArray<string | number>, win: number,
+  visit: (key: string, node: FieldNode, alive: number, parent: FieldPath) => void,
+): void {
+  // Only the steps that serve the kind: a step that does not is the apiVersion rules' finding.
+  const alive0 = root.kindServed & win;
+  if (!alive0) return;
+  // `alive` of a node: the steps where its parent is served (a node is reached by one path of keys only).
+  const aliveOf = new Map<FieldNode, number>([[root, alive0]]);
+  walkMappings(value, root, at, (v, node, p, descend) => {
+    const alive = aliveOf.get(node)!;
+    for (const key of Object.keys(v)) {
+      if (node === root && (key === 'status' || key === 'apiVersion' || key === 'kind')) continue;
+      const c = node.child(key);
+      // Unknown to every minor: a typo or a custom field, for the unknown-field check, not a lifecycle finding.
+      if (!c.served) continue;
+      visit(key, c, alive, p);
+      const next = alive & c.served;
+      if (next && (c.freeForm & next) !== next) {
+        const val = v[key];
+        if (val && typeof val === 'object') { aliveOf.set(c, next); descend(val, c, key); }
+      }
+    }
+  });
+}
+
+/** The node of an apiVersion/kind's object, or undefined when the table has no such kind. */
 export function rootNode(apiVersion: string, kind: string): FieldNode | undefined {
   const key = `${apiVersion} ${kind}`;
   let r = roots.get(key);

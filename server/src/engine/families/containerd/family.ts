@@ -62,5 +62,6 @@ export const containerd: FamilyModule<'containerd'> = {
     containerdConfigVersion: r.containerd.version, containerdRuntimes: r.containerd.runtimeNames(),
   } : undefined),
   steps: (r) => r.containerd?.window.minors,
+  stepsName: 'Containerd',
   data: containerdData,
 };

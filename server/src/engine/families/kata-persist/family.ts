@@ -91,5 +91,6 @@ export const kataPersist: FamilyModule<'kata-persist'> = {
   complete: () => [],
   facts: (r) => (r.persist ? { persistKind: r.persist.kind, eras: r.persist.eras().map((id) => ({ id, writtenBy: r.persist!.eraRange(id) })), kataWindow: r.persist.windowText } : undefined),
   steps: (r) => r.persist?.window ?? (r.config ? resolveKataWindow(r.config).window : undefined),
+  stepsName: 'Kata Containers',
   data: persistData,
 };

@@ -61,18 +61,23 @@ const jsonType = (v: unknown): string => (v === null ? 'null' : Array.isArray(v)
 export type SchemaIssue =
   | { kind: 'unknown'; path: Array<string | number>; key: string; suggestion?: string; parentKeys: string[] }
   | { kind: 'type'; path: Array<string | number>; expected: string; got: string }
-  | { kind: 'enum'; path: Array<string | number>; values: unknown[]; got: unknown; suggestion?: string };
+  | { kind: 'enum'; path: Array<string | number>; values: unknown[]; got: unknown; suggestion?: string }
+  /** The walk stopped (issue limit or node budget) before `path`: it and what follows were not read. */
+  | { kind: 'cut'; path: Array<string | number>; reason: string };
 
 /**
  * Every issue of `value` (a CR without apiVersion/kind/metadata/status, at `at` in its document) against `schema`,
- * depth first, without recursion on the file's shape. At most `limit` issues (a hostile file cannot make it slow).
+ * depth first, without recursion on the file's shape. At most `limit` issues and 200,000 nodes (a hostile file cannot
+ * make it slow); where the walk stops before the end, a last `cut` issue says where.
  */
 export function schemaIssues(value: Record<string, unknown>, schema: CrdSchema, at: ReadonlyArray<string | number>, limit = 500): SchemaIssue[] {
   const out: SchemaIssue[] = [];
   const stack: Array<{ v: unknown; s: CrdSchema; path: Array<string | number>; root: boolean }> = [{ v: value, s: schema, path: [...at], root: true }];
   // A node budget as well: aliases can make a value visit the same nodes many times.
-  let budget = 200000;
-  while (stack.length && out.length < limit && budget-- > 0) {
+  const NODES = 200000;
+  let budget = NODES;
+  while (stack.length && out.length < limit && budget > 0) {
+    budget--;
     const { v, s, path, root } = stack.pop()!;
     if (s === ANY) continue;
     if (!root) {
@@ -102,6 +107,10 @@ export function schemaIssues(value: Record<string, unknown>, schema: CrdSchema, 
       pending.push({ v: v[k], s: c, path: [...path, k], root: false });
     }
     for (let i = pending.length - 1; i >= 0; i--) stack.push(pending[i]);
+  }
+  if (stack.length) {
+    const reason = out.length >= limit ? `${limit} issues found` : '200,000 values read';
+    out.push({ kind: 'cut', path: stack[stack.length - 1].path, reason });
   }
   return out;
 }

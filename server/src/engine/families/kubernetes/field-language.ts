@@ -7,7 +7,7 @@ import type { LineIndex } from '../../text';
 import type { KubernetesContext, ManifestObject } from './index';
 import type { YamlDoc } from '../../parse/yaml';
 import { rootNode, fieldTable, maskOf, minorNumber, describeType, sourceOf, pathText, type FieldNode } from '../../kubernetes/fields';
-import { loadJson } from '../../data';
+import { annotationRow } from '../../rules/kubernetes/deprecated-annotation';
 import { listOf } from '../../rules/kubernetes/common';
 import { schemaAt, schemaChild, schemaType, schemaDescription, isOpen, ANY } from './crd-schema';
 import { crdName, type CrdSchema } from './crds';
@@ -40,8 +40,6 @@ export function keyAt(o: ManifestObject, off: number): { path: Array<string | nu
   return undefined;
 }
 
-interface AnnotationRow { key?: string; prefix?: string; deprecated: number; ignoredByKubelet?: number; nonFunctional?: number; field: string[]; scope: string }
-const annotationRows = (): AnnotationRow[] => loadJson<{ rows: AnnotationRow[] }>('data/kubernetes/annotations.json').rows;
 
 /** The window's minors in the table, their mask, and the table's size. */
 function windowOf(ctx: KubernetesContext) {
@@ -70,9 +68,13 @@ function typeOf(node: FieldNode, prefer: number[], first: number): string | unde
 
 /** Hover on a field key of a manifest (built-in kind or custom resource); undefined when off is on no key. */
 export function fieldHover(ctx: KubernetesContext, lines: LineIndex, off: number): HoverResult | undefined {
-  const o = ctx.objects.find((x) => off >= x.doc.offset && off <= x.doc.end && keyAt(x, off));
-  if (!o) return undefined;
-  const at = keyAt(o, off)!;
+  // The object whose key is under the cursor, and that key: found once (keyAt locates every key it passes).
+  let o: ManifestObject | undefined;
+  let at: ReturnType<typeof keyAt>;
+  for (const x of ctx.objects) {
+    if (off >= x.doc.offset && off <= x.doc.end && (at = keyAt(x, off))) { o = x; break; }
+  }
+  if (!o || !at) return undefined;
   const rel = at.path.slice(o.at.length);
   if (rel.length === 1 && (rel[0] === 'apiVersion' || rel[0] === 'kind')) return undefined;
   const shown = pathText(rel);
@@ -87,7 +89,7 @@ export function fieldHover(ctx: KubernetesContext, lines: LineIndex, off: number
 function builtinHover(ctx: KubernetesContext, o: ManifestObject, rel: ReadonlyArray<string | number>, shown: string, node: FieldNode): string {
   const { t, minors, mask, n } = windowOf(ctx);
   const head = `**${shown}** of ${o.apiVersion} ${o.kind}`;
-  const annotation = annotationOf(rel);
+  const annotation = annotationOf(rel, o.kind);
   if (!node.served) {
     const parentFree = (() => { const p = nodeOf(o, rel.slice(0, -1)); return p ? (p.freeForm & p.served) === p.served && p.served !== 0 : false; })();
     return [head, '', parentFree ? 'A key of a free-form map: any key is served.' : `Not a field of ${o.apiVersion} ${o.kind} in any Kubernetes version of the field table (1.${t.first}..1.${t.last}): the API server drops it.`].concat(annotation).join('\n');
@@ -124,11 +126,12 @@ function builtinHover(ctx: KubernetesContext, o: ManifestObject, rel: ReadonlyAr
 }
 
 /** An annotation key that a field replaces (data/kubernetes/annotations.json): its lifecycle, as hover lines. */
-function annotationOf(rel: ReadonlyArray<string | number>): string[] {
+function annotationOf(rel: ReadonlyArray<string | number>, kind: string): string[] {
   const i = rel.indexOf('annotations');
   if (i < 1 || rel[i - 1] !== 'metadata' || i !== rel.length - 2) return [];
   const key = String(rel[rel.length - 1]);
-  const row = annotationRows().find((r) => r.key === key || (r.prefix && key.startsWith(r.prefix)));
+  // The rule's own reading (k8s/deprecated-annotation): an Ingress's own annotations, else a pod template's.
+  const row = annotationRow(key, kind === 'Ingress' && i === 1);
   if (!row) return [];
   const later = [row.ignoredByKubelet && `ignored by the kubelet from 1.${row.ignoredByKubelet}`, row.nonFunctional && `non-functional from 1.${row.nonFunctional}`].filter(Boolean);
   return ['', `**Deprecated annotation** (1.${row.deprecated})${later.length ? `, ${later.join(', ')}` : ''}: replaced by the field \`${row.field.join('.')}\` (${row.scope}).`];

@@ -3,6 +3,7 @@
 import type { KubernetesContext, ManifestObject } from '../../families/kubernetes';
 import { schemaIssues, type SchemaIssue } from '../../families/kubernetes/crd-schema';
 import { crdName, type CrdDef } from '../../families/kubernetes/crds';
+import { pathText } from '../../kubernetes/fields';
 
 export { crdName };
 
@@ -22,5 +23,5 @@ export function crIssues(ctx: KubernetesContext, o: ManifestObject): { issues: S
 
 /** "spec.jobs[0].image": a path below the object, as the other field rules say it. */
 export function relPath(o: ManifestObject, path: ReadonlyArray<string | number>): string {
-  return path.slice(o.at.length).map((s, i) => (typeof s === 'number' ? `[${s}]` : i ? `.${s}` : s)).join('');
+  return pathText(path.slice(o.at.length));
 }

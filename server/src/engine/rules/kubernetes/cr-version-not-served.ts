@@ -1,7 +1,7 @@
 import type { Rule } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
 import { YamlEditor } from '../../parse/yaml-edit';
-import { bestServed } from '../../families/kubernetes/crds';
+import { bestServed, groupVersion, mayBeCustomGroup } from '../../families/kubernetes/crds';
 import { crdName, servedList } from './cr-common';
 
 export const rule: Rule<KubernetesContext> = {
@@ -15,7 +15,9 @@ export const rule: Rule<KubernetesContext> = {
     + 'The fix changes the apiVersion to the best served version (partial: the fields are not converted). A CRD of the analysed file '
     + 'wins over one elsewhere; among the workspace\'s, the first by path. Where a workspace CRD and the built-in lifecycle rows '
     + '(cert-manager, Flux on a StarlingX path, CRD-provided groups such as snapshot.storage.k8s.io) both know the group/kind, the '
-    + 'workspace CRD wins: it is what the cluster installs. Groups the API server serves itself (those of the field table) are never custom resources.',
+    + 'workspace CRD wins: it is what the cluster installs. Groups the API server serves itself (those of the field table) are never custom resources. '
+    + 'Where no CRD read defines a custom group/kind and some files that may hold CRDs were not read (too big, unparsable, the '
+    + 'workspace walk cut short), an information at its apiVersion says so, naming them.',
   why: 'The API server serves a custom resource only at the versions its CRD marks `served: true`: applying the object fails '
     + '("no matches for kind"), and a Helm upgrade or a Flux reconciliation that carries it stops, once this CRD is installed.',
   bad: { filename: 'crontab.yaml', text: 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: crontabs.stable.example.com\nspec:\n  group: stable.example.com\n  scope: Namespaced\n  names: {plural: crontabs, singular: crontab, kind: CronTab}\n  versions:\n  - name: v1beta1\n    served: false\n    storage: false\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}\n---\napiVersion: stable.example.com/v1beta1\nkind: CronTab\nmetadata:\n  name: nightly\nspec:\n  cronSpec: "0 3 * * *"\n', options: 'Kubernetes 1.30' },
@@ -39,6 +41,23 @@ export const rule: Rule<KubernetesContext> = {
           return [{ title: `Change apiVersion to ${c.crd.group}/${best} — partial: check the fields against the CRD's ${best} schema`, edits: ed.edits, partial: true, preferred: false }];
         } : [],
         data: { crd: c.crd.name, crdFile: c.crd.file, version: c.versionName, served: c.crd.versions.filter((v) => v.served).map((v) => v.name) },
+      });
+    }
+    // A custom group/kind no CRD read defines (and no lifecycle row knows), where some CRD files were not read: its CRD
+    // may be among them. Said once per group/kind of the file, instead of passing as a resource nothing defines.
+    const said = new Set<string>();
+    for (const o of ctx.objects) {
+      if (!o.apiVersion.includes('.') || ctx.crdFor(o) || ctx.row(o)) continue;
+      const { group } = groupVersion(o.apiVersion);
+      if (said.has(`${group}/${o.kind}`) || !mayBeCustomGroup(group)) continue;
+      const notRead = ctx.crdFacts()?.notRead ?? [];
+      if (!notRead.length) break;
+      said.add(`${group}/${o.kind}`);
+      report({
+        message: `${o.apiVersion} ${o.kind}: no CustomResourceDefinition read defines ${group}/${o.kind}, so its version and fields are not checked; not read: ${notRead.join('; ')}`,
+        range: o.apiVersionRange,
+        severity: 'info',
+        data: { group, kind: o.kind, crdsNotRead: notRead },
       });
     }
   },

@@ -11,7 +11,8 @@ export const rule: Rule<KubernetesContext> = {
   title: 'CRD that stops serving a version custom resources of the workspace use',
   what: 'Reports a `CustomResourceDefinition` that marks a version `served: false`, or no longer lists it, while custom resources of '
     + 'the workspace (its other YAML and JSON files, found by a bounded walk, and the CRD\'s own file) are written at that version. '
-    + 'It names up to five of them (file:line), at the version\'s `served` value, or at `versions` when the version is gone.',
+    + 'It names up to five of them (file:line), at the version\'s `served` value, or at `versions` when the version is gone. '
+    + 'Where the walk stopped at its bound, an information at the first CRD\'s `versions` says that uses may be missed.',
   why: 'Once the CRD is applied the API server refuses those manifests at that version: the next apply, Helm upgrade or Flux '
     + 'reconciliation of the objects fails, although the CRD itself applies cleanly.',
   bad: { filename: 'crontab.yaml', text: 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: crontabs.stable.example.com\nspec:\n  group: stable.example.com\n  scope: Namespaced\n  names: {plural: crontabs, singular: crontab, kind: CronTab}\n  versions:\n  - name: v1beta1\n    served: false\n    storage: false\n  - name: v1\n    served: true\n    storage: true\n---\napiVersion: stable.example.com/v1beta1\nkind: CronTab\nmetadata:\n  name: nightly\n', options: 'Kubernetes 1.30' },
@@ -40,11 +41,23 @@ export const rule: Rule<KubernetesContext> = {
       }
       return own.get(`${group}/${kind}`) ?? [];
     };
+    let searchCut = false;
     for (const o of crds) {
       const d = crdOf(o, '');
       if (!d) continue;
       const here = ownOf(d.group, d.kind);
       const there = ctx.neighbours.customResourceUses?.(d.group);
+      if (there?.notRead && !searchCut) {
+        // The search for uses was cut short (the workspace walk's bound): said once per file, not passed as "no use".
+        searchCut = true;
+        const loc = o.doc.locate([...o.at, 'spec', 'versions']);
+        report({
+          message: `${d.name}: custom resources of the workspace not all searched (${there.notRead}): a use of a version this file's CRDs do not serve may be missed`,
+          range: loc.key ?? loc.value,
+          severity: 'info',
+          data: { crd: d.name, notSearched: there.notRead },
+        });
+      }
       const uses = [...here, ...(there?.uses ?? []).filter((u) => u.kind === d.kind)];
       const byVersion = new Map<string, typeof uses>();
       for (const u of uses) {

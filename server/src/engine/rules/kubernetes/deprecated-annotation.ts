@@ -4,7 +4,7 @@ import type { OffsetRange } from '../../parse/yaml';
 import { loadJson } from '../../data';
 import { rootNode, maskOf, minorNumber, fieldTable, pathText } from '../../kubernetes/fields';
 
-interface AnnotationRow {
+export interface AnnotationRow {
   key?: string;
   prefix?: string;
   scope: 'pod' | 'container' | 'ingress';
@@ -17,6 +17,12 @@ interface AnnotationRow {
   sources: string[];
 }
 const rows = (): AnnotationRow[] => loadJson<{ rows: AnnotationRow[] }>('data/kubernetes/annotations.json').rows;
+
+/** The row of an annotation key of a pod template's metadata or (`ingress`) an Ingress's: a key, or a prefix and more. */
+export function annotationRow(key: string, ingress: boolean): AnnotationRow | undefined {
+  return rows().find((r) => (r.key ? r.key === key : key.startsWith(r.prefix!) && key.length > r.prefix!.length)
+    && (r.scope === 'ingress') === ingress);
+}
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** The field's value for an annotation value, or undefined when the row has no mapping for it. */
@@ -86,8 +92,7 @@ export const rule: Rule<KubernetesContext> = {
         if (!isObj(ann)) continue;
         const annKeys = Object.keys(ann);
         for (const key of annKeys) {
-          const row = rows().find((r) => (r.key ? r.key === key : key.startsWith(r.prefix!) && key.length > r.prefix!.length)
-            && (r.scope === 'ingress') === (h.scope === 'ingress'));
+          const row = annotationRow(key, h.scope === 'ingress');
           if (!row || last < row.deprecated) continue;
           const value = ann[key];
           // Where the field goes: the pod spec, the named container, or the Ingress spec.

@@ -1,7 +1,7 @@
 import type { Rule } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
 import { loadJson } from '../../data';
-import { rootNode, maskOf, minorNumber, fieldTable, walkMappings, pathSegments, pathText, type FieldNode } from '../../kubernetes/fields';
+import { rootNode, maskOf, minorNumber, fieldTable, walkServedFields, pathSegments, pathText } from '../../kubernetes/fields';
 import { listOf } from './common';
 
 interface GateRow { gates: string[]; minors: number[]; text: string }
@@ -48,46 +48,31 @@ export const rule: Rule<KubernetesContext> = {
     for (const o of ctx.objects) {
       const root = rootNode(o.apiVersion, o.kind);
       if (!root) continue;
-      const alive0 = root.kindServed & win;
-      if (!alive0) continue;
-      const aliveOf = new Map<FieldNode, number>([[root, alive0]]);
-      walkMappings(o.value, root, o.at, (v, node, at, descend) => {
-        const alive = aliveOf.get(node)!;
-        for (const key of Object.keys(v)) {
-          if (node === root && (key === 'status' || key === 'apiVersion' || key === 'kind')) continue;
-          const c = node.child(key);
-          const here = alive & c.served;
-          if (!here) continue;
-          if (gated.has(key)) {
-            const hits: Array<{ m: number; row: GateRow }> = [];
-            for (const m of windowMinors) {
-              const i = m - t.first;
-              if (!(here & (1 << i)) || !c.owners[i]) continue;
-              const row = data[`${c.owners[i]}.${key}`]?.find((r) => r.minors.includes(m));
-              if (row) hits.push({ m, row });
-            }
-            if (hits.length) {
-              const segs = pathSegments({ up: at, seg: key });
-              const shown = pathText(segs.slice(o.at.length));
-              const gates = [...new Set(hits.flatMap((h) => h.row.gates))];
-              const first = hits[0];
-              const loc = o.doc.locate(segs);
-              // Steps of the window that serve the field but whose source was not read for gates: said, not passed over.
-              const notRead = windowMinors.filter((m) => (here & (1 << (m - t.first))) && notReadAt[String(m)]);
-              report({
-                message: `${shown} is served at ${listOf(hits.map((h) => h.m))} only when feature gate${gates.length > 1 ? 's' : ''} ${gates.join(' and ')} ${gates.length > 1 ? 'are' : 'is'} enabled `
-                  + `(alpha gates are off by default; the 1.${first.m} OpenAPI document: "${first.row.text}")`
-                  + (notRead.length ? `; not known at ${listOf(notRead)} (no field descriptions read for ${notRead.length > 1 ? 'those minors' : 'that minor'})` : ''),
-                range: loc.key ?? loc.value,
-                data: { path: shown, gates, servedOnlyWhenEnabledAt: hits.map((h) => `1.${h.m}`) },
-              });
-            }
-          }
-          if ((c.freeForm & here) !== here) {
-            const val = v[key];
-            if (val && typeof val === 'object') { aliveOf.set(c, here); descend(val, c, key); }
-          }
+      walkServedFields(o.value, root, o.at, win, (key, c, alive, at) => {
+        const here = alive & c.served;
+        if (!here || !gated.has(key)) return;
+        const hits: Array<{ m: number; row: GateRow }> = [];
+        for (const m of windowMinors) {
+          const i = m - t.first;
+          if (!(here & (1 << i)) || !c.owners[i]) continue;
+          const row = data[`${c.owners[i]}.${key}`]?.find((r) => r.minors.includes(m));
+          if (row) hits.push({ m, row });
         }
+        if (!hits.length) return;
+        const segs = pathSegments({ up: at, seg: key });
+        const shown = pathText(segs.slice(o.at.length));
+        const gates = [...new Set(hits.flatMap((h) => h.row.gates))];
+        const first = hits[0];
+        const loc = o.doc.locate(segs);
+        // Steps of the window that serve the field but whose source was not read for gates: said, not passed over.
+        const notRead = windowMinors.filter((m) => (here & (1 << (m - t.first))) && notReadAt[String(m)]);
+        report({
+          message: `${shown} is served at ${listOf(hits.map((h) => h.m))} only when feature gate${gates.length > 1 ? 's' : ''} ${gates.join(' and ')} ${gates.length > 1 ? 'are' : 'is'} enabled `
+            + `(alpha gates are off by default; the 1.${first.m} OpenAPI document: "${first.row.text}")`
+            + (notRead.length ? `; not known at ${listOf(notRead)} (no field descriptions read for ${notRead.length > 1 ? 'those minors' : 'that minor'})` : ''),
+          range: loc.key ?? loc.value,
+          data: { path: shown, gates, servedOnlyWhenEnabledAt: hits.map((h) => `1.${h.m}`) },
+        });
       });
     }
   },

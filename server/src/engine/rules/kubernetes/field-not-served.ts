@@ -1,6 +1,6 @@
 import type { Rule } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
-import { rootNode, maskOf, minorNumber, fieldTable, walkMappings, pathSegments, pathText, type FieldNode } from '../../kubernetes/fields';
+import { rootNode, maskOf, minorNumber, fieldTable, walkServedFields, pathSegments, pathText } from '../../kubernetes/fields';
 import { range, listOf } from './common';
 
 /** Before server-side field validation (GA in 1.25; kubectl's default from then on) an unknown field is dropped. */
@@ -60,58 +60,39 @@ export const rule: Rule<KubernetesContext> = {
     for (const o of ctx.objects) {
       const root = rootNode(o.apiVersion, o.kind);
       if (!root) continue;
-      // Only the steps that serve the kind: a step that does not is the apiVersion rules' finding.
-      const alive0 = root.kindServed & win;
-      if (!alive0) continue;
-      // `alive` of a node: the steps where its parent is served (a node is reached by one path of keys only).
-      const aliveOf = new Map<FieldNode, number>([[root, alive0]]);
-      walkMappings(o.value, root, o.at, (v, node, at, descend) => {
-        const alive = aliveOf.get(node)!;
-        for (const key of Object.keys(v)) {
-          if (node === root && (key === 'status' || key === 'apiVersion' || key === 'kind')) continue;
-          const c = node.child(key);
-          // Unknown to every minor: a typo or a custom field, for the unknown-field check, not a lifecycle finding.
-          if (!c.served) continue;
-          const missing = alive & ~c.served;
-          const definite = missing & ~c.unknown;
-          const unsure = missing & c.unknown;
-          if (definite || unsure) {
-            const segs = pathSegments({ up: at, seg: key });
-            const rel = segs.slice(o.at.length);
-            const shown = pathText(rel);
-            const stepsIn = (mask: number) => windowMinors.filter((m) => mask & (1 << (m - t.first)));
-            const served = servedText(c.served, c.kindServed, t.first, n);
-            const why = (m: number) => `1.${m}${t.gaps[String(m)] ? ' (no source for its fields)' : ' (its source leaves this out)'}`;
-            const notJudged = stepsIn(unsure).map(why).join(', ');
-            const loc = o.doc.locate(segs);
-            const data = { path: shown, notServedAt: stepsIn(definite).map((m) => `1.${m}`), notJudgedAt: stepsIn(unsure).map((m) => `1.${m}`), servedIn: minorsText(c.served, t.first, n), window: range(ctx.minors) };
-            if (definite) {
-              const steps = minorsText(definite, t.first, n);
-              const count = stepsIn(definite).length;
-              const strict = stepsIn(definite).some((m) => m >= STRICT_FROM);
-              const verb = strict
-                ? `${steps} ${count > 1 ? 'do' : 'does'} not serve ${shown} (dropped, or refused where field validation is strict)`
-                : `${steps} ${count > 1 ? 'drop' : 'drops'} ${shown} silently`;
-              // A step without a field source is judged from its neighbours (both lack the field): said.
-              const fromNeighbours = stepsIn(definite).filter((m) => t.gaps[String(m)]).map((m) => `1.${m} has no field source, judged from 1.${m - 1} and 1.${m + 1}`);
-              const notes = [...fromNeighbours, ...(notJudged ? [`not judged at ${notJudged}`] : [])];
-              report({ message: `${verb}; ${served}${notes.length ? `; ${notes.join('; ')}` : ''}`, range: loc.key ?? loc.value, data });
-            } else {
-              // Only steps the table cannot vouch for: said, as information, instead of passing in silence.
-              report({
-                message: `not known whether ${notJudged} ${stepsIn(unsure).length > 1 ? 'serve' : 'serves'} ${shown}; ${served}`,
-                range: loc.key ?? loc.value,
-                severity: 'info',
-                data,
-              });
-            }
-          }
-          const next = alive & c.served;
-          // Below a free-form map or free-form JSON every key is served: nothing to look at.
-          if (next && (c.freeForm & next) !== next) {
-            const val = v[key];
-            if (val && typeof val === 'object') { aliveOf.set(c, next); descend(val, c, key); }
-          }
+      walkServedFields(o.value, root, o.at, win, (key, c, alive, at) => {
+        const missing = alive & ~c.served;
+        const definite = missing & ~c.unknown;
+        const unsure = missing & c.unknown;
+        if (!definite && !unsure) return;
+        const segs = pathSegments({ up: at, seg: key });
+        const rel = segs.slice(o.at.length);
+        const shown = pathText(rel);
+        const stepsIn = (mask: number) => windowMinors.filter((m) => mask & (1 << (m - t.first)));
+        const served = servedText(c.served, c.kindServed, t.first, n);
+        const why = (m: number) => `1.${m}${t.gaps[String(m)] ? ' (no source for its fields)' : ' (its source leaves this out)'}`;
+        const notJudged = stepsIn(unsure).map(why).join(', ');
+        const loc = o.doc.locate(segs);
+        const data = { path: shown, notServedAt: stepsIn(definite).map((m) => `1.${m}`), notJudgedAt: stepsIn(unsure).map((m) => `1.${m}`), servedIn: minorsText(c.served, t.first, n), window: range(ctx.minors) };
+        if (definite) {
+          const steps = minorsText(definite, t.first, n);
+          const count = stepsIn(definite).length;
+          const strict = stepsIn(definite).some((m) => m >= STRICT_FROM);
+          const verb = strict
+            ? `${steps} ${count > 1 ? 'do' : 'does'} not serve ${shown} (dropped, or refused where field validation is strict)`
+            : `${steps} ${count > 1 ? 'drop' : 'drops'} ${shown} silently`;
+          // A step without a field source is judged from its neighbours (both lack the field): said.
+          const fromNeighbours = stepsIn(definite).filter((m) => t.gaps[String(m)]).map((m) => `1.${m} has no field source, judged from 1.${m - 1} and 1.${m + 1}`);
+          const notes = [...fromNeighbours, ...(notJudged ? [`not judged at ${notJudged}`] : [])];
+          report({ message: `${verb}; ${served}${notes.length ? `; ${notes.join('; ')}` : ''}`, range: loc.key ?? loc.value, data });
+        } else {
+          // Only steps the table cannot vouch for: said, as information, instead of passing in silence.
+          report({
+            message: `not known whether ${notJudged} ${stepsIn(unsure).length > 1 ? 'serve' : 'serves'} ${shown}; ${served}`,
+            range: loc.key ?? loc.value,
+            severity: 'info',
+            data,
+          });
         }
       });
     }
