@@ -447,3 +447,13 @@ test('kata-deploy\'s tag is the window of the files under its own .skewguard.yam
     assert.equal(cfg('site-b/configuration-qemu.toml').source.kind, 'default');
   } finally { fs.rmSync(root, { recursive: true, force: true }); }
 });
+
+// Review pass: a not-read finding both sides give at one key was the first side's alone (the second, naming the
+// runtime-rs side's releases, was dropped as a duplicate). emptydir_mode: Go reads it from 3.28.0, runtime-rs from
+// 3.31.0 (data/kata/config.json), so neither 3.20..3.27 (go) nor 3.28 (runtime-rs) reads it.
+test('a key neither side reads is one finding that names both sides\' releases', () => {
+  const ds = rest(lint('[runtime]\nemptydir_mode = "shared-fs"\n', NARROW)).filter((d) => d.ruleId === 'kata/option-not-in-window');
+  assert.equal(ds.length, 1);
+  assert.match(ds[0].message, /3\.20\.0\.\.3\.27\.0 reads emptydir_mode.*; .*window 3\.28\.0 reads emptydir_mode/);
+  assert.ok(ds[0].fixes.length >= 1, 'both sides read none: the removal is kept');
+});

@@ -72,9 +72,12 @@ export function kataWindow(from: string, to: string): string[] {
 }
 const windows = new Map<string, string[]>();
 
+/** The first release a window end stands for: "3.2" is 3.2.0, a patch release itself. */
+export const releaseFloor = (v: string) => (v.split('.').length === 2 ? `${v}.0` : v);
+
 function computeKataWindow(from: string, to: string): string[] {
   const rs = kataData().releases;
-  const lo = (v: string) => (v.split('.').length === 2 ? `${v}.0` : v);
+  const lo = releaseFloor;
   const hiOk = (r: string) => (to.split('.').length === 2 ? compareVersions(r.split('.').slice(0, 2).join('.'), to) <= 0 : compareVersions(r, to) <= 0);
   return rs.filter((r) => compareVersions(r, lo(from)) >= 0 && hiOk(r));
 }

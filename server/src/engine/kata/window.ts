@@ -1,6 +1,6 @@
 // A Kata window whose releases carry their runtime flavour: "3.20 (go)..4.1 (runtime-rs)".
-import { kataData, kataWindow, type Flavour } from './data';
-import { compareVersions } from '../versions';
+import { kataData, kataWindow, releaseFloor, type Flavour } from './data';
+import { compareVersions, parseRange } from '../versions';
 
 export const FLAVOURS: readonly Flavour[] = ['go', 'runtime-rs'];
 
@@ -10,7 +10,14 @@ export interface KataWindowSpec { from: string; to: string; fromFlavour?: Flavou
 /** The first release of runtime-rs (it exists from 3.0.0: data/kata/config.json releasesNote). */
 export const RUNTIME_RS_FIRST = '3.0.0';
 
-const END = /^\s*v?(\d+\.\d+(?:\.\d+)?)\s*(?:\(\s*([^()]*?)\s*\))?\s*$/;
+/** One end: a release (read by versions.ts, as every window's) and the flavour written after it in (), if any. */
+function splitEnd(p: string): { v?: string; f?: string } {
+  const t = p.trim();
+  const open = t.endsWith(')') ? t.lastIndexOf('(') : -1;
+  const f = open < 0 ? undefined : t.slice(open + 1, -1).trim();
+  if (f !== undefined && /[()]/.test(f)) return {};
+  return { v: parseRange(open < 0 ? t : t.slice(0, open))?.from, f };
+}
 
 /**
  * Parses "3.20..4.1", "4.1 (runtime-rs)" or "3.20 (go)..4.1 (runtime-rs)". Returns the spec, or the reason it is not
@@ -23,19 +30,19 @@ export function parseKataWindowSpec(s: string): KataWindowSpec | { error: string
   if (parts.length > 2) return { error: `kata.window "${text}" has more than one ".."; write a release or a range such as ${example}` };
   const ends: Array<{ v: string; f?: Flavour }> = [];
   for (const p of parts) {
-    const m = END.exec(p);
-    if (!m) return { error: `kata.window "${text}" is not a release or range such as ${example}` };
-    if (m[2] !== undefined && !FLAVOURS.includes(m[2] as Flavour)) {
-      return { error: `kata.window "${text}": unknown flavour "${m[2]}" after ${m[1]}; a release's flavour is go (the Go runtime) or runtime-rs` };
+    const { v, f } = splitEnd(p);
+    if (!v) return { error: `kata.window "${text}" is not a release or range such as ${example}` };
+    if (f !== undefined && !FLAVOURS.includes(f as Flavour)) {
+      return { error: `kata.window "${text}": unknown flavour "${f}" after ${v}; a release's flavour is go (the Go runtime) or runtime-rs` };
     }
-    ends.push({ v: m[1], f: m[2] as Flavour | undefined });
+    ends.push({ v, f: f as Flavour | undefined });
   }
   const [a, b = a] = ends;
   if (ends.length === 2 && !!a.f !== !!b.f) {
     return { error: `kata.window "${text}": give a flavour to both ends or to neither (e.g. "${a.v} (${a.f ?? b.f})..${b.v} (${b.f ?? a.f})")` };
   }
   for (const e of ends) {
-    if (e.f === 'runtime-rs' && compareVersions(e.v.split('.').length === 2 ? `${e.v}.0` : e.v, RUNTIME_RS_FIRST) < 0) {
+    if (e.f === 'runtime-rs' && compareVersions(releaseFloor(e.v), RUNTIME_RS_FIRST) < 0) {
       return { error: `kata.window "${text}": runtime-rs has no release ${e.v} (it exists from ${RUNTIME_RS_FIRST})` };
     }
   }
@@ -66,7 +73,7 @@ export function splitCrossing(w: KataWindowSpec & { fromFlavour: Flavour; toFlav
 export function checkKataWindowSpec(s: string): string | undefined {
   const r = parseKataWindowSpec(s);
   if (!isSpec(r)) return r.error;
-  if (compareVersions(r.from.split('.').length === 2 ? `${r.from}.0` : r.from, r.to.split('.').length === 2 ? `${r.to}.99999` : r.to) > 0) {
+  if (compareVersions(releaseFloor(r.from), r.to.split('.').length === 2 ? `${r.to}.99999` : r.to) > 0) {
     return `kata.window "${s}": the start ${r.from} is newer than the end ${r.to}; a window goes from the older release to the newer one (a rollback is the same window)`;
   }
   if (!kataWindow(r.from, r.to).length) {

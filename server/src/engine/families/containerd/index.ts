@@ -257,44 +257,87 @@ export class ContainerdContext {
     return out;
   }
 
+  private runtimesRead?: ContainerdRuntimes;
+  /** The file's runtime entries, read once (runtimesOf) for the rules, the hover and the facts. */
+  runtimes(): ContainerdRuntimes { return (this.runtimesRead ??= runtimesOf(this.toml)); }
+
   /** The Kata runtime entries: `…containerd.runtimes.<name>` tables whose name or runtime_type says kata. */
-  kataRuntimes(): Array<{ name: string; table?: TomlTable; segs: string[]; runtimeType?: TomlEntry; configPath?: TomlEntry; range: { start: number; end: number } }> {
-    const found = new Map<string, { name: string; table?: TomlTable; segs: string[]; runtimeType?: TomlEntry; configPath?: TomlEntry; range: { start: number; end: number } }>();
-    const at = (segs: string[]) => {
-      for (let i = 0; i + 2 < segs.length; i++) {
-        if (segs[i] === 'containerd' && segs[i + 1] === 'runtimes' && segs[0] === 'plugins') return i + 2;
-      }
-      return -1;
-    };
-    for (const t of this.toml.tables) {
-      const i = at(t.path);
-      if (i < 0 || t.path.length !== i + 1) continue;
-      const key = t.path.join('\u0000');
-      if (!found.has(key)) found.set(key, { name: t.path[i], table: t, segs: t.path, range: t.headerRange });
-    }
-    for (const e of this.toml.entries) {
-      const segs = [...e.table, ...e.key];
-      const i = at(segs);
-      if (i < 0) continue;
-      const key = segs.slice(0, i + 1).join('\u0000');
-      const cur = found.get(key) ?? { name: segs[i], segs: segs.slice(0, i + 1), range: e.keyRange };
-      found.set(key, cur);
-      const rest = segs.slice(i + 1).join('.');
-      if (rest === 'runtime_type') cur.runtimeType = e;
-      if (rest === 'options.ConfigPath') cur.configPath = e;
-    }
-    return [...found.values()].filter((r) => /kata/i.test(r.name) || (typeof r.runtimeType?.value === 'string' && /kata/i.test(r.runtimeType.value as string)));
-  }
+  kataRuntimes(): ContainerdRuntime[] { return this.runtimes().entries.filter(isKataRuntime); }
 
   /** Every runtime name the file defines (a RuntimeClass handler must be one of them). */
-  runtimeNames(): string[] {
-    const names = new Set<string>();
-    for (const it of this.items) {
-      const i = it.segs.findIndex((s, j) => s === 'runtimes' && it.segs[j - 1] === 'containerd');
-      if (i > 0 && it.segs.length > i + 1 && it.segs[0] === 'plugins') names.add(it.segs[i + 1]);
-    }
-    return [...names];
+  runtimeNames(): string[] { return this.runtimes().names; }
+}
+
+// ---- the runtime entries: the one reading of `…containerd.runtimes.<name>` every consumer shares ----
+
+/** A runtime entry of a containerd config (`[plugins.<plugin>.containerd.runtimes.<name>]`, its keys below it). */
+export interface ContainerdRuntime {
+  name: string;
+  /** The runtime table's path, as segments. */
+  segs: string[];
+  /** Its table (a header, or implied by dotted keys), when the file has one. */
+  table?: TomlTable;
+  runtimeType?: TomlEntry;
+  runtimePath?: TomlEntry;
+  configPath?: TomlEntry;
+  /** Whether a key is set under it (a bare header sets none). */
+  hasKeys: boolean;
+  /** The table's header, else its first key. */
+  range: { start: number; end: number };
+}
+export interface ContainerdRuntimes {
+  entries: ContainerdRuntime[];
+  /** Every runtime name, once each, in the order the file first names it. */
+  names: string[];
+}
+
+/** Index of the runtime name in a path `plugins.<plugin>.containerd.runtimes.<name>…`, or -1. */
+function runtimeNameAt(segs: string[]): number {
+  if (segs[0] !== 'plugins') return -1;
+  for (let i = 1; i + 2 < segs.length; i++) if (segs[i] === 'containerd' && segs[i + 1] === 'runtimes') return i + 2;
+  return -1;
+}
+
+const isKataRuntime = (r: ContainerdRuntime) => /kata/i.test(r.name) || (typeof r.runtimeType?.value === 'string' && /kata/i.test(r.runtimeType.value));
+
+/** The runtime entries and names of a parsed containerd config. */
+export function runtimesOf(toml: TomlFile): ContainerdRuntimes {
+  const found = new Map<string, ContainerdRuntime>();
+  const names = new Set<string>();
+  for (const t of toml.tables) {
+    const i = runtimeNameAt(t.path);
+    if (i < 0) continue;
+    names.add(t.path[i]);
+    const key = t.path.slice(0, i + 1).join('\u0000');
+    if (t.path.length === i + 1 && !found.has(key)) found.set(key, { name: t.path[i], table: t, segs: t.path, hasKeys: false, range: t.headerRange });
   }
+  for (const e of toml.entries) {
+    const segs = [...e.table, ...e.key];
+    const i = runtimeNameAt(segs);
+    if (i < 0) continue;
+    names.add(segs[i]);
+    const key = segs.slice(0, i + 1).join('\u0000');
+    const cur = found.get(key) ?? { name: segs[i], segs: segs.slice(0, i + 1), hasKeys: false, range: e.keyRange };
+    found.set(key, cur);
+    cur.hasKeys = true;
+    const rest = segs.slice(i + 1).join('.');
+    if (rest === 'runtime_type') cur.runtimeType = e;
+    if (rest === 'runtime_path') cur.runtimePath = e;
+    if (rest === 'options.ConfigPath') cur.configPath = e;
+  }
+  return { entries: [...found.values()], names: [...names] };
+}
+
+/** A containerd config's text read once for both workspace facts (runtime names, Kata runtimes): the last few kept. */
+const runtimesOfTextMemo = new Map<string, ContainerdRuntimes | undefined>();
+function runtimesOfText(text: string): ContainerdRuntimes | undefined {
+  if (text.length > 1 << 20) return undefined;
+  if (runtimesOfTextMemo.has(text)) return runtimesOfTextMemo.get(text);
+  const toml = parseTomlText(text);
+  const r = toml.errors.length ? undefined : runtimesOf(toml);
+  if (runtimesOfTextMemo.size >= 8) runtimesOfTextMemo.delete(runtimesOfTextMemo.keys().next().value!);
+  runtimesOfTextMemo.set(text, r);
+  return r;
 }
 
 /**
@@ -302,45 +345,26 @@ export class ContainerdContext {
  * (a RuntimeClass handler names one). undefined: not a containerd config, or it does not parse.
  */
 export function containerdRuntimeNames(text: string): string[] | undefined {
-  if (text.length > 1 << 20) return undefined;
-  const toml = parseTomlText(text);
-  if (toml.errors.length) return undefined;
-  const names = new Set<string>();
-  const add = (segs: string[]) => {
-    for (let i = 1; i + 2 < segs.length + 1; i++) {
-      if (segs[0] === 'plugins' && segs[i] === 'containerd' && segs[i + 1] === 'runtimes' && segs[i + 2] !== undefined) { names.add(segs[i + 2]); return; }
-    }
-  };
-  for (const t of toml.tables) add(t.path);
-  for (const e of toml.entries) add([...e.table, ...e.key]);
-  return [...names];
+  return runtimesOfText(text)?.names;
 }
 
-
 /**
- * The Kata runtime entries of a containerd config (name or runtime_type says kata) with runtime_type, runtime_path and
- * options.ConfigPath, for the workspace's chain RuntimeClass → runtime → Kata configuration. undefined: does not parse.
+ * The Kata runtime entries of a containerd config (name or runtime_type says kata, a key set under it) with
+ * runtime_type, runtime_path and options.ConfigPath, for the workspace's chain RuntimeClass → runtime → Kata
+ * configuration. undefined: does not parse.
  */
 export function containerdKataRuntimes(text: string): Array<{ runtime: string; runtimeType?: string; runtimePath?: string; configPath?: string }> | undefined {
-  if (text.length > 1 << 20) return undefined;
-  const toml = parseTomlText(text);
-  if (toml.errors.length) return undefined;
-  const found = new Map<string, { runtime: string; runtimeType?: string; runtimePath?: string; configPath?: string }>();
-  for (const e of toml.entries) {
-    const segs = [...e.table, ...e.key];
-    let i = -1;
-    for (let j = 1; j + 2 < segs.length; j++) if (segs[0] === 'plugins' && segs[j] === 'containerd' && segs[j + 1] === 'runtimes') { i = j + 2; break; }
-    if (i < 0 || i >= segs.length) continue;
-    const key = segs.slice(0, i + 1).join('\u0000');
-    const cur = found.get(key) ?? { runtime: segs[i] };
-    found.set(key, cur);
-    const rest = segs.slice(i + 1).join('.');
-    if (typeof e.value !== 'string') continue;
-    if (rest === 'runtime_type') cur.runtimeType = e.value;
-    if (rest === 'runtime_path') cur.runtimePath = e.value;
-    if (rest === 'options.ConfigPath') cur.configPath = e.value;
-  }
-  return [...found.values()].filter((r) => /kata/i.test(r.runtime) || /kata/i.test(r.runtimeType ?? ''));
+  const r = runtimesOfText(text);
+  if (!r) return undefined;
+  const str = (e?: TomlEntry) => (typeof e?.value === 'string' ? e.value : undefined);
+  return r.entries.filter((rt) => rt.hasKeys && isKataRuntime(rt)).map((rt) => {
+    const out: { runtime: string; runtimeType?: string; runtimePath?: string; configPath?: string } = { runtime: rt.name };
+    const t = str(rt.runtimeType), p = str(rt.runtimePath), c = str(rt.configPath);
+    if (t !== undefined) out.runtimeType = t;
+    if (p !== undefined) out.runtimePath = p;
+    if (c !== undefined) out.configPath = c;
+    return out;
+  });
 }
 
 /**

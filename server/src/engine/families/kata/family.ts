@@ -20,6 +20,7 @@ import { rule as kataFlavourSwitch } from '../../rules/kata/flavour-switch';
 import { rule as kataSandboxTakeover } from '../../rules/kata/sandbox-takeover';
 import { KataCrossing, claims, within, NOT_READ_RULES } from './crossing';
 import type { Emit, Stage } from '../types';
+import type { Finding, RuleMeta } from '../../rules/types';
 import type { Faults } from '../../faults';
 import * as path from 'node:path';
 import { runtimesNaming, type KataRuntimeFact } from '../../kata/chain';
@@ -100,24 +101,45 @@ function analyzeCrossing(file: string, toml: TomlFile, w: Required<ReturnType<ty
   ], !!c.sameNode));
   for (const side of x.sides) side.runtimes = naming.filter((r) => r.flavour === side.flavour);
   const cl = stage('context', () => claims(x, new Set(['block_device_driver', 'enable_guest_swap'])));
-  const seen = new Set<string>();
-  for (const side of x.sides) {
+  // Each side's findings, then emitted side by side: a not-read finding both sides give at one place is one
+  // finding that says both (bothSides), never the first side's alone.
+  const found = x.sides.map((side) => {
     const mine = cl.notRead.get(side.flavour)!;
+    const out: Array<[RuleMeta, Finding]> = [];
     const sideEmit: Emit = (rule, f) => {
       if (NOT_READ_RULES.has(rule.id) && within(f.range, mine)) return;
       if (rule.id === 'kata/invalid-value' && within(f.range, cl.values)) return;
-      // The same finding from both sides (a key neither reads) once.
-      const k = `${rule.id}\u0000${f.range.start}\u0000${f.range.end}`;
-      if (NOT_READ_RULES.has(rule.id) && seen.has(k)) return;
-      seen.add(k);
-      emit(rule, f);
+      out.push([rule, f]);
     };
     for (const rule of kataRules) runRule(rule, side, sideEmit, faults);
+    return out;
+  });
+  const key = (rule: RuleMeta, f: Finding) => (NOT_READ_RULES.has(rule.id) ? `${rule.id}\u0000${f.range.start}\u0000${f.range.end}` : undefined);
+  const later = new Map<string, Finding>();
+  for (const [rule, f] of found[1]) { const k = key(rule, f); if (k && !later.has(k)) later.set(k, f); }
+  const merged = new Set<string>();
+  for (const [rule, f] of found[0]) {
+    const k = key(rule, f), o = k ? later.get(k) : undefined;
+    if (o) merged.add(k!);
+    emit(rule, o ? bothSides(f, o) : f);
   }
+  for (const [rule, f] of found[1]) { const k = key(rule, f); if (!k || !merged.has(k)) emit(rule, f); }
   runRule(kataFlavourSwitch, x, emit, faults);
   // Both runtimes on one node at the same releases (no switch): nothing is taken over.
   if (!c.sameNode) runRule(kataSandboxTakeover, x, emit, faults);
   return { kata: x.second, toml, kataCrossing: x };
+}
+
+/**
+ * One not-read finding from both sides at one place: both messages (each names its side's window), the worse
+ * severity, and a fix only when both sides offer one (a removal is wrong where the other side reads the key).
+ */
+function bothSides(a: Finding, b: Finding): Finding {
+  if (a.message === b.message) return a;
+  // undefined: the rule's default, warning for every not-read rule (NOT_READ_RULES).
+  const rank = (s: Finding['severity']) => (s === 'error' ? 3 : s === undefined || s === 'warning' ? 2 : s === 'info' ? 1 : 0);
+  const hasFix = (f: Finding) => typeof f.fixes === 'function' || !!f.fixes?.length;
+  return { ...a, message: `${a.message}; ${b.message}`, severity: rank(b.severity) > rank(a.severity) ? b.severity : a.severity, fixes: hasFix(a) && hasFix(b) ? a.fixes : [] };
 }
 
 /** "containerd runtime kata-qemu-runtime-rs (etc/containerd/config.toml): runtime_path … is runtime-rs's shim". */

@@ -4,6 +4,7 @@ import type { KataContext } from '../../families/kata';
 import { KataCrossing, guidePath, inFileTerms, entryIndex, type SideRead } from '../../families/kata/crossing';
 import { kataData, inRanged, type Flavour } from '../../kata/data';
 import { compareVersions } from '../../versions';
+import { flavourName } from '../../kata/window';
 import { quoteValue } from './common';
 
 /** One line of the upstream migration guide (data/kata/config.json migration.mappings). */
@@ -170,7 +171,6 @@ export const rule: Rule<KataCrossing> = {
   },
 };
 
-const flavourName = (f: Flavour) => (f === 'go' ? 'the Go runtime' : 'runtime-rs');
 const describe = (ctx: KataContext, rs: string[]) => `${flavourName(ctx.flavour)} ${rs.join(', ')}`;
 
 /** The value to write under the other spelling, or why there is none. */

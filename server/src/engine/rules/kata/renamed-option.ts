@@ -2,7 +2,7 @@ import type { Rule } from '../types';
 import type { KataContext } from '../../families/kata';
 import { keyAcrossWindow, rel } from './common';
 import { compareVersions } from '../../versions';
-import { newKeyBeside, readBy, sameMeaning } from './renamed-pair';
+import { newKeyBeside, readBy, renameMapping, sameMeaning, sectionOfNew } from './renamed-pair';
 
 export const rule: Rule<KataContext> = {
   id: 'kata/renamed-option',
@@ -25,7 +25,7 @@ export const rule: Rule<KataContext> = {
       const w = keyAcrossWindow(ctx, row, k.section);
       const after = [...w.ignored, ...w.templateOnly].filter((r) => compareVersions(r, ren.in) >= 0);
       if (!after.length) continue;
-      const newSection = ren.section === 'hypervisor.*' ? k.section : ren.section;
+      const newSection = sectionOfNew(k, ren);
       const newRow = ctx.optionRow(newSection, ren.key);
       // Both names written ("keep both"): clean when every release reads one of them and they mean the same.
       const beside = newKeyBeside(ctx, k, ren);
@@ -77,11 +77,11 @@ function renameFix(k: KataContext['keys'][number], newKey: string, mapping?: str
     }
     return { title: `Rename to ${newKey}`, edits: [{ range: k.entry.keyRange, newText: newKey }], preferred: true };
   }
-  const m = /^\s*\S+\s*=\s*(.+?)\s+~\s+\S+\s*=\s*(.+?)\s*$/.exec(mapping);
-  if (!m || m[1].trim() !== k.valueText.trim()) return undefined;
+  const m = renameMapping(mapping);
+  if (!m || m.from !== k.valueText.trim()) return undefined;
   return {
-    title: `Replace with ${newKey} = ${m[2]}`,
-    edits: [{ range: { start: k.entry.keyRange.start, end: k.entry.valueRange.end }, newText: `${newKey} = ${m[2]}` }],
+    title: `Replace with ${newKey} = ${m.to}`,
+    edits: [{ range: { start: k.entry.keyRange.start, end: k.entry.valueRange.end }, newText: `${newKey} = ${m.to}` }],
     preferred: true,
   };
 }

@@ -8,7 +8,8 @@ import { keyAcrossWindow } from './common';
 
 type Rename = NonNullable<KataOption['renamedTo']>[number];
 
-const sectionOfNew = (old: KataKey, ren: Rename) => (ren.section === 'hypervisor.*' ? old.section : ren.section);
+/** The table the new name lives in: a `hypervisor.*` rename stays in the old key's hypervisor table. */
+export const sectionOfNew = (old: KataKey, ren: Rename) => (ren.section === 'hypervisor.*' ? old.section : ren.section);
 
 /** The new-name key written beside an old one, with its row. */
 export function newKeyBeside(ctx: KataContext, old: KataKey, ren: Rename): { k: KataKey; row: KataOption } | undefined {
@@ -38,7 +39,13 @@ export const readBy = (ctx: KataContext, row: KataOption, section: string) => ne
  * v2 when the old one is v1.
  */
 export function sameMeaning(old: KataKey, neu: KataKey, ren: Rename): { same: boolean; want?: string } {
-  const m = ren.mapping && /^\s*\S+\s*=\s*(.+?)\s+~\s+\S+\s*=\s*(.+?)\s*$/.exec(ren.mapping);
-  if (!m || m[1].trim() !== old.valueText.trim()) return { same: true };
-  return { same: m[2].trim() === neu.valueText.trim(), want: m[2].trim() };
+  const m = renameMapping(ren.mapping);
+  if (!m || m.from !== old.valueText.trim()) return { same: true };
+  return { same: m.to === neu.valueText.trim(), want: m.to };
+}
+
+/** A rename's value mapping `old = v1 ~ new = v2` (data/kata/config.json renamedTo): v1 and v2. */
+export function renameMapping(mapping: string | undefined): { from: string; to: string } | undefined {
+  const m = mapping && /^\s*\S+\s*=\s*(.+?)\s+~\s+\S+\s*=\s*(.+?)\s*$/.exec(mapping);
+  return m ? { from: m[1].trim(), to: m[2].trim() } : undefined;
 }
