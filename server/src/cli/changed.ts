@@ -12,7 +12,7 @@ import type { Diagnostic } from 'vscode-languageserver-protocol';
 import type { FileReport } from './format';
 import { sevName, printable } from './format';
 import type { ServerSession } from './session';
-import { windowStepsOf, stepsOfFinding } from './steps';
+import { findingSteps } from '../engine/steps';
 import { relPath, compareText, type CompareSummary } from './matrix';
 import { MAX_FILE_BYTES } from '../shared/limits';
 
@@ -150,7 +150,7 @@ export function touches(t: Touched | undefined, d: Diagnostic): boolean {
 
 const failingSteps = (diags: Diagnostic[], steps: readonly string[]) => {
   const out = new Set<string>();
-  for (const d of diags) if (sevName(d) === 'error') for (const s of stepsOfFinding(d, steps)) out.add(s);
+  for (const d of diags) if (sevName(d) === 'error') for (const s of findingSteps(d.data as Record<string, unknown> | undefined, steps)) out.add(s);
   return out;
 };
 
@@ -180,7 +180,7 @@ export async function applyChange(change: Change, reports: FileReport[], cwd: st
     try {
       for (const r of kept) {
         const now = whole.get(r.file);
-        const steps = windowStepsOf(r.file);
+        const steps = r.steps;
         if (!now || !steps?.length) continue;
         const base = change.basePath.get(r.file);
         let before: Diagnostic[] = [];

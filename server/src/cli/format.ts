@@ -8,6 +8,8 @@ import { allRules } from './rule-meta';
 
 export interface FileReport {
   file: string; family: string | null; diagnostics: Diagnostic[]; fixed?: boolean; facts?: Record<string, unknown>;
+  /** The steps of the file's window, as the server said them with its facts (FileFactsParams.steps): the matrix's columns. */
+  steps?: readonly string[];
   /** Set when the file (or folder) was not checked at all: its diagnostics say why. */
   notChecked?: boolean;
 }

@@ -574,7 +574,7 @@ async function checkFile(session: ServerSession, file: string, opts: Options): P
     // A fix that failed inside the server is published again for the same version, as an internal error.
     diags = session.latest(uri, version) ?? diags;
   }
-  const { family, facts } = session.factsOf(uri);
+  const { family, facts, steps } = session.factsOf(uri);
   session.close(uri);
   if (fixed) {
     const w = writeFileSafely(file, Buffer.from((hasBom ? BOM : '') + text, 'utf8'), read.state);
@@ -583,10 +583,10 @@ async function checkFile(session: ServerSession, file: string, opts: Options): P
       const note: Diagnostic = w.failed
         ? { range: zero(), severity: 1, code: INTERNAL_ERROR, source: 'skewguard', message: `not fixed: writing the file failed: ${w.reason}` }
         : { range: zero(), severity: 2, code: SKIPPED_FILE, source: 'skewguard', message: `not fixed: ${w.reason}; --fix left the file alone` };
-      return { file, family, diagnostics: [note, ...first], fixed: false, facts };
+      return { file, family, diagnostics: [note, ...first], fixed: false, facts, steps };
     }
   }
-  return { file, family, diagnostics: diags, fixed, facts };
+  return { file, family, diagnostics: diags, fixed, facts, steps };
 }
 
 let exiting = false;
