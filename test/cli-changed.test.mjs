@@ -144,6 +144,15 @@ test('--changed-since: not a git repository, an unknown ref, an option for a ref
   assert.match(r.stderr, /--compare needs --changed-since/);
 });
 
+test('--changed-since: a git that hangs is stopped at --timeout, with a clear message, exit 2 (never a hung run)', (t) => {
+  const dir = scratch(t, { 'a.yaml': CM, 'bin/git': '#!/bin/sh\nexec sleep 60\n' });
+  fs.chmodSync(path.join(dir, 'bin/git'), 0o755);
+  const r = lint(dir, ['--changed-since', 'main', '--timeout', '1', 'a.yaml'], { env: { PATH: `${path.join(dir, 'bin')}${path.delimiter}${process.env.PATH}` } });
+  assert.equal(r.signal, null, 'lsp-lint ended by itself');
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /^lsp-lint: --changed-since: git rev-parse gave no answer within 1 s \(--timeout\)/);
+});
+
 test('--changed-since with no changed file to check: says so, exit 0', (t) => {
   const dir = scratch(t, { '.skewguard.yaml': K8S_WINDOW('1.21..1.23'), 'a.yaml': ING_BETA }, 'skewguard-git-');
   git(dir, 'init', '-q', '-b', 'main');
