@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import type { FileReport } from './format';
-import { sevName, printable } from './format';
+import { sevName, printable, escData as ghEsc, escProp as ghProp } from './format';
 import type { ServerSession } from './session';
 import { findingSteps } from '../engine/steps';
 import { relPath, compareText, type CompareSummary } from './matrix';
@@ -223,8 +223,6 @@ export async function applyChange(change: Change, reports: FileReport[], cwd: st
   return { reports: kept, summary };
 }
 
-const ghEsc = (s: string) => printable(s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
-const ghProp = (s: string) => ghEsc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 /** The summary as plain lines (stylish output, and standard error for the machine formats). */
 export function summaryLines(c: CompareSummary): string[] {
