@@ -144,6 +144,30 @@ test('--changed-since: not a git repository, an unknown ref, an option for a ref
   assert.match(r.stderr, /--compare needs --changed-since/);
 });
 
+test('--compare: a file whose base version is of another family keeps its own window in the matrix (not the base\'s)', (t) => {
+  // config.toml was a containerd configuration at the base (window: containerd minors) and is a Kata one now.
+  const dir = scratch(t, { 'config.toml': 'version = 2\n[plugins."io.containerd.grpc.v1.cri"]\n  sandbox_image = "registry.k8s.io/pause:3.9"\n' }, 'skewguard-git-');
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'base');
+  writeFiles(dir, { 'config.toml': '[hypervisor.qemu]\npath = "/usr/bin/qemu-system-x86_64"\nenable_swap = true\n' });
+  const header = (out) => out.split('\n').filter((l) => /^### kata-config · |^\| file \|/.test(l));
+  const alone = header(lint(dir, ['--format', 'markdown', 'config.toml']).stdout);
+  assert.equal(alone.length, 2, 'the Kata file has a matrix of its own window');
+  const r = lint(dir, ['--format', 'markdown', '--changed-since', 'main', '--compare', 'config.toml']);
+  assert.ok(r.code === 0 || r.code === 1, r.stderr);
+  assert.deepEqual(header(r.stdout), alone);
+});
+
+test('--changed-since: a git that hangs is stopped at --timeout, with a clear message, exit 2 (never a hung run)', (t) => {
+  const dir = scratch(t, { 'a.yaml': CM, 'bin/git': '#!/bin/sh\nexec sleep 60\n' });
+  fs.chmodSync(path.join(dir, 'bin/git'), 0o755);
+  const r = lint(dir, ['--changed-since', 'main', '--timeout', '1', 'a.yaml'], { env: { PATH: `${path.join(dir, 'bin')}${path.delimiter}${process.env.PATH}` } });
+  assert.equal(r.signal, null, 'lsp-lint ended by itself');
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /^lsp-lint: --changed-since: git rev-parse gave no answer within 1 s \(--timeout\)/);
+});
+
 test('--changed-since with no changed file to check: says so, exit 0', (t) => {
   const dir = scratch(t, { '.skewguard.yaml': K8S_WINDOW('1.21..1.23'), 'a.yaml': ING_BETA }, 'skewguard-git-');
   git(dir, 'init', '-q', '-b', 'main');

@@ -10,9 +10,9 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import type { FileReport } from './format';
-import { sevName, printable } from './format';
+import { sevName, printable, escData as ghEsc, escProp as ghProp } from './format';
 import type { ServerSession } from './session';
-import { windowStepsOf, stepsOfFinding } from './steps';
+import { findingSteps } from '../engine/steps';
 import { relPath, compareText, type CompareSummary } from './matrix';
 import { MAX_FILE_BYTES } from '../shared/limits';
 
@@ -32,9 +32,19 @@ export interface Change {
 
 const GIT_ENV = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', PAGER: 'cat', GIT_EXTERNAL_DIFF: '', LC_ALL: 'C' };
 
-function git(cwd: string, args: string[], maxBuffer = 512 * 1024 * 1024): { ok: boolean; out: Buffer; err: string; missing?: boolean } {
-  const r = spawnSync('git', ['-c', 'core.quotePath=false', '-c', 'diff.noprefix=false', '-c', 'diff.mnemonicPrefix=false', ...args], { cwd, env: GIT_ENV, maxBuffer, stdio: ['ignore', 'pipe', 'pipe'] });
-  if (r.error) return { ok: false, out: Buffer.alloc(0), err: (r.error as Error).message, missing: (r.error as NodeJS.ErrnoException).code === 'ENOENT' };
+/**
+ * How long one git command may take (lsp-lint's --timeout, set by readChange): git runs synchronously, so neither the
+ * server's timeout nor lsp-lint's watchdog could stop a git that hangs (a lock, a slow file system, a hook of its own).
+ */
+let gitTimeoutMs = 60_000;
+
+function git(cwd: string, args: string[], maxBuffer = 512 * 1024 * 1024): { ok: boolean; out: Buffer; err: string; missing?: boolean; timedOut?: boolean } {
+  const r = spawnSync('git', ['-c', 'core.quotePath=false', '-c', 'diff.noprefix=false', '-c', 'diff.mnemonicPrefix=false', ...args], { cwd, env: GIT_ENV, maxBuffer, stdio: ['ignore', 'pipe', 'pipe'], timeout: gitTimeoutMs, killSignal: 'SIGKILL' });
+  if (r.error) {
+    const code = (r.error as NodeJS.ErrnoException).code;
+    const err = code === 'ETIMEDOUT' ? `git ${args[0]} gave no answer within ${gitTimeoutMs / 1000} s (--timeout)` : (r.error as Error).message;
+    return { ok: false, out: Buffer.alloc(0), err, missing: code === 'ENOENT', timedOut: code === 'ETIMEDOUT' };
+  }
   return { ok: r.status === 0, out: r.stdout, err: r.stderr.toString('utf8').trim() };
 }
 
@@ -100,13 +110,15 @@ export function parseDiff(patch: string): { files: Map<string, Touched>; renames
 }
 
 /** The change of the working tree since `ref`, or why it cannot be had (not a git repository, unknown ref, no git). */
-export function readChange(cwd: string, ref: string): Change | { error: string } {
+export function readChange(cwd: string, ref: string, timeoutMs = gitTimeoutMs): Change | { error: string } {
+  gitTimeoutMs = timeoutMs;
   if (!ref || ref.startsWith('-')) return { error: `--changed-since takes a git ref (a branch, tag or commit), not ${JSON.stringify(ref)}` };
   const top = git(cwd, ['rev-parse', '--show-toplevel']);
   if (top.missing) return { error: '--changed-since needs git, which was not found on PATH' };
-  if (!top.ok) return { error: `--changed-since: ${cwd} is not in a git repository (${top.err.split('\n')[0]})` };
+  if (!top.ok) return { error: top.timedOut ? `--changed-since: ${top.err}` : `--changed-since: ${cwd} is not in a git repository (${top.err.split('\n')[0]})` };
   const root = top.out.toString('utf8').trim();
   const v = git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+  if (v.timedOut) return { error: `--changed-since: ${v.err}` };
   if (!v.ok) return { error: `--changed-since: unknown git ref ${JSON.stringify(ref)} (not a branch, tag or commit of ${root}; a remote branch needs a fetch first)` };
   const commit = v.out.toString('utf8').trim();
   const d = git(root, ['diff', '--unified=0', '--no-color', '--no-ext-diff', '--no-textconv', '--find-renames', '--src-prefix=a/', '--dst-prefix=b/', commit, '--']);
@@ -150,7 +162,7 @@ export function touches(t: Touched | undefined, d: Diagnostic): boolean {
 
 const failingSteps = (diags: Diagnostic[], steps: readonly string[]) => {
   const out = new Set<string>();
-  for (const d of diags) if (sevName(d) === 'error') for (const s of stepsOfFinding(d, steps)) out.add(s);
+  for (const d of diags) if (sevName(d) === 'error') for (const s of findingSteps(d.data as Record<string, unknown> | undefined, steps)) out.add(s);
   return out;
 };
 
@@ -180,7 +192,7 @@ export async function applyChange(change: Change, reports: FileReport[], cwd: st
     try {
       for (const r of kept) {
         const now = whole.get(r.file);
-        const steps = windowStepsOf(r.file);
+        const steps = r.steps;
         if (!now || !steps?.length) continue;
         const base = change.basePath.get(r.file);
         let before: Diagnostic[] = [];
@@ -211,8 +223,6 @@ export async function applyChange(change: Change, reports: FileReport[], cwd: st
   return { reports: kept, summary };
 }
 
-const ghEsc = (s: string) => printable(s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
-const ghProp = (s: string) => ghEsc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 /** The summary as plain lines (stylish output, and standard error for the machine formats). */
 export function summaryLines(c: CompareSummary): string[] {

@@ -8,6 +8,8 @@ import { allRules } from './rule-meta';
 
 export interface FileReport {
   file: string; family: string | null; diagnostics: Diagnostic[]; fixed?: boolean; facts?: Record<string, unknown>;
+  /** The steps of the file's window, as the server said them with its facts (FileFactsParams.steps): the matrix's columns. */
+  steps?: readonly string[];
   /** Set when the file (or folder) was not checked at all: its diagnostics say why. */
   notChecked?: boolean;
 }
@@ -167,8 +169,8 @@ function pathToUri(p: string): string {
 }
 
 // The runner decodes only %25, %0D, %0A (and %3A, %2C in properties); other control characters are shown as escapes.
-const escData = (s: string) => printable(s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
-const escProp = (s: string) => escData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+export const escData = (s: string) => printable(s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
+export const escProp = (s: string) => escData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 export function github(reports: FileReport[], cwd: string): string {
   const out: string[] = [];

@@ -72,7 +72,8 @@ Options:
                                   --jobs Helm processes at a time (default 2)
       --timeout <seconds>         how long the language server may give no answer for a file (default: 60); a server
                                   that dies or stalls is restarted once, and the files it did not answer for are
-                                  reported as not checked (skewguard/internal-error)
+                                  reported as not checked (skewguard/internal-error); also the bound on each git
+                                  command of --changed-since
       --color, --no-color         colours in stylish output (default: when stdout is a terminal and NO_COLOR is unset)
   -h, --help                      this help
   -v, --version                   the version
@@ -313,7 +314,7 @@ async function main(argv: string[]): Promise<number> {
   watchdogMs = (2 * opts.timeout + 10) * 1000;
   progress();
   const cwd = process.cwd();
-  const change = opts.changedSince !== undefined ? readChange(cwd, opts.changedSince) : undefined;
+  const change = opts.changedSince !== undefined ? readChange(cwd, opts.changedSince, opts.timeout * 1000) : undefined;
   if (change && 'error' in change) { process.stderr.write(`lsp-lint: ${printable(change.error)}\n`); return 2; }
 
   const initOptions: InitializationOptions = {
@@ -574,7 +575,7 @@ async function checkFile(session: ServerSession, file: string, opts: Options): P
     // A fix that failed inside the server is published again for the same version, as an internal error.
     diags = session.latest(uri, version) ?? diags;
   }
-  const { family, facts } = session.factsOf(uri);
+  const { family, facts, steps } = session.factsOf(uri);
   session.close(uri);
   if (fixed) {
     const w = writeFileSafely(file, Buffer.from((hasBom ? BOM : '') + text, 'utf8'), read.state);
@@ -583,10 +584,10 @@ async function checkFile(session: ServerSession, file: string, opts: Options): P
       const note: Diagnostic = w.failed
         ? { range: zero(), severity: 1, code: INTERNAL_ERROR, source: 'skewguard', message: `not fixed: writing the file failed: ${w.reason}` }
         : { range: zero(), severity: 2, code: SKIPPED_FILE, source: 'skewguard', message: `not fixed: ${w.reason}; --fix left the file alone` };
-      return { file, family, diagnostics: [note, ...first], fixed: false, facts };
+      return { file, family, diagnostics: [note, ...first], fixed: false, facts, steps };
     }
   }
-  return { file, family, diagnostics: diags, fixed, facts };
+  return { file, family, diagnostics: diags, fixed, facts, steps };
 }
 
 let exiting = false;

@@ -96,8 +96,10 @@ export function markdown(reports: FileReport[], cwd: string, o: MarkdownOptions)
     };
     if (!full) { add(`### Findings by step · ${md(g.family)} ${md(windowLabel(g.steps))}`); add(''); }
     if (every.length) { heading(`At every step (${md(windowLabel(g.steps))})`); list(every); }
+    // As sets: a bundle has thousands of findings of every step, and each step's cell is filtered by them.
+    const everyOf = new Map(rows.map((r) => [r, new Set(r.everyStep)]));
     g.steps.forEach((s, j) => {
-      const at = rows.flatMap((r) => r.cells[j].findings.filter((k) => !r.everyStep.includes(k)).map((k) => ({ r, k })));
+      const at = rows.flatMap((r) => r.cells[j].findings.filter((k) => !everyOf.get(r)!.has(k)).map((k) => ({ r, k })));
       if (!at.length) return;
       heading(`At ${md(s)}`);
       list(at);

@@ -1,10 +1,11 @@
 // The files × steps matrix of a run, for the html and markdown reports: files grouped by their window (family and
-// steps, as the server said them), each cell the findings that concern that step (their data's `steps`).
+// steps, as the server said them), each cell the findings that concern that step (engine/steps.ts reads them from
+// the finding's data, as the editor's per-step code lens does).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { sevName, type FileReport } from './format';
-import { windowStepsOf, stepsOfFinding } from './steps';
+import { findingSteps } from '../engine/steps';
 import { MAX_FILE_BYTES } from '../shared/limits';
 
 export type Verdict = 'fail' | 'warn' | 'note' | 'pass';
@@ -65,14 +66,14 @@ export function buildMatrix(reports: FileReport[], cwd: string): Matrix {
   const groups = new Map<string, Group>();
   const others: FileReport[] = [];
   for (const r of reports) {
-    const steps = r.notChecked || !r.family ? undefined : windowStepsOf(r.file);
+    const steps = r.notChecked || !r.family ? undefined : r.steps;
     if (!steps?.length) { if (r.diagnostics.length || r.notChecked) others.push(r); continue; }
     const key = `${r.family}\u0000${steps.join(',')}`;
     let g = groups.get(key);
     if (!g) groups.set(key, g = { family: r.family!, steps, rows: [] });
     const row: Row = { report: r, rel: relPath(cwd, r.file), cells: steps.map(() => ({ errors: 0, warnings: 0, notes: 0, findings: [] })), everyStep: [] };
     r.diagnostics.forEach((d, i) => {
-      const at = stepsOfFinding(d, steps);
+      const at = findingSteps(d.data as Record<string, unknown> | undefined, steps);
       if (at.length === steps.length) row.everyStep.push(i);
       for (const s of at) bump(row.cells[steps.indexOf(s)], d, i);
     });

@@ -65,8 +65,8 @@ function joinByFile<T>(inputs: T[][], fileOf: (x: T) => string): T[] {
   return all.map((a) => a.x);
 }
 
-function onceFilter<T>(items: T[], idOf: (x: T) => string): T[] {
-  const said = new Set<string>();
+/** The items without the once-per-run notes already `said` (the first in file order is kept, as lsp-lint keeps it). */
+function onceFilter<T>(items: T[], idOf: (x: T) => string, said = new Set<string>()): T[] {
   return items.filter((x) => {
     const id = idOf(x);
     if (!ONCE_PER_RUN.has(id)) return true;
@@ -88,13 +88,7 @@ export function mergeJson(inputs: unknown[], names: string[]): { text: string; e
   const said = new Set<string>();
   let errors = 0;
   for (const r of reports) {
-    r.messages = r.messages.filter((m) => {
-      const id = String(m.ruleId ?? '');
-      if (!ONCE_PER_RUN.has(id)) return true;
-      if (said.has(id)) return false;
-      said.add(id);
-      return true;
-    });
+    r.messages = onceFilter(r.messages, (m) => String(m.ruleId ?? ''), said);
     r.errorCount = r.messages.filter((m) => m.severity === 'error').length;
     r.warningCount = r.messages.filter((m) => m.severity === 'warning').length;
     errors += r.errorCount;

@@ -12,7 +12,6 @@ import {
   type Diagnostic, type ProtocolConnection, type TextEdit, type CodeAction,
 } from 'vscode-languageserver-protocol/node';
 import { coalesced } from '../shared/coalesce';
-import { recordWindowSteps } from './steps';
 import {
   ResolvedConfigRequest, IgnoredFilesRequest, type IgnoredFilesResult, FileFactsNotification, FIX_ALL_KIND, type InitializationOptions, type CliInitializeResult, type ResolvedConfigResult, type FileFactsParams,
 } from '../shared/protocol';
@@ -70,7 +69,7 @@ export class ServerSession {
     this.child.stdout!.on('data', () => this.activity());
     this.conn = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(coalesced(this.child.stdin!)));
     this.conn.onError(() => { /* a broken pipe: reported by exit */ });
-    this.conn.onNotification(FileFactsNotification, (p: FileFactsParams) => { this.facts.set(p.uri, p); recordWindowSteps(p.uri, p.steps); });
+    this.conn.onNotification(FileFactsNotification, (p: FileFactsParams) => { this.facts.set(p.uri, p); });
     this.conn.onNotification(PublishDiagnosticsNotification.type, (p) => {
       // Kept: the server publishes again for the same version when a later stage (a lazy fix) fails.
       this.published.set(p.uri, { version: p.version, diagnostics: p.diagnostics });
@@ -155,9 +154,9 @@ export class ServerSession {
     return p && (p.version === undefined || p.version === version) ? p.diagnostics : undefined;
   }
   /** The family and facts of the file's latest analysis. */
-  factsOf(uri: string): { family: FileFactsParams['family']; facts?: FileFactsParams['facts'] } {
+  factsOf(uri: string): { family: FileFactsParams['family']; facts?: FileFactsParams['facts']; steps?: FileFactsParams['steps'] } {
     const f = this.facts.get(uri);
-    return { family: f?.family ?? null, facts: f?.facts };
+    return { family: f?.family ?? null, facts: f?.facts, steps: f?.steps };
   }
   close(uri: string): void {
     this.facts.delete(uri);
