@@ -11,6 +11,7 @@ import { ResolvedConfigRequest, type InitializationOptions, type ResolvedConfigR
 import { ALWAYS_SKIPPED_FOLDERS, CONFIG_FILENAMES } from '../../server/src/shared/names';
 import { WebFilesNotification, type WebFile, type WebFilesParams } from '../../server/src/web/protocol';
 import { registerWindowView } from './window-view';
+import { documentSelector } from './selector';
 
 let client: LanguageClient | undefined;
 let serverWorkerNow: ServerWorker | undefined;
@@ -37,10 +38,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   const clientOptions: LanguageClientOptions = {
     // Any scheme: vscode-vfs (github.dev), vscode-remote, file, untitled.
-    documentSelector: [
-      { language: 'yaml' }, { language: 'json' }, { language: 'jsonc' }, { language: 'toml' }, { language: 'kata-toml' },
-      { language: 'helm' }, { pattern: '**/templates/**/*.tpl' }, { pattern: '**/*.toml' },
-    ],
+    documentSelector: documentSelector(),
     synchronize: { configurationSection: 'skewguard' },
     diagnosticCollectionName: 'skewguard',
     outputChannel: out,

@@ -14,6 +14,7 @@ import { registerWindow, WINDOW_MENU } from './window';
 import { registerWorkspaceCommands } from './workspace-commands';
 import { registerVisibleRanges } from './visible';
 import { registerWindowView } from './window-view';
+import { documentSelector } from './selector';
 
 let client: LanguageClient | undefined;
 let status: vscode.StatusBarItem | undefined;
@@ -33,16 +34,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
   };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: [
-      { scheme: 'file', language: 'yaml' }, { scheme: 'untitled', language: 'yaml' },
-      { scheme: 'file', language: 'json' }, { scheme: 'file', language: 'jsonc' },
-      { scheme: 'file', language: 'toml' }, { scheme: 'file', language: 'kata-toml' },
-      // Helm chart templates: the `helm` language of vscode-kubernetes-tools, and helpers whatever their language.
-      { scheme: 'file', language: 'helm' }, { scheme: 'file', pattern: '**/templates/**/*.tpl' },
-      // TOML files whatever their language (none is registered without a TOML extension): containerd's config.toml and
-      // its drop-ins are recognised by the server from their content, and other TOML files are left alone there.
-      { scheme: 'file', pattern: '**/*.toml' },
-    ],
+    documentSelector: documentSelector('file'),
     synchronize: {
       configurationSection: 'skewguard',
       fileEvents: [
