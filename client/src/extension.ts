@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import {
-  ResolvedConfigRequest, ConfigChangedNotification, SettingsProblemsNotification, WorkspaceTrustedNotification,
-  type ResolvedConfigResult, type SettingsProblem, type SettingsProblemsParams, type InitializationOptions,
+  ConfigChangedNotification, SettingsProblemsNotification, WorkspaceTrustedNotification,
+  type SettingsProblem, type SettingsProblemsParams, type InitializationOptions,
 } from '../../server/src/shared/protocol';
 import * as readline from 'node:readline';
 import { RestartPolicy } from './restart';
@@ -18,6 +18,7 @@ import { documentSelector } from './selector';
 
 let client: LanguageClient | undefined;
 let status: vscode.StatusBarItem | undefined;
+let windowUi: ReturnType<typeof registerWindow> | undefined;
 /** Invalid editor settings, as the server last said (they are left out, like invalid .skewguard.yaml values). */
 let settingsProblems: SettingsProblem[] = [];
 
@@ -68,7 +69,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   status.name = 'skewguard version window';
   status.command = WINDOW_MENU;
   context.subscriptions.push(status);
-  const windowUi = registerWindow(context, () => client, () => void refreshStatus());
+  windowUi = registerWindow(context, () => client, () => void refreshStatus());
   registerWorkspaceCommands(context, () => client);
 
   context.subscriptions.push(
@@ -89,19 +90,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   void refreshStatus();
 }
 
-async function resolved(): Promise<ResolvedConfigResult | undefined> {
-  if (!client?.isRunning()) return undefined;
-  const uri = vscode.window.activeTextEditor?.document.uri.toString();
-  try {
-    return await client.sendRequest<ResolvedConfigResult>(ResolvedConfigRequest, { uri });
-  } catch {
-    return undefined;
-  }
-}
-
 async function refreshStatus(): Promise<void> {
   if (!status) return;
-  const r = await resolved();
+  // The active document's window, any scheme (an untitled YAML too).
+  const r = await windowUi?.resolvedFor(vscode.window.activeTextEditor?.document.uri.toString());
   const problems = r?.settingsProblems ?? settingsProblems;
   // Only on a file skewguard checks (or ignores), with that file's window; invalid settings show anyway.
   if (!r || (!r.fileWindow && !r.ignored && !problems.length)) { status.hide(); return; }
