@@ -38,14 +38,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     documentSelector: documentSelector('file'),
     synchronize: {
       configurationSection: 'skewguard',
+      // Globs that overlap as little as they can: the client sends every watcher's event, so a file under two globs had its
+      // change said twice (still so for a template's YAML, under both).
       fileEvents: [
-        vscode.workspace.createFileSystemWatcher('**/.skewguard.{yaml,yml}'),
-        vscode.workspace.createFileSystemWatcher('**/*localhost*.{yml,yaml}'),
-        // A chart's files that its other files render with (Chart.yaml, values.yaml, helpers, packaged dependencies).
-        vscode.workspace.createFileSystemWatcher('**/{Chart.yaml,values.yaml,templates/**,charts/*.tgz}'),
-        // Manifests: a CustomResourceDefinition (or a custom resource) changed on disk re-checks what uses it (the server
-        // re-checks only when the workspace's CRD index changes).
+        // .skewguard.yaml/.yml, localhost.yml, a chart's Chart.yaml and values.yaml, and manifests: a
+        // CustomResourceDefinition (or a custom resource) changed on disk re-checks what uses it (the server re-checks
+        // only when the workspace's CRD index changes).
         vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml,json}'),
+        // A chart's other files that its files render with (helpers, packaged dependencies).
+        vscode.workspace.createFileSystemWatcher('**/{templates/**,charts/*.tgz}'),
       ],
     },
     diagnosticCollectionName: 'skewguard',
