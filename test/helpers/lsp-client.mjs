@@ -96,6 +96,16 @@ export class LspClient extends LspSession {
   }
 }
 
+/** A workspace of `files`, a server on it (initialized) for `fn(client, dir)`; both gone afterwards, however fn ends. */
+export async function withLspClient(files, fn, opts) {
+  const dir = makeWorkspace(files);
+  const client = new LspClient(dir, opts);
+  try {
+    await client.initialize();
+    return await fn(client, dir);
+  } finally { client.kill(); fs.rmSync(dir, { recursive: true, force: true }); }
+}
+
 function pick(obj, section) {
   let v = obj;
   for (const k of section.split('.')) { if (v == null || typeof v !== 'object') return undefined; v = v[k]; }
