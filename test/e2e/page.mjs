@@ -146,8 +146,10 @@ export async function viewLines(page) {
     .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top)).map((l) => l.textContent.replace(/\u00a0/g, ' ')));
 }
 
+/** The hover of the first occurrence of `text` on screen. Asked again (the place found anew) when none shows: a code
+ * lens that comes in above line 1 after the place was found moves the lines down, and the mouse is then off the text. */
 export async function hoverOver(page, text) {
-  const box = await page.evaluate(({ text }) => {
+  const locate = () => page.evaluate(({ text }) => {
     for (const l of document.querySelectorAll('.part.editor .editor-instance .monaco-editor .view-lines .view-line')) {
       const full = l.textContent.replace(/\u00a0/g, ' ');
       const at = full.indexOf(text);
@@ -167,11 +169,16 @@ export async function hoverOver(page, text) {
     }
     return null;
   }, { text });
-  assert.ok(box, `"${text}" is not on screen`);
-  await page.mouse.move(box.x - 40, box.y + 120);
-  await page.mouse.move(box.x, box.y, { steps: 4 });
   const hover = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content').first();
-  await hover.waitFor();
+  for (let attempt = 1; ; attempt++) {
+    const box = await locate();
+    assert.ok(box, `"${text}" is not on screen`);
+    await page.mouse.move(box.x - 40, box.y + 120);
+    await page.mouse.move(box.x, box.y, { steps: 4 });
+    try { await hover.waitFor({ timeout: 15000 }); break; } catch (e) {
+      if (attempt === 3) throw e;
+    }
+  }
   await page.waitForTimeout(300);
   return hover;
 }
