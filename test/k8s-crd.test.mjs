@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { LspClient, makeWorkspace, uriOf } from './helpers/lsp-client.mjs';
+import { withLspClient, makeWorkspace, uriOf } from './helpers/lsp-client.mjs';
 
 const require = createRequire(import.meta.url);
 const e = require('../dist/engine.js');
@@ -268,10 +268,7 @@ test('a workspace CRD wins over the built-in cert-manager and Flux lifecycle row
 
 test('LSP: editing a CRD re-checks the open custom resources; a CRD changed on disk too (didChangeWatchedFiles)', async () => {
   // The CRD on disk has a byte order mark, which the editor's buffer does not: still the same text.
-  const dir = makeWorkspace({ 'crds/crontab.yaml': `\uFEFF${CRONTAB_CRD}`, 'crs/c.yaml': 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c}\nspec: {cronSpec: x}\n', 'other/o.yaml': 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: o}\n' });
-  const client = new LspClient(dir);
-  try {
-    await client.initialize();
+  await withLspClient({ 'crds/crontab.yaml': `\uFEFF${CRONTAB_CRD}`, 'crs/c.yaml': 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c}\nspec: {cronSpec: x}\n', 'other/o.yaml': 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: o}\n' }, async (client, dir) => {
     const cr = uriOf(path.join(dir, 'crs/c.yaml'));
     const first = await client.open(cr, fs.readFileSync(path.join(dir, 'crs/c.yaml'), 'utf8'));
     assert.deepEqual(first.diagnostics.map((d) => d.code), []);
@@ -298,16 +295,13 @@ test('LSP: editing a CRD re-checks the open custom resources; a CRD changed on d
     await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: crdUri, type: 2 }] });
     const dep = await client.waitFor(cr, (p) => p.diagnostics.some((d) => d.code === 'k8s/cr-version-deprecated'), { since: since3 });
     assert.match(dep.diagnostics.find((d) => d.code === 'k8s/cr-version-deprecated').message, /stable\.example\.com\/v1 CronTab is deprecated/);
-  } finally { client.kill(); fs.rmSync(dir, { recursive: true, force: true }); }
+  });
 });
 
 test('LSP: a custom resource moved to a version its CRD no longer serves re-checks the open CRD (k8s/crd-version-in-use)', async () => {
   const crd = CRONTAB_CRD;
   const cr = 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c}\n';
-  const dir = makeWorkspace({ 'crds/crontab.yaml': crd, 'crs/c.yaml': cr });
-  const client = new LspClient(dir);
-  try {
-    await client.initialize();
+  await withLspClient({ 'crds/crontab.yaml': crd, 'crs/c.yaml': cr }, async (client, dir) => {
     const crdUri = uriOf(path.join(dir, 'crds/crontab.yaml'));
     const crUri = uriOf(path.join(dir, 'crs/c.yaml'));
     const first = await client.open(crdUri, crd);
@@ -318,5 +312,5 @@ test('LSP: a custom resource moved to a version its CRD no longer serves re-chec
     const p = await client.waitFor(crdUri, (x) => x.diagnostics.some((d) => d.code === 'k8s/crd-version-in-use'), { since });
     assert.match(p.diagnostics[0].message, /stable\.example\.com\/v1alpha1 is served: false, but 1 custom resource of the workspace uses it \(crs\/c\.yaml:1\)/);
     assert.deepEqual(p.diagnostics[0].range.start, { line: 10, character: 12 });
-  } finally { client.kill(); fs.rmSync(dir, { recursive: true, force: true }); }
+  });
 });

@@ -3,9 +3,8 @@
 // that path, those served at every step of the window first), through the language server.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { LspClient, makeWorkspace, uriOf } from './helpers/lsp-client.mjs';
+import { withLspClient, uriOf } from './helpers/lsp-client.mjs';
 
 const INGRESS = 'apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nmetadata:\n  name: web\n  annotations:\n    kubernetes.io/ingress.class: nginx\nspec:\n  ingressClassName: nginx\n  rules:\n  - host: a\n    \n';
 const CRD = `apiVersion: apiextensions.k8s.io/v1
@@ -40,14 +39,7 @@ spec:
               color: {type: string, enum: [red, blue]}
 `;
 
-async function session(files, window, fn) {
-  const dir = makeWorkspace({ ...files, '.skewguard.yaml': `kubernetes:\n  window: "${window}"\n` });
-  const client = new LspClient(dir);
-  try {
-    await client.initialize();
-    await fn(client, dir);
-  } finally { client.kill(); fs.rmSync(dir, { recursive: true, force: true }); }
-}
+const session = (files, window, fn) => withLspClient({ ...files, '.skewguard.yaml': `kubernetes:\n  window: "${window}"\n` }, fn);
 const hoverAt = (client, uri, line, character) => client.request('textDocument/hover', { textDocument: { uri }, position: { line, character } });
 const completeAt = (client, uri, line, character) => client.request('textDocument/completion', { textDocument: { uri }, position: { line, character } });
 

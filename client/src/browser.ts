@@ -11,6 +11,7 @@ import { ResolvedConfigRequest, type InitializationOptions, type ResolvedConfigR
 import { ALWAYS_SKIPPED_FOLDERS, CONFIG_FILENAMES } from '../../server/src/shared/names';
 import { WebFilesNotification, type WebFile, type WebFilesParams } from '../../server/src/web/protocol';
 import { registerWindowView } from './window-view';
+import { documentSelector } from './selector';
 
 let client: LanguageClient | undefined;
 let serverWorkerNow: ServerWorker | undefined;
@@ -37,10 +38,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   const clientOptions: LanguageClientOptions = {
     // Any scheme: vscode-vfs (github.dev), vscode-remote, file, untitled.
-    documentSelector: [
-      { language: 'yaml' }, { language: 'json' }, { language: 'jsonc' }, { language: 'toml' }, { language: 'kata-toml' },
-      { language: 'helm' }, { pattern: '**/templates/**/*.tpl' }, { pattern: '**/*.toml' },
-    ],
+    documentSelector: documentSelector(),
     synchronize: { configurationSection: 'skewguard' },
     diagnosticCollectionName: 'skewguard',
     outputChannel: out,
@@ -66,11 +64,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     await client.sendNotification(WebFilesNotification, params);
     await client.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uri.toString(), type }] });
   };
+  // A change not handed over (the server stopping meanwhile) is said in the output, not left as an unhandled rejection.
+  const lost = (uri: vscode.Uri) => (e: unknown) => out.warn(`skewguard (web): the change of ${uri.toString()} was not handed to the server: ${(e as Error)?.message ?? String(e)}`);
   context.subscriptions.push(
     watcher,
-    watcher.onDidCreate((u) => void changed(u, FileChangeType.Created)),
-    watcher.onDidChange((u) => void changed(u, FileChangeType.Changed)),
-    watcher.onDidDelete((u) => void changed(u, FileChangeType.Deleted)),
+    watcher.onDidCreate((u) => void changed(u, FileChangeType.Created).catch(lost(u))),
+    watcher.onDidChange((u) => void changed(u, FileChangeType.Changed).catch(lost(u))),
+    watcher.onDidDelete((u) => void changed(u, FileChangeType.Deleted).catch(lost(u))),
     vscode.commands.registerCommand('skewguard.restartServer', async () => { await client?.stop(); await client?.start(); }),
     vscode.commands.registerCommand('skewguard.showResolvedWindow', showResolvedWindow),
   );
@@ -95,10 +95,15 @@ async function readForServer(uri: vscode.Uri, budget: { bytes: number }): Promis
   const id = uri.toString();
   if (!READ.test(uri.path) && !CONFIG_FILENAMES.some((n) => uri.path.endsWith(`/${n}`))) return { uri: id, size: 0, why: 'the web extension reads only YAML, JSON, TOML, template and .tgz files of the workspace' };
   try {
+    // The size first: a file over the bounds is not read at all (not read whole to be dropped).
+    const size = (await vscode.workspace.fs.stat(uri)).size;
+    if (size > FILE_MAX) return { uri: id, size, why: `over ${FILE_MAX / 1024} KiB: the web extension does not read it for facts` };
+    if (budget.bytes + size > TOTAL_MAX) return { uri: id, size, why: `the web extension reads at most ${TOTAL_MAX / 1048576} MiB of workspace files` };
+    budget.bytes += size;
     const bytes = await vscode.workspace.fs.readFile(uri);
+    // Changed since the stat: the bounds hold for what was read.
+    budget.bytes += bytes.byteLength - size;
     if (bytes.byteLength > FILE_MAX) return { uri: id, size: bytes.byteLength, why: `over ${FILE_MAX / 1024} KiB: the web extension does not read it for facts` };
-    if (budget.bytes + bytes.byteLength > TOTAL_MAX) return { uri: id, size: bytes.byteLength, why: `the web extension reads at most ${TOTAL_MAX / 1048576} MiB of workspace files` };
-    budget.bytes += bytes.byteLength;
     if (/\.tgz$/i.test(uri.path)) {
       let bin = '';
       for (let i = 0; i < bytes.length; i++) bin += String.fromCharCode(bytes[i]);

@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import {
-  ResolvedConfigRequest, ConfigChangedNotification, SettingsProblemsNotification, WorkspaceTrustedNotification,
-  type ResolvedConfigResult, type SettingsProblem, type SettingsProblemsParams, type InitializationOptions,
+  ConfigChangedNotification, SettingsProblemsNotification, WorkspaceTrustedNotification,
+  type SettingsProblem, type SettingsProblemsParams, type InitializationOptions,
 } from '../../server/src/shared/protocol';
 import * as readline from 'node:readline';
 import { RestartPolicy } from './restart';
@@ -14,9 +14,11 @@ import { registerWindow, WINDOW_MENU } from './window';
 import { registerWorkspaceCommands } from './workspace-commands';
 import { registerVisibleRanges } from './visible';
 import { registerWindowView } from './window-view';
+import { documentSelector } from './selector';
 
 let client: LanguageClient | undefined;
 let status: vscode.StatusBarItem | undefined;
+let windowUi: ReturnType<typeof registerWindow> | undefined;
 /** Invalid editor settings, as the server last said (they are left out, like invalid .skewguard.yaml values). */
 let settingsProblems: SettingsProblem[] = [];
 
@@ -33,26 +35,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
   };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: [
-      { scheme: 'file', language: 'yaml' }, { scheme: 'untitled', language: 'yaml' },
-      { scheme: 'file', language: 'json' }, { scheme: 'file', language: 'jsonc' },
-      { scheme: 'file', language: 'toml' }, { scheme: 'file', language: 'kata-toml' },
-      // Helm chart templates: the `helm` language of vscode-kubernetes-tools, and helpers whatever their language.
-      { scheme: 'file', language: 'helm' }, { scheme: 'file', pattern: '**/templates/**/*.tpl' },
-      // TOML files whatever their language (none is registered without a TOML extension): containerd's config.toml and
-      // its drop-ins are recognised by the server from their content, and other TOML files are left alone there.
-      { scheme: 'file', pattern: '**/*.toml' },
-    ],
+    documentSelector: documentSelector('file'),
     synchronize: {
       configurationSection: 'skewguard',
+      // Globs that overlap as little as they can: the client sends every watcher's event, so a file under two globs had its
+      // change said twice (still so for a template's YAML, under both).
       fileEvents: [
-        vscode.workspace.createFileSystemWatcher('**/.skewguard.{yaml,yml}'),
-        vscode.workspace.createFileSystemWatcher('**/*localhost*.{yml,yaml}'),
-        // A chart's files that its other files render with (Chart.yaml, values.yaml, helpers, packaged dependencies).
-        vscode.workspace.createFileSystemWatcher('**/{Chart.yaml,values.yaml,templates/**,charts/*.tgz}'),
-        // Manifests: a CustomResourceDefinition (or a custom resource) changed on disk re-checks what uses it (the server
-        // re-checks only when the workspace's CRD index changes).
+        // .skewguard.yaml/.yml, localhost.yml, a chart's Chart.yaml and values.yaml, and manifests: a
+        // CustomResourceDefinition (or a custom resource) changed on disk re-checks what uses it (the server re-checks
+        // only when the workspace's CRD index changes).
         vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml,json}'),
+        // A chart's other files that its files render with (helpers, packaged dependencies).
+        vscode.workspace.createFileSystemWatcher('**/{templates/**,charts/*.tgz}'),
       ],
     },
     diagnosticCollectionName: 'skewguard',
@@ -76,7 +70,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   status.name = 'skewguard version window';
   status.command = WINDOW_MENU;
   context.subscriptions.push(status);
-  const windowUi = registerWindow(context, () => client, () => void refreshStatus());
+  windowUi = registerWindow(context, () => client, () => void refreshStatus());
   registerWorkspaceCommands(context, () => client);
 
   context.subscriptions.push(
@@ -97,19 +91,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   void refreshStatus();
 }
 
-async function resolved(): Promise<ResolvedConfigResult | undefined> {
-  if (!client?.isRunning()) return undefined;
-  const uri = vscode.window.activeTextEditor?.document.uri.toString();
-  try {
-    return await client.sendRequest<ResolvedConfigResult>(ResolvedConfigRequest, { uri });
-  } catch {
-    return undefined;
-  }
-}
-
 async function refreshStatus(): Promise<void> {
   if (!status) return;
-  const r = await resolved();
+  // The active document's window, any scheme (an untitled YAML too).
+  const r = await windowUi?.resolvedFor(vscode.window.activeTextEditor?.document.uri.toString());
   const problems = r?.settingsProblems ?? settingsProblems;
   // Only on a file skewguard checks (or ignores), with that file's window; invalid settings show anyway.
   if (!r || (!r.fileWindow && !r.ignored && !problems.length)) { status.hide(); return; }

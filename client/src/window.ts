@@ -15,11 +15,15 @@ type Part = 'starlingx.release' | 'starlingx.upgradeFrom' | 'kubernetes.window' 
 interface Choices { releases: Array<{ release: string; tag: string; kubernetes: string[]; default: string }> }
 interface EditResult { path?: string; exists?: boolean; text?: string; problem?: string }
 
-export function registerWindow(context: vscode.ExtensionContext, client: () => LanguageClient | undefined, refresh: () => void): { showResolved: () => Promise<void> } {
+export function registerWindow(context: vscode.ExtensionContext, client: () => LanguageClient | undefined, refresh: () => void): { showResolved: () => Promise<void>; resolvedFor: (uri?: string) => Promise<ResolvedConfigResult | undefined> } {
   const resolvedFor = async (uri?: string): Promise<ResolvedConfigResult | undefined> => {
     const c = client();
     if (!c?.isRunning()) return undefined;
-    try { return await c.sendRequest<ResolvedConfigResult>(ResolvedConfigRequest, { uri }); } catch { return undefined; }
+    try { return await c.sendRequest<ResolvedConfigResult>(ResolvedConfigRequest, { uri }); } catch (e) {
+      // Shown as "not running" / no status item; why is in the output channel, not passed over.
+      c.warn(`${ResolvedConfigRequest} failed for ${uri ?? 'the workspace'}`, e, false);
+      return undefined;
+    }
   };
   const activeUri = () => {
     const d = vscode.window.activeTextEditor?.document;
@@ -136,5 +140,5 @@ export function registerWindow(context: vscode.ExtensionContext, client: () => L
       if (u && e.uris.some((x) => x.toString() === u)) refresh();
     }),
   );
-  return { showResolved: async () => { await showResolved(); } };
+  return { showResolved: async () => { await showResolved(); }, resolvedFor };
 }

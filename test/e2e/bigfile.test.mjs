@@ -11,19 +11,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { bundleFile } from '../../bench/bundle.mjs';
+import { ensureHarness, OUT, log, packagedVsix, startCodeServer, stopCodeServer, launchBrowser, openFile, editorOf } from './page.mjs';
 
-const require = createRequire(import.meta.url);
-const { repoRoot, harnessTools, ensureHarness } = require('../vscode/workspace.js');
-
-const OUT = path.join(repoRoot, 'test-results', 'e2e');
 const STEP_TIMEOUT = 120000;
 const TEXT = bundleFile(12000);
 const LINES = TEXT.split('\n').length - 1;
-const t0 = Date.now();
-const log = (s) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)} s] ${s}`);
 
 let base, ws, cs, context, page;
 let ok = true;
@@ -36,28 +29,10 @@ before(async () => {
   fs.mkdirSync(ws);
   fs.writeFileSync(path.join(ws, '.skewguard.yaml'), 'kubernetes:\n  window: "1.18..1.21"\n');
   fs.writeFileSync(path.join(ws, 'bundle.yaml'), TEXT);
-  let vsix = process.env.SKEWGUARD_VSIX && path.resolve(process.env.SKEWGUARD_VSIX);
-  if (!vsix) {
-    vsix = path.join(base, 'skewguard.vsix');
-    const p = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'package.mjs'), '--out', vsix], { cwd: repoRoot, encoding: 'utf8' });
-    assert.equal(p.status, 0, `npm run package failed:\n${p.stdout}\n${p.stderr}`);
-  }
-  const start = spawnSync('bash', [path.join(harnessTools, 'run-code-server.sh'), '--dir', harness, '--workspace', ws,
-    '--port', '0', '--state-dir', path.join(base, 'cs'), '--install-extension', vsix], { encoding: 'utf8' });
-  assert.equal(start.status, 0, `code-server did not start:\n${start.stderr}`);
-  cs = Object.fromEntries(start.stdout.trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2)));
+  const vsix = packagedVsix(base);
+  cs = startCodeServer(harness, { ws, base }, vsix);
   log(`code-server at ${cs.CS_URL}`);
-  const { chromium } = createRequire(path.join(harness, 'node_modules', 'x.js'))('playwright-core');
-  const profile = path.join(base, 'chromium');
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    env: { ...process.env, XDG_CONFIG_HOME: path.join(profile, 'xdg-config'), XDG_CACHE_HOME: path.join(profile, 'xdg-cache') },
-    viewport: { width: 1400, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = context.pages()[0] || await context.newPage();
-  page.setDefaultTimeout(STEP_TIMEOUT);
+  ({ context, page } = await launchBrowser(harness, base, STEP_TIMEOUT));
   await page.goto(`${cs.CS_URL}/?folder=${encodeURIComponent(ws)}`);
   await page.locator('.monaco-workbench').waitFor();
 });
@@ -66,12 +41,12 @@ after(async () => {
   await context?.close().catch(() => {});
   if (cs?.CS_STATE_DIR) {
     if (!ok && cs.CS_LOG) fs.copyFileSync(cs.CS_LOG, path.join(OUT, 'bigfile-code-server.log'));
-    spawnSync('bash', [path.join(harnessTools, 'run-code-server.sh'), '--stop', cs.CS_STATE_DIR], { stdio: 'ignore' });
+    stopCodeServer(cs);
   }
   if (base) fs.rmSync(base, { recursive: true, force: true });
 });
 
-const editor = () => page.locator('.part.editor .editor-instance .monaco-editor').first();
+const editor = () => editorOf(page);
 const SQUIGGLES = '.part.editor .editor-instance .monaco-editor .view-overlays .squiggly-error, .part.editor .editor-instance .monaco-editor .view-overlays .squiggly-warning';
 
 /** The line numbers in the gutter (what is on screen). */
@@ -80,12 +55,7 @@ const visibleLines = () => page.evaluate(() => [...document.querySelectorAll('.p
 
 test('#18.5 a 12,000-document bundle: squiggles near its end, where VS Code showed none past its first 1,000 findings', async () => {
   try {
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget input').fill('bundle.yaml');
-    await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'bundle.yaml' }).first().waitFor();
-    await page.keyboard.press('Enter');
-    await page.locator('.tabs-container .tab.active', { hasText: 'bundle.yaml' }).waitFor();
-    await editor().locator('.view-lines .view-line').first().waitFor();
+    await openFile(page, 'bundle.yaml');
     await page.locator(SQUIGGLES).first().waitFor();
     log('squiggles at the top');
     await page.screenshot({ path: path.join(OUT, 'bigfile-top.png') });

@@ -1,5 +1,5 @@
-// Shared by the UI suites of the web extension and the window view (test/e2e/web.test.mjs, window.test.mjs): starts
-// code-server with the packaged .vsix and headless Chromium (as test/e2e/ui.test.mjs does), and drives the page.
+// Shared by the UI suites (test/e2e/ui.test.mjs, bigfile.test.mjs, web.test.mjs, window.test.mjs): packages the .vsix,
+// starts code-server with it and headless Chromium, and drives the page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -26,25 +26,31 @@ function settingsFile(dir, extra) {
   return f;
 }
 
-/** Starts everything; `prefix` names the screenshots' failure files. */
-export async function start({ prefix, settings = {} }) {
-  fs.mkdirSync(OUT, { recursive: true });
-  const harness = ensureHarness();
-  const w = makeWorkspace(`skewguard-${prefix}-`);
-  let vsix = process.env.SKEWGUARD_VSIX && path.resolve(process.env.SKEWGUARD_VSIX);
-  if (!vsix) {
-    vsix = path.join(w.base, 'skewguard.vsix');
-    const p = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'package.mjs'), '--out', vsix, '--skip-smoke'], { cwd: repoRoot, encoding: 'utf8' });
-    assert.equal(p.status, 0, `npm run package failed:\n${p.stdout}\n${p.stderr}`);
-    log(p.stdout.trim().split('\n').pop());
-  }
-  const cs0 = spawnSync('bash', [path.join(harnessTools, 'run-code-server.sh'), '--dir', harness, '--workspace', w.ws, '--port', '0',
-    '--state-dir', path.join(w.base, 'cs'), '--install-extension', vsix, '--settings', settingsFile(w.base, settings)], { encoding: 'utf8' });
-  assert.equal(cs0.status, 0, `code-server did not start:\n${cs0.stderr}`);
-  const cs = Object.fromEntries(cs0.stdout.trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2)));
-  log(`code-server at ${cs.CS_URL}`);
+/** The .vsix under test: $SKEWGUARD_VSIX, or one packaged into `dir` by scripts/package.mjs (with `args`). */
+export function packagedVsix(dir, args = []) {
+  if (process.env.SKEWGUARD_VSIX) return path.resolve(process.env.SKEWGUARD_VSIX);
+  const vsix = path.join(dir, 'skewguard.vsix');
+  const p = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'package.mjs'), '--out', vsix, ...args], { cwd: repoRoot, encoding: 'utf8' });
+  assert.equal(p.status, 0, `npm run package failed:\n${p.stdout}\n${p.stderr}`);
+  log(p.stdout.trim().split('\n').pop());
+  return vsix;
+}
+
+/** code-server (run-code-server.sh) on `w.ws` with `vsix` installed, its state in `w.base`/cs; its CS_* variables. */
+export function startCodeServer(harness, w, vsix, args = []) {
+  const r = spawnSync('bash', [path.join(harnessTools, 'run-code-server.sh'), '--dir', harness, '--workspace', w.ws, '--port', '0',
+    '--state-dir', path.join(w.base, 'cs'), '--install-extension', vsix, ...args], { encoding: 'utf8' });
+  assert.equal(r.status, 0, `code-server did not start:\n${r.stderr}`);
+  return Object.fromEntries(r.stdout.trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2)));
+}
+
+/** Stops the code-server of startCodeServer. */
+export const stopCodeServer = (cs) => spawnSync('bash', [path.join(harnessTools, 'run-code-server.sh'), '--stop', cs.CS_STATE_DIR], { stdio: 'ignore' });
+
+/** Headless Chromium (playwright-core of the harness) on a new profile in `dir`; the page's console goes to consoleLines. */
+export async function launchBrowser(harness, dir, timeout) {
   const { chromium } = createRequire(path.join(harness, 'node_modules', 'x.js'))('playwright-core');
-  const profile = path.join(w.base, 'chromium');
+  const profile = path.join(dir, 'chromium');
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true,
     env: { ...process.env, XDG_CONFIG_HOME: path.join(profile, 'xdg-config'), XDG_CACHE_HOME: path.join(profile, 'xdg-cache') },
@@ -52,10 +58,22 @@ export async function start({ prefix, settings = {} }) {
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   const page = context.pages()[0] || await context.newPage();
-  page.setDefaultTimeout(60000);
+  page.setDefaultTimeout(timeout);
   const consoleLines = [];
   page.on('console', (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
   page.on('pageerror', (e) => consoleLines.push(`[pageerror] ${e.message}`));
+  return { context, page, consoleLines };
+}
+
+/** Starts everything; `prefix` names the screenshots' failure files. */
+export async function start({ prefix, settings = {} }) {
+  fs.mkdirSync(OUT, { recursive: true });
+  const harness = ensureHarness();
+  const w = makeWorkspace(`skewguard-${prefix}-`);
+  const vsix = packagedVsix(w.base, ['--skip-smoke']);
+  const cs = startCodeServer(harness, w, vsix, ['--settings', settingsFile(w.base, settings)]);
+  log(`code-server at ${cs.CS_URL}`);
+  const { context, page, consoleLines } = await launchBrowser(harness, w.base, 60000);
   await page.goto(`${cs.CS_URL}/?folder=${encodeURIComponent(w.ws)}`);
   await page.locator('.monaco-workbench').waitFor();
   log('workbench visible');
@@ -65,7 +83,7 @@ export async function start({ prefix, settings = {} }) {
     fs.writeFileSync(path.join(OUT, `${prefix}-console.log`), consoleLines.join('\n') + '\n');
     await context.close().catch(() => {});
     if (!s.ok && cs.CS_LOG) fs.copyFileSync(cs.CS_LOG, path.join(OUT, `${prefix}-code-server.log`));
-    spawnSync('bash', [path.join(harnessTools, 'run-code-server.sh'), '--stop', cs.CS_STATE_DIR], { stdio: 'ignore' });
+    stopCodeServer(cs);
     w.cleanup();
   };
   return s;
@@ -128,8 +146,10 @@ export async function viewLines(page) {
     .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top)).map((l) => l.textContent.replace(/\u00a0/g, ' ')));
 }
 
+/** The hover of the first occurrence of `text` on screen. Asked again (the place found anew) when none shows: a code
+ * lens that comes in above line 1 after the place was found moves the lines down, and the mouse is then off the text. */
 export async function hoverOver(page, text) {
-  const box = await page.evaluate(({ text }) => {
+  const locate = () => page.evaluate(({ text }) => {
     for (const l of document.querySelectorAll('.part.editor .editor-instance .monaco-editor .view-lines .view-line')) {
       const full = l.textContent.replace(/\u00a0/g, ' ');
       const at = full.indexOf(text);
@@ -149,11 +169,16 @@ export async function hoverOver(page, text) {
     }
     return null;
   }, { text });
-  assert.ok(box, `"${text}" is not on screen`);
-  await page.mouse.move(box.x - 40, box.y + 120);
-  await page.mouse.move(box.x, box.y, { steps: 4 });
   const hover = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content').first();
-  await hover.waitFor();
+  for (let attempt = 1; ; attempt++) {
+    const box = await locate();
+    assert.ok(box, `"${text}" is not on screen`);
+    await page.mouse.move(box.x - 40, box.y + 120);
+    await page.mouse.move(box.x, box.y, { steps: 4 });
+    try { await hover.waitFor({ timeout: 15000 }); break; } catch (e) {
+      if (attempt === 3) throw e;
+    }
+  }
   await page.waitForTimeout(300);
   return hover;
 }

@@ -10,16 +10,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
+import * as P from './page.mjs';
 
-const require = createRequire(import.meta.url);
-const { repoRoot, harnessTools, makeWorkspace, ensureHarness, FILES } = require('../vscode/workspace.js');
-
-const OUT = path.join(repoRoot, 'test-results', 'e2e');
+const { makeWorkspace, ensureHarness, FILES, OUT, log, norm } = P;
 const STEP_TIMEOUT = 60000;
-const t0 = Date.now();
-const log = (s) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)} s] ${s}`);
 
 let w, cs, context, page;
 const ctx = { ok: true };
@@ -29,35 +23,12 @@ before(async () => {
   fs.mkdirSync(OUT, { recursive: true });
   const harness = ensureHarness();
   w = makeWorkspace('skewguard-e2e-');
-  let vsix = process.env.SKEWGUARD_VSIX && path.resolve(process.env.SKEWGUARD_VSIX);
-  if (!vsix) {
-    vsix = path.join(w.base, 'skewguard.vsix');
-    const p = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'package.mjs'), '--out', vsix], { cwd: repoRoot, encoding: 'utf8' });
-    assert.equal(p.status, 0, `npm run package failed:\n${p.stdout}\n${p.stderr}`);
-    log(p.stdout.trim().split('\n').pop());
-  }
+  const vsix = P.packagedVsix(w.base);
   assert.ok(fs.existsSync(vsix), `no .vsix at ${vsix}`);
-
-  const start = spawnSync('bash', [path.join(harnessTools, 'run-code-server.sh'), '--dir', harness, '--workspace', w.ws,
-    '--port', '0', '--state-dir', path.join(w.base, 'cs'), '--install-extension', vsix], { encoding: 'utf8' });
-  assert.equal(start.status, 0, `code-server did not start:\n${start.stderr}`);
-  cs = Object.fromEntries(start.stdout.trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2)));
+  cs = P.startCodeServer(harness, w, vsix);
   log(`code-server at ${cs.CS_URL} with ${path.basename(vsix)} installed`);
-
-  const { chromium } = createRequire(path.join(harness, 'node_modules', 'x.js'))('playwright-core');
-  const profile = path.join(w.base, 'chromium');
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    env: { ...process.env, XDG_CONFIG_HOME: path.join(profile, 'xdg-config'), XDG_CACHE_HOME: path.join(profile, 'xdg-cache') },
-    viewport: { width: 1400, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = context.pages()[0] || await context.newPage();
-  page.setDefaultTimeout(STEP_TIMEOUT);
-  const consoleLines = [];
-  page.on('console', (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
-  page.on('pageerror', (e) => consoleLines.push(`[pageerror] ${e.message}`));
+  let consoleLines;
+  ({ context, page, consoleLines } = await P.launchBrowser(harness, w.base, STEP_TIMEOUT));
   ctx.writeConsole = () => fs.writeFileSync(path.join(OUT, 'console.log'), consoleLines.join('\n') + '\n');
   await page.goto(`${cs.CS_URL}/?folder=${encodeURIComponent(w.ws)}`);
   await page.locator('.monaco-workbench').waitFor();
@@ -69,7 +40,7 @@ after(async () => {
   await context?.close().catch(() => {});
   if (cs?.CS_STATE_DIR) {
     if (!ctx.ok && cs.CS_LOG) fs.copyFileSync(cs.CS_LOG, path.join(OUT, 'code-server.log'));
-    spawnSync('bash', [path.join(harnessTools, 'run-code-server.sh'), '--stop', cs.CS_STATE_DIR], { stdio: 'ignore' });
+    P.stopCodeServer(cs);
   }
   w?.cleanup();
   log(`screenshots in ${path.relative(process.cwd(), OUT) || OUT}`);
@@ -89,40 +60,18 @@ function step(name, fn) {
   });
 }
 
-const shot = (name) => page.screenshot({ path: path.join(OUT, `${name}.png`) });
-const norm = (s) => s.replace(/\u00a0/g, ' ').replace(/\s+/g, ' ').trim();
-const editor = () => page.locator('.part.editor .editor-instance .monaco-editor').first();
-
-async function openFile(rel) {
-  await page.keyboard.press('Control+P');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor();
-  await input.fill(rel);
-  // Wait for the filtered list: before it, the focused row is the most recent editor.
-  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: path.basename(rel) }).first().waitFor();
-  await page.keyboard.press('Enter');
-  await page.locator('.tabs-container .tab.active', { hasText: path.basename(rel) }).waitFor();
-  await editor().locator('.view-lines .view-line').first().waitFor();
-}
-
+const shot = (name) => P.shot(page, name);
+const editor = () => P.editorOf(page);
+const openFile = (rel) => P.openFile(page, rel);
 /** Runs a command from the Command Palette by its title. */
 async function runCommand(title) {
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').fill(`>${title}`);
-  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: title }).first().waitFor();
-  await page.keyboard.press('Enter');
+  await P.runCommand(page, title);
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
 }
-
-/** Moves the cursor to line:column (1-based) with Ctrl+G. */
-async function gotoPosition(line, column) {
-  await editor().locator('.view-lines').click({ position: { x: 5, y: 40 } }); // below the code lens above line 1
-  await page.keyboard.press('Control+G');
-  await page.locator('.quick-input-widget input').waitFor();
-  await page.keyboard.type(`${line}:${column}`);
-  await page.keyboard.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-}
+const hoverOver = (text) => P.hoverOver(page, text);
+const closeHover = () => P.closeHover(page);
+/** The Ctrl+. menu at line:column, the row titled `title` chosen (page.mjs quickFix), with a screenshot. */
+const quickFix = (line, column, title) => P.quickFix(page, line, column, title, `quickfix-${title.replace(/[^\w.]+/g, '-').replace(/^-|-$/g, '').slice(0, 40)}`);
 
 /** The rendered text of editor line `line` (1-based; the line must be on screen). */
 async function lineText(line) {
@@ -135,70 +84,6 @@ async function lineText(line) {
     const el = lines.find((l) => Math.round((top(l) - first) / lh) === line - 1);
     return el ? el.textContent.replace(/\u00a0/g, ' ') : null;
   }, { line });
-}
-
-/** Hovers the mouse over the first occurrence of `text` in the editor. */
-async function hoverOver(text) {
-  const box = await page.evaluate(({ text }) => {
-    for (const l of document.querySelectorAll('.part.editor .editor-instance .monaco-editor .view-lines .view-line')) {
-      const full = l.textContent.replace(/\u00a0/g, ' ');
-      const at = full.indexOf(text);
-      if (at < 0) continue;
-      const walker = document.createTreeWalker(l, NodeFilter.SHOW_TEXT);
-      let offset = 0, node;
-      while ((node = walker.nextNode())) {
-        const len = node.textContent.length;
-        if (at + 1 < offset + len) {
-          const r = document.createRange();
-          r.setStart(node, at + 1 - offset); r.setEnd(node, at + 2 - offset);
-          const b = r.getBoundingClientRect();
-          return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
-        }
-        offset += len;
-      }
-    }
-    return null;
-  }, { text });
-  assert.ok(box, `"${text}" is not on screen`);
-  await page.mouse.move(box.x - 40, box.y + 120);
-  await page.mouse.move(box.x, box.y, { steps: 4 });
-  const hover = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content').first();
-  await hover.waitFor();
-  await page.waitForTimeout(300); // the hover fades in: let the screenshots show it fully
-  return hover;
-}
-
-async function closeHover() {
-  await page.mouse.move(1300, 850);
-  await page.keyboard.press('Escape');
-  await page.locator('.monaco-hover:not(.hidden) .monaco-hover-content').first().waitFor({ state: 'detached' }).catch(() => {});
-}
-
-/** Opens the Ctrl+. menu at line:column, selects the row titled `title` with the keyboard, presses Enter. */
-async function quickFix(line, column, title) {
-  const rows = page.locator('.action-widget .monaco-list-row');
-  // Now and then the menu does not open (the key press lands before the editor has taken the cursor back, in about
-  // one run of three for the localhost.yml step, before and after this session's server changes): press again.
-  for (let attempt = 1; ; attempt++) {
-    await gotoPosition(line, column);
-    await page.keyboard.press('Control+.');
-    try { await rows.first().waitFor({ timeout: 15000 }); break; } catch (e) {
-      if (attempt === 3) throw e;
-      await page.keyboard.press('Escape');
-    }
-  }
-  await page.locator('.action-widget .monaco-list-row', { hasText: title }).first().waitFor();
-  const titles = (await rows.allInnerTexts()).map(norm);
-  // The preferred fix is focused; move the focus to the wanted row (a click is swallowed by the pointer block).
-  for (let i = 0; i < titles.length + 1; i++) {
-    const focused = norm(await page.locator('.action-widget .monaco-list-row.focused').first().innerText().catch(() => ''));
-    if (focused.includes(title)) break;
-    await page.keyboard.press('ArrowDown');
-  }
-  await shot(`quickfix-${title.replace(/[^\w.]+/g, '-').replace(/^-|-$/g, '').slice(0, 40)}`);
-  await page.keyboard.press('Enter');
-  await page.locator('.action-widget').waitFor({ state: 'hidden' });
-  return titles;
 }
 
 // The skewguard status item: the active file's own window (#18: a Kata file shows its Kata window, a manifest its

@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   createProtocolConnection, StreamMessageReader, StreamMessageWriter,
-  InitializeRequest, InitializedNotification, ConfigurationRequest, RegistrationRequest,
-  PublishDiagnosticsNotification, ShutdownRequest, ExitNotification,
+  InitializeRequest, InitializedNotification, ConfigurationRequest, RegistrationRequest, ShutdownRequest, ExitNotification,
 } from 'vscode-languageserver-protocol/node';
+import { LspSession } from './lsp-session.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The server under test: dist/server.js, or $SKEWGUARD_SERVER (as for lsp-lint). */
@@ -29,42 +29,34 @@ export function makeWorkspace(files = {}) {
 
 export const uriOf = (file) => pathToFileURL(file).toString();
 
-export class LspClient {
+export class LspClient extends LspSession {
   /**
    * @param {string} root workspace folder
    * @param {{ settings?: object, configuration?: boolean, initializationOptions?: object }} [opts]
    */
   constructor(root, opts = {}) {
+    super(10000);
     this.root = root;
     this.settings = opts.settings ?? {};
     this.configurationCapability = opts.configuration ?? true;
     this.initializationOptions = opts.initializationOptions;
     /** Client capabilities added to the defaults (workspace / textDocument entries). */
     this.extraCapabilities = opts.capabilities ?? {};
-    /** uri -> list of every publishDiagnostics params received, oldest first */
-    this.published = new Map();
     this.configurationRequests = 0;
     this.registrations = [];
     this.notifications = [];
     this.stderr = '';
-    this.listeners = new Set();
     this.child = spawn(process.execPath, [serverJs, '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stderr.on('data', (d) => { this.stderr += d; });
     this.exit = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve({ code, signal })));
-    this.conn = createProtocolConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
-    this.conn.onRequest(ConfigurationRequest.type, (params) => {
+    const conn = createProtocolConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));
+    conn.onRequest(ConfigurationRequest.type, (params) => {
       this.configurationRequests++;
       return params.items.map((item) => (item.section ? pick(this.settings, item.section) : this.settings) ?? null);
     });
-    this.conn.onRequest(RegistrationRequest.type, (params) => { this.registrations.push(...params.registrations); return null; });
-    this.conn.onNotification(PublishDiagnosticsNotification.type, (p) => {
-      const list = this.published.get(p.uri) ?? [];
-      list.push(p);
-      this.published.set(p.uri, list);
-      for (const l of [...this.listeners]) l(p);
-    });
-    this.conn.onNotification((method, params) => { this.notifications.push({ method, params }); });
-    this.conn.listen();
+    conn.onRequest(RegistrationRequest.type, (params) => { this.registrations.push(...params.registrations); return null; });
+    conn.onNotification((method, params) => { this.notifications.push({ method, params }); });
+    this.listen(conn);
   }
 
   /** Sends initialize + initialized; resolves with the InitializeResult. */
@@ -84,42 +76,6 @@ export class LspClient {
     return this.initResult;
   }
 
-  /** Resolves with the next publishDiagnostics for `uri` that satisfies `pred` (also one already received after `since`). */
-  waitFor(uri, pred = () => true, { since = 0, timeout = 10000 } = {}) {
-    const seen = (this.published.get(uri) ?? []).slice(since).find(pred);
-    if (seen) return Promise.resolve(seen);
-    return new Promise((resolve, reject) => {
-      const l = (p) => {
-        if (p.uri === uri && pred(p)) { clearTimeout(t); this.listeners.delete(l); resolve(p); }
-      };
-      const t = setTimeout(() => {
-        this.listeners.delete(l);
-        reject(new Error(`no matching publishDiagnostics for ${uri} within ${timeout} ms; got ${JSON.stringify(this.published.get(uri) ?? [])}`));
-      }, timeout);
-      this.listeners.add(l);
-    });
-  }
-
-  /** Number of publishDiagnostics received for a uri so far (a `since` marker for waitFor). */
-  count(uri) { return (this.published.get(uri) ?? []).length; }
-
-  /** didOpen; resolves with the diagnostics published for that version. */
-  async open(uri, text, version = 1, languageId = 'yaml') {
-    const since = this.count(uri);
-    await this.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
-    return this.waitFor(uri, (p) => p.version === version, { since });
-  }
-
-  /** didChange with the given contentChanges; resolves with the diagnostics published for that version. */
-  async change(uri, version, contentChanges) {
-    const since = this.count(uri);
-    await this.conn.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges });
-    return this.waitFor(uri, (p) => p.version === version, { since });
-  }
-
-  request(method, params) { return this.conn.sendRequest(method, params); }
-  notify(method, params) { return this.conn.sendNotification(method, params); }
-
   /** shutdown + exit; resolves with the process's { code, signal }. */
   async shutdown() {
     await this.conn.sendRequest(ShutdownRequest.type);
@@ -138,6 +94,16 @@ export class LspClient {
     this.child.stdout.destroy();
     this.child.stdin.destroy();
   }
+}
+
+/** A workspace of `files`, a server on it (initialized) for `fn(client, dir)`; both gone afterwards, however fn ends. */
+export async function withLspClient(files, fn, opts) {
+  const dir = makeWorkspace(files);
+  const client = new LspClient(dir, opts);
+  try {
+    await client.initialize();
+    return await fn(client, dir);
+  } finally { client.kill(); fs.rmSync(dir, { recursive: true, force: true }); }
 }
 
 function pick(obj, section) {

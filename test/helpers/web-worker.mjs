@@ -8,8 +8,9 @@ import vm from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import {
   createProtocolConnection, AbstractMessageReader, AbstractMessageWriter,
-  InitializeRequest, InitializedNotification, ConfigurationRequest, RegistrationRequest, PublishDiagnosticsNotification,
+  InitializeRequest, InitializedNotification, ConfigurationRequest, RegistrationRequest,
 } from 'vscode-languageserver-protocol/node';
+import { LspSession } from './lsp-session.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const webServerJs = path.join(repoRoot, 'dist', 'web', 'server.js');
@@ -26,13 +27,12 @@ class PortWriter extends AbstractMessageWriter {
 }
 
 /** A web worker running dist/web/server.js, and an LSP connection to it. `files`: { uri: text } handed over at initialize. */
-export class WebWorkerServer {
+export class WebWorkerServer extends LspSession {
   constructor(rootUri, { files = {}, settings = {} } = {}) {
+    super(20000);
     this.rootUri = rootUri;
     this.files = files;
     this.settings = settings;
-    this.published = new Map();
-    this.listeners = new Set();
     this.logs = [];
     const reader = new PortReader();
     const sandbox = {
@@ -47,16 +47,10 @@ export class WebWorkerServer {
     this.context = vm.createContext(sandbox);
     vm.runInContext(fs.readFileSync(webServerJs, 'utf8'), this.context, { filename: webServerJs });
     const toWorker = (m) => { const h = sandbox.onmessage; if (h) h({ data: structuredClone(m) }); };
-    this.conn = createProtocolConnection(reader, new PortWriter(toWorker));
-    this.conn.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section === 'skewguard' ? this.settings : null)));
-    this.conn.onRequest(RegistrationRequest.type, () => null);
-    this.conn.onNotification(PublishDiagnosticsNotification.type, (p) => {
-      const list = this.published.get(p.uri) ?? [];
-      list.push(p);
-      this.published.set(p.uri, list);
-      for (const l of [...this.listeners]) l(p);
-    });
-    this.conn.listen();
+    const conn = createProtocolConnection(reader, new PortWriter(toWorker));
+    conn.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section === 'skewguard' ? this.settings : null)));
+    conn.onRequest(RegistrationRequest.type, () => null);
+    this.listen(conn);
   }
 
   /** What the sandbox has as globals that a browser worker would not (must stay empty). */
@@ -72,25 +66,7 @@ export class WebWorkerServer {
     }).then(async (r) => { await this.conn.sendNotification(InitializedNotification.type, {}); return r; });
   }
 
-  waitFor(uri, pred = () => true, { since = 0, timeout = 20000 } = {}) {
-    const seen = (this.published.get(uri) ?? []).slice(since).find(pred);
-    if (seen) return Promise.resolve(seen);
-    return new Promise((resolve, reject) => {
-      const l = (p) => { if (p.uri === uri && pred(p)) { clearTimeout(t); this.listeners.delete(l); resolve(p); } };
-      const t = setTimeout(() => { this.listeners.delete(l); reject(new Error(`no publishDiagnostics for ${uri}; log:\n${this.logs.join('\n')}`)); }, timeout);
-      this.listeners.add(l);
-    });
-  }
+  noMatch() { return `log:\n${this.logs.join('\n')}`; }
 
-  count(uri) { return (this.published.get(uri) ?? []).length; }
-
-  async open(uri, text, version = 1, languageId = 'yaml') {
-    const since = this.count(uri);
-    await this.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
-    return this.waitFor(uri, (p) => p.version === version, { since });
-  }
-
-  request(method, params) { return this.conn.sendRequest(method, params); }
-  notify(method, params) { return this.conn.sendNotification(method, params); }
   dispose() { this.conn.dispose(); }
 }
