@@ -347,3 +347,26 @@ test('skewguard.starlingx.upgradeFrom: the editor setting names the upgrade path
   assert.equal(bad.overrides.starlingxUpgradeFrom, undefined);
   assert.match(bad.problems[0].message, /newer than starlingx\.release/);
 });
+
+test('LSP: a document opened before the settings arrive is checked again only when they change what it is checked with', async (t) => {
+  const settle = async (client, uri) => {
+    await until(() => client.configurationRequests >= 2 && client.count(uri) >= 1, 'settings pulled and the document published');
+    await client.request('skewguard/resolvedConfig', { uri });
+    await new Promise((r) => setTimeout(r, 300));
+    await client.request('skewguard/resolvedConfig', { uri });
+  };
+  // debounceMs is not part of what a file is checked with: one analysis, one publish.
+  const same = await start(t, {}, { settings: { skewguard: { debounceMs: 0 } } });
+  const u1 = same.uri('localhost.yml');
+  await same.client.open(u1, LOCALHOST);
+  await settle(same.client, u1);
+  assert.equal(same.client.count(u1), 1, 'published once: the settings resolve to the configuration it was checked with');
+  // A rule turned off by the settings: checked again, and the finding goes.
+  const other = await start(t, {}, { settings: { skewguard: { debounceMs: 0, rules: { 'starlingx/unknown-key': 'off' } } } });
+  const u2 = other.uri('localhost.yml');
+  await other.client.open(u2, LOCALHOST);
+  await settle(other.client, u2);
+  const all = other.client.published.get(u2);
+  assert.ok(all[0].diagnostics.some((d) => d.code === 'starlingx/unknown-key'), 'checked first without the settings');
+  assert.ok(!all.at(-1).diagnostics.some((d) => d.code === 'starlingx/unknown-key'), 'checked again with them');
+});

@@ -179,8 +179,10 @@ connection.onRequest((method) => (shutdownRequested ? afterShutdown() : new Resp
 connection.onInitialized(async () => {
   if (canPullConfig) {
     await pullSettings();
-    // Documents opened while the settings were being pulled were checked without them.
-    for (const d of documents.all()) schedule(d, 0);
+    // Documents opened while the settings were being pulled were checked without them: checked again where the
+    // settings change what they are checked with (a 10 MB file opened at start-up was analysed twice, the second
+    // time blocking the first request for seconds).
+    for (const d of documents.all()) if (!analysedWithCurrentConfig(d)) schedule(d, 0);
     connection.client.register(DidChangeConfigurationNotification.type, { section: 'skewguard' }).catch(() => undefined);
   }
   if (supportsFolders) {
@@ -279,6 +281,19 @@ function configFor(file: string, uri?: string): { config: ResolvedConfig; loaded
   return { config, loaded };
 }
 const NO_CONFIG = {};
+
+/**
+ * Whether the document's last analysis is of this version with a configuration equal to the one it would get now:
+ * settings that arrive later but resolve to the same configuration (window, rules, ignore, Helm) change nothing.
+ */
+function analysedWithCurrentConfig(doc: TextDocument): boolean {
+  const r = results.get(doc.uri);
+  if (!r || r.version !== doc.version || !r.config) return false;
+  try {
+    const now = configFor(uriToPath(doc.uri), doc.uri).config;
+    return now === r.config || JSON.stringify(now) === JSON.stringify(r.config);
+  } catch { return false; }
+}
 const resolvedCache = new WeakMap<object, WeakMap<object, WeakMap<object, ResolvedConfig>>>();
 
 /**
@@ -509,9 +524,8 @@ documents.onDidOpen((e) => {
   // Folder-scoped settings arrive asynchronously; re-check when they differ from the workspace-wide ones.
   if (canPullConfig) {
     void pullDocSettings(e.document.uri).then(() => {
-      const s = docSettings.get(e.document.uri);
       const d = documents.get(e.document.uri);
-      if (d && s && JSON.stringify(s) !== JSON.stringify(settings)) schedule(d, 0);
+      if (d && docSettings.has(d.uri) && !analysedWithCurrentConfig(d)) schedule(d, 0);
     });
   }
 });
