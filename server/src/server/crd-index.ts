@@ -55,7 +55,13 @@ export class CrdIndex {
   /** Per .skewguard.yaml (its kubernetes.crds): the CRDs of the files it names, and each path's problem. */
   private extra = new Map<string, { facts: CrdFacts; problems: Array<{ index: number; message: string }> }>();
 
-  constructor(private readText: (p: string) => string | undefined, private openFiles: () => Iterable<string>) {}
+  /**
+   * `ignored(file)`: whether the `ignore:` lists (engine/ignore.ts ignoreVerdict, with the configuration that applies to
+   * the file, as the editor and lsp-lint leave files out) leave the file out. An ignored file is not part of the
+   * workspace for skewguard: its CRDs define nothing, its custom resources are no use of a CRD's version. Asked when
+   * the facts are gathered (not when walking), so a configuration change needs no new walk.
+   */
+  constructor(private readText: (p: string) => string | undefined, private openFiles: () => Iterable<string>, private ignored: (p: string) => boolean = () => false) {}
 
   /** Each CRD file's parse, by path, kept while its text is the same (the index is updated in place on edits). */
   private parsed = new Map<string, { text: string; defs?: CrdDef[]; error?: string }>();
@@ -63,7 +69,11 @@ export class CrdIndex {
   clear(): void { this.roots.clear(); this.extra.clear(); this.parsed.clear(); }
   /** A configuration changed: only what .skewguard.yaml's kubernetes.crds named is read again; the walk's index (files and
    *  their summaries, which no configuration changes) is kept, so a workspace with a config per folder is walked once. */
-  forgetConfig(): void { this.extra.clear(); }
+  forgetConfig(): void {
+    this.extra.clear();
+    // What the ignore: lists leave out may have changed: the facts and uses are gathered again from the summaries.
+    for (const idx of this.roots.values()) { idx.facts = undefined; idx.uses.clear(); }
+  }
 
   /** The CRD facts for a file under `root`, with those of `extraPaths` (.skewguard.yaml kubernetes.crds) after them. */
   crdsFor(root: string, config?: { path: string; crds?: string[] }): CrdFacts {
@@ -82,7 +92,7 @@ export class CrdIndex {
     const notRead = idx.notRead.slice();
     const found: Array<{ file: string; defs: CrdDef[] }> = [];
     for (const [p, s] of idx.files) {
-      if (s.crd === undefined) continue;
+      if (s.crd === undefined || this.ignored(p)) continue;
       const rel = path.relative(idx.root, p) || p;
       const text = s.crd;
       let got = this.parsed.get(p);
@@ -102,7 +112,7 @@ export class CrdIndex {
     if (!hit) {
       const uses: Array<Use & { abs?: string }> = [];
       for (const [p, s] of idx.files) {
-        if (!s.groups.includes(group)) continue;
+        if (!s.groups.includes(group) || this.ignored(p)) continue;
         const text = this.readText(p);
         if (text === undefined) continue;
         for (const u of workspaceFacts.customResourceUsesOfText(text, path.relative(root, p) || p, group)) uses.push({ ...u, abs: p });
