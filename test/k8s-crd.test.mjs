@@ -314,3 +314,58 @@ test('LSP: a custom resource moved to a version its CRD no longer serves re-chec
     assert.deepEqual(p.diagnostics[0].range.start, { line: 10, character: 12 });
   });
 });
+
+/** A packaged chart dependency `<dir>/charts/<name>-1.0.0.tgz` made by tar from `files` (chart-relative, under `<name>/`). */
+function packChart(dir, name, files, links = {}) {
+  const pkg = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-pkg-'));
+  try {
+    for (const [rel, text] of Object.entries({ 'Chart.yaml': `apiVersion: v2\nname: ${name}\nversion: 1.0.0\n`, ...files })) {
+      fs.mkdirSync(path.dirname(path.join(pkg, name, rel)), { recursive: true });
+      fs.writeFileSync(path.join(pkg, name, rel), text);
+    }
+    for (const [rel, target] of Object.entries(links)) fs.symlinkSync(target, path.join(pkg, name, rel));
+    fs.mkdirSync(path.join(dir, 'charts'), { recursive: true });
+    const tgz = path.join(dir, 'charts', `${name}-1.0.0.tgz`);
+    execFileSync('tar', ['-czf', tgz, '-C', pkg, name]);
+    return tgz;
+  } finally { fs.rmSync(pkg, { recursive: true, force: true }); }
+}
+const SUB_CRD = CRONTAB_CRD.replace('  - name: v1alpha1\n    served: false\n    storage: false\n', '');
+
+test('lsp-lint: the CRDs of a packaged chart dependency (charts/*.tgz: its crds/ and templates) define custom resources; an archive not read is named', () => {
+  const dir = makeWorkspace({ 'app/Chart.yaml': 'apiVersion: v2\nname: app\nversion: 1.0.0\n', 'manifests/crs.yaml': CRS });
+  try {
+    packChart(path.join(dir, 'app'), 'dep', { 'crds/crontab.yaml': SUB_CRD, 'templates/backup-crd.yaml': BACKUP_CRD_V1BETA1 });
+    const r = lint(dir, '--kubernetes-window', '1.30', 'manifests');
+    assert.equal(r.code, 1, r.err);
+    const ms = messagesOf(r.out, 'manifests/crs.yaml');
+    // As with the CRDs on disk (first test), less v1alpha1, which this CRD does not list.
+    assert.deepEqual(ms.map((m) => `${m.line}:${m.column} ${m.ruleId}`), [
+      '1:13 k8s/cr-version-not-served', '6:13 k8s/cr-version-deprecated', '20:3 k8s/cr-unknown-field',
+      '21:13 k8s/cr-invalid-value', '22:11 k8s/cr-invalid-value', '32:3 k8s/cr-unknown-field',
+    ]);
+    assert.match(ms[0].message, /the CustomResourceDefinition crontabs\.stable\.example\.com \(app\/charts\/dep-1\.0\.0\.tgz!dep\/crds\/crontab\.yaml\) does not list it/);
+    assert.match(ms[5].message, /\(app\/charts\/dep-1\.0\.0\.tgz!dep\/templates\/backup-crd\.yaml\)/);
+    // An archive that cannot be read, and a link inside one: a custom resource no CRD read defines names them.
+    fs.writeFileSync(path.join(dir, 'app', 'charts', 'broken-1.0.0.tgz'), 'not gzip\n');
+    packChart(path.join(dir, 'app'), 'linked', { 'crds/real.yaml': 'a: 1\n' }, { 'crds/widget.yaml': 'real.yaml' });
+    fs.writeFileSync(path.join(dir, 'manifests', 'widget.yaml'), 'apiVersion: widgets.example.com/v1\nkind: Widget\nmetadata: {name: w}\n');
+    const w = messagesOf(lint(dir, '--kubernetes-window', '1.30', 'manifests').out, 'manifests/widget.yaml');
+    assert.deepEqual(brief(w), ['1:13 info k8s/cr-version-not-served']);
+    assert.match(w[0].message, /no CustomResourceDefinition read defines widgets\.example\.com\/Widget, so its version and fields are not checked; not read: app\/charts\/broken-1\.0\.0\.tgz was not read \(not a gzip archive .*\); app\/charts\/linked-1\.0\.0\.tgz!linked\/crds\/widget\.yaml: a symbolic link to real\.yaml in the archive: not read/);
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('LSP: a packaged chart dependency changed on disk (didChangeWatchedFiles) re-checks the open custom resources against its CRDs', async () => {
+  await withLspClient({ 'app/Chart.yaml': 'apiVersion: v2\nname: app\nversion: 1.0.0\n', 'crs/c.yaml': 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c}\nspec: {cronSpec: x}\n' }, async (client, dir) => {
+    const tgz = packChart(path.join(dir, 'app'), 'dep', { 'crds/crontab.yaml': SUB_CRD });
+    const cr = uriOf(path.join(dir, 'crs/c.yaml'));
+    const first = await client.open(cr, fs.readFileSync(path.join(dir, 'crs/c.yaml'), 'utf8'));
+    assert.deepEqual(first.diagnostics.map((d) => d.code), []);
+    packChart(path.join(dir, 'app'), 'dep', { 'crds/crontab.yaml': SUB_CRD.replace(/name: v1\n    served: true/, 'name: v1\n    served: false') });
+    const since = client.count(cr);
+    await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(tgz), type: 2 }] });
+    const p = await client.waitFor(cr, (x) => x.diagnostics.some((d) => d.code === 'k8s/cr-version-not-served'), { since });
+    assert.match(p.diagnostics[0].message, /\(app\/charts\/dep-1\.0\.0\.tgz!dep\/crds\/crontab\.yaml\) lists it with served: false/);
+  });
+});

@@ -48,7 +48,11 @@ interface RootIndex {
   /** What the walk did not see (its bound, folders that could not be listed): said in the findings that depend on it. */
   notRead: string[];
   uses: Map<string, { uses: Use[]; notRead?: string }>;
+  /** Packaged chart dependencies (charts/*.tgz): read (in memory) only when the facts are gathered. */
+  archives: Set<string>;
 }
+
+type ArchivePart = { found: Array<{ file: string; defs: CrdDef[] }>; notRead: string[] };
 
 export class CrdIndex {
   private roots = new Map<string, RootIndex>();
@@ -65,8 +69,10 @@ export class CrdIndex {
 
   /** Each CRD file's parse, by path, kept while its text is the same (the index is updated in place on edits). */
   private parsed = new Map<string, { text: string; defs?: CrdDef[]; error?: string }>();
+  /** Each packaged chart's CRDs, by path, kept while its size and modification time are the same. */
+  private archiveParts = new Map<string, { stamp: string; part: ArchivePart }>();
 
-  clear(): void { this.roots.clear(); this.extra.clear(); this.parsed.clear(); }
+  clear(): void { this.roots.clear(); this.extra.clear(); this.parsed.clear(); this.archiveParts.clear(); }
   /** A configuration changed: only what .skewguard.yaml's kubernetes.crds named is read again; the walk's index (files and
    *  their summaries, which no configuration changes) is kept, so a workspace with a config per folder is walked once. */
   forgetConfig(): void {
@@ -102,7 +108,37 @@ export class CrdIndex {
       }
       if (got.defs) found.push({ file: rel, defs: got.defs }); else notRead.push(`${rel} does not parse (${got.error})`);
     }
+    for (const p of idx.archives) {
+      if (this.ignored(p)) continue;
+      const part = this.archivePart(p, path.relative(idx.root, p) || p);
+      for (const f of part.found) found.push(f);
+      for (const n of part.notRead) notRead.push(n);
+    }
+    // The first by path wins (archive entries `<archive>!<entry>` among the files).
+    found.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     return (idx.facts = workspaceFacts.crdFacts(found, notRead));
+  }
+
+  /** A packaged chart's CRDs (bounded: MAX_FILE_BYTES read, the tar reader's unpacked size), or why it was not read. */
+  private archivePart(abs: string, rel: string): ArchivePart {
+    let st: fs.Stats;
+    // lstat: a link is not followed (the walk lists regular files only; the client's watcher may name one).
+    try { st = fs.lstatSync(abs); } catch (e) {
+      this.archiveParts.delete(abs);
+      return { found: [], notRead: [`${rel} was not read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`] };
+    }
+    const stamp = `${st.size}:${st.mtimeMs}:${st.ino}`;
+    const hit = this.archiveParts.get(abs);
+    if (hit?.stamp === stamp) return hit.part;
+    let part: ArchivePart;
+    if (!st.isFile()) part = { found: [], notRead: [`${rel} was not read (not a regular file${st.isSymbolicLink() ? ': a link is not followed' : ''})`] };
+    else if (st.size > MAX_FILE_BYTES) part = { found: [], notRead: [`${rel} was not read (over ${MAX_FILE_BYTES} bytes)`] };
+    else {
+      try { part = workspaceFacts.crdsOfArchive(fs.readFileSync(abs), rel); } catch (e) { part = { found: [], notRead: [`${rel} was not read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`] }; }
+    }
+    if (this.archiveParts.size >= 256) this.archiveParts.clear();
+    this.archiveParts.set(abs, { stamp, part });
+    return part;
   }
 
   /** The custom resources of a group in the workspace's files other than `except`. */
@@ -131,6 +167,16 @@ export class CrdIndex {
    */
   changed(root: string, file: string, text: string | undefined): boolean {
     const idx = this.roots.get(root);
+    if (idx && workspaceFacts.isChartArchive(file)) {
+      // A packaged chart changed, appeared or went (the client's watcher): read again when the facts are next asked for.
+      const had = idx.archives.has(file);
+      const there = fs.existsSync(file);
+      if (!had && !there) return false;
+      if (there) idx.archives.add(file); else idx.archives.delete(file);
+      this.archiveParts.delete(file);
+      idx.facts = undefined;
+      return true;
+    }
     if (!idx || !MANIFEST_EXT.test(file)) return false;
     const now = summaryOf(file, text ?? this.readText(file));
     if (sameSummary(idx.files.get(file), now)) return false;
@@ -155,19 +201,21 @@ export class CrdIndex {
     if (hit) return hit;
     const files = new Map<string, Summary>();
     const candidates = new Set<string>();
+    const archives = new Set<string>();
     for (const p of this.openFiles()) if ((p === root || p.startsWith(root + path.sep)) && MANIFEST_EXT.test(p)) candidates.add(p);
     let truncated: string | undefined;
     const w = walkFolders(root, {
       maxFolders: MAX_FOLDERS,
       onFile: (p, name) => {
         if (MANIFEST_EXT.test(name)) candidates.add(p);
-        if (candidates.size > MAX_FILES) { truncated = `the workspace walk for CustomResourceDefinitions stopped after ${MAX_FILES} files`; return false; }
+        else if (workspaceFacts.isChartArchive(p)) archives.add(p);
+        if (candidates.size + archives.size > MAX_FILES) { truncated = `the workspace walk for CustomResourceDefinitions stopped after ${MAX_FILES} files`; return false; }
       },
     });
     if (w.stopped && !truncated) truncated = `the workspace walk for CustomResourceDefinitions stopped after ${MAX_FOLDERS} folders`;
     const notRead: string[] = [...(truncated ? [truncated] : []), ...unreadableNote('the workspace walk for CustomResourceDefinitions', w.unreadable)];
     for (const p of [...candidates].sort()) files.set(p, summaryOf(p, this.readText(p)));
-    const idx: RootIndex = { root, files, notRead, uses: new Map() };
+    const idx: RootIndex = { root, files, notRead, uses: new Map(), archives: new Set([...archives].sort()) };
     this.roots.set(root, idx);
     return idx;
   }
