@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { withLspClient, makeWorkspace, uriOf } from './helpers/lsp-client.mjs';
+import { withLspClient, makeWorkspace, uriOf, LspClient, applyTextEdits } from './helpers/lsp-client.mjs';
+import { fsAccess } from './helpers/fs-access.mjs';
 
 const require = createRequire(import.meta.url);
 const e = require('../dist/engine.js');
@@ -368,4 +369,96 @@ test('LSP: a packaged chart dependency changed on disk (didChangeWatchedFiles) r
     const p = await client.waitFor(cr, (x) => x.diagnostics.some((d) => d.code === 'k8s/cr-version-not-served'), { since });
     assert.match(p.diagnostics[0].message, /\(app\/charts\/dep-1\.0\.0\.tgz!dep\/crds\/crontab\.yaml\) lists it with served: false/);
   });
+});
+
+// Custom resources a chart's templates render: checked against the workspace's CRDs by the same k8s/cr-* rules, at the
+// template's own positions (a literal: its span; a value: the action; a define's output: the include).
+const CRON_TEMPLATE = `apiVersion: stable.example.com/v1
+kind: CronTab
+metadata:
+  name: {{ .Release.Name }}-cron
+spec:
+  cronSpec: {{ .Values.schedule | quote }}
+  replica: 2
+  policy: {{ .Values.policy }}
+  {{- if semverCompare ">=1.30-0" .Capabilities.KubeVersion.Version }}
+  selector: {app: 3}
+  {{- end }}
+  template: {{ .Values.free | someUnknownFunc }}
+---
+apiVersion: stable.example.com/v1alpha1
+kind: CronTab
+metadata:
+  name: old
+`;
+const APP_CHART = { 'app/Chart.yaml': 'apiVersion: v2\nname: app\nversion: 1.0.0\n', 'app/values.yaml': 'schedule: "0 3 * * *"\npolicy: forbid\n' };
+
+test('engine: a chart template\'s rendered custom resources are checked against the workspace CRDs at the template\'s positions, with fixes only where the text is the template\'s own', () => {
+  const dir = makeWorkspace({ ...APP_CHART, 'app/templates/cron.yaml': CRON_TEMPLATE });
+  try {
+    const file = path.join(dir, 'app/templates/cron.yaml');
+    const crds = e.workspaceFacts.crdFacts([{ file: 'crds/crontab.yaml', defs: e.workspaceFacts.crdsOfText(CRONTAB_CRD, 'crds/crontab.yaml') }], []);
+    const r = e.analyze({ path: file, text: CRON_TEMPLATE, config: e.resolveConfig({ cli: { kubernetesWindow: '1.29..1.30' } }), files: fsAccess(), neighbours: { crds, customResourceUses: () => ({ uses: [] }) } });
+    const ds = r.diagnostics.filter((d) => /^k8s\/cr-|^helm\/not-evaluated/.test(d.ruleId));
+    assert.deepEqual(ds.map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.ruleId}`), [
+      '7:3 k8s/cr-unknown-field', '8:11 k8s/cr-invalid-value', '10:19 k8s/cr-invalid-value', '12:13 helm/not-evaluated', '14:13 k8s/cr-version-not-served',
+    ], ds.map((d) => d.message).join('\n'));
+    const [unknown, fromValues, someSteps, note, notServed] = ds;
+    assert.match(unknown.message, /^spec\.replica is not in the schema of stable\.example\.com\/v1 CronTab in the CustomResourceDefinition crontabs\.stable\.example\.com \(crds\/crontab\.yaml\); the API server drops it \(pruning\); did you mean spec\.replicas\?$/);
+    assert.deepEqual(unknown.range.end, { line: 6, character: 9 });
+    // The literal key's rename is the template's own text: the fix edits the template.
+    assert.deepEqual(unknown.fixes.map((f) => f.title), ['Rename replica to replicas']);
+    assert.match(applyTextEdits(CRON_TEMPLATE, unknown.fixes[0].edits), /\n {2}replicas: 2\n/);
+    // A value from values.yaml: said at the action that prints it, without a fix (the template's text is not the value).
+    assert.match(fromValues.message, /^spec\.policy "forbid" is not one of "Allow", "Forbid" .*did you mean Forbid\?$/);
+    assert.deepEqual([fromValues.range.start, fromValues.range.end], [{ line: 7, character: 10 }, { line: 7, character: 30 }]);
+    assert.deepEqual(fromValues.fixes ?? [], []);
+    // Rendered at 1.30 only (a .Capabilities branch): said with its steps.
+    assert.match(someSteps.message, /^at 1\.30: spec\.selector\.app is an integer; the schema .* says string/);
+    // A value the evaluator cannot compute is never judged (its placeholder is no string): said as not checked, at its action.
+    assert.equal(note.severity, 'info');
+    assert.match(note.message, /^not checked at 1\.29, 1\.30 against the CustomResourceDefinition crontabs\.stable\.example\.com \(crds\/crontab\.yaml\): function someUnknownFunc is not known/);
+    assert.ok(!ds.some((d) => /spec\.template is a/.test(d.message)));
+    assert.match(notServed.message, /^stable\.example\.com\/v1alpha1 CronTab: the CustomResourceDefinition crontabs\.stable\.example\.com \(crds\/crontab\.yaml\) lists it with served: false/);
+    assert.match(applyTextEdits(CRON_TEMPLATE, notServed.fixes[0].edits), /\napiVersion: stable\.example\.com\/v1\nkind: CronTab\nmetadata:\n {2}name: old\n$/);
+    // Without CRDs, and for a chart of Kubernetes' own kinds, no CRD facts are gathered.
+    let asked = 0;
+    const counting = { get crds() { asked++; return undefined; }, customResourceUses() { asked++; return { uses: [] }; } };
+    e.analyze({ path: file, text: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n', config: e.resolveConfig({ cli: { kubernetesWindow: '1.30' } }), files: fsAccess(), neighbours: counting });
+    assert.equal(asked, 0);
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('lsp-lint and the editor: custom resources rendered from chart templates (a define\'s output, a packaged dependency\'s templates, CRLF) are checked against the chart\'s and its dependencies\' CRDs, the same in both', async (t) => {
+  const dir = makeWorkspace({
+    ...APP_CHART,
+    'app/crds/crontab.yaml': CRONTAB_CRD,
+    'app/templates/_helpers.tpl': '{{- define "app.spec" -}}\nreplicaz: 1\ncronSpec: "x"\n{{- end }}\n',
+    'app/templates/inc.yaml': 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: inc\nspec:\n  {{- include "app.spec" . | nindent 2 }}\n',
+    'app/templates/crlf.yaml': 'apiVersion: stable.example.com/v1\r\nkind: CronTab\r\nmetadata:\r\n  name: "é"\r\nspec: {cronSpec: "é", replica: 1}\r\n',
+    'app/templates/backup.yaml': 'apiVersion: ops.example.com/v1\nkind: Backup\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  schedul: daily\n',
+  });
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  // The Backup CRD ships in a packaged dependency, whose own template renders a Backup too.
+  packChart(path.join(dir, 'app'), 'dep', { 'crds/backup.yaml': BACKUP_CRD_V1BETA1, 'templates/b.yaml': 'apiVersion: ops.example.com/v1\nkind: Backup\nmetadata:\n  name: inner\nspec:\n  schedule: 5\n' });
+  const r = lint(dir, '--kubernetes-window', '1.30', 'app');
+  const at = (f) => messagesOf(r.out, f).filter((m) => /^k8s\/cr-/.test(m.ruleId)).map((m) => `${m.line}:${m.column} ${m.ruleId} ${m.message}`);
+  const inc = at('app/templates/inc.yaml');
+  assert.equal(inc.length, 1, r.out);
+  assert.match(inc[0], /^6:3 k8s\/cr-unknown-field spec\.replicaz is not in the schema .*\(app\/crds\/crontab\.yaml\).*did you mean spec\.replicas\? \(from the define "app\.spec" in templates\/_helpers\.tpl\)$/);
+  assert.deepEqual(at('app/templates/crlf.yaml').map((m) => m.split(' ').slice(0, 2).join(' ')), ['5:23 k8s/cr-unknown-field']);
+  const backup = at('app/templates/backup.yaml');
+  assert.equal(backup.length, 1);
+  assert.match(backup[0], /^6:3 k8s\/cr-unknown-field spec\.schedul is not in the schema of ops\.example\.com\/v1 Backup in the CustomResourceDefinition backups\.ops\.example\.com \(app\/charts\/dep-1\.0\.0\.tgz!dep\/crds\/backup\.yaml\)/);
+  // A packaged dependency's template: said on the archive, at the template's line.
+  assert.deepEqual(at('app/charts/dep-1.0.0.tgz').map((m) => m.replace(/ the schema.*/, '')), ['1:1 k8s/cr-invalid-value charts/dep/templates/b.yaml:6: spec.schedule is an integer;']);
+  // The editor says the same of each template.
+  const client = new LspClient(dir, { settings: { kubernetes: { window: '1.30' } } });
+  t.after(() => client.kill());
+  await client.initialize();
+  for (const f of ['app/templates/inc.yaml', 'app/templates/crlf.yaml', 'app/templates/backup.yaml']) {
+    const p = await client.open(uriOf(path.join(dir, f)), fs.readFileSync(path.join(dir, f), 'utf8'));
+    const editor = p.diagnostics.filter((d) => /^k8s\/cr-/.test(d.code)).map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code} ${d.message}`);
+    assert.deepEqual(editor, at(f), f);
+  }
 });
