@@ -52,6 +52,10 @@ interface RootIndex {
   archives: Set<string>;
 }
 
+/** A charts/*.tgz of a chart (a Chart.yaml beside its charts/ folder): a dependency Helm installs with it, not a chart
+ *  repository's folder of packaged releases. */
+const isDependency = (tgz: string): boolean => fs.existsSync(path.join(path.dirname(path.dirname(tgz)), 'Chart.yaml'));
+
 type ArchivePart = { found: Array<{ file: string; defs: CrdDef[] }>; notRead: string[] };
 
 export class CrdIndex {
@@ -170,7 +174,7 @@ export class CrdIndex {
     if (idx && workspaceFacts.isChartArchive(file)) {
       // A packaged chart changed, appeared or went (the client's watcher): read again when the facts are next asked for.
       const had = idx.archives.has(file);
-      const there = fs.existsSync(file);
+      const there = fs.existsSync(file) && isDependency(file);
       if (!had && !there) return false;
       if (there) idx.archives.add(file); else idx.archives.delete(file);
       this.archiveParts.delete(file);
@@ -215,7 +219,7 @@ export class CrdIndex {
     if (w.stopped && !truncated) truncated = `the workspace walk for CustomResourceDefinitions stopped after ${MAX_FOLDERS} folders`;
     const notRead: string[] = [...(truncated ? [truncated] : []), ...unreadableNote('the workspace walk for CustomResourceDefinitions', w.unreadable)];
     for (const p of [...candidates].sort()) files.set(p, summaryOf(p, this.readText(p)));
-    const idx: RootIndex = { root, files, notRead, uses: new Map(), archives: new Set([...archives].sort()) };
+    const idx: RootIndex = { root, files, notRead, uses: new Map(), archives: new Set([...archives].filter(isDependency).sort()) };
     this.roots.set(root, idx);
     return idx;
   }
