@@ -163,3 +163,22 @@ test('ignore: (root and nested) leaves files out of the workspace CRD index: the
   const all = Object.fromEntries(lintJson(root, ['--no-ignore', '.']).map((r) => [rel(root, r.filePath), r.messages.map(fromCli).sort()]));
   assert.match(all['apps/cr.yaml'].join('\n'), /k8s\/cr-version-not-served .*\(archive\/crontab-crd\.yaml\) lists it with served: false/);
 });
+
+test('LSP: adding a folder to ignore: in .skewguard.yaml re-checks the open custom resources without its CRDs', async (t) => {
+  const root = makeWorkspace({
+    '.skewguard.yaml': 'kubernetes:\n  window: "1.30"\n',
+    'archive/crontab-crd.yaml': CRD_WORKSPACE['archive/crontab-crd.yaml'],
+    'apps/cr.yaml': 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c}\n',
+  });
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const client = new LspClient(root, { settings: {} });
+  t.after(() => client.kill());
+  await client.initialize();
+  const u = uriOf(path.join(root, 'apps/cr.yaml'));
+  const first = await client.open(u, fs.readFileSync(path.join(root, 'apps/cr.yaml'), 'utf8'));
+  assert.deepEqual(first.diagnostics.map((d) => d.code), ['k8s/cr-version-not-served']);
+  fs.writeFileSync(path.join(root, '.skewguard.yaml'), 'kubernetes:\n  window: "1.30"\nignore:\n  - "archive/**"\n');
+  const since = client.count(u);
+  await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(path.join(root, '.skewguard.yaml')), type: 2 }] });
+  await client.waitFor(u, (x) => x.diagnostics.length === 0, { since });
+});

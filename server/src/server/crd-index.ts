@@ -171,16 +171,8 @@ export class CrdIndex {
    */
   changed(root: string, file: string, text: string | undefined): boolean {
     const idx = this.roots.get(root);
-    if (idx && workspaceFacts.isChartArchive(file)) {
-      // A packaged chart changed, appeared or went (the client's watcher): read again when the facts are next asked for.
-      const had = idx.archives.has(file);
-      const there = fs.existsSync(file) && isDependency(file);
-      if (!had && !there) return false;
-      if (there) idx.archives.add(file); else idx.archives.delete(file);
-      this.archiveParts.delete(file);
-      idx.facts = undefined;
-      return true;
-    }
+    // A packaged chart (charts/*.tgz) is opened by lsp-lint with no text, which changes nothing here; one changed on disk
+    // (the client's watcher) makes the server forget the whole index (main.ts onDidChangeWatchedFiles → clear()).
     if (!idx || !MANIFEST_EXT.test(file)) return false;
     const now = summaryOf(file, text ?? this.readText(file));
     if (sameSummary(idx.files.get(file), now)) return false;
