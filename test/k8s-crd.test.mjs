@@ -462,3 +462,22 @@ test('lsp-lint and the editor: custom resources rendered from chart templates (a
     assert.deepEqual(editor, at(f), f);
   }
 });
+
+test('engine: crdsOfArchive reads a packaged chart\'s CRDs in memory and names what it does not read (a packaged chart inside it, an archive that is not gzip)', () => {
+  const dir = makeWorkspace({ 'Chart.yaml': 'apiVersion: v2\nname: top\nversion: 1.0.0\n' });
+  try {
+    const inner = packChart(path.join(dir, 'in'), 'inner', { 'crds/backup.yaml': BACKUP_CRD_V1BETA1 });
+    const outer = path.join(dir, 'pkg');
+    fs.mkdirSync(path.join(outer, 'dep', 'charts'), { recursive: true });
+    fs.copyFileSync(inner, path.join(outer, 'dep', 'charts', 'inner-1.0.0.tgz'));
+    fs.writeFileSync(path.join(outer, 'dep', 'Chart.yaml'), 'apiVersion: v2\nname: dep\nversion: 1.0.0\n');
+    fs.mkdirSync(path.join(outer, 'dep', 'crds'));
+    fs.writeFileSync(path.join(outer, 'dep', 'crds', 'crontab.yaml'), SUB_CRD);
+    const tgz = path.join(dir, 'dep.tgz');
+    execFileSync('tar', ['-czf', tgz, '-C', outer, 'dep']);
+    const got = e.workspaceFacts.crdsOfArchive(fs.readFileSync(tgz), 'charts/dep.tgz');
+    assert.deepEqual(got.found.map((f) => [f.file, f.defs.map((d) => d.name)]), [['charts/dep.tgz!dep/crds/crontab.yaml', ['crontabs.stable.example.com']]]);
+    assert.deepEqual(got.notRead, ['charts/dep.tgz!dep/charts/inner-1.0.0.tgz: a packaged chart inside a packaged chart is not read']);
+    assert.deepEqual(e.workspaceFacts.crdsOfArchive(Buffer.from('not gzip'), 'charts/x.tgz').notRead.map((n) => n.replace(/\(.*/, '')), ['charts/x.tgz was not read ']);
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});
