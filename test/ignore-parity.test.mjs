@@ -121,3 +121,75 @@ test('"Check whole workspace" (skewguard/checkWorkspace) publishes exactly lsp-l
   assert.equal(fixed, 'system_mode: simplex\nkubernetes_version: 1.21.3\n');
   assert.ok(!fix.changes[uriOf(path.join(root, 'archive/localhost.yml'))], 'an ignored file is not fixed');
 });
+
+// Issue #16 item 4: an ignored file is not part of the workspace for the CRD index either: its CRDs define nothing and its
+// custom resources are no use of a CRD's version — the same in lsp-lint and in the editor (root and nested ignore:).
+const crdOf = (group, kind, plural, versions) => `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: ${plural}.${group}\nspec:\n  group: ${group}\n  scope: Namespaced\n  names: {plural: ${plural}, kind: ${kind}}\n  versions:\n${versions}`;
+const CRD_WORKSPACE = {
+  '.skewguard.yaml': 'kubernetes:\n  window: "1.30"\nignore:\n  - "archive/**"\n',
+  // First by path, so it defined CronTab before: an old copy that no longer serves v1.
+  'archive/crontab-crd.yaml': crdOf('stable.example.com', 'CronTab', 'crontabs', '  - {name: v1, served: false, storage: true}\n'),
+  'archive/old-cr.yaml': 'apiVersion: stable.example.com/v1alpha1\nkind: CronTab\nmetadata: {name: old}\n',
+  'crds/crontab-crd.yaml': crdOf('stable.example.com', 'CronTab', 'crontabs', '  - {name: v1alpha1, served: false, storage: false}\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec: {type: object, properties: {cronSpec: {type: string}}}\n'),
+  'apps/cr.yaml': 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c}\nspec:\n  cronSpec: 5\n',
+  'apps/legacy-cr.yaml': 'apiVersion: stable.example.com/v1alpha1\nkind: CronTab\nmetadata: {name: l}\n',
+  'team/.skewguard.yaml': 'kubernetes:\n  window: "1.30"\nignore:\n  - "legacy/**"\n',
+  'team/legacy/backup-crd.yaml': crdOf('ops.example.com', 'Backup', 'backups', '  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec: {type: object, properties: {schedule: {type: string}}}\n'),
+  'team/stable/backup-crd.yaml': crdOf('ops.example.com', 'Backup', 'backups', '  - name: v1\n    served: true\n    storage: true\n    deprecated: true\n    schema:\n      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}\n'),
+  'team/backup.yaml': 'apiVersion: ops.example.com/v1\nkind: Backup\nmetadata: {name: b}\nspec:\n  schedul: daily\n',
+};
+
+test('ignore: (root and nested) leaves files out of the workspace CRD index: their CRDs define nothing, their custom resources are no use — the same in lsp-lint and in the editor', async (t) => {
+  const root = makeWorkspace(CRD_WORKSPACE);
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const candidates = Object.keys(CRD_WORKSPACE).filter((f) => !f.endsWith('.skewguard.yaml')).sort();
+  const cli = Object.fromEntries(lintJson(root, ['.']).map((r) => [rel(root, r.filePath), r.messages.map(fromCli).sort()]));
+  const kept = ['apps/cr.yaml', 'apps/legacy-cr.yaml', 'crds/crontab-crd.yaml', 'team/backup.yaml', 'team/stable/backup-crd.yaml'];
+  assert.deepEqual(candidates.filter((f) => f in cli), kept);
+  // The CronTab of apps/ is read against crds/ (not the ignored archive/ copy, which said v1 is not served).
+  assert.equal(cli['apps/cr.yaml'].length, 1, cli['apps/cr.yaml'].join('\n'));
+  assert.match(cli['apps/cr.yaml'][0], /^k8s\/cr-invalid-value 4:12-4:13 spec\.cronSpec is an integer; the schema of stable\.example\.com\/v1 CronTab in the CustomResourceDefinition crontabs\.stable\.example\.com \(crds\/crontab-crd\.yaml\) says string/);
+  // The nested config's ignore: leaves team/legacy/ out: the Backup is read against team/stable/ (deprecated, any field).
+  assert.deepEqual(cli['team/backup.yaml'].map((m) => m.split(' ')[0]), ['k8s/cr-version-deprecated']);
+  assert.match(cli['team/backup.yaml'][0], /\(team\/stable\/backup-crd\.yaml\)/);
+  // The ignored archive/old-cr.yaml is no use of v1alpha1: only apps/legacy-cr.yaml is named.
+  const inUse = cli['crds/crontab-crd.yaml'].filter((m) => m.startsWith('k8s/crd-version-in-use'));
+  assert.equal(inUse.length, 1, cli['crds/crontab-crd.yaml'].join('\n'));
+  assert.match(inUse[0], /v1alpha1 is served: false, but 1 custom resource of the workspace uses it \(apps\/legacy-cr\.yaml:1\)/);
+  // The editor (the language server) gives every kept file exactly lsp-lint's findings.
+  const { out: editor } = await editorDiagnostics(t, root, kept);
+  for (const f of kept) assert.deepEqual(editor[f], cli[f], `${f}: the editor's findings are lsp-lint's`);
+  // --no-ignore: nothing is left out, the ignored copy is read again (first by path).
+  const all = Object.fromEntries(lintJson(root, ['--no-ignore', '.']).map((r) => [rel(root, r.filePath), r.messages.map(fromCli).sort()]));
+  assert.match(all['apps/cr.yaml'].join('\n'), /k8s\/cr-version-not-served .*\(archive\/crontab-crd\.yaml\) lists it with served: false/);
+});
+
+test('LSP: adding a folder to ignore: in .skewguard.yaml (its editor buffer, then the disk) re-checks the open custom resources without its CRDs', async (t) => {
+  const root = makeWorkspace({
+    '.skewguard.yaml': 'kubernetes:\n  window: "1.30"\n',
+    'archive/crontab-crd.yaml': CRD_WORKSPACE['archive/crontab-crd.yaml'],
+    'apps/cr.yaml': 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c}\n',
+  });
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const client = new LspClient(root, { settings: {} });
+  t.after(() => client.kill());
+  await client.initialize();
+  const u = uriOf(path.join(root, 'apps/cr.yaml'));
+  const first = await client.open(u, fs.readFileSync(path.join(root, 'apps/cr.yaml'), 'utf8'));
+  assert.deepEqual(first.diagnostics.map((d) => d.code), ['k8s/cr-version-not-served']);
+  // Typed in the editor (not saved): the configuration's buffer wins over the disk.
+  const cfg = uriOf(path.join(root, '.skewguard.yaml'));
+  await client.notify('textDocument/didOpen', { textDocument: { uri: cfg, languageId: 'yaml', version: 1, text: 'kubernetes:\n  window: "1.30"\n' } });
+  const since = client.count(u);
+  await client.notify('textDocument/didChange', { textDocument: { uri: cfg, version: 2 }, contentChanges: [{ text: 'kubernetes:\n  window: "1.30"\nignore:\n  - "archive/**"\n' }] });
+  await client.waitFor(u, (x) => x.diagnostics.length === 0, { since });
+  // Closed unsaved: the disk's configuration (no ignore:) counts again, and so does the archive/ CRD.
+  const since2 = client.count(u);
+  await client.notify('textDocument/didClose', { textDocument: { uri: cfg } });
+  await client.waitFor(u, (x) => x.diagnostics.some((d) => d.code === 'k8s/cr-version-not-served'), { since: since2 });
+  // Saved to disk (the client's watcher says so): left out again.
+  fs.writeFileSync(path.join(root, '.skewguard.yaml'), 'kubernetes:\n  window: "1.30"\nignore:\n  - "archive/**"\n');
+  const since3 = client.count(u);
+  await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: cfg, type: 2 }] });
+  await client.waitFor(u, (x) => x.diagnostics.length === 0, { since: since3 });
+});

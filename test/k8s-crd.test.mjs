@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { withLspClient, makeWorkspace, uriOf } from './helpers/lsp-client.mjs';
+import { withLspClient, makeWorkspace, uriOf, LspClient, applyTextEdits } from './helpers/lsp-client.mjs';
+import { fsAccess } from './helpers/fs-access.mjs';
 
 const require = createRequire(import.meta.url);
 const e = require('../dist/engine.js');
@@ -313,4 +314,170 @@ test('LSP: a custom resource moved to a version its CRD no longer serves re-chec
     assert.match(p.diagnostics[0].message, /stable\.example\.com\/v1alpha1 is served: false, but 1 custom resource of the workspace uses it \(crs\/c\.yaml:1\)/);
     assert.deepEqual(p.diagnostics[0].range.start, { line: 10, character: 12 });
   });
+});
+
+/** A packaged chart dependency `<dir>/charts/<name>-1.0.0.tgz` made by tar from `files` (chart-relative, under `<name>/`). */
+function packChart(dir, name, files, links = {}) {
+  const pkg = fs.mkdtempSync(path.join(os.tmpdir(), 'crd-pkg-'));
+  try {
+    for (const [rel, text] of Object.entries({ 'Chart.yaml': `apiVersion: v2\nname: ${name}\nversion: 1.0.0\n`, ...files })) {
+      fs.mkdirSync(path.dirname(path.join(pkg, name, rel)), { recursive: true });
+      fs.writeFileSync(path.join(pkg, name, rel), text);
+    }
+    for (const [rel, target] of Object.entries(links)) fs.symlinkSync(target, path.join(pkg, name, rel));
+    fs.mkdirSync(path.join(dir, 'charts'), { recursive: true });
+    const tgz = path.join(dir, 'charts', `${name}-1.0.0.tgz`);
+    execFileSync('tar', ['-czf', tgz, '-C', pkg, name]);
+    return tgz;
+  } finally { fs.rmSync(pkg, { recursive: true, force: true }); }
+}
+const SUB_CRD = CRONTAB_CRD.replace('  - name: v1alpha1\n    served: false\n    storage: false\n', '');
+
+test('lsp-lint: the CRDs of a packaged chart dependency (charts/*.tgz: its crds/ and templates) define custom resources; an archive not read is named', () => {
+  const dir = makeWorkspace({ 'app/Chart.yaml': 'apiVersion: v2\nname: app\nversion: 1.0.0\n', 'manifests/crs.yaml': CRS });
+  try {
+    packChart(path.join(dir, 'app'), 'dep', { 'crds/crontab.yaml': SUB_CRD, 'templates/backup-crd.yaml': BACKUP_CRD_V1BETA1 });
+    const r = lint(dir, '--kubernetes-window', '1.30', 'manifests');
+    assert.equal(r.code, 1, r.err);
+    const ms = messagesOf(r.out, 'manifests/crs.yaml');
+    // As with the CRDs on disk (first test), less v1alpha1, which this CRD does not list.
+    assert.deepEqual(ms.map((m) => `${m.line}:${m.column} ${m.ruleId}`), [
+      '1:13 k8s/cr-version-not-served', '6:13 k8s/cr-version-deprecated', '20:3 k8s/cr-unknown-field',
+      '21:13 k8s/cr-invalid-value', '22:11 k8s/cr-invalid-value', '32:3 k8s/cr-unknown-field',
+    ]);
+    assert.match(ms[0].message, /the CustomResourceDefinition crontabs\.stable\.example\.com \(app\/charts\/dep-1\.0\.0\.tgz!dep\/crds\/crontab\.yaml\) does not list it/);
+    assert.match(ms[5].message, /\(app\/charts\/dep-1\.0\.0\.tgz!dep\/templates\/backup-crd\.yaml\)/);
+    // An archive that cannot be read, and a link inside one: a custom resource no CRD read defines names them.
+    fs.writeFileSync(path.join(dir, 'app', 'charts', 'broken-1.0.0.tgz'), 'not gzip\n');
+    packChart(path.join(dir, 'app'), 'linked', { 'crds/real.yaml': 'a: 1\n' }, { 'crds/widget.yaml': 'real.yaml' });
+    fs.writeFileSync(path.join(dir, 'manifests', 'widget.yaml'), 'apiVersion: widgets.example.com/v1\nkind: Widget\nmetadata: {name: w}\n');
+    const w = messagesOf(lint(dir, '--kubernetes-window', '1.30', 'manifests').out, 'manifests/widget.yaml');
+    assert.deepEqual(brief(w), ['1:13 info k8s/cr-version-not-served']);
+    assert.match(w[0].message, /no CustomResourceDefinition read defines widgets\.example\.com\/Widget, so its version and fields are not checked; not read: app\/charts\/broken-1\.0\.0\.tgz was not read \(not a gzip archive .*\); app\/charts\/linked-1\.0\.0\.tgz!linked\/crds\/widget\.yaml: a symbolic link to real\.yaml in the archive: not read/);
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('LSP: a packaged chart dependency changed on disk (didChangeWatchedFiles) re-checks the open custom resources against its CRDs', async () => {
+  await withLspClient({ 'app/Chart.yaml': 'apiVersion: v2\nname: app\nversion: 1.0.0\n', 'crs/c.yaml': 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c}\nspec: {cronSpec: x}\n' }, async (client, dir) => {
+    const tgz = packChart(path.join(dir, 'app'), 'dep', { 'crds/crontab.yaml': SUB_CRD });
+    const cr = uriOf(path.join(dir, 'crs/c.yaml'));
+    const first = await client.open(cr, fs.readFileSync(path.join(dir, 'crs/c.yaml'), 'utf8'));
+    assert.deepEqual(first.diagnostics.map((d) => d.code), []);
+    packChart(path.join(dir, 'app'), 'dep', { 'crds/crontab.yaml': SUB_CRD.replace(/name: v1\n    served: true/, 'name: v1\n    served: false') });
+    const since = client.count(cr);
+    await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(tgz), type: 2 }] });
+    const p = await client.waitFor(cr, (x) => x.diagnostics.some((d) => d.code === 'k8s/cr-version-not-served'), { since });
+    assert.match(p.diagnostics[0].message, /\(app\/charts\/dep-1\.0\.0\.tgz!dep\/crds\/crontab\.yaml\) lists it with served: false/);
+  });
+});
+
+// Custom resources a chart's templates render: checked against the workspace's CRDs by the same k8s/cr-* rules, at the
+// template's own positions (a literal: its span; a value: the action; a define's output: the include).
+const CRON_TEMPLATE = `apiVersion: stable.example.com/v1
+kind: CronTab
+metadata:
+  name: {{ .Release.Name }}-cron
+spec:
+  cronSpec: {{ .Values.schedule | quote }}
+  replica: 2
+  policy: {{ .Values.policy }}
+  {{- if semverCompare ">=1.30-0" .Capabilities.KubeVersion.Version }}
+  selector: {app: 3}
+  {{- end }}
+  template: {{ .Values.free | someUnknownFunc }}
+---
+apiVersion: stable.example.com/v1alpha1
+kind: CronTab
+metadata:
+  name: old
+`;
+const APP_CHART = { 'app/Chart.yaml': 'apiVersion: v2\nname: app\nversion: 1.0.0\n', 'app/values.yaml': 'schedule: "0 3 * * *"\npolicy: forbid\n' };
+
+test('engine: a chart template\'s rendered custom resources are checked against the workspace CRDs at the template\'s positions, with fixes only where the text is the template\'s own', () => {
+  const dir = makeWorkspace({ ...APP_CHART, 'app/templates/cron.yaml': CRON_TEMPLATE });
+  try {
+    const file = path.join(dir, 'app/templates/cron.yaml');
+    const crds = e.workspaceFacts.crdFacts([{ file: 'crds/crontab.yaml', defs: e.workspaceFacts.crdsOfText(CRONTAB_CRD, 'crds/crontab.yaml') }], []);
+    const r = e.analyze({ path: file, text: CRON_TEMPLATE, config: e.resolveConfig({ cli: { kubernetesWindow: '1.29..1.30' } }), files: fsAccess(), neighbours: { crds, customResourceUses: () => ({ uses: [] }) } });
+    const ds = r.diagnostics.filter((d) => /^k8s\/cr-|^helm\/not-evaluated/.test(d.ruleId));
+    assert.deepEqual(ds.map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.ruleId}`), [
+      '7:3 k8s/cr-unknown-field', '8:11 k8s/cr-invalid-value', '10:19 k8s/cr-invalid-value', '12:13 helm/not-evaluated', '14:13 k8s/cr-version-not-served',
+    ], ds.map((d) => d.message).join('\n'));
+    const [unknown, fromValues, someSteps, note, notServed] = ds;
+    assert.match(unknown.message, /^spec\.replica is not in the schema of stable\.example\.com\/v1 CronTab in the CustomResourceDefinition crontabs\.stable\.example\.com \(crds\/crontab\.yaml\); the API server drops it \(pruning\); did you mean spec\.replicas\?$/);
+    assert.deepEqual(unknown.range.end, { line: 6, character: 9 });
+    // The literal key's rename is the template's own text: the fix edits the template.
+    assert.deepEqual(unknown.fixes.map((f) => f.title), ['Rename replica to replicas']);
+    assert.match(applyTextEdits(CRON_TEMPLATE, unknown.fixes[0].edits), /\n {2}replicas: 2\n/);
+    // A value from values.yaml: said at the action that prints it, without a fix (the template's text is not the value).
+    assert.match(fromValues.message, /^spec\.policy "forbid" is not one of "Allow", "Forbid" .*did you mean Forbid\?$/);
+    assert.deepEqual([fromValues.range.start, fromValues.range.end], [{ line: 7, character: 10 }, { line: 7, character: 30 }]);
+    assert.deepEqual(fromValues.fixes ?? [], []);
+    // Rendered at 1.30 only (a .Capabilities branch): said with its steps.
+    assert.match(someSteps.message, /^at 1\.30: spec\.selector\.app is an integer; the schema .* says string/);
+    // A value the evaluator cannot compute is never judged (its placeholder is no string): said as not checked, at its action.
+    assert.equal(note.severity, 'info');
+    assert.match(note.message, /^not checked at 1\.29, 1\.30 against the CustomResourceDefinition crontabs\.stable\.example\.com \(crds\/crontab\.yaml\): function someUnknownFunc is not known/);
+    assert.ok(!ds.some((d) => /spec\.template is a/.test(d.message)));
+    assert.match(notServed.message, /^stable\.example\.com\/v1alpha1 CronTab: the CustomResourceDefinition crontabs\.stable\.example\.com \(crds\/crontab\.yaml\) lists it with served: false/);
+    assert.match(applyTextEdits(CRON_TEMPLATE, notServed.fixes[0].edits), /\napiVersion: stable\.example\.com\/v1\nkind: CronTab\nmetadata:\n {2}name: old\n$/);
+    // Without CRDs, and for a chart of Kubernetes' own kinds, no CRD facts are gathered.
+    let asked = 0;
+    const counting = { get crds() { asked++; return undefined; }, customResourceUses() { asked++; return { uses: [] }; } };
+    e.analyze({ path: file, text: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n', config: e.resolveConfig({ cli: { kubernetesWindow: '1.30' } }), files: fsAccess(), neighbours: counting });
+    assert.equal(asked, 0);
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('lsp-lint and the editor: custom resources rendered from chart templates (a define\'s output, a packaged dependency\'s templates, CRLF) are checked against the chart\'s and its dependencies\' CRDs, the same in both', async (t) => {
+  const dir = makeWorkspace({
+    ...APP_CHART,
+    'app/crds/crontab.yaml': CRONTAB_CRD,
+    'app/templates/_helpers.tpl': '{{- define "app.spec" -}}\nreplicaz: 1\ncronSpec: "x"\n{{- end }}\n',
+    'app/templates/inc.yaml': 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: inc\nspec:\n  {{- include "app.spec" . | nindent 2 }}\n',
+    'app/templates/crlf.yaml': 'apiVersion: stable.example.com/v1\r\nkind: CronTab\r\nmetadata:\r\n  name: "é"\r\nspec: {cronSpec: "é", replica: 1}\r\n',
+    'app/templates/backup.yaml': 'apiVersion: ops.example.com/v1\nkind: Backup\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  schedul: daily\n',
+  });
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  // The Backup CRD ships in a packaged dependency, whose own template renders a Backup too.
+  packChart(path.join(dir, 'app'), 'dep', { 'crds/backup.yaml': BACKUP_CRD_V1BETA1, 'templates/b.yaml': 'apiVersion: ops.example.com/v1\nkind: Backup\nmetadata:\n  name: inner\nspec:\n  schedule: 5\n' });
+  const r = lint(dir, '--kubernetes-window', '1.30', 'app');
+  const at = (f) => messagesOf(r.out, f).filter((m) => /^k8s\/cr-/.test(m.ruleId)).map((m) => `${m.line}:${m.column} ${m.ruleId} ${m.message}`);
+  const inc = at('app/templates/inc.yaml');
+  assert.equal(inc.length, 1, r.out);
+  assert.match(inc[0], /^6:3 k8s\/cr-unknown-field spec\.replicaz is not in the schema .*\(app\/crds\/crontab\.yaml\).*did you mean spec\.replicas\? \(from the define "app\.spec" in templates\/_helpers\.tpl\)$/);
+  assert.deepEqual(at('app/templates/crlf.yaml').map((m) => m.split(' ').slice(0, 2).join(' ')), ['5:23 k8s/cr-unknown-field']);
+  const backup = at('app/templates/backup.yaml');
+  assert.equal(backup.length, 1);
+  assert.match(backup[0], /^6:3 k8s\/cr-unknown-field spec\.schedul is not in the schema of ops\.example\.com\/v1 Backup in the CustomResourceDefinition backups\.ops\.example\.com \(app\/charts\/dep-1\.0\.0\.tgz!dep\/crds\/backup\.yaml\)/);
+  // A packaged dependency's template: said on the archive, at the template's line.
+  assert.deepEqual(at('app/charts/dep-1.0.0.tgz').map((m) => m.replace(/ the schema.*/, '')), ['1:1 k8s/cr-invalid-value charts/dep/templates/b.yaml:6: spec.schedule is an integer;']);
+  // The editor says the same of each template.
+  const client = new LspClient(dir, { settings: { kubernetes: { window: '1.30' } } });
+  t.after(() => client.kill());
+  await client.initialize();
+  for (const f of ['app/templates/inc.yaml', 'app/templates/crlf.yaml', 'app/templates/backup.yaml']) {
+    const p = await client.open(uriOf(path.join(dir, f)), fs.readFileSync(path.join(dir, f), 'utf8'));
+    const editor = p.diagnostics.filter((d) => /^k8s\/cr-/.test(d.code)).map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code} ${d.message}`);
+    assert.deepEqual(editor, at(f), f);
+  }
+});
+
+test('engine: crdsOfArchive reads a packaged chart\'s CRDs in memory and names what it does not read (a packaged chart inside it, an archive that is not gzip)', () => {
+  const dir = makeWorkspace({ 'Chart.yaml': 'apiVersion: v2\nname: top\nversion: 1.0.0\n' });
+  try {
+    const inner = packChart(path.join(dir, 'in'), 'inner', { 'crds/backup.yaml': BACKUP_CRD_V1BETA1 });
+    const outer = path.join(dir, 'pkg');
+    fs.mkdirSync(path.join(outer, 'dep', 'charts'), { recursive: true });
+    fs.copyFileSync(inner, path.join(outer, 'dep', 'charts', 'inner-1.0.0.tgz'));
+    fs.writeFileSync(path.join(outer, 'dep', 'Chart.yaml'), 'apiVersion: v2\nname: dep\nversion: 1.0.0\n');
+    fs.mkdirSync(path.join(outer, 'dep', 'crds'));
+    fs.writeFileSync(path.join(outer, 'dep', 'crds', 'crontab.yaml'), SUB_CRD);
+    const tgz = path.join(dir, 'dep.tgz');
+    execFileSync('tar', ['-czf', tgz, '-C', outer, 'dep']);
+    const got = e.workspaceFacts.crdsOfArchive(fs.readFileSync(tgz), 'charts/dep.tgz');
+    assert.deepEqual(got.found.map((f) => [f.file, f.defs.map((d) => d.name)]), [['charts/dep.tgz!dep/crds/crontab.yaml', ['crontabs.stable.example.com']]]);
+    assert.deepEqual(got.notRead, ['charts/dep.tgz!dep/charts/inner-1.0.0.tgz: a packaged chart inside a packaged chart is not read']);
+    assert.deepEqual(e.workspaceFacts.crdsOfArchive(Buffer.from('not gzip'), 'charts/x.tgz').notRead.map((n) => n.replace(/\(.*/, '')), ['charts/x.tgz was not read ']);
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
 });

@@ -63,11 +63,15 @@ test('the web server reports what the desktop server reports for every example f
       }
       return false;
     };
-    for (const x of differ) {
+    // And one the web server adds: a custom resource no CRD read defines names the packaged charts it could not read
+    // (their CRDs may define it), instead of passing in silence.
+    const archiveNotRead = (m) => /^k8s\/cr-version-not-served 3 .*; not read: .*\.tgz was not read \(packaged charts \(\.tgz\) are not unpacked by the web extension/.test(m);
+    const rest = differ.filter((x) => !(x.desktop.every((m) => x.web.includes(m)) && x.web.filter((m) => !x.desktop.includes(m)).every(archiveNotRead)));
+    for (const x of rest) {
       const extra = x.web.filter((m) => !x.desktop.includes(m));
       assert.ok(chartWithArchive(x.rel) && !extra.length, `${x.rel}:\nweb:     ${x.web.join('\n         ')}\ndesktop: ${x.desktop.join('\n         ')}`);
     }
-    assert.ok(differ.length <= 1, differ.map((x) => x.rel).join(', '));
+    assert.ok(rest.length <= 1, rest.map((x) => x.rel).join(', '));
     assert.ok(checked().length > 40, 'the examples are read');
   } finally { web.dispose(); desk.kill(); }
 });

@@ -326,7 +326,7 @@ async function main(argv: string[]): Promise<number> {
     cli: {
       configPath: opts.config, starlingxRelease: opts.starlingxRelease, starlingxUpgradeFrom: opts.starlingxUpgradeFrom, kubernetesWindow: opts.kubernetesWindow, componentVersions: opts.componentVersions,
       kataWindow: opts.kataWindow, kataFlavour: opts.kataFlavour, containerdWindow: opts.containerdWindow, rules: opts.rules,
-      ...(opts.helmRender ? { helmRender: true } : {}), helmJobs: opts.jobs,
+      ...(opts.helmRender ? { helmRender: true } : {}), helmJobs: opts.jobs, ...(opts.noIgnore ? { noIgnore: true } : {}),
       // A render must end (and be said) before lsp-lint's stall timer would give up on the server.
       helmTimeoutMs: Math.min(30_000, Math.round(opts.timeout * 800)),
     },

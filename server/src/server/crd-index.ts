@@ -48,22 +48,42 @@ interface RootIndex {
   /** What the walk did not see (its bound, folders that could not be listed): said in the findings that depend on it. */
   notRead: string[];
   uses: Map<string, { uses: Use[]; notRead?: string }>;
+  /** Packaged chart dependencies (charts/*.tgz): read (in memory) only when the facts are gathered. */
+  archives: Set<string>;
 }
+
+/** A charts/*.tgz of a chart (a Chart.yaml beside its charts/ folder): a dependency Helm installs with it, not a chart
+ *  repository's folder of packaged releases. */
+const isDependency = (tgz: string): boolean => fs.existsSync(path.join(path.dirname(path.dirname(tgz)), 'Chart.yaml'));
+
+type ArchivePart = { found: Array<{ file: string; defs: CrdDef[] }>; notRead: string[] };
 
 export class CrdIndex {
   private roots = new Map<string, RootIndex>();
   /** Per .skewguard.yaml (its kubernetes.crds): the CRDs of the files it names, and each path's problem. */
   private extra = new Map<string, { facts: CrdFacts; problems: Array<{ index: number; message: string }> }>();
 
-  constructor(private readText: (p: string) => string | undefined, private openFiles: () => Iterable<string>) {}
+  /**
+   * `ignored(file)`: whether the `ignore:` lists (engine/ignore.ts ignoreVerdict, with the configuration that applies to
+   * the file, as the editor and lsp-lint leave files out) leave the file out. An ignored file is not part of the
+   * workspace for skewguard: its CRDs define nothing, its custom resources are no use of a CRD's version. Asked when
+   * the facts are gathered (not when walking), so a configuration change needs no new walk.
+   */
+  constructor(private readText: (p: string) => string | undefined, private openFiles: () => Iterable<string>, private ignored: (p: string) => boolean = () => false) {}
 
   /** Each CRD file's parse, by path, kept while its text is the same (the index is updated in place on edits). */
   private parsed = new Map<string, { text: string; defs?: CrdDef[]; error?: string }>();
+  /** Each packaged chart's CRDs, by path, kept while its size and modification time are the same. */
+  private archiveParts = new Map<string, { stamp: string; part: ArchivePart }>();
 
-  clear(): void { this.roots.clear(); this.extra.clear(); this.parsed.clear(); }
+  clear(): void { this.roots.clear(); this.extra.clear(); this.parsed.clear(); this.archiveParts.clear(); }
   /** A configuration changed: only what .skewguard.yaml's kubernetes.crds named is read again; the walk's index (files and
    *  their summaries, which no configuration changes) is kept, so a workspace with a config per folder is walked once. */
-  forgetConfig(): void { this.extra.clear(); }
+  forgetConfig(): void {
+    this.extra.clear();
+    // What the ignore: lists leave out may have changed: the facts and uses are gathered again from the summaries.
+    for (const idx of this.roots.values()) { idx.facts = undefined; idx.uses.clear(); }
+  }
 
   /** The CRD facts for a file under `root`, with those of `extraPaths` (.skewguard.yaml kubernetes.crds) after them. */
   crdsFor(root: string, config?: { path: string; crds?: string[] }): CrdFacts {
@@ -82,7 +102,7 @@ export class CrdIndex {
     const notRead = idx.notRead.slice();
     const found: Array<{ file: string; defs: CrdDef[] }> = [];
     for (const [p, s] of idx.files) {
-      if (s.crd === undefined) continue;
+      if (s.crd === undefined || this.ignored(p)) continue;
       const rel = path.relative(idx.root, p) || p;
       const text = s.crd;
       let got = this.parsed.get(p);
@@ -92,7 +112,37 @@ export class CrdIndex {
       }
       if (got.defs) found.push({ file: rel, defs: got.defs }); else notRead.push(`${rel} does not parse (${got.error})`);
     }
+    for (const p of idx.archives) {
+      if (this.ignored(p)) continue;
+      const part = this.archivePart(p, path.relative(idx.root, p) || p);
+      for (const f of part.found) found.push(f);
+      for (const n of part.notRead) notRead.push(n);
+    }
+    // The first by path wins (archive entries `<archive>!<entry>` among the files).
+    found.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     return (idx.facts = workspaceFacts.crdFacts(found, notRead));
+  }
+
+  /** A packaged chart's CRDs (bounded: MAX_FILE_BYTES read, the tar reader's unpacked size), or why it was not read. */
+  private archivePart(abs: string, rel: string): ArchivePart {
+    let st: fs.Stats;
+    // lstat: a link is not followed (the walk lists regular files only; the client's watcher may name one).
+    try { st = fs.lstatSync(abs); } catch (e) {
+      this.archiveParts.delete(abs);
+      return { found: [], notRead: [`${rel} was not read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`] };
+    }
+    const stamp = `${st.size}:${st.mtimeMs}:${st.ino}`;
+    const hit = this.archiveParts.get(abs);
+    if (hit?.stamp === stamp) return hit.part;
+    let part: ArchivePart;
+    if (!st.isFile()) part = { found: [], notRead: [`${rel} was not read (not a regular file${st.isSymbolicLink() ? ': a link is not followed' : ''})`] };
+    else if (st.size > MAX_FILE_BYTES) part = { found: [], notRead: [`${rel} was not read (over ${MAX_FILE_BYTES} bytes)`] };
+    else {
+      try { part = workspaceFacts.crdsOfArchive(fs.readFileSync(abs), rel); } catch (e) { part = { found: [], notRead: [`${rel} was not read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`] }; }
+    }
+    if (this.archiveParts.size >= 256) this.archiveParts.clear();
+    this.archiveParts.set(abs, { stamp, part });
+    return part;
   }
 
   /** The custom resources of a group in the workspace's files other than `except`. */
@@ -102,7 +152,7 @@ export class CrdIndex {
     if (!hit) {
       const uses: Array<Use & { abs?: string }> = [];
       for (const [p, s] of idx.files) {
-        if (!s.groups.includes(group)) continue;
+        if (!s.groups.includes(group) || this.ignored(p)) continue;
         const text = this.readText(p);
         if (text === undefined) continue;
         for (const u of workspaceFacts.customResourceUsesOfText(text, path.relative(root, p) || p, group)) uses.push({ ...u, abs: p });
@@ -121,6 +171,8 @@ export class CrdIndex {
    */
   changed(root: string, file: string, text: string | undefined): boolean {
     const idx = this.roots.get(root);
+    // A packaged chart (charts/*.tgz) is opened by lsp-lint with no text, which changes nothing here; one changed on disk
+    // (the client's watcher) makes the server forget the whole index (main.ts onDidChangeWatchedFiles → clear()).
     if (!idx || !MANIFEST_EXT.test(file)) return false;
     const now = summaryOf(file, text ?? this.readText(file));
     if (sameSummary(idx.files.get(file), now)) return false;
@@ -145,19 +197,21 @@ export class CrdIndex {
     if (hit) return hit;
     const files = new Map<string, Summary>();
     const candidates = new Set<string>();
+    const archives = new Set<string>();
     for (const p of this.openFiles()) if ((p === root || p.startsWith(root + path.sep)) && MANIFEST_EXT.test(p)) candidates.add(p);
     let truncated: string | undefined;
     const w = walkFolders(root, {
       maxFolders: MAX_FOLDERS,
       onFile: (p, name) => {
         if (MANIFEST_EXT.test(name)) candidates.add(p);
-        if (candidates.size > MAX_FILES) { truncated = `the workspace walk for CustomResourceDefinitions stopped after ${MAX_FILES} files`; return false; }
+        else if (workspaceFacts.isChartArchive(p)) archives.add(p);
+        if (candidates.size + archives.size > MAX_FILES) { truncated = `the workspace walk for CustomResourceDefinitions stopped after ${MAX_FILES} files`; return false; }
       },
     });
     if (w.stopped && !truncated) truncated = `the workspace walk for CustomResourceDefinitions stopped after ${MAX_FOLDERS} folders`;
     const notRead: string[] = [...(truncated ? [truncated] : []), ...unreadableNote('the workspace walk for CustomResourceDefinitions', w.unreadable)];
     for (const p of [...candidates].sort()) files.set(p, summaryOf(p, this.readText(p)));
-    const idx: RootIndex = { root, files, notRead, uses: new Map() };
+    const idx: RootIndex = { root, files, notRead, uses: new Map(), archives: new Set([...archives].filter(isDependency).sort()) };
     this.roots.set(root, idx);
     return idx;
   }

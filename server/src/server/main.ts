@@ -146,6 +146,8 @@ connection.onInitialize((params: InitializeParams) => {
   const roots = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri));
   if (!roots.length && params.rootUri) roots.push(uriToPath(params.rootUri));
   ws = new WorkspaceState(roots, init.cli?.configPath ? path.resolve(init.cli.configPath) : undefined);
+  // The CRD index leaves out what the ignore: lists leave out (as the editor and lsp-lint do), unless lsp-lint --no-ignore.
+  if (!init.cli?.noIgnore) ws.ignoredForCrds = (f) => !!ignoredFile(ws, f, configFor(f).config);
   helm = new HelmService({
     jobs: Math.max(1, Math.min(64, Number(init.cli?.helmJobs) || 2)),
     timeoutMs: Number(init.cli?.helmTimeoutMs) > 0 ? Number(init.cli?.helmTimeoutMs) : undefined,

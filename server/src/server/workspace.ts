@@ -33,7 +33,10 @@ export class WorkspaceState {
     const open = this.openTexts.get(p);
     if (open !== undefined) return open;
     try { return fs.statSync(p).size <= MAX_FILE_BYTES ? fs.readFileSync(p, 'utf8') : undefined; } catch { return undefined; }
-  }, () => this.openTexts.keys());
+  }, () => this.openTexts.keys(), (p) => this.ignoredForCrds(p));
+
+  /** Whether the ignore: lists leave a file out (set by the server: engine/ignore.ts with the file's configuration). */
+  ignoredForCrds: (file: string) => boolean = () => false;
 
   /** The CRD facts for a file: its workspace's CRDs and those its .skewguard.yaml's kubernetes.crds names. */
   crdsFor(file: string): NonNullable<NeighbourFacts['crds']> {

@@ -14,7 +14,7 @@ import { kustomize } from './kustomize/family';
 import { starlingxApp } from './starlingx-app/family';
 import { containerd } from './containerd/family';
 import { isContainerdName, containerdRuntimeNames, containerdKataRuntimes, containerdNodeRoot } from './containerd';
-import { mayHoldCrd, mayBeCustomGroup, crdsOfText, crdFacts, customResourceUsesOfText } from './kubernetes/crds';
+import { mayHoldCrd, mayBeCustomGroup, crdsOfText, crdFacts, customResourceUsesOfText, isChartArchive, crdsOfArchive } from './kubernetes/crds';
 
 export const families = [starlingx, helmChart, kustomize, kubernetes, containerd, kataConfig, kataPersist, starlingxApp] as const satisfies readonly FamilyModule[];
 
@@ -56,6 +56,8 @@ export const workspaceFacts = {
   runtimeNamesOf: containerdRuntimeNames,
   /** The workspace's CustomResourceDefinitions (custom resources are checked against them) and the CRs that use them. */
   mayHoldCrd, mayBeCustomGroup, crdsOfText, crdFacts, customResourceUsesOfText,
+  /** Packaged chart dependencies (charts/*.tgz): their CRDs define custom resources too. */
+  isChartArchive, crdsOfArchive,
   /** The Kata runtime entries of a containerd config (runtime_type, runtime_path, options.ConfigPath): the node's chain. */
   kataRuntimesOf: containerdKataRuntimes,
   /** The folder standing for the node's / of a containerd config (a ConfigPath is looked up below it). */

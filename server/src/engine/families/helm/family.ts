@@ -15,6 +15,7 @@ import { chartRun, type ChartRun, type ChartRender } from './run';
 import { windowText, type HelmContext, type HelmFileKind } from './index';
 import { helmHover } from './language';
 import { runImageRules } from './images';
+import { runCustomResourceRules } from './custom-resources';
 import { internalError, describeFailure } from '../../rules/general';
 import { removedApi, deprecatedApi, deadBranch, notEvaluated } from '../../rules/helm-chart/emissions';
 import { kubeVersion, chartApiV1 } from '../../rules/helm-chart/chart-yaml';
@@ -158,6 +159,11 @@ export const helmChart: FamilyModule<'helm-chart'> = {
       runImageRules(helm, input, emit, faults);
     } catch (e) {
       emit(internalError, { message: describeFailure('helm:images', e), range: { start: 0, end: 0 }, data: { stage: 'helm:images', error: e } });
+    }
+    try {
+      runCustomResourceRules(helm, input, emit, faults);
+    } catch (e) {
+      emit(internalError, { message: describeFailure('helm:custom-resources', e), range: { start: 0, end: 0 }, data: { stage: 'helm:custom-resources', error: e } });
     }
     return { helm };
   },

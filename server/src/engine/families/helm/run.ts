@@ -167,7 +167,7 @@ function parseCached(path: string, text: string): ParsedTemplate {
 const INCLUDE_NAME = /\b(?:include|template)\s+"((?:[^"\\]|\\.)*)"/;
 
 /** The render's output offsets [a, b) in the template's own text. */
-function backToSource(p: ParsedTemplate, r: Rendered, a: number, b: number, defines?: Map<string, string>): { at: Span; literal: boolean; via?: { define?: string; file: string } } | undefined {
+export function backToSource(p: ParsedTemplate, r: Rendered, a: number, b: number, defines?: Map<string, string>): { at: Span; literal: boolean; via?: { define?: string; file: string } } | undefined {
   const seg = r.segments.find((s) => s.outStart <= a && a < s.outEnd) ?? r.segments.find((s) => s.outStart <= a && a <= s.outEnd && s.outEnd > s.outStart);
   if (!seg) return undefined;
   if (seg.path === p.path && seg.origin && seg.origin.path !== p.path) {
@@ -202,19 +202,22 @@ function backToSource(p: ParsedTemplate, r: Rendered, a: number, b: number, defi
   return { at: { start: act.start, end: act.end }, literal: false, via: { define: name, file: seg.path } };
 }
 
-function overlaps(a: Span, b: Span): boolean { return a.start < b.end && b.start < a.end || (a.start === a.end && b.start <= a.start && a.start <= b.end); }
+/** Where in the template's own text an Unknown of its render is said (a block's condition: at its action). */
+export function unknownAt(p: ParsedTemplate, r: Rendered, u: { path: string; start: number; end: number; outStart: number; outEnd: number }, defines?: Map<string, string>): Span {
+  if (u.path === p.path) {
+    // A block's condition: at its action (`{{ if … }}`), not over the whole block.
+    const act = actionsOf(p).find((a) => a.start <= u.start && u.start < a.end);
+    return act && act.end < u.end ? { start: u.start, end: act.end } : { start: u.start, end: u.end };
+  }
+  const back = backToSource(p, r, u.outStart, u.outEnd, defines);
+  return back?.at ?? { start: 0, end: 0 };
+}
+
+export function overlaps(a: Span, b: Span): boolean { return a.start < b.end && b.start < a.end || (a.start === a.end && b.start <= a.start && a.start <= b.end); }
 
 function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: ChartRender[] | undefined, defines: Map<string, string>, alone = false, yamlOf: (text: string) => ReturnType<typeof parseYaml> = parseYaml): TemplateStep {
   const out: TemplateStep = { step, rendered: r, emissions: [], undecided: [] };
-  const ownUnknown = (u: { path: string; start: number; end: number; outStart: number; outEnd: number }): Span => {
-    if (u.path === p.path) {
-      // A block's condition: at its action (`{{ if … }}`), not over the whole block.
-      const act = actionsOf(p).find((a) => a.start <= u.start && u.start < a.end);
-      return act && act.end < u.end ? { start: u.start, end: act.end } : { start: u.start, end: u.end };
-    }
-    const back = backToSource(p, r, u.outStart, u.outEnd, defines);
-    return back?.at ?? { start: 0, end: 0 };
-  };
+  const ownUnknown = (u: { path: string; start: number; end: number; outStart: number; outEnd: number }): Span => unknownAt(p, r, u, defines);
   if (r.error) {
     const at = r.error.path === p.path ? { start: r.error.start, end: r.error.end } : ownUnknown({ ...r.error, outStart: r.text.length, outEnd: r.text.length });
     out.undecided.push({ step, at, reason: `the template stops with an error${alone ? ' (read without its chart)' : " with the chart's default values"}: ${r.error.message}` });

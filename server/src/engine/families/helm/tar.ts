@@ -31,7 +31,8 @@ export function readTgz(bytes: Uint8Array): TarResult {
     tar = (zlib ??= require('node:zlib') as typeof Zlib).gunzipSync(bytes, { maxOutputLength: MAX_UNPACKED });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return { error: code === 'ERR_BUFFER_TOO_LARGE' ? `more than ${MAX_UNPACKED / 1048576} MB unpacked` : `not a gzip archive (${(e as Error).message})` };
+    // ERR_WEB_EXTENSION: the web extension's zlib, which unpacks nothing (web/shims/misc.ts) — not the archive's fault.
+    return { error: code === 'ERR_BUFFER_TOO_LARGE' ? `more than ${MAX_UNPACKED / 1048576} MB unpacked` : code === 'ERR_WEB_EXTENSION' ? (e as Error).message : `not a gzip archive (${(e as Error).message})` };
   }
   const entries: TarEntry[] = [];
   const skipped: TarSkipped[] = [];

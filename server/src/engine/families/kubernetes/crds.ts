@@ -7,6 +7,7 @@ import { parseYaml } from '../../parse/yaml';
 import { manifestObjects, type ManifestObject } from './index';
 import { fieldTable } from '../../kubernetes/fields';
 import { kubernetesApis } from '../../data';
+import { readTgz } from '../helm/tar';
 
 /** A JSON schema node as a CRD writes it (openAPIV3Schema and below), read as plain data. */
 export type CrdSchema = Record<string, unknown>;
@@ -99,6 +100,34 @@ export function crdsOfYaml(yaml: YamlFile, file: string): CrdDef[] {
     if (d) out.push(d);
   }
   return out;
+}
+
+/** A chart's packaged dependency (`charts/*.tgz`), whose CRDs (its `crds/` folder, its templates) the cluster installs too. */
+export const isChartArchive = (file: string): boolean => /(^|[\\/])charts[\\/][^\\/]+\.tgz$/i.test(file);
+
+/**
+ * The CRDs of a packaged chart dependency (`charts/*.tgz`), read in memory by the Helm family's reader (bounded
+ * unpacked size and entry count, regular files only): every YAML/JSON file in it — its `crds/` folder, its templates,
+ * its vendored dependencies — named `<file>!<entry>` as the Helm findings name them. What is there but not read is
+ * said, never passed over: the archive itself (not gzip/tar, too big), a link, a packaged chart inside it, an entry
+ * that does not parse.
+ */
+export function crdsOfArchive(bytes: Uint8Array, file: string): { found: Array<{ file: string; defs: CrdDef[] }>; notRead: string[] } {
+  const tar = readTgz(bytes);
+  if ('error' in tar) return { found: [], notRead: [`${file} was not read (${tar.error})`] };
+  const found: Array<{ file: string; defs: CrdDef[] }> = [];
+  const notRead: string[] = [];
+  for (const e of tar.entries) {
+    const name = `${file}!${e.name}`;
+    if (/\.tgz$/i.test(e.name)) { notRead.push(`${name}: a packaged chart inside a packaged chart is not read`); continue; }
+    if (!/\.(ya?ml|json)$/i.test(e.name) || !mayHoldCrd(e.text)) continue;
+    try {
+      const defs = crdsOfText(e.text, name);
+      if (defs.length) found.push({ file: name, defs });
+    } catch (err) { notRead.push(`${name} does not parse (${(err as Error).message})`); }
+  }
+  for (const k of tar.skipped) if (/\.(ya?ml|json|tgz)$/i.test(k.name)) notRead.push(`${file}!${k.name}: ${k.why}`);
+  return { found, notRead };
 }
 
 /** Facts from the CRDs of several files (sorted by the caller): the first definition of a group/kind wins. */

@@ -236,7 +236,8 @@ export const notEvaluated: Rule<HelmContext> = {
     + '(a value it cannot compute, a function it does not have, a render that stops with `required`/`fail` with the chart\'s default '
     + 'values), and what of a chart could not be read (a packaged dependency, a template over the size limit; on the parent\'s `Chart.yaml`, a '
     + 'vendored dependency whose `Chart.yaml` cannot be read or parsed or is missing, and a `templates/` or `charts/` folder that cannot be '
-    + 'listed; on the archive, links inside a packaged dependency).',
+    + 'listed; on the archive, links inside a packaged dependency), and a value of a rendered custom resource that it could not compute '
+    + '(not checked against its CustomResourceDefinition there).',
   why: 'Never a silent pass: those steps are not checked for this template, and the note says so instead of guessing.',
   bad: { filename: 'templates/job.yaml', text: 'apiVersion: {{ .Values.job.apiVersion }}\nkind: Job\nmetadata:\n  name: migrate\n', options: 'Kubernetes 1.21..1.22' },
   good: { filename: 'templates/job.yaml', text: 'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n', options: 'Kubernetes 1.21..1.22' },

@@ -3,6 +3,7 @@ import type { KubernetesContext } from '../../families/kubernetes';
 import { YamlEditor } from '../../parse/yaml-edit';
 import { bestServed, groupVersion, mayBeCustomGroup } from '../../families/kubernetes/crds';
 import { crdName, servedList } from './cr-common';
+import { fluxSteps } from './flux';
 
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/cr-version-not-served',
@@ -10,14 +11,16 @@ export const rule: Rule<KubernetesContext> = {
   defaultSeverity: 'error',
   title: 'Custom resource at a version its CRD does not serve',
   what: 'Reports, at its apiVersion, a custom resource (an object whose group and kind a `CustomResourceDefinition` of the workspace '
-    + 'defines: any file of the workspace, a Helm chart\'s `crds/` folder, the analysed file itself, or a file `kubernetes.crds` in '
-    + '`.skewguard.yaml` names) whose version the CRD does not list or lists with `served: false`, naming the versions it serves. '
+    + 'defines: any file of the workspace that the `ignore:` lists do not leave out, a Helm chart\'s `crds/` folder, a packaged chart '
+    + 'dependency (`charts/*.tgz`), the analysed file itself, or a file `kubernetes.crds` in `.skewguard.yaml` names) whose version the CRD does not list or lists with `served: false`, naming the versions it serves. '
     + 'The fix changes the apiVersion to the best served version (partial: the fields are not converted). A CRD of the analysed file '
     + 'wins over one elsewhere; among the workspace\'s, the first by path. Where a workspace CRD and the built-in lifecycle rows '
     + '(cert-manager, Flux on a StarlingX path, CRD-provided groups such as snapshot.storage.k8s.io) both know the group/kind, the '
     + 'workspace CRD wins: it is what the cluster installs. Groups the API server serves itself (those of the field table) are never custom resources. '
     + 'Where no CRD read defines a custom group/kind and some files that may hold CRDs were not read (too big, unparsable, the '
-    + 'workspace walk cut short), an information at its apiVersion says so, naming them.',
+    + 'workspace walk cut short, a `charts/*.tgz` that cannot be read), an information at its apiVersion says so, naming them. '
+    + 'Custom resources a Helm chart\'s templates render are checked by this rule and the other k8s/cr-* rules too, at the template\'s '
+    + 'position (a value from `values.yaml` at the action that prints it, a define\'s output at the include).',
   why: 'The API server serves a custom resource only at the versions its CRD marks `served: true`: applying the object fails '
     + '("no matches for kind"), and a Helm upgrade or a Flux reconciliation that carries it stops, once this CRD is installed.',
   bad: { filename: 'crontab.yaml', text: 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: crontabs.stable.example.com\nspec:\n  group: stable.example.com\n  scope: Namespaced\n  names: {plural: crontabs, singular: crontab, kind: CronTab}\n  versions:\n  - name: v1beta1\n    served: false\n    storage: false\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}\n---\napiVersion: stable.example.com/v1beta1\nkind: CronTab\nmetadata:\n  name: nightly\nspec:\n  cronSpec: "0 3 * * *"\n', options: 'Kubernetes 1.30' },
@@ -53,8 +56,11 @@ export const rule: Rule<KubernetesContext> = {
       const notRead = ctx.crdFacts()?.notRead ?? [];
       if (!notRead.length) break;
       said.add(`${group}/${o.kind}`);
+      // A version the built-in data knows (Flux on a StarlingX path, a component's rows) is checked there; its fields are not.
+      const known = fluxSteps(ctx, o) ? 'its fields are not checked (its version is, against the Flux CRDs of the StarlingX releases)'
+        : ctx.componentRow(o)?.status ? 'its fields are not checked (its version is, against the built-in lifecycle data)' : 'its version and fields are not checked';
       report({
-        message: `${o.apiVersion} ${o.kind}: no CustomResourceDefinition read defines ${group}/${o.kind}, so its version and fields are not checked; not read: ${notRead.join('; ')}`,
+        message: `${o.apiVersion} ${o.kind}: no CustomResourceDefinition read defines ${group}/${o.kind}, so ${known}; not read: ${notRead.join('; ')}`,
         range: o.apiVersionRange,
         severity: 'info',
         data: { group, kind: o.kind, crdsNotRead: notRead },
