@@ -335,7 +335,11 @@ async function main(argv: string[]): Promise<number> {
   // Every server says the once-per-run notes (stale data, a window past the data) with its first manifest, and the
   // report keeps the first of each: a run whose manifests all went to one server must not lose them.
   const startWorker = () => start(initOptions);
-  const session = start(initOptions);
+  // The configuration lsp-lint asks for first (the workspace's, or --config's, or --print-config's file's): the
+  // first server answers it with its initialize result, a round trip less before the first file.
+  const configTarget = opts.printConfig ? (opts.paths[0] ? pathToFileURL(path.resolve(cwd, opts.paths[0])).toString() : undefined)
+    : opts.config ? pathToFileURL(path.resolve(cwd, opts.config)).toString() : undefined;
+  const session = start({ ...initOptions, resolvedConfig: { uri: configTarget } });
   const sessions = [session];
   // A folder to walk will likely need more than one server: start the others now, so that they boot while the
   // first one resolves the configuration and the files are collected (about half a second at 10,000 files).
@@ -362,13 +366,12 @@ async function main(argv: string[]): Promise<number> {
   progress();
 
   if (opts.printConfig) {
-    const target = opts.paths[0] ? pathToFileURL(path.resolve(cwd, opts.paths[0])).toString() : undefined;
-    const r = await session.resolvedConfig(target);
+    const r = await session.resolvedConfig(configTarget);
     process.stdout.write(JSON.stringify({ ...r.resolved, configProblems: r.configProblems }, null, 2) + '\n');
     return r.configProblems.length ? 2 : 0;
   }
 
-  const cfg = await session.resolvedConfig(opts.config ? pathToFileURL(path.resolve(cwd, opts.config)).toString() : undefined);
+  const cfg = await session.resolvedConfig(configTarget);
   if (cfg.configProblems.length) {
     for (const p of cfg.configProblems) process.stderr.write(`lsp-lint: ${printable(path.relative(cwd, p.file))}:${p.line + 1}:${p.character + 1}: ${p.message}\n`);
     return 2;
