@@ -602,8 +602,21 @@ async function finish(code: number): Promise<void> {
   await Promise.all(allSessions.map((s) => s.shutdown()));
   if (watchdog) clearTimeout(watchdog);
   process.exitCode = code;
-  // Should anything still hold the event loop (it should not), leave anyway.
+  // Should anything still hold the event loop (it should not), or standard output not drain, leave anyway.
   setTimeout(() => process.exit(code), 2000).unref();
+  // Every server has exited: once the report and the messages are written out, leave at once rather than wait for
+  // the event loop to empty and node to tear its heap down (a few milliseconds of every run).
+  await Promise.all([process.stdout, process.stderr].map(written));
+  process.exit(code);
+}
+
+/** Resolves once what was written to the stream has been handed to the system (a pipe's writes are asynchronous). */
+function written(s: NodeJS.WriteStream): Promise<void> {
+  if (!s.writableLength || s.destroyed || s.writableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    s.once('error', () => resolve());
+    s.write('', () => resolve());
+  });
 }
 
 // The event loop ran dry while main() still waited for something: a bug, never a silent exit 0.
