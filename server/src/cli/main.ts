@@ -348,6 +348,9 @@ async function main(argv: string[]): Promise<number> {
   // per server that checks one of its files).
   const early = opts.helmRender ? 1 : opts.jobs ?? (!opts.stdin && !opts.printConfig && os.cpus().length > 1 && (!opts.paths.length || opts.paths.some(isDirectory)) ? Math.min(2, os.cpus().length) : 1);
   for (let j = 1; j < early; j++) sessions.push(startWorker());
+  // The files are collected while the server starts (.gitignore here; ignore: by the server, below).
+  if (!opts.stdin && !opts.printConfig && !opts.paths.length) opts.paths.push('.');
+  const collected = opts.stdin || opts.printConfig ? undefined : collectFiles(opts.paths, cwd, [], opts.noIgnore);
   try { await session.initPromise; } catch (e) {
     process.stderr.write(`lsp-lint: the language server did not start: ${(e as Error).message}\n`);
     return 2;
@@ -402,10 +405,8 @@ async function main(argv: string[]): Promise<number> {
     } catch (e) {
       reports.push(notChecked(name, INTERNAL_ERROR, `not checked: ${(e as Error).message}`));
     }
-  } else {
-    if (!opts.paths.length) opts.paths.push('.');
-    // .gitignore here; ignore: by the server, from the configuration of each file (cli/ignored.ts).
-    const collected = collectFiles(opts.paths, cwd, [], opts.noIgnore);
+  } else if (collected) {
+    // .gitignore was applied by collectFiles; ignore: by the server, from the configuration of each file (cli/ignored.ts).
     if (!opts.noIgnore && !collected.invalid.length && !collected.missing.length) await dropIgnored(session, collected, opts.paths, cwd);
     progress();
     if (collected.invalid.length) {
