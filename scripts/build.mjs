@@ -27,29 +27,35 @@ const require = createRequire(import.meta.url);
 
 /**
  * Start-up plugins of the two bundles a run of lsp-lint starts (dist/server-main.js, dist/lsp-lint-main.js):
- * - node:crypto is loaded on first use, not at start (about 3 ms of each process): vscode-jsonrpc's node files
- *   require it at load time for a pipe name and a UUID that lsp-lint never asks for. Only for vscode-jsonrpc, and
- *   only the functions it calls (LAZY_CRYPTO; checked here against its sources): our own sources load node:crypto
- *   lazily themselves.
+ * - Node modules that the LSP libraries require at load time for paths lsp-lint never takes are loaded on first use
+ *   (LAZY_BUILTINS; about 3 ms for node:crypto, half a millisecond for node:child_process, in each process):
+ *   vscode-jsonrpc's node files want node:crypto for a pipe name and a UUID, vscode-languageserver's files.js wants
+ *   node:child_process to find a global npm or yarn. Only for those files, and only the functions each one calls
+ *   (checked here against its source): our own sources load such modules lazily themselves.
  * - vscode-languageserver/node is turned into an ES module once (one esbuild __toESM copy of its 300-odd exports),
- *   not once per importing source file (ten copies, about 4 ms of the server's start).
+ *   not once per importing source file (ten copies, several milliseconds of the server's start).
  */
-const LAZY_CRYPTO = ['randomBytes', 'randomUUID'];
-const JSONRPC_NODE = /[\\/]vscode-jsonrpc[\\/]lib[\\/]node[\\/][\w.-]+\.js$/;
+const LAZY_BUILTINS = [
+  { module: 'crypto', importer: /[\\/]vscode-jsonrpc[\\/]lib[\\/]node[\\/][\w.-]+\.js$/, names: ['randomBytes', 'randomUUID'] },
+  { module: 'child_process', importer: /[\\/]vscode-languageserver[\\/]lib[\\/]node[\\/]files\.js$/, names: ['fork', 'spawnSync'] },
+];
 const startupPlugin = {
   name: 'skewguard-startup',
   setup(b) {
-    b.onResolve({ filter: /^(node:)?crypto$/ }, (a) => {
-      if (!JSONRPC_NODE.test(a.importer)) return undefined;
-      const used = new Set([...fs.readFileSync(a.importer, 'utf8').matchAll(/crypto_1\.(\w+)/g)].map((m) => m[1]));
-      const missing = [...used].filter((n) => !LAZY_CRYPTO.includes(n));
-      if (missing.length) return { errors: [{ text: `${a.importer} uses node:crypto's ${missing.join(', ')}: add to LAZY_CRYPTO` }] };
-      return { path: 'crypto', namespace: 'skewguard-lazy-crypto' };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'skewguard-lazy-crypto' }, () => ({
-      loader: 'js',
-      contents: `let c;\nconst crypto = () => (c ??= require('node:crypto'));\n${LAZY_CRYPTO.map((n) => `export function ${n}(...a) { return crypto().${n}(...a); }`).join('\n')}\n`,
-    }));
+    for (const lazy of LAZY_BUILTINS) {
+      const ns = `skewguard-lazy-${lazy.module}`;
+      b.onResolve({ filter: new RegExp(`^(node:)?${lazy.module}$`) }, (a) => {
+        if (!lazy.importer.test(a.importer)) return undefined;
+        const used = new Set([...fs.readFileSync(a.importer, 'utf8').matchAll(new RegExp(`\\b${lazy.module}_1\\.(\\w+)`, 'g'))].map((m) => m[1]));
+        const missing = [...used].filter((n) => !lazy.names.includes(n));
+        if (missing.length) return { errors: [{ text: `${a.importer} uses node:${lazy.module}'s ${missing.join(', ')}: add to LAZY_BUILTINS` }] };
+        return { path: lazy.module, namespace: ns };
+      });
+      b.onLoad({ filter: /.*/, namespace: ns }, () => ({
+        loader: 'js',
+        contents: `let m;\nconst mod = () => (m ??= require('node:${lazy.module}'));\n${lazy.names.map((n) => `export function ${n}(...a) { return mod().${n}(...a); }`).join('\n')}\n`,
+      }));
+    }
     b.onResolve({ filter: /^vscode-languageserver\/node$/ }, (a) => (a.namespace === 'skewguard-esm-once' ? undefined
       : { path: require.resolve('vscode-languageserver/node', { paths: [a.resolveDir] }), namespace: 'skewguard-esm-once' }));
     b.onLoad({ filter: /.*/, namespace: 'skewguard-esm-once' }, (a) => {
