@@ -23,12 +23,53 @@ const common = {
   minify: process.argv.includes('--minify'),
   define: { __SKEWGUARD_VERSION__: JSON.stringify(pkg.version) },
 };
+const require = createRequire(import.meta.url);
+
+/**
+ * Start-up plugins of the two bundles a run of lsp-lint starts (dist/server-main.js, dist/lsp-lint-main.js):
+ * - Node modules that the LSP libraries require at load time for paths lsp-lint never takes are loaded on first use
+ *   (LAZY_BUILTINS; about 3 ms for node:crypto, half a millisecond for node:child_process, in each process):
+ *   vscode-jsonrpc's node files want node:crypto for a pipe name and a UUID, vscode-languageserver's files.js wants
+ *   node:child_process to find a global npm or yarn. Only for those files, and only the functions each one calls
+ *   (checked here against its source): our own sources load such modules lazily themselves.
+ * - vscode-languageserver/node is turned into an ES module once (one esbuild __toESM copy of its 300-odd exports),
+ *   not once per importing source file (ten copies, several milliseconds of the server's start).
+ */
+const LAZY_BUILTINS = [
+  { module: 'crypto', importer: /[\\/]vscode-jsonrpc[\\/]lib[\\/]node[\\/][\w.-]+\.js$/, names: ['randomBytes', 'randomUUID'] },
+  { module: 'child_process', importer: /[\\/]vscode-languageserver[\\/]lib[\\/]node[\\/]files\.js$/, names: ['fork', 'spawnSync'] },
+];
+const startupPlugin = {
+  name: 'skewguard-startup',
+  setup(b) {
+    for (const lazy of LAZY_BUILTINS) {
+      const ns = `skewguard-lazy-${lazy.module}`;
+      b.onResolve({ filter: new RegExp(`^(node:)?${lazy.module}$`) }, (a) => {
+        if (!lazy.importer.test(a.importer)) return undefined;
+        const used = new Set([...fs.readFileSync(a.importer, 'utf8').matchAll(new RegExp(`\\b${lazy.module}_1\\.(\\w+)`, 'g'))].map((m) => m[1]));
+        const missing = [...used].filter((n) => !lazy.names.includes(n));
+        if (missing.length) return { errors: [{ text: `${a.importer} uses node:${lazy.module}'s ${missing.join(', ')}: add to LAZY_BUILTINS` }] };
+        return { path: lazy.module, namespace: ns };
+      });
+      b.onLoad({ filter: /.*/, namespace: ns }, () => ({
+        loader: 'js',
+        contents: `let m;\nconst mod = () => (m ??= require('node:${lazy.module}'));\n${lazy.names.map((n) => `export function ${n}(...a) { return mod().${n}(...a); }`).join('\n')}\n`,
+      }));
+    }
+    b.onResolve({ filter: /^vscode-languageserver\/node$/ }, (a) => (a.namespace === 'skewguard-esm-once' ? undefined
+      : { path: require.resolve('vscode-languageserver/node', { paths: [a.resolveDir] }), namespace: 'skewguard-esm-once' }));
+    b.onLoad({ filter: /.*/, namespace: 'skewguard-esm-once' }, (a) => {
+      const names = Object.keys(require(a.path)).filter((n) => n !== 'default' && n !== '__esModule');
+      return { loader: 'js', resolveDir: root, contents: `export { ${names.join(', ')} } from 'vscode-languageserver/node';\n` };
+    });
+  },
+};
 
 await Promise.all([
   build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] }),
   // dist/server.js runs dist/server-main.js (the server) from a V8 code cache: server/src/server/entry.ts.
   build({ ...common, entryPoints: ['server/src/server/entry.ts'], outfile: 'dist/server.js' }),
-  build({ ...common, entryPoints: ['server/src/server/main.ts'], outfile: 'dist/server-main.js' }),
+  build({ ...common, entryPoints: ['server/src/server/main.ts'], outfile: 'dist/server-main.js', plugins: [startupPlugin] }),
   build({ ...common, entryPoints: ['server/src/engine/index.ts'], outfile: 'dist/engine.js' }),
   // The server's Helm rendering alone, for its tests (not packaged: the server bundles it).
   build({ ...common, entryPoints: ['server/src/server/helm-render.ts'], outfile: 'dist/helm-render.js' }),
@@ -38,8 +79,8 @@ await Promise.all([
 
 // The engine just built, loaded fresh (not from a cache of an earlier build).
 const enginePath = path.join(root, 'dist/engine.js');
-delete createRequire(import.meta.url).cache?.[enginePath];
-const engine = createRequire(import.meta.url)(enginePath);
+delete require.cache?.[enginePath];
+const engine = require(enginePath);
 const rules = engine.allRules.map((r) => ({
   id: r.id, family: r.family, defaultSeverity: r.defaultSeverity, title: r.title, what: r.what, why: r.why, docsUrl: engine.docsUrl(r.id),
   ...(r.oncePerRun ? { oncePerRun: true } : {}), ...(r.plutoExitCode ? { plutoExitCode: r.plutoExitCode } : {}),
@@ -48,10 +89,34 @@ await Promise.all([
   // dist/lsp-lint.js spawns the server, then runs dist/lsp-lint-main.js from a V8 code cache: server/src/cli/entry.ts.
   build({ ...common, entryPoints: ['server/src/cli/entry.ts'], outfile: 'dist/lsp-lint.js' }),
   build({
-    ...common, entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/lsp-lint-main.js',
+    ...common, entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/lsp-lint-main.js', plugins: [startupPlugin],
     define: { ...common.define, __SKEWGUARD_RULES__: JSON.stringify(rules) },
   }),
 ]);
+for (const f of ['dist/server-main.js', 'dist/lsp-lint-main.js']) asciiOnly(path.join(root, f));
+
+/**
+ * The two bundles that shared/code-cache.ts loads at every start, in ASCII: esbuild escapes strings, not comments or
+ * regular expression literals ("…" in a doc comment, /[✓✗⚠]/), and a text that is not ASCII is decoded as UTF-8 into
+ * a two-byte string twice the size, several milliseconds more than latin1 for the server's 2 MB. Each character left
+ * is written as its \u escape, which means the same in a comment and in a regular expression (the only places esbuild
+ * leaves one). A line of any other kind leaves the bundle as it is (correct, only slower to load), with a warning.
+ */
+function asciiOnly(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  if (!/[^\x00-\x7f]/.test(text)) return;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (!/[^\x00-\x7f]/.test(lines[i])) continue;
+    const t = lines[i].trim();
+    if (!/^(\/\/|\/\*|\*)/.test(t) && !/^(var|let|const) \w+ = \/.*\/[dgimsuvy]*;$/.test(t)) {
+      console.warn(`build: ${path.relative(root, file)}:${i + 1} has a character outside ASCII outside a comment or a regular expression literal; left as UTF-8 (slower start-up)`);
+      return;
+    }
+    lines[i] = lines[i].replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  }
+  fs.writeFileSync(file, lines.join('\n'));
+}
 
 /**
  * The web extension's bundles (dist/web/): the same client features and the same server and engine, for the browser.

@@ -251,3 +251,24 @@ test('k8s/field-not-served: a CRD schema nested 120 levels deep (a map of typed 
   assert.equal(found[0].range.start.line, 0);
   assert.equal(text.slice(found[0].range.start.character, found[0].range.end.character), '"x-kubernetes-validations"');
 });
+
+test('the table read with its models parsed on first use is the file\'s JSON, model for model (and a compact copy too)', () => {
+  const text = fs.readFileSync(path.join(repoRoot, 'data', 'kubernetes', 'fields', 'fields.json'), 'utf8');
+  for (const t of [text, JSON.stringify(table), text.replace(/\n/g, '\r\n')]) {
+    const lazy = f.readFieldTable(t);
+    assert.deepEqual(Object.keys(lazy.models), Object.keys(table.models));
+    for (const name of Object.keys(table.models)) {
+      assert.ok(name in lazy.models, name);
+      assert.deepEqual(lazy.models[name], table.models[name], name);
+    }
+    assert.equal(lazy.models.NoSuchModel, undefined);
+    assert.equal('NoSuchModel' in lazy.models, false);
+    const { models: _m, ...rest } = lazy;
+    const { models: _n, ...want } = table;
+    assert.deepEqual(rest, want);
+    assert.deepEqual({ ...lazy.models }, table.models);
+  }
+  // A model line not in the generator's layout: the whole text is parsed as JSON.
+  const odd = text.replace('\n"models":{\n"', '\n"models":{\n "');
+  assert.deepEqual({ ...f.readFieldTable(odd).models }, table.models);
+});

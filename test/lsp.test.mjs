@@ -315,6 +315,31 @@ test('skewguard/resolvedConfig returns the windows and where each came from', as
   assert.match(rc2.resolved.kubernetes.source.detail, /^localhost\.yml: StarlingX 6\.0 upgrade path from 1\.19\.13$/);
 });
 
+test('initializationOptions.resolvedConfig: lsp-lint gets skewguard/resolvedConfig\'s answer with the initialize result', async (t) => {
+  const files = { '.skewguard.yaml': 'starlingx: { release: "6.0" }\nkubernetes: { window: "1.18..1.21" }\n', 'bad.skewguard.yaml': 'kubernetes: { window: 7 }\n' };
+  // The workspace's configuration (no uri), as the request answers it.
+  const { client, init } = await start(t, files, { initializationOptions: { cli: {}, resolvedConfig: {} } });
+  assert.deepEqual(init.cliProblems, []);
+  assert.ok(init.resolvedConfig, 'answered with the initialize result');
+  assert.deepEqual(init.resolvedConfig, await client.request('skewguard/resolvedConfig', {}));
+  assert.equal(init.resolvedConfig.resolved.kubernetes.window, '1.18..1.21');
+  // A --config file with problems: they come with it, as the request gives them.
+  const root = makeWorkspace(files);
+  const bad = path.join(root, 'bad.skewguard.yaml');
+  const c2 = new LspClient(root, { initializationOptions: { cli: { configPath: bad }, resolvedConfig: { uri: uriOf(bad) } } });
+  t.after(() => { c2.kill(); fs.rmSync(root, { recursive: true, force: true }); });
+  const i2 = await c2.initialize();
+  assert.ok(i2.resolvedConfig.configProblems.length > 0, 'the config file\'s problems');
+  assert.deepEqual(i2.resolvedConfig, await c2.request('skewguard/resolvedConfig', { uri: uriOf(bad) }));
+  // Flags with problems: only the problems, no configuration (lsp-lint stops at them).
+  const { init: i3 } = await start(t, files, { initializationOptions: { cli: { kubernetesWindow: 'nonsense' }, resolvedConfig: {} } });
+  assert.ok(i3.cliProblems.length > 0);
+  assert.equal(i3.resolvedConfig, undefined);
+  // Not asked (the editor, lsp-lint's other servers): not computed.
+  const { init: i4 } = await start(t, files, { initializationOptions: { cli: {} } });
+  assert.equal(i4.resolvedConfig, undefined);
+});
+
 test('shutdown + exit ends the server with exit code 0', async (t) => {
   const { client, uri } = await start(t);
   await client.open(uri('localhost.yml'), BAD);

@@ -1,10 +1,13 @@
 // Output formats of lsp-lint: stylish (people), json (scripts), sarif (code scanning), github (workflow annotations),
 // gitlab (GitLab Code Quality reports).
 import * as path from 'node:path';
-import { createHash } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
 import type * as Sarif from 'sarif';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { allRules } from './rule-meta';
+
+/** node:crypto, loaded by the first GitLab report (its fingerprints), not at every start of lsp-lint. */
+const createHash = (algorithm: string) => (require('node:crypto') as typeof Crypto).createHash(algorithm);
 
 export interface FileReport {
   file: string; family: string | null; diagnostics: Diagnostic[]; fixed?: boolean; facts?: Record<string, unknown>;

@@ -26,6 +26,8 @@ export async function dropIgnored(asker: IgnoreAsker, collected: Collected, args
     if (st.isDirectory()) folders.push(abs); else named.add(abs);
   }
   const asked = collected.files.filter((f) => !named.has(f));
+  // Only named files (a pre-commit hook's): nothing the ignore: lists could leave out, no round trip.
+  if (!folders.length && !asked.length) return;
   const { ignored } = await asker.ignoredFiles([...folders, ...asked], [...folders.map(() => true), ...asked.map(() => false)]);
   const reasons = new Map(ignored.map((x) => [x.path, x.reason]));
   // A named folder that is itself ignored is checked whole (as a named file is).

@@ -51,8 +51,13 @@ export class ServerSession {
   readonly initPromise: Promise<void>;
   /** The server's verdict on lsp-lint's window and version flags (set once initPromise resolves). */
   cliProblems: string[] = [];
+  /** The answer to initializationOptions.resolvedConfig, when the server gave it with its initialize result. */
+  private initialConfig: ResolvedConfigResult | undefined;
+
+  private readonly initialConfigUri: string | undefined;
 
   constructor(cwd: string, init: InitializationOptions, private readonly timeoutMs: number) {
+    this.initialConfigUri = init.resolvedConfig?.uri;
     this.child = takeServer(cwd);
     live.add(this.child);
     this.exitPromise = new Promise((resolve) => {
@@ -83,6 +88,7 @@ export class ServerSession {
       initializationOptions: init,
     })).then((r) => {
       this.cliProblems = ((r as CliInitializeResult | null)?.cliProblems ?? []).map(String);
+      this.initialConfig = (r as CliInitializeResult | null)?.resolvedConfig ?? undefined;
       this.notify(() => this.conn.sendNotification(InitializedNotification.type, {}));
     });
     this.initPromise.catch(() => { /* seen by whoever awaits it */ });
@@ -176,7 +182,11 @@ export class ServerSession {
     return this.request(() => this.conn.sendRequest(IgnoredFilesRequest, { paths, dirs }) as Promise<IgnoredFilesResult>);
   }
 
+  /** skewguard/resolvedConfig; answered from the initialize result when it was asked there for the same uri. */
   resolvedConfig(uri?: string): Promise<ResolvedConfigResult> {
+    const first = this.initialConfig;
+    this.initialConfig = undefined;
+    if (first && uri === this.initialConfigUri) return Promise.resolve(first);
     return this.request(() => this.conn.sendRequest(ResolvedConfigRequest, { uri }) as Promise<ResolvedConfigResult>);
   }
   /** Asks the server to shut down and exit; kills it when that takes more than a few seconds. Never throws. */

@@ -6,7 +6,10 @@
 // earlier runs that were killed are removed (only names of exactly this pattern whose process is gone).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
+
+/** node:crypto, loaded by the first --fix write, not at every start of lsp-lint. */
+const randomBytes = (n: number) => (require('node:crypto') as typeof Crypto).randomBytes(n);
 
 /** `.<name>.skewguard-<pid>-<12 hex>.tmp`; also `.<name>.skewguard-<pid>.tmp`, the name older versions used. */
 export const TEMP_PATTERN = /^\..+\.skewguard-([1-9]\d{0,9})(?:-[0-9a-f]{12})?\.tmp$/;

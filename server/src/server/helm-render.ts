@@ -23,7 +23,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as Http from 'node:http';
-import { spawn, execFile } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
 import type * as Crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { servedAt } from '../engine/kubernetes/served';
@@ -31,11 +31,12 @@ import { parseVersion } from '../engine/families/helm/template/semver';
 import type { ChartRender, ChartEmission } from '../engine/families/helm/rendered';
 import { chartRootOf, looksLikeChartFile } from './chart-root';
 
-// node:http and node:crypto are loaded when a chart is first rendered (or hashed), not at every server start: most
-// runs never render (it is opt-in), and each costs start-up time.
-let httpMod: typeof Http | undefined, cryptoMod: typeof Crypto | undefined;
+// node:http, node:crypto and node:child_process are loaded when a chart is first rendered (or hashed), not at every
+// server start: most runs never render (it is opt-in), and each costs start-up time.
+let httpMod: typeof Http | undefined, cryptoMod: typeof Crypto | undefined, childMod: typeof ChildProcess | undefined;
 const http = () => (httpMod ??= require('node:http') as typeof Http);
 const createHash = (algorithm: string) => (cryptoMod ??= require('node:crypto') as typeof Crypto).createHash(algorithm);
+const childProcess = () => (childMod ??= require('node:child_process') as typeof ChildProcess);
 
 export type { ChartRender, ChartEmission };
 
@@ -97,7 +98,7 @@ function isolatedEnv(home: string, kubeconfig: string): NodeJS.ProcessEnv {
 export function helmVersion(bin: string, timeoutMs = 15_000): Promise<string> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'skewguard-helm-'));
   return new Promise<string>((resolve, reject) => {
-    execFile(bin, ['version', '--template', '{{.Version}}'], { env: isolatedEnv(home, path.join(home, 'kubeconfig')), timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024, windowsHide: true }, (err, stdout, stderr) => {
+    childProcess().execFile(bin, ['version', '--template', '{{.Version}}'], { env: isolatedEnv(home, path.join(home, 'kubeconfig')), timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024, windowsHide: true }, (err, stdout, stderr) => {
       fs.rmSync(home, { recursive: true, force: true });
       if (err) reject(new Error(`${bin} version failed: ${(String(stderr).trim() || err.message).slice(0, 500)}`));
       else resolve(String(stdout).trim());
@@ -277,7 +278,7 @@ function runBounded(bin: string, args: string[], env: NodeJS.ProcessEnv, timeout
   return new Promise((resolve) => {
     let child;
     // In the temporary folder: nothing Helm resolves relative to its working directory is the workspace's.
-    try { child = spawn(bin, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true }); } catch (e) { resolve({ ok: false, error: `cannot run ${bin}: ${(e as Error).message}` }); return; }
+    try { child = childProcess().spawn(bin, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true }); } catch (e) { resolve({ ok: false, error: `cannot run ${bin}: ${(e as Error).message}` }); return; }
     const out: Buffer[] = [], err: Buffer[] = [];
     let size = 0, done = false, why: string | undefined;
     const finish = (r: { ok: true; stdout: string } | { ok: false; error: string }) => { if (!done) { done = true; clearTimeout(timer); resolve(r); } };

@@ -35,6 +35,7 @@ import { didYouMeanFixes } from './config-fixes';
 import {
   ResolvedConfigRequest, ConfigChangedNotification, FileFactsNotification, FIX_ALL_KIND,
   type InitializationOptions, type Settings, type ResolvedConfigParams, type ResolvedConfigResult, type FileFactsParams,
+  type CliInitializeResult,
 } from '../shared/protocol';
 import { ServerFiles } from './file-access';
 import { registerWindowFeatures } from './code-lens';
@@ -167,9 +168,17 @@ connection.onInitialize((params: InitializeParams) => {
     },
     serverInfo: { name: 'skewguard-language-server', version: VERSION },
     // lsp-lint's flags, checked here against the data it does not bundle: it prints these as usage errors.
-    ...(init.cli ? { cliProblems: checkCliOverrides(init.cli) } : {}),
+    ...(init.cli ? cliInitializeResult(init.cli, init.resolvedConfig) : {}),
   };
 });
+
+/** lsp-lint's part of the initialize result: its flags' problems, else (when asked) the resolved configuration. */
+function cliInitializeResult(cli: NonNullable<InitializationOptions['cli']>, asked: ResolvedConfigParams | undefined): CliInitializeResult {
+  const cliProblems = checkCliOverrides(cli);
+  if (cliProblems.length || !asked || typeof asked !== 'object') return { cliProblems };
+  // A failure here is not the initialize's: lsp-lint then sends skewguard/resolvedConfig, which reports it.
+  try { return { cliProblems, resolvedConfig: resolvedConfigResult(asked) }; } catch { return { cliProblems }; }
+}
 
 connection.onShutdown(() => {
   if (shutdownRequested) return afterShutdown() as never;
@@ -725,6 +734,10 @@ function fixAllEdits(diags: Diagnostic[], doc: TextDocument, uri: string) {
 
 connection.onRequest(ResolvedConfigRequest, (p: ResolvedConfigParams): ResolvedConfigResult | ResponseError => {
   if (shutdownRequested) return afterShutdown();
+  return resolvedConfigResult(p);
+});
+
+function resolvedConfigResult(p: ResolvedConfigParams): ResolvedConfigResult {
   const file = p.uri ? uriToPath(p.uri) : path.join(ws.roots[0] ?? process.cwd(), '.');
   const target = p.uri ? file : path.join(file, '__workspace__');
   const { config, loaded } = configFor(target, p.uri);
@@ -743,7 +756,7 @@ connection.onRequest(ResolvedConfigRequest, (p: ResolvedConfigParams): ResolvedC
     settingsProblems: normalizeSettings((p.uri && docSettings.get(p.uri)) || settings, ruleIds).problems,
     ...(p.uri ? fileStatus(r?.result.family, r ? factsSafe(p.uri, r.result) : undefined, config, ignoredFile(ws, file, config), ws.rootFor(file)) : {}),
   };
-});
+}
 
 /** --print-config's and the status bar's Helm part: the settings, the binary found, how a chart would be read. */
 function helmDescription(base: Record<string, unknown>, file: string, config: Resolved, isFile: boolean): Record<string, unknown> {

@@ -48,13 +48,18 @@ export interface InitializationOptions {
   showSettingsProblems?: boolean;
   /** Commands the client runs itself, which the server may put in code actions (`skewguard.showRuleDocumentation`). */
   clientCommands?: string[];
+  /**
+   * lsp-lint: answer skewguard/resolvedConfig for these params in the initialize result as well (CliInitializeResult's
+   * resolvedConfig), which spares lsp-lint a round trip before its first file. Left out when cliProblems are said.
+   */
+  resolvedConfig?: ResolvedConfigParams;
 }
 
 /**
  * The initialize result's own field, when initializationOptions.cli is given: the problems of lsp-lint's window and
  * version flags (unknown release, malformed window, …), as the messages lsp-lint prints as usage errors.
  */
-export interface CliInitializeResult { cliProblems?: string[] }
+export interface CliInitializeResult { cliProblems?: string[]; /** InitializationOptions.resolvedConfig's answer. */ resolvedConfig?: ResolvedConfigResult }
 
 /**
  * Request (lsp-lint): which of these absolute paths the `ignore:` lists leave out (`dirs[i]`: paths[i] is a folder),

@@ -1,7 +1,9 @@
 // The field-lifecycle table of the built-in Kubernetes kinds (data/kubernetes/fields/fields.json, written by
 // scripts/import-k8s-fields.mjs): which minor serves which field path of which apiVersion/kind, with its type.
-// Read lazily, once (engine/data.ts's loadJson); a path's answer for every minor is computed once and kept.
-import { loadJson } from '../data';
+// Read lazily, once (fieldTable: each model when first asked for); a path's answer for every minor is computed once and kept.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { packageRoot } from '../data';
 import { parseMinor } from '../versions';
 
 /** [type, firstMinor, lastMinor]: the field has this type in the minors with a source from first to last. */
@@ -22,7 +24,55 @@ export interface FieldTable {
 }
 
 export const FIELDS_FILE = 'data/kubernetes/fields/fields.json';
-export function fieldTable(): FieldTable { return loadJson<FieldTable>(FIELDS_FILE); }
+let table: FieldTable | undefined;
+export function fieldTable(): FieldTable { return (table ??= readFieldTable(fs.readFileSync(path.join(packageRoot, FIELDS_FILE), 'utf8'))); }
+
+/**
+ * The table as JSON.parse gives it, except that each of its `models` is parsed when first asked for. The models are
+ * four fifths of the file: over a thousand objects with keys of their own, which JSON.parse is slow to build (about
+ * 5 ms of lsp-lint's start-up on one file), and a file's check reads a handful of them. The generator writes one
+ * model per line (scripts/import-k8s-fields.mjs); a text laid out otherwise (the web build's compact copy) is parsed
+ * whole. Exported for its test: the same values, model for model.
+ */
+export function readFieldTable(text: string): FieldTable {
+  const open = '\n"models":{\n';
+  const start = text.indexOf(open);
+  const end = start < 0 ? -1 : text.indexOf('\n}', start + open.length - 1);
+  if (start < 0 || end < 0) return JSON.parse(text) as FieldTable;
+  const spans = new Map<string, [number, number]>();
+  for (let at = start + open.length; at < end + 1;) {
+    let eol = text.indexOf('\n', at);
+    if (eol < 0 || eol > end) eol = end;
+    // "Name":{…} or "Name":{…}, on one line; a name with an escape (never written) would need JSON.parse.
+    const q = text.indexOf('"', at + 1);
+    if (text.charCodeAt(at) !== 34 || q < 0 || q + 3 > eol || !text.startsWith('":{', q)) return JSON.parse(text) as FieldTable;
+    const name = text.slice(at + 1, q);
+    if (name.includes('\\')) return JSON.parse(text) as FieldTable;
+    spans.set(name, [q + 2, text.charCodeAt(eol - 1) === 44 /* , */ ? eol - 1 : eol]);
+    at = eol + 1;
+  }
+  const t = JSON.parse(`${text.slice(0, start)}\n"models":{}${text.slice(end + 2)}`) as FieldTable;
+  const parsed = new Map<string, ModelRow>();
+  const row = (name: string): ModelRow | undefined => {
+    let r = parsed.get(name);
+    if (r) return r;
+    const span = spans.get(name);
+    if (!span) return undefined;
+    parsed.set(name, (r = JSON.parse(text.slice(span[0], span[1])) as ModelRow));
+    return r;
+  };
+  const own = (k: string | symbol): k is string => typeof k === 'string' && spans.has(k);
+  t.models = new Proxy({} as Record<string, ModelRow>, {
+    get: (target, k) => (own(k) ? row(k) : Reflect.get(target, k)),
+    has: (target, k) => own(k) || Reflect.has(target, k),
+    ownKeys: () => [...spans.keys()],
+    getOwnPropertyDescriptor: (_, k) => (own(k) ? { value: row(k), writable: true, enumerable: true, configurable: true } : undefined),
+    set: () => false,
+    defineProperty: () => false,
+    deleteProperty: () => false,
+  });
+  return t;
+}
 
 export interface FieldInfo {
   /** The minor asked about serves the path (for a minor without a source: both neighbours with one do). */

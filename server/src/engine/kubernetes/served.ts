@@ -17,7 +17,12 @@ interface StableRow { apiVersion: string; kind: string; introduced: string | nul
 
 const cache = new Map<string, ServedSet>();
 
-function servedRows(): Array<{ apiVersion: string; kind: string; introduced: string | null; deprecated: string | null; removed: string | null; replacementAvailable: string | null }> {
+type ServedRow = { apiVersion: string; kind: string; introduced: string | null; deprecated: string | null; removed: string | null; replacementAvailable: string | null };
+let rowsMemo: ServedRow[] | undefined;
+/** The rows, once (each step of a window asks; the data files are read once too). */
+const servedRowsOnce = (): ServedRow[] => (rowsMemo ??= servedRows());
+
+function servedRows(): ServedRow[] {
   // An apiVersion disabled by default (offByDefault: alpha, beta from 1.24) is not in a default cluster's discovery.
   const rows = kubernetesApis().apis.filter((r) => (r.component ?? 'k8s') === 'k8s' && (r.servedBy ?? 'kube-apiserver') === 'kube-apiserver' && r.kind !== '' && !/List$/.test(r.kind) && !r.offByDefault);
   const stable = loadJson<{ rows: StableRow[] }>('data/kubernetes/served-stable.json').rows;
@@ -37,7 +42,7 @@ export function servedAt(minor: string): ServedSet {
   let s = cache.get(key);
   if (s) return s;
   s = { groupVersions: new Set(), kinds: new Map() };
-  for (const r of servedRows()) {
+  for (const r of servedRowsOnce()) {
     if (!statusAt(r as any, key).served) continue;
     s.groupVersions.add(r.apiVersion);
     let k = s.kinds.get(r.apiVersion);
