@@ -360,3 +360,31 @@ test('#7 file names with ESC and newline are escaped in stylish and github outpu
   const opt = lint(dir, [dash]);
   assert.equal(opt.code, 2, 'without --, a leading dash is an option');
 });
+
+test('standard output that goes away (EPIPE, as `| head` does) or is full (ENOSPC): said on stderr and exit 2, never a crash', async (t) => {
+  const dir = workspace(t, { 'localhost.yml': BAD, '.skewguard.yaml': STX6 });
+  // A reader that leaves at once: the report's write fails with EPIPE.
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [bin, '--format', 'json', '.'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.destroy();
+  let err = '';
+  child.stderr.on('data', (d) => { err += d; });
+  const code = await new Promise((resolve) => child.on('exit', (c) => resolve(c)));
+  assert.equal(code, 2, err);
+  assert.doesNotMatch(err, /Unhandled|throw er|at WriteWrap/);
+  assert.match(err, /the report could not be written to standard output \(EPIPE\): not all of it was delivered/);
+  // A full disk.
+  if (fs.existsSync('/dev/full')) {
+    const fd = fs.openSync('/dev/full', 'w');
+    try {
+      const r = spawnSync(process.execPath, [bin, '--format', 'json', '.'], { cwd: dir, stdio: ['ignore', fd, 'pipe'], encoding: 'utf8', timeout: 30000 });
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(r.stderr, /the report could not be written to standard output \(ENOSPC\)/);
+      assert.doesNotMatch(r.stderr, /Unhandled|throw er/);
+    } finally { fs.closeSync(fd); }
+  }
+  // A reader that stays: the run's own exit code (a finding: 1), nothing said.
+  const r = spawnSync(process.execPath, [bin, '--format', 'json', '.'], { cwd: dir, encoding: 'utf8', timeout: 30000 });
+  assert.equal(r.status, 1, r.stderr);
+  assert.doesNotMatch(r.stderr, /could not be written/);
+});

@@ -594,6 +594,14 @@ async function checkFile(session: ServerSession, file: string, opts: Options): P
   return { file, family, diagnostics: diags, fixed, facts, steps };
 }
 
+/**
+ * A write to standard output that failed (EPIPE: the reader went away, as `| head` does; ENOSPC: a full disk): the
+ * report was not all delivered, which is said and exits 2, never a crash and never the run's own exit code.
+ */
+let stdoutFailure: string | undefined;
+process.stdout.on('error', (e: NodeJS.ErrnoException) => { stdoutFailure ??= e.code ?? e.message; });
+process.stderr.on('error', () => { /* nowhere left to say anything */ });
+
 let exiting = false;
 async function finish(code: number): Promise<void> {
   if (exiting) return;
@@ -604,10 +612,15 @@ async function finish(code: number): Promise<void> {
   if (watchdog) clearTimeout(watchdog);
   process.exitCode = code;
   // Should anything still hold the event loop (it should not), or standard output not drain, leave anyway.
-  setTimeout(() => process.exit(code), 2000).unref();
+  setTimeout(() => process.exit(stdoutFailure ? 2 : code), 2000).unref();
   // Every server has exited: once the report and the messages are written out, leave at once rather than wait for
   // the event loop to empty and node to tear its heap down (a few milliseconds of every run).
-  await Promise.all([process.stdout, process.stderr].map(written));
+  await written(process.stdout);
+  if (stdoutFailure) {
+    process.stderr.write(`lsp-lint: the report could not be written to standard output (${stdoutFailure}): not all of it was delivered\n`);
+    code = 2;
+  }
+  await written(process.stderr);
   process.exit(code);
 }
 
