@@ -71,6 +71,12 @@ export const rule: Rule<KubernetesContext> = {
           // The enum of each minor with enum data, through the model that holds the field there.
           const all = enumsAt(c, key);
           if (!all.length) continue;
+          // Most values are fine: said with one pass over the enums, before any path or list is built for a finding.
+          let anyJudged = false, refused = false, anyOther = false, otherTakes = false;
+          for (const x of all) {
+            if (win & (1 << (x.minor - t.first))) { anyJudged = true; if (!x.values.includes(val)) refused = true; } else { anyOther = true; if (x.values.includes(val)) otherTakes = true; }
+          }
+          if (!refused && (anyJudged || !anyOther || otherTakes)) continue;
           const judged = all.filter((x) => win & (1 << (x.minor - t.first)));
           const others = all.filter((x) => !(win & (1 << (x.minor - t.first))));
           const refusing = judged.filter((j) => !j.values.includes(val));
