@@ -239,8 +239,8 @@ const onlyManifest = (uri: string) => /\.(ya?ml|json)$/i.test(uri) && !affectsWo
  * A file's effective text changed for the workspace's CRD index (server/crd-index.ts: a CRD, or the custom groups a
  * file uses): when the index was built and this changes it, the other open files are checked again. undefined: the disk's.
  */
-function crdIndexChanged(uri: string, text: string | undefined): void {
-  if (!ws.crdsChanged(uriToPath(uri), text)) return;
+function crdIndexChanged(uri: string, text: string | undefined, before?: string): void {
+  if (!ws.crdsChanged(uriToPath(uri), text, before)) return;
   for (const d of documents.all()) if (d.uri !== uri) schedule(d, debounce());
 }
 
@@ -549,7 +549,7 @@ documents.onDidClose((e) => {
     } else {
       ws.openTexts.delete(file);
       files.closed(file, closedText);
-      crdIndexChanged(e.document.uri, undefined);
+      crdIndexChanged(e.document.uri, undefined, closedText);
       // The others saw the closed buffer's text; now they see the disk's.
       folderChanged(e.document.uri, () => closedText, () => readDisk(file));
     }

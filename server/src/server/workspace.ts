@@ -41,9 +41,10 @@ export class WorkspaceState {
     return this.crds.crdsFor(this.rootFor(file) ?? path.dirname(file), c?.overrides.kubernetesCrds ? { path: c.path, crds: c.overrides.kubernetesCrds } : undefined);
   }
 
-  /** A file's effective text changed (open, edit, close): whether the CRD index of its root is now stale (and forgotten). */
-  crdsChanged(file: string, text: string | undefined): boolean {
-    return this.crds.changed(this.rootFor(file) ?? path.dirname(file), file, text);
+  /** A file's effective text changed (open, edit, close): whether the CRD index of its root is now stale (and forgotten).
+   *  `before`: the text the workspace saw until now, when known (a closed buffer's). */
+  crdsChanged(file: string, text: string | undefined, before?: string): boolean {
+    return this.crds.changed(this.rootFor(file) ?? path.dirname(file), file, text, before);
   }
 
   private folders = new Map<string, NonNullable<NeighbourFacts['staticPods']>>();
