@@ -110,7 +110,9 @@ let staleDataReported = false;
 let settingsReporter: SettingsReporter | undefined;
 /** Settings arrived or changed: say which of them are invalid (they are left out, as in .skewguard.yaml). */
 const settingsReceived = () => settingsReporter?.report([settings, ...docSettings.values()]);
-const today = () => (process.env.SKEWGUARD_TODAY ? new Date(process.env.SKEWGUARD_TODAY) : new Date());
+// Read once: each process.env read is a call into the C++ environment (once per checked file adds up in lsp-lint).
+const TODAY_ENV = process.env.SKEWGUARD_TODAY;
+const today = () => (TODAY_ENV ? new Date(TODAY_ENV) : new Date());
 
 /** Real Helm rendering (opt-in, trusted workspaces only): made once per (chart, step), kept by chart content. */
 let helm = new HelmService({ jobs: 2 });

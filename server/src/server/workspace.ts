@@ -161,7 +161,10 @@ export class WorkspaceState {
   }
 
   rootFor(file: string): string | undefined {
-    return this.roots.filter((r) => file === r || file.startsWith(r.endsWith(path.sep) ? r : r + path.sep)).sort((a, b) => b.length - a.length)[0];
+    const under = (r: string) => file === r || file.startsWith(r.endsWith(path.sep) ? r : r + path.sep);
+    // One workspace folder (lsp-lint's case; asked several times per file): no list to build and sort.
+    if (this.roots.length === 1) return under(this.roots[0]) ? this.roots[0] : undefined;
+    return this.roots.filter(under).sort((a, b) => b.length - a.length)[0];
   }
 
   private readText(p: string): string | undefined {
