@@ -161,7 +161,8 @@ export class WorkspaceState {
   }
 
   rootFor(file: string): string | undefined {
-    const under = (r: string) => file === r || file.startsWith(r.endsWith(path.sep) ? r : r + path.sep);
+    // file.startsWith(r + sep) without building r + sep (a new string, flattened by startsWith) on every call.
+    const under = (r: string) => file === r || (file.startsWith(r) && (r.endsWith(path.sep) || file[r.length] === path.sep));
     // One workspace folder (lsp-lint's case; asked several times per file): no list to build and sort.
     if (this.roots.length === 1) return under(this.roots[0]) ? this.roots[0] : undefined;
     return this.roots.filter(under).sort((a, b) => b.length - a.length)[0];
