@@ -78,8 +78,9 @@ function attachSteps(result: AnalyzeResult, window: readonly string[] | undefine
  * surest (a tie goes to the one listed first). `memos` are the families' looks at the file before it was parsed.
  */
 export function detectFamily(file: string, text: string, config: ResolvedConfig, root?: string, yaml?: YamlFile, memos?: Map<Family, unknown>, files?: FileAccess): Family | undefined {
-  const rel = root ? path.relative(root, file).split(path.sep).join('/') : file.split(path.sep).join('/');
+  let rel: string | undefined;
   for (const [glob, fam] of Object.entries(config.files)) {
+    rel ??= root ? path.relative(root, file).split(path.sep).join('/') : file.split(path.sep).join('/');
     if (globMatcher(glob, { matchBase: true })(rel)) return fam;
   }
   const head = text.slice(0, 2000);

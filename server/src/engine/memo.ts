@@ -4,7 +4,9 @@
 
 /** map's value for key, else compute()'s, stored; the map is emptied first when it holds `limit` entries. */
 export function memoIn<K, V>(map: Map<K, V>, key: K, compute: () => V, limit = Infinity): V {
-  if (map.has(key)) return map.get(key) as V;
+  // One lookup when the value is there (has() then get() hashes the key twice); has() only for a stored undefined.
+  const hit = map.get(key);
+  if (hit !== undefined || map.has(key)) return hit as V;
   const v = compute();
   if (map.size >= limit) map.clear();
   map.set(key, v);
@@ -13,7 +15,8 @@ export function memoIn<K, V>(map: Map<K, V>, key: K, compute: () => V, limit = I
 
 /** The same over a WeakMap (keyed by objects that live as long as they are used: data rows, configs, facts). */
 export function weakMemoIn<K extends object, V>(map: WeakMap<K, V>, key: K, compute: () => V): V {
-  if (map.has(key)) return map.get(key) as V;
+  const hit = map.get(key);
+  if (hit !== undefined || map.has(key)) return hit as V;
   const v = compute();
   map.set(key, v);
   return v;

@@ -35,8 +35,9 @@ export function findingSteps(data: Record<string, unknown> | undefined, window: 
   }
   const from = (key: string) => (typeof data[key] === 'string' ? data[key] as string : undefined);
   const removed = from('removedIn'), deprecated = from('deprecatedIn'), introduced = from('introducedIn');
+  const saidList = said.size ? [...said] : undefined;
   const inWindow = window.filter((s) => {
-    if (said.has(s) || [...said].some((v) => sameStep(s, v))) return true;
+    if (saidList && (said.has(s) || saidList.some((v) => sameStep(s, v)))) return true;
     if (removed && compareVersions(s, removed) >= 0) return true;
     if (deprecated && compareVersions(s, deprecated) >= 0) return true;
     if (introduced && compareVersions(s, introduced) < 0) return true;

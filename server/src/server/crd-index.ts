@@ -22,8 +22,28 @@ const MAX_FILES = 20000;
  *  those apiVersions (a custom resource moved to another version changes what its CRD's check says). */
 interface Summary { crd?: string; groups: string[]; versions?: string[] }
 
-const APIVERSION = /^[ \t]*(?:-[ \t]+)?["']?apiVersion["']?[ \t]*:[ \t]*["']?([A-Za-z0-9.-]+)\/([A-Za-z0-9]+)/gm;
+/** An `apiVersion: group/version` line, from its start (the YAML form: key at any indent, perhaps a list item's). */
+const APIVERSION_AT = /[ \t]*(?:-[ \t]+)?["']?apiVersion["']?[ \t]*:[ \t]*["']?([A-Za-z0-9.-]+)\/([A-Za-z0-9]+)/y;
 const JSON_APIVERSION = /"apiVersion"\s*:\s*"([A-Za-z0-9.-]+)\/([A-Za-z0-9]+)"/g;
+
+/**
+ * Each match of /^[ \t]*(?:-[ \t]+)?["']?apiVersion…/gm, found as that expression would (it was one, and scanning every
+ * line start of every file the server opens and closes cost more than the rest of the index upkeep): a match starts at
+ * a line start (after LF, CR, U+2028, U+2029) of a line whose first "apiVersion" follows only blanks, a dash or a quote,
+ * so the native search for "apiVersion" finds the lines to try and the expression is tried once per line, at its start.
+ */
+function yamlApiVersions(text: string, found: (group: string, version: string) => void): void {
+  let tried = -1;
+  for (let i = text.indexOf('apiVersion'); i >= 0; i = text.indexOf('apiVersion', i + 10)) {
+    let start = i;
+    for (let c = text.charCodeAt(start - 1); start > 0 && c !== 10 && c !== 13 && c !== 0x2028 && c !== 0x2029; c = text.charCodeAt(start - 1)) start--;
+    if (start === tried) continue;
+    tried = start;
+    APIVERSION_AT.lastIndex = start;
+    const m = APIVERSION_AT.exec(text);
+    if (m) found(m[1], m[2]);
+  }
+}
 
 export function summaryOf(file: string, text: string | undefined): Summary {
   if (text === undefined || !MANIFEST_EXT.test(file)) return { groups: [] };
@@ -31,10 +51,10 @@ export function summaryOf(file: string, text: string | undefined): Summary {
   text = text.replace(/^\uFEFF/, '');
   const groups = new Set<string>();
   const versions = new Set<string>();
-  for (const re of [APIVERSION, JSON_APIVERSION]) {
-    re.lastIndex = 0;
-    for (let m = re.exec(text); m; m = re.exec(text)) if (workspaceFacts.mayBeCustomGroup(m[1])) { groups.add(m[1]); versions.add(`${m[1]}/${m[2]}`); }
-  }
+  const found = (group: string, version: string) => { if (workspaceFacts.mayBeCustomGroup(group)) { groups.add(group); versions.add(`${group}/${version}`); } };
+  yamlApiVersions(text, found);
+  JSON_APIVERSION.lastIndex = 0;
+  for (let m = JSON_APIVERSION.exec(text); m; m = JSON_APIVERSION.exec(text)) found(m[1], m[2]);
   return { ...(workspaceFacts.mayHoldCrd(text) ? { crd: text } : {}), groups: [...groups].sort(), versions: [...versions].sort() };
 }
 const sameSummary = (a: Summary | undefined, b: Summary): boolean =>
@@ -168,13 +188,18 @@ export class CrdIndex {
    * A file's effective text is now `text` (opened, edited, closed: the disk's): whether that changes what the index
    * of its root says (a CRD changed, appeared or went; a custom group is used or no longer). If so the index is
    * forgotten and the caller re-checks the open files. An index not built yet has nothing to forget.
+   * `before`: the text the workspace saw until now (a closed buffer's). While a file is open the index holds its
+   * buffer's summary (updated on open and on each edit; a walk reads open buffers first), so when the new text is that
+   * same text nothing changes: the disk's text equal to the closed buffer (lsp-lint's every file) is not summarised again.
    */
-  changed(root: string, file: string, text: string | undefined): boolean {
+  changed(root: string, file: string, text: string | undefined, before?: string): boolean {
     const idx = this.roots.get(root);
     // A packaged chart (charts/*.tgz) is opened by lsp-lint with no text, which changes nothing here; one changed on disk
     // (the client's watcher) makes the server forget the whole index (main.ts onDidChangeWatchedFiles → clear()).
     if (!idx || !MANIFEST_EXT.test(file)) return false;
-    const now = summaryOf(file, text ?? this.readText(file));
+    const effective = text ?? this.readText(file);
+    if (before !== undefined && effective === before) return false;
+    const now = summaryOf(file, effective);
     if (sameSummary(idx.files.get(file), now)) return false;
     // Updated in place (not walked again): a walk that stopped at its bound would otherwise be redone for every file
     // outside it that is opened, and a workspace with a .skewguard.yaml per folder for every folder.

@@ -111,7 +111,9 @@ let staleDataReported = false;
 let settingsReporter: SettingsReporter | undefined;
 /** Settings arrived or changed: say which of them are invalid (they are left out, as in .skewguard.yaml). */
 const settingsReceived = () => settingsReporter?.report([settings, ...docSettings.values()]);
-const today = () => (process.env.SKEWGUARD_TODAY ? new Date(process.env.SKEWGUARD_TODAY) : new Date());
+// Read once: each process.env read is a call into the C++ environment (once per checked file adds up in lsp-lint).
+const TODAY_ENV = process.env.SKEWGUARD_TODAY;
+const today = () => (TODAY_ENV ? new Date(TODAY_ENV) : new Date());
 
 /** Real Helm rendering (opt-in, trusted workspaces only): made once per (chart, step), kept by chart content. */
 let helm = new HelmService({ jobs: 2 });
@@ -252,8 +254,8 @@ const onlyManifest = (uri: string) => /\.(ya?ml|json)$/i.test(uri) && !affectsWo
  * A file's effective text changed for the workspace's CRD index (server/crd-index.ts: a CRD, or the custom groups a
  * file uses): when the index was built and this changes it, the other open files are checked again. undefined: the disk's.
  */
-function crdIndexChanged(uri: string, text: string | undefined): void {
-  if (!ws.crdsChanged(uriToPath(uri), text)) return;
+function crdIndexChanged(uri: string, text: string | undefined, before?: string): void {
+  if (!ws.crdsChanged(uriToPath(uri), text, before)) return;
   for (const d of documents.all()) if (d.uri !== uri) schedule(d, debounce());
 }
 
@@ -574,7 +576,7 @@ documents.onDidClose((e) => {
     } else {
       ws.openTexts.delete(file);
       files.closed(file, closedText);
-      crdIndexChanged(e.document.uri, undefined);
+      crdIndexChanged(e.document.uri, undefined, closedText);
       // The others saw the closed buffer's text; now they see the disk's.
       folderChanged(e.document.uri, () => closedText, () => readDisk(file));
     }

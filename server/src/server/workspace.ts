@@ -44,9 +44,10 @@ export class WorkspaceState {
     return this.crds.crdsFor(this.rootFor(file) ?? path.dirname(file), c?.overrides.kubernetesCrds ? { path: c.path, crds: c.overrides.kubernetesCrds } : undefined);
   }
 
-  /** A file's effective text changed (open, edit, close): whether the CRD index of its root is now stale (and forgotten). */
-  crdsChanged(file: string, text: string | undefined): boolean {
-    return this.crds.changed(this.rootFor(file) ?? path.dirname(file), file, text);
+  /** A file's effective text changed (open, edit, close): whether the CRD index of its root is now stale (and forgotten).
+   *  `before`: the text the workspace saw until now, when known (a closed buffer's). */
+  crdsChanged(file: string, text: string | undefined, before?: string): boolean {
+    return this.crds.changed(this.rootFor(file) ?? path.dirname(file), file, text, before);
   }
 
   private folders = new Map<string, NonNullable<NeighbourFacts['staticPods']>>();
@@ -163,7 +164,11 @@ export class WorkspaceState {
   }
 
   rootFor(file: string): string | undefined {
-    return this.roots.filter((r) => file === r || file.startsWith(r.endsWith(path.sep) ? r : r + path.sep)).sort((a, b) => b.length - a.length)[0];
+    // file.startsWith(r + sep) without building r + sep (a new string, flattened by startsWith) on every call.
+    const under = (r: string) => file === r || (file.startsWith(r) && (r.endsWith(path.sep) || file[r.length] === path.sep));
+    // One workspace folder (lsp-lint's case; asked several times per file): no list to build and sort.
+    if (this.roots.length === 1) return under(this.roots[0]) ? this.roots[0] : undefined;
+    return this.roots.filter(under).sort((a, b) => b.length - a.length)[0];
   }
 
   private readText(p: string): string | undefined {

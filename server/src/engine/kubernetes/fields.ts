@@ -319,6 +319,78 @@ export function walkServedFields(
   });
 }
 
+/**
+ * One key of a mapping of a built-in object, in walkMappings' order: the mapping `v` (at path `at`, of node `node`), its
+ * key, the key's node `c` and value `val`; `parent` is the index of the entry whose value holds the mapping (-1: the
+ * object itself).
+ */
+export interface FieldEntry {
+  readonly v: Record<string, unknown>;
+  readonly node: FieldNode;
+  readonly at: FieldPath;
+  readonly key: string;
+  readonly c: FieldNode;
+  readonly val: unknown;
+  readonly parent: number;
+}
+
+/**
+ * The walk the field rules share, done once per object: every key of every mapping that walkMappings reaches when it
+ * goes into each key some minor serves whose value is not free-form at every such minor (the root's `status` is left
+ * out), in the order walkMappings visits them. A rule that goes into fewer keys reads a subsequence in the same order
+ * (leaving out a subtree of a depth-first walk keeps the order of the rest): walkServedEntries.
+ */
+export function fieldEntries(value: unknown, root: FieldNode, at: ReadonlyArray<string | number>): FieldEntry[] {
+  const out: FieldEntry[] = [];
+  let base: FieldPath = null;
+  for (const seg of at) base = { up: base, seg };
+  const stack: Array<{ v: unknown; node: FieldNode; at: FieldPath; parent: number }> = [{ v: value, node: root, at: base, parent: -1 }];
+  while (stack.length) {
+    const { v, node, at: p, parent } = stack.pop()!;
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], node, at: { up: p, seg: i }, parent });
+      continue;
+    }
+    if (!v || typeof v !== 'object') continue;
+    const m = v as Record<string, unknown>;
+    for (const key of Object.keys(m)) {
+      if (node === root && key === 'status') continue;
+      const c = node.child(key);
+      const val = m[key];
+      const i = out.length;
+      out.push({ v: m, node, at: p, key, c, val, parent });
+      if (c.served && (c.freeForm & c.served) !== c.served && val && typeof val === 'object') stack.push({ v: val, node: c, at: { up: p, seg: key }, parent: i });
+    }
+  }
+  return out;
+}
+
+/** walkServedFields over an object's fieldEntries (same visits, same order). */
+export function walkServedEntries(
+  entries: readonly FieldEntry[], root: FieldNode, win: number,
+  visit: (key: string, node: FieldNode, alive: number, parent: FieldPath) => void,
+): void {
+  const alive0 = root.kindServed & win;
+  if (!alive0) return;
+  // below[i]: the steps where the mappings in entry i's value are served (its `alive`), 0 where the walk does not go.
+  const below = new Int32Array(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    const alive = e.parent < 0 ? alive0 : below[e.parent];
+    if (!alive) continue;
+    const key = e.key;
+    if (e.node === root && (key === 'status' || key === 'apiVersion' || key === 'kind')) continue;
+    const c = e.c;
+    if (!c.served) continue;
+    visit(key, c, alive, e.at);
+    const next = alive & c.served;
+    if (next && (c.freeForm & next) !== next) {
+      const val = e.val;
+      if (val && typeof val === 'object') below[i] = next;
+    }
+  }
+}
+
 /** The node of an apiVersion/kind's object, or undefined when the table has no such kind. */
 export function rootNode(apiVersion: string, kind: string): FieldNode | undefined {
   const key = `${apiVersion} ${kind}`;

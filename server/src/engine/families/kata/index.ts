@@ -91,6 +91,7 @@ export function detectFlavour(file: string, toml: TomlFile | undefined, config: 
 }
 
 const acrossCache = new WeakMap<object, Map<number, Map<string, Map<string, unknown>>>>();
+const sharedRows = new WeakMap<object, Map<Flavour, Map<string, Map<string, KataOption | undefined>>>>();
 const windowIds = new Map<string, number>();
 let nextWindowId = 0;
 
@@ -238,9 +239,17 @@ export class KataContext {
 
   /** The data rows for a key in a table: the table's own row, else the row common to every hypervisor table. */
   optionRow(section: string, key: string): KataOption | undefined {
-    return memoIn(memoIn(this.rowMemo, section, () => new Map<string, KataOption | undefined>()), key, () => this.findRow(section, key));
+    return memoIn(memoIn(this.rowMemo, section, () => new Map<string, KataOption | undefined>()), key, () => this.sharedRow(section, key));
   }
   private rowMemo = new Map<string, Map<string, KataOption | undefined>>();
+
+  /** findRow across files (a row depends on the data, the flavour, the table and the key only): most files of a run
+   *  name the same few hundred keys. Bounded: tables and keys come from user files. */
+  private sharedRow(section: string, key: string): KataOption | undefined {
+    const byFlavour = weakMemoIn(sharedRows, this.data, () => new Map<Flavour, Map<string, Map<string, KataOption | undefined>>>());
+    const bySection = memoIn(byFlavour, this.flavour, () => new Map<string, Map<string, KataOption | undefined>>());
+    return memoIn(memoIn(bySection, section, () => new Map<string, KataOption | undefined>(), 256), key, () => this.findRow(section, key), 1024);
+  }
 
   private findRow(section: string, key: string): KataOption | undefined {
     const rows = kataIndex(this.data).options;

@@ -50,7 +50,8 @@ export interface CrdFacts {
 
 export const CRD_API = /^apiextensions\.k8s\.io\/v1(beta1)?$/;
 /** A cheap look at a file's text: might it hold a CustomResourceDefinition (YAML or JSON)? */
-export const mayHoldCrd = (text: string): boolean => /["']?kind["']?\s*:\s*["']?CustomResourceDefinition\b/.test(text);
+// Every match holds the name: the native search rules out most texts before the expression scans them.
+export const mayHoldCrd = (text: string): boolean => text.includes('CustomResourceDefinition') && /["']?kind["']?\s*:\s*["']?CustomResourceDefinition\b/.test(text);
 
 const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
 

@@ -169,6 +169,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     };
     const k8s = stage('context', () => context(manifestObjects(yaml)));
     for (const rule of kubernetesRules) runRule(rule, k8s, emit, faults);
+    k8s.dropFieldWalks();
     // Documents with a syntax error whose apiVersion and kind were read before it: their API version is still
     // checked (partial.ts), without fixes.
     const partial = stage('context', () => partialObjects(yaml));

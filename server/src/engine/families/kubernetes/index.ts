@@ -10,6 +10,7 @@ import { parseImage, componentOf, type ImageRef, type Component } from '../../ku
 import { memoIn, weakMemoIn } from '../../memo';
 import type { FluxWindow } from '../../starlingx-app/data';
 import { crdsForFile, groupVersion, mayBeCustomGroup, isCrdObject, type CrdFacts, type CrdDef, type CrdVersion, type CustomResourceUse } from './crds';
+import { rootNode, fieldEntries, type FieldEntry, type FieldNode } from '../../kubernetes/fields';
 
 export interface ManifestObject {
   doc: YamlDoc;
@@ -49,9 +50,13 @@ export function manifestObjects(file: YamlFile): ManifestObject[] {
   return out;
 }
 
+const HELM_SYNTAX = /\{\{-?\s*(?:[.$]|if\b|range\b|include\b|template\b|with\b|define\b|end\b|toYaml\b|tpl\b|default\b|required\b|else\b|\/\*)/;
 /** Unrendered Helm (Go template) syntax. */
 export function looksLikeHelmTemplate(text: string): boolean {
-  return /\{\{-?\s*(?:[.$]|if\b|range\b|include\b|template\b|with\b|define\b|end\b|toYaml\b|tpl\b|default\b|required\b|else\b|\/\*)/.test(text);
+  // Every match starts with `{{`: the native search finds the first one (most files have none) far faster than the
+  // regular expression scans a big text; the expression is tried from there on.
+  const at = text.indexOf('{{');
+  return at >= 0 && HELM_SYNTAX.test(at ? text.slice(at) : text);
 }
 
 export interface StepStatus { minor: string; served: boolean; deprecated: boolean; removed: boolean }
@@ -157,6 +162,24 @@ export class KubernetesContext {
     return (this.crdObjectsMemo ??= this.objects.filter((o) => o.kind === 'CustomResourceDefinition' && isCrdObject(o)));
   }
   private crdObjectsMemo?: ManifestObject[];
+
+  /**
+   * The field-table walk of a built-in object (kubernetes/fields.ts fieldEntries), done once for the field rules of
+   * this analysis; undefined when the table has no such apiVersion/kind. dropFieldWalks() lets it go after the rules.
+   */
+  fieldWalk(o: ManifestObject): { root: FieldNode; entries: readonly FieldEntry[] } | undefined {
+    const walks = (this.fieldWalks ??= new Map());
+    let w = walks.get(o);
+    if (w === undefined) {
+      const root = rootNode(o.apiVersion, o.kind);
+      w = root ? { root, entries: fieldEntries(o.value, root, o.at) } : null;
+      walks.set(o, w);
+    }
+    return w ?? undefined;
+  }
+  private fieldWalks?: Map<ManifestObject, { root: FieldNode; entries: readonly FieldEntry[] } | null>;
+  /** The rules are done: the walks are not kept with the analysis (a 5,000-object bundle's are several MB). */
+  dropFieldWalks(): void { this.fieldWalks = undefined; }
 
   /** Every container image of every object (pod templates at any depth: Deployments, CronJobs, Pods …). */
   images(): ContainerImage[] {

@@ -22,14 +22,28 @@ export function newKeyBeside(ctx: KataContext, old: KataKey, ren: Rename): { k: 
 /** The old-name keys written beside `k` that were renamed to it. */
 export function oldKeysBeside(ctx: KataContext, k: KataKey): Array<{ k: KataKey; row: KataOption; ren: Rename }> {
   const out: Array<{ k: KataKey; row: KataOption; ren: Rename }> = [];
-  for (const x of ctx.keys) {
+  for (const { x, row } of renamedKeys(ctx)) {
     if (x === k) continue;
-    const row = ctx.optionRow(x.section, x.key);
-    const ren = row?.renamedTo?.find((r) => r.flavour === ctx.flavour && r.key === k.key && sectionOfNew(x, r) === k.section);
-    if (row && ren) out.push({ k: x, row, ren });
+    const ren = row.renamedTo!.find((r) => r.flavour === ctx.flavour && r.key === k.key && sectionOfNew(x, r) === k.section);
+    if (ren) out.push({ k: x, row, ren });
   }
   return out;
 }
+
+/** The file's keys whose row has renames, in file order: asked once per file, not once per key and key (most rows have none). */
+function renamedKeys(ctx: KataContext): ReadonlyArray<{ x: KataKey; row: KataOption }> {
+  let hit = renamedMemo.get(ctx);
+  if (!hit) {
+    hit = [];
+    for (const x of ctx.keys) {
+      const row = ctx.optionRow(x.section, x.key);
+      if (row?.renamedTo) hit.push({ x, row });
+    }
+    renamedMemo.set(ctx, hit);
+  }
+  return hit;
+}
+const renamedMemo = new WeakMap<KataContext, Array<{ x: KataKey; row: KataOption }>>();
 
 /** Releases of the window whose parser reads the key. */
 export const readBy = (ctx: KataContext, row: KataOption, section: string) => new Set(keyAcrossWindow(ctx, row, section).parser);

@@ -1,7 +1,7 @@
 import type { Rule } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
 import { loadJson } from '../../data';
-import { rootNode, maskOf, minorNumber, fieldTable, walkServedFields, pathSegments, pathText } from '../../kubernetes/fields';
+import { maskOf, minorNumber, fieldTable, walkServedEntries, pathSegments, pathText } from '../../kubernetes/fields';
 import { listOf } from './common';
 
 interface GateRow { gates: string[]; minors: number[]; text: string }
@@ -46,9 +46,9 @@ export const rule: Rule<KubernetesContext> = {
     const win = maskOf(windowMinors);
     if (!win) return;
     for (const o of ctx.objects) {
-      const root = rootNode(o.apiVersion, o.kind);
-      if (!root) continue;
-      walkServedFields(o.value, root, o.at, win, (key, c, alive, at) => {
+      const walk = ctx.fieldWalk(o);
+      if (!walk) continue;
+      walkServedEntries(walk.entries, walk.root, win, (key, c, alive, at) => {
         const here = alive & c.served;
         if (!here || !gated.has(key)) return;
         const hits: Array<{ m: number; row: GateRow }> = [];

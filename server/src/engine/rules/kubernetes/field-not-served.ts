@@ -1,6 +1,6 @@
 import type { Rule } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
-import { rootNode, maskOf, minorNumber, fieldTable, walkServedFields, pathSegments, pathText } from '../../kubernetes/fields';
+import { maskOf, minorNumber, fieldTable, walkServedEntries, pathSegments, pathText } from '../../kubernetes/fields';
 import { range, listOf } from './common';
 
 /** Before server-side field validation (GA in 1.25; kubectl's default from then on) an unknown field is dropped. */
@@ -58,9 +58,9 @@ export const rule: Rule<KubernetesContext> = {
     const win = maskOf(windowMinors);
     if (!win) return;
     for (const o of ctx.objects) {
-      const root = rootNode(o.apiVersion, o.kind);
-      if (!root) continue;
-      walkServedFields(o.value, root, o.at, win, (key, c, alive, at) => {
+      const walk = ctx.fieldWalk(o);
+      if (!walk) continue;
+      walkServedEntries(walk.entries, walk.root, win, (key, c, alive, at) => {
         const missing = alive & ~c.served;
         const definite = missing & ~c.unknown;
         const unsure = missing & c.unknown;

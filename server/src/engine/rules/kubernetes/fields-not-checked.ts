@@ -33,7 +33,15 @@ export const rule: Rule<KubernetesContext> = {
     const t = fieldTable();
     const steps = ctx.minors.map(minorNumber).filter((m) => Number.isFinite(m));
     if (!steps.length) return;
-    const objects = ctx.objects.filter((o) => steps.some((m) => servesAt(`1.${m}`, `${o.apiVersion}/${o.kind}`)));
+    // servesAt per step, asked once per apiVersion/kind of the file (a bundle has thousands of objects of a few kinds).
+    const servedOf = new Map<string, boolean[]>();
+    const served = (o: ManifestObject): boolean[] => {
+      const id = `${o.apiVersion}/${o.kind}`;
+      let hit = servedOf.get(id);
+      if (!hit) servedOf.set(id, (hit = steps.map((m) => servesAt(`1.${m}`, id))));
+      return hit;
+    };
+    const objects = ctx.objects.filter((o) => served(o).some((x) => x));
     if (!objects.length) return;
     const at = (o: ManifestObject) => o.doc.locate([...o.at, 'apiVersion']);
     const first = objects[0];
@@ -67,8 +75,9 @@ export const rule: Rule<KubernetesContext> = {
       if (seen.has(id)) continue;
       seen.add(id);
       const root = rootNode(o.apiVersion, o.kind);
-      const missing = steps.filter((m) => m >= t.first && m <= t.last && !t.gaps[String(m)]
-        && servesAt(`1.${m}`, `${o.apiVersion}/${o.kind}`) && !(root && (root.kindServed & minorBit(m))));
+      const flags = served(o);
+      const missing = steps.filter((m, i) => m >= t.first && m <= t.last && !t.gaps[String(m)]
+        && flags[i] && !(root && (root.kindServed & minorBit(m))));
       if (!missing.length) continue;
       const loc = at(o);
       report({

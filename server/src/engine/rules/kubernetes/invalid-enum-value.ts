@@ -1,7 +1,7 @@
 import type { Rule, FindingFix } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
 import { formatList } from '../../versions';
-import { rootNode, maskOf, minorNumber, fieldTable, walkMappings, pathSegments, pathText, type FieldNode } from '../../kubernetes/fields';
+import { maskOf, minorNumber, fieldTable, pathSegments, pathText, type FieldNode } from '../../kubernetes/fields';
 import { range, listOf } from './common';
 
 /** The minors of the table whose source lists enums at all (the others are never judged). */
@@ -58,54 +58,56 @@ export const rule: Rule<KubernetesContext> = {
     const known = enumMinors();
     const text = ctx.file.text;
     for (const o of ctx.objects) {
-      const root = rootNode(o.apiVersion, o.kind);
-      if (!root) continue;
-      walkMappings(o.value, root, o.at, (v, node, at, descend) => {
-        for (const key of Object.keys(v)) {
-          if (node === root && key === 'status') continue;
-          const c = node.child(key);
-          if (!c.served || (c.freeForm & c.served) === c.served) continue;
-          const val = v[key];
-          if (val && typeof val === 'object') { descend(val, c, key); continue; }
-          if (typeof val !== 'string') continue;
-          // The enum of each minor with enum data, through the model that holds the field there.
-          const all = enumsAt(c, key);
-          if (!all.length) continue;
-          const judged = all.filter((x) => win & (1 << (x.minor - t.first)));
-          const others = all.filter((x) => !(win & (1 << (x.minor - t.first))));
-          const refusing = judged.filter((j) => !j.values.includes(val));
-          const segs = pathSegments({ up: at, seg: key });
-          const shown = pathText(segs.slice(o.at.length));
-          const notJudged = windowMinors.filter((m) => !judged.some((j) => j.minor === m) && c.served & (1 << (m - t.first)));
-          if (refusing.length) {
-            const values = refusing[refusing.length - 1].values;
-            const loc = o.doc.locate(segs).value;
-            const src = text.slice(loc.start, loc.end);
-            const q = /^["']/.test(src) ? src[0] : '';
-            // Only the case differs, and the value so written is in every judged minor's enum: a fix that keeps the meaning.
-            const same = values.filter((x) => x.toLowerCase() === val.toLowerCase());
-            const fixes: FindingFix[] = same.length === 1 && judged.every((j) => j.values.includes(same[0]))
-              ? [{ title: `Write ${same[0]}`, edits: [{ range: loc, newText: `${q}${same[0]}${q}` }], preferred: true }] : [];
-            report({
-              message: `${shown}: ${val} is not one of ${formatList(values, 'or')} (the enum of ${listOf(refusing.map((r) => r.minor))})`
-                + (notJudged.length ? `; not judged at ${listOf(notJudged)} (no enum data for it there: the table has enums only from the sources of ${listOf(known)})` : ''),
-              range: loc,
-              fixes,
-              data: { path: shown, value: val, allowed: values, judgedAt: judged.map((j) => `1.${j.minor}`), window: range(ctx.minors) },
-            });
-          } else if (!judged.length && others.length && others.every((x) => !x.values.includes(val))) {
-            // No step of the window has enum data: said as information, not judged.
-            const values = others[others.length - 1].values;
-            const loc = o.doc.locate(segs).value;
-            report({
-              message: `${shown}: ${val} is not one of ${formatList(values, 'or')} at ${listOf(others.map((x) => x.minor))}; not judged in the window ${range(ctx.minors)} (no enum data for it there: the table has enums only from the sources of ${listOf(known)})`,
-              range: loc,
-              severity: 'info',
-              data: { path: shown, value: val, allowed: values, judgedAt: [], window: range(ctx.minors) },
-            });
-          }
+      // The shared walk (fieldEntries): it goes into exactly the keys this rule went into (served, not free-form).
+      const walk = ctx.fieldWalk(o);
+      if (!walk) continue;
+      for (const { at, key, c, val } of walk.entries) {
+        if (!c.served || (c.freeForm & c.served) === c.served) continue;
+        if (val && typeof val === 'object') continue;
+        if (typeof val !== 'string') continue;
+        // The enum of each minor with enum data, through the model that holds the field there.
+        const all = enumsAt(c, key);
+        if (!all.length) continue;
+        // Most values are fine: said with one pass over the enums, before any path or list is built for a finding.
+        let anyJudged = false, refused = false, anyOther = false, otherTakes = false;
+        for (const x of all) {
+          if (win & (1 << (x.minor - t.first))) { anyJudged = true; if (!x.values.includes(val)) refused = true; } else { anyOther = true; if (x.values.includes(val)) otherTakes = true; }
         }
-      });
+        if (!refused && (anyJudged || !anyOther || otherTakes)) continue;
+        const judged = all.filter((x) => win & (1 << (x.minor - t.first)));
+        const others = all.filter((x) => !(win & (1 << (x.minor - t.first))));
+        const refusing = judged.filter((j) => !j.values.includes(val));
+        const segs = pathSegments({ up: at, seg: key });
+        const shown = pathText(segs.slice(o.at.length));
+        const notJudged = windowMinors.filter((m) => !judged.some((j) => j.minor === m) && c.served & (1 << (m - t.first)));
+        if (refusing.length) {
+          const values = refusing[refusing.length - 1].values;
+          const loc = o.doc.locate(segs).value;
+          const src = text.slice(loc.start, loc.end);
+          const q = /^["']/.test(src) ? src[0] : '';
+          // Only the case differs, and the value so written is in every judged minor's enum: a fix that keeps the meaning.
+          const same = values.filter((x) => x.toLowerCase() === val.toLowerCase());
+          const fixes: FindingFix[] = same.length === 1 && judged.every((j) => j.values.includes(same[0]))
+            ? [{ title: `Write ${same[0]}`, edits: [{ range: loc, newText: `${q}${same[0]}${q}` }], preferred: true }] : [];
+          report({
+            message: `${shown}: ${val} is not one of ${formatList(values, 'or')} (the enum of ${listOf(refusing.map((r) => r.minor))})`
+              + (notJudged.length ? `; not judged at ${listOf(notJudged)} (no enum data for it there: the table has enums only from the sources of ${listOf(known)})` : ''),
+            range: loc,
+            fixes,
+            data: { path: shown, value: val, allowed: values, judgedAt: judged.map((j) => `1.${j.minor}`), window: range(ctx.minors) },
+          });
+        } else if (!judged.length && others.length && others.every((x) => !x.values.includes(val))) {
+          // No step of the window has enum data: said as information, not judged.
+          const values = others[others.length - 1].values;
+          const loc = o.doc.locate(segs).value;
+          report({
+            message: `${shown}: ${val} is not one of ${formatList(values, 'or')} at ${listOf(others.map((x) => x.minor))}; not judged in the window ${range(ctx.minors)} (no enum data for it there: the table has enums only from the sources of ${listOf(known)})`,
+            range: loc,
+            severity: 'info',
+            data: { path: shown, value: val, allowed: values, judgedAt: [], window: range(ctx.minors) },
+          });
+        }
+      }
     }
   },
 };

@@ -1,7 +1,7 @@
 import type { Rule, FindingFix } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
 import { formatList } from '../../versions';
-import { rootNode, fieldTable, gapMask, walkMappings, pathSegments, pathText, type FieldNode } from '../../kubernetes/fields';
+import { fieldTable, gapMask, pathSegments, pathText, type FieldNode } from '../../kubernetes/fields';
 
 const PRIMITIVE = new Set(['string', 'integer', 'number', 'boolean', 'int-or-string', 'object']);
 
@@ -119,50 +119,45 @@ export const rule: Rule<KubernetesContext> = {
     const text = ctx.file.text;
     const gaps = gapMask();
     for (const o of ctx.objects) {
-      const root = rootNode(o.apiVersion, o.kind);
-      if (!root) continue;
-      walkMappings(o.value, root, o.at, (v, node, at, descend) => {
-        let models: Set<string> | undefined | null = null;
-        for (const key of Object.keys(v)) {
-          if (node === root && (key === 'status' || key === 'apiVersion' || key === 'kind')) continue;
-          const c = node.child(key);
-          if (c.served) {
-            // Below a free-form map or free-form JSON (at every minor that serves it) every key is served.
-            if ((c.freeForm & c.served) !== c.served) {
-              const val = v[key];
-              if (val && typeof val === 'object') descend(val, c, key);
-            }
-            continue;
-          }
-          // Some minor's source leaves this part out: not judged. (A minor without a source is not asked: the rule
-          // is about the minors whose documents were read.)
-          if (c.unknown & ~gaps) continue;
-          if (models === null) models = modelsOf(node);
-          if (!models) continue;
-          const segs = pathSegments({ up: at, seg: key });
-          const rel = segs.slice(o.at.length);
-          const shown = pathText(rel);
-          const close = closeFields(models, key);
-          const loc = o.doc.locate(segs);
-          const range = loc.key ?? loc.value;
-          const fixes: FindingFix[] = [];
-          const only = close.length === 1 ? close[0] : undefined;
-          if (only && loc.key && !Object.prototype.hasOwnProperty.call(v, only.name) && sameJsonType(v[key], only.type)) {
-            const src = text.slice(loc.key.start, loc.key.end);
-            const q = /^["']/.test(src) ? src[0] : '';
-            fixes.push({ title: `Rename ${key} to ${only.name}`, edits: [{ range: loc.key, newText: `${q}${only.name}${q}` }] });
-          }
-          const parent = shown.slice(0, shown.length - key.length);
-          report({
-            message: `${shown} is not a field of ${o.apiVersion} ${o.kind} in any Kubernetes version of the field table (1.${t.first}..1.${t.last}); the API server drops it`
-              + (close.length ? `; did you mean ${formatList(close.map((x) => parent + x.name), 'or')}?` : '')
-              + (() => { const down = close.length ? [] : oneLevelDown(models, key); return down.length ? `; it is a field of ${formatList(down.map((d) => parent + d), 'or')}` : ''; })(),
-            range,
-            fixes,
-            data: { path: shown, suggestions: close.map((x) => x.name) },
-          });
+      // The shared walk (fieldEntries) goes into the keys this rule went into: served, not free-form at every minor
+      // that serves them (below a free-form map or free-form JSON every key is served).
+      const walk = ctx.fieldWalk(o);
+      if (!walk) continue;
+      const root = walk.root;
+      // The models of the mapping's node, asked once per node (a pure function of it).
+      let models: Set<string> | undefined | null = null;
+      let modelsNode: FieldNode | undefined;
+      for (const { v, node, at, key, c } of walk.entries) {
+        if (node === root && (key === 'status' || key === 'apiVersion' || key === 'kind')) continue;
+        if (c.served) continue;
+        // Some minor's source leaves this part out: not judged. (A minor without a source is not asked: the rule
+        // is about the minors whose documents were read.)
+        if (c.unknown & ~gaps) continue;
+        if (modelsNode !== node) { modelsNode = node; models = modelsOf(node); }
+        if (!models) continue;
+        const segs = pathSegments({ up: at, seg: key });
+        const rel = segs.slice(o.at.length);
+        const shown = pathText(rel);
+        const close = closeFields(models, key);
+        const loc = o.doc.locate(segs);
+        const range = loc.key ?? loc.value;
+        const fixes: FindingFix[] = [];
+        const only = close.length === 1 ? close[0] : undefined;
+        if (only && loc.key && !Object.prototype.hasOwnProperty.call(v, only.name) && sameJsonType(v[key], only.type)) {
+          const src = text.slice(loc.key.start, loc.key.end);
+          const q = /^["']/.test(src) ? src[0] : '';
+          fixes.push({ title: `Rename ${key} to ${only.name}`, edits: [{ range: loc.key, newText: `${q}${only.name}${q}` }] });
         }
-      });
+        const parent = shown.slice(0, shown.length - key.length);
+        report({
+          message: `${shown} is not a field of ${o.apiVersion} ${o.kind} in any Kubernetes version of the field table (1.${t.first}..1.${t.last}); the API server drops it`
+            + (close.length ? `; did you mean ${formatList(close.map((x) => parent + x.name), 'or')}?` : '')
+            + (() => { const down = close.length ? [] : oneLevelDown(models, key); return down.length ? `; it is a field of ${formatList(down.map((d) => parent + d), 'or')}` : ''; })(),
+          range,
+          fixes,
+          data: { path: shown, suggestions: close.map((x) => x.name) },
+        });
+      }
     }
   },
 };
