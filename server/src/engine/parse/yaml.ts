@@ -575,6 +575,24 @@ export function parseYaml(text: string): YamlFile {
   return parseWith(text, parseChunk);
 }
 
+/** The documents of `text` as parseYaml cuts it (the parse cache's keys). */
+function documentTexts(text: string): string[] {
+  if (text.includes('\r')) text = text.replace(/\r(?!\n)/g, '\n');
+  return splitDocuments(text).map((c) => text.slice(c.start, c.end));
+}
+
+/**
+ * Drops the parsed documents of `text` from the parse cache, but those that are documents of a text in `keep` too.
+ * For a caller that keeps what it needs of an analysis itself: the language server keeps only the findings of most
+ * parts of a big file, and their parsed documents (about 15 times the size of their text) need not stay.
+ */
+export function forgetParsed(text: string, keep: readonly string[] = []): void {
+  const kept = new Set(keep.flatMap(documentTexts));
+  for (const d of documentTexts(text)) {
+    if (!kept.has(d) && chunkCache.delete(d)) cachedChars -= d.length;
+  }
+}
+
 /** parseYaml without the fast path and the cache: every document through the yaml package's full parse. */
 export function parseYamlFull(text: string): YamlFile {
   return parseWith(text, parseFull);
