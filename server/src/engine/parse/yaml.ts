@@ -274,7 +274,8 @@ function isPreamble(text: string, start: number, end: number, directives: boolea
 
 // Parsed documents are kept by their text, bounded by the total size of that text: an editor keeps its open
 // files' documents, a CI run over thousands of files does not grow without bound.
-// The editor's default holds a 4 MB bundle's documents; lsp-lint, which sees each file once, asks for a small one.
+// The editor's default holds the documents of its open files (a big file checked part by part keeps those of the parts
+// last worked in: server/scheduler.ts, forgetParsed); lsp-lint, which sees each file once, asks for a small one.
 let CACHE_MAX_CHARS = 4 * 1024 * 1024;
 /** Sets the parse cache's budget (characters of document text); shrinking it evicts at once. */
 export function setParseCacheBudget(chars: number): void {
