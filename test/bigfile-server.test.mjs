@@ -225,6 +225,16 @@ test('#18.5 part by part, only a few parts keep their whole analysis: the quick 
   }
 });
 
+test('#18.5 part by part, each finding\'s data (its steps of the window) is the whole file\'s', async (t) => {
+  const withData = (ds) => ds.map((d) => `${brief([d])[0]} ${JSON.stringify(d.data)}`);
+  const want = withData(await wholeFile(t, BUNDLE));
+  assert.ok(want.every((d) => d.includes('"steps":[')), 'every finding of the whole file says its steps');
+  const { client, uri } = await start(t, {}, { initializationOptions: { allDiagnostics: true } });
+  const u = uri('bundle.yaml');
+  await client.notify('textDocument/didOpen', { textDocument: { uri: u, languageId: 'yaml', version: 1, text: BUNDLE } });
+  assert.deepEqual(withData((await complete(client, u, 1)).diagnostics), want);
+});
+
 test('#18.5 forgetParsed drops the parsed documents of a text from the parse cache, but those of the texts kept', async () => {
   const { createRequire } = await import('node:module');
   const e = createRequire(import.meta.url)('../dist/engine.js');

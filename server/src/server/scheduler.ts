@@ -141,6 +141,8 @@ function shiftRange(r: Diagnostic['range'], by: number): Diagnostic['range'] {
 function shifted(d: Diagnostic, by: number): Diagnostic {
   if (!by) return d;
   const s: Diagnostic = { ruleId: d.ruleId, severity: d.severity, message: d.message, range: shiftRange(d.range, by), docsUrl: d.docsUrl, data: d.data };
+  // The finding's steps of the window (the LSP data's `steps`, for the per-step views), as in the whole file's.
+  if (d.steps !== undefined) s.steps = d.steps;
   const error = (d as { error?: unknown }).error;
   if (error !== undefined) Object.defineProperty(s, 'error', { value: error, enumerable: false });
   let memo: Diagnostic['fixes'];
