@@ -136,7 +136,7 @@ let shutdownRequested = false;
  * applies a change to a copy of the whole text: 3.5 MB for the 12,000-document bundle), and the minor collections
  * move the current one to the old generation, where it stays after the next keystroke until a full collection: on
  * the bundle the server grew to 320 MB with a 60 MB live heap. With a factor of 2 its peak RSS is about 220 MB and
- * a keystroke costs about 10% more CPU (bench/results.md, section 7). lsp-lint's server (init.cli) analyses each
+ * a keystroke costs about 12% more CPU (bench/results.md, section 7). lsp-lint's server (init.cli) analyses each
  * file once: it keeps V8's default.
  */
 function tuneHeapForEditor(): void {
