@@ -129,7 +129,7 @@ function webBuilds() {
   const web = { ...common, platform: 'browser', target: 'es2022', mainFields: ['browser', 'module', 'main'] };
   const shim = (f) => path.join(root, 'server/src/web/shims', f);
   const byModule = { fs: shim('fs.ts'), path: shim('path.ts'), 'fs/promises': shim('misc.ts') };
-  const NODE = /^(node:)?(fs|fs\/promises|path|url|util|zlib|crypto|stream|os|child_process|net|http|https|module|vm|buffer|readline|events)$/;
+  const NODE = /^(node:)?(fs|fs\/promises|path|url|util|zlib|crypto|stream|os|child_process|net|http|https|module|vm|buffer|readline|events|v8)$/;
   const plugin = {
     name: 'skewguard-web',
     setup(b) {

@@ -191,3 +191,64 @@ test('#18.5 a part that fails in the background pass: the file is checked whole 
   const died = client.exit.then((e) => { throw new Error(`the server exited: ${JSON.stringify(e)}`); });
   assert.deepEqual(brief((await Promise.race([complete(client, u, 1), died])).diagnostics), want);
 });
+
+test('#18.5 part by part, only a few parts keep their whole analysis: the quick fixes and hovers of every part are the whole file\'s', async (t) => {
+  // The parts the user has not worked in keep only their findings (scheduler.ts HOT_PARTS); their lazy fixes and
+  // hovers are worked out again from their text when asked for.
+  const w = await start(t, {}, { initializationOptions: { cli: {}, allDiagnostics: true } });
+  const wu = w.uri('bundle.yaml');
+  await w.client.open(wu, BUNDLE);
+  await complete(w.client, wu, 1);
+  const { client, uri } = await start(t, {}, { initializationOptions: { allDiagnostics: true } });
+  const u = uri('bundle.yaml');
+  await client.notify('textDocument/didOpen', { textDocument: { uri: u, languageId: 'yaml', version: 1, text: BUNDLE } });
+  const ds = (await complete(client, u, 1)).diagnostics;
+  const removed = ds.filter((d) => d.code === 'k8s/removed-api');
+  assert.ok(removed.length > 300, `${removed.length} removed APIs`);
+  const fixes = async (c, x, d) => (await c.request('textDocument/codeAction', { textDocument: { uri: x }, range: d.range, context: { diagnostics: [d], only: ['quickfix'] } }))
+    .filter((a) => a.edit).map((a) => [a.title, a.edit.changes[x]]);
+  // Every removed API's fix, in file order: each part's analysis is made again once and let go a few parts later.
+  for (const d of removed) {
+    const got = await fixes(client, u, d);
+    assert.ok(got.length, `line ${d.range.start.line}: a quick fix`);
+    assert.deepEqual(got, await fixes(w.client, wu, d), `line ${d.range.start.line}`);
+  }
+  // Hovers in ten parts spread over the file, twice (the second time those parts have been let go again).
+  const picks = Array.from({ length: 10 }, (_, k) => removed[Math.floor((k * (removed.length - 1)) / 9)]);
+  for (const round of [1, 2]) {
+    for (const d of picks) {
+      const at = { position: { line: d.range.start.line, character: 15 } };
+      const h = await client.request('textDocument/hover', { textDocument: { uri: u }, ...at });
+      assert.ok(h, `round ${round}, line ${d.range.start.line}: a hover`);
+      assert.deepEqual(h, await w.client.request('textDocument/hover', { textDocument: { uri: wu }, ...at }), `round ${round}, line ${d.range.start.line}`);
+    }
+  }
+});
+
+test('#18.5 part by part, each finding\'s data (its steps of the window) is the whole file\'s', async (t) => {
+  const withData = (ds) => ds.map((d) => `${brief([d])[0]} ${JSON.stringify(d.data)}`);
+  const want = withData(await wholeFile(t, BUNDLE));
+  assert.ok(want.every((d) => d.includes('"steps":[')), 'every finding of the whole file says its steps');
+  const { client, uri } = await start(t, {}, { initializationOptions: { allDiagnostics: true } });
+  const u = uri('bundle.yaml');
+  await client.notify('textDocument/didOpen', { textDocument: { uri: u, languageId: 'yaml', version: 1, text: BUNDLE } });
+  assert.deepEqual(withData((await complete(client, u, 1)).diagnostics), want);
+});
+
+test('#18.5 forgetParsed drops the parsed documents of a text from the parse cache, but those of the texts kept', async () => {
+  const { createRequire } = await import('node:module');
+  const e = createRequire(import.meta.url)('../dist/engine.js');
+  const a = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n', b = '---\napiVersion: v1\nkind: Service\nmetadata:\n  name: b\n';
+  const c = '---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: c\r\n';
+  const part = a + b + c;
+  // A cached document gives the same value object again; a forgotten one is parsed again.
+  const values = (text) => e.parseYaml(text).docs.map((d) => d.value);
+  const [va, vb, vc] = values(part);
+  assert.deepEqual(values(part), [va, vb, vc]);
+  e.forgetParsed(part, [b + '---\nkind: Other\n']);
+  const [wa, wb, wc] = values(part);
+  assert.notEqual(wa, va, 'the first document was forgotten');
+  assert.equal(wb, vb, 'a document of a kept text stays');
+  assert.notEqual(wc, vc, 'the last document (CRLF) was forgotten');
+  assert.deepEqual([wa, wb, wc], [va, vb, vc], 'parsed again to the same values');
+});

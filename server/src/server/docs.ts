@@ -28,8 +28,10 @@ const existing = new Map<string, string | null>();
 export function docHref(ruleId: string, webUrl: string, local: boolean): string {
   if (!local) return webUrl;
   const f = docFile(ruleId);
-  return f ? pathToFileURL(f).toString() : webUrl;
+  // One string per page (the finding keeps it in its LSP form: 7,681 copies for the 12,000-document bundle).
+  return f ? memoIn(hrefs, f, () => pathToFileURL(f).toString()) : webUrl;
 }
+const hrefs = new Map<string, string>();
 
 /** A rule's page as Markdown (its text), or undefined. */
 export function docMarkdown(ruleId: string): string | undefined {

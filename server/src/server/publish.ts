@@ -67,6 +67,27 @@ function repeatId(d: Diagnostic): number {
   return id;
 }
 
+/**
+ * The indices 0..n-1 ordered by (rank, index). The ranks are whole numbers: sorted as one number each (rank × n + index)
+ * in a typed array, natively, instead of a comparator called 100,000 times for 8,000 findings on every publication.
+ */
+function byRank(rank: Float64Array): number[] {
+  const n = rank.length;
+  let max = 0;
+  let whole = true;
+  for (let i = 0; i < n; i++) { const r = rank[i]; if (r > max) max = r; if (!(r >= 0 && Number.isInteger(r))) whole = false; }
+  if (!whole || (max + 1) * n >= Number.MAX_SAFE_INTEGER) {
+    const idx = Array.from({ length: n }, (_, i) => i);
+    return idx.sort((a, b) => rank[a] - rank[b] || a - b);
+  }
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) keys[i] = rank[i] * n + i;
+  keys.sort();
+  const idx = new Array<number>(n);
+  for (let i = 0; i < n; i++) idx[i] = keys[i] % n;
+  return idx;
+}
+
 export interface Chosen { diagnostics: Diagnostic[]; shown: number; grouped: number; groups: number; left: number }
 
 /**
@@ -85,8 +106,7 @@ export function choose(all: Diagnostic[], uri: string, focus: Focus | undefined,
     const dist = Math.min(distance(d, focus), 1e7);
     if (near(d, focus)) { isNear[i] = 1; rank[i] = dist; } else rank[i] = (1 + (d.severity ?? DiagnosticSeverity.Error)) * 1e8 + dist;
   }
-  const idx = Array.from({ length: n }, (_, i) => i);
-  idx.sort((a, b) => rank[a] - rank[b] || a - b);
+  const idx = byRank(rank);
   const keys = new Int32Array(n);
   for (let i = 0; i < n; i++) keys[i] = repeatId(all[i]);
   const key = (i: number) => keys[i];

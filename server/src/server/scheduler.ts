@@ -8,7 +8,7 @@
 // is analysed in the background in slices of a few milliseconds, so the editor never waits for it; a newer version of
 // the document cancels the stale work (its finished parts stay cached). lsp-lint never takes this path.
 import { analyze, type AnalyzeInput, type AnalyzeResult } from '../engine/analyze';
-import { splitDocuments, detached } from '../engine/parse/yaml';
+import { splitDocuments, detached, forgetParsed } from '../engine/parse/yaml';
 import { familyById, MODELINE } from '../engine/families/registry';
 import type { Diagnostic } from '../engine/types';
 import type { Focus } from './publish';
@@ -24,6 +24,12 @@ const FOREGROUND_MS = 25;
 const SLICE_MS = 12;
 /** How often a background pass publishes what it has (ms). */
 const PROGRESS_MS = 400;
+/**
+ * Parts whose whole analysis is kept (their parsed documents and the families' results, for hovers, completion and
+ * fixes): the first part, and the last few the user worked in. Every other part keeps only its findings, their lazy
+ * fixes worked out from its text again when asked for: a 3.5 MB bundle's parsed documents took 60 MB.
+ */
+const HOT_PARTS = 4;
 export const CHECKING_CODE = 'skewguard/checking';
 
 /** Whether text holds s at pos (a slice compared at once: startsWith walks a long string character by character). */
@@ -31,7 +37,13 @@ const holds = (text: string, pos: number, s: string) => text.slice(pos, pos + s.
 const PARSE_ERROR = 'syntax/parse-error';
 
 interface Segment { start: number; end: number; line: number; text: string; docs: number; lines: number }
-interface Part { result: AnalyzeResult; line: number; firstDocument: number; shifted: Diagnostic[]; wise: boolean }
+interface Part {
+  /** The findings (the whole analysis for the first part only: FamilyModule.documentWise looks at it). */
+  result: AnalyzeResult;
+  line: number; firstDocument: number; shifted: Diagnostic[]; wise: boolean;
+  /** The part's whole analysis: kept for the hot parts, else made again from its text. */
+  full(): AnalyzeResult;
+}
 interface DocState {
   /** The inputs the parts were analysed with (a new config or a re-check from outside drops them). */
   config: object;
@@ -43,6 +55,8 @@ interface DocState {
   /** The last text and its segments (the next text is cut again only where it differs). */
   text?: string;
   segments: Segment[];
+  /** The whole analyses of the hot parts, by key, the most recently used last (at most HOT_PARTS). */
+  hot: Map<string, { text: string; result: AnalyzeResult }>;
 }
 
 /** FNV-1a of the first bytes of a document: where a part may end, the same wherever the document moves. */
@@ -127,6 +141,8 @@ function shiftRange(r: Diagnostic['range'], by: number): Diagnostic['range'] {
 function shifted(d: Diagnostic, by: number): Diagnostic {
   if (!by) return d;
   const s: Diagnostic = { ruleId: d.ruleId, severity: d.severity, message: d.message, range: shiftRange(d.range, by), docsUrl: d.docsUrl, data: d.data };
+  // The finding's steps of the window (the LSP data's `steps`, for the per-step views), as in the whole file's.
+  if (d.steps !== undefined) s.steps = d.steps;
   const error = (d as { error?: unknown }).error;
   if (error !== undefined) Object.defineProperty(s, 'error', { value: error, enumerable: false });
   let memo: Diagnostic['fixes'];
@@ -141,6 +157,41 @@ function shifted(d: Diagnostic, by: number): Diagnostic {
   });
   return s;
 }
+
+/**
+ * A part's findings without the rest of its analysis: a lazy fix (which holds the parsed document it edits) is worked
+ * out from the part's whole analysis, made again when asked for; the same finding there (rule, message, range) or none.
+ */
+function compact(r: AnalyzeResult, full: () => AnalyzeResult): AnalyzeResult {
+  const diagnostics = r.diagnostics.map((d, i) => {
+    const descs = Object.getOwnPropertyDescriptors(d);
+    if (!descs.fixes?.get) return d;
+    descs.fixes = refixed(i, d.ruleId, d.message, d.range, full);
+    return Object.defineProperties({}, descs) as Diagnostic;
+  });
+  return { family: r.family, diagnostics, config: r.config, path: r.path, staleReported: r.staleReported, windowSteps: r.windowSteps };
+}
+
+/** The `fixes` of finding i of a compact part (made apart: it must not hold the finding it replaces). */
+function refixed(i: number, ruleId: string, message: string, range: Diagnostic['range'], full: () => AnalyzeResult): PropertyDescriptor {
+  let memo: Diagnostic['fixes'];
+  let set = false;
+  return {
+    enumerable: true, configurable: true,
+    get: () => {
+      if (!set) {
+        const f = full().diagnostics[i];
+        memo = f && f.ruleId === ruleId && f.message === message && sameRange(f.range, range) ? f.fixes : [];
+        set = true;
+      }
+      return memo;
+    },
+    set: (v: Diagnostic['fixes']) => { memo = v; set = true; },
+  };
+}
+
+const sameRange = (a: Diagnostic['range'], b: Diagnostic['range']) => a.start.line === b.start.line && a.start.character === b.start.character
+  && a.end.line === b.end.line && a.end.character === b.end.character;
 
 export class Scheduler {
   private readonly docs = new Map<string, DocState>();
@@ -164,7 +215,7 @@ export class Scheduler {
     if (st?.job) st.job.cancelled = true;
     if (!st || st.config !== input.config || (st.version === version && !st.resuming)) {
       // New, another configuration, or the same version checked again because something around it changed.
-      st = { config: input.config, parts: new Map(), version, resuming: false, segments: [] };
+      st = { config: input.config, parts: new Map(), version, resuming: false, segments: [], hot: new Map() };
       this.docs.set(uri, st);
     }
     st.version = version;
@@ -175,13 +226,13 @@ export class Scheduler {
     const firstDocs: number[] = [];
     for (let i = 0, n = 0; i < segments.length; n += segments[i].docs, i++) firstDocs.push(n);
     const parts: Array<Part | undefined> = segments.map((s, i) => this.cached(st!, s, i, firstDocs[i], input));
-    const first = this.part(st, segments[0], parts, 0, firstDocs[0], input);
+    const first = this.part(st, segments[0], parts, 0, firstDocs[0], input, true);
     const fam = familyById(first.result.family);
     if (!fam?.documentWise) return this.drop(uri);
     const order = this.order(uri, segments, parts);
     const t0 = performance.now();
     let k = 0;
-    for (; k < order.length && (k === 0 || performance.now() - t0 < FOREGROUND_MS); k++) this.part(st, segments[order[k]], parts, order[k], firstDocs[order[k]], input);
+    for (; k < order.length && (k === 0 || performance.now() - t0 < FOREGROUND_MS); k++) this.part(st, segments[order[k]], parts, order[k], firstDocs[order[k]], input, true);
     // Every part analysed so far: of the family, and document-wise for its text (the others are looked at as they come).
     if (parts.some((p) => p && (!p.wise || p.result.family !== first.result.family))) return this.drop(uri);
     const rest = order.slice(k).filter((i) => !parts[i]);
@@ -206,20 +257,61 @@ export class Scheduler {
     return moved;
   }
 
-  /** Part i analysed (from the cache when its text was seen). */
-  private part(st: DocState, seg: Segment, parts: Array<Part | undefined>, i: number, firstDocument: number, input: AnalyzeInput): Part {
+  /**
+   * Part i analysed (from the cache when its text was seen). A `hot` part (analysed in the foreground: the first, the
+   * edited one, those on screen) keeps its whole analysis; the others only their findings, and their parsed
+   * documents leave the parse cache.
+   */
+  private part(st: DocState, seg: Segment, parts: Array<Part | undefined>, i: number, firstDocument: number, input: AnalyzeInput, hot: boolean): Part {
     let p = this.cached(st, seg, i, firstDocument, input);
     if (!p) {
-      const result = analyze({ ...input, text: seg.text, reportStaleData: i === 0 && input.reportStaleData, partOf: { firstDocument } });
+      const key = this.key(i, seg, input);
+      // The inputs without the file's text (a closure kept with the part must not hold this version of it).
+      const partInput: AnalyzeInput = { ...input, text: seg.text, reportStaleData: i === 0 && input.reportStaleData, partOf: { firstDocument } };
+      const result = analyze(partInput);
       // A file-wide suppression applies to every part; `...` document ends and `%` directives make where a document
       // starts depend on what comes before it: such files are checked whole.
       const wise = !seg.text.includes('skewguard-disable-file') && !/^(\.\.\.|%)/m.test(seg.text)
         && !!familyById(result.family)?.documentWise?.(seg.text, parts[0]?.result ?? result);
-      p = { result, line: seg.line, firstDocument, shifted: result.diagnostics.map((d) => shifted(d, seg.line)), wise };
-      st.parts.set(this.key(i, seg, input), p);
+      let full: () => AnalyzeResult;
+      let kept = result;
+      if (i === 0) full = () => result;
+      else {
+        // Made apart: a closure made here would share this scope, and keep the whole analysis alive.
+        full = this.reanalysis(st, key, seg.text, partInput);
+        kept = compact(result, full);
+        if (hot) this.keepHot(st, key, seg.text, result);
+        else forgetParsed(seg.text, [...st.hot.values()].map((h) => h.text));
+      }
+      p = { result: kept, line: seg.line, firstDocument, shifted: kept.diagnostics.map((d) => shifted(d, seg.line)), wise, full };
+      st.parts.set(key, p);
     }
     parts[i] = p;
     return p;
+  }
+
+  private reanalysis(st: DocState, key: string, text: string, input: AnalyzeInput): () => AnalyzeResult {
+    return () => this.wholeOf(st, key, text, () => analyze(input));
+  }
+
+  /** A part's whole analysis: kept while the part is hot, else made again (and the part is hot again). */
+  private wholeOf(st: DocState, key: string, text: string, make: () => AnalyzeResult): AnalyzeResult {
+    const h = st.hot.get(key);
+    if (h) { st.hot.delete(key); st.hot.set(key, h); return h.result; }
+    const result = make();
+    this.keepHot(st, key, text, result);
+    return result;
+  }
+
+  /** Keeps a part's whole analysis; the least recently used one over HOT_PARTS goes, and its parsed documents. */
+  private keepHot(st: DocState, key: string, text: string, result: AnalyzeResult): void {
+    st.hot.delete(key);
+    st.hot.set(key, { text, result });
+    for (const [k, h] of st.hot) {
+      if (st.hot.size <= HOT_PARTS) break;
+      st.hot.delete(k);
+      forgetParsed(h.text, [...st.hot.values()].map((x) => x.text));
+    }
   }
 
   /** Parts not analysed yet, those where the user looks first, then in file order. */
@@ -246,7 +338,7 @@ export class Scheduler {
       try {
         while (k < rest.length && performance.now() - t0 < SLICE_MS) {
           injectFault(input.faults, 'segment');
-          this.part(st, segments[rest[k]], parts, rest[k], firstDocs[rest[k]], input); k++;
+          this.part(st, segments[rest[k]], parts, rest[k], firstDocs[rest[k]], input, false); k++;
         }
       } catch {
         // Outside any request's guard (an exception here would end the server, and the note "still checking" would
@@ -323,7 +415,7 @@ export function viewAt<P extends { line: number; character: number }>(result: An
   if (!part) return { ...same, result: { diagnostics: [] } };
   const by = seg.line;
   return {
-    result: part.result, text: seg.text, position: { ...pos, line: pos.line - by },
+    result: part.full(), text: seg.text, position: { ...pos, line: pos.line - by },
     back: (r) => ({ ...r, start: { ...r.start, line: r.start.line + by }, end: { ...r.end, line: r.end.line + by } }),
   };
 }

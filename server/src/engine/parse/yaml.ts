@@ -274,7 +274,8 @@ function isPreamble(text: string, start: number, end: number, directives: boolea
 
 // Parsed documents are kept by their text, bounded by the total size of that text: an editor keeps its open
 // files' documents, a CI run over thousands of files does not grow without bound.
-// The editor's default holds a 4 MB bundle's documents; lsp-lint, which sees each file once, asks for a small one.
+// The editor's default holds the documents of its open files (a big file checked part by part keeps those of the parts
+// last worked in: server/scheduler.ts, forgetParsed); lsp-lint, which sees each file once, asks for a small one.
 let CACHE_MAX_CHARS = 4 * 1024 * 1024;
 /** Sets the parse cache's budget (characters of document text); shrinking it evicts at once. */
 export function setParseCacheBudget(chars: number): void {
@@ -573,6 +574,24 @@ function parseChunk(text: string): ParsedChunk {
 
 export function parseYaml(text: string): YamlFile {
   return parseWith(text, parseChunk);
+}
+
+/** The documents of `text` as parseYaml cuts it (the parse cache's keys). */
+function documentTexts(text: string): string[] {
+  if (text.includes('\r')) text = text.replace(/\r(?!\n)/g, '\n');
+  return splitDocuments(text).map((c) => text.slice(c.start, c.end));
+}
+
+/**
+ * Drops the parsed documents of `text` from the parse cache, but those that are documents of a text in `keep` too.
+ * For a caller that keeps what it needs of an analysis itself: the language server keeps only the findings of most
+ * parts of a big file, and their parsed documents (about 15 times the size of their text) need not stay.
+ */
+export function forgetParsed(text: string, keep: readonly string[] = []): void {
+  const kept = new Set(keep.flatMap(documentTexts));
+  for (const d of documentTexts(text)) {
+    if (!kept.has(d) && chunkCache.delete(d)) cachedChars -= d.length;
+  }
 }
 
 /** parseYaml without the fast path and the cache: every document through the yaml package's full parse. */

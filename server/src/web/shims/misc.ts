@@ -52,7 +52,11 @@ export const execFile = unavailable('running a process');
 export const spawnSync = unavailable('running a process');
 export const createServer = unavailable('a network server');
 
+// ---- node:v8 ----
+/** A web worker's heap is the browser's: the Node server's heap tuning (main.ts) does nothing here. */
+export const setFlagsFromString = (): void => undefined;
+
 export default {
   fileURLToPath, pathToFileURL, format, inspect, types, gunzipSync, createHash, randomBytes, Writable, Transform,
-  tmpdir, homedir, platform, EOL, spawn, execFile, spawnSync, createServer,
+  tmpdir, homedir, platform, EOL, spawn, execFile, spawnSync, createServer, setFlagsFromString,
 };
