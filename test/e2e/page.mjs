@@ -108,16 +108,22 @@ export const shot = (page, name) => page.screenshot({ path: path.join(OUT, `${na
 
 export async function openFile(page, rel) {
   // Quick Open, asked again when the key went to a widget that was closing (the input then stays hidden).
+  // A quick pick still closing (the one a previous step picked from) can show its input at the wait and hide it at
+  // the fill: wait for it to go first, and ask again when the fill finds the input hidden.
   const input = page.locator('.quick-input-widget input');
   for (let attempt = 0; ; attempt++) {
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
     await page.keyboard.press('Control+P');
-    try { await input.waitFor({ state: 'visible', timeout: 5000 }); break; } catch (e) {
+    try {
+      await input.waitFor({ state: 'visible', timeout: 5000 });
+      await input.fill(rel, { timeout: 5000 });
+      break;
+    } catch (e) {
       if (attempt >= 3) throw e;
       await page.keyboard.press('Escape');
       await editorOf(page).click({ position: { x: 200, y: 60 } }).catch(() => {});
     }
   }
-  await input.fill(rel);
   await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: path.basename(rel) }).first().waitFor();
   await page.keyboard.press('Enter');
   await page.locator('.tabs-container .tab.active', { hasText: path.basename(rel) }).waitFor();
