@@ -15,7 +15,8 @@ type CrdDef = CrdFacts['defs'] extends Map<string, infer D> ? D : never;
 type Use = ReturnType<NonNullable<NeighbourFacts['customResourceUses']>>['uses'][number];
 
 const MANIFEST_EXT = /\.(ya?ml|json)$/i;
-const MAX_FOLDERS = 2000;
+/** Folders and files the CRD walk lists at most: a repository of 10,000 files spreads them over a few thousand folders. */
+const MAX_FOLDERS = 10000;
 const MAX_FILES = 20000;
 
 /** What a file adds to the index: its CRD text (only when it may hold one), the custom groups its apiVersions name and
