@@ -10,46 +10,12 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { withLspClient, makeWorkspace, uriOf, LspClient, applyTextEdits } from './helpers/lsp-client.mjs';
 import { fsAccess } from './helpers/fs-access.mjs';
+import { CRONTAB_CRD } from './helpers/crds.mjs';
 
 const require = createRequire(import.meta.url);
 const e = require('../dist/engine.js');
 const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
-const CRONTAB_CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: crontabs.stable.example.com
-spec:
-  group: stable.example.com
-  scope: Namespaced
-  names: {plural: crontabs, singular: crontab, kind: CronTab}
-  versions:
-  - name: v1alpha1
-    served: false
-    storage: false
-  - name: v1beta1
-    served: true
-    storage: false
-    deprecated: true
-    deprecationWarning: "stable.example.com/v1beta1 CronTab is deprecated; migrate to v1"
-    schema:
-      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              cronSpec: {type: string, description: "The cron schedule."}
-              replicas: {type: integer}
-              policy: {type: string, enum: [Allow, Forbid]}
-              template: {type: object, x-kubernetes-preserve-unknown-fields: true}
-              selector: {type: object, additionalProperties: {type: string}}
-`;
 const BACKUP_CRD_V1BETA1 = `apiVersion: apiextensions.k8s.io/v1beta1
 kind: CustomResourceDefinition
 metadata:
@@ -107,6 +73,11 @@ function lint(dir, ...args) {
     return { code: 0, out: execFileSync(process.execPath, [path.join(repoRoot, 'bin/lsp-lint.js'), '--format', 'json', ...args], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }), err: '' };
   } catch (err) { return { code: err.status, out: err.stdout, err: err.stderr }; }
 }
+/** Where CRS gets its findings from the CronTab and Backup CRDs, wherever those are read from. */
+const CRS_FINDINGS = [
+  '1:13 k8s/cr-version-not-served', '6:13 k8s/cr-version-deprecated', '20:3 k8s/cr-unknown-field',
+  '21:13 k8s/cr-invalid-value', '22:11 k8s/cr-invalid-value', '32:3 k8s/cr-unknown-field',
+];
 const messagesOf = (out, file) => JSON.parse(out).find((f) => f.filePath.endsWith(file))?.messages ?? [];
 const brief = (ms) => ms.map((m) => `${m.line}:${m.column} ${m.severity === 2 || m.severity === 'error' ? 'error' : m.severity === 1 || m.severity === 'warning' ? 'warning' : m.severity} ${m.ruleId}`);
 
@@ -116,10 +87,7 @@ test('lsp-lint: CRs are checked against the CRDs of a Helm chart\'s crds/ folder
     const r = lint(dir, '--kubernetes-window', '1.30', 'manifests');
     assert.equal(r.code, 1, r.err);
     const ms = messagesOf(r.out, 'manifests/crs.yaml');
-    assert.deepEqual(ms.map((m) => `${m.line}:${m.column} ${m.ruleId}`), [
-      '1:13 k8s/cr-version-not-served', '6:13 k8s/cr-version-deprecated', '20:3 k8s/cr-unknown-field',
-      '21:13 k8s/cr-invalid-value', '22:11 k8s/cr-invalid-value', '32:3 k8s/cr-unknown-field',
-    ]);
+    assert.deepEqual(ms.map((m) => `${m.line}:${m.column} ${m.ruleId}`), CRS_FINDINGS);
     assert.match(ms[0].message, /crontabs\.stable\.example\.com \(charts\/app\/crds\/crds\.yaml\) lists it with served: false; it serves v1beta1, v1/);
     assert.match(ms[1].message, /"stable\.example\.com\/v1beta1 CronTab is deprecated; migrate to v1"/);
     assert.match(ms[2].message, /spec\.replica is not in the schema .*drops it/);
@@ -341,10 +309,7 @@ test('lsp-lint: the CRDs of a packaged chart dependency (charts/*.tgz: its crds/
     assert.equal(r.code, 1, r.err);
     const ms = messagesOf(r.out, 'manifests/crs.yaml');
     // As with the CRDs on disk (first test), less v1alpha1, which this CRD does not list.
-    assert.deepEqual(ms.map((m) => `${m.line}:${m.column} ${m.ruleId}`), [
-      '1:13 k8s/cr-version-not-served', '6:13 k8s/cr-version-deprecated', '20:3 k8s/cr-unknown-field',
-      '21:13 k8s/cr-invalid-value', '22:11 k8s/cr-invalid-value', '32:3 k8s/cr-unknown-field',
-    ]);
+    assert.deepEqual(ms.map((m) => `${m.line}:${m.column} ${m.ruleId}`), CRS_FINDINGS);
     assert.match(ms[0].message, /the CustomResourceDefinition crontabs\.stable\.example\.com \(app\/charts\/dep-1\.0\.0\.tgz!dep\/crds\/crontab\.yaml\) does not list it/);
     assert.match(ms[5].message, /\(app\/charts\/dep-1\.0\.0\.tgz!dep\/templates\/backup-crd\.yaml\)/);
     // An archive that cannot be read, and a link inside one: a custom resource no CRD read defines names them.

@@ -8,22 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { LspClient, uriOf, repoRoot } from './helpers/lsp-client.mjs';
+import { CRONTAB_CRD } from './helpers/crds.mjs';
 
-const CRD = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: crontabs.stable.example.com
-spec:
-  group: stable.example.com
-  scope: Namespaced
-  names: {plural: crontabs, singular: crontab, kind: CronTab}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
-`;
+const CRD = CRONTAB_CRD;
 
 /** A workspace with crd.yaml at its root and a folder, 21 levels down, whose path is too long to be listed. */
 function workspace() {
