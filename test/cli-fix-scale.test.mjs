@@ -40,17 +40,32 @@ test('kill -9 during --fix: every file is either the old or the fixed text, and 
     fs.mkdirSync(d, { recursive: true });
     fs.writeFileSync(path.join(d, `host${i}.yml`), BAD);
   }
-  let killed = 0;
+  // Kill times within the length of a whole --fix run on this machine (measured on a copy), so that they land while
+  // it writes however fast lsp-lint is: fixed times (0.4–2 s) came before the first write once lsp-lint got faster.
+  const probe = `${dir}-probe`;
+  fs.cpSync(dir, probe, { recursive: true });
+  const t0 = performance.now();
+  spawnSync(process.execPath, [bin, '--fix', '-f', 'json', '.'], { cwd: probe, env: env(), stdio: 'ignore', timeout: 120000 });
+  const whole = performance.now() - t0;
+  fs.rmSync(probe, { recursive: true, force: true });
+  let killed = 0, midWrite = 0;
+  const hosts = allFiles(dir).filter((f) => f.endsWith('.yml'));
   for (let k = 0; k < 6; k++) {
-    const r = await runAndKill(dir, 400 + Math.floor(Math.random() * 1600));
+    // Every run has the whole work to do (what a killed run left of its temporary files stays).
+    for (const f of hosts) fs.writeFileSync(f, BAD);
+    const r = await runAndKill(dir, Math.round(whole * (0.3 + Math.random() * 0.65)));
     if (r.signal === 'SIGKILL') killed++;
+    let fixed = 0;
     for (const f of allFiles(dir)) {
       if (!f.endsWith('.yml')) continue;
       const text = fs.readFileSync(f, 'utf8');
       assert.ok(text === BAD || text === FIXED, `${f} is corrupt after kill -9: ${JSON.stringify(text)}`);
+      if (text === FIXED) fixed++;
     }
+    if (r.signal === 'SIGKILL' && fixed > 0 && fixed < N) midWrite++;
   }
   assert.ok(killed >= 3, `only ${killed} runs were killed mid-way; the test did not test anything`);
+  assert.ok(midWrite >= 1, 'no run was killed while it wrote its fixes; the test did not test anything');
   const last = spawnSync(process.execPath, [bin, '--fix', '.'], { cwd: dir, env: env(), encoding: 'utf8', timeout: 120000 });
   assert.equal(last.status, 0, last.stdout + last.stderr);
   const files = allFiles(dir);
