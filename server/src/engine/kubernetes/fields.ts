@@ -265,64 +265,9 @@ export function pathText(segs: ReadonlyArray<string | number>): string {
 }
 
 /**
- * Every mapping below `value` (an object the table knows at `root`, found at `at` in its document), depth first and
- * without recursion: `visit` gets the mapping, its node and path, and calls `descend` for each key it goes into; the
- * items of a list are walked with the list's node.
- */
-export function walkMappings(
-  value: unknown, root: FieldNode, at: ReadonlyArray<string | number>,
-  visit: (v: Record<string, unknown>, node: FieldNode, path: FieldPath, descend: (val: unknown, node: FieldNode, key: string) => void) => void,
-): void {
-  let base: FieldPath = null;
-  for (const seg of at) base = { up: base, seg };
-  const stack: Array<{ v: unknown; node: FieldNode; at: FieldPath }> = [{ v: value, node: root, at: base }];
-  while (stack.length) {
-    const { v, node, at: p } = stack.pop()!;
-    if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], node, at: { up: p, seg: i } });
-      continue;
-    }
-    if (!v || typeof v !== 'object') continue;
-    visit(v as Record<string, unknown>, node, p, (val, n, key) => { stack.push({ v: val, node: n, at: { up: p, seg: key } }); });
-  }
-}
-
-/**
- * Every key of a built-in object (`value`, at `at` in its document) that some minor of the table serves, with
- * `alive`: the steps of `win` where its parent is served (the kind's at the root; `status`, `apiVersion` and `kind` of
- * the root are left out). It goes on below a key at the steps that serve it, unless every such step takes the key's
- * value as a free-form map or free-form JSON (nothing to look at there). The walk of the field-lifecycle rules.
- */
-export function walkServedFields(
-  value: unknown, root: FieldNode, at: ReadonlyArray<string | number>, win: number,
-  visit: (key: string, node: FieldNode, alive: number, parent: FieldPath) => void,
-): void {
-  // Only the steps that serve the kind: a step that does not is the apiVersion rules' finding.
-  const alive0 = root.kindServed & win;
-  if (!alive0) return;
-  // `alive` of a node: the steps where its parent is served (a node is reached by one path of keys only).
-  const aliveOf = new Map<FieldNode, number>([[root, alive0]]);
-  walkMappings(value, root, at, (v, node, p, descend) => {
-    const alive = aliveOf.get(node)!;
-    for (const key of Object.keys(v)) {
-      if (node === root && (key === 'status' || key === 'apiVersion' || key === 'kind')) continue;
-      const c = node.child(key);
-      // Unknown to every minor: a typo or a custom field, for the unknown-field check, not a lifecycle finding.
-      if (!c.served) continue;
-      visit(key, c, alive, p);
-      const next = alive & c.served;
-      if (next && (c.freeForm & next) !== next) {
-        const val = v[key];
-        if (val && typeof val === 'object') { aliveOf.set(c, next); descend(val, c, key); }
-      }
-    }
-  });
-}
-
-/**
- * One key of a mapping of a built-in object, in walkMappings' order: the mapping `v` (at path `at`, of node `node`), its
- * key, the key's node `c` and value `val`; `parent` is the index of the entry whose value holds the mapping (-1: the
- * object itself).
+ * One key of a mapping of a built-in object, in fieldEntries' depth-first order: the mapping `v` (at path `at`, of node
+ * `node`), its key, the key's node `c` and value `val`; `parent` is the index of the entry whose value holds the
+ * mapping (-1: the object itself). The items of a list are walked with the list's node.
  */
 export interface FieldEntry {
   readonly v: Record<string, unknown>;
@@ -335,10 +280,10 @@ export interface FieldEntry {
 }
 
 /**
- * The walk the field rules share, done once per object: every key of every mapping that walkMappings reaches when it
- * goes into each key some minor serves whose value is not free-form at every such minor (the root's `status` is left
- * out), in the order walkMappings visits them. A rule that goes into fewer keys reads a subsequence in the same order
- * (leaving out a subtree of a depth-first walk keeps the order of the rest): walkServedEntries.
+ * The walk the field rules share, done once per object, depth first and without recursion: every key of every mapping
+ * reached by going into each key some minor serves whose value is not free-form at every such minor (the root's
+ * `status` is left out). A rule that goes into fewer keys reads a subsequence in the same order (leaving out a
+ * subtree of a depth-first walk keeps the order of the rest): walkServedEntries.
  */
 export function fieldEntries(value: unknown, root: FieldNode, at: ReadonlyArray<string | number>): FieldEntry[] {
   const out: FieldEntry[] = [];
@@ -365,7 +310,12 @@ export function fieldEntries(value: unknown, root: FieldNode, at: ReadonlyArray<
   return out;
 }
 
-/** walkServedFields over an object's fieldEntries (same visits, same order). */
+/**
+ * Every key of a built-in object that some minor of the table serves, from its fieldEntries, with `alive`: the steps
+ * of `win` where its parent is served (the kind's at the root; `status`, `apiVersion` and `kind` of the root are left
+ * out). It goes on below a key at the steps that serve it, unless every such step takes the key's value as a
+ * free-form map or free-form JSON (nothing to look at there). The walk of the field-lifecycle rules.
+ */
 export function walkServedEntries(
   entries: readonly FieldEntry[], root: FieldNode, win: number,
   visit: (key: string, node: FieldNode, alive: number, parent: FieldPath) => void,
