@@ -167,9 +167,15 @@ function parseCached(path: string, text: string): ParsedTemplate {
 const INCLUDE_NAME = /\b(?:include|template)\s+"((?:[^"\\]|\\.)*)"/;
 
 /** The render's output offsets [a, b) in the template's own text. */
-export function backToSource(p: ParsedTemplate, r: Rendered, a: number, b: number, defines?: Map<string, string>): { at: Span; literal: boolean; via?: { define?: string; file: string } } | undefined {
+export function backToSource(p: ParsedTemplate, r: Rendered, a: number, b: number, defines?: Map<string, string>): { at: Span; literal: boolean; via?: { define?: string; file: string } } {
   const seg = r.segments.find((s) => s.outStart <= a && a < s.outEnd) ?? r.segments.find((s) => s.outStart <= a && a <= s.outEnd && s.outEnd > s.outStart);
-  if (!seg) return undefined;
+  // Output no piece covers (none is known to exist): said at the nearest piece before it, or the template's start,
+  // never dropped (a finding there would pass in silence); not a literal, so no fix is offered there.
+  if (!seg) {
+    let near: (typeof r.segments)[number] | undefined;
+    for (const s of r.segments) if (s.path === p.path && s.outEnd <= a && (!near || s.outEnd >= near.outEnd)) near = s;
+    return { at: near ? { start: near.srcEnd, end: near.srcEnd } : { start: 0, end: 0 }, literal: false };
+  }
   if (seg.path === p.path && seg.origin && seg.origin.path !== p.path) {
     // Text a define of another file produced, through this template's include.
     const act = actionsOf(p).find((x) => x.start <= seg.srcStart && seg.srcEnd <= x.end) ?? actionsOf(p).find((x) => x.start >= seg.srcStart);
