@@ -256,7 +256,7 @@ async function lintThroughput() {
   const s = stats(samples);
   row(S, 'wall time', s, { note: `${(files.length / (s.median / 1000)).toFixed(0)} files/s, ${(docs / (s.median / 1000)).toFixed(0)} documents/s` });
   row(S, 'peak RSS, lsp-lint process', stats(lintHwm), { unit: 'kb', note: 'VmHWM at exit' });
-  row(S, 'peak RSS, server child', stats(serverHwm), { unit: 'kb', note: 'VmHWM at exit' });
+  row(S, 'peak RSS, server child', stats(serverHwm), { unit: 'kb', note: 'VmHWM when shutdown is asked (lsp-lint then kills it)' });
   if (treeMax.length) row(S, 'peak RSS, /usr/bin/time -v', stats(treeMax), { unit: 'kb', note: 'max over the processes it waited for' });
 }
 
@@ -412,7 +412,7 @@ async function main() {
     `- Cold: analyze() on text the engine's parse cache has not seen (each run's documents differ in one comment line); warm: the same text again.`,
     '- LSP: `node dist/server.js --stdio`, initializationOptions `{cli: {kubernetesWindow}}`; the time runs from sending didOpen/didChange to receiving',
     '  publishDiagnostics for that version, so it includes JSON-RPC encoding and the pipe both ways.',
-    `- lsp-lint: \`--format json --output-file\`; peak RSS per process from /proc/self/status VmHWM, written at exit by bench/rss-probe.cjs`,
+    `- lsp-lint: \`--format json --output-file\`; peak RSS per process from /proc/self/status VmHWM, written at exit (a server: when it reads the shutdown request) by bench/rss-probe.cjs`,
     '  (preloaded with NODE_OPTIONS, which the server child inherits). /usr/bin/time -v only reports the larger of the two.',
     `- Edits: ${RUNS.edits} incremental didChange edits (after ${RUNS.editWarmup} warm-up edits), each replacing one scalar value on a random line,`,
     '  sent one at a time with `settings.debounceMs: 0`. In the editor the server waits debounceMs (default 150 ms) after the last keystroke first.',

@@ -75,13 +75,15 @@ test('kill -9 during --fix: every file is either the old or the fixed text, and 
 
 /**
  * Runs lsp-lint and returns the CPU seconds it and its language servers used (each process appends its own
- * process.cpuUsage() on exit): far less sensitive to a loaded machine than wall-clock time.
+ * process.cpuUsage() once: lsp-lint at exit, a server when it reads the shutdown request, since lsp-lint kills it
+ * once that is answered): far less sensitive to a loaded machine than wall-clock time.
  */
 function cpuSeconds(dir, args) {
   const log = path.join(dir, 'cpu.log');
   fs.writeFileSync(log, '');
-  const note = `process.on('exit', () => { const u = process.cpuUsage(); require('fs').appendFileSync(${JSON.stringify(log)}, (u.user + u.system) + '\\n'); });`;
-  fs.writeFileSync(path.join(dir, 'cpu-server.cjs'), `${note}\nrequire(${JSON.stringify(path.join(repoRoot, 'dist', 'server.js'))});\n`);
+  const note = `let noted = false; const note = () => { if (noted) return; noted = true; const u = process.cpuUsage(); require('fs').appendFileSync(${JSON.stringify(log)}, (u.user + u.system) + '\\n'); };\nprocess.on('exit', note);`;
+  const atShutdown = `let tail = ''; process.stdin.on('data', (d) => { tail = (tail + d).slice(-4096); if (tail.includes('"method":"shutdown"')) note(); });`;
+  fs.writeFileSync(path.join(dir, 'cpu-server.cjs'), `${note}\n${atShutdown}\nrequire(${JSON.stringify(path.join(repoRoot, 'dist', 'server.js'))});\n`);
   fs.writeFileSync(path.join(dir, 'cpu-lint.cjs'), `${note}\nrequire(${JSON.stringify(bin)});\n`);
   const r = spawnSync(process.execPath, [path.join(dir, 'cpu-lint.cjs'), ...args], { cwd: dir, env: { ...env(), SKEWGUARD_SERVER: path.join(dir, 'cpu-server.cjs') }, encoding: 'utf8', timeout: 120000 });
   assert.equal(r.error, undefined, `${args.join(' ')}: ${r.error}`);

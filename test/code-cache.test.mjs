@@ -9,6 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
 import { spawnSync } from 'node:child_process';
+import { ShutdownRequest } from 'vscode-languageserver-protocol/node';
+import { LspClient } from './helpers/lsp-client.mjs';
 
 const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const lspLint = path.join(repoRoot, 'bin', 'lsp-lint.js');
@@ -53,6 +55,27 @@ test('code cache: written once for each bundle, used after, and the report is th
   assert.equal(lint(dir, { SKEWGUARD_CACHE_DIR: cache }), without);
   assert.deepEqual(caches(cache), names, 'no temporary files are left');
   names.forEach((n, i) => assert.ok(fs.readFileSync(path.join(cache, n)).equals(before[i]), `${n} was rewritten`));
+});
+
+test('code cache: the server writes its cache when shutdown is asked, before answering, since lsp-lint then kills it', async () => {
+  const dir = workspace();
+  const cache = path.join(dir, 'cache');
+  // As lsp-lint starts it (init.cli): an editor's server runs under another V8 heap flag, which V8's cache check sees.
+  const client = new LspClient(dir, { env: { SKEWGUARD_CACHE_DIR: cache }, initializationOptions: { cli: {} } });
+  try {
+    await client.initialize();
+    assert.deepEqual(caches(cache), [], 'nothing is written before shutdown');
+    await client.conn.sendRequest(ShutdownRequest.type);
+    const names = caches(cache);
+    assert.equal(names.length, 1, names.join(', '));
+    assert.match(names[0], /^server-.+\.cache$/);
+    assert.ok(fs.readFileSync(path.join(cache, names[0])).subarray(0, MAGIC.length).equals(MAGIC), 'a whole cache file');
+  } finally { client.kill(); }
+  // Killed after that answer, as lsp-lint does: the next run uses the cache and does not write it again.
+  const before = fs.readFileSync(cacheOf(cache, 'server'));
+  const want = lint(dir, { SKEWGUARD_CODE_CACHE: 'off' });
+  assert.equal(lint(dir, { SKEWGUARD_CACHE_DIR: cache }), want);
+  assert.ok(fs.readFileSync(cacheOf(cache, 'server')).equals(before), 'the server cache was used, not rewritten');
 });
 
 test('code cache: a corrupt, truncated or foreign cache file is ignored (same report) and replaced by a good one', () => {

@@ -32,7 +32,7 @@ export const uriOf = (file) => pathToFileURL(file).toString();
 export class LspClient extends LspSession {
   /**
    * @param {string} root workspace folder
-   * @param {{ settings?: object, configuration?: boolean, initializationOptions?: object }} [opts]
+   * @param {{ settings?: object, configuration?: boolean, initializationOptions?: object, env?: object }} [opts]
    */
   constructor(root, opts = {}) {
     super(10000);
@@ -46,7 +46,7 @@ export class LspClient extends LspSession {
     this.registrations = [];
     this.notifications = [];
     this.stderr = '';
-    this.child = spawn(process.execPath, [serverJs, '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [serverJs, '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } });
     this.child.stderr.on('data', (d) => { this.stderr += d; });
     this.exit = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve({ code, signal })));
     const conn = createProtocolConnection(new StreamMessageReader(this.child.stdout), new StreamMessageWriter(this.child.stdin));

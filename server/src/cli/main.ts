@@ -456,6 +456,10 @@ async function main(argv: string[]): Promise<number> {
     oncePerRun(reports);
   }
 
+  // Every file is checked: the servers are shut down now, while the report is made and written, not after it.
+  // (--changed --compare starts servers of its own for the base.)
+  for (const s of allSessions) void s.shutdown();
+
   let summary: CompareSummary | undefined;
   if (change) ({ reports, summary } = await applyChange(change, reports, cwd, opts.compare, startWorker));
 

@@ -48,6 +48,7 @@ import { ruleIds } from '../engine/rules';
 import { SettingsReporter } from './settingsReport';
 import { CONFIG_FILENAMES, isConfigFileName } from '../shared/names';
 import { VERSION } from '../shared/version';
+import { writePendingCodeCache } from '../shared/code-cache-handoff';
 import { HelmService, chartRootOf, type HelmRead, type HelmConfig } from './helm-render';
 import { WorkspaceTrustedNotification, HelmProgressNotification, type HelmProgressParams } from '../shared/protocol';
 import type { ResolvedConfig as Resolved } from '../engine/config';
@@ -200,6 +201,9 @@ function cliInitializeResult(cli: NonNullable<InitializationOptions['cli']>, ask
 connection.onShutdown(() => {
   if (shutdownRequested) return afterShutdown() as never;
   shutdownRequested = true;
+  // Before the answer: lsp-lint kills the server once shutdown is answered (cli/session.ts), so the code cache of a
+  // first run is written now rather than at exit.
+  writePendingCodeCache();
 });
 // Requests for methods the server does not know: InvalidRequest after shutdown, MethodNotFound before.
 connection.onRequest((method) => (shutdownRequested ? afterShutdown() : new ResponseError(ErrorCodes.MethodNotFound, `unhandled method ${method}`)));

@@ -6,8 +6,9 @@
 // Never a wrong result: a cache is keyed by the product version, node's V8 version, the architecture, and the
 // bundle's size, modification time and CRC-32 of its text (V8 itself checks only the text's length); its own
 // checksum is checked before V8 sees it; V8 rejects one made under other flags; a rejected, corrupt or unreadable
-// cache is ignored and the bundle compiled as usual. A cache is written once, at exit, when there was none or it
-// was rejected: to a temporary name opened exclusively, then renamed; only the newest few of a kind are kept. Where:
+// cache is ignored and the bundle compiled as usual. A cache is written once, at exit (the server's: at shutdown,
+// code-cache-handoff.ts), when there was none or it was rejected: to a temporary name opened exclusively, then
+// renamed; only the newest few of a kind are kept. Where:
 // SKEWGUARD_CACHE_DIR, else the per-user cache folder (XDG_CACHE_HOME or ~/.cache, ~/Library/Caches, %LOCALAPPDATA%)
 // under skewguard/. SKEWGUARD_CODE_CACHE=off turns it off.
 //
@@ -22,6 +23,7 @@ import * as vm from 'node:vm';
 import * as zlib from 'node:zlib';
 import Module from 'node:module';
 import { VERSION } from './version';
+import { setPendingCacheWrite, writePendingCodeCache } from './code-cache-handoff';
 
 const MAGIC = Buffer.from('skewguard-code-cache-2\n');
 /** After MAGIC: the payload's checksum (4 bytes). */
@@ -109,11 +111,13 @@ export function runCached(file: string, name: string, parent: NodeModule): void 
   // The CommonJS wrapper on a line of its own (line 0), so that positions in stack traces are the bundle's own.
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, { filename: file, lineOffset: -1, cachedData });
   if (cacheFile && (!cachedData || script.cachedDataRejected)) {
-    process.on('exit', () => {
+    // At exit, or earlier when the server is asked to shut down (code-cache-handoff.ts): whichever comes first.
+    setPendingCacheWrite(() => {
       let data: Buffer;
       try { data = script.createCachedData(); } catch { return; }
       writeCache(dir!, cacheFile, name, data);
     });
+    process.on('exit', writePendingCodeCache);
   }
   const m = new Module(file, parent);
   m.filename = file;
