@@ -55,3 +55,31 @@ test('served-stable.json: every row is cited and not already a lifecycle row', (
     assert.ok(!apis.some((a) => a.apiVersion === r.apiVersion && a.kind === r.kind), `${r.apiVersion} ${r.kind} duplicates a lifecycle row`);
   }
 });
+
+test('servedAt: at every minor 1.0..1.45, exactly the rows kube-apiserver serves by default (introduced <= minor < removed), from the data files', () => {
+  const repo = new URL('..', import.meta.url);
+  const apis = JSON.parse(fs.readFileSync(new URL('data/kubernetes/api-lifecycle.json', repo), 'utf8')).apis;
+  const stable = JSON.parse(fs.readFileSync(new URL('data/kubernetes/served-stable.json', repo), 'utf8')).rows;
+  const rows = [
+    ...apis.filter((r) => (r.component ?? 'k8s') === 'k8s' && (r.servedBy ?? 'kube-apiserver') === 'kube-apiserver' && r.kind !== '' && !r.kind.endsWith('List') && !r.offByDefault),
+    ...stable,
+  ];
+  const num = (v) => { const [a, b] = v.replace(/^v/i, '').split('.').map(Number); return a * 1000 + b; };
+  let changes = 0;
+  let previous = '';
+  for (let m = 0; m <= 45; m++) {
+    const minor = `1.${m}`;
+    const want = new Set();
+    for (const r of rows) {
+      if (r.introduced && num(r.introduced) > num(minor)) continue;
+      if (r.removed && num(r.removed) <= num(minor)) continue;
+      want.add(r.apiVersion);
+      want.add(`${r.apiVersion}/${r.kind}`);
+    }
+    const got = S.apiVersionsAt(minor);
+    assert.deepEqual(got, [...want].sort(), minor);
+    if (got.join() !== previous) changes++;
+    previous = got.join();
+  }
+  assert.ok(changes > 10, `the served set changes from minor to minor (${changes} times): the comparison is not vacuous`);
+});

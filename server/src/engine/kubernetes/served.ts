@@ -6,7 +6,7 @@
 // Helm's .Capabilities.APIVersions is a VersionSet filled from discovery: every "group/version" and every
 // "group/version/Kind"; VersionSet.Has matches the string exactly. capabilitiesAt() answers that way.
 import { kubernetesApis, loadJson } from '../data';
-import { statusAt, parseMinor } from './lifecycle';
+import { parseMinor } from './lifecycle';
 
 export interface ServedSet {
   groupVersions: Set<string>;
@@ -21,6 +21,25 @@ type ServedRow = { apiVersion: string; kind: string; introduced: string | null; 
 let rowsMemo: ServedRow[] | undefined;
 /** The rows, once (each step of a window asks; the data files are read once too). */
 const servedRowsOnce = (): ServedRow[] => (rowsMemo ??= servedRows());
+
+/** A minor as one number (major * 1000 + minor), ordered as compareMinor orders them; throws as it does. */
+function ordinal(v: string): number {
+  const p = parseMinor(v);
+  if (!p) throw new Error(`k8sLifecycle: not a version: ${v}`);
+  return p[0] * 1000 + p[1];
+}
+/** A row's served minors, [from, to): statusAt(row, m).served is from <= m < to. */
+type Bounds = { row: ServedRow; from: number; to: number };
+let boundsMemo: Bounds[] | undefined;
+/**
+ * Each row's bounds, computed once: the served set of a minor is built at every step of the first file's window,
+ * and four version comparisons per row per step (statusAt) were about 2 ms of lsp-lint's start on one file.
+ */
+const boundsOnce = (): Bounds[] => (boundsMemo ??= servedRowsOnce().map((row) => ({
+  row,
+  from: row.introduced == null || row.introduced === '' ? -Infinity : ordinal(row.introduced),
+  to: row.removed == null || row.removed === '' ? Infinity : ordinal(row.removed),
+})));
 
 function servedRows(): ServedRow[] {
   // An apiVersion disabled by default (offByDefault: alpha, beta from 1.24) is not in a default cluster's discovery.
@@ -42,8 +61,9 @@ export function servedAt(minor: string): ServedSet {
   let s = cache.get(key);
   if (s) return s;
   s = { groupVersions: new Set(), kinds: new Map() };
-  for (const r of servedRowsOnce()) {
-    if (!statusAt(r as any, key).served) continue;
+  const at = ordinal(key);
+  for (const { row: r, from, to } of boundsOnce()) {
+    if (at < from || at >= to) continue;
     s.groupVersions.add(r.apiVersion);
     let k = s.kinds.get(r.apiVersion);
     if (!k) s.kinds.set(r.apiVersion, (k = new Set()));
