@@ -107,6 +107,10 @@ await Promise.all([
   }),
 ]);
 for (const f of ['dist/server-main.js', 'dist/lsp-lint-main.js']) asciiOnly(path.join(root, f));
+// Node reads the nearest package.json of each script it loads (for its "type"): the repository's is the 95 KB
+// extension manifest, read and parsed at every start of lsp-lint and of its server (about 1 ms each). This one in
+// dist/ (and bin/package.json for bin/) is found first. npm ships both (.npmignore); the .vsix needs neither.
+fs.writeFileSync(path.join(root, 'dist', 'package.json'), `${JSON.stringify({ private: true, type: 'commonjs' })}\n`);
 
 /**
  * The two bundles that shared/code-cache.ts loads at every start, in ASCII: esbuild escapes strings, not comments or
