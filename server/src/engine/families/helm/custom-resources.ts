@@ -77,7 +77,6 @@ function checkTemplate(ctx: HelmContext, input: AnalyzeInput, tr: TemplateRun, p
         const doc = docOf(f.range.start);
         if ((f.data?.got === 'null' || f.data?.got === null) && doc && unknownSpans.some((u) => doc.offset <= u.start && u.end <= doc.end)) return;
         const back = backToSource(p, r, f.range.start, f.range.end, defines);
-        if (!back) return;
         const at = place(back.at);
         const via = back.via ? ` (from ${back.via.define ? `the define "${back.via.define}" in ` : ''}${back.via.file})` : '';
         const fixes = ctx.template && back.literal && !back.via ? mapFixes(f.fixes, r, p.path) : undefined;

@@ -215,8 +215,7 @@ export function unknownAt(p: ParsedTemplate, r: Rendered, u: { path: string; sta
     const act = actionsOf(p).find((a) => a.start <= u.start && u.start < a.end);
     return act && act.end < u.end ? { start: u.start, end: act.end } : { start: u.start, end: u.end };
   }
-  const back = backToSource(p, r, u.outStart, u.outEnd, defines);
-  return back?.at ?? { start: 0, end: 0 };
+  return backToSource(p, r, u.outStart, u.outEnd, defines).at;
 }
 
 export function overlaps(a: Span, b: Span): boolean { return a.start < b.end && b.start < a.end || (a.start === a.end && b.start <= a.start && a.start <= b.end); }
@@ -256,8 +255,7 @@ function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: 
     if (!isObj(v)) {
       if (doc.errors.length) {
         const e = doc.errors[0];
-        const back = backToSource(p, r, e.start, e.end, defines);
-        out.undecided.push({ step, at: back?.at ?? { start: 0, end: 0 }, reason: `its output is not YAML with the chart's default values (${e.message})` });
+        out.undecided.push({ step, at: backToSource(p, r, e.start, e.end, defines).at, reason: `its output is not YAML with the chart's default values (${e.message})` });
       }
       continue;
     }
@@ -269,8 +267,8 @@ function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: 
     if (bearing.length || !api || !kind) {
       const h = helm?.emissions.find((e) => e.index === i);
       if (h && h.apiVersion && h.kind && apiRange) {
-        const back = backToSource(p, r, apiRange.start, apiRange.end, defines);
-        if (back) { out.emissions.push({ step, apiVersion: h.apiVersion, kind: h.kind, ...back, byHelm: true }); continue; }
+        out.emissions.push({ step, apiVersion: h.apiVersion, kind: h.kind, ...backToSource(p, r, apiRange.start, apiRange.end, defines), byHelm: true });
+        continue;
       }
       if (bearing.length) {
         for (const u of bearing) out.undecided.push({ step, at: ownUnknown(u), reason: u.reason });
@@ -281,9 +279,7 @@ function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: 
     if (!apiRange || !api || !kind) continue;
     const push = (a: string, k: string, ar: Span, kr?: Span) => {
       const back = backToSource(p, r, ar.start, ar.end, defines);
-      if (!back) return;
-      const kb = kr && backToSource(p, r, kr.start, kr.end, defines);
-      out.emissions.push({ step, apiVersion: a, kind: k, ...back, kindAt: kb ? kb.at : undefined });
+      out.emissions.push({ step, apiVersion: a, kind: k, ...back, kindAt: kr && backToSource(p, r, kr.start, kr.end, defines).at });
     };
     // A List's items are the objects applied (as the Kubernetes family reads them).
     if (/List$/.test(kind) && Array.isArray(v.items)) {

@@ -63,7 +63,6 @@ export const rule: Rule<KubernetesContext> = {
       if (!walk) continue;
       for (const { at, key, c, val } of walk.entries) {
         if (!c.served || (c.freeForm & c.served) === c.served) continue;
-        if (val && typeof val === 'object') continue;
         if (typeof val !== 'string') continue;
         // The enum of each minor with enum data, through the model that holds the field there.
         const all = enumsAt(c, key);
