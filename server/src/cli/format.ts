@@ -1,13 +1,10 @@
 // Output formats of lsp-lint: stylish (people), json (scripts), sarif (code scanning), github (workflow annotations),
 // gitlab (GitLab Code Quality reports).
 import * as path from 'node:path';
-import type * as Crypto from 'node:crypto';
 import type * as Sarif from 'sarif';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { allRules } from './rule-meta';
-
-/** node:crypto, loaded by the first GitLab report (its fingerprints), not at every start of lsp-lint. */
-const createHash = (algorithm: string) => (require('node:crypto') as typeof Crypto).createHash(algorithm);
+import { nodeCrypto } from '../shared/lazy-node';
 
 export interface FileReport {
   file: string; family: string | null; diagnostics: Diagnostic[]; fixed?: boolean; facts?: Record<string, unknown>;
@@ -210,7 +207,7 @@ export function gitlab(reports: FileReport[], cwd: string): string {
         description: msg(d),
         categories: ['Bug Risk'],
         severity: GITLAB_SEVERITY[sevName(d)],
-        fingerprint: createHash('sha256').update(`${base}\u0000${n}`).digest('hex'),
+        fingerprint: nodeCrypto().createHash('sha256').update(`${base}\u0000${n}`).digest('hex'),
         location: { path: file, lines: { begin: d.range.start.line + 1, end: d.range.end.line + 1 } },
       };
     });

@@ -6,10 +6,7 @@
 // earlier runs that were killed are removed (only names of exactly this pattern whose process is gone).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type * as Crypto from 'node:crypto';
-
-/** node:crypto, loaded by the first --fix write, not at every start of lsp-lint. */
-const randomBytes = (n: number) => (require('node:crypto') as typeof Crypto).randomBytes(n);
+import { nodeCrypto } from '../shared/lazy-node';
 
 /** `.<name>.skewguard-<pid>-<12 hex>.tmp`; also `.<name>.skewguard-<pid>.tmp`, the name older versions used. */
 export const TEMP_PATTERN = /^\..+\.skewguard-([1-9]\d{0,9})(?:-[0-9a-f]{12})?\.tmp$/;
@@ -18,7 +15,7 @@ export const TEMP_PATTERN = /^\..+\.skewguard-([1-9]\d{0,9})(?:-[0-9a-f]{12})?\.
 export function tempName(file: string): string {
   let base = path.basename(file);
   while (Buffer.byteLength(base) > 200) base = base.slice(0, Math.max(1, base.length - Math.max(1, Buffer.byteLength(base) - 200)));
-  return path.join(path.dirname(file), `.${base}.skewguard-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  return path.join(path.dirname(file), `.${base}.skewguard-${process.pid}-${nodeCrypto().randomBytes(6).toString('hex')}.tmp`);
 }
 
 /** What the file looked like when it was read. */

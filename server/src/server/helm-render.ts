@@ -22,21 +22,16 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type * as Http from 'node:http';
-import type * as ChildProcess from 'node:child_process';
-import type * as Crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { nodeChildProcess as childProcess, nodeCrypto, nodeHttp as http } from '../shared/lazy-node';
 import { servedAt } from '../engine/kubernetes/served';
 import { parseVersion } from '../engine/families/helm/template/semver';
 import type { ChartRender, ChartEmission } from '../engine/families/helm/rendered';
 import { chartRootOf, looksLikeChartFile } from './chart-root';
 
 // node:http, node:crypto and node:child_process are loaded when a chart is first rendered (or hashed), not at every
-// server start: most runs never render (it is opt-in), and each costs start-up time.
-let httpMod: typeof Http | undefined, cryptoMod: typeof Crypto | undefined, childMod: typeof ChildProcess | undefined;
-const http = () => (httpMod ??= require('node:http') as typeof Http);
-const createHash = (algorithm: string) => (cryptoMod ??= require('node:crypto') as typeof Crypto).createHash(algorithm);
-const childProcess = () => (childMod ??= require('node:child_process') as typeof ChildProcess);
+// server start (shared/lazy-node.ts): most runs never render (it is opt-in).
+const createHash = (algorithm: string) => nodeCrypto().createHash(algorithm);
 
 export type { ChartRender, ChartEmission };
 

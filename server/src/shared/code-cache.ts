@@ -23,6 +23,7 @@ import * as vm from 'node:vm';
 import * as zlib from 'node:zlib';
 import Module from 'node:module';
 import { VERSION } from './version';
+import { nodeCrypto } from './lazy-node';
 import { setPendingCacheWrite, writePendingCodeCache } from './code-cache-handoff';
 
 const MAGIC = Buffer.from('skewguard-code-cache-2\n');
@@ -46,7 +47,7 @@ function checksum(b: Uint8Array): Buffer {
   const out = Buffer.alloc(SUM);
   const crc32 = (zlib as { crc32?: (d: Uint8Array) => number }).crc32;
   if (typeof crc32 === 'function') { out.writeUInt32BE(crc32(b) >>> 0); return out; }
-  return (require('node:crypto') as typeof import('node:crypto')).createHash('sha256').update(b).digest().subarray(0, SUM);
+  return nodeCrypto().createHash('sha256').update(b).digest().subarray(0, SUM);
 }
 
 /**
@@ -79,7 +80,7 @@ function writeCache(dir: string, file: string, prefix: string, payload: Buffer):
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     // Written at exit only: node:crypto is loaded here, not at start.
-    const tmp = `${file}.${process.pid}.${(require('node:crypto') as typeof import('node:crypto')).randomBytes(6).toString('hex')}.tmp`;
+    const tmp = `${file}.${process.pid}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`;
     const fd = fs.openSync(tmp, 'wx', 0o600);
     try { fs.writeSync(fd, Buffer.concat([MAGIC, checksum(payload), payload])); } finally { fs.closeSync(fd); }
     try { fs.renameSync(tmp, file); } catch { try { fs.unlinkSync(tmp); } catch { /* gone */ } return; }

@@ -1,7 +1,7 @@
 // A chart's packaged dependency (charts/*.tgz), read in memory: gunzip (node:zlib, bounded output) and a small tar
 // reader (ustar, pax `path` records, GNU long names). Never unpacked to disk; regular files only.
-import type * as Zlib from 'node:zlib';
 import { MAX_FILE_BYTES } from '../../files';
+import { nodeZlib } from '../../../shared/lazy-node';
 
 export interface TarEntry { name: string; text: string }
 /** An entry that is not read (a link: the tar holds no text for it), said where the archive is reported. */
@@ -22,13 +22,11 @@ const octal = (b: Uint8Array, start: number, len: number): number => {
   return /^[0-7]+$/.test(s) ? parseInt(s, 8) : NaN;
 };
 
-/** node:zlib, loaded the first time a .tgz is read rather than at every server start. */
-let zlib: typeof Zlib | undefined;
-
 export function readTgz(bytes: Uint8Array): TarResult {
   let tar: Buffer;
   try {
-    tar = (zlib ??= require('node:zlib') as typeof Zlib).gunzipSync(bytes, { maxOutputLength: MAX_UNPACKED });
+    // node:zlib, loaded the first time a .tgz is read rather than at every server start.
+    tar = nodeZlib().gunzipSync(bytes, { maxOutputLength: MAX_UNPACKED });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     // ERR_WEB_EXTENSION: the web extension's zlib, which unpacks nothing (web/shims/misc.ts) — not the archive's fault.

@@ -5,12 +5,11 @@ import { CHART_VALUES, GoStruct, TypedInt, Unk, UNORDERED, mutating, type Method
 import { NotEvaluated, cmpStr, formatV, sprint, sprintf, sprintln } from './fmt';
 import { semverCompare, parseVersion, versionString } from './semver';
 import { toYaml, toJson, fromYaml, toPrettyJson, toRawJson, fromJson } from './yaml';
-import type * as Crypto from 'node:crypto';
 import type { RenderScope } from './eval';
+import { nodeCrypto } from '../../../../shared/lazy-node';
 
 /** node:crypto, loaded by the first sha256sum/sha1sum rather than at every server start. */
-let cryptoMod: typeof Crypto | undefined;
-const createHash = (algorithm: string) => (cryptoMod ??= require('node:crypto') as typeof Crypto).createHash(algorithm);
+const createHash = (algorithm: string) => nodeCrypto().createHash(algorithm);
 
 export interface FnCtx {
   fail(msg: string): never;
