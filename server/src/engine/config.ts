@@ -394,7 +394,7 @@ export function checkCliOverrides(cli: Overrides): string[] {
 
 export interface WorkspaceFacts {
   /** A StarlingX localhost.yml found in the workspace and what it says. */
-  localhost?: { path: string; kubernetesVersion?: string };
+  localhost?: { path: string; kubernetesVersion?: string; note?: string };
   /** kata-deploy's image tags in the workspace (its DaemonSet or Helm values): the Kata window when none is configured. */
   kataDeploy?: { path: string; tags: string[] };
 }
@@ -500,7 +500,7 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
   else if (input.workspace?.localhost) {
     const l = input.workspace.localhost;
     kubernetes = windowFromStarlingx(release, l.kubernetesVersion, {
-      kind: 'workspace', detail: `${l.path}: StarlingX ${release.release} upgrade path from ${l.kubernetesVersion ?? `the default ${release.default}`}`,
+      kind: 'workspace', detail: `${l.path}: StarlingX ${release.release} upgrade path from ${l.kubernetesVersion ?? `the default ${release.default}`}${l.note ? ` (${l.note})` : ''}`,
     });
   } else {
     kubernetes = windowFromStarlingx(release, undefined, { kind: 'default', detail: `StarlingX ${release.release} default Kubernetes ${release.default} to its newest version` });

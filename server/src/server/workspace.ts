@@ -22,7 +22,7 @@ export class WorkspaceState {
   private configPathCache = new Map<string, string | null>();
   private facts = new Map<string, WorkspaceFacts>();
   /** Per workspace root: the first localhost.yml below it (a bounded walk), or null. */
-  private rootLocalhost = new Map<string, string | null>();
+  private rootLocalhost = new Map<string, AnchorChoice | null>();
   /** Texts of open documents, which win over the disk. */
   readonly openTexts = new Map<string, string>();
 
@@ -118,7 +118,9 @@ export class WorkspaceState {
     return this.kataChainForRoot(this.rootFor(file) ?? path.dirname(file));
   }
   private kataChainForRoot(root: string): KataChainFacts {
-    return memoIn(this.kataChains, root, () => walkKataChain(root, [...this.openTexts.keys()], (p) => this.readText(p)), 16);
+    // Files on disk only (open buffers count for their content): kata-deploy's tag sets the Kata window, which must not
+    // depend on what is open (nor on which files come first when the walk's caps are reached).
+    return memoIn(this.kataChains, root, () => walkKataChain(root, [], (p) => this.readText(p)), 16);
   }
   private kataChains = new Map<string, KataChainFacts>();
 
@@ -221,25 +223,30 @@ export class WorkspaceState {
   }
 
   /**
-   * Workspace facts for a file: the localhost.yml nearest to it — in its folder or a parent folder up to the
-   * workspace root, else the first one found below the root (open documents count as files on disk).
+   * Workspace facts for a file: the localhost.yml nearest to it — the file itself when it is one, else in its folder or
+   * a parent folder up to the workspace root, else the first one found below the root. Only files on disk are looked
+   * for (an open buffer counts for its own content, never for whether a file is there): the window of a file is the
+   * same whatever is open and in whichever order, in the editor and in lsp-lint. Several bootstrap files in the folder
+   * that wins: the choice (anchorOrder) is said in the facts' note.
    */
   factsFor(file: string): WorkspaceFacts {
     const root = this.rootFor(file) ?? path.dirname(file);
     const dir = path.dirname(file);
+    const self = isAnchorName(file);
     // Folders that find the same localhost.yml share one facts object: it is read and parsed once, and the
-    // resolved configuration cached on the facts is shared too.
-    return memoIn(this.facts, dir, () => {
-      const found = this.nearestLocalhost(dir, root) ?? this.firstBelow(root);
+    // resolved configuration cached on the facts is shared too. A bootstrap file is its own anchor.
+    return memoIn(this.facts, self ? file : dir, () => {
+      const found: AnchorChoice | undefined = self ? { file, among: [file] } : this.nearestLocalhost(dir, root) ?? this.firstBelow(root);
       // kata-deploy's tag is the window of the files under the same .skewguard.yaml (or none) as its DaemonSet/values.
       const scope = this.configFor(file)?.path ?? '';
-      return memoIn(this.factsByLocalhost, `${root}\u0000${found ?? ''}\u0000${scope}`, () => {
+      return memoIn(this.factsByLocalhost, `${root}\u0000${found?.file ?? ''}\u0000${scope}`, () => {
         // kata-deploy's tags: looked up (a walk of the workspace) only when a Kata file's window needs them.
         const ws = this;
         let kd: WorkspaceFacts['kataDeploy'] | null | undefined;
         const lazy = { get kataDeploy() { return (kd ??= ws.kataDeployOf(root, scope) ?? null) ?? undefined; } };
         if (!found) return lazy;
-        return Object.defineProperties({ localhost: { path: path.relative(root, found) || found, kubernetesVersion: workspaceFacts.anchorKubernetesVersion(this.readText(found)) } }, Object.getOwnPropertyDescriptors(lazy)) as WorkspaceFacts;
+        const note = competitionNote(found, root);
+        return Object.defineProperties({ localhost: { path: path.relative(root, found.file) || found.file, kubernetesVersion: workspaceFacts.anchorKubernetesVersion(this.readText(found.file)), ...(note ? { note } : {}) } }, Object.getOwnPropertyDescriptors(lazy)) as WorkspaceFacts;
       });
     });
   }
@@ -253,23 +260,21 @@ export class WorkspaceState {
     return { path: files.join(', '), tags: k.map((x) => x.tag) };
   }
 
-  private firstBelow(root: string): string | undefined {
-    return memoIn(this.rootLocalhost, root, () => findLocalhost(root, [...this.openTexts.keys()]) ?? null) ?? undefined;
+  private firstBelow(root: string): AnchorChoice | undefined {
+    return memoIn(this.rootLocalhost, root, () => findLocalhost(root) ?? null) ?? undefined;
   }
 
-  /** The localhost.yml in dir or the nearest parent up to root; each folder is read once (until invalidate()). */
-  private nearestLocalhost(dir: string, root: string): string | undefined {
+  /** The localhost.yml in dir or the nearest parent up to root (on disk); each folder is read once (until invalidate()). */
+  private nearestLocalhost(dir: string, root: string): AnchorChoice | undefined {
     return memoIn(this.nearestCache, `${root}\u0000${dir}`, () => {
-      const open = [...this.openTexts.keys()].filter((p) => path.dirname(p) === dir && isAnchorName(p)).sort()[0];
-      if (open) return open;
       let names: string[] = [];
-      try { names = fs.readdirSync(dir).filter(isAnchorName).sort(); } catch { /* unreadable folder */ }
-      if (names.length) return path.join(dir, names[0]);
+      try { names = fs.readdirSync(dir, { withFileTypes: true }).filter((e) => !e.isDirectory() && isAnchorName(e.name)).map((e) => e.name); } catch { /* unreadable folder */ }
+      if (names.length) return chooseAnchor(dir, names);
       if (dir === root || path.dirname(dir) === dir || !dir.startsWith(root)) return null;
       return this.nearestLocalhost(path.dirname(dir), root) ?? null;
     }) ?? undefined;
   }
-  private nearestCache = new Map<string, string | null>();
+  private nearestCache = new Map<string, AnchorChoice | null>();
 }
 
 /** Most bytes of a .skewguard.yaml that are read (a configuration is a few lines). */
@@ -306,22 +311,46 @@ export function readDisk(file: string): string | undefined {
 
 const SKIP_DIRS = new Set([...ALWAYS_SKIPPED_FOLDERS, 'dist', 'out', '.vscode-test', 'vendor']);
 
-/** Breadth-first search for a localhost.yml, a few levels deep (first found wins, sorted by name per level). */
-function findLocalhost(root: string, open: string[], maxDepth = 3): string | undefined {
-  const openHit = open.filter((p) => p.startsWith(root + path.sep) && isAnchorName(p)).sort()[0];
-  if (openHit) return openHit;
+/** The bootstrap file chosen for a file's window, and the bootstrap files it was chosen among (one folder's). */
+export interface AnchorChoice { file: string; among: string[] }
+
+/**
+ * The order in which bootstrap files of one folder are chosen: localhost.yml, then localhost.yaml (the names StarlingX
+ * reads), then the others by name (code-unit order, the same on every machine and locale).
+ */
+export function anchorOrder(a: string, b: string): number {
+  const rank = (n: string) => (n === 'localhost.yml' ? 0 : n === 'localhost.yaml' ? 1 : 2);
+  return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+function chooseAnchor(dir: string, names: string[]): AnchorChoice {
+  const sorted = [...names].sort(anchorOrder);
+  return { file: path.join(dir, sorted[0]), among: sorted.map((n) => path.join(dir, n)) };
+}
+
+/** Several bootstrap files competed: which one sets the window, and how to choose another way. */
+export function competitionNote(c: AnchorChoice, root: string): string | undefined {
+  if (c.among.length < 2) return undefined;
+  const folder = path.relative(root, path.dirname(c.file)).split(path.sep).join('/');
+  return `${c.among.length} bootstrap files in ${folder ? `${folder}/` : 'the workspace folder'}: using ${path.basename(c.file)}; set kubernetes.window (or starlingx.release) in .skewguard.yaml to choose`;
+}
+
+/**
+ * Breadth-first search on disk for a localhost.yml, a few levels deep: the first folder (by name, per level) that holds
+ * one, and in it the first by anchorOrder.
+ */
+function findLocalhost(root: string, maxDepth = 3): AnchorChoice | undefined {
   let level = [root];
   for (let depth = 0; depth <= maxDepth && level.length; depth++) {
     const next: string[] = [];
     for (const dir of level) {
       let entries: fs.Dirent[];
       try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { continue; }
-      // Only what is kept is sorted (the same order as sorting all): the first localeCompare costs ~10 ms (ICU).
-      const byName = (a: fs.Dirent, b: fs.Dirent) => a.name.localeCompare(b.name);
       const anchors = entries.filter((e) => e.isFile() && isAnchorName(e.name));
-      if (anchors.length) return path.join(dir, anchors.sort(byName)[0].name);
-      const dirs = entries.filter((e) => e.isDirectory() && !SKIP_DIRS.has(e.name) && !e.name.startsWith('.'));
-      for (const e of dirs.sort(byName)) next.push(path.join(dir, e.name));
+      if (anchors.length) return chooseAnchor(dir, anchors.map((e) => e.name));
+      // Code-unit order, as chooseAnchor's (localeCompare's order depends on the locale, and its first call costs ~10 ms).
+      const dirs = entries.filter((e) => e.isDirectory() && !SKIP_DIRS.has(e.name) && !e.name.startsWith('.')).map((e) => e.name).sort();
+      for (const n of dirs) next.push(path.join(dir, n));
     }
     level = next.slice(0, 500);
   }
