@@ -32,6 +32,9 @@ export function languageIdFor(uri: string): string {
   return 'yaml';
 }
 
+/** A finding whose fix --fix did not apply, and why ("not fixed: the Kata window is the default 4.1; set kata.window"). */
+export interface NotFixed { code: string; range: Diagnostic['range']; message: string; reason: string }
+
 export class ServerSession {
   private conn: ProtocolConnection;
   private waiters = new Map<string, { version: number; resolve: (d: Diagnostic[]) => void; reject: (e: Error) => void }>();
@@ -169,13 +172,15 @@ export class ServerSession {
     this.published.delete(uri);
     this.notify(() => this.conn.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } }));
   }
-  async fixAll(uri: string): Promise<TextEdit[]> {
+  /** Fix-all's edits, and the findings whose fix it left alone with why (a key under a default window: server/fix-window.ts). */
+  async fixAll(uri: string): Promise<{ edits: TextEdit[]; notFixed: NotFixed[] }> {
     const actions = (await this.request(() => this.conn.sendRequest(CodeActionRequest.type, {
       textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
       context: { diagnostics: [], only: [FIX_ALL_KIND] },
     }))) as CodeAction[] | null;
     const a = (actions ?? []).find((x) => x.kind === FIX_ALL_KIND);
-    return (a?.edit?.changes?.[uri] ?? []) as TextEdit[];
+    const held = (a?.data as { notFixed?: unknown } | undefined)?.notFixed;
+    return { edits: (a?.edit?.changes?.[uri] ?? []) as TextEdit[], notFixed: Array.isArray(held) ? held as NotFixed[] : [] };
   }
   /** Which of the walked paths the ignore: lists leave out, decided by the server as in the editor. */
   ignoredFiles(paths: string[], dirs: boolean[]): Promise<IgnoredFilesResult> {

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { globMatcher } from './glob';
 import { LineIndex } from './text';
 import { parseYaml, type YamlFile, type OffsetRange } from './parse/yaml';
-import type { Diagnostic, Family, Severity, SeveritySetting } from './types';
+import type { Diagnostic, Family, Severity, SeveritySetting, SourceInfo } from './types';
 import type { ResolvedConfig } from './config';
 import { allRules, docsUrl, ruleIds, notSuppressible } from './rules';
 import type { NeighbourFacts } from './families/registry';
@@ -60,6 +60,8 @@ export interface AnalyzeResult extends FamilyResults {
   path?: string;
   /** The steps of the file's window (its family's versions), in order: the columns of a per-step verdict. */
   windowSteps?: readonly string[];
+  /** Where that window came from (the family's stepsSource, else the Kubernetes window's): 'default' when nobody chose it. */
+  windowSource?: SourceInfo;
 }
 
 /** Each finding's steps (engine/steps.ts), among the window's; a finding of no step concerns them all (one shared array). */
@@ -194,6 +196,7 @@ function analyzeStages(input: AnalyzeInput, diagnostics: Diagnostic[], emit: Emi
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   const result: AnalyzeResult = { family, diagnostics, yaml, ...own, staleReported: own.staleReported ?? false, config, path: input.path };
   attachSteps(result, familyById(family)?.steps?.(result));
+  if (result.windowSteps) result.windowSource = familyById(family)?.stepsSource?.(result) ?? config.kubernetes.source;
   return result;
 }
 

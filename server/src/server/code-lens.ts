@@ -33,7 +33,9 @@ export function codeLenses(uri: string, result: AnalyzeResult): CodeLens[] {
   }
   if (!v.axis || !v.steps.length) return [];
   const all = result.diagnostics.map(finding);
-  const out = [lens(`${v.axis.name} ${windowText(v)}:`, { uri, step: `the whole window (${windowText(v)})`, findings: all })];
+  // A window nobody chose is said so: "Kata Containers 3.32.0 (default):".
+  const dflt = result.windowSource?.kind === 'default' ? ' (default)' : '';
+  const out = [lens(`${v.axis.name} ${windowText(v)}${dflt}:`, { uri, step: `the whole window (${windowText(v)}${dflt})`, findings: all })];
   for (const r of runsOf(v)) {
     const idx = [...new Set(r.steps.flatMap((s) => s.findings))].sort((a, b) => a - b);
     out.push(lens(`${r.label} ${verdictMark(r.verdict)}`, { uri, step: `${v.axis.name} ${r.label}`, findings: idx.map((i) => all[i]) }));

@@ -16,7 +16,7 @@ import { setParseCacheBudget } from '../engine/parse/yaml';
 import { resolveConfig, describeResolved, checkCliOverrides, type ResolvedConfig, type LoadedConfig } from '../engine/config';
 import { hover, complete } from '../engine/language';
 import { familyById } from '../engine/families/registry';
-import type { Diagnostic, Severity } from '../engine/types';
+import type { Diagnostic, Severity, TextEdit } from '../engine/types';
 import { LineIndex } from '../engine/text';
 import { docsUrl } from '../engine/rules';
 import { invalidConfig, internalError, describeFailure } from '../engine/rules/general';
@@ -24,13 +24,14 @@ import { parseFaults, injectFault } from '../engine/faults';
 import { FramingCheck } from './framing';
 import { ParamsCheckedReader } from './params-check';
 import { chooseNonOverlapping, type Span } from './fix-all';
+import { defaultWindowReason, fixTouchesKey } from './fix-window';
 import { moreActions, type ActionContext } from './code-actions';
 import { actionContext, setClient, docHrefFor, docsHover } from './editor-support';
 import { ignoredFile, registerIgnoredFiles } from './ignore';
 import { registerWindowCommands } from './window-command';
-import { fileStatus } from './window-status';
+import { fileStatus, mark } from './window-status';
 import { configCompletion } from './config-language';
-import { registerWorkspaceCommands } from './workspace-check';
+import { registerWorkspaceCommands, readWorkspaceFile } from './workspace-check';
 import { hoverContents } from './hover-text';
 import { didYouMeanFixes } from './config-fixes';
 import {
@@ -259,6 +260,8 @@ connection.onDidChangeWatchedFiles((p) => {
   if (p?.changes?.length && p.changes.every((c) => onlyManifest(c.uri))) {
     files.invalidate();
     for (const c of p.changes) { const f = uriToPath(c.uri); if (!ws.openTexts.has(f)) crdIndexChanged(c.uri, undefined); }
+    // A file whose findings were published while it was not open changed on disk: its findings are checked again.
+    recheckClosed(p.changes.map((c) => c.uri));
     return;
   }
   // .skewguard.yaml, a localhost.yml or a chart's file changed on disk: reload facts and re-check open files.
@@ -276,6 +279,7 @@ const onlyManifest = (uri: string) => /\.(ya?ml|json)$/i.test(uri) && !affectsWo
 function crdIndexChanged(uri: string, text: string | undefined, before?: string): void {
   if (!ws.crdsChanged(uriToPath(uri), text, before)) return;
   for (const d of documents.all()) if (d.uri !== uri) schedule(d, debounce());
+  recheckClosed();
 }
 
 // VS Code: the user trusted the workspace; Helm may now be run (when the configuration asks for it).
@@ -474,6 +478,7 @@ function publishConfigProblems(): void {
 function workspaceChanged(uri: string, delay: number): void {
   ws.invalidate();
   for (const d of documents.all()) if (d.uri !== uri) schedule(d, delay);
+  recheckClosed();
   if (isConfigFile(uri)) publishConfigProblems();
   void connection.sendNotification(ConfigChangedNotification, {});
 }
@@ -482,6 +487,7 @@ function revalidateAll(): void {
   ws.invalidateAll();
   helm.reset();
   for (const d of documents.all()) schedule(d, 0);
+  recheckClosed();
   publishConfigProblems();
   void connection.sendNotification(ConfigChangedNotification, {});
 }
@@ -541,6 +547,7 @@ function workspaceFailure(uri: string, e: unknown): void {
 
 documents.onDidOpen((e) => {
   const file = uriToPath(e.document.uri);
+  publishedClosed.delete(e.document.uri);
   try {
     if (affectsWorkspace(e.document.uri)) {
       // Open documents win over the disk. A buffer equal to the file on disk changes no other file's window (lsp-lint
@@ -706,8 +713,12 @@ connection.onCodeAction(guarded('codeAction', [], (p) => {
   const actions: CodeAction[] = [];
   const here: ActionContext['here'] = [];
   // Fix-all's edits, worked out once per request (the quick-fix menu asks for both kinds).
-  let fixAll: ReturnType<typeof fixAllEdits> | undefined;
-  const allEdits = () => (fixAll ??= fixAllEdits(c.result.diagnostics, c.doc, uri));
+  let fixAll: FixAllPlan | undefined;
+  const plan = () => (fixAll ??= fixAllPlan(c.result, c.doc, uri));
+  const allEdits = () => plan().edits;
+  // Under a window nobody chose, a fix that removes or rewrites a key is not fix-all's (fix-window.ts); as a quick fix
+  // the user may still pick it, but it is not the preferred one (an editor's auto-fix applies that) and says why.
+  const heldReason = defaultWindowReason(c.result);
   if (wantsQuick) {
     for (const d of [...c.result.diagnostics]) {
       const ctxDiag = p.context.diagnostics.find((x) => x.code === d.ruleId && sameRange(x.range, d.range));
@@ -716,11 +727,13 @@ connection.onCodeAction(guarded('codeAction', [], (p) => {
       here.push({ d, lsp: ctxDiag ?? toLsp(d) });
       if (!fixesOf(d, uri).length) continue;
       for (const f of fixesOf(d, uri)) {
+        const held = !!heldReason && fixTouchesKey(c.doc.getText(), f.edits, (pos) => c.doc.offsetAt(pos));
+        const title = f.partial ? `${f.title} (partial)` : f.title;
         actions.push({
-          title: f.partial ? `${f.title} (partial)` : f.title,
+          title: held ? `${title} (${heldReason!.replace(/;.*/, '')})` : title,
           kind: CodeActionKind.QuickFix,
           diagnostics: [ctxDiag ?? toLsp(d)],
-          isPreferred: !!f.preferred,
+          isPreferred: !!f.preferred && !held,
           edit: { changes: { [uri]: f.edits } },
         });
       }
@@ -729,10 +742,15 @@ connection.onCodeAction(guarded('codeAction', [], (p) => {
     for (const a of didYouMeanFixes(uri, c.doc, p.context.diagnostics)) actions.push(a);
   }
   if (wantsFixAll) {
-    const edits = allEdits();
+    const { edits, held } = plan();
+    const kind = only?.includes(CodeActionKind.SourceFixAll) && !only.includes(FIX_ALL_KIND) ? CodeActionKind.SourceFixAll : FIX_ALL_KIND;
+    // What fix-all leaves under a default window is said: in the title, and to lsp-lint in the data (its report says it at each finding).
+    const notFixed = held.map((h) => ({ code: h.d.ruleId, range: h.d.range, message: h.d.message, reason: `not fixed: ${h.reason}` }));
+    const why = held.length ? `${held.length} not fixed: ${held[0].reason}` : '';
     if (edits.length) {
-      const kind = only?.includes(CodeActionKind.SourceFixAll) && !only.includes(FIX_ALL_KIND) ? CodeActionKind.SourceFixAll : FIX_ALL_KIND;
-      actions.push({ title: 'Fix all auto-fixable skewguard problems', kind, edit: { changes: { [uri]: edits } } });
+      actions.push({ title: `Fix all auto-fixable skewguard problems${why ? ` (${why})` : ''}`, kind, edit: { changes: { [uri]: edits } }, ...(held.length ? { data: { notFixed } } : {}) });
+    } else if (held.length) {
+      actions.push({ title: 'Fix all auto-fixable skewguard problems', kind, disabled: { reason: why }, data: { notFixed } });
     }
   }
   return actions;
@@ -744,18 +762,27 @@ connection.onCodeAction(guarded('codeAction', [], (p) => {
  */
 const blocksFixAll = (d: Diagnostic) => d.ruleId === internalError.id && !/^(rule:|fix|facts|publish|hover|completion|codeAction|codeLens|inlayHint)/.test(String(d.data?.stage ?? ''));
 
+interface FixAllPlan { edits: TextEdit[]; held: Array<{ d: Diagnostic; reason: string }> }
+
 /**
  * Preferred, complete fixes whose edits do not overlap (an earlier diagnostic's fix wins). Nothing for a file
- * that does not parse, or whose analysis failed outside a rule.
+ * that does not parse, or whose analysis failed outside a rule. A fix that removes or rewrites a key is left out
+ * (`held`, with why) when the window it was judged against is a default (fix-window.ts).
  */
-function fixAllEdits(diags: Diagnostic[], doc: TextDocument, uri: string) {
-  if (diags.some((d) => d.ruleId === 'syntax/parse-error' || blocksFixAll(d))) return [];
+function fixAllPlan(result: AnalyzeResult, doc: TextDocument, uri: string): FixAllPlan {
+  const diags = result.diagnostics;
+  if (diags.some((d) => d.ruleId === 'syntax/parse-error' || blocksFixAll(d))) return { edits: [], held: [] };
   const candidates: Array<Array<Span<LspDiagnostic['range']>>> = [];
+  const held: FixAllPlan['held'] = [];
+  const reason = defaultWindowReason(result);
+  const offset = (p: TextEdit['range']['start']) => doc.offsetAt(p);
   for (const d of [...diags]) {
     const f = fixesOf(d, uri).find((x) => x.preferred && !x.partial);
-    if (f) candidates.push(f.edits.map((e) => ({ start: doc.offsetAt(e.range.start), end: doc.offsetAt(e.range.end), edit: e })));
+    if (!f) continue;
+    if (reason && fixTouchesKey(doc.getText(), f.edits, offset)) { held.push({ d, reason }); continue; }
+    candidates.push(f.edits.map((e) => ({ start: offset(e.range.start), end: offset(e.range.end), edit: e })));
   }
-  return chooseNonOverlapping(candidates).map((c) => c.edit);
+  return { edits: chooseNonOverlapping(candidates).map((c) => c.edit), held };
 }
 
 connection.onRequest(ResolvedConfigRequest, (p: ResolvedConfigParams): ResolvedConfigResult | ResponseError => {
@@ -772,7 +799,8 @@ function resolvedConfigResult(p: ResolvedConfigParams): ResolvedConfigResult {
   const resolved = describeResolved(config);
   resolved.helm = helmDescription(resolved.helm as Record<string, unknown>, file, config, !!p.uri);
   const k = resolved.kubernetes as { window: string; source: { kind: string } };
-  const summary = `StarlingX ${config.starlingx.release.release} · Kubernetes ${k.window}${config.kata.window ? ` · Kata ${(resolved.kata as { window: string }).window}` : ''}`;
+  // Each part nobody chose is marked "(default)" (the status item, --print-config, Show Resolved Window).
+  const summary = `StarlingX ${config.starlingx.release.release}${mark(config.starlingx.source)} · Kubernetes ${k.window}${mark(config.kubernetes.source)}${config.kata.window ? ` · Kata ${(resolved.kata as { window: string }).window}${mark(config.kata.source)}` : ''}`;
   return {
     resolved,
     family: r?.result.family ?? null,
@@ -819,9 +847,43 @@ registerWorkspaceCommands(connection, () => ws, (uri, text) => {
   const doc = documents.get(uri) ?? TextDocument.create(uri, 'plaintext', 0, text);
   validateStages(doc);
   const r = results.get(uri);
-  if (!documents.get(uri)) results.delete(uri);
-  return r && { diagnostics: r.result.diagnostics.length, edits: () => fixAllEdits(r.result.diagnostics, doc, uri) };
+  if (!documents.get(uri)) { results.delete(uri); publishedClosed.add(uri); }
+  return r && { diagnostics: r.result.diagnostics.length, fixAll: () => fixAllPlan(r.result, doc, uri) };
 }, (uri) => documents.get(uri));
+
+/**
+ * Files that are not open whose diagnostics this server published (Check whole workspace, Fix all in workspace). When
+ * the configuration, the settings, a workspace fact or the data change, they are checked again from the disk (as ESLint
+ * does), in slices so that the editor's requests are answered meanwhile; one that cannot be read any more is cleared.
+ * Nothing in the Problems panel keeps an old window.
+ */
+const publishedClosed = new Set<string>();
+let recheckRun = 0;
+const RECHECK_SLICE = 25;
+
+function recheckClosed(only?: string[]): void {
+  const queue = only ? only.filter((u) => publishedClosed.has(u)) : [...publishedClosed];
+  if (!queue.length) return;
+  // A newer change restarts the whole list (only a single file's re-check runs beside a whole one).
+  const run = only ? recheckRun : ++recheckRun;
+  const slice = () => {
+    if (run !== recheckRun || shutdownRequested) return;
+    for (const uri of queue.splice(0, RECHECK_SLICE)) checkClosedAgain(uri);
+    if (queue.length) setImmediate(slice);
+  };
+  setImmediate(slice);
+}
+
+function checkClosedAgain(uri: string): void {
+  // Opened meanwhile: the open document is checked as such.
+  if (documents.get(uri) || !publishedClosed.has(uri)) { publishedClosed.delete(uri); return; }
+  const read = readWorkspaceFile(uriToPath(uri));
+  if ('reason' in read) { publishedClosed.delete(uri); void connection.sendDiagnostics({ uri, diagnostics: [] }).catch(() => undefined); return; }
+  try {
+    validateStages(TextDocument.create(uri, 'plaintext', 0, read.text));
+  } catch (e) { logFailure('workspace', uri, e); }
+  results.delete(uri);
+}
 // The window at a glance: code lens per step, inlay hints, the Upgrade Window view's request (code-lens.ts).
 registerWindowFeatures(connection, {
   current: (uri) => { const c = current(uri); return c && { result: c.result, text: c.doc.getText() }; },

@@ -169,7 +169,7 @@ function compact(r: AnalyzeResult, full: () => AnalyzeResult): AnalyzeResult {
     descs.fixes = refixed(i, d.ruleId, d.message, d.range, full);
     return Object.defineProperties({}, descs) as Diagnostic;
   });
-  return { family: r.family, diagnostics, config: r.config, path: r.path, staleReported: r.staleReported, windowSteps: r.windowSteps };
+  return { family: r.family, diagnostics, config: r.config, path: r.path, staleReported: r.staleReported, windowSteps: r.windowSteps, windowSource: r.windowSource };
 }
 
 /** The `fixes` of finding i of a compact part (made apart: it must not hold the finding it replaces). */
@@ -376,7 +376,7 @@ export class Scheduler {
       });
     }
     const out: Segmented = {
-      family: first.family, diagnostics, config: input.config, path: input.path, staleReported: first.staleReported,
+      family: first.family, diagnostics, config: input.config, path: input.path, staleReported: first.staleReported, windowSource: first.windowSource,
     };
     out[SEGMENTED] = { segments, parts };
     return out;

@@ -12,19 +12,23 @@ export interface FileStatus {
   ignored?: string;
 }
 
-const kube = (c: ResolvedConfig) => (c.kubernetes.minors.length > 1 ? `${c.kubernetes.minors[0]}..${c.kubernetes.minors[c.kubernetes.minors.length - 1]}` : c.kubernetes.minors[0]);
+const kube = (c: ResolvedConfig) => (c.kubernetes.minors.length > 1 ? `${c.kubernetes.minors[0]}..${c.kubernetes.minors[c.kubernetes.minors.length - 1]}` : c.kubernetes.minors[0]) + mark(c.kubernetes.source);
+
+/** A part of the window nobody chose (no command line, .skewguard.yaml, setting or workspace fact): said "(default)". */
+export const mark = (s: { kind?: string } | undefined) => (s?.kind === 'default' ? ' (default)' : '');
 
 export function fileStatus(family: string | null | undefined, facts: Record<string, unknown> | undefined, config: ResolvedConfig, ignored: IgnoreVerdict | undefined, root: string | undefined): FileStatus {
   if (ignored) return { ignored: describeIgnored(ignored, root) };
   if (!family) return {};
   const f = facts ?? {};
   const parts: string[] = [];
-  if (typeof f.starlingxRelease === 'string') parts.push(`StarlingX ${f.starlingxRelease}`, `Kubernetes ${kube(config)}`);
-  else if (Array.isArray(f.starlingxReleases) && f.starlingxReleases.length) parts.push(`StarlingX ${f.starlingxReleases.join(' → ')}`);
-  if (typeof f.kubernetesWindow === 'string' && !parts.some((p) => p.startsWith('Kubernetes'))) parts.push(`Kubernetes ${f.kubernetesWindow}`);
-  if (typeof f.kataWindow === 'string') parts.push(`Kata ${f.kataWindow}${typeof f.kataFlavour === 'string' ? ` (${f.kataFlavour})` : ''}`);
+  const stx = mark(config.starlingx.source);
+  if (typeof f.starlingxRelease === 'string') parts.push(`StarlingX ${f.starlingxRelease}${stx}`, `Kubernetes ${kube(config)}`);
+  else if (Array.isArray(f.starlingxReleases) && f.starlingxReleases.length) parts.push(`StarlingX ${f.starlingxReleases.join(' → ')}${stx}`);
+  if (typeof f.kubernetesWindow === 'string' && !parts.some((p) => p.startsWith('Kubernetes'))) parts.push(`Kubernetes ${f.kubernetesWindow}${mark(config.kubernetes.source)}`);
+  if (typeof f.kataWindow === 'string') parts.push(`Kata ${f.kataWindow}${mark(config.kata.source)}${typeof f.kataFlavour === 'string' ? ` (${f.kataFlavour})` : ''}`);
   const ctr = typeof f.containerdWindow === 'string' ? f.containerdWindow : undefined;
-  if (ctr) parts.push(`containerd ${ctr}`);
+  if (ctr) parts.push(`containerd ${ctr}${mark(f.containerdWindowSource as { kind?: string } | undefined)}`);
   // A family whose facts name no window: the Kubernetes window, which every family's checks start from.
   if (!parts.length) parts.push(`Kubernetes ${kube(config)}`);
   return { fileWindow: parts.join(' · ') };

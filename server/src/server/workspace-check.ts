@@ -10,13 +10,34 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { collectFiles } from '../cli/files';
 import { MAX_FILE_BYTES } from '../shared/limits';
 import type { WorkspaceState } from './workspace';
+import type { Diagnostic } from '../engine/types';
 
 export const CheckWorkspaceRequest = 'skewguard/checkWorkspace';
 export const FixAllWorkspaceRequest = 'skewguard/fixAllWorkspace';
 export const MAX_FILES = 5000;
 
-export interface CheckedFile { diagnostics: number; edits: () => TextEdit[] }
-export interface WorkspaceCheckResult { files: number; withFindings: number; notChecked: string[]; truncated?: string; changes?: Record<string, TextEdit[]> }
+/** A checked file: its number of findings, and fix-all's edits with the findings it left alone under a default window (fix-window.ts). */
+export interface CheckedFile { diagnostics: number; fixAll: () => { edits: TextEdit[]; held: Array<{ d: Diagnostic; reason: string }> } }
+export interface WorkspaceCheckResult {
+  files: number; withFindings: number; notChecked: string[]; truncated?: string; changes?: Record<string, TextEdit[]>;
+  /** Fix all in workspace: the findings whose fix was not applied, with why ("a.toml:3: kata/option-not-in-window: not fixed: …"; the first MAX_NOT_FIXED). */
+  notFixed?: string[];
+  /** How many findings' fixes were not applied (notFixed may list fewer). */
+  notFixedCount?: number;
+}
+/** How many not-fixed lines the answer holds at most. */
+export const MAX_NOT_FIXED = 200;
+
+/** A workspace file's text as the workspace check reads it (size limit, binary files), or why it is not read. */
+export function readWorkspaceFile(f: string): { text: string } | { reason: string } {
+  try {
+    const st = fs.statSync(f);
+    if (st.size > MAX_FILE_BYTES) return { reason: `over ${MAX_FILE_BYTES} bytes` };
+    const buf = fs.readFileSync(f);
+    if (buf.subarray(0, 8192).includes(0)) return { reason: 'binary' };
+    return { text: buf.toString('utf8').replace(/^\uFEFF/, '') };
+  } catch (e) { return { reason: (e as Error).message }; }
+}
 
 export function registerWorkspaceCommands(
   connection: Connection, ws: () => WorkspaceState, check: (uri: string, text: string) => CheckedFile | undefined, open: (uri: string) => TextDocument | undefined,
@@ -34,19 +55,22 @@ export function registerWorkspaceCommands(
       const uri = pathToFileURL(f).toString();
       let text = open(uri)?.getText();
       if (text === undefined) {
-        try {
-          const st = fs.statSync(f);
-          if (st.size > MAX_FILE_BYTES) { out.notChecked.push(`${path.relative(roots[0] ?? '', f)}: over ${MAX_FILE_BYTES} bytes`); continue; }
-          const buf = fs.readFileSync(f);
-          if (buf.subarray(0, 8192).includes(0)) { out.notChecked.push(`${path.relative(roots[0] ?? '', f)}: binary`); continue; }
-          text = buf.toString('utf8').replace(/^\uFEFF/, '');
-        } catch (e) { out.notChecked.push(`${path.relative(roots[0] ?? '', f)}: ${(e as Error).message}`); continue; }
+        const read = readWorkspaceFile(f);
+        if ('reason' in read) { out.notChecked.push(`${path.relative(roots[0] ?? '', f)}: ${read.reason}`); continue; }
+        text = read.text;
       }
       const r = check(uri, text);
       if (!r) continue;
       out.files++;
       if (r.diagnostics) out.withFindings++;
-      if (fix) { const edits = r.edits(); if (edits.length) out.changes![uri] = edits; }
+      if (fix) {
+        const { edits, held } = r.fixAll();
+        if (edits.length) out.changes![uri] = edits;
+        for (const h of held) {
+          out.notFixedCount = (out.notFixedCount ?? 0) + 1;
+          if ((out.notFixed ??= []).length < MAX_NOT_FIXED) out.notFixed.push(`${path.relative(roots[0] ?? '', f)}:${h.d.range.start.line + 1}: ${h.d.ruleId}: not fixed: ${h.reason}`);
+        }
+      }
     }
     return out;
   };

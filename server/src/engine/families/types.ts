@@ -4,7 +4,7 @@
 import type { AnalyzeInput, AnalyzeResult } from '../analyze';
 import type { CompletionResult, HoverResult } from '../language';
 import type { YamlFile } from '../parse/yaml';
-import type { Position } from '../types';
+import type { Position, SourceInfo } from '../types';
 import type { Finding, Rule, RuleMeta } from '../rules/types';
 import type { FileAccess } from '../files';
 
@@ -82,6 +82,12 @@ export interface FamilyModule<Id extends string = string> {
   facts(result: AnalyzeResult): Record<string, unknown> | undefined;
   /** The steps of the file's window (the versions each finding's `steps` are among), in order; undefined when none. */
   steps?(result: AnalyzeResult): readonly string[] | undefined;
+  /**
+   * Where the file's window (those steps) came from: set by the user (cli, config, settings), found in the workspace,
+   * or a default (fix-all applies no fix that removes or rewrites a key under a default window). Absent: the
+   * Kubernetes window's source.
+   */
+  stepsSource?(result: AnalyzeResult): SourceInfo | undefined;
   /** What those steps are versions of, as the per-step views name them; absent: Kubernetes minors. */
   stepsName?: 'Kata Containers' | 'Containerd';
   /** Loads the family's upstream data (cached by the loader). */

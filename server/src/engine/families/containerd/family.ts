@@ -62,6 +62,7 @@ export const containerd: FamilyModule<'containerd'> = {
     containerdConfigVersion: r.containerd.version, containerdRuntimes: r.containerd.runtimeNames(),
   } : undefined),
   steps: (r) => r.containerd?.window.minors,
+  stepsSource: (r) => r.containerd?.window.source,
   stepsName: 'Containerd',
   data: containerdData,
 };

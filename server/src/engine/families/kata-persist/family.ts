@@ -90,6 +90,7 @@ export const kataPersist: FamilyModule<'kata-persist'> = {
   hover: (r, text, pos) => (r.persist ? persistHover(r.persist, text, pos) : undefined),
   complete: () => [],
   facts: (r) => (r.persist ? { persistKind: r.persist.kind, eras: r.persist.eras().map((id) => ({ id, writtenBy: r.persist!.eraRange(id) })), kataWindow: r.persist.windowText } : undefined),
+  stepsSource: (r) => (r.config ? resolveKataWindow(r.config).source : undefined),
   steps: (r) => r.persist?.window ?? (r.config ? resolveKataWindow(r.config).window : undefined),
   stepsName: 'Kata Containers',
   data: persistData,

@@ -84,6 +84,7 @@ export const kataConfig: FamilyModule<'kata-config'> = {
   facts: (r) => (r.kataCrossing
     ? { kataFlavour: `${r.kataCrossing.first.flavour} → ${r.kataCrossing.second.flavour}`, kataFlavourSource: r.kataCrossing.first.windowSource, kataWindow: r.kataCrossing.windowText }
     : r.kata ? { kataFlavour: r.kata.flavour, kataFlavourSource: r.kata.flavourSource, kataWindow: r.kata.windowText } : undefined),
+  stepsSource: (r) => (r.config ? resolveKataWindow(r.config).source : undefined),
   steps: (r) => (r.kataCrossing ? r.kataCrossing.sides.flatMap((s) => s.window) : r.kata?.window ?? (r.config ? resolveKataWindow(r.config).window : undefined)),
   stepsName: 'Kata Containers',
   data: kataData,

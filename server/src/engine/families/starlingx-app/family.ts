@@ -69,5 +69,6 @@ export const starlingxApp: FamilyModule<'starlingx-app'> = {
   complete: appComplete,
   facts: (r) => (r.app ? { starlingxReleases: r.app.releases, app: typeof r.app.value.app_name === 'string' ? r.app.value.app_name : null } : undefined),
   steps: (r) => r.app?.releases,
+  stepsSource: (r) => r.config?.starlingx.source,
   data: appMetadata,
 };
