@@ -665,8 +665,16 @@ connection.onHover(guarded('hover', null, (p) => {
   if (dh) return dh;
   const v = viewAt(c.result, c.doc.getText(), p.position);
   const h = hover(v.result, v.text, v.position);
-  return h ? { contents: hoverContents(h.markdown, ws.rootFor(uriToPath(p.textDocument.uri))), range: h.range && v.back(h.range) } : null;
+  return h ? { contents: hoverContents(h.markdown + windowChoiceNote(c.result, uriToPath(p.textDocument.uri)), ws.rootFor(uriToPath(p.textDocument.uri))), range: h.range && v.back(h.range) } : null;
 }));
+
+/** Several bootstrap files competed for the file's Kubernetes window: which one was used, and how to choose (workspace.ts). */
+function windowChoiceNote(r: AnalyzeResult, file: string): string {
+  const k = r.config?.kubernetes.source;
+  if (!k || k.kind !== 'workspace' || r.windowSource !== k) return '';
+  const l = ws.factsFor(file).localhost;
+  return l?.note ? `\n\nKubernetes window from ${l.path}: ${l.note}.` : '';
+}
 
 connection.onCompletion(guarded('completion', [], (p) => {
   const c = current(p.textDocument.uri);

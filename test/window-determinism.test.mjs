@@ -1,0 +1,220 @@
+// Issue #27 items 1, 3 and 4: one window whatever is open, nothing stale, defaults visible, no key deleted under a window
+// nobody chose. The same workspace goes through the language server (over LSP) with different files open in different
+// orders, and through lsp-lint: the findings must be the same. A window change after "Check whole workspace" re-checks
+// every published list. Fix-all (lsp-lint --fix, the editor's, the workspace's) leaves a key alone under a default window.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { LspClient, makeWorkspace, uriOf, repoRoot } from './helpers/lsp-client.mjs';
+
+const bin = path.join(repoRoot, 'bin', 'lsp-lint.js');
+
+// Three bootstrap files in one folder, as a StarlingX site keeps them; manifests elsewhere take their window from it.
+const LOCALHOST = (v) => `system_mode: simplex\nkubernetes_version: ${v}\n`;
+const DEVICE_CLASS = 'apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu\nspec:\n  selectors:\n  - cel:\n      expression: device.driver == "gpu.example.com"\n';
+const INGRESS = 'apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  backend:\n    serviceName: web\n    servicePort: 80\n';
+const SITE = {
+  'starlingx/localhost-oidc.yml': LOCALHOST('1.34.1'),
+  'starlingx/localhost.yml': LOCALHOST('1.32.2'),
+  'starlingx/localhost-sx.yml': LOCALHOST('1.33.0'),
+  'apps/deviceclass.yaml': DEVICE_CLASS,
+  'apps/ingress.yaml': INGRESS,
+};
+const MANIFESTS = ['apps/deviceclass.yaml', 'apps/ingress.yaml'];
+const NOTE = /3 bootstrap files in starlingx\/: using localhost\.yml; set kubernetes\.window \(or starlingx\.release\) in \.skewguard\.yaml to choose/;
+
+function lintRun(cwd, args) {
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', timeout: 120000 });
+  assert.equal(r.error, undefined, String(r.error));
+  return r;
+}
+const rel = (root, f) => path.relative(root, f).split(path.sep).join('/');
+const fromCli = (m) => `${m.ruleId} ${m.line - 1}:${m.column - 1}-${m.endLine - 1}:${m.endColumn - 1} ${m.message}`;
+const fromLsp = (d) => `${d.code} ${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character} ${d.message}`;
+
+async function server(t, root, opts = {}) {
+  const client = new LspClient(root, opts);
+  t.after(() => client.kill());
+  await client.initialize();
+  return client;
+}
+
+test('#27 item 1: a manifest\'s window is the same whatever bootstrap file is open, in whatever order, after a restart, and in lsp-lint', async (t) => {
+  const root = makeWorkspace(SITE);
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const uri = (f) => uriOf(path.join(root, f));
+  const r = lintRun(root, ['-f', 'json', '--max-warnings', '-1', '.']);
+  const cli = Object.fromEntries(JSON.parse(r.stdout).map((x) => [rel(root, x.filePath), x.messages.map(fromCli).sort()]));
+  // The window is localhost.yml's (the name StarlingX reads), 1.32..1.34: resource.k8s.io/v1 is not served before 1.34.
+  assert.ok(cli['apps/deviceclass.yaml'].some((m) => /1\.32/.test(m)), JSON.stringify(cli['apps/deviceclass.yaml']));
+
+  const orders = [
+    ['starlingx/localhost.yml', ...MANIFESTS],
+    ['starlingx/localhost-oidc.yml', ...MANIFESTS],
+    ['starlingx/localhost-sx.yml', 'starlingx/localhost-oidc.yml', ...MANIFESTS],
+    [...MANIFESTS],
+    [MANIFESTS[1], 'starlingx/localhost-oidc.yml', MANIFESTS[0], 'starlingx/localhost.yml'],
+  ];
+  for (const order of orders) {
+    const client = await server(t, root);
+    for (const f of order) await client.open(uri(f), SITE[f]);
+    for (const f of MANIFESTS) {
+      const got = client.published.get(uri(f)).at(-1).diagnostics.map(fromLsp).sort();
+      assert.deepEqual(got, cli[f], `${f} with ${order.join(', ')} opened`);
+    }
+    // A bootstrap file is checked against its own kubernetes_version, as lsp-lint checks it.
+    for (const f of order.filter((x) => x.startsWith('starlingx/'))) {
+      assert.deepEqual(client.published.get(uri(f)).at(-1).diagnostics.map(fromLsp).sort(), cli[f], f);
+    }
+    // Closing the bootstrap files changes nothing either: the manifests are checked again with the same result.
+    for (const f of order.filter((x) => x.startsWith('starlingx/'))) await client.conn.sendNotification('textDocument/didClose', { textDocument: { uri: uri(f) } });
+    const since = client.count(uri(MANIFESTS[0]));
+    await client.change(uri(MANIFESTS[0]), 2, [{ text: DEVICE_CLASS }]);
+    assert.deepEqual(client.published.get(uri(MANIFESTS[0])).slice(since).at(-1).diagnostics.map(fromLsp).sort(), cli[MANIFESTS[0]]);
+    client.kill();
+  }
+
+  // The choice is said: in the resolved window (the status item's tooltip, Show Resolved Window), in the hover and in --print-config.
+  const client = await server(t, root);
+  await client.open(uri('starlingx/localhost-oidc.yml'), SITE['starlingx/localhost-oidc.yml']);
+  await client.open(uri(MANIFESTS[0]), DEVICE_CLASS);
+  const rc = await client.request('skewguard/resolvedConfig', { uri: uri(MANIFESTS[0]) });
+  assert.equal(rc.resolved.kubernetes.window, '1.32..1.34');
+  assert.match(rc.resolved.kubernetes.source.detail, /^starlingx\/localhost\.yml: StarlingX 12\.0 upgrade path from 1\.32\.2 \(/);
+  assert.match(rc.resolved.kubernetes.source.detail, NOTE);
+  const hover = await client.request('textDocument/hover', { textDocument: { uri: uri(MANIFESTS[0]) }, position: { line: 1, character: 8 } });
+  assert.match(JSON.stringify(hover?.contents ?? null), NOTE);
+  const pc = lintRun(root, ['--print-config', MANIFESTS[0]]);
+  assert.equal(pc.status, 0, pc.stderr);
+  assert.match(JSON.parse(pc.stdout).kubernetes.source.detail, NOTE);
+  // The bootstrap file's own window is its own kubernetes_version (no other file competes for it).
+  const own = await client.request('skewguard/resolvedConfig', { uri: uri('starlingx/localhost-oidc.yml') });
+  assert.equal(own.resolved.kubernetes.window, '1.34');
+  assert.doesNotMatch(own.resolved.kubernetes.source.detail, /bootstrap files/);
+});
+
+test('#27 item 3: after "Check whole workspace", a change of the configuration, then of the settings, re-checks every published list, open or not', async (t) => {
+  const files = {
+    '.skewguard.yaml': 'kubernetes:\n  window: "1.18..1.21"\n',
+    'a/ingress.yaml': INGRESS,
+    'b/ingress.yaml': INGRESS,
+    'c/ingress.yaml': INGRESS,
+    'd/deviceclass.yaml': DEVICE_CLASS,
+  };
+  const root = makeWorkspace(files);
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const uri = (f) => uriOf(path.join(root, f));
+  const client = await server(t, root, { settings: { skewguard: {} } });
+  await client.open(uri('a/ingress.yaml'), INGRESS);
+  const r = await client.request('skewguard/checkWorkspace', {});
+  assert.equal(r.files, 4);
+  const closed = ['b/ingress.yaml', 'c/ingress.yaml', 'd/deviceclass.yaml'];
+  const latest = (f) => client.published.get(uri(f)).at(-1).diagnostics;
+  // 1.18..1.21: the old Ingress is served at first; the DeviceClass's group is not served at all.
+  for (const f of closed) assert.ok(latest(f).length > 0, f);
+  const before = Object.fromEntries(Object.keys(files).filter((f) => f !== '.skewguard.yaml').map((f) => [f, latest(f).map(fromLsp)]));
+  assert.ok(before['b/ingress.yaml'].some((m) => /1\.18\.\.1\.21|1\.22/.test(m)), JSON.stringify(before['b/ingress.yaml']));
+
+  // The window changes on disk (as "Change window…" or a save does): every list, open or not, is checked again.
+  const lintOf = () => Object.fromEntries(JSON.parse(lintRun(root, ['-f', 'json', '--max-warnings', '-1', '.']).stdout).map((x) => [rel(root, x.filePath), x.messages.map(fromCli).sort()]));
+  fs.writeFileSync(path.join(root, '.skewguard.yaml'), 'kubernetes:\n  window: "1.34"\n');
+  const want = lintOf();
+  const counts = Object.fromEntries(Object.keys(before).map((f) => [f, client.count(uri(f))]));
+  await client.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('.skewguard.yaml'), type: 2 }] });
+  for (const f of Object.keys(before)) {
+    const p = await client.waitFor(uri(f), (x) => JSON.stringify(x.diagnostics.map(fromLsp).sort()) === JSON.stringify(want[f]), { since: counts[f] });
+    assert.notDeepEqual(p.diagnostics.map(fromLsp), before[f], `${f} changed with the window`);
+  }
+  // The DeviceClass is clean at 1.34 and its list is empty now, not the 1.18..1.21 one.
+  assert.deepEqual(latest('d/deviceclass.yaml').map(fromLsp), want['d/deviceclass.yaml']);
+
+  // A settings change re-checks them too (here: the rule that found the Ingress is turned off).
+  const ruleId = latest('b/ingress.yaml')[0]?.code ?? client.published.get(uri('b/ingress.yaml')).find((x) => x.diagnostics.length).diagnostics[0].code;
+  client.settings = { skewguard: { rules: { [ruleId]: 'off' } } };
+  const counts2 = Object.fromEntries(closed.map((f) => [f, client.count(uri(f))]));
+  await client.conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
+  for (const f of closed) {
+    const p = await client.waitFor(uri(f), () => true, { since: counts2[f] });
+    assert.ok(!p.diagnostics.some((d) => d.code === ruleId), `${f}: ${ruleId} is off`);
+  }
+
+  // A file that was published while closed and is then deleted is cleared at the next change.
+  fs.rmSync(path.join(root, 'c/ingress.yaml'));
+  const c3 = client.count(uri('c/ingress.yaml'));
+  await client.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('c/ingress.yaml'), type: 3 }] });
+  const cleared = await client.waitFor(uri('c/ingress.yaml'), () => true, { since: c3 });
+  assert.deepEqual(cleared.diagnostics, []);
+});
+
+// A Kata configuration a user wrote for the Go runtime: ctlpath and valid_ctlpaths are read by the Go runtime up to 3.9.
+const KATA = '[hypervisor.qemu]\npath = "/usr/bin/qemu-system-x86_64"\nctlpath = "/usr/bin/qemu-ctl"\nvalid_ctlpaths = []\n\n[runtime]\nenable_debug = false\n';
+
+test('#27 item 4: lsp-lint --fix deletes no key under the default Kata window, says why at each finding, and does under a chosen one', () => {
+  const root = makeWorkspace({ 'node/configuration.toml': KATA });
+  try {
+    const file = path.join(root, 'node/configuration.toml');
+    const r = lintRun(root, ['--fix', '-f', 'json', '.']);
+    assert.equal(fs.readFileSync(file, 'utf8'), KATA, 'the file is left as it was');
+    const msgs = JSON.parse(r.stdout)[0].messages;
+    const held = msgs.filter((m) => m.ruleId === 'kata/option-not-in-window');
+    assert.ok(held.length >= 2, JSON.stringify(msgs));
+    for (const m of held) assert.match(m.message, /\(not fixed: the Kata window is the default \d+\.\d+\.\d+; set kata\.window\)$/);
+    assert.match(r.stderr, /lsp-lint: \d+ findings not fixed: the Kata window is the default \d+\.\d+\.\d+; set kata\.window/);
+    // --print-config marks the default: the summary and the source.
+    const pc = JSON.parse(lintRun(root, ['--print-config', 'node/configuration.toml']).stdout);
+    assert.equal(pc.kata.source.kind, 'default');
+    assert.match(pc.summary, /\(default\)/);
+
+    // A window the user chose (here the newest releases, which read neither key): the same fixes are applied.
+    fs.writeFileSync(path.join(root, '.skewguard.yaml'), 'kata:\n  window: "3.10..3.32"\n  flavour: go\n');
+    const r2 = lintRun(root, ['--fix', '-f', 'json', '.']);
+    const after = fs.readFileSync(file, 'utf8');
+    assert.doesNotMatch(after, /ctlpath/, after);
+    assert.match(after, /^path = /m, 'the other keys stay');
+    assert.doesNotMatch(r2.stdout, /not fixed/);
+    assert.doesNotMatch(r2.stderr, /not fixed/);
+  } finally { fs.rmSync(root, { recursive: true, force: true }); }
+});
+
+test('#27 item 4: in the editor, Fix all and Fix all in workspace leave the key under the default window and say so; the quick fix is not preferred; status and code lens say "(default)"', async (t) => {
+  const root = makeWorkspace({ 'node/configuration.toml': KATA, 'other/configuration.toml': KATA });
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const u = uriOf(path.join(root, 'node/configuration.toml'));
+  const client = await server(t, root);
+  const pub = await client.open(u, KATA, 1, 'toml');
+  const d = pub.diagnostics.find((x) => x.code === 'kata/option-not-in-window');
+  assert.ok(d, JSON.stringify(pub.diagnostics));
+  const actions = await client.request('textDocument/codeAction', { textDocument: { uri: u }, range: d.range, context: { diagnostics: [d] } });
+  const quick = actions.find((a) => /^Remove ctlpath/.test(a.title));
+  assert.ok(quick, JSON.stringify(actions.map((a) => a.title)));
+  assert.equal(!!quick.isPreferred, false);
+  assert.match(quick.title, /\(the Kata window is the default \d+\.\d+\.\d+\)$/);
+  const fixAll = actions.find((a) => a.kind === 'source.fixAll.skewguard');
+  assert.ok(fixAll, 'a fix-all action says why it does nothing');
+  assert.equal(fixAll.edit, undefined);
+  assert.match(fixAll.disabled.reason, /not fixed: the Kata window is the default \d+\.\d+\.\d+; set kata\.window/);
+  const ws = await client.request('skewguard/fixAllWorkspace', {});
+  assert.deepEqual(ws.changes, {});
+  assert.ok(ws.notFixedCount >= 4, JSON.stringify(ws));
+  assert.match(ws.notFixed[0], /configuration\.toml:\d+: kata\/option-not-in-window: not fixed: the Kata window is the default/);
+  const rc = await client.request('skewguard/resolvedConfig', { uri: u });
+  assert.match(rc.fileWindow, /^Kata \d+\.\d+\.\d+ \(default\)/);
+  const lenses = await client.request('textDocument/codeLens', { textDocument: { uri: u } });
+  assert.match(lenses[0].command.title, /^Kata Containers \d+\.\d+\.\d+ \(default\):$/);
+
+  // Chosen in the settings: no "(default)", and fix-all removes the keys.
+  client.settings = { skewguard: { kata: { window: '3.10..3.32', flavour: 'go' } } };
+  const since = client.count(u);
+  await client.conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
+  await client.waitFor(u, () => true, { since });
+  const rc2 = await client.request('skewguard/resolvedConfig', { uri: u });
+  assert.doesNotMatch(rc2.fileWindow, /default/);
+  const all = await client.request('textDocument/codeAction', { textDocument: { uri: u }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [], only: ['source.fixAll.skewguard'] } });
+  assert.equal(all.length, 1);
+  assert.equal(all[0].disabled, undefined);
+  assert.ok(all[0].edit.changes[u].length >= 2);
+  const lenses2 = await client.request('textDocument/codeLens', { textDocument: { uri: u } });
+  assert.doesNotMatch(lenses2[0].command.title, /default/);
+});
