@@ -218,3 +218,20 @@ test('#27 item 4: in the editor, Fix all and Fix all in workspace leave the key 
   const lenses2 = await client.request('textDocument/codeLens', { textDocument: { uri: u } });
   assert.doesNotMatch(lenses2[0].command.title, /default/);
 });
+
+test('#27 item 4: under the default Kubernetes window --fix still changes a value and adds keys (apiVersion conversion), but rewrites no key (the Ingress backend)', () => {
+  const DEPLOYMENT = 'apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: a\n        image: nginx\n';
+  const root = makeWorkspace({ 'dep.yaml': DEPLOYMENT, 'ing.yaml': INGRESS });
+  try {
+    const r = lintRun(root, ['--fix', '-f', 'json', '.']);
+    const dep = fs.readFileSync(path.join(root, 'dep.yaml'), 'utf8');
+    assert.match(dep, /^apiVersion: apps\/v1$/m, dep);
+    assert.match(dep, /^  template:\n    metadata:\n      labels: \{app: web\}$/m, 'the existing keys are kept');
+    assert.equal(fs.readFileSync(path.join(root, 'ing.yaml'), 'utf8'), INGRESS);
+    const ing = JSON.parse(r.stdout).find((x) => x.filePath.endsWith('ing.yaml'));
+    assert.match(ing.messages[0].message, /\(not fixed: the Kubernetes window is the default [\d.]+; set kubernetes\.window or starlingx\.release\)$/);
+    // Chosen on the command line: the Ingress is converted too.
+    lintRun(root, ['--fix', '--kubernetes-window', '1.34', '.']);
+    assert.match(fs.readFileSync(path.join(root, 'ing.yaml'), 'utf8'), /^apiVersion: networking\.k8s\.io\/v1$/m);
+  } finally { fs.rmSync(root, { recursive: true, force: true }); }
+});
