@@ -205,7 +205,17 @@ function valueOf(r, key, prop, pad, depth) {
     for (const [k, p] of Object.entries(prop.properties).slice(0, 4)) out.push(...valueOf(r, k, p, `${pad}  `, depth + 1));
     return out;
   }
-  if (prop.type === 'array') return [`${pad}${key}: [${r.pick(['a', '"b"', "'c'"])}, d]${tc(r)}`];
+  if (prop.type === 'array' && prop.items?.properties && depth < 3) {
+    const out = [`${pad}${key}:${tc(r, 0.05)}`];
+    for (let i = r.int(1, 2); i > 0; i--) {
+      const item = [];
+      for (const [k, p] of Object.entries(prop.items.properties).slice(0, 3)) item.push(...valueOf(r, k, p, `${pad}  `, depth + 1));
+      if (item.length) { item[0] = `${pad}- ${item[0].trimStart()}`; out.push(...item); } else out.push(`${pad}- {}`);
+    }
+    return out;
+  }
+  if (prop.type === 'array') return [`${pad}${key}: []`];
+  if (prop.anyOf) return [`${pad}${key}: ${r.int(1, 9)}`];
   if (prop.enum) return [`${pad}${key}: ${r.pick(prop.enum)}${tc(r)}`];
   if (prop.type === 'integer') return [`${pad}${key}: ${r.int(0, 100)}`];
   if (prop.type === 'boolean') return [`${pad}${key}: ${r.pick(['true', 'false'])}`];

@@ -87,10 +87,21 @@ export function crdOf(o: { apiVersion: string; value: Record<string, any> }, fil
   return { name, group: spec.group, kind: spec.names.kind, apiVersion: o.apiVersion, versions, preserveUnknown: beta && spec.preserveUnknownFields !== false, file };
 }
 
-/** The CRDs of one file's text (every document, Lists too). */
+/**
+ * The CRDs of one file's text (every document, Lists too). Only the documents that may hold one are parsed, each alone
+ * as parseYaml cuts and reads it: in a bundle of CRDs and thousands of other objects the others are not parsed again
+ * (the analysed file's own parse is the engine's), and no parse of the whole file is held at once.
+ */
 export function crdsOfText(text: string, file: string): CrdDef[] {
   if (!mayHoldCrd(text)) return [];
-  return crdsOfYaml(parseYaml(text.replace(/^\uFEFF/, '')), file);
+  let t = text.replace(/^\uFEFF/, '');
+  if (t.includes('\r')) t = t.replace(/\r(?!\n)/g, '\n');
+  const out: CrdDef[] = [];
+  for (const c of splitDocuments(t)) {
+    const chunk = t.slice(c.start, c.end);
+    if (mayHoldCrd(chunk)) for (const d of crdsOfYaml(parseYaml(chunk), file)) out.push(d);
+  }
+  return out;
 }
 
 export function crdsOfYaml(yaml: YamlFile, file: string): CrdDef[] {
