@@ -62,7 +62,7 @@ const SHAPES = [
   ['N real-shaped documents', 80, (n, r) => ({ text: realManifest(n, { seed: 100 + r }) })],
   ['N real-shaped documents with CRDs and custom resources', 200, (n, r) => ({ text: realManifest(n, { crds: true, seed: 40 }).replace(/^# /, `# ${r} `) })],
   ['N CRDs, each with a custom resource', 150, (n, r) => ({ text: range(n, (i) => `${crd(i)}---\n${cr(i, i, r, i % 10 ? 'v1' : 'v1alpha1')}`).join('---\n') })],
-  ['one CRD, N custom resources (some at a version it does not serve)', 600, (n, r) => ({ text: [crd(0), ...range(n, (i) => cr(0, i, r, i % 10 ? 'v1' : 'v1alpha1'))].join('---\n') })],
+  ['one CRD, N custom resources (some at a version it does not serve)', 1500, (n, r) => ({ text: [crd(0), ...range(n, (i) => cr(0, i, r, i % 10 ? 'v1' : 'v1alpha1'))].join('---\n') })],
   ['one custom resource with N unknown keys', 2000, (n, r) => ({ text: `${crd(0)}---\n${cr(0, 1, r)}${range(n, (i) => `  extra${i}: ${i}`).join('\n')}\n` })],
   ['one line of N characters', 40000, (n, r) => ({ text: `${crd(0)}---\n${cr(0, 1, r)}  note: "${'x'.repeat(n)}"\n` })],
   ['a CRD, and a neighbour file of N custom resources of it', 600, (n, r) => ({ text: crd(0), neighbour: range(n, (i) => cr(0, i, r, i % 10 ? 'v1' : 'v1alpha1')).join('---\n') })],
