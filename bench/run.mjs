@@ -3,6 +3,7 @@
 //
 //   node bench/run.mjs            all suites; writes bench/results.md and prints the same table
 //   node bench/run.mjs edit big   only these suites; prints, does not overwrite bench/results.md
+//   node bench/run.mjs real       the synthetic and real-shaped 5,000-document files (issue 29; see bench/real.mjs)
 //
 // Every figure is the median of several runs after a warm-up. Every measured path must have done
 // real work: the diagnostic counts are checked (non-zero, and the same in-process and over LSP),
@@ -24,6 +25,7 @@ import { peerSuites, peerMethod } from './peers.mjs';
 import { chartSuites, chartMethod } from './charts.mjs';
 import { helmSuites } from './helm.mjs';
 import { bigfileSuites, bigfileMethod } from './bigfile.mjs';
+import { realSuites, realMethod } from './real.mjs';
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const require = createRequire(path.join(ROOT, 'package.json'));
@@ -350,6 +352,8 @@ const SUITES = {
   ...helmSuites({ LSP_LINT, SERVER_ENV, check, row, stats, run, tmpDir, Failure, engine }),
   // Issue 18 item 5: the 12,000-document bundle in the editor; see bench/bigfile.mjs.
   ...bigfileSuites({ ROOT, WINDOW, SERVER_ENV, engine, check, row, rows, stats, median, pct, ms, mb, ratio, tmpDir, kbFromStatus, gc }),
+  // Issue 29: the synthetic and the real-shaped 5,000-document files, each against a fresh js-yaml process; see bench/real.mjs.
+  ...realSuites({ ROOT, WINDOW, SERVER_ENV, check, row, stats, ms, mb, ratio, tmpDir, run, gc, Failure }),
 };
 
 // ---------------------------------------------------------------------------------------------- report
@@ -419,6 +423,7 @@ async function main() {
     ...peerMethod,
     ...chartMethod,
     ...bigfileMethod,
+    ...realMethod,
     `- Total benchmark time: ${total.toFixed(0)} s.`,
     '',
   ].join('\n');

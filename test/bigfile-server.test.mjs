@@ -252,3 +252,18 @@ test('#18.5 forgetParsed drops the parsed documents of a text from the parse cac
   assert.notEqual(wc, vc, 'the last document (CRLF) was forgotten');
   assert.deepEqual([wa, wb, wc], [va, vb, vc], 'parsed again to the same values');
 });
+
+// Issue 29: a big bundle whose CRD stops serving a version that custom resources far below it in the same file use: the
+// CRD-side finding (k8s/crd-version-in-use) needs those of every part, so such a file is not checked part by part.
+test('#29 a big bundle with a CRD and, parts away, custom resources at a version it does not serve: the editor\'s findings are the whole file\'s', async (t) => {
+  const crd = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: crontabs.stable.example.com\nspec:\n  group: stable.example.com\n'
+    + '  scope: Namespaced\n  names: {plural: crontabs, singular: crontab, kind: CronTab}\n  versions:\n  - name: v1beta1\n    served: false\n    storage: false\n'
+    + '  - name: v1\n    served: true\n    storage: true\n';
+  const text = `${crd}---\n${BUNDLE}---\napiVersion: stable.example.com/v1beta1\nkind: CronTab\nmetadata:\n  name: nightly\n`;
+  const want = brief(await wholeFile(t, text));
+  assert.ok(want.some((d) => d.includes('k8s/crd-version-in-use')), 'the whole file has the CRD-side finding');
+  const { client, uri } = await start(t, {}, { initializationOptions: { allDiagnostics: true } });
+  const u = uri('bundle.yaml');
+  await client.notify('textDocument/didOpen', { textDocument: { uri: u, languageId: 'yaml', version: 1, text } });
+  assert.deepEqual(brief((await complete(client, u, 1)).diagnostics), want);
+});

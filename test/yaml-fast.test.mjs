@@ -306,6 +306,19 @@ test('bench corpus: identical to the full parse, all on the fast path', async ()
   for (const f of manifestFiles(20)) assertSame(f.name, f.text, { editor: true });
 });
 
+test('real-shaped corpus (bench/real-corpus.mjs): identical to the full parse, on the fast path but where it must not be', async () => {
+  const { realManifest } = await import('../bench/real-corpus.mjs');
+  // Comments in every position, every scalar style, flow collections, long strings, CRDs of real size and their CRs.
+  for (const [name, text] of [['realManifest(400)', realManifest(400, { seed: 7 })], ['realManifest(150, crds)', realManifest(150, { crds: true, seed: 8 })]]) {
+    const r = assertSame(name, text);
+    // Only the documents with anchors and aliases (which the fast path leaves to the full parse) take the full parse.
+    const anchored = text.split('\n---\n').filter((d) => /&labels-|\*labels-/.test(d)).length;
+    assert.equal(r.docs - r.fast, anchored, `${name}: ${r.docs - r.fast} documents took the full parse, ${anchored} have anchors`);
+  }
+  // A CRLF file: every document through the full parse, the same values and ranges.
+  assertSame('realManifest(40, crlf)', realManifest(40, { crlf: true, crds: true, seed: 9 }));
+});
+
 test('tricky snippets: identical to the full parse', () => {
   for (const s of SNIPPETS) {
     assertSame('snippet', s, { editor: true });

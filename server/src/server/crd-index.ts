@@ -68,7 +68,8 @@ interface RootIndex {
   facts?: CrdFacts;
   /** What the walk did not see (its bound, folders that could not be listed): said in the findings that depend on it. */
   notRead: string[];
-  uses: Map<string, { uses: Use[]; notRead?: string }>;
+  /** Each file's custom resources by group (read when a rule first asks for one of its groups). */
+  uses: Map<string, Map<string, Use[]>>;
   /** Packaged chart dependencies (charts/*.tgz): read (in memory) only when the facts are gathered. */
   archives: Set<string>;
 }
@@ -166,23 +167,28 @@ export class CrdIndex {
     return part;
   }
 
-  /** The custom resources of a group in the workspace's files other than `except`. */
+  /**
+   * The custom resources of a group in the workspace's files other than `except`. Each file is read once per index for
+   * all the custom groups its summary names (not once per group), and `except` (the analysed file, whose own custom
+   * resources the rule reads from its parsed documents) is not read at all.
+   */
   usesFor(root: string, group: string, except: string): { uses: Use[]; notRead?: string } {
     const idx = this.index(root);
-    let hit = idx.uses.get(group);
-    if (!hit) {
-      const uses: Array<Use & { abs?: string }> = [];
-      for (const [p, s] of idx.files) {
-        if (!s.groups.includes(group) || this.ignored(p)) continue;
+    const uses: Use[] = [];
+    for (const [p, s] of idx.files) {
+      if (p === except || !s.groups.includes(group) || this.ignored(p)) continue;
+      let byGroup = idx.uses.get(p);
+      if (!byGroup) {
         const text = this.readText(p);
-        if (text === undefined) continue;
-        for (const u of workspaceFacts.customResourceUsesOfText(text, path.relative(root, p) || p, group)) uses.push({ ...u, abs: p });
+        byGroup = new Map();
+        // Each use keeps its file's absolute path (`abs`), as the findings' data always had it.
+        if (text !== undefined) for (const [g, us] of workspaceFacts.customResourceUsesByGroup(text, path.relative(root, p) || p, s.groups)) byGroup.set(g, us.map((u) => ({ ...u, abs: p })));
+        idx.uses.set(p, byGroup);
       }
-      // What the walk did not see (its bound, folders that could not be listed): uses there are not known.
-      hit = { uses, ...(idx.notRead.length ? { notRead: idx.notRead.join('; ') } : {}) };
-      if (idx.uses.size < 256) idx.uses.set(group, hit);
+      for (const u of byGroup.get(group) ?? []) uses.push(u);
     }
-    return { uses: hit.uses.filter((u) => (u as Use & { abs?: string }).abs !== except), ...(hit.notRead ? { notRead: hit.notRead } : {}) };
+    // What the walk did not see (its bound, folders that could not be listed): uses there are not known.
+    return { uses, ...(idx.notRead.length ? { notRead: idx.notRead.join('; ') } : {}) };
   }
 
   /**
@@ -206,7 +212,7 @@ export class CrdIndex {
     // outside it that is opened, and a workspace with a .skewguard.yaml per folder for every folder.
     idx.files.set(file, now);
     idx.facts = undefined;
-    idx.uses.clear();
+    idx.uses.delete(file);
     return true;
   }
 

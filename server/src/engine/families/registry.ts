@@ -14,7 +14,7 @@ import { kustomize } from './kustomize/family';
 import { starlingxApp } from './starlingx-app/family';
 import { containerd } from './containerd/family';
 import { isContainerdName, containerdRuntimeNames, containerdKataRuntimes, containerdNodeRoot } from './containerd';
-import { mayHoldCrd, mayBeCustomGroup, crdsOfText, crdFacts, customResourceUsesOfText, isChartArchive, crdsOfArchive } from './kubernetes/crds';
+import { mayHoldCrd, mayBeCustomGroup, crdsOfText, crdFacts, customResourceUsesOfText, customResourceUsesByGroup, isChartArchive, crdsOfArchive } from './kubernetes/crds';
 
 export const families = [starlingx, helmChart, kustomize, kubernetes, containerd, kataConfig, kataPersist, starlingxApp] as const satisfies readonly FamilyModule[];
 
@@ -55,7 +55,7 @@ export const workspaceFacts = {
   isRuntimeConfigName: isContainerdName,
   runtimeNamesOf: containerdRuntimeNames,
   /** The workspace's CustomResourceDefinitions (custom resources are checked against them) and the CRs that use them. */
-  mayHoldCrd, mayBeCustomGroup, crdsOfText, crdFacts, customResourceUsesOfText,
+  mayHoldCrd, mayBeCustomGroup, crdsOfText, crdFacts, customResourceUsesOfText, customResourceUsesByGroup,
   /** Packaged chart dependencies (charts/*.tgz): their CRDs define custom resources too. */
   isChartArchive, crdsOfArchive,
   /** The Kata runtime entries of a containerd config (runtime_type, runtime_path, options.ConfigPath): the node's chain. */

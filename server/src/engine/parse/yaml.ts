@@ -588,10 +588,24 @@ function documentTexts(text: string): string[] {
  * parts of a big file, and their parsed documents (about 15 times the size of their text) need not stay.
  */
 export function forgetParsed(text: string, keep: readonly string[] = []): void {
-  const kept = new Set(keep.flatMap(documentTexts));
+  let kept: Set<string> | undefined;
   for (const d of documentTexts(text)) {
+    if (!chunkCache.has(d)) continue;
+    // The texts to keep are cut only when a document is there to drop, and each once while it is kept (the editor's
+    // background pass asks once per part with the same few hot parts: cutting them every time cost more than the rest).
+    kept ??= new Set(keep.flatMap(keptDocuments));
     if (!kept.has(d) && chunkCache.delete(d)) cachedChars -= d.length;
   }
+}
+const keptMemo = new Map<string, string[]>();
+function keptDocuments(text: string): string[] {
+  let docs = keptMemo.get(text);
+  if (!docs) {
+    docs = documentTexts(text);
+    keptMemo.set(text, docs);
+    if (keptMemo.size > 8) keptMemo.delete(keptMemo.keys().next().value as string);
+  }
+  return docs;
 }
 
 /** parseYaml without the fast path and the cache: every document through the yaml package's full parse. */

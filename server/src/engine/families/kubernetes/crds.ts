@@ -3,7 +3,7 @@
 // finds them in the workspace (and the files .skewguard.yaml's kubernetes.crds names) and hands them to the
 // Kubernetes rules as NeighbourFacts.crds; CRDs in the analysed file itself count too. Pure: text in, facts out.
 import type { YamlFile, OffsetRange } from '../../parse/yaml';
-import { parseYaml } from '../../parse/yaml';
+import { parseYaml, splitDocuments } from '../../parse/yaml';
 import { manifestObjects, type ManifestObject } from './index';
 import { fieldTable } from '../../kubernetes/fields';
 import { kubernetesApis } from '../../data';
@@ -87,10 +87,21 @@ export function crdOf(o: { apiVersion: string; value: Record<string, any> }, fil
   return { name, group: spec.group, kind: spec.names.kind, apiVersion: o.apiVersion, versions, preserveUnknown: beta && spec.preserveUnknownFields !== false, file };
 }
 
-/** The CRDs of one file's text (every document, Lists too). */
+/**
+ * The CRDs of one file's text (every document, Lists too). Only the documents that may hold one are parsed, each alone
+ * as parseYaml cuts and reads it: in a bundle of CRDs and thousands of other objects the others are not parsed again
+ * (the analysed file's own parse is the engine's), and no parse of the whole file is held at once.
+ */
 export function crdsOfText(text: string, file: string): CrdDef[] {
   if (!mayHoldCrd(text)) return [];
-  return crdsOfYaml(parseYaml(text.replace(/^\uFEFF/, '')), file);
+  let t = text.replace(/^\uFEFF/, '');
+  if (t.includes('\r')) t = t.replace(/\r(?!\n)/g, '\n');
+  const out: CrdDef[] = [];
+  for (const c of splitDocuments(t)) {
+    const chunk = t.slice(c.start, c.end);
+    if (mayHoldCrd(chunk)) for (const d of crdsOfYaml(parseYaml(chunk), file)) out.push(d);
+  }
+  return out;
 }
 
 export function crdsOfYaml(yaml: YamlFile, file: string): CrdDef[] {
@@ -168,25 +179,45 @@ export function mayBeCustomGroup(group: string): boolean {
 /** A CR in a file: its group, version and the places its apiVersion is written (for the CRD-side rule). */
 export interface CustomResourceUse { file: string; version: string; kind: string; line: number }
 
-/** The objects of a file's text whose group is `group` (found by the caller in some text): file-relative uses. */
-export function customResourceUsesOfText(text: string, file: string, group: string): CustomResourceUse[] {
-  if (!text.includes(`${group}/`)) return [];
+/**
+ * The custom resources of a file's text, by group, for the groups in `groups` (the custom groups its apiVersions name):
+ * file-relative uses, read in one pass however many groups ask. Only the documents that name one of the groups
+ * (`<group>/`) are parsed, each alone as parseYaml cuts and reads it; the line of a use is its line in the file (LF
+ * counted, found in a line table: the scan from the start per use was quadratic in a bundle of thousands of them).
+ */
+export function customResourceUsesByGroup(text: string, file: string, groups: readonly string[]): Map<string, CustomResourceUse[]> {
+  const out = new Map<string, CustomResourceUse[]>();
+  const wanted = groups.filter((g) => text.includes(`${g}/`));
+  if (!wanted.length) return out;
   const t = text.replace(/^\uFEFF/, '');
-  const yaml = parseYaml(t);
-  const out: CustomResourceUse[] = [];
-  for (const o of manifestObjects(yaml)) {
-    const gv = groupVersion(o.apiVersion);
-    if (gv.group !== group) continue;
-    out.push({ file, version: gv.version, kind: o.kind, line: lineOf(t, o.apiVersionRange.start) });
+  // As parseYaml: a lone CR is a line break (same length, same offsets), then its cuts.
+  const cut = t.includes('\r') ? t.replace(/\r(?!\n)/g, '\n') : t;
+  let lines: number[] | undefined;
+  const lineOf = (off: number): number => {
+    if (!lines) { lines = []; for (let i = t.indexOf('\n'); i >= 0; i = t.indexOf('\n', i + 1)) lines.push(i); }
+    // 1 + the number of LFs before `off`.
+    let lo = 0, hi = lines.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (lines[mid] < off) lo = mid + 1; else hi = mid; }
+    return lo + 1;
+  };
+  for (const c of splitDocuments(cut)) {
+    const chunk = cut.slice(c.start, c.end);
+    if (!wanted.some((g) => chunk.includes(`${g}/`))) continue;
+    for (const o of manifestObjects(parseYaml(chunk))) {
+      const gv = groupVersion(o.apiVersion);
+      if (!wanted.includes(gv.group)) continue;
+      const list = out.get(gv.group) ?? [];
+      list.push({ file, version: gv.version, kind: o.kind, line: lineOf(c.start + o.apiVersionRange.start) });
+      out.set(gv.group, list);
+    }
   }
   return out;
 }
 
-const lineOf = (text: string, off: number): number => {
-  let n = 1;
-  for (let i = text.indexOf('\n'); i >= 0 && i < off; i = text.indexOf('\n', i + 1)) n++;
-  return n;
-};
+/** The objects of a file's text whose group is `group` (found by the caller in some text): file-relative uses. */
+export function customResourceUsesOfText(text: string, file: string, group: string): CustomResourceUse[] {
+  return customResourceUsesByGroup(text, file, [group]).get(group) ?? [];
+}
 
 /** The CRD facts for a file: the workspace's, with the CRDs of the file itself first (its own definition wins). */
 export function crdsForFile(objects: ManifestObject[], neighbours: CrdFacts | undefined): CrdFacts | undefined {

@@ -8,6 +8,7 @@ import { kubernetesApis } from '../../data';
 import { windowPastDataOf } from '../../config';
 import { runRule, reportSyntax } from '../core';
 import { KubernetesContext, manifestObjects, isManifestValue, isManifestLike, looksLikeHelmTemplate, lifecycleRows } from './index';
+import { mayHoldCrd } from './crds';
 import { k8sComplete, k8sHover } from './language';
 import { parseImage, componentOf, kubeMinorOfTag } from '../../kubernetes/components';
 import { rule as removedApi } from '../../rules/kubernetes/removed-api';
@@ -191,8 +192,10 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
   data: kubernetesApis,
   // Every rule looks at one object (and the workspace), except the skew rules, which compare the file's own
   // control-plane and kube-proxy images, and the template note, said once for the file: such files are checked whole.
-  // The data notes (once per run) are said at the file's first object: the first part must hold it.
-  documentWise: (text, first) => !!first.k8s?.objects.length && !looksLikeHelmTemplate(text) && !/kube-(apiserver|controller-manager|scheduler|proxy)/.test(text),
+  // The data notes (once per run) are said at the file's first object: the first part must hold it. A CRD too: the
+  // custom resources of its file that use a version it does not serve (k8s/crd-version-in-use) may be in other parts.
+  documentWise: (text, first) => !!first.k8s?.objects.length && !looksLikeHelmTemplate(text) && !/kube-(apiserver|controller-manager|scheduler|proxy)/.test(text)
+    && !mayHoldCrd(text),
 };
 
 /**

@@ -63,7 +63,9 @@ export const rule: Rule<KubernetesContext> = {
       for (const u of uses) {
         const v = d.versions.find((x) => x.name === u.version);
         if (v?.served) continue;
-        byVersion.set(u.version, [...(byVersion.get(u.version) ?? []), u]);
+        // Appended in place: a copy of the list per use was quadratic in a workspace of thousands of them.
+        const list = byVersion.get(u.version);
+        if (list) list.push(u); else byVersion.set(u.version, [u]);
       }
       for (const [version, us] of byVersion) {
         const v = d.versions.find((x) => x.name === version);

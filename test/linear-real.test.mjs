@@ -1,0 +1,102 @@
+// Property (issue 29): the work for a real-shaped Kubernetes file grows linearly with each of its dimensions. Each shape
+// (documents, CRDs, custom resources per CRD, keys, line length, and the workspace's custom resources that the CRD-side
+// rule reads from a neighbour file) is measured at size N and 10N; the time may grow at most 12 times (quadratic code
+// gives 100). Only ratios within one run are compared, never absolute times; each figure is the fastest of a few runs
+// (the least disturbed by other work on the machine), and a shape that fails is measured twice more before the test says
+// so. Base sizes are chosen so one run takes tens of milliseconds at least (a run of a few, all in warm caches and
+// before any garbage collection, made a ratio of noise on a loaded machine). The parse cache is off and every run's text is new, so every run parses. Reads the built engine (dist/engine.js).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { realManifest } from '../bench/real-corpus.mjs';
+
+const require = createRequire(import.meta.url);
+const e = require('../dist/engine.js');
+const config = e.resolveConfig({ cli: { kubernetesWindow: '1.18..1.21' } });
+e.setParseCacheBudget(0);
+
+const range = (n, f) => Array.from({ length: n }, (_, i) => f(i));
+const GROUP = 'cache.acme.example';
+/** A CRD with one small schema; `versions`: the first is not served (custom resources at it are findings). */
+const crd = (i) => `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: things${i}.${GROUP}
+spec:
+  group: ${GROUP}
+  names: {kind: Thing${i}, plural: things${i}}
+  scope: Namespaced
+  versions:
+  - name: v1alpha1
+    served: false
+    storage: false
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer, description: "How many"}
+              mode:
+                type: string
+                enum: [Fast, Safe]
+`;
+const cr = (k, i, r, version = 'v1') => `apiVersion: ${GROUP}/${version}
+kind: Thing${k}
+metadata:
+  name: t${i}-${r}  # run ${r}
+spec:
+  size: ${i}
+  mode: ${i % 2 ? 'Fast' : "'Safe'"}
+`;
+
+/**
+ * [name, base size N, (n, run) => { text, neighbour? }]. `neighbour`: another file's text whose custom resources the
+ * CRD-side rule reads (as the server's CRD index hands them over, NeighbourFacts.customResourceUses).
+ */
+const SHAPES = [
+  ['N real-shaped documents', 80, (n, r) => ({ text: realManifest(n, { seed: 100 + r }) })],
+  ['N real-shaped documents with CRDs and custom resources', 200, (n, r) => ({ text: realManifest(n, { crds: true, seed: 40 }).replace(/^# /, `# ${r} `) })],
+  ['N CRDs, each with a custom resource', 150, (n, r) => ({ text: range(n, (i) => `${crd(i)}---\n${cr(i, i, r, i % 10 ? 'v1' : 'v1alpha1')}`).join('---\n') })],
+  ['one CRD, N custom resources (some at a version it does not serve)', 1500, (n, r) => ({ text: [crd(0), ...range(n, (i) => cr(0, i, r, i % 10 ? 'v1' : 'v1alpha1'))].join('---\n') })],
+  ['one custom resource with N unknown keys', 2000, (n, r) => ({ text: `${crd(0)}---\n${cr(0, 1, r)}${range(n, (i) => `  extra${i}: ${i}`).join('\n')}\n` })],
+  ['one line of N characters', 40000, (n, r) => ({ text: `${crd(0)}---\n${cr(0, 1, r)}  note: "${'x'.repeat(n)}"\n` })],
+  ['a CRD, and a neighbour file of N custom resources of it', 600, (n, r) => ({ text: crd(0), neighbour: range(n, (i) => cr(0, i, r, i % 10 ? 'v1' : 'v1alpha1')).join('---\n') })],
+];
+
+let salt = 0;
+function once(make, n) {
+  const { text, neighbour } = make(n, salt++);
+  const t0 = performance.now();
+  let neighbours;
+  if (neighbour !== undefined) {
+    const byGroup = e.workspaceFacts.customResourceUsesByGroup(neighbour, 'other.yaml', [GROUP]);
+    neighbours = { customResourceUses: (g) => ({ uses: byGroup.get(g) ?? [] }) };
+  }
+  const r = e.analyze({ path: '/ws/bundle.yaml', text, config, ...(neighbours ? { neighbours } : {}) });
+  return { ms: performance.now() - t0, found: r.diagnostics.length };
+}
+
+function measure(make, n) {
+  once(make, n); // warm-up
+  let best = Infinity, found = 0;
+  for (let i = 0; i < 3; i++) { const x = once(make, n); best = Math.min(best, x.ms); found = x.found; }
+  return { ms: best, found };
+}
+
+for (const [name, N, make] of SHAPES) {
+  test(`linear: ${name} (×10 size, at most ×12 time)`, () => {
+    let a, b, ratio;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      a = measure(make, N); b = measure(make, 10 * N);
+      ratio = b.ms / a.ms;
+      if (ratio <= 12) break;
+    }
+    assert.ok(b.found > 0, `${name}: the big input gives findings (the rules ran)`);
+    assert.ok(ratio <= 12, `${name}: ${a.ms.toFixed(1)} ms at ${N}, ${b.ms.toFixed(1)} ms at ${10 * N}: ×${ratio.toFixed(1)}`);
+  });
+}
