@@ -1,7 +1,8 @@
 import type { Rule, FindingFix } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
 import { formatList } from '../../versions';
-import { fieldTable, gapMask, pathSegments, pathText, type FieldNode } from '../../kubernetes/fields';
+import { misfitsEverywhere } from './field-type';
+import { fieldTable, gapMask, pathSegments, pathText, componentReader, componentSpan, COMPONENT_UNKNOWN, type FieldNode } from '../../kubernetes/fields';
 
 const PRIMITIVE = new Set(['string', 'integer', 'number', 'boolean', 'int-or-string', 'object']);
 
@@ -127,12 +128,14 @@ export const rule: Rule<KubernetesContext> = {
       // The models of the mapping's node, asked once per node (a pure function of it).
       let models: Set<string> | undefined | null = null;
       let modelsNode: FieldNode | undefined;
-      for (const { v, node, at, key, c } of walk.entries) {
+      for (const { v, node, at, key, c, parent: up } of walk.entries) {
         if (node === root && (key === 'status' || key === 'apiVersion' || key === 'kind')) continue;
         if (c.served) continue;
         // Some minor's source leaves this part out: not judged. (A minor without a source is not asked: the rule
         // is about the minors whose documents were read.)
         if (c.unknown & ~gaps) continue;
+        // Below a component configuration value of the wrong shape (k8s/field-type says so): not a typo.
+        if (root.noGaps && up >= 0 && misfitsEverywhere(walk.entries[up].c, walk.entries[up].val)) continue;
         if (modelsNode !== node) { modelsNode = node; models = modelsOf(node); }
         if (!models) continue;
         const segs = pathSegments({ up: at, seg: key });
@@ -149,8 +152,11 @@ export const rule: Rule<KubernetesContext> = {
           fixes.push({ title: `Rename ${key} to ${only.name}`, edits: [{ range: loc.key, newText: `${q}${only.name}${q}` }] });
         }
         const parent = shown.slice(0, shown.length - key.length);
+        const reader = componentReader(o.apiVersion, o.kind);
         report({
-          message: `${shown} is not a field of ${o.apiVersion} ${o.kind} in any Kubernetes version of the field table (1.${t.first}..1.${t.last}); the API server drops it`
+          message: (reader
+            ? `${shown} is not a field of ${o.apiVersion} ${o.kind} at any ${reader} version of the component configuration table (${componentSpan(o.apiVersion, o.kind)}); ${reader} does not apply it (${COMPONENT_UNKNOWN})`
+            : `${shown} is not a field of ${o.apiVersion} ${o.kind} in any Kubernetes version of the field table (1.${t.first}..1.${t.last}); the API server drops it`)
             + (close.length ? `; did you mean ${formatList(close.map((x) => parent + x.name), 'or')}?` : '')
             + (() => { const down = close.length ? [] : oneLevelDown(models, key); return down.length ? `; it is a field of ${formatList(down.map((d) => parent + d), 'or')}` : ''; })(),
           range,
