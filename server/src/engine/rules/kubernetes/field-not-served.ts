@@ -60,7 +60,10 @@ export const rule: Rule<KubernetesContext> = {
     + 'annotations, `data`) and free-form JSON accept any key; `status` is not checked (the API server ignores it in what is '
     + 'applied); a field no version knows is left to the unknown-field check. Steps the field table cannot vouch for (1.16, 1.35 '
     + 'and 1.37 have no source; a source that leaves a part out) are not judged: where they are the only steps lacking the field, '
-    + 'it says so as information.',
+    + 'it says so as information. Component configuration files (kubeadm, kubelet, kube-proxy, kube-scheduler, the '
+    + 'kube-apiserver\'s configuration files, audit Policy) are checked against their own table, which has a source at every '
+    + 'minor 1.16 … 1.37 (`failCgroupV1` before 1.31, kube-proxy\'s `nftables` section before 1.29), and so is a value a '
+    + 'component knows only from some minor (kube-proxy `mode: nftables`, from 1.29).',
   why: 'Before server-side field validation (1.25, and even then only with strict validation) the API server drops a field it '
     + 'does not know without a word: the object is created without what the manifest says, and nothing fails until the '
     + 'cluster behaves differently — typically right after a rollback, or on the old control plane during an upgrade.',
@@ -70,6 +73,7 @@ export const rule: Rule<KubernetesContext> = {
   sources: [
     'data/kubernetes/fields/fields.json: the fields of each Kubernetes minor\'s OpenAPI document, read from @kubernetes/client-node, kubernetes-types, cdk8s-plus-23/-31 and kubernetes-models (the package of each minor is cited there)',
     'Kubernetes API conventions: unknown fields are dropped unless field validation is strict (server-side field validation, GA in 1.25)',
+    'data/kubernetes/fields/component-config.json: the component configuration fields per minor and the values known from a minor (scripts/import-k8s-component-fields.mjs)',
   ],
   check(ctx, report) {
     const t = fieldTable();

@@ -1,6 +1,6 @@
 import type { Rule } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
-import { maskOf, minorNumber, fieldTable, pathSegments, pathText, describeType, componentReader, isComponentKind, type FieldNode } from '../../kubernetes/fields';
+import { maskOf, minorNumber, fieldTable, pathSegments, pathText, describeType, componentReader, isComponentKind, componentFieldTable, type FieldNode } from '../../kubernetes/fields';
 import { listOf } from './common';
 
 const SCALAR = new Set(['string', 'integer', 'number', 'boolean', 'int-or-string']);
@@ -45,6 +45,10 @@ export function misfitsEverywhere(node: FieldNode, value: unknown): boolean {
   return any;
 }
 
+const FORMAT_TEXT: Record<string, string> = {
+  duration: 'a Go duration such as "1m0s"', quantity: 'a quantity such as "100Mi"', 'date-time': 'an RFC 3339 time',
+  byte: 'base64', 'bootstrap-token': 'a bootstrap token "abcdef.0123456789abcdef"', nanoseconds: 'nanoseconds',
+};
 const SHAPE_TEXT = { list: 'a list', mapping: 'a mapping', string: 'a string', number: 'a number', boolean: 'a boolean' } as const;
 
 /** "a list of {name, value}" for a list of a small model, else the table's description. */
@@ -100,12 +104,13 @@ export const rule: Rule<KubernetesContext> = {
         const shape = shapeOf(e.val);
         if (shape === null) continue;
         const bad: number[] = [];
+        let format: string | undefined;
         const types = new Set<string>();
         for (const m of windowMinors) {
           const i = m - t.first;
           const ty = c.types[i];
           if (!(alive & (1 << i)) || ty === undefined) continue;
-          if (!fits(shape, ty)) { bad.push(m); types.add(ty); }
+          if (!fits(shape, ty)) { bad.push(m); types.add(ty); const f = c.owners[i] && componentFieldTable().formats[`${c.owners[i]}.${e.key}`]; if (f) format = f; }
         }
         if (!bad.length) continue;
         // A value below a mapping or list of the wrong shape is left alone (its parent is reported).
@@ -113,7 +118,7 @@ export const rule: Rule<KubernetesContext> = {
         const segs = pathSegments({ up: e.at, seg: e.key });
         const shown = pathText(segs.slice(o.at.length));
         const loc = o.doc.locate(segs);
-        const want = [...types].map(wanted);
+        const want = [...types].map((ty) => wanted(ty) + (format && FORMAT_TEXT[format] && SCALAR.has(ty) ? ` (${FORMAT_TEXT[format]})` : ''));
         const all = bad.length === windowMinors.filter((m) => alive & (1 << (m - t.first))).length;
         report({
           message: `${shown} is ${SHAPE_TEXT[shape]}, but ${reader} ${listOf(bad)} ${bad.length > 1 ? 'want' : 'wants'} ${[...new Set(want)].join(' or ')} for it in ${o.apiVersion} ${o.kind}`

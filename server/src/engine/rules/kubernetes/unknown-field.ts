@@ -104,7 +104,9 @@ export const rule: Rule<KubernetesContext> = {
     + 'at most two edits away) and offers to rename the key when exactly one is that near and takes the same JSON type. '
     + 'Free-form maps (labels, annotations, `data`, `matchLabels`) and free-form JSON accept any key; `status` is not '
     + 'checked; custom resources and kinds the table does not have are not judged, nor is a part of an object the table '
-    + 'cannot vouch for (a source that leaves it out).',
+    + 'cannot vouch for (a source that leaves it out). Component configuration files (kubeadm, KubeletConfiguration, '
+    + 'KubeProxyConfiguration, KubeSchedulerConfiguration, the kube-apiserver\'s configuration files, audit Policy) are '
+    + 'checked the same way against their own table (data/kubernetes/fields/component-config.json, 1.16 … 1.37).',
   why: 'The API server drops a field it does not know (before server-side field validation in 1.25, and after it unless '
     + 'validation is strict), so a misspelt field is not an error anywhere: the object is created without it and runs '
     + 'with the default — one replica, the default pull policy — at every step of the upgrade.',
@@ -114,6 +116,7 @@ export const rule: Rule<KubernetesContext> = {
   sources: [
     'data/kubernetes/fields/fields.json: the fields of each Kubernetes minor\'s OpenAPI document (the package of each minor is cited there)',
     'Kubernetes API conventions: unknown fields are dropped unless field validation is strict (server-side field validation, GA in 1.25)',
+    'data/kubernetes/fields/component-config.json: the fields of each component configuration kind per minor, from the Go types (scripts/import-k8s-component-fields.mjs)',
   ],
   check(ctx, report) {
     const t = fieldTable();
