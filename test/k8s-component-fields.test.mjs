@@ -108,3 +108,12 @@ test('hover and completion on a component configuration file', () => {
   for (const k of ['cgroupDriver', 'evictionHard', 'containerRuntimeEndpoint']) assert.ok(labels.includes(k), k);
   assert.ok(!labels.includes('failCgroupV1'), 'a key the mapping has is not offered');
 });
+
+test('k8s/fields-not-checked: a component configuration file at a step outside its table (1.38) is said, once per kind, not passed', () => {
+  const text = 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: systemd\n---\napiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: cgroupfs\n';
+  const ds = analyze('kubelet.yaml', text, '1.36..1.38').diagnostics.filter((d) => d.ruleId === 'k8s/fields-not-checked');
+  assert.equal(ds.length, 1);
+  assert.match(ds[0].message, /^fields of kubelet\.config\.k8s\.io\/v1beta1 KubeletConfiguration not checked at 1\.38: the component configuration table covers 1\.16\.\.1\.37/);
+  assert.equal(ds[0].range.start.line, 0);
+  assert.deepEqual(analyze('kubelet.yaml', text, '1.35..1.37').diagnostics.filter((d) => d.ruleId === 'k8s/fields-not-checked'), []);
+});
