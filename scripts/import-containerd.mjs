@@ -93,6 +93,47 @@ const deprecations = Object.entries(keysRef.deprecationCatalog)
     return { id, key: d.key, key2x: d.key2x ?? null, kind: d.kind, meaning: d.meaning, replacement: d.replacement, deprecatedIn: d.deprecatedIn, removedIn: d.removedIn, warnedBy: where };
   });
 
+// Removals RELEASES.md announces but that have not happened yet (the newest covered tag's "Deprecated config properties"
+// rows whose target is a release after it, e.g. "containerd v2.4"): recorded with that announced target, said as such.
+const newestTag = releases[releases.length - 1].lastTag;
+const mdConfig = keysRef.tags[newestTag].releasesMdDeprecatedConfig;
+const lastKey = (k) => (k ? k.slice(k.lastIndexOf('.') + 1).replace(/^"|"$/g, '') : null);
+for (const d of deprecations) {
+  if (d.removedIn) continue;
+  const group = (k) => (k ? `[${k.slice(0, k.lastIndexOf('.'))}]` : null);
+  const row = mdConfig.rows.find((r) => {
+    const props = r.property.split(/,\s*/);
+    if (d.kind === 'config-section') return r.group === `[${d.key}]`;
+    return props.includes(lastKey(d.key)) && (r.group === group(d.key) || r.group === group(d.key2x));
+  });
+  const m = row && /^containerd v(\d+\.\d+)$/.exec(row.targetRemoval.trim());
+  if (!m || cmp(m[1], releases[releases.length - 1].minor) <= 0) continue;
+  d.announcedRemoval = { release: m[1], source: { file: 'RELEASES.md', at: mdConfig.source, tag: newestTag, commit: keysRef.tags[newestTag].commit, row: `${row.group} ${row.property}: deprecated ${row.deprecationRelease}, target removal ${row.targetRemoval}` } };
+}
+if (!['io.containerd.deprecation/cri-registry-mirrors', 'io.containerd.deprecation/cri-registry-configs', 'io.containerd.deprecation/cri-registry-auths', 'io.containerd.deprecation/cri-cni-bin-dir', 'io.containerd.deprecation/enable-cdi']
+  .every((id) => deprecations.find((d) => d.id === id)?.announcedRemoval?.release === '2.4')) throw new Error('the removals RELEASES.md announces for 2.4 must be recorded');
+
+// Runtimes 2.0 removed (RELEASES.md "Deprecated features", "(done)" in 2.0.0's table; containerd/containerd PR 8262
+// removed both): the runtime_type values and the v1 runtime plugin's table, from the catalog's value deprecations.
+const mdFeatures = keysRef.tags[releases.find((r) => r.minor === '2.0').firstTag].releasesMdDeprecatedFeatures;
+const RUNTIME_VALUES = ['io.containerd.deprecation/runtime-v1', 'io.containerd.deprecation/runtime-runc-v1'];
+const removedRuntimes = Object.entries(keysRef.deprecationCatalog).filter(([id]) => RUNTIME_VALUES.includes(id)).map(([id, d]) => {
+  const value = id.endsWith('/runtime-v1') ? 'io.containerd.runtime.v1.linux' : id.endsWith('/runtime-runc-v1') ? 'io.containerd.runc.v1' : null;
+  if (!value || d.kind !== 'value') throw new Error(`unknown runtime deprecation ${id}`);
+  const row = mdFeatures.rows.find((r) => r.component.includes(`(${value})`));
+  if (!row || !/^containerd v2\.0 \(done\)$/.test(row.targetRemoval) || d.removedIn !== '2.0') throw new Error(`${value}: RELEASES.md at 2.0.0 must say removed in 2.0`);
+  return {
+    id, value, valueOf: d.valueOf, meaning: d.meaning, replacement: d.replacement, deprecatedIn: d.deprecatedIn, removedIn: d.removedIn,
+    // The v1 runtime is also a plugin with its own table (shim, runtime, no_shim …); version 1 files call it "linux".
+    ...(value === 'io.containerd.runtime.v1.linux' ? { pluginTables: ['plugins."io.containerd.runtime.v1.linux"', 'plugins.linux'] } : {}),
+    sources: [
+      { file: 'RELEASES.md', at: mdFeatures.source, tag: releases.find((r) => r.minor === '2.0').firstTag, commit: releases.find((r) => r.minor === '2.0').firstCommit, row: `${row.component}: deprecated ${row.deprecationRelease}, removal ${row.targetRemoval}` },
+      { pr: 'containerd/containerd#8262', what: 'Remove io.containerd.runtime.v1.linux and io.containerd.runc.v1 (merged 2023-03, before v2.0.0)' },
+    ],
+  };
+});
+
+if (removedRuntimes.length !== 2) throw new Error('two runtimes removed in 2.0');
 const kubernetes = {
   source: { repo: support.source.repo, file: support.source.file, tag: support.source.newestReleaseTag, commit: support.source.newestReleaseCommit, note: support.source.note },
   containerdMinorToKubernetes: support.containerdMinorToKubernetes,
@@ -105,12 +146,20 @@ const out = {
   description: 'containerd config.toml facts per containerd minor (its last covered patch tag), from containerd\'s config structs, migration code and RELEASES.md; imported by scripts/import-containerd.mjs from ../shared/reference/containerd (see its SOURCES.md).',
   source: { repo: keysRef.source.repo, tags: keysRef.source.tags, pathNotation: keysRef.source.pathNotation },
   notes: keysRef.notes,
-  releases, keys, v2map, deprecations, kata: keysRef.kata, kubernetes, verified: VERIFIED,
+  releases, keys, v2map, deprecations, removedRuntimes, kata: keysRef.kata, kubernetes, verified: VERIFIED,
 };
 // Sanity.
 if (!releases.find((r) => r.minor === '1.7').configVersions.includes(2) || releases.find((r) => r.minor === '1.7').configVersions.includes(3)) throw new Error('1.7 must read version 2 and not 3');
 if (releases.find((r) => r.minor === '2.3').currentConfigVersion !== 4) throw new Error('2.3 writes version 4');
 if (!keys.find((k) => k.path === 'plugins."io.containerd.grpc.v1.cri".systemd_cgroup')) throw new Error('systemd_cgroup missing');
+const text = JSON.stringify(out, null, 2) + '\n';
+if (process.argv.includes('--check')) {
+  // Freshness (test/containerd-removals.test.mjs): the shipped file is what this script writes from the reference.
+  const now = fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '';
+  if (now !== text) { console.error(`${path.relative(repoRoot, outFile)} differs from what scripts/import-containerd.mjs writes`); process.exit(1); }
+  console.log(`${path.relative(repoRoot, outFile)} is fresh`);
+  process.exit(0);
+}
 fs.mkdirSync(path.dirname(outFile), { recursive: true });
-fs.writeFileSync(outFile, JSON.stringify(out, null, 2) + '\n');
+fs.writeFileSync(outFile, text);
 console.log(`wrote ${path.relative(repoRoot, outFile)}: ${keys.length} keys; per minor: ${releases.map((r) => `${r.minor} ${keys.filter((k) => k.minors.includes(r.minor)).length}`).join(', ')}`);

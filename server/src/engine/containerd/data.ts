@@ -39,6 +39,13 @@ export interface ContainerdDeprecation {
   deprecatedIn: string | null;
   removedIn: string | null;
   warnedBy: Array<{ minor: string; tag: string; definedAt: string; emittedAt: string[]; removalPerMessage: string | null }>;
+  /** A removal RELEASES.md announces for a release after the newest covered one (not done yet). */
+  announcedRemoval?: { release: string; source: { file: string; at: string; tag: string; commit: string; row: string } };
+}
+/** A runtime containerd removed (runtime_type value, and its plugin tables): io.containerd.runc.v1, io.containerd.runtime.v1.linux in 2.0. */
+export interface ContainerdRemovedRuntime {
+  id: string; value: string; valueOf: string[]; meaning: string; replacement: string; deprecatedIn: string; removedIn: string;
+  pluginTables?: string[]; sources: Array<Record<string, string>>;
 }
 export interface ContainerdData {
   source: { repo: string; tags: Record<string, string> };
@@ -47,6 +54,7 @@ export interface ContainerdData {
   /** minor → version-2 CRI key (placeholder path) → where that minor's migration moves it, and whether it reads it there. */
   v2map: Record<string, Record<string, Array<{ to: string; how: string; known: boolean }>>>;
   deprecations: ContainerdDeprecation[];
+  removedRuntimes: ContainerdRemovedRuntime[];
   kubernetes: {
     source: { repo: string; file: string; tag: string; commit: string; note: string };
     containerdMinorToKubernetes: Record<string, string[]>;

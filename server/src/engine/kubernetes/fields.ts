@@ -24,8 +24,64 @@ export interface FieldTable {
 }
 
 export const FIELDS_FILE = 'data/kubernetes/fields/fields.json';
+/** The component configuration files' table (scripts/import-k8s-component-fields.mjs), same layout, no gaps. */
+export const COMPONENT_FIELDS_FILE = 'data/kubernetes/fields/component-config.json';
 let table: FieldTable | undefined;
-export function fieldTable(): FieldTable { return (table ??= readFieldTable(fs.readFileSync(path.join(packageRoot, FIELDS_FILE), 'utf8'))); }
+let componentTable: ComponentTable | undefined;
+export interface ComponentTable {
+  kinds: Record<string, Interval[]>;
+  models: Record<string, ModelRow>;
+  readBy: Record<string, string>;
+  formats: Record<string, string>;
+  files: Record<string, string[]>;
+  preReleaseMinors: Record<string, string>;
+  /** Values a field takes only from some minor (kube-proxy `mode: nftables` from 1.29). */
+  values: Array<{ apiVersion: string; kind: string; path: string[]; value: string; from: number; change: string; sources: string[] }>;
+}
+/** The component configuration table alone (hover cites its sources; fields-not-checked its span). */
+export function componentFieldTable(): ComponentTable {
+  return (componentTable ??= readFieldTable(fs.readFileSync(path.join(packageRoot, COMPONENT_FIELDS_FILE), 'utf8')) as unknown as ComponentTable);
+}
+/** Whether an apiVersion/kind is a component configuration file's (its paths are judged from its own table, no gaps). */
+export function isComponentKind(apiVersion: string, kind: string): boolean { return !!componentFieldTable().kinds[`${apiVersion} ${kind}`]; }
+/** The component that reads a component configuration kind ("kubeadm", "kubelet", "kube-proxy" …), else undefined. */
+export function componentReader(apiVersion: string, kind: string): string | undefined {
+  const r = componentFieldTable().readBy[`${apiVersion} ${kind}`];
+  return r ? r.split(/[\s/]/)[0] : undefined;
+}
+/** "1.31..1.37": the minors the component table has an apiVersion/kind at. */
+export function componentSpan(apiVersion: string, kind: string): string {
+  const iv = componentFieldTable().kinds[`${apiVersion} ${kind}`] ?? [];
+  return iv.map(([, a, b]) => (a === b ? `1.${a}` : `1.${a}..1.${b}`)).join(', ');
+}
+/** What a component does with a field it does not know: not recorded per component and minor (the reference says so). */
+export const COMPONENT_UNKNOWN = 'ignored, warned about or refused, depending on the component and its version';
+export function fieldTable(): FieldTable { return (table ??= withComponents(readFieldTable(fs.readFileSync(path.join(packageRoot, FIELDS_FILE), 'utf8')), componentFieldTable())); }
+
+/**
+ * The built-in kinds' table with the component configuration kinds and models beside them: one table for the walk,
+ * the rules, hover and completion. The component kinds' minors are clipped to the table's span.
+ */
+function withComponents(t: FieldTable, c: ComponentTable): FieldTable {
+  const kinds: Record<string, Interval[]> = { ...t.kinds };
+  for (const [k, iv] of Object.entries(c.kinds)) {
+    if (kinds[k]) continue;
+    const clipped = iv.map(([m, a, b]): Interval => [m, Math.max(a, t.first), Math.min(b, t.last)]).filter(([, a, b]) => a <= b);
+    if (clipped.length) kinds[k] = clipped;
+  }
+  const a = t.models;
+  const b = c.models;
+  const models = new Proxy({} as Record<string, ModelRow>, {
+    get: (_, k) => (typeof k === 'string' ? a[k] ?? b[k] : undefined),
+    has: (_, k) => k in a || k in b,
+    ownKeys: () => [...new Set([...Reflect.ownKeys(a), ...Reflect.ownKeys(b)])],
+    getOwnPropertyDescriptor: (_, k) => { const v = typeof k === 'string' ? a[k] ?? b[k] : undefined; return v ? { value: v, writable: true, enumerable: true, configurable: true } : undefined; },
+    set: () => false,
+    defineProperty: () => false,
+    deleteProperty: () => false,
+  });
+  return { ...t, kinds, models };
+}
 
 /**
  * The table as JSON.parse gives it, except that each of its `models` is parsed when first asked for. The models are
@@ -186,7 +242,9 @@ export class FieldNode {
   private mapChild?: FieldNode;
 
   /** types[i]: the path's type at minor first+i (undefined: not served); owners[i]: the model holding the field. */
-  constructor(readonly types: readonly (string | undefined)[], readonly owners: readonly (string | undefined)[], inferred: number, freeForm: number, kindServed: number, unknown = 0, private readonly inMap = false) {
+  constructor(readonly types: readonly (string | undefined)[], readonly owners: readonly (string | undefined)[], inferred: number, freeForm: number, kindServed: number, unknown = 0, private readonly inMap = false,
+    /** A component configuration kind's path: every minor of its table has a source (the table's gaps are not its). */
+    readonly noGaps = false) {
     let served = 0;
     for (let i = 0; i < types.length; i++) if (types[i] !== undefined) served |= 1 << i;
     this.served = served;
@@ -210,7 +268,7 @@ export class FieldNode {
     let freeForm = 0;
     let named = false;
     let mapped = false;
-    const gap = gaps();
+    const gap = this.noGaps ? NO_GAPS : gaps();
     for (let i = 0; i < n; i++) {
       const type = this.types[i];
       if (type === undefined || gap.has(t.first + i)) continue;
@@ -237,8 +295,8 @@ export class FieldNode {
       owners[i] = base;
       if (isFree(next)) freeForm |= 1 << i;
     }
-    const filled = fillGaps(types, owners, freeForm);
-    const node = new FieldNode(types, owners, inferred, filled.freeForm, this.kindServed, unknown | filled.unknown, mapped);
+    const filled = this.noGaps ? { freeForm, unknown: 0 } : fillGaps(types, owners, freeForm);
+    const node = new FieldNode(types, owners, inferred, filled.freeForm, this.kindServed, unknown | filled.unknown, mapped, this.noGaps);
     if (mapped && !named) { this.mapChild = node; return node; }
     // Memoize only what some minor serves: unknown keys (typos, hostile input) leave no trace.
     if (node.served !== 0 && !this.inMap) (this.children ??= new Map()).set(name, node);
@@ -247,6 +305,7 @@ export class FieldNode {
   }
 }
 
+const NO_GAPS: ReadonlySet<number> = new Set();
 const roots = new Map<string, FieldNode | null>();
 
 /** A JSON path as a linked list, built while walking (no array per step). */
@@ -355,14 +414,15 @@ export function rootNode(apiVersion: string, kind: string): FieldNode | undefine
       let kindServed = 0;
       let inferred = 0;
       const owners: (string | undefined)[] = new Array(n);
+      const own = isComponentKind(apiVersion, kind);
       for (let i = 0; i < n; i++) {
         const minor = t.first + i;
-        if (gaps().has(minor)) { inferred |= 1 << i; continue; }
+        if (!own && gaps().has(minor)) { inferred |= 1 << i; continue; }
         for (const [m, a, b] of iv) if (minor >= a && minor <= b) types[i] = m;
       }
-      const filled = fillGaps(types, owners, 0);
+      const filled = own ? { unknown: 0 } : fillGaps(types, owners, 0);
       for (let i = 0; i < n; i++) if (types[i] !== undefined) kindServed |= 1 << i;
-      r = new FieldNode(types, owners, inferred, 0, kindServed, filled.unknown);
+      r = new FieldNode(types, owners, inferred, 0, kindServed, filled.unknown, false, own);
     }
     if (roots.size < 4096) roots.set(key, r);
   }

@@ -14,6 +14,7 @@ import { rule as deprecated } from '../../rules/containerd/deprecated';
 import { rule as kubernetesSupport } from '../../rules/containerd/kubernetes-support';
 import { rule as kataRuntime } from '../../rules/containerd/kata-runtime';
 import { rule as kataConfigPath } from '../../rules/containerd/kata-config-path';
+import { rule as removedRuntime } from '../../rules/containerd/removed-runtime';
 import { kataWindowText } from '../../config';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
@@ -24,7 +25,7 @@ declare module '../registry' {
   }
 }
 
-export const containerdRules: Rule<ContainerdContext>[] = [configVersion, notRead, deprecated, kubernetesSupport, kataRuntime, kataConfigPath];
+export const containerdRules: Rule<ContainerdContext>[] = [configVersion, notRead, deprecated, kubernetesSupport, kataRuntime, kataConfigPath, removedRuntime];
 
 export const containerd: FamilyModule<'containerd'> = {
   id: 'containerd',

@@ -26,6 +26,8 @@ import { rule as fluxIdle } from '../../rules/kubernetes/flux-controller-not-dep
 import { rule as fieldNotServed } from '../../rules/kubernetes/field-not-served';
 import { rule as componentSetting } from '../../rules/kubernetes/component-setting';
 import { rule as unknownField } from '../../rules/kubernetes/unknown-field';
+import { rule as fieldType } from '../../rules/kubernetes/field-type';
+import { rule as componentConfigKind } from '../../rules/kubernetes/component-config-kind';
 import { rule as invalidEnum } from '../../rules/kubernetes/invalid-enum-value';
 import { rule as deprecatedAnnotation } from '../../rules/kubernetes/deprecated-annotation';
 import { rule as runtimeClassHandler } from '../../rules/kubernetes/runtimeclass-handler';
@@ -51,6 +53,7 @@ export const kubernetesRules: Rule<KubernetesContext>[] = [
   removedApi, deprecatedApi, notYetServed, noCommon, componentNotValidated, controlPlaneSkew, nodeComponentSkew, kubeadmVersion,
   fluxNotServed, fluxDeprecated, fluxIdle, fieldNotServed, componentSetting, unknownField, invalidEnum, deprecatedAnnotation, runtimeClassHandler, fieldsNotChecked, apiOffByDefault, fieldFeatureGated,
   crVersionNotServed, crVersionDeprecated, crUnknownField, crInvalidValue, crdStorageVersion, crdVersionInUse,
+  fieldType, componentConfigKind,
 ];
 
 /** The rules that read only an object's apiVersion and kind: run on documents read up to a syntax error too. */

@@ -6,7 +6,7 @@ import type { CompletionResult, HoverResult } from '../../language';
 import type { LineIndex } from '../../text';
 import type { KubernetesContext, ManifestObject } from './index';
 import type { YamlDoc } from '../../parse/yaml';
-import { rootNode, fieldTable, maskOf, minorNumber, describeType, sourceOf, pathText, type FieldNode } from '../../kubernetes/fields';
+import { rootNode, fieldTable, maskOf, minorNumber, describeType, sourceOf, pathText, isComponentKind, componentFieldTable, type FieldNode } from '../../kubernetes/fields';
 import { annotationRow } from '../../rules/kubernetes/deprecated-annotation';
 import { listOf } from '../../rules/kubernetes/common';
 import { schemaAt, schemaChild, schemaType, schemaDescription, isOpen, ANY } from './crd-schema';
@@ -119,7 +119,10 @@ function builtinHover(ctx: KubernetesContext, o: ManifestObject, rel: ReadonlyAr
   if (minors.length) {
     out.push('', `| ${minors.map((m) => `1.${m}`).join(' | ')} |`, `|${minors.map(() => '---').join('|')}|`);
     out.push(`| ${minors.map((m) => { const b = 1 << (m - t.first); return !(node.kindServed & b) ? '— kind not served' : node.served & b ? (node.inferred & b ? '✓ inferred' : '✓') : node.unknown & b ? '? not known' : '✗'; }).join(' | ')} |`);
-    const src = [...new Set(minors.map((m) => sourceOf(m)).filter(Boolean))];
+    const id = `${o.apiVersion} ${o.kind}`;
+    const own = isComponentKind(o.apiVersion, o.kind) ? componentFieldTable() : undefined;
+    const src = own ? own.files[id] ?? [] : [...new Set(minors.map((m) => sourceOf(m)).filter(Boolean))];
+    if (own) out.push('', `Read by ${own.readBy[id]} (a component configuration file, not an API the apiserver serves).`);
     if (src.length) out.push('', `Sources: ${src.join('; ')}`);
   }
   return out.join('\n');

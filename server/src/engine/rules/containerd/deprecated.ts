@@ -7,11 +7,15 @@ import { releasesText } from './common';
 
 const minorOf = (s: string | null) => (s ? /^(\d+\.\d+)/.exec(s)?.[1] : undefined);
 
-/** The minors of the window at which a deprecation holds: warned about, or past deprecatedIn and before removedIn. */
+/**
+ * The minors of the window at which a deprecation holds: from deprecatedIn and before removedIn. A minor before
+ * deprecatedIn that warns ahead of time (1.6/1.7 say Go plugins "will be deprecated in v2.0") is not one: the setting
+ * is not deprecated there. Without a deprecatedIn, the minors that warn.
+ */
 function deprecatedAt(ctx: ContainerdContext, d: ContainerdDeprecation): string[] {
   const from = minorOf(d.deprecatedIn), to = minorOf(d.removedIn);
-  return ctx.minors.filter((m) => d.warnedBy.some((w) => w.minor === m)
-    || (!!from && compareMinor(m, from) >= 0 && (!to || compareMinor(m, to) < 0)));
+  return ctx.minors.filter((m) => (from ? compareMinor(m, from) >= 0 : d.warnedBy.some((w) => w.minor === m))
+    && (!to || compareMinor(m, to) < 0));
 }
 
 /**
@@ -47,7 +51,7 @@ export const rule: Rule<ContainerdContext> = {
   what: 'Reports a config.toml key or plugin table that a containerd minor of the window deprecates (registry `mirrors`/`configs`/`auths` → '
     + '`config_path` with hosts.toml files, CRI `systemd_cgroup` → the runc option `SystemdCgroup`, `default_runtime`, '
     + '`untrusted_workload_runtime`, `runtime_engine`/`runtime_root`, `cni.bin_dir` → `cni.bin_dirs`, `enable_cdi`, the tracing plugin tables, '
-    + '`plugin_dir`, runc `CriuPath`/`TaskApiAddress`/`TaskApiVersion`), with its replacement and the release that removes it. '
+    + '`plugin_dir`, runc `CriuPath`/`TaskApiAddress`/`TaskApiVersion`), with its replacement and the release that removes it (or, where RELEASES.md only announces one — registry `mirrors`/`configs`/`auths`, `cni.bin_dir`, `enable_cdi`, the tracing tables: 2.4 — that announced target, said as such). '
     + '`cni.bin_dir` gets a fix where every minor of the window reads `bin_dirs`.',
   why: 'A deprecated setting is removed in a later minor (often the one after an LTS), and containerd then ignores it silently or refuses to start; '
     + 'containerd says so only in its log and `ctr deprecations list`. The other replacements are not mechanical: `config_path` needs hosts.toml '
@@ -57,7 +61,7 @@ export const rule: Rule<ContainerdContext> = {
   fix: 'suggestion',
   sources: [
     'containerd/containerd pkg/deprecation/deprecation.go (deprecation IDs and messages) and the sites that emit them',
-    'containerd/containerd RELEASES.md ("Deprecated config properties")',
+    'containerd/containerd RELEASES.md ("Deprecated config properties"; the removals it announces for a later release, e.g. 2.4, are said as announced targets)',
     'containerd/containerd plugins/cri/runtime/plugin.go (cni.bin_dir -> cni.bin_dirs in the 2.1+ migration)',
   ],
   check(ctx, report) {
@@ -81,13 +85,15 @@ export const rule: Rule<ContainerdContext> = {
       if (seen.has(id)) continue;
       seen.add(id);
       const path = [...paths][0];
-      const removed = d.removedIn ? `; removed in ${d.removedIn}` : '; no removal release is fixed upstream yet';
+      const removed = d.removedIn ? `; removed in ${d.removedIn}`
+        : d.announcedRemoval ? `; removal announced for ${d.announcedRemoval.release} (RELEASES.md of ${d.announcedRemoval.source.tag}: a target, not done yet)`
+          : '; no removal release is fixed upstream yet';
       const fix = /cni\.bin_dir$/.test(path) ? binDirFix(ctx, it) : undefined;
       report({
         message: `${it.kind === 'table' ? `[${joinPath(it.segs)}]` : joinPath(it.segs)}: deprecated in ${releasesText(ctx, ctx.releases.filter((r) => at.includes(r.minor)))} (${d.id}${d.deprecatedIn ? `, since ${d.deprecatedIn}` : ''}${removed}). ${d.meaning} Use instead: ${d.replacement}`,
         range: it.range,
         ...(fix ? { fixes: [fix] } : {}),
-        data: { id: d.id, deprecatedAt: at, removedIn: d.removedIn, window: minorsText(ctx.minors, ctx.minors) },
+        data: { id: d.id, deprecatedAt: at, removedIn: d.removedIn, ...(d.announcedRemoval ? { announcedRemoval: d.announcedRemoval.release } : {}), window: minorsText(ctx.minors, ctx.minors) },
       });
     }
   },

@@ -1,6 +1,6 @@
 import type { Rule } from '../types';
-import type { KubernetesContext } from '../../families/kubernetes';
-import { maskOf, minorNumber, fieldTable, walkServedEntries, pathSegments, pathText } from '../../kubernetes/fields';
+import type { KubernetesContext, ManifestObject } from '../../families/kubernetes';
+import { maskOf, minorNumber, fieldTable, walkServedEntries, pathSegments, pathText, componentReader, componentFieldTable, COMPONENT_UNKNOWN } from '../../kubernetes/fields';
 import { range, listOf } from './common';
 
 /** Before server-side field validation (GA in 1.25; kubectl's default from then on) an unknown field is dropped. */
@@ -29,6 +29,26 @@ function servedText(served: number, kindServed: number, first: number, n: number
   return `served in ${minorsText(served, first, n)}`;
 }
 
+/** A component configuration value some step of the window does not know yet (kube-proxy `mode: nftables` before 1.29). */
+function valuesNotKnown(ctx: KubernetesContext, o: ManifestObject, steps: number[], kindServed: number, first: number, report: Parameters<Rule<KubernetesContext>['check']>[1]): void {
+  for (const f of componentFieldTable().values ?? []) {
+    if (f.apiVersion !== o.apiVersion || f.kind !== o.kind) continue;
+    let v: unknown = o.value;
+    for (const k of f.path) v = v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[k] : undefined;
+    if (typeof v !== 'string' || v.trim().toLowerCase() !== f.value.toLowerCase()) continue;
+    const before = steps.filter((m) => m < f.from && kindServed & (1 << (m - first)));
+    if (!before.length) continue;
+    const reader = componentReader(o.apiVersion, o.kind) ?? 'the component';
+    const shown = f.path.join('.');
+    const loc = o.doc.locate([...o.at, ...f.path]);
+    report({
+      message: `${reader} ${listOf(before)} ${before.length > 1 ? 'do' : 'does'} not know ${shown}: ${f.value} (${f.change}): it is not a valid ${shown} there`,
+      range: loc.value ?? loc.key,
+      data: { path: shown, value: f.value, notServedAt: before.map((m) => `1.${m}`), from: `1.${f.from}`, window: range(ctx.minors) },
+    });
+  }
+}
+
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/field-not-served',
   family: 'kubernetes',
@@ -40,7 +60,10 @@ export const rule: Rule<KubernetesContext> = {
     + 'annotations, `data`) and free-form JSON accept any key; `status` is not checked (the API server ignores it in what is '
     + 'applied); a field no version knows is left to the unknown-field check. Steps the field table cannot vouch for (1.16, 1.35 '
     + 'and 1.37 have no source; a source that leaves a part out) are not judged: where they are the only steps lacking the field, '
-    + 'it says so as information.',
+    + 'it says so as information. Component configuration files (kubeadm, kubelet, kube-proxy, kube-scheduler, the '
+    + 'kube-apiserver\'s configuration files, audit Policy) are checked against their own table, which has a source at every '
+    + 'minor 1.16 … 1.37 (`failCgroupV1` before 1.31, kube-proxy\'s `nftables` section before 1.29), and so is a value a '
+    + 'component knows only from some minor (kube-proxy `mode: nftables`, from 1.29).',
   why: 'Before server-side field validation (1.25, and even then only with strict validation) the API server drops a field it '
     + 'does not know without a word: the object is created without what the manifest says, and nothing fails until the '
     + 'cluster behaves differently — typically right after a rollback, or on the old control plane during an upgrade.',
@@ -50,6 +73,7 @@ export const rule: Rule<KubernetesContext> = {
   sources: [
     'data/kubernetes/fields/fields.json: the fields of each Kubernetes minor\'s OpenAPI document, read from @kubernetes/client-node, kubernetes-types, cdk8s-plus-23/-31 and kubernetes-models (the package of each minor is cited there)',
     'Kubernetes API conventions: unknown fields are dropped unless field validation is strict (server-side field validation, GA in 1.25)',
+    'data/kubernetes/fields/component-config.json: the component configuration fields per minor and the values known from a minor (scripts/import-k8s-component-fields.mjs)',
   ],
   check(ctx, report) {
     const t = fieldTable();
@@ -60,6 +84,7 @@ export const rule: Rule<KubernetesContext> = {
     for (const o of ctx.objects) {
       const walk = ctx.fieldWalk(o);
       if (!walk) continue;
+      if (walk.root.noGaps) valuesNotKnown(ctx, o, windowMinors, walk.root.kindServed, t.first, report);
       walkServedEntries(walk.entries, walk.root, win, (key, c, alive, at) => {
         const missing = alive & ~c.served;
         const definite = missing & ~c.unknown;
@@ -78,13 +103,16 @@ export const rule: Rule<KubernetesContext> = {
           const steps = minorsText(definite, t.first, n);
           const count = stepsIn(definite).length;
           const strict = stepsIn(definite).some((m) => m >= STRICT_FROM);
-          const verb = strict
+          const reader = componentReader(o.apiVersion, o.kind);
+          const verb = reader
+            ? `${reader} ${steps} ${count > 1 ? 'do' : 'does'} not know ${shown} (${COMPONENT_UNKNOWN})`
+            : strict
             ? `${steps} ${count > 1 ? 'do' : 'does'} not serve ${shown} (dropped, or refused where field validation is strict)`
             : `${steps} ${count > 1 ? 'drop' : 'drops'} ${shown} silently`;
           // A step without a field source is judged from its neighbours (both lack the field): said.
-          const fromNeighbours = stepsIn(definite).filter((m) => t.gaps[String(m)]).map((m) => `1.${m} has no field source, judged from 1.${m - 1} and 1.${m + 1}`);
+          const fromNeighbours = stepsIn(definite).filter((m) => !walk.root.noGaps && t.gaps[String(m)]).map((m) => `1.${m} has no field source, judged from 1.${m - 1} and 1.${m + 1}`);
           const notes = [...fromNeighbours, ...(notJudged ? [`not judged at ${notJudged}`] : [])];
-          report({ message: `${verb}; ${served}${notes.length ? `; ${notes.join('; ')}` : ''}`, range: loc.key ?? loc.value, data });
+          report({ message: `${verb}; ${reader ? served.replace(/^served/, 'known') : served}${notes.length ? `; ${notes.join('; ')}` : ''}`, range: loc.key ?? loc.value, data });
         } else {
           // Only steps the table cannot vouch for: said, as information, instead of passing in silence.
           report({

@@ -1,6 +1,6 @@
 import type { Rule } from '../types';
 import type { KubernetesContext, ManifestObject } from '../../families/kubernetes';
-import { rootNode, fieldTable, minorNumber, minorBit } from '../../kubernetes/fields';
+import { rootNode, fieldTable, minorNumber, minorBit, componentFieldTable, isComponentKind } from '../../kubernetes/fields';
 import { servesAt } from '../../kubernetes/served';
 import { listOf } from './common';
 
@@ -9,6 +9,30 @@ import { listOf } from './common';
  * file (and once per apiVersion/kind of the file) instead of being passed over: steps outside the field table, steps of
  * the table without a source of their own, and built-in kinds the table does not have at a step that serves them.
  */
+/**
+ * Component configuration files (their own table, data/kubernetes/fields/component-config.json): the steps of the
+ * window outside that table's span, once per apiVersion/kind of the file (a kubelet file at 1.38 is not field-checked).
+ */
+function componentsNotChecked(ctx: KubernetesContext, steps: number[], report: Parameters<Rule<KubernetesContext>['check']>[1]): void {
+  const seen = new Set<string>();
+  let lo = Infinity, hi = -Infinity;
+  for (const iv of Object.values(componentFieldTable().kinds)) for (const [, a, b] of iv) { if (a < lo) lo = a; if (b > hi) hi = b; }
+  const outside = steps.filter((m) => m < lo || m > hi);
+  if (!outside.length) return;
+  for (const o of ctx.objects) {
+    if (!isComponentKind(o.apiVersion, o.kind)) continue;
+    const id = `${o.apiVersion} ${o.kind}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const loc = o.doc.locate([...o.at, 'apiVersion']);
+    report({
+      message: `fields of ${id} not checked at ${listOf(outside)}: the component configuration table covers 1.${lo}..1.${hi} (data/kubernetes/fields/component-config.json)`,
+      range: loc.value ?? loc.key,
+      data: { reason: 'outside-component-table', minors: outside.map((m) => `1.${m}`), apiVersion: o.apiVersion, kind: o.kind },
+    });
+  }
+}
+
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/fields-not-checked',
   family: 'kubernetes',
@@ -19,7 +43,8 @@ export const rule: Rule<KubernetesContext> = {
     + '(data/kubernetes/fields/fields.json, 1.15 … 1.37), and steps of the table without a field source of their own (1.16, '
     + '1.35, 1.37: judged from the neighbouring minors only where both agree). And, once per apiVersion/kind of the file, a '
     + 'built-in kind the kube-apiserver serves at a step where the field table does not have it, whose fields are then not '
-    + 'checked there.',
+    + 'checked there. A component configuration file (kubeadm, kubelet, kube-proxy …) is said at the steps outside its own '
+    + 'table (data/kubernetes/fields/component-config.json, 1.16 … 1.37).',
   why: 'A field check that skips a step says nothing about it: without this note a window such as 1.12..1.15 or 1.36..1.38 '
     + 'would look field-checked at every step, although only some steps were.',
   bad: { filename: 'deploy.yaml', text: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n', options: 'Kubernetes 1.34..1.36' },
@@ -41,6 +66,7 @@ export const rule: Rule<KubernetesContext> = {
       if (!hit) servedOf.set(id, (hit = steps.map((m) => servesAt(`1.${m}`, id))));
       return hit;
     };
+    componentsNotChecked(ctx, steps, report);
     const objects = ctx.objects.filter((o) => served(o).some((x) => x));
     if (!objects.length) return;
     const at = (o: ManifestObject) => o.doc.locate([...o.at, 'apiVersion']);

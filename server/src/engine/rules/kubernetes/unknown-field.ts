@@ -1,7 +1,8 @@
 import type { Rule, FindingFix } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
 import { formatList } from '../../versions';
-import { fieldTable, gapMask, pathSegments, pathText, type FieldNode } from '../../kubernetes/fields';
+import { misfitsEverywhere } from './field-type';
+import { fieldTable, gapMask, pathSegments, pathText, componentReader, componentSpan, COMPONENT_UNKNOWN, type FieldNode } from '../../kubernetes/fields';
 
 const PRIMITIVE = new Set(['string', 'integer', 'number', 'boolean', 'int-or-string', 'object']);
 
@@ -103,7 +104,9 @@ export const rule: Rule<KubernetesContext> = {
     + 'at most two edits away) and offers to rename the key when exactly one is that near and takes the same JSON type. '
     + 'Free-form maps (labels, annotations, `data`, `matchLabels`) and free-form JSON accept any key; `status` is not '
     + 'checked; custom resources and kinds the table does not have are not judged, nor is a part of an object the table '
-    + 'cannot vouch for (a source that leaves it out).',
+    + 'cannot vouch for (a source that leaves it out). Component configuration files (kubeadm, KubeletConfiguration, '
+    + 'KubeProxyConfiguration, KubeSchedulerConfiguration, the kube-apiserver\'s configuration files, audit Policy) are '
+    + 'checked the same way against their own table (data/kubernetes/fields/component-config.json, 1.16 … 1.37).',
   why: 'The API server drops a field it does not know (before server-side field validation in 1.25, and after it unless '
     + 'validation is strict), so a misspelt field is not an error anywhere: the object is created without it and runs '
     + 'with the default — one replica, the default pull policy — at every step of the upgrade.',
@@ -113,6 +116,7 @@ export const rule: Rule<KubernetesContext> = {
   sources: [
     'data/kubernetes/fields/fields.json: the fields of each Kubernetes minor\'s OpenAPI document (the package of each minor is cited there)',
     'Kubernetes API conventions: unknown fields are dropped unless field validation is strict (server-side field validation, GA in 1.25)',
+    'data/kubernetes/fields/component-config.json: the fields of each component configuration kind per minor, from the Go types (scripts/import-k8s-component-fields.mjs)',
   ],
   check(ctx, report) {
     const t = fieldTable();
@@ -127,12 +131,14 @@ export const rule: Rule<KubernetesContext> = {
       // The models of the mapping's node, asked once per node (a pure function of it).
       let models: Set<string> | undefined | null = null;
       let modelsNode: FieldNode | undefined;
-      for (const { v, node, at, key, c } of walk.entries) {
+      for (const { v, node, at, key, c, parent: up } of walk.entries) {
         if (node === root && (key === 'status' || key === 'apiVersion' || key === 'kind')) continue;
         if (c.served) continue;
         // Some minor's source leaves this part out: not judged. (A minor without a source is not asked: the rule
         // is about the minors whose documents were read.)
         if (c.unknown & ~gaps) continue;
+        // Below a component configuration value of the wrong shape (k8s/field-type says so): not a typo.
+        if (root.noGaps && up >= 0 && misfitsEverywhere(walk.entries[up].c, walk.entries[up].val)) continue;
         if (modelsNode !== node) { modelsNode = node; models = modelsOf(node); }
         if (!models) continue;
         const segs = pathSegments({ up: at, seg: key });
@@ -149,8 +155,11 @@ export const rule: Rule<KubernetesContext> = {
           fixes.push({ title: `Rename ${key} to ${only.name}`, edits: [{ range: loc.key, newText: `${q}${only.name}${q}` }] });
         }
         const parent = shown.slice(0, shown.length - key.length);
+        const reader = componentReader(o.apiVersion, o.kind);
         report({
-          message: `${shown} is not a field of ${o.apiVersion} ${o.kind} in any Kubernetes version of the field table (1.${t.first}..1.${t.last}); the API server drops it`
+          message: (reader
+            ? `${shown} is not a field of ${o.apiVersion} ${o.kind} at any ${reader} version of the component configuration table (${componentSpan(o.apiVersion, o.kind)}); ${reader} does not apply it (${COMPONENT_UNKNOWN})`
+            : `${shown} is not a field of ${o.apiVersion} ${o.kind} in any Kubernetes version of the field table (1.${t.first}..1.${t.last}); the API server drops it`)
             + (close.length ? `; did you mean ${formatList(close.map((x) => parent + x.name), 'or')}?` : '')
             + (() => { const down = close.length ? [] : oneLevelDown(models, key); return down.length ? `; it is a field of ${formatList(down.map((d) => parent + d), 'or')}` : ''; })(),
           range,
