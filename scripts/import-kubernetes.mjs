@@ -455,8 +455,11 @@ extra('storagemigration.k8s.io/v1', 'StorageVersionMigration', '1.37', `${LIFECY
 // 1.36, so an apiVersion still there is not vouched for after it (removed stays null).
 {
   const ft = JSON.parse(fs.readFileSync(path.join(repoRoot, 'data', 'kubernetes', 'fields', 'fields.json'), 'utf8'));
-  const lastSourced = Math.max(...Object.entries(ft.sources).filter(([, v]) => v.package).map(([m]) => Number(m)));
-  const src = (m) => `data/kubernetes/fields/fields.json: the 1.${m} OpenAPI document (${ft.sources[String(m)].package})`;
+  const lastSourced = Math.max(...Object.entries(ft.sources).filter(([, v]) => v.package || v.document).map(([m]) => Number(m)));
+  const src = (m) => {
+    const s = ft.sources[String(m)];
+    return `data/kubernetes/fields/fields.json: the 1.${m} OpenAPI document (${s.package ?? s.document}${s.preRelease ? ', a pre-release source' : ''})`;
+  };
   for (const kind of ['IPAddress', 'ServiceCIDR', 'LeaseCandidate', 'ClusterTrustBundle', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding']) {
     const versions = Object.entries(ft.kinds).filter(([k]) => k.split(' ')[1] === kind).map(([k, iv]) => ({ apiVersion: k.split(' ')[0], first: Math.min(...iv.map((x) => x[1])), last: Math.max(...iv.map((x) => x[2])) }));
     const ga = versions.find((v) => /^[^/]+\/v\d+$/.test(v.apiVersion));

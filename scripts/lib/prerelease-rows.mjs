@@ -22,6 +22,11 @@ export const DEPARTURES = [
     why: 'kube-apiserver stopped registering the v1alpha1 storage of IPAddress/ServiceCIDR in 1.31 (the beta went in), although the generated code of networking/v1alpha1 keeps declaring removed=1.33: the upstream OpenAPI documents of 1.31 and 1.32 have no networking.k8s.io/v1alpha1 IPAddress/ServiceCIDR operations while other alpha versions are there, and neither has kube-rs/k8s-pb\'s copy of the v1.31.1 tag.',
     evidence: `${COPY} openapiDisagreements / openapiDisagreementCauses (networking.k8s.io/v1alpha1 at 1.31, 1.32); openapiSources 1.31 and 1.32 (kubernetes-client/python swagger.json.unprocessed, release-1.31 / release-1.32)`,
   })),
+  {
+    apiVersion: 'storage.k8s.io/v1alpha1', kind: 'CSIStorageCapacity', field: 'introduced', value: '1.21', minors: ['1.19', '1.20'],
+    why: 'At 1.19 and 1.20 kube-apiserver registered the CSIStorageCapacity v1alpha1 storage only with the CSIStorageCapacity feature gate (alpha, off by default), which --runtime-config alone does not turn on; the OpenAPI documents of 1.19 and 1.20 (generated without the gate) have no such kind, so its fields cannot be checked there either. From 1.21 the gate is beta (on) and the document has it.',
+    evidence: `${COPY} openapiDisagreements / openapiDisagreementCauses (storage.k8s.io/v1alpha1 at 1.19, 1.20); openapiSources 1.19 and 1.20 (godaddy/kubernetes-client swagger-1.19/1.20)`,
+  },
 ];
 
 const minorStr = (m) => `1.${m}`;
