@@ -21,6 +21,7 @@
 //  * replacement targets and commonly used current apiVersions are added so the engine can
 //    answer "which apiVersions of this kind are served in 1.X".
 // Output is deterministic (fixed order, 2-space JSON, trailing newline). Sanity checks throw.
+// gen:data after: import-k8s-fields.mjs
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
