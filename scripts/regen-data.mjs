@@ -88,8 +88,9 @@ function copyTree(from, to, rel) {
 function main() {
   const order = importOrder(path.join(repoRoot, 'scripts'));
   if (args.has('--list')) { console.log(order.join('\n')); return 0; }
-  if (!fs.existsSync(path.join(reference, 'kubernetes', 'SOURCES.md'))) {
-    console.error(`gen:data: no reference folder at ${reference} (its kubernetes/SOURCES.md); put it next to the repository or set SKEWGUARD_REFERENCE`);
+  // (a family's folder is not named here: tests/families-registry keeps family ids out of shared scripts)
+  if (!fs.existsSync(reference) || !fs.readdirSync(reference).some((d) => fs.existsSync(path.join(reference, d, 'SOURCES.md')))) {
+    console.error(`gen:data: no reference folder at ${reference} (folders with a SOURCES.md); put it next to the repository or set SKEWGUARD_REFERENCE`);
     return 2;
   }
   if (!args.has('--check')) {
