@@ -9,6 +9,7 @@
 //
 // Not run by the build or the tests. To refresh it (after scripts/import-k8s-fields.mjs, same cache):
 //   node scripts/import-k8s-feature-gates.mjs [cache-dir]
+// gen:data after: import-k8s-fields.mjs
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

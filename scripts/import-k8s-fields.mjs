@@ -13,11 +13,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import crypto from 'node:crypto';
+import zlib from 'node:zlib';
 import ts from 'typescript';
+import YAML from 'yaml';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cache = process.argv[2] ?? path.join(os.tmpdir(), 'skewguard-k8s-fields');
 fs.mkdirSync(cache, { recursive: true });
+// The upstream OpenAPI documents (1.16, 1.35) and structured-merge-diff schemas (1.37) and the generated lifecycle,
+// read from the reference folder next to the repository (SOURCES.md there; SKEWGUARD_REFERENCE overrides it).
+const referenceDir = process.env.SKEWGUARD_REFERENCE ?? path.join(repoRoot, '..', 'shared', 'reference');
+const openapiDir = path.join(referenceDir, 'kubernetes', 'openapi');
+const lifecycle = JSON.parse(fs.readFileSync(path.join(referenceDir, 'kubernetes', 'prerelease-lifecycle.json'), 'utf8'));
 
 const FIRST = 15;
 const LAST = 37;
@@ -30,6 +38,8 @@ const LAST = 37;
  */
 const SOURCES = {
   15: { pkg: '@kubernetes/client-node', version: '0.11.2', expect: 'v1.15.10' },
+  // 1.16, 1.35: the upstream swagger.json of the release branch / tag (no registry package was generated from them).
+  16: { format: 'swagger', file: 'swagger-1.16.json.gz', expect: '1.16', cite: 'release-1.16 = v1.16.15, via godaddy/kubernetes-client e5a00ddb71b1 lib/specs/swagger-1.16.json.gz' },
   // 1.17 and 1.26 as 1.23: cdk8s-plus-NN for the kinds and everything but status, completed by kubernetes-types for
   // status (kubernetes-types alone drops fields such as PolicyRule's resources and verbs: see crossChecks).
   17: { pkg: 'cdk8s-plus-17', version: '1.0.0-beta.84', expect: '1.17', completedBy: { pkg: 'kubernetes-types', version: '1.17.0-beta.1', expect: '1.17' } },
@@ -56,7 +66,12 @@ const SOURCES = {
   32: { pkg: '@kubernetes/client-node', version: '1.1.3', expect: 'v1.32.0' },
   33: { pkg: '@kubernetes/client-node', version: '1.3.0', expect: 'v1.33.0' },
   34: { pkg: '@kubernetes/client-node', version: '1.4.0', expect: 'v1.34.0' },
+  35: { format: 'swagger', file: 'swagger-1.35.json.gz', expect: '1.35', cite: 'v1.35.0, via kubernetes-client/python 82420b325c06 kubernetes/swagger.json.unprocessed' },
   36: { pkg: '@kubernetes/client-node', version: '2.0.1', expect: 'release-1.36' },
+  // 1.37: no OpenAPI document of 1.37 could be read; the structured-merge-diff schema of client-go v0.37.0-beta.0 (the
+  // tag the lifecycle data reads 1.37 at) lists the same field names as the swagger wherever both exist (1.35, 1.36:
+  // openapi/SOURCES.md "Calibration"). A PRE-RELEASE source: fields changed between beta.0 and the release are not in it.
+  37: { format: 'smd', file: 'smd-schema-1.37.0-beta.0.yaml.gz', expect: '1.37', says: 'kubernetes/client-go v0.37.0-beta.0 applyconfigurations schemaYAML (1.37 pre-release)', preRelease: 'pre-release source: client-go v0.37.0-beta.0 (2026-07-21), not the 1.37.0 release; the kinds are those the generated lifecycle serves at v0.37.0-beta.0; CustomResourceDefinition and APIService are not in this schema (they are answered as inferred from 1.36)' },
 };
 /** Second sources of a minor, compared path by path with the first (written to `crossChecks`, not merged). */
 const CROSS = {
@@ -65,9 +80,17 @@ const CROSS = {
   27: { pkg: 'kubernetes-models', version: '4.3.1', expect: '1.27.1', apimachinery: '1.2.1' }, // CHANGELOG 4.3.0: "Update schema version to v1.27.1"
   29: { pkg: 'kubernetes-types', version: '1.29.0', expect: '1.29' },
   30: { pkg: 'kubernetes-types', version: '1.30.0', expect: '1.30' },
+  // the upstream swagger of the same tag as client-node 1.4.0 (v1.34.0) and 2.0.1 (release-1.36)
+  34: { format: 'swagger', file: 'swagger-1.34.json.gz', expect: '1.34' },
+  36: { format: 'swagger', file: 'swagger-1.36.json.gz', expect: '1.36' },
+  // client-go master of 2026-07-24, three days after v0.37.0-beta.0: what changed on the way to the 1.37 release
+  37: { format: 'smd', file: 'smd-schema-1.37-pre-2026-07-24.yaml.gz', expect: '1.37', says: 'kubernetes/client-go master 2026-07-24 applyconfigurations schemaYAML (1.37 pre-release)' },
 };
 /** Minors without a source, and why (what was looked at). */
-const GAPS = {
+/** Minors without a source, and why (what was looked at). None is left since issue #28 (see REGISTRY_GAPS). */
+const GAPS = {};
+/** Why 1.16, 1.35 and 1.37 come from the reference folder's OpenAPI documents: no registry package has them. */
+const REGISTRY_GAPS = {
   16: 'no registry package found that was generated from the 1.16 OpenAPI document: @kubernetes/client-node 0.11.x is 1.15 (0.11.0 v1.15.5, 0.11.2 v1.15.10) and 0.12.x is 1.18 (0.12.0 and 0.12.3 v1.18.0); kubernetes-types starts at 1.17.0-beta.1; kubernetes-models jumps from 1.15.3 (0.7.3) to 1.19.2 (1.0.0); cdk8s-plus starts at cdk8s-plus-17',
   35: 'no registry package found for the 1.35 OpenAPI document: @kubernetes/client-node 1.4.0 is v1.34.0 and 2.0.0/2.0.1 are release-1.36; kubernetes-types ends at 1.30.0; the cdk8s-plus-NN packages in the registry list end at cdk8s-plus-33',
   37: 'no registry package generated from the 1.37 OpenAPI document yet (newest @kubernetes/client-node 2.0.1 is release-1.36)',
@@ -75,6 +98,8 @@ const GAPS = {
 
 // Known disagreements between a package's own statements, written into the data.
 const NOTES = [
+  '1.16 and 1.35 are read from the upstream swagger.json of their release (shared/reference/kubernetes/openapi, SOURCES.md there: the copy, its commit and its sha256, checked by this script), 1.37 from the structured-merge-diff schema of client-go v0.37.0-beta.0 (a pre-release): no registry package was generated from these minors (REGISTRY_GAPS in the script). A swagger\'s kinds are its create operations (as client-node\'s create methods); the schema\'s kinds are those the generated lifecycle (shared/reference/kubernetes/prerelease-lifecycle.json) serves at v0.37.0-beta.0, and its "numeric" is read as integer wherever another minor types the field integer. The schema has no CustomResourceDefinition, APIService, create-only review kinds or v1 Binding: those kinds are unsaid at 1.37 (`sources["37"].servedNotInSchema`), so their fields are not checked there (k8s/fields-not-checked says so).',
+  '1.31 status: cdk8s-plus-31 leaves out every kind\'s status and no other 1.31 source was found; the status fields stay unsaid at 1.31 (answered as inferred from 1.30 and 1.32, judged only where both agree), not imported from swagger-1.30/1.34: a neighbour\'s document is the same inference the issue rejects for 1.16/1.35.',
   '@kubernetes/client-node README "Compatibility" table marks 0.19.x as exactly 1.28, 0.20.x as 1.29, 0.21.x as 1.30 and 0.22.x as 1.31, but the generated files of 0.19.0, 0.20.0, 0.21.0 and 0.22.3 name the OpenAPI documents release-1.27, release-1.28, release-1.29 and release-1.30; the table follows the generated files.',
   '@kubernetes/client-node 1.0.0 ... 2.0.1 also ship 168 model files still headed "OpenAPI spec version: v1.30.1" (left from an older generation, e.g. V1alpha2ResourceClassParameters); kinds are taken only from the create methods of the API classes the package exports (dist/gen/index.js; 1.1.3 still ships an unexported ResourceV1alpha2Api.js), so such files count only where a current model refers to them.',
   'cdk8s-plus-NN generates construct props, which leave out each kind\'s `status`: at 1.17, 1.23 and 1.26 the status comes from a second package of the same minor (kubernetes-types, kubernetes-models); cdk8s-plus-31 has none: at 1.31 the table has no data for status fields or models only reachable from status (see `partial` and `unsaid`); that minor neither starts, ends nor breaks an interval of such fields (the accessor answers them as inferred).',
@@ -393,6 +418,11 @@ function cdk8s(pkg, known) {
  * apiVersion/kind enums of the definitions.
  */
 function kubernetesModels(pkgs, known, roots) {
+  return modelsOf(modelsSchemas(pkgs), known, roots);
+}
+
+/** kubernetes-models' `_schemas/*.js` definitions: id -> JSON schema. */
+function modelsSchemas(pkgs) {
   const schemas = new Map();
   for (const pkg of pkgs) {
     const dir = path.join(pkg, '_schemas');
@@ -415,6 +445,14 @@ function kubernetesModels(pkgs, known, roots) {
       schemas.set(id, JSON.parse(text.slice(start, j + 1)));
     }
   }
+  return schemas;
+}
+
+/**
+ * Models from OpenAPI definitions (id -> JSON schema; `$ref` to "#/definitions/<id>" or "<id>#"). Kinds from `roots`
+ * ("apiVersion kind" -> definition id) when given, else from the apiVersion/kind enums of the definitions.
+ */
+function modelsOf(schemas, known, roots) {
   const split = (def) => { const parts = def.split('.'); const kind = parts.pop(); const version = parts.pop(); return { group: parts.pop(), version, kind }; };
   const defs = [...schemas.keys()].map(split).filter((d) => /^v\d/.test(d.version)).map((d) => [d.group, d.version, d.kind]);
   const name = namer(known, defs);
@@ -448,7 +486,7 @@ function kubernetesModels(pkgs, known, roots) {
       if (ts.size === 2 && ts.has('string') && ts.has('integer')) return 'int-or-string';
       return ts.size === 1 ? [...ts][0] : 'object';
     }
-    if (p.$ref) return modelOf(p.$ref.replace(/#$/, ''));
+    if (p.$ref) return modelOf(p.$ref.replace(/#$/, '').replace(/^#\/definitions\//, ''));
     switch (p.type) {
       case 'string': case 'boolean': case 'integer': case 'number': return p.type;
       case 'array': return `[]${p.items ? typeOf(p.items) : 'object'}`;
@@ -469,7 +507,110 @@ function kubernetesModels(pkgs, known, roots) {
   return { kinds, models, enums };
 }
 
+// ---------------------------------------------------------------- upstream OpenAPI documents (shared/reference/kubernetes/openapi)
+
+const refFile = (f) => path.join(openapiDir, f);
+const readGz = (f) => zlib.gunzipSync(fs.readFileSync(refFile(f))).toString('utf8');
+const sha256 = (text) => crypto.createHash('sha256').update(text).digest('hex');
+
+/** The SOURCES.md row of a file (its uncompressed sha256 is checked: the run fails on another file). */
+function checkReferenceFile(src, text) {
+  const md = fs.readFileSync(refFile('SOURCES.md'), 'utf8');
+  const row = md.split('\n').find((l) => l.startsWith(`| ${src.file.replace(/\.gz$/, '')}`));
+  if (!row) throw new Error(`${src.file}: no row in openapi/SOURCES.md`);
+  const sum = /\b([0-9a-f]{64})\b/.exec(row)?.[1];
+  if (sum !== sha256(text)) throw new Error(`${src.file}: sha256 ${sha256(text)} is not SOURCES.md's ${sum}`);
+  return sum;
+}
+
+/**
+ * An upstream swagger.json (api/openapi-spec): the kinds are the apiVersion/kinds its create operations take (a POST
+ * on a collection path, `x-kubernetes-action: post`, the body's definition; as client-node's create methods), the
+ * models its definitions.
+ */
+function swagger(src, known) {
+  const text = readGz(src.file);
+  const sum = checkReferenceFile(src, text);
+  const doc = JSON.parse(text);
+  const schemas = new Map(Object.entries(doc.definitions));
+  const roots = {};
+  for (const ops of Object.values(doc.paths)) {
+    const op = ops.post;
+    if (!op || op['x-kubernetes-action'] !== 'post') continue;
+    const gvk = op['x-kubernetes-group-version-kind'];
+    const body = (op.parameters ?? []).concat(ops.parameters ?? []).find((x) => x.in === 'body');
+    const ref = body?.schema?.$ref?.replace(/^#\/definitions\//, '');
+    // client-node's method name is the operationId: create<Group><Version>[Namespaced]<Kind>; it keeps a method
+    // whose body type ends with <Kind> (DeploymentRollback: yes; PodEviction, whose body is Eviction: no).
+    const kind = /^create[A-Za-z]*?V\d+(?:(?:alpha|beta)\d+)?(?:Namespaced)?(\w+)$/.exec(op.operationId ?? '')?.[1];
+    if (!gvk || !ref || !kind || kind.endsWith('List') || !ref.split('.').pop().endsWith(kind)) continue;
+    roots[`${gvk.group ? `${gvk.group}/` : ''}${gvk.version} ${kind}`] = ref;
+  }
+  const m = modelsOf(schemas, known, roots);
+  return { openapi: `kubernetes ${src.expect} api/openapi-spec/swagger.json (shared/reference/kubernetes/openapi/${src.file}, sha256 ${sum.slice(0, 12)} uncompressed)`, ...m };
+}
+
+/**
+ * A structured-merge-diff schema (client-go applyconfigurations/internal/internal.go schemaYAML): every Go type of
+ * k8s.io/api, served or not, with its field names and types (no descriptions; "numeric" does not tell integer from
+ * number). So the kinds come from the generated lifecycle (prerelease-lifecycle.json: the kinds kube-apiserver serves
+ * at the minor); apiextensions-apiserver and kube-aggregator types are not in it (CustomResourceDefinition, APIService).
+ */
+function smd(src, known) {
+  const text = readGz(src.file);
+  const sum = checkReferenceFile(src, text);
+  const doc = YAML.parse(text);
+  const LEAF = {
+    'io.k8s.apimachinery.pkg.apis.meta.v1.Time': { type: 'string' },
+    'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime': { type: 'string' },
+    'io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1': { type: 'object' },
+    __untyped_atomic_: {},
+    __untyped_deduced_: {},
+  };
+  const conv = (t) => {
+    if (t.namedType) return LEAF[t.namedType] && !/Quantity|IntOrString|RawExtension/.test(t.namedType) ? LEAF[t.namedType] : { $ref: t.namedType };
+    if (t.scalar) return t.scalar === 'numeric' ? { type: 'number' } : t.scalar === 'untyped' ? {} : { type: t.scalar };
+    if (t.list) return { type: 'array', items: conv(t.list.elementType) };
+    if (t.map) {
+      if (t.map.fields) return { type: 'object', properties: Object.fromEntries(t.map.fields.map((f) => [f.name, conv(f.type)])) };
+      return { type: 'object', additionalProperties: t.map.elementType ? conv(t.map.elementType) : undefined };
+    }
+    return {};
+  };
+  const schemas = new Map();
+  for (const t of doc.types) {
+    if (LEAF[t.name]) { schemas.set(t.name, LEAF[t.name]); continue; }
+    if (t.map?.fields) schemas.set(t.name, { type: 'object', properties: Object.fromEntries(t.map.fields.map((f) => [f.name, conv(f.type)])) });
+    else if (t.scalar) schemas.set(t.name, t.scalar === 'string' ? { type: 'string' } : {});
+    else schemas.set(t.name, { type: 'object' });
+  }
+  // The kinds served at the minor: the generated lifecycle's servedAt (List kinds, payloads and subresources left out).
+  const minor = Number(src.expect.split('.')[1]);
+  const roots = {};
+  const notInSchema = [];
+  // Alpha packages that never adopted the lifecycle generator have no served minors in the lifecycle data, only the
+  // minors their Go type exists (typeAt), which outlives serving (rbac.authorization.k8s.io/v1alpha1 types are still
+  // compiled in, unserved since 1.22). Such a kind counts when its type is new at this minor or the previous minor's
+  // source has it as a kind (internal.apiserver.k8s.io/v1alpha1 StorageVersion; scheduling.k8s.io/v1alpha3 at 1.37).
+  const prev = snapshots[minor - 1]?.kinds ?? {};
+  const served = [
+    ...lifecycle.gvks.filter((g) => !g.list && !g.notAResource && g.servedAt.includes(minor)).map((g) => ({ ...g, dir: path.posix.dirname(g.path) })),
+    ...lifecycle.prereleaseWithoutLifecycle.filter((g) => !g.kind.endsWith('List') && g.typeAt.includes(minor) && (!g.typeAt.includes(minor - 1) || prev[`${g.apiVersion} ${g.kind}`])),
+  ];
+  for (const g of served) {
+    const id = g.repo === 'kubernetes/api' ? `io.k8s.api.${g.dir.replace('/', '.')}.${g.kind}` : null;
+    if (id && schemas.has(id)) roots[`${g.apiVersion} ${g.kind}`] = id;
+    else notInSchema.push(`${g.apiVersion} ${g.kind}`);
+  }
+  const m = modelsOf(schemas, known, roots);
+  // A served kind without a type in the schema (create-only reviews, v1 Binding, CustomResourceDefinition, APIService)
+  // is unsaid there: neither served nor unserved (k8s/fields-not-checked says its fields are not checked at the minor).
+  return { openapi: `${src.says} (shared/reference/kubernetes/openapi/${src.file}, sha256 ${sum.slice(0, 12)} uncompressed)`, ...m, notInSchema, kindsUnsaid: new Set(notInSchema) };
+}
+
 function readSource(src, known) {
+  if (src.format === 'swagger') return swagger(src, known);
+  if (src.format === 'smd') return smd(src, known);
   const pkg = unpack(src);
   if (src.pkg === '@kubernetes/client-node') return clientNode(pkg);
   if (src.pkg === 'kubernetes-types') return kubernetesTypes(pkg, known);
@@ -514,7 +655,7 @@ for (const minor of order) {
   if (src.pkg === '@kubernetes/client-node') for (const n of Object.keys(snap.models)) cnNames.add(n);
   checkSays(src, snap, minor);
   snapshots[minor] = snap;
-  console.log(`1.${minor}: ${src.pkg}@${src.version} (${snap.openapi}): ${Object.keys(snap.kinds).length} kinds, ${Object.keys(snap.models).length} models`);
+  console.log(`1.${minor}: ${src.pkg ? `${src.pkg}@${src.version}` : src.file} (${snap.openapi}): ${Object.keys(snap.kinds).length} kinds, ${Object.keys(snap.models).length} models`);
 }
 
 // ---------------------------------------------------------------- second sources: compared, not merged
@@ -572,7 +713,8 @@ for (const [minor, src] of Object.entries(CROSS)) {
   crossSnaps[minor] = snap;
   checkSays(src, snap, Number(minor));
   const first = SOURCES[minor];
-  crossChecks[minor] = { first: `${first.pkg}@${first.version}`, second: `${src.pkg}@${src.version} (${snap.openapi})`, ...compare(snapshots[minor], snap, !!snap.partial) };
+  const label = (x) => (x.pkg ? `${x.pkg}@${x.version}` : `shared/reference/kubernetes/openapi/${x.file}`);
+  crossChecks[minor] = { first: label(first), second: `${label(src)} (${snap.openapi})`, ...compare(snapshots[minor], snap, !!snap.partial) };
   for (const [key, values] of Object.entries(snap.enums)) (crossEnums[key] ??= []).push([Number(minor), values]);
   const c = crossChecks[minor];
   console.log(`cross 1.${minor}: ${c.second}: ${c.kindsCompared} kinds, ${c.pathsCompared} paths; only first ${c.pathsOnlyFirst}, only second ${c.pathsOnlySecond}, types differ ${c.typesDiffer}; kinds only first ${c.kindsOnlyFirst.length}, only second ${c.kindsOnlySecond.length}`);
@@ -594,6 +736,7 @@ for (const [m, src] of Object.entries(CROSS)) {
   const second = crossSnaps[m];
   for (const [n, fields] of Object.entries(snapshots[m].models)) {
     const o = second.models[n];
+    if (!o) continue;
     if (o) for (const f of Object.keys(fields)) if (!(f in o)) ktMisses.add(`${baseName(n)}.${f}`);
   }
 }
@@ -619,9 +762,17 @@ for (const [m, s] of Object.entries(snapshots)) {
 
 // Kinds: client-node's create methods are the set; another source's kind counts only where some client-node
 // release creates the same apiVersion/kind (kubernetes-types also types read-only kinds such as ComponentStatus).
+// An upstream swagger's create operations count as client-node's (client-node's are generated from them). The
+// structured-merge-diff schema's kinds (1.37) are the served ones of the lifecycle data: one that some earlier minor
+// served without any source creating it (ComponentStatus) is left out as well.
+const creates = (m) => SOURCES[m].pkg === '@kubernetes/client-node' || SOURCES[m].format === 'swagger';
 const cnKinds = new Set();
-for (const [m, s] of Object.entries(snapshots)) if (SOURCES[m].pkg === '@kubernetes/client-node') for (const k of Object.keys(s.kinds)) cnKinds.add(k);
-for (const [m, s] of Object.entries(snapshots)) if (SOURCES[m].pkg !== '@kubernetes/client-node') for (const k of Object.keys(s.kinds)) if (!cnKinds.has(k)) delete s.kinds[k];
+for (const [m, s] of Object.entries(snapshots)) if (creates(m)) for (const k of Object.keys(s.kinds)) cnKinds.add(k);
+const servedBefore = (k, m) => lifecycle.gvks.some((g) => `${g.apiVersion} ${g.kind}` === k && g.servedAt.some((x) => x < m));
+for (const [m, s] of Object.entries(snapshots)) {
+  if (creates(m)) continue;
+  for (const k of Object.keys(s.kinds)) if (!cnKinds.has(k) && (SOURCES[m].format !== 'smd' || servedBefore(k, Number(m)))) delete s.kinds[k];
+}
 
 // Only models reachable from the kinds kept.
 for (const s of Object.values(snapshots)) {
@@ -703,7 +854,7 @@ for (const s of Object.values(snapshots)) for (const k of Object.keys(s.kinds)) 
 // cdk8s keeps one kind per name: core v1 Event is left out where events.k8s.io has Event too (1.23, 1.26, 1.31);
 // such an absence neither ends nor breaks the kind's interval.
 const sameName = (s, k) => Object.keys(s.kinds).some((x) => x !== k && x.split(' ')[1] === k.split(' ')[1]);
-for (const k of [...kindNames].sort()) kinds[k] = intervals((m) => snapshots[m].kinds[k] ?? (snapshots[m].absentUnsaid && sameName(snapshots[m], k) ? null : undefined));
+for (const k of [...kindNames].sort()) kinds[k] = intervals((m) => snapshots[m].kinds[k] ?? ((snapshots[m].absentUnsaid && sameName(snapshots[m], k)) || snapshots[m].kindsUnsaid?.has(k) ? null : undefined));
 
 const enums = {};
 const enumRows = [];
@@ -726,7 +877,16 @@ for (const [key, m, values] of enumRows) {
 
 const sources = {};
 for (let m = FIRST; m <= LAST; m++) {
-  if (SOURCES[m]) {
+  if (SOURCES[m]?.format) {
+    const src = SOURCES[m];
+    sources[m] = {
+      document: `shared/reference/kubernetes/openapi/${src.file}`, openapi: snapshots[m].openapi, ...(src.cite ? { from: src.cite } : {}),
+      kinds: Object.keys(snapshots[m].kinds).length, models: Object.keys(snapshots[m].models).length,
+      ...(src.preRelease ? { preRelease: src.preRelease } : {}),
+      ...(snapshots[m].notInSchema?.length ? { servedNotInSchema: snapshots[m].notInSchema } : {}),
+      whyNotAPackage: REGISTRY_GAPS[m],
+    };
+  } else if (SOURCES[m]) {
     const src = SOURCES[m];
     sources[m] = { package: `${src.pkg}@${src.version}`, openapi: snapshots[m].openapi, kinds: Object.keys(snapshots[m].kinds).length, models: Object.keys(snapshots[m].models).length, ...(snapshots[m].partial ? { partial: `no ${snapshots[m].partial}` } : {}) };
   } else sources[m] = { none: GAPS[m] };
@@ -734,10 +894,11 @@ for (let m = FIRST; m <= LAST; m++) {
 
 const result = {
   description: 'Field-lifecycle table of the built-in Kubernetes kinds, Kubernetes 1.15 ... 1.37 (1.15 only to bound 1.16). '
-    + 'Written by scripts/import-k8s-fields.mjs from one registry package per minor, each generated from that minor\'s OpenAPI document (`sources`: package, the OpenAPI document it names, or why a minor has none). '
+    + 'Written by scripts/import-k8s-fields.mjs from one registry package per minor, each generated from that minor\'s OpenAPI document, or the OpenAPI document itself (`sources`: package or document, the OpenAPI document it names, or why a minor has none). '
     + '`kinds`: "apiVersion kind" -> [[model, firstMinor, lastMinor], ...] (the apiVersion/kind and its model come from the source: the request path and body type of client-node\'s create methods, the apiVersion/kind literals of kubernetes-types, the GVK of cdk8s\'s constructs). '
     + '`models`: model -> { seen: [[firstMinor, lastMinor], ...] the minors whose source has the model, fields: JSON name -> [[type, firstMinor, lastMinor], ...], or just the type when the field has it over the whole span of `seen` }. '
     + 'A type is string, integer, number, boolean, int-or-string, object (free-form JSON: RawExtension, JSON, any; x-kubernetes-preserve-unknown-fields is not in these sources), a model name, []T (array of T) or {}T (map of string to T: labels, annotations, data, ...). '
+    + 'Since issue #28 every minor has a source (1.16 and 1.35: the upstream swagger.json; 1.37: the client-go v0.37.0-beta.0 structured-merge-diff schema, a pre-release source, `sources["37"].preRelease`), so `gaps` is empty. '
     + 'Intervals count only minors with a source; a minor in `gaps` (no source) lies inside an interval when the minors on both sides serve the field (inferred, not read). '
     + 'The engine (server/src/engine/kubernetes/fields.ts) judges such a minor as not serving a path when the minors on both sides lack it, and does not judge it when they disagree. '
     + '`unsaid`: per minor, the "Model.field" its source leaves out without saying so (kubernetes-types, which completes 1.17 and 1.26 with status: the fields it lacks where client-node of the same minor has them, see crossChecks 1.25/1.29/1.30; cdk8s-plus-31: the status of each kind that has one); also unsaid, without a list: a model, or a kind whose name another group also uses (core v1 Event), missing from a cdk8s-based minor. Such a minor neither starts, ends nor breaks an interval (answered as inferred). '

@@ -29,6 +29,7 @@
 //    2.0, 2.3, 2.4, 3.2, 3.3, 4.0). The structs change at more releases than that (see
 //    layoutChanges): such changes stay inside an era and are visible in the per-field ranges.
 // Output is deterministic (fixed order, 2-space JSON, trailing newline).
+// gen:data after: import-kata.mjs
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -21,6 +21,7 @@
 //  * replacement targets and commonly used current apiVersions are added so the engine can
 //    answer "which apiVersions of this kind are served in 1.X".
 // Output is deterministic (fixed order, 2-space JSON, trailing newline). Sanity checks throw.
+// gen:data after: import-k8s-fields.mjs
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +30,7 @@ import { normalizeKubernetesVersion } from './lib/kubernetes-version.mjs';
 import { fluxcdRows } from './lib/fluxcd-rows.mjs';
 import { ecosystemRows } from './lib/ecosystem-rows.mjs';
 import { componentConfigRows } from './lib/component-config-rows.mjs';
+import { applyPrerelease } from './lib/prerelease-rows.mjs';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const refDir = path.resolve(process.argv[2] ?? path.join(repoRoot, '..', 'shared', 'reference', 'kubernetes'));
@@ -454,8 +456,11 @@ extra('storagemigration.k8s.io/v1', 'StorageVersionMigration', '1.37', `${LIFECY
 // 1.36, so an apiVersion still there is not vouched for after it (removed stays null).
 {
   const ft = JSON.parse(fs.readFileSync(path.join(repoRoot, 'data', 'kubernetes', 'fields', 'fields.json'), 'utf8'));
-  const lastSourced = Math.max(...Object.entries(ft.sources).filter(([, v]) => v.package).map(([m]) => Number(m)));
-  const src = (m) => `data/kubernetes/fields/fields.json: the 1.${m} OpenAPI document (${ft.sources[String(m)].package})`;
+  const lastSourced = Math.max(...Object.entries(ft.sources).filter(([, v]) => v.package || v.document).map(([m]) => Number(m)));
+  const src = (m) => {
+    const s = ft.sources[String(m)];
+    return `data/kubernetes/fields/fields.json: the 1.${m} OpenAPI document (${s.package ?? s.document}${s.preRelease ? ', a pre-release source' : ''})`;
+  };
   for (const kind of ['IPAddress', 'ServiceCIDR', 'LeaseCandidate', 'ClusterTrustBundle', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding']) {
     const versions = Object.entries(ft.kinds).filter(([k]) => k.split(' ')[1] === kind).map(([k, iv]) => ({ apiVersion: k.split(' ')[0], first: Math.min(...iv.map((x) => x[1])), last: Math.max(...iv.map((x) => x[2])) }));
     const ga = versions.find((v) => /^[^/]+\/v\d+$/.test(v.apiVersion));
@@ -743,6 +748,30 @@ for (const row of rows.values()) {
   }
 }
 
+// 5. prerelease rows from the generated code (shared/reference/kubernetes/prerelease-lifecycle.json,
+//    scripts/lib/prerelease-rows.mjs): introduced / deprecated / removed of every kube-apiserver alpha/beta row with
+//    lifecycle functions; what Pluto and kubent said is kept in `crossChecks` where it differs.
+const prerelease = applyPrerelease({
+  rows, refDir, fail, addSource, addNote, MIG,
+  newRow: (apiVersion, kind) => newRow(apiVersion, kind, 'k8s'),
+  previous: (row) => {
+    const out = {};
+    const e = row.plutoEntries.map((i) => entries[i]).find((x) => x.kind === row.kind) ?? (row.plutoEntries.length ? entries[row.plutoEntries[0]] : null);
+    if (e) out.pluto = { deprecated: minorOf(e['deprecated-in']), removed: minorOf(e['removed-in']) };
+    const kr = kubent.rules.find((r) => r.apiVersion === row.apiVersion && r.kind === row.kind);
+    if (kr) out.kubent = { since: kr.since, removed: kr.removedIn };
+    const g = guideFor(row.apiVersion, row.kind);
+    if (g) out.deprecationGuide = { removed: g.removed };
+    return out;
+  },
+});
+for (const row of rows.values()) {
+  if (!row.lifecycleFrom) continue;
+  if (row.introduced && row.removed && cmpMinor(row.introduced, row.removed) >= 0) fail(`${row.apiVersion} ${row.kind}: introduced ${row.introduced} >= removed ${row.removed}`);
+  row.sources = row.sources.filter((s) => s !== PLUTO && !s.startsWith('kubent '));
+  row.confidence = row.changelogFields.length ? 'changelog' : 'reference';
+}
+
 // every replacement target must be a row (so "served" questions have an answer)
 for (const row of rows.values()) {
   // istio replacements are other kinds; core v1 Endpoints is replaced by the EndpointSlice kind
@@ -784,6 +813,9 @@ const apis = [...rows.values()]
     confidence: r.confidence,
     ...(r.changelogFields.length ? { changelogFields: [...r.changelogFields].sort() } : {}),
     sources: r.sources,
+    ...(r.lifecycleFrom ? { lifecycleFrom: r.lifecycleFrom } : {}),
+    ...(r.crossChecks ? { crossChecks: r.crossChecks } : {}),
+    ...(r.departures ? { departures: r.departures } : {}),
     ...(r.plutoEntries.length ? { plutoEntries: [...r.plutoEntries].sort((a, b) => a - b) } : {}),
     note: r.notes.length ? r.notes.join(' ') : null,
   }));
@@ -850,12 +882,17 @@ const out = {
     filled: 'values Pluto leaves empty, given by another source (the row carries `value`)',
     componentTargets: 'per component other than k8s: the version its rows are checked at unless the user gives one (Pluto\'s default target-versions)',
     offByDefault: 'kube-apiserver rows only: the apiVersion is registered but disabled by default at every minor that serves it (alpha, or beta added from 1.24): served only when enabled (`enable`), with why and the source',
+    lifecycleFrom: 'kube-apiserver alpha/beta rows with lifecycle functions: introduced, deprecated and removed are those of the generated code (zz_generated.prerelease-lifecycle.go) read in shared/reference/kubernetes/prerelease-lifecycle.json: the repository, file and tag that declares them, the first and last minor it is served at (`servedAt`), the declared introduced where the type came later (`declaredIntroduced`), and `preRelease` where the newest minor, read at a pre-release tag, decides a value',
+    crossChecks: 'rows with `lifecycleFrom`: what Pluto (deprecated, removed), kubent (since, removed) and the deprecation guide (removed) say where it differs from the row; cross-checks, not sources',
+    departures: 'rows with `lifecycleFrom`: the minors where the row deliberately answers otherwise than the generated code, the value used, the generated one, why and the upstream evidence',
+    prereleaseLifecycle: 'summary of the generated-code import: the reference file, its minors, the minors read at a pre-release tag, the rows changed (before/after), the rows added, the departures',
   },
   sourcesRead: [
     { name: PLUTO, repo: 'FairwindsOps/pluto', path: 'versions.yaml', commit: plutoCommit[1], date: plutoCommit[2], copy: 'shared/reference/kubernetes/pluto-versions.yaml' },
     { name: 'kubent', repo: kubent.source.repo, path: kubent.source.path, commit: kubent.source.commit, copy: 'shared/reference/kubernetes/kubent-rules.json' },
     { name: 'Kubernetes releases', copy: 'shared/reference/kubernetes/releases.json', date: releases.snapshotDate },
     { name: 'Kubernetes 1.33-1.38 lifecycle', copy: LIFECYCLE_REF, date: later.readDate, note: `releases after 1.36 (${laterReleases.map((r) => `${r.minor} ${r.date}`).join(', ')}; the published release dates: the reference did not see the tags themselves); announced removals (resource.k8s.io/v1beta1 in 1.38) verified in the generated lifecycle code` },
+    { name: 'generated prerelease lifecycle per minor', copy: 'shared/reference/kubernetes/prerelease-lifecycle.json', date: prerelease.summary.generatedOn, note: 'kubernetes/api, apiextensions-apiserver and kube-aggregator zz_generated.prerelease-lifecycle.go at the latest patch tag of 1.16–1.36 and v0.37.0-beta.0 (1.37, pre-release); the source of every kube-apiserver alpha/beta row with lifecycle functions' },
     { name: 'kubernetes/kubernetes generated lifecycle code', repo: 'kubernetes/kubernetes', path: 'staging/src/k8s.io/api/<group>/<version>/zz_generated.prerelease-lifecycle.go', note: 'search-index copies; the commit of each file version is named per row in `sources`' },
     { name: 'Kubernetes Deprecated API Migration Guide', url: GUIDE_URL, repo: 'kubernetes/website', path: 'content/en/docs/reference/using-api/deprecation-guide.md', commit: '02afb71016ac558fc5836738711e78e77b1ad44a', note: 'v1.16–v1.25 sections; v1.26–v1.32 sections read from the copy in dancer1325/kubernetes-website at d46ff627136bc060a79556d797193108676f849a and the kubernetes.io mirror k8s.jobcher.com' },
     { name: 'kubernetes/api lifecycle tags', repo: 'kubernetes/api', path: '<group>/<version>/types.go (+k8s:prerelease-lifecycle-gen; defaults: deprecated = introduced+3, removed = introduced+6 minors)', commit: K8S_API_COMMIT },
@@ -864,6 +901,7 @@ const out = {
   minors,
   componentTargets,
   componentConfig: { source: 'shared/reference/kubernetes/component-config-apis.json', readDate: JSON.parse(fs.readFileSync(path.join(refDir, 'component-config-apis.json'), 'utf8')).readDate, omitted: componentConfig.omitted, settings: componentConfig.settings },
+  prereleaseLifecycle: prerelease.summary,
   corrections,
   filled,
   apis,

@@ -18,17 +18,20 @@ test('every minor 1.15..1.37 has a source package naming its OpenAPI document, o
   for (let m = 15; m <= 37; m++) {
     const s = table.sources[m];
     assert.ok(s, `1.${m}`);
-    if (s.none) assert.ok(table.gaps[m] && s.none.length > 20, `1.${m}: a reason`);
-    else {
-      assert.match(s.package, /^(@kubernetes\/client-node|kubernetes-types|cdk8s-plus-\d+)@\d/);
-      assert.match(s.openapi, new RegExp(`1\\.${m}\\b`), `1.${m}: ${s.openapi}`);
-    }
+    assert.equal(s.none, undefined, `1.${m}: a source`);
+    if (s.document) assert.match(s.document, /^shared\/reference\/kubernetes\/openapi\/(swagger-1\.(16|35)\.json|smd-schema-1\.37\.0-beta\.0\.yaml)\.gz$/, `1.${m}`);
+    else assert.match(s.package, /^(@kubernetes\/client-node|kubernetes-types|cdk8s-plus-\d+)@\d/);
+    assert.match(s.openapi, new RegExp(`1\\.${m}\\b`), `1.${m}: ${s.openapi}`);
   }
-  assert.deepEqual(Object.keys(table.gaps).map(Number), [16, 35, 37]);
+  // issue #28: no minor of the table is without a source any more; 1.37's is a pre-release
+  assert.deepEqual(Object.keys(table.gaps), []);
+  assert.match(table.sources[37].preRelease, /^pre-release source: client-go v0\.37\.0-beta\.0/);
+  assert.match(f.sourceOf(16), /^kubernetes 1\.16 api\/openapi-spec\/swagger\.json \(shared\/reference\/kubernetes\/openapi\/swagger-1\.16\.json\.gz, sha256 83a26ef6141a uncompressed\)$/);
+  assert.match(f.sourceOf(37), /v0\.37\.0-beta\.0 .*\(1\.37 pre-release\)/);
   assert.match(f.sourceOf('1.19'), /^@kubernetes\/client-node@0\.13\.2 \(v1\.19\.0\)$/);
   assert.equal(f.sourceOf(23), 'cdk8s-plus-23@2.3.14 (1.23.0, status from kubernetes-models@3.1.0 (1.23.5))');
   assert.equal(f.sourceOf(31), 'cdk8s-plus-31@2.6.43 (1.31.0), no status');
-  assert.match(f.sourceOf(35), /^no source: /);
+  assert.match(f.sourceOf(35), /swagger-1\.35\.json\.gz/);
 });
 
 test('the table is closed: every kind and every field type names a model of the table, within its minors', () => {
@@ -73,7 +76,7 @@ test('spec.template.spec.os of apps/v1 Deployment: served from 1.23 (cdk8s-plus-
   assert.equal(os.served, true);
   assert.equal(os.type, 'V1PodOS');
   assert.equal(os.firstMinor, 23);
-  assert.equal(os.lastMinor, 36);
+  assert.equal(os.lastMinor, 37);
   assert.equal(f.describeType(os.type), 'object (V1PodOS)');
   const at22 = at('apps/v1', 'Deployment', 'spec.template.spec.os', '1.22');
   assert.equal(at22.served, false);
@@ -86,7 +89,7 @@ test('status.nodeInfo.kubeProxyVersion of v1 Node: still in the 1.32 OpenAPI doc
   const kp = at('v1', 'Node', 'status.nodeInfo.kubeProxyVersion', 32);
   assert.equal(kp.served, true);
   assert.equal(kp.inferred, false);
-  assert.deepEqual(kp.ranges, [[15, 36]]);
+  assert.deepEqual(kp.ranges, [[15, 37]]);
   // cdk8s-plus-31 leaves status out: 1.31 is inside the interval but inferred, not read (1.23's status is read
   // from kubernetes-models).
   assert.equal(at('v1', 'Node', 'status.nodeInfo.kubeProxyVersion', 31).inferred, true);
@@ -101,7 +104,7 @@ test('the gitRepo volume is served at every minor of the table (pod and pod temp
     assert.equal(g.served, true);
     assert.equal(g.type, 'V1GitRepoVolumeSource');
   }
-  assert.deepEqual(at('apps/v1', 'Deployment', 'spec.template.spec.volumes.gitRepo.repository', 30).ranges, [[15, 36]]);
+  assert.deepEqual(at('apps/v1', 'Deployment', 'spec.template.spec.volumes.gitRepo.repository', 30).ranges, [[15, 37]]);
   assert.equal(at('v1', 'Pod', 'spec.volumes', 30).type, '[]V1Volume');
 });
 
@@ -151,7 +154,7 @@ test('what a source leaves out is not taken as unserved: kubernetes-types drops 
 });
 
 test('kinds a source leaves out by name (cdk8s: core v1 Event beside events.k8s.io Event) keep their interval', () => {
-  assert.deepEqual(table.kinds['v1 Event'].at(-1), ['CoreV1Event', 19, 36]);
+  assert.deepEqual(table.kinds['v1 Event'].at(-1), ['CoreV1Event', 19, 37]);
   const ev = at('v1', 'Event', 'involvedObject.name', 23);
   assert.deepEqual([ev.served, ev.inferred, ev.unknown], [true, true, false]);
   // client-node 1.x ships API classes of older generations; only the exported ones count.
@@ -159,8 +162,16 @@ test('kinds a source leaves out by name (cdk8s: core v1 Event beside events.k8s.
 });
 
 test('cross-checks: each second source is compared path by path with the first of its minor', () => {
-  assert.deepEqual(Object.keys(table.crossChecks).sort(), ['17', '19', '23', '25', '26', '27', '29', '30']);
-  for (const c of Object.values(table.crossChecks)) {
+  assert.deepEqual(Object.keys(table.crossChecks).sort(), ['17', '19', '23', '25', '26', '27', '29', '30', '34', '36', '37']);
+  // the upstream swagger of 1.34 and 1.36 says exactly what client-node 1.4.0 and 2.0.1 say: same kinds, same paths
+  for (const m of ['34', '36']) {
+    const c = table.crossChecks[m];
+    assert.deepEqual([c.kindsOnlyFirst, c.kindsOnlySecond, c.pathsOnlyFirst, c.pathsOnlySecond, c.typesDiffer], [[], [], 0, 0, 0], m);
+  }
+  // 1.37: client-go master three days after v0.37.0-beta.0 has more (JobSpec.scheduling, PodSpec.evictionResponders …)
+  assert.ok(table.crossChecks['37'].pathsOnlySecond > 100);
+  assert.ok(table.crossChecks['37'].examples.onlySecond.includes('apps/v1 DaemonSet: spec.template.spec.evictionResponders'));
+  for (const c of Object.values(table.crossChecks).filter((x) => x !== table.crossChecks['37'])) {
     assert.ok(c.kindsCompared > 40 && c.pathsCompared > 10000, c.second);
     assert.ok(c.pathsOnlyFirst + c.pathsOnlySecond < c.pathsCompared / 100, `${c.second}: under 1% of paths differ`);
   }
@@ -173,13 +184,15 @@ test('cross-checks: each second source is compared path by path with the first o
   assert.deepEqual(c23.examples.onlyFirst.filter((p) => !explained.test(p)), []);
 });
 
-test('gaps and unknowns: 1.16 is inferred from its neighbours; a typo or an unknown kind has no entry', () => {
+test('1.16 is read from its own OpenAPI document; a typo or an unknown kind has no entry', () => {
   const img = at('v1', 'Pod', 'spec.containers.image', 16);
   assert.equal(img.served, true);
-  assert.equal(img.inferred, true);
+  assert.equal(img.inferred, false);
   const eph = at('v1', 'Pod', 'spec.ephemeralContainers', 16);
-  assert.equal(eph.served, false, 'first seen in the 1.17 source');
-  assert.equal(eph.inferred, true);
+  assert.equal(eph.served, true, 'in the 1.16 swagger (alpha, EphemeralContainers gate)');
+  assert.equal(eph.inferred, false);
+  // apiextensions.k8s.io/v1 is new in 1.16 (the 1.15 and 1.17 sources bound it)
+  assert.deepEqual([at('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'spec.preserveUnknownFields', 16).served, at('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'spec.preserveUnknownFields', 15).kindServed], [true, false]);
   assert.equal(at('apps/v1', 'Deployment', 'spec.replica', 30), undefined);
   assert.equal(at('apps/v1', 'Deployment', 'spec.replicas', 30).type, 'integer');
   assert.equal(at('example.com/v1', 'Widget', 'spec', 30), undefined);
@@ -202,10 +215,11 @@ const deployment = (podSpec) => ({
   spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: podSpec } },
 });
 
-test('field schemas: one per minor with a source from 1.17, none for the gaps', () => {
+test('field schemas: one per minor with a source from 1.16, none for the gaps', () => {
   const dirs = fs.readdirSync(path.join(repoRoot, 'schemas', 'kubernetes-fields')).sort((a, b) => Number(a.split('.')[1]) - Number(b.split('.')[1]));
   const expected = [];
-  for (let m = 17; m <= 37; m++) if (!table.gaps[m]) expected.push(`1.${m}`);
+  for (let m = 16; m <= 37; m++) if (!table.gaps[m]) expected.push(`1.${m}`);
+  assert.equal(expected.length, 22);
   assert.deepEqual(dirs, expected);
   const s = schemaAt('1.23');
   assert.equal(s['x-skewguard'].minor, '1.23');

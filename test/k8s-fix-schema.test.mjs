@@ -25,6 +25,9 @@ const dir = path.join(repoRoot, 'test', 'fixtures', 'kubernetes', 'conversions')
 const extra = path.join(repoRoot, 'test', 'fixtures', 'kubernetes', 'fix-schema');
 const inputs = [...fs.readdirSync(dir).filter((f) => /\.before\.(ya?ml|json)$/.test(f)).map((f) => path.join(dir, f)), path.join(extra, 'all-pairs.yaml')];
 const gaps = new Set(Object.keys(table.gaps ?? {}).map(Number));
+// A kind served at a minor whose field source has no type for it (1.37: client-go's schema has no apiextensions or
+// apiregistration types): its fields are not checked there (k8s/fields-not-checked), so neither is a fix to it.
+const unsaidKind = (m, a) => table.sources[String(m)]?.servedNotInSchema?.includes(`${a.apiVersion} ${a.kind}`) ?? false;
 
 // Windows: every single minor of the table (Pluto's one-target semantics) and every four-minor window.
 const WINDOWS = [];
@@ -78,7 +81,7 @@ function checkResult(before, after, fix, file, w) {
       const strip = (p) => p[0] !== 'status' && !(p.length === 1 && (p[0] === 'apiVersion' || p[0] === 'kind'));
       const mine = paths(a).filter(strip).filter((p) => !fix.partial || !had.has(key(p)));
       for (const m of w) {
-        if (gaps.has(m)) continue;
+        if (gaps.has(m) || unsaidKind(m, a)) continue;
         const bit = F.minorBit(m);
         assert.ok(root.kindServed & bit, `${file}: fix "${fix.title}" targets ${a.apiVersion} ${a.kind}, not served at 1.${m} (window ${windowText(w)})`);
         for (const p of mine) {

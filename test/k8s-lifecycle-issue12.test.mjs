@@ -138,12 +138,14 @@ test('B: authorization.k8s.io/v1beta1 SelfSubjectRulesReview and authentication.
   assert.deepEqual(findings(rem), ['k8s/removed-api @ 1:13']);
   assert.match(rem[0].message, /removed in Kubernetes 1\.22.*use authorization\.k8s\.io\/v1, served across the whole window/);
   const alpha = rowOf('authentication.k8s.io/v1alpha1', 'SelfSubjectReview');
-  assert.deepEqual([alpha.introduced, alpha.deprecated, alpha.removed], ['1.26', '1.28', '1.31']);
-  assert.match(alpha.note, /introduced 1\.25/); // the source contradiction is said
+  // From the generated code (issue #28): the 1.26 tag declared 1.25/1.28/1.31, every tag since 1.27 1.26/1.29/1.32,
+  // and the API server served it at 1.26–1.31 (shared/reference/kubernetes/prerelease-lifecycle.json).
+  assert.deepEqual([alpha.introduced, alpha.deprecated, alpha.removed], ['1.26', '1.29', '1.32']);
+  assert.deepEqual(alpha.lifecycleFrom.declaredEarlier.map((d) => [d.minors, d.introduced, d.deprecated, d.removed]), [[['1.26', '1.26'], '1.25', '1.28', '1.31']]); // the source contradiction is said
   assert.equal(rowOf('authentication.k8s.io/v1beta1', 'SelfSubjectReview').introduced, '1.27');
   assert.equal(rowOf('authentication.k8s.io/v1', 'SelfSubjectReview').introduced, '1.28');
   // an alpha API: also served only when enabled at 1.30 (test/k8s-off-by-default.test.mjs)
-  assert.deepEqual(findings(run('authentication.k8s.io/v1alpha1', 'SelfSubjectReview', '1.30..1.31')), ['k8s/api-off-by-default @ 1:13', 'k8s/removed-api @ 1:13']);
+  assert.deepEqual(findings(run('authentication.k8s.io/v1alpha1', 'SelfSubjectReview', '1.31..1.32')), ['k8s/api-off-by-default @ 1:13', 'k8s/removed-api @ 1:13']);
   for (const r of [ssrr, alpha]) for (const f of r.changelogFields) assert.ok(r.sources.length >= 1, f);
 });
 
@@ -182,7 +184,11 @@ test('D: a window past the data is one k8s/window-past-data warning per run, at 
   assert.deepEqual([notes[0].line, notes[0].column, notes[0].severity], [1, 13, 'warning']);
   assert.equal(notes[0].message, 'the Kubernetes window 1.36..1.45 goes past the API lifecycle data, which knows Kubernetes up to 1.37 (as of 2026-12-01): '
     + '1.38..1.45 are not vouched for, removals there are not known; only the removals already announced for them are checked '
-    + '(resource.k8s.io/v1beta1 in 1.38, resource.k8s.io/v1beta2 in 1.39)');
+    // every removal the generated code declares past 1.37 (shared/reference/kubernetes/prerelease-lifecycle.json)
+    + '(admissionregistration.k8s.io/v1alpha1 in 1.38, coordination.k8s.io/v1alpha2 in 1.38, resource.k8s.io/v1beta1 in 1.38, '
+    + 'coordination.k8s.io/v1beta1 in 1.39, resource.k8s.io/v1alpha3 in 1.39, resource.k8s.io/v1beta2 in 1.39, '
+    + 'admissionregistration.k8s.io/v1beta1 in 1.40, certificates.k8s.io/v1beta1 in 1.40, storagemigration.k8s.io/v1beta1 in 1.40, '
+    + 'certificates.k8s.io/v1beta1 in 1.41, resource.k8s.io/v1alpha3 in 1.42, resource.k8s.io/v1beta2 in 1.42)');
   // stylish output no longer says "no problems"
   const plain = lint(dir, ['--kubernetes-window', '1.36..1.45', 'a.yaml']);
   assert.doesNotMatch(plain.stdout, /no problems/);
@@ -194,14 +200,17 @@ test('D: a window past the data is one k8s/window-past-data warning per run, at 
   assert.equal(lint(dir, ['--kubernetes-window', '1.36..1.45', '--exit-codes', 'pluto', 'a.yaml']).code, 0);
   assert.equal(lint(dir, ['--kubernetes-window', '1.36..1.45', '--exit-codes', 'pluto', '--rule', 'k8s/window-past-data=error', 'a.yaml']).code, 1);
   assert.equal(lint(dir, ['--kubernetes-window', '1.36..1.45', '--exit-codes', 'pluto', 'slice.yaml']).code, 3);
-  // inside the data: nothing said about the lifecycle data (1.37 has no field source: that is k8s/fields-not-checked)
+  // inside the data: nothing said about the lifecycle data (and, since issue #28, 1.37 has a field source too)
   const inside = lintJson(dir, ['--kubernetes-window', '1.36..1.37', 'a.yaml']);
-  assert.deepEqual(inside.reports.flatMap((x) => x.messages).map((m) => m.ruleId), ['k8s/fields-not-checked']);
+  assert.deepEqual(inside.reports.flatMap((x) => x.messages).map((m) => m.ruleId), []);
   // --print-config lists the steps it cannot vouch for
   const cfg = JSON.parse(lint(dir, ['--kubernetes-window', '1.36..1.45', '--print-config', 'a.yaml']).stdout);
   assert.deepEqual(cfg.kubernetes.pastData, {
     knownUpTo: '1.37', asOf: '2026-12-01', steps: ['1.38', '1.39', '1.40', '1.41', '1.42', '1.43', '1.44', '1.45'],
-    announced: ['resource.k8s.io/v1beta1 in 1.38', 'resource.k8s.io/v1beta2 in 1.39'],
+    announced: ['admissionregistration.k8s.io/v1alpha1 in 1.38', 'coordination.k8s.io/v1alpha2 in 1.38', 'resource.k8s.io/v1beta1 in 1.38',
+      'coordination.k8s.io/v1beta1 in 1.39', 'resource.k8s.io/v1alpha3 in 1.39', 'resource.k8s.io/v1beta2 in 1.39',
+      'admissionregistration.k8s.io/v1beta1 in 1.40', 'certificates.k8s.io/v1beta1 in 1.40', 'storagemigration.k8s.io/v1beta1 in 1.40',
+      'certificates.k8s.io/v1beta1 in 1.41', 'resource.k8s.io/v1alpha3 in 1.42', 'resource.k8s.io/v1beta2 in 1.42'],
   });
   assert.equal(JSON.parse(lint(dir, ['--kubernetes-window', '1.30..1.37', '--print-config', 'a.yaml']).stdout).kubernetes.pastData, null);
 });

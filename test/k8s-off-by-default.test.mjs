@@ -52,8 +52,10 @@ test('a manifest of an API off by default: a warning naming the steps and how to
     + '(kube-apiserver --runtime-config=resource.k8s.io/v1beta1=true): beta API versions added from 1.24 on are disabled by default (KEP-3136); '
     + 'no apiVersion of the kind is served by default at every step of the window');
   // where a default cluster serves another apiVersion at every step: named, with a fix (partial: no known conversion)
-  const cidr = k8s(manifest('networking.k8s.io/v1beta1', 'ServiceCIDR'), '1.33..1.36');
+  // (deprecated from 1.34 and removed in 1.37 by the generated lifecycle code: shared/reference/kubernetes/prerelease-lifecycle.json)
+  const cidr = k8s(manifest('networking.k8s.io/v1beta1', 'ServiceCIDR'), '1.33..1.36').filter((x) => x.ruleId !== 'k8s/deprecated-api');
   assert.deepEqual(findings(cidr), ['k8s/api-off-by-default @ 1:13']);
+  assert.deepEqual(findings(k8s(manifest('networking.k8s.io/v1beta1', 'ServiceCIDR'), '1.33..1.36')), ['k8s/api-off-by-default @ 1:13', 'k8s/deprecated-api @ 1:13']);
   assert.match(cidr[0].message, /networking\.k8s\.io\/v1 is served by default at every step of the window$/);
   const fixes = typeof cidr[0].fixes === 'function' ? cidr[0].fixes() : cidr[0].fixes;
   assert.match(fixes[0].title, /^Change apiVersion to networking\.k8s\.io\/v1 — partial/);

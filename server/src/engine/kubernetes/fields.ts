@@ -15,7 +15,7 @@ export interface FieldTable {
   gaps: Record<string, string>;
   first: number;
   last: number;
-  sources: Record<string, { package?: string; openapi?: string; partial?: string; none?: string }>;
+  sources: Record<string, { package?: string; document?: string; openapi?: string; partial?: string; none?: string; preRelease?: string }>;
   kinds: Record<string, Interval[]>;
   models: Record<string, ModelRow>;
   enums: Record<string, { values: string[]; minors: number[] }[]>;
@@ -507,5 +507,7 @@ export function sourceOf(minor: number | string): string | undefined {
   const s = fieldTable().sources[String(minorNumber(minor))];
   if (!s) return undefined;
   if (s.none) return `no source: ${s.none}`;
+  // An upstream document read from the reference folder (1.16, 1.35, 1.37): its `openapi` names it and its copy.
+  if (s.document) return s.openapi;
   return `${s.package} (${s.openapi})${s.partial ? `, ${s.partial}` : ''}`;
 }

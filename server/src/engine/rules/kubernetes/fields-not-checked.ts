@@ -4,6 +4,14 @@ import { rootNode, fieldTable, minorNumber, minorBit, componentFieldTable, isCom
 import { servesAt } from '../../kubernetes/served';
 import { listOf } from './common';
 
+/** A minor's source as the message names it; a document that has no type for the kind says so (1.37's schema). */
+function sourceName(t: ReturnType<typeof fieldTable>, m: number, id: string): string {
+  const s = t.sources[String(m)] as { package?: string; document?: string; servedNotInSchema?: string[] } | undefined;
+  if (s?.package) return s.package;
+  if (s?.document) return `${s.document}${s.servedNotInSchema?.includes(id) ? ', which has no type for it' : ''}`;
+  return 'none';
+}
+
 /**
  * The steps and kinds the field rules (field-not-served, unknown-field, invalid-enum-value) cannot judge, said once per
  * file (and once per apiVersion/kind of the file) instead of being passed over: steps outside the field table, steps of
@@ -40,14 +48,16 @@ export const rule: Rule<KubernetesContext> = {
   title: 'Fields not checked at some step',
   what: 'Says, once per file at the first built-in object\'s `apiVersion`, which steps of the window the field rules '
     + '(k8s/field-not-served, k8s/unknown-field, k8s/invalid-enum-value) cannot check: steps outside the field table '
-    + '(data/kubernetes/fields/fields.json, 1.15 … 1.37), and steps of the table without a field source of their own (1.16, '
-    + '1.35, 1.37: judged from the neighbouring minors only where both agree). And, once per apiVersion/kind of the file, a '
-    + 'built-in kind the kube-apiserver serves at a step where the field table does not have it, whose fields are then not '
-    + 'checked there. A component configuration file (kubeadm, kubelet, kube-proxy …) is said at the steps outside its own '
+    + '(data/kubernetes/fields/fields.json, 1.15 … 1.37), and steps of the table without a field source of their own (none '
+    + 'since every minor 1.15 … 1.37 has one; such a step would be judged from the neighbouring minors only where both agree). '
+    + 'And, once per apiVersion/kind of the file, a built-in kind the kube-apiserver serves at a step where the field table '
+    + 'does not have it, whose fields are then not checked there (v1 ComponentStatus, which no source creates; at 1.37, whose '
+    + 'source is client-go\'s v0.37.0-beta.0 schema, CustomResourceDefinition, APIService and the create-only review kinds). '
+    + 'A component configuration file (kubeadm, kubelet, kube-proxy …) is said at the steps outside its own '
     + 'table (data/kubernetes/fields/component-config.json, 1.16 … 1.37).',
   why: 'A field check that skips a step says nothing about it: without this note a window such as 1.12..1.15 or 1.36..1.38 '
     + 'would look field-checked at every step, although only some steps were.',
-  bad: { filename: 'deploy.yaml', text: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n', options: 'Kubernetes 1.34..1.36' },
+  bad: { filename: 'deploy.yaml', text: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n', options: 'Kubernetes 1.36..1.38' },
   good: { filename: 'deploy.yaml', text: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n', options: 'Kubernetes 1.32..1.34' },
   fix: 'none',
   sources: [
@@ -107,7 +117,7 @@ export const rule: Rule<KubernetesContext> = {
       if (!missing.length) continue;
       const loc = at(o);
       report({
-        message: `fields of ${id} not checked at ${listOf(missing)}: kube-apiserver serves it there, but the field table has no ${id} at ${missing.length > 1 ? 'those minors' : 'that minor'} (its sources: ${[...new Set(missing.map((m) => t.sources[String(m)]?.package ?? 'none'))].join(', ')})`,
+        message: `fields of ${id} not checked at ${listOf(missing)}: kube-apiserver serves it there, but the field table has no ${id} at ${missing.length > 1 ? 'those minors' : 'that minor'} (its sources: ${[...new Set(missing.map((m) => sourceName(t, m, id)))].join(', ')})`,
         range: loc.value ?? loc.key,
         data: { reason: 'kind-not-in-table', minors: missing.map((m) => `1.${m}`), apiVersion: o.apiVersion, kind: o.kind },
       });

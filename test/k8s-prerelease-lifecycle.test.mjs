@@ -1,0 +1,114 @@
+// Issue #28 item 1: every kube-apiserver alpha/beta row of data/kubernetes/api-lifecycle.json answers each minor
+// 1.16–1.37 as the generated code does (shared/reference/kubernetes/prerelease-lifecycle.json, `servedAt`: compiled
+// in and introduced <= minor < removed), through the engine's own predicate (engine/kubernetes/lifecycle.ts
+// statusAt), and says deprecated from the declared minor; every disagreement is a departure listed in the row with its
+// evidence. Reads the reference next to the repository (../shared/reference, or /work/shared/reference).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { repoRoot, engine as e, analyze, findings } from './helpers/k8s.mjs';
+
+const L = e.k8sLifecycle;
+const refFile = [path.join(repoRoot, '..', 'shared', 'reference', 'kubernetes', 'prerelease-lifecycle.json'), '/work/shared/reference/kubernetes/prerelease-lifecycle.json'].find((f) => fs.existsSync(f));
+const data = JSON.parse(fs.readFileSync(path.join(repoRoot, 'data', 'kubernetes', 'api-lifecycle.json'), 'utf8'));
+const row = (apiVersion, kind) => data.apis.find((r) => r.apiVersion === apiVersion && r.kind === kind);
+
+test('the reference is there (the comparison below never passes on a missing file)', () => {
+  assert.ok(refFile, 'shared/reference/kubernetes/prerelease-lifecycle.json next to the repository');
+});
+
+const ref = refFile ? JSON.parse(fs.readFileSync(refFile, 'utf8')) : { gvks: [], minors: [] };
+const gvk = new Map(ref.gvks.map((g) => [`${g.apiVersion}|${g.kind}`, g]));
+const isPre = (r) => r.component === 'k8s' && r.servedBy === 'kube-apiserver' && /alpha|beta/.test(r.version ?? '');
+
+test('every prerelease row with lifecycle functions equals the generated code at every minor, or carries its departure', () => {
+  const minors = ref.minors;
+  assert.equal(minors[0], '1.16');
+  assert.equal(minors.at(-1), '1.37');
+  let compared = 0;
+  const departed = [];
+  const notCompared = [];
+  for (const r of data.apis.filter(isPre)) {
+    const g = gvk.get(`${r.apiVersion}|${r.kind}`);
+    if (!g) {
+      notCompared.push(`${r.apiVersion} ${r.kind}`);
+      assert.equal(r.lifecycleFrom, undefined);
+      continue;
+    }
+    const item = g.servingFollows ? gvk.get(`${g.apiVersion}|${g.servingFollows}`) : g;
+    assert.ok(r.lifecycleFrom, `${r.apiVersion} ${r.kind}: lifecycleFrom`);
+    assert.equal(r.lifecycleFrom.path, item.path);
+    assert.equal(r.deprecated, item.deprecated, `${r.apiVersion} ${r.kind}: deprecated`);
+    for (const minor of minors) {
+      compared++;
+      const want = item.servedAt.includes(Number(minor.split('.')[1]));
+      const got = L.statusAt(r, minor).served;
+      if (got === want) continue;
+      const d = (r.departures ?? []).find((x) => x.minors.includes(minor));
+      assert.ok(d, `${r.apiVersion} ${r.kind} at ${minor}: served ${got}, the generated code says ${want}, no departure`);
+      assert.ok(d.why.length > 40 && /openapi|OpenAPI/.test(d.evidence), `${r.apiVersion} ${r.kind}: departure with evidence`);
+      assert.equal(d.generated, item[d.field] ?? null);
+      departed.push(`${r.apiVersion} ${r.kind} ${minor}`);
+    }
+    // a departure names only minors that do depart
+    for (const d of r.departures ?? []) for (const minor of d.minors) assert.ok(departed.includes(`${r.apiVersion} ${r.kind} ${minor}`), `${r.apiVersion} ${r.kind} ${minor}: listed departure does not depart`);
+  }
+  assert.ok(compared > 100 * 22, `${compared} row-minors compared`);
+  // Not compared: only kinds the generated code never declares (no lifecycle functions at any tag: the reference's
+  // prereleaseWithoutLifecycle) and apps/v1beta1 ReplicaSet, which never existed (Pluto and kubent list it).
+  const without = new Set(ref.prereleaseWithoutLifecycle.map((x) => `${x.apiVersion} ${x.kind}`));
+  assert.deepEqual(notCompared.filter((k) => !without.has(k) && !without.has(k.replace(/List$/, ''))), ['apps/v1beta1 ReplicaSet']);
+  assert.ok(notCompared.includes('rbac.authorization.k8s.io/v1alpha1 Role') && notCompared.length < 15, notCompared.join(', '));
+  // the two the reference itself explains (openapiDisagreementCauses): storage gone before the declared removal, and
+  // storage registered only behind an alpha feature gate
+  const expected = [...['IPAddress', 'ServiceCIDR'].flatMap((k) => [`networking.k8s.io/v1alpha1 ${k} 1.31`, `networking.k8s.io/v1alpha1 ${k} 1.32`]),
+    'storage.k8s.io/v1alpha1 CSIStorageCapacity 1.19', 'storage.k8s.io/v1alpha1 CSIStorageCapacity 1.20'];
+  assert.deepEqual(departed.sort(), expected.sort());
+  assert.deepEqual(data.prereleaseLifecycle.departures.map((d) => `${d.apiVersion} ${d.kind}`).sort(), [...['IPAddress', 'ServiceCIDR'].map((k) => `networking.k8s.io/v1alpha1 ${k}`), 'storage.k8s.io/v1alpha1 CSIStorageCapacity']);
+  for (const c of ref.openapiDisagreementCauses.filter((x) => x.apiVersions.some((a) => /networking\.k8s\.io\/v1alpha1|storage\.k8s\.io\/v1alpha1/.test(a)))) {
+    assert.ok(data.apis.some((r) => c.apiVersions.includes(r.apiVersion) && r.departures?.some((d) => d.minors.every((m) => c.minors.includes(m)))), c.cause);
+  }
+});
+
+test('every alpha/beta kind the API server serves at some minor 1.16–1.37 has a row', () => {
+  const missing = ref.gvks.filter((g) => (g.stability === 'alpha' || g.stability === 'beta') && !g.list && !g.notAResource && g.servedAt.length && !row(g.apiVersion, g.kind));
+  assert.deepEqual(missing.map((g) => `${g.apiVersion} ${g.kind}`), []);
+  // the nine that had none before issue #28
+  for (const [av, k] of [['certificates.k8s.io/v1alpha1', 'PodCertificateRequest'], ['certificates.k8s.io/v1beta1', 'PodCertificateRequest'], ['coordination.k8s.io/v1alpha1', 'LeaseCandidate'],
+    ['networking.k8s.io/v1alpha1', 'ClusterCIDR'], ['resource.k8s.io/v1alpha3', 'DeviceTaintRule'], ['resource.k8s.io/v1alpha3', 'ResourcePoolStatusRequest'], ['resource.k8s.io/v1beta2', 'DeviceTaintRule'],
+    ['storage.k8s.io/v1alpha1', 'CSIStorageCapacity'], ['storage.k8s.io/v1alpha1', 'VolumeAttachment']]) {
+    const r = row(av, k);
+    assert.ok(r && data.prereleaseLifecycle.added.includes(`${av} ${k}`), `${av} ${k}`);
+    assert.ok(r.offByDefault || /beta/.test(av), `${av} ${k}: alpha is off by default`);
+  }
+});
+
+test('the rows the issue names: served minors from the generated code', () => {
+  const served = (av, k) => data.minors.filter((m) => L.statusAt(row(av, k), m).served);
+  const span = (a, b) => data.minors.filter((m) => L.compareMinor(m, a) >= 0 && L.compareMinor(m, b) <= 0);
+  assert.deepEqual(served('authentication.k8s.io/v1beta1', 'SelfSubjectReview'), span('1.27', '1.32')); // removed 1.33
+  for (const [av, k] of [['networking.k8s.io/v1beta1', 'ServiceCIDR'], ['networking.k8s.io/v1beta1', 'IPAddress'], ['storage.k8s.io/v1beta1', 'VolumeAttributesClass']]) {
+    assert.equal(row(av, k).removed, '1.37', `${av} ${k}`);
+    assert.equal(L.statusAt(row(av, k), '1.37').served, false);
+    assert.match(row(av, k).lifecycleFrom.preRelease, /^1\.37 is read at kubernetes\/api v0\.37\.0-beta\.0/); // 1.37 decided by a pre-release tag
+  }
+  assert.equal(row('certificates.k8s.io/v1alpha1', 'ClusterTrustBundle').removed, '1.37');
+  assert.equal(row('admissionregistration.k8s.io/v1alpha1', 'ValidatingAdmissionPolicy').removed, '1.32');
+  assert.deepEqual(row('admissionregistration.k8s.io/v1alpha1', 'ValidatingAdmissionPolicy').crossChecks.pluto, { removed: '1.33', deprecated: '1.28' });
+  assert.match(data.prereleaseLifecycle.preRelease['1.37'], /v0\.37\.0-beta\.0.*pre-release/);
+  // Pluto and kubent stay cross-checks: not among the sources of a row the generated code decides
+  const dep = row('extensions/v1beta1', 'Deployment');
+  assert.ok(dep.lifecycleFrom && !dep.sources.some((s) => /^pluto |^kubent /.test(s)));
+  assert.deepEqual(dep.crossChecks.pluto, { deprecated: '1.9' });
+});
+
+test('through the rules: SelfSubjectReview v1beta1 is removed at 1.33, ServiceCIDR v1beta1 at 1.37', () => {
+  const m = (av, k) => `apiVersion: ${av}\nkind: ${k}\nmetadata:\n  name: x\n`;
+  const ssr = analyze('/w/ssr.yaml', m('authentication.k8s.io/v1beta1', 'SelfSubjectReview'), '1.32..1.33').diagnostics.filter((d) => d.ruleId === 'k8s/removed-api');
+  assert.deepEqual(findings(ssr), ['k8s/removed-api @ 1:13']);
+  assert.match(ssr[0].message, /removed in Kubernetes 1\.33/);
+  const cidr = analyze('/w/c.yaml', m('networking.k8s.io/v1beta1', 'ServiceCIDR'), '1.36..1.37').diagnostics.filter((d) => d.ruleId === 'k8s/removed-api');
+  assert.match(cidr[0].message, /removed in Kubernetes 1\.37/);
+  assert.deepEqual(analyze('/w/c.yaml', m('networking.k8s.io/v1beta1', 'ServiceCIDR'), '1.35..1.36').diagnostics.filter((d) => d.ruleId === 'k8s/removed-api'), []);
+});
