@@ -83,7 +83,7 @@ export interface FamilyModule<Id extends string = string> {
   /** The steps of the file's window (the versions each finding's `steps` are among), in order; undefined when none. */
   steps?(result: AnalyzeResult): readonly string[] | undefined;
   /** What those steps are versions of, as the per-step views name them; absent: Kubernetes minors. */
-  stepsName?: 'Kata Containers' | 'Containerd';
+  stepsName?: 'Kata Containers' | 'Containerd' | 'StarlingX';
   /** Loads the family's upstream data (cached by the loader). */
   data(): unknown;
   /**

@@ -63,6 +63,7 @@ export const starlingx: FamilyModule<'starlingx'> = {
   hover: (r, text, pos) => (r.stx ? stxHover(r.stx, text, pos) : undefined),
   complete: stxComplete,
   facts: (r) => (r.stx ? { starlingxRelease: r.stx.release.release } : undefined),
+  stepsName: 'StarlingX',
   steps: (r) => { const rel = r.stx?.release.release ?? r.config?.starlingx.release.release; return rel ? [rel] : undefined; },
   data: starlingxReleases,
 };
