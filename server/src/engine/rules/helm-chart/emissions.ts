@@ -275,15 +275,24 @@ export const deprecatedApi: Rule<HelmContext> = {
   },
 };
 
-const CAPABILITY = /\.Capabilities\b|semverCompare|KubeVersion/;
+/**
+ * A condition that tests the cluster: `.Capabilities.KubeVersion` (in a semverCompare or not), `.Capabilities.APIVersions`,
+ * or a helper named for them (`include "common.capabilities.kubeVersion" .`); and nothing else: a condition that also
+ * reads values, the release, the chart or a variable is not decided by the window (a `semverCompare` on an image tag,
+ * `and .Values.x (…Capabilities…)`), so no step taking its arm says nothing about the window.
+ */
+const CLUSTER = /\.Capabilities\.(KubeVersion|APIVersions)\b|\binclude\s+"[^"]*(capabilit|kubeversion)[^"]*"/i;
+const NOT_CLUSTER = /\.(Values|Release|Chart|Files|Template)\b|\$[A-Za-z_]/;
 
 export const deadBranch: Rule<HelmContext> = {
   id: 'helm/dead-branch',
   family: 'helm-chart',
   defaultSeverity: 'hint',
   title: 'Compatibility branch that no step of the window takes',
-  what: 'Reports an arm of an `if`/`else if`/`else` on `.Capabilities` (KubeVersion, APIVersions.Has, semverCompare) that no step of '
-    + 'the Kubernetes window takes, in a template or in a helper (taken where it is included).',
+  what: 'Reports an arm of an `if`/`else if`/`else` on `.Capabilities` (`.Capabilities.KubeVersion`, in a semverCompare or not, '
+    + '`.Capabilities.APIVersions.Has`, or a helper named for them) that no step of the Kubernetes window takes, in a template or in a '
+    + 'helper (taken where it is included). Only arms whose conditions, and those of the arms before them, test the cluster and nothing '
+    + 'else: an arm gated by values, the release or a variable (a `semverCompare` on an image tag) is not the window\'s to decide.',
   why: 'It is compatibility code for Kubernetes versions outside the window: it can go once the window has moved past them, '
     + 'which makes the chart easier to read and to check.',
   bad: { filename: 'templates/pdb.yaml', text: '{{- if .Capabilities.APIVersions.Has "policy/v1/PodDisruptionBudget" }}\napiVersion: policy/v1\n{{- else }}\napiVersion: policy/v1beta1\n{{- end }}\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  minAvailable: 1\n', options: 'Kubernetes 1.25..1.27' },
@@ -313,10 +322,22 @@ export const deadBranch: Rule<HelmContext> = {
     const chainOf = new Map<typeof sorted[number], number>();
     let chain = 0;
     sorted.forEach((a, i) => { if (i === 0 || sorted[i - 1].end !== a.start) chain++; chainOf.set(a, chain); });
-    const capChains = new Set(sorted.filter((a) => a.cond && CAPABILITY.test(ctx.text.slice(a.cond.start, a.cond.end))).map((a) => chainOf.get(a)));
+    // An arm is compatibility code when every condition of its chain up to it (its own, and those of the arms before
+    // it, which take the render first) tests the cluster and nothing else: then only the window decides it.
+    const byCluster = new Set<typeof sorted[number]>();
+    let pure = true, any = false;
+    sorted.forEach((a, i) => {
+      if (i === 0 || chainOf.get(sorted[i - 1]) !== chainOf.get(a)) { pure = true; any = false; }
+      if (a.cond) {
+        const c = ctx.text.slice(a.cond.start, a.cond.end);
+        pure &&= CLUSTER.test(c) && !NOT_CLUSTER.test(c);
+        any = true;
+      }
+      if (pure && any) byCluster.add(a);
+    });
     for (const a of sorted) {
       if (a.taken.size || a.unknown || a.steps.size < ctx.window.minors.length) continue;
-      if (!capChains.has(chainOf.get(a))) continue;
+      if (!byCluster.has(a)) continue;
       report({
         message: `no step of the window ${windowText(ctx.window.minors)} takes this branch: compatibility code for Kubernetes versions outside the window, which can go once the window has moved past them`,
         range: { start: a.start, end: a.end },
