@@ -127,6 +127,22 @@ export class KataContext {
     return w.length > 1 ? `${w[0]}..${w[w.length - 1]}` : w[0];
   }
   get flavourName(): string { return this.flavour === 'go' ? 'Go runtime' : 'runtime-rs'; }
+
+  /**
+   * When nothing said the file's flavour (it is checked as the Go runtime's by default) and runtime-rs reads this key,
+   * or accepts this value, where the Go runtime does not: the hint to say the flavour, for the finding's message.
+   */
+  flavourHint(section: string, key: string, value?: string | number): string | undefined {
+    if (this.flavour !== 'go' || this.flavourSource.kind !== 'default') return undefined;
+    const inTable = (o: KataOption) => o.key === key && (o.section === section || (o.section.endsWith('.*') && section.startsWith(o.section.slice(0, -1)) && section.split('.').length === o.section.split('.').length));
+    const rs = this.data.options.filter((o) => inTable(o) && (o.flavours['runtime-rs'] || o.templates?.['runtime-rs']));
+    if (!rs.length) return undefined;
+    const accepts = (f: Flavour) => this.data.options.some((o) => inTable(o) && o.values.some((v) => v.flavour === f && v.enum.map(String).includes(String(value))));
+    // A value some Go release accepts is a window question, not a flavour one.
+    if (value !== undefined && (!accepts('runtime-rs') || accepts('go'))) return undefined;
+    const what = value !== undefined ? `runtime-rs accepts ${key} = ${JSON.stringify(value)}` : `runtime-rs reads ${key} in [${section}]`;
+    return `the file names no flavour and is checked as the Go runtime's, but ${what}: if it is a runtime-rs configuration, set kata.flavour: runtime-rs in .skewguard.yaml (or --kata-flavour runtime-rs)`;
+  }
   get tables(): TomlTable[] { return this.toml.tables; }
 
   /** Flavour and window as a small number: files checked with the same pair share the per-row answers below. */
