@@ -18,7 +18,7 @@ async function rulePages(root: vscode.Uri, prefix = ''): Promise<string[]> {
   try { entries = await vscode.workspace.fs.readDirectory(root); } catch { return []; }
   const out: string[] = [];
   for (const [name, type] of entries.sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    if (type === vscode.FileType.Directory && prefix.split('/').length < 4) out.push(...(await rulePages(vscode.Uri.joinPath(root, name), `${prefix}${name}/`)));
+    if (type === vscode.FileType.Directory && prefix.split('/').length < 4) { for (const id of await rulePages(vscode.Uri.joinPath(root, name), `${prefix}${name}/`)) out.push(id); }
     else if (prefix && name.endsWith('.md')) out.push(`${prefix}${name.slice(0, -3)}`);
   }
   return out;
