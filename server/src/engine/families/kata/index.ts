@@ -103,6 +103,9 @@ export interface KataKey {
   valueText: string;
 }
 
+/** The options of the Kata data by key (KataContext.flavourHint). */
+const optionsByKey = new WeakMap<object, Map<string, KataOption[]>>();
+
 export class KataContext {
   readonly keys: KataKey[];
   /** The containerd runtime entries of the workspace whose ConfigPath names this file (the node's chain). */
@@ -134,10 +137,16 @@ export class KataContext {
    */
   flavourHint(section: string, key: string, value?: string | number): string | undefined {
     if (this.flavour !== 'go' || this.flavourSource.kind !== 'default') return undefined;
-    const inTable = (o: KataOption) => o.key === key && (o.section === section || (o.section.endsWith('.*') && section.startsWith(o.section.slice(0, -1)) && section.split('.').length === o.section.split('.').length));
-    const rs = this.data.options.filter((o) => inTable(o) && (o.flavours['runtime-rs'] || o.templates?.['runtime-rs']));
+    // The data's options by key, once per data: a table of 100,000 unknown keys asks once per key, not per option.
+    let byKey = optionsByKey.get(this.data);
+    if (!byKey) {
+      optionsByKey.set(this.data, byKey = new Map());
+      for (const o of this.data.options) { const l = byKey.get(o.key); if (l) l.push(o); else byKey.set(o.key, [o]); }
+    }
+    const rows = (byKey.get(key) ?? []).filter((o) => o.section === section || (o.section.endsWith('.*') && section.startsWith(o.section.slice(0, -1)) && section.split('.').length === o.section.split('.').length));
+    const rs = rows.filter((o) => o.flavours['runtime-rs'] || o.templates?.['runtime-rs']);
     if (!rs.length) return undefined;
-    const accepts = (f: Flavour) => this.data.options.some((o) => inTable(o) && o.values.some((v) => v.flavour === f && v.enum.map(String).includes(String(value))));
+    const accepts = (f: Flavour) => rows.some((o) => o.values.some((v) => v.flavour === f && v.enum.map(String).includes(String(value))));
     // A value some Go release accepts is a window question, not a flavour one.
     if (value !== undefined && (!accepts('runtime-rs') || accepts('go'))) return undefined;
     const what = value !== undefined ? `runtime-rs accepts ${key} = ${JSON.stringify(value)}` : `runtime-rs reads ${key} in [${section}]`;
