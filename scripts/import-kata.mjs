@@ -354,7 +354,14 @@ function docAbove(t, i) {
   }
   while (out.length && out[0] === '') out.shift();
   while (out.length && out.at(-1) === '') out.pop();
-  return out.length ? out.join('\n') : null;
+  return out.length ? withoutPlaceholders(out.join('\n')) : null;
+}
+/**
+ * A doc as people read it: the templates' build-time placeholders (`@DEFVALIDFILEMEMBACKENDS@`, filled by the
+ * runtime's Makefile, which the material does not have) are not values anyone sets; each is said as what it is.
+ */
+function withoutPlaceholders(doc) {
+  return doc.replace(/"?@[A-Z][A-Z0-9_]*@"?/g, '(a value chosen when Kata is built)');
 }
 /** parsed TOML literal, or {placeholder} / {invalid} */
 function parseLiteral(raw) {

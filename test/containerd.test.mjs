@@ -250,3 +250,22 @@ test('item 5: a RuntimeClass handler must be a runtime the workspace\'s containe
     assert.match(broken[0].message, /not checked: node\/containerd\/config\.toml does not parse: no containerd config of the workspace was read/);
   } finally { fs.rmSync(dir, { recursive: true, force: true }); }
 });
+
+test('#27 the hover of a deprecated key shows its replacement as written: <runtime_name> is text, not an HTML tag markdown drops', async () => {
+  const T = 'version = 2\n\n[plugins."io.containerd.grpc.v1.cri"]\n  systemd_cgroup = true\n';
+  const r = run(T, { containerdWindow: '1.6..1.7' });
+  const h = e.hover(r, T, { line: 3, character: 4 });
+  // markdown-it (with @vscode/vsce, which renders extension READMEs the same way) as VS Code renders hovers: HTML off.
+  const { createRequire } = await import('node:module');
+  const MarkdownIt = createRequire(import.meta.url)('markdown-it');
+  const shown = (html) => html.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  // VS Code renders hovers with marked, which reads `<` + a word (underscores too) as an HTML tag and its sanitizer
+  // drops it: outside code spans, no `<` may stand unescaped.
+  const outsideCode = h.markdown.replace(/`[^`]*`/g, '');
+  assert.doesNotMatch(outsideCode, /(^|[^\\])<[A-Za-z]/, h.markdown);
+  for (const htmlOn of [false, true]) {
+    const text = shown(new MarkdownIt({ html: htmlOn }).render(h.markdown));
+    assert.ok(text.includes('plugins."io.containerd.grpc.v1.cri".containerd.runtimes.<runtime_name>.options.SystemdCgroup = true (runc v2 options)'), text);
+    assert.ok(text.includes('plugins."io.containerd.grpc.v1.cri".systemd_cgroup — containerd config.toml'), text);
+  }
+});

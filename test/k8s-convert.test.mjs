@@ -206,3 +206,13 @@ test('#12 JSON manifests: the old Deployment defaults and the HPA cpu target are
   assert.equal(spec.targetCPUUtilizationPercentage, 60);
   assert.equal('metrics' in spec, false);
 });
+
+test('#27 a pod template label without a string value (`app:` with nothing, a number) is not copied into an apps/v1 selector', () => {
+  for (const [label, why] of [['app:', 'app has no string value'], ['version: 2', 'version has no string value']]) {
+    const text = `apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    metadata:\n      labels:\n        ${label}\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.25\n`;
+    const { fix } = onlyFix(text, '1.17..1.19', '/w/deploy.yaml');
+    assert.ok(fix.partial && !fix.preferred, `${label}: ${fix.title}`);
+    assert.match(fix.title, new RegExp(why));
+    assert.doesNotMatch(applyEdits(text, fix.edits), /selector:/, 'no selector the API server would reject');
+  }
+});

@@ -168,3 +168,75 @@ function pos(text, off) {
   for (let i = 0; i < off; i++) if (text[i] === '\n') { line++; last = i + 1; }
   return { line, character: off - last };
 }
+
+// Issue #27 item 2: the conversions of chart templates. Each helm/removed-api fix of test/fixtures/charts/workloads-v1beta1
+// is applied to the template, and the template before and after is rendered at every step of the window (the
+// embedded evaluator, the chart's values and helpers, each step's .Capabilities): the rendered object is proven as
+// above against the field table, and an apps/v1 workload's selector must be a map of strings that the pod template's
+// labels hold at that step (what the API server checks). Templates whose labels no selector can copy get no fix.
+const CHART = path.join(repoRoot, 'test', 'fixtures', 'charts', 'workloads-v1beta1');
+const TEMPLATE_WINDOW = '1.15..1.18';
+
+function renderAt(rel, text, minor) {
+  const h = e.helmTemplate;
+  const templates = new Map();
+  for (const f of fs.readdirSync(path.join(CHART, 'templates'))) {
+    const r = `templates/${f}`;
+    templates.set(r, h.parseTemplate({ path: r, text: r === rel ? text : fs.readFileSync(path.join(CHART, r), 'utf8') }));
+  }
+  const chart = YAML.parse(fs.readFileSync(path.join(CHART, 'Chart.yaml'), 'utf8'));
+  const r = h.renderTemplate(templates.get(rel), {
+    values: YAML.parse(fs.readFileSync(path.join(CHART, 'values.yaml'), 'utf8')),
+    chart: { Name: chart.name, Version: chart.version, AppVersion: chart.appVersion },
+    release: { Name: 'release-name', Namespace: 'default', Service: 'Helm', IsInstall: true, IsUpgrade: false, Revision: 1 },
+    capabilities: e.k8sServed.capabilitiesAt(`1.${minor}`),
+    templates,
+  });
+  assert.equal(r.error, undefined, `${rel} @ 1.${minor}: ${r.error?.message}`);
+  assert.equal(r.unknowns.length, 0, `${rel} @ 1.${minor}: the evaluator could not decide everything`);
+  return r.text;
+}
+
+test('#27 a Helm conversion fix is proven on the rendered template at every step: selectors copied as template text, or no fix', async () => {
+  const { fsAccess } = await import('./helpers/fs-access.mjs');
+  const offered = {};
+  const before = problems.length;
+  for (const f of fs.readdirSync(path.join(CHART, 'templates')).filter((x) => x.endsWith('.yaml'))) {
+    const rel = `templates/${f}`, file = path.join(CHART, rel);
+    const text = fs.readFileSync(file, 'utf8');
+    const config = e.resolveConfig({ cli: { kubernetesWindow: TEMPLATE_WINDOW } });
+    const r = e.analyze({ path: file, text, config, files: fsAccess() });
+    const d = r.diagnostics.find((x) => x.ruleId === 'helm/removed-api');
+    assert.ok(d, `${rel}: helm/removed-api`);
+    const fixes = (typeof d.fixes === 'function' ? d.fixes() : d.fixes) ?? [];
+    offered[f] = fixes.map((x) => `${x.preferred ? 'preferred' : 'not preferred'}: ${x.title}`);
+    for (const fix of fixes) {
+      const after = applyEdits(text, fix.edits);
+      for (let m = 15; m <= 18; m++) {
+        const rb = renderAt(rel, text, m), ra = renderAt(rel, after, m);
+        checkResult(rb, ra, fix, `${rel} (rendered)`, [m]);
+        for (const o of YAML.parseAllDocuments(ra).map((x) => x.toJS())) {
+          if (o?.apiVersion !== 'apps/v1') continue;
+          const sel = o.spec?.selector?.matchLabels, labels = o.spec?.template?.metadata?.labels ?? {};
+          assert.ok(sel && Object.keys(sel).length, `${rel} @ 1.${m}: apps/v1 ${o.kind} has no spec.selector.matchLabels:\n${ra}`);
+          for (const [k, v] of Object.entries(sel)) {
+            assert.equal(typeof v, 'string', `${rel} @ 1.${m}: selector ${k} is ${JSON.stringify(v)}, not a string`);
+            assert.equal(labels[k], v, `${rel} @ 1.${m}: selector ${k}=${v} does not match the pod template's label`);
+          }
+        }
+      }
+      // The fixed template is what the next run reads: no helm/removed-api, no syntax problem.
+      const again = e.analyze({ path: file, text: after, config, files: fsAccess(new Map([[file, after]])) });
+      assert.deepEqual(again.diagnostics.filter((x) => x.severity === 'error').map((x) => `${x.ruleId}: ${x.message}`), [], `${rel} after "${fix.title}"`);
+    }
+  }
+  assert.deepEqual(problems.slice(before), []);
+  assert.deepEqual(offered, {
+    'canary.yaml': [],
+    'daemonset.yaml': ['preferred: Convert to apps/v1 (spec.selector from the pod template\'s labels, the old defaults kept)'],
+    'deployment.yaml': ['preferred: Convert to apps/v1 (spec.selector from the pod template\'s labels, the old defaults kept)'],
+    'replicaset.yaml': ['preferred: Convert to apps/v1 (spec.selector from the pod template\'s labels, the old defaults kept)'],
+    'statefulset.yaml': [],
+    'worker.yaml': ['preferred: Convert to apps/v1'],
+  });
+});

@@ -297,3 +297,25 @@ test('the schemas type listed keys and carry doc + acceptance in descriptions', 
   assert.notDeepEqual(errorsOf('go', NEWEST, parse('[runtime]\nenable_debug = "yes"\n')), []);
   assert.deepEqual(errorsOf('go', NEWEST, parse('[runtime]\nno_such_key = "yes"\n')), []);
 });
+
+test('#27 no build-time placeholder (@DEFVALIDFILEMEMBACKENDS@) reaches people: not in a doc, a hover or a schema description', async () => {
+  const data = JSON.parse(fs.readFileSync(path.join(repoRoot, 'data', 'kata', 'config.json'), 'utf8'));
+  const PH = /@[A-Z][A-Z0-9_]*@/;
+  const leaks = [...data.options, ...data.sections].filter((o) => o.doc && PH.test(o.doc)).map((o) => `${o.section ?? o.name}.${o.key ?? ''}: ${PH.exec(o.doc)[0]}`);
+  assert.deepEqual(leaks, []);
+  const row = data.options.find((o) => o.key === 'valid_file_mem_backends' && o.doc);
+  assert.match(row.doc, /Your distribution recommends: \(a value chosen when Kata is built\)/);
+  // The hover shows the doc as the data has it.
+  const { createRequire } = await import('node:module');
+  const e = createRequire(import.meta.url)('../dist/engine.js');
+  const text = '[hypervisor.qemu]\nvalid_file_mem_backends = []\n';
+  const r = e.analyze({ path: '/etc/kata-containers/configuration.toml', text, config: e.resolveConfig({ cli: { kataWindow: '3.2..3.32' } }) });
+  const h = e.hover(r, text, { line: 1, character: 3 });
+  assert.ok(h && /distribution recommends/.test(h.markdown), h?.markdown);
+  assert.doesNotMatch(h.markdown, PH);
+  for (const f of fs.readdirSync(path.join(repoRoot, 'schemas', 'kata'), { recursive: true }).filter((x) => x.endsWith('.json'))) {
+    const s = fs.readFileSync(path.join(repoRoot, 'schemas', 'kata', f), 'utf8');
+    const descs = [...s.matchAll(/"(?:description|markdownDescription)": "((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]).filter((d) => PH.test(d));
+    assert.deepEqual(descs, [], `schemas/kata/${f}`);
+  }
+});

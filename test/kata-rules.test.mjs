@@ -643,3 +643,36 @@ test('completion of values after shared_fs = ": the values every release of the 
   // A key without enumerated values offers nothing.
   assert.deepEqual(labels('[hypervisor.qemu]\npath = "|\n', '3.2..3.32'), []);
 });
+
+const fixesOf = (d) => (typeof d.fixes === 'function' ? d.fixes() : d.fixes ?? []).map((f) => f.title);
+
+test('#27 kata/invalid-value: the first fix fits the table\'s architecture (virtio-blk-pci on x86 QEMU → virtio-blk, never the s390x-only virtio-blk-ccw first)', () => {
+  const x86 = lint('[hypervisor.qemu]\nblock_device_driver = "virtio-blk-pci"\n', { window: '3.2..3.32' }).diagnostics.find((d) => d.ruleId === 'kata/invalid-value');
+  const t = fixesOf(x86);
+  assert.equal(t[0], 'Change to virtio-blk');
+  for (const [i, x] of t.entries()) if (/ccw/.test(x)) assert.ok(i === t.length - 1 || t.slice(i).every((y) => /ccw/.test(y)), `ccw after every value that fits: ${t}`);
+  for (const x of t.filter((y) => /ccw/.test(y))) assert.match(x, /\(s390x only\)$/);
+  // A misspelling nearest to the CCW value still gets a value x86 can use first.
+  const near = lint('[hypervisor.qemu]\nmachine_type = "q35"\nblock_device_driver = "virtio-blk-cc"\n', { window: '3.2..3.32' }).diagnostics.find((d) => d.ruleId === 'kata/invalid-value');
+  assert.doesNotMatch(fixesOf(near)[0], /ccw/);
+  // On s390x the CCW transport fits and comes right after the value without the transport.
+  const s390 = lint('[hypervisor.qemu]\nmachine_type = "s390-ccw-virtio"\nblock_device_driver = "virtio-blk-pci"\n', { window: '3.2..3.32' }).diagnostics.find((d) => d.ruleId === 'kata/invalid-value');
+  assert.deepEqual(fixesOf(s390).slice(0, 2), ['Change to virtio-blk', 'Change to virtio-blk-ccw']);
+});
+
+test('#27 a runtime-rs configuration checked as Go by default says so: the hint to set kata.flavour, not only confident errors', () => {
+  const HINT = /the file names no flavour and is checked as the Go runtime's, but runtime-rs (accepts|reads) .*set kata\.flavour: runtime-rs/;
+  const text = '[hypervisor.qemu]\nblock_device_driver = "virtio-blk-pci"\ndefault_gpus = 1\n';
+  const byDefault = lint(text, { window: '3.2..3.32' }).diagnostics;
+  const v = byDefault.find((d) => d.ruleId === 'kata/invalid-value'), k = byDefault.find((d) => d.ruleId === 'kata/unknown-option');
+  assert.match(v.message, HINT);
+  assert.match(k.message, HINT);
+  assert.equal(v.data.flavourHint, 'runtime-rs');
+  // Said Go: no hint (the user chose); said runtime-rs: no error at all for these.
+  for (const d of lint(text, { window: '3.2..3.32', flavour: 'go' }).diagnostics) assert.doesNotMatch(d.message, HINT);
+  const rs = lint(text, { window: '3.2..3.32', flavour: 'runtime-rs' }).diagnostics.filter((d) => d.ruleId === 'kata/invalid-value' || d.ruleId === 'kata/unknown-option');
+  assert.deepEqual(rs.map((d) => d.message), []);
+  // A value some Go release accepts is a matter of the window, not of the flavour: no hint.
+  const none = lint('[hypervisor.qemu]\nshared_fs = "none"\n', { window: '3.0..3.32' }).diagnostics.find((d) => d.ruleId === 'kata/invalid-value');
+  assert.doesNotMatch(none.message, HINT);
+});

@@ -158,3 +158,40 @@ test('LSP: a file that is not checked gets a "not checked" lens saying why, not 
     assert.match(lenses[0].command.title, /^skewguard: not checked — /);
   } finally { c.kill(); fs.rmSync(ws, { recursive: true, force: true }); }
 });
+
+test('#27 LSP: the axis of a localhost.yml is StarlingX (not Kubernetes); an ignored file and an over-size one say why in their lens and the view', async () => {
+  const ws = makeWorkspace({
+    '.skewguard.yaml': 'kubernetes:\n  window: "1.20..1.21"\nignore:\n  - "skip/**"\n',
+    'starlingx/localhost.yml': 'system_mode: simplex\nkubernetes_version: 1.21.3\n',
+    'skip/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n',
+  });
+  const c = new LspClient(ws, { initializationOptions: {} });
+  try {
+    await c.initialize();
+    const lx = uriOf(path.join(ws, 'starlingx/localhost.yml'));
+    await c.open(lx, fs.readFileSync(path.join(ws, 'starlingx/localhost.yml'), 'utf8'));
+    const st = await c.request('skewguard/windowStatus', { files: [{ uri: lx }] });
+    assert.equal(st.files[0].axis, 'StarlingX', 'a StarlingX release is not a Kubernetes version');
+    const lenses = await c.request('textDocument/codeLens', { textDocument: { uri: lx } });
+    const steps = st.files[0].steps.map((s) => s.step);
+    assert.equal(lenses[0].command.title, `StarlingX ${steps.length > 1 ? `${steps[0]}..${steps.at(-1)}` : steps[0]}:`);
+    assert.equal(lenses[1].command.arguments[0].step, `StarlingX ${steps[0]}`);
+    // Ignored: said so, open or not, with or without text; never checked as if it were not ignored.
+    const ign = uriOf(path.join(ws, 'skip/cm.yaml'));
+    await c.open(ign, fs.readFileSync(path.join(ws, 'skip/cm.yaml'), 'utf8'));
+    const il = await c.request('textDocument/codeLens', { textDocument: { uri: ign } });
+    assert.deepEqual(il.map((l) => l.command.title), ['skewguard: not checked — ignored by the ignore: list of .skewguard.yaml']);
+    const other = uriOf(path.join(ws, 'skip/other.yaml'));
+    const big = uriOf(path.join(ws, 'big.yaml'));
+    const vs = await c.request('skewguard/windowStatus', { files: [{ uri: ign }, { uri: other, text: 'apiVersion: v1\nkind: ConfigMap\n' }, { uri: big, unread: '600000 bytes, over the view\'s 512 KiB limit: open the file to check it' }] });
+    assert.deepEqual(vs.files.map((f) => f.notChecked), [
+      'ignored by the ignore: list of .skewguard.yaml', 'ignored by the ignore: list of .skewguard.yaml',
+      'not read: 600000 bytes, over the view\'s 512 KiB limit: open the file to check it',
+    ]);
+    // Over the size limit in the editor: a lens that says so once.
+    const p = await c.open(big, `apiVersion: v1\nkind: ConfigMap\n${'#'.repeat(20 * 1024 * 1024 + 10)}\n`);
+    assert.deepEqual(p.diagnostics.map((d) => d.code), ['skewguard/skipped-file']);
+    const bl = await c.request('textDocument/codeLens', { textDocument: { uri: big } });
+    assert.deepEqual(bl.map((l) => l.command.title), ['skewguard: not checked — larger than the 20 MB limit']);
+  } finally { c.kill(); fs.rmSync(ws, { recursive: true, force: true }); }
+});

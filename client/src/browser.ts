@@ -7,11 +7,14 @@
 import * as vscode from 'vscode';
 import { LanguageClient, BrowserMessageReader, BrowserMessageWriter, type LanguageClientOptions } from 'vscode-languageclient/browser';
 import { DidChangeWatchedFilesNotification, FileChangeType } from 'vscode-languageclient';
-import { ResolvedConfigRequest, type InitializationOptions, type ResolvedConfigResult } from '../../server/src/shared/protocol';
+import { ConfigChangedNotification, type InitializationOptions } from '../../server/src/shared/protocol';
 import { ALWAYS_SKIPPED_FOLDERS, CONFIG_FILENAMES } from '../../server/src/shared/names';
 import { WebFilesNotification, type WebFile, type WebFilesParams } from '../../server/src/web/protocol';
 import { registerWindowView } from './window-view';
 import { documentSelector } from './selector';
+import { registerWindow } from './window';
+import { registerStatus } from './status';
+import { registerWebDocs, WEB_SHOW_DOCS } from './web-docs';
 
 let client: LanguageClient | undefined;
 let serverWorkerNow: ServerWorker | undefined;
@@ -46,6 +49,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       showSettingsProblems: true,
       // Helm is never run in the browser (the server's web build has no Helm), trusted or not.
       workspaceTrusted: false,
+      // The "Show documentation for <rule>" code action runs this client's command (client/src/web-docs.ts).
+      clientCommands: [WEB_SHOW_DOCS],
       webFiles: { files } satisfies WebFilesParams,
     } satisfies InitializationOptions & { webFiles: WebFilesParams },
   };
@@ -71,11 +76,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     watcher.onDidCreate((u) => void changed(u, FileChangeType.Created).catch(lost(u))),
     watcher.onDidChange((u) => void changed(u, FileChangeType.Changed).catch(lost(u))),
     watcher.onDidDelete((u) => void changed(u, FileChangeType.Deleted).catch(lost(u))),
-    vscode.commands.registerCommand('skewguard.restartServer', async () => { await client?.stop(); await client?.start(); }),
-    vscode.commands.registerCommand('skewguard.showResolvedWindow', showResolvedWindow),
+    vscode.commands.registerCommand('skewguard.restartServer', async () => { await client?.stop(); await client?.start(); void refreshStatus(); }),
+  );
+  // As the desktop client: the status item with the active file's window and its menu, the resolved window as a
+  // read-only document titled for its file (client/src/window.ts), the rule pages.
+  registerWebDocs(context);
+  let refreshStatus: () => Promise<void> = async () => undefined;
+  const windowUi = registerWindow(context, () => client as never, () => void refreshStatus(), { anyScheme: true });
+  refreshStatus = registerStatus(context, (uri) => windowUi.resolvedFor(uri), () => []);
+  context.subscriptions.push(
+    vscode.commands.registerCommand('skewguard.showResolvedWindow', windowUi.showResolved),
+    vscode.window.onDidChangeActiveTextEditor(() => void refreshStatus()),
   );
   await client.start();
   registerWindowView(context, client);
+  context.subscriptions.push(client.onNotification(ConfigChangedNotification, () => void refreshStatus()));
+  void refreshStatus();
 }
 
 /**
@@ -114,13 +130,6 @@ async function readForServer(uri: vscode.Uri, budget: { bytes: number }): Promis
   } catch (e) {
     return { uri: id, size: 0, why: `cannot read it: ${(e as Error)?.message ?? String(e)}` };
   }
-}
-
-async function showResolvedWindow(): Promise<void> {
-  if (!client?.isRunning()) { void vscode.window.showWarningMessage('skewguard: the language server is not running.'); return; }
-  const r = await client.sendRequest<ResolvedConfigResult>(ResolvedConfigRequest, { uri: vscode.window.activeTextEditor?.document.uri.toString() });
-  const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify({ family: r.family, ...r.resolved, configProblems: r.configProblems, settingsProblems: r.settingsProblems ?? [] }, null, 2) });
-  await vscode.window.showTextDocument(doc, { preview: true });
 }
 
 export async function deactivate(): Promise<void> {

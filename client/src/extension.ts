@@ -10,14 +10,15 @@ import {
 import * as readline from 'node:readline';
 import { RestartPolicy } from './restart';
 import { registerDocs, docsMiddleware, SHOW_DOCS } from './docs';
-import { registerWindow, WINDOW_MENU } from './window';
+import { registerWindow } from './window';
+import { registerStatus } from './status';
 import { registerWorkspaceCommands } from './workspace-commands';
 import { registerVisibleRanges } from './visible';
 import { registerWindowView } from './window-view';
 import { documentSelector } from './selector';
 
 let client: LanguageClient | undefined;
-let status: vscode.StatusBarItem | undefined;
+let refreshStatus: () => Promise<void> = async () => undefined;
 let windowUi: ReturnType<typeof registerWindow> | undefined;
 /** Invalid editor settings, as the server last said (they are left out, like invalid .skewguard.yaml values). */
 let settingsProblems: SettingsProblem[] = [];
@@ -66,11 +67,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   client = new LanguageClient('skewguard', 'skewguard', serverOptions, clientOptions);
   registerDocs(context);
 
-  status = vscode.window.createStatusBarItem('skewguard.window', vscode.StatusBarAlignment.Right, 100);
-  status.name = 'skewguard version window';
-  status.command = WINDOW_MENU;
-  context.subscriptions.push(status);
   windowUi = registerWindow(context, () => client, () => void refreshStatus());
+  refreshStatus = registerStatus(context, (uri) => windowUi?.resolvedFor(uri), () => settingsProblems);
   registerWorkspaceCommands(context, () => client);
 
   context.subscriptions.push(
@@ -90,37 +88,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   }));
   void refreshStatus();
 }
-
-async function refreshStatus(): Promise<void> {
-  if (!status) return;
-  // The active document's window, any scheme (an untitled YAML too).
-  const r = await windowUi?.resolvedFor(vscode.window.activeTextEditor?.document.uri.toString());
-  const problems = r?.settingsProblems ?? settingsProblems;
-  // Only on a file skewguard checks (or ignores), with that file's window; invalid settings show anyway.
-  if (!r || (!r.fileWindow && !r.ignored && !problems.length)) { status.hide(); return; }
-  const k = r.resolved.kubernetes;
-  const s = r.resolved.starlingx;
-  status.text = `${problems.length ? '$(warning)' : r.ignored ? '$(circle-slash)' : '$(versions)'} ${r.ignored ? 'skewguard: ignored' : r.fileWindow ?? r.summary}`;
-  status.backgroundColor = problems.length ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-  const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**skewguard version window**${r.ignored ? ` — this file is ${escapeMd(r.ignored)}` : ''}\n\n`);
-  if (problems.length) {
-    md.appendMarkdown(`$(warning) **${problems.length} invalid setting(s), not applied:**\n\n`);
-    for (const p of problems) md.appendMarkdown(`- \`${p.setting}\`: ${escapeMd(p.message)}\n`);
-    md.appendMarkdown('\n');
-  }
-  md.appendMarkdown(`- StarlingX **${s.release}** — ${s.source.kind}: ${s.source.detail}\n`);
-  md.appendMarkdown(`- Kubernetes **${k.window}** (${(k.versions as string[]).join(', ')}) — ${k.source.kind}: ${k.source.detail}\n`);
-  if (r.resolved.kata.window) md.appendMarkdown(`- Kata **${r.resolved.kata.window}** — ${r.resolved.kata.source.kind}: ${r.resolved.kata.source.detail}\n`);
-  const helm = r.resolved.helm?.readBy as { readBy: string; why?: string; helmVersion?: string } | undefined;
-  if (helm) md.appendMarkdown(`- Helm chart read by **${helm.readBy === 'evaluator' ? "skewguard's evaluator" : `helm ${helm.helmVersion ?? ''}`}**${helm.why ? ` — ${escapeMd(helm.why)}` : ''}\n`);
-  if (r.configProblems.length) md.appendMarkdown(`\n$(warning) ${r.configProblems.length} problem(s) in ${path.basename(r.configProblems[0].file)}`);
-  md.appendMarkdown('\n\nClick to change the window, open .skewguard.yaml or show the resolved window.');
-  status.tooltip = md;
-  status.show();
-}
-
-const escapeMd = (s: string) => s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 
 async function warnAboutSettings(problems: SettingsProblem[]): Promise<void> {
   const first = problems[0];

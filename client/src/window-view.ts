@@ -77,8 +77,10 @@ class WindowView implements vscode.TreeDataProvider<Node> {
         if (open.has(uri)) return { uri };
         try {
           const bytes = await vscode.workspace.fs.readFile(u);
-          return bytes.byteLength > FILE_MAX ? { uri } : { uri, text: new TextDecoder('utf-8').decode(bytes) };
-        } catch { return { uri }; }
+          return bytes.byteLength > FILE_MAX
+            ? { uri, unread: `${bytes.byteLength} bytes, over the view's ${FILE_MAX / 1024} KiB limit: open the file to check it` }
+            : { uri, text: new TextDecoder('utf-8').decode(bytes) };
+        } catch (e) { return { uri, unread: `cannot be read: ${(e as Error)?.message ?? String(e)}` }; }
       }));
       const r = await this.client.sendRequest<WindowStatusResult>(WindowStatusRequest, { files: batch });
       for (const f of r.files) if (f.skewguardFile !== false) out.push(f);

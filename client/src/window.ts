@@ -7,6 +7,8 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { ResolvedConfigRequest, type ResolvedConfigResult } from '../../server/src/shared/protocol';
 
 export const WINDOW_MENU = 'skewguard.windowMenu';
+/** A path the server said: a file path, or in the web extension a path under a `scheme://authority` root. */
+const pathUri = (p: string) => (/^[a-z][\w+.-]*:\/\//i.test(p) ? vscode.Uri.parse(p) : vscode.Uri.file(p));
 export const CHANGE_WINDOW = 'skewguard.changeWindow';
 export const OPEN_CONFIG = 'skewguard.openConfig';
 const SCHEME = 'skewguard-window';
@@ -15,7 +17,7 @@ type Part = 'starlingx.release' | 'starlingx.upgradeFrom' | 'kubernetes.window' 
 interface Choices { releases: Array<{ release: string; tag: string; kubernetes: string[]; default: string }> }
 interface EditResult { path?: string; exists?: boolean; text?: string; problem?: string }
 
-export function registerWindow(context: vscode.ExtensionContext, client: () => LanguageClient | undefined, refresh: () => void): { showResolved: () => Promise<void>; resolvedFor: (uri?: string) => Promise<ResolvedConfigResult | undefined> } {
+export function registerWindow(context: vscode.ExtensionContext, client: () => LanguageClient | undefined, refresh: () => void, opts: { anyScheme?: boolean } = {}): { showResolved: () => Promise<void>; resolvedFor: (uri?: string) => Promise<ResolvedConfigResult | undefined> } {
   const resolvedFor = async (uri?: string): Promise<ResolvedConfigResult | undefined> => {
     const c = client();
     if (!c?.isRunning()) return undefined;
@@ -27,7 +29,8 @@ export function registerWindow(context: vscode.ExtensionContext, client: () => L
   };
   const activeUri = () => {
     const d = vscode.window.activeTextEditor?.document;
-    return d && d.uri.scheme === 'file' ? d.uri.toString() : undefined;
+    // The web extension's files are vscode-vfs:, vscode-remote: … (its server reads them from what the client hands over).
+    return d && (opts.anyScheme ? d.uri.scheme !== SCHEME && d.uri.scheme !== 'output' : d.uri.scheme === 'file') ? d.uri.toString() : undefined;
   };
 
   // The resolved window, read-only: skewguard-window:/<file>.json?<file uri>
@@ -55,7 +58,7 @@ export function registerWindow(context: vscode.ExtensionContext, client: () => L
   const openConfig = async () => {
     const r = await resolvedFor(activeUri());
     const existing = r?.resolved.config as string | null | undefined;
-    if (existing) { await vscode.window.showTextDocument(vscode.Uri.file(existing)); return; }
+    if (existing) { await vscode.window.showTextDocument(pathUri(existing)); return; }
     const pick = await vscode.window.showInformationMessage('skewguard: there is no .skewguard.yaml for this file yet. Create one with a window?', 'Change window…');
     if (pick) await changeWindow();
   };
@@ -65,7 +68,7 @@ export function registerWindow(context: vscode.ExtensionContext, client: () => L
     if (!c?.isRunning()) { void vscode.window.showWarningMessage('skewguard: the language server is not running.'); return false; }
     const r = await c.sendRequest<EditResult>('skewguard/windowEdit', { uri: activeUri(), part, value });
     if (r.problem || !r.path || r.text === undefined) { void vscode.window.showErrorMessage(`skewguard: ${value} cannot be used: ${r.problem ?? 'no configuration file'}`); return false; }
-    const target = vscode.Uri.file(r.path);
+    const target = pathUri(r.path);
     const edit = new vscode.WorkspaceEdit();
     if (!r.exists) {
       edit.createFile(target, { ignoreIfExists: true });

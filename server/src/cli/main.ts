@@ -23,10 +23,11 @@ import { MAX_FILE_BYTES } from '../shared/limits';
 import { VERSION } from '../shared/version';
 import { html } from './html';
 import { markdown } from './markdown';
+import { junit, tap } from './junit-tap';
 import { readChange, changedOnly, applyChange, decorate, summaryLines } from './changed';
 import type { CompareSummary } from './matrix';
 import { mergeReportsMain } from './merge';
-const FORMATS = ['stylish', 'json', 'sarif', 'github', 'gitlab', 'html', 'markdown'] as const;
+const FORMATS = ['stylish', 'json', 'sarif', 'github', 'gitlab', 'html', 'markdown', 'junit', 'tap'] as const;
 
 const HELP = `Usage: lsp-lint [options] [paths|globs...]
        lsp-lint merge-reports [-o <file>] <reports...>   join the SARIF or JSON reports of --shard runs into one
@@ -37,7 +38,8 @@ every version in the upgrade window, using the skewguard language server.
 Options:
   -f, --format <fmt>              output format (default: stylish): stylish (for people), json, sarif (SARIF 2.1.0,
                                   code scanning), github (workflow annotations), gitlab (Code Quality report),
-                                  html (one self-contained page: files × steps matrix), markdown (a pull-request summary)
+                                  html (one self-contained page: files × steps matrix), markdown (a pull-request summary),
+                                  junit (JUnit XML: one test case per file and step), tap (TAP 14, the same test points)
   -o, --output-file <file>        write the report to a file instead of stdout
   -c, --config <file>             use this config instead of the nearest .skewguard.yaml
       --starlingx-release <rel>   StarlingX release, e.g. 6.0
@@ -472,6 +474,8 @@ async function main(argv: string[]): Promise<number> {
     case 'gitlab': out = gitlab(reports, cwd); break;
     case 'html': out = html(reports, cwd, { version: VERSION, compare: summary }); break;
     case 'markdown': out = markdown(reports, cwd, { version: VERSION, compare: summary }); break;
+    case 'junit': out = junit(reports, cwd, VERSION); break;
+    case 'tap': out = tap(reports, cwd); break;
     default: out = stylish(reports, cwd, opts.color && !opts.outputFile);
   }
   if (summary) {

@@ -16,6 +16,8 @@ export interface WindowFeatureDeps {
   current(uri: string): { result: AnalyzeResult; text: string } | undefined;
   /** Analyses a file that is not open (its text as the client read it), without publishing anything. */
   analyzeText(uri: string, text: string): AnalyzeResult;
+  /** Why the file is left out by an ignore list ("ignored by the ignore: list of .skewguard.yaml"), or undefined. */
+  ignored(uri: string): string | undefined;
   /** The server's guard for request handlers: refused after shutdown, an exception becomes the file's internal error. */
   guarded<P extends { textDocument: { uri: string } }, R>(stage: string, empty: R, handler: (p: P) => R): (p: P) => R | unknown;
 }
@@ -23,13 +25,14 @@ export interface WindowFeatureDeps {
 const finding = (d: Diagnostic): StepFinding => ({ ruleId: d.ruleId, severity: d.severity, message: d.message, range: d.range });
 
 /** The code lenses of a file: one per step (or per run of steps of one verdict, for long windows). */
-export function codeLenses(uri: string, result: AnalyzeResult): CodeLens[] {
+export function codeLenses(uri: string, result: AnalyzeResult, ignored?: string): CodeLens[] {
   const v = windowVerdict(result);
   const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   const lens = (title: string, args: StepFindingsArgs): CodeLens => ({ range, command: { title, command: SHOW_STEP_FINDINGS, arguments: [args] } });
+  if (ignored) return [lens(`skewguard: not checked — ${ignored}`, { uri, step: 'not checked', findings: [] })];
   if (v.notChecked) {
     if (!result.family && !result.diagnostics.length) return [];
-    return [lens(`skewguard: not checked — ${v.notChecked}`, { uri, step: 'not checked', findings: result.diagnostics.map(finding) })];
+    return [lens(`skewguard: not checked — ${notCheckedWhy(v.notChecked)}`, { uri, step: 'not checked', findings: result.diagnostics.map(finding) })];
   }
   if (!v.axis || !v.steps.length) return [];
   const all = result.diagnostics.map(finding);
@@ -42,6 +45,9 @@ export function codeLenses(uri: string, result: AnalyzeResult): CodeLens[] {
   }
   return out;
 }
+
+/** The reason without the "not checked: " the skipped-file message starts with (the lens says it once). */
+const notCheckedWhy = (why: string) => why.replace(/^not checked:\s*/, '');
 
 const windowText = (v: WindowVerdict) => (v.steps.length > 1 ? `${v.steps[0].step}..${v.steps[v.steps.length - 1].step}` : v.steps[0].step);
 
@@ -74,7 +80,7 @@ export function fileStatus(uri: string, result: AnalyzeResult): FileWindowStatus
 export function registerWindowFeatures(connection: Connection, deps: WindowFeatureDeps): void {
   connection.onCodeLens(deps.guarded('codeLens', [], (p) => {
     const c = deps.current(p.textDocument.uri);
-    return c ? codeLenses(p.textDocument.uri, c.result) : [];
+    return c ? codeLenses(p.textDocument.uri, c.result, deps.ignored(p.textDocument.uri)) : [];
   }) as Parameters<Connection['onCodeLens']>[0]);
   registerInlayHints(connection, deps);
   connection.onRequest(WindowStatusRequest, (p: WindowStatusParams): WindowStatusResult => {
@@ -82,9 +88,15 @@ export function registerWindowFeatures(connection: Connection, deps: WindowFeatu
     for (const f of (p?.files ?? []).slice(0, 500)) {
       if (typeof f?.uri !== 'string') continue;
       try {
+        const ignored = deps.ignored(f.uri);
+        if (ignored) { files.push({ uri: f.uri, notChecked: ignored, skewguardFile: true, summary: `not checked: ${ignored}`, steps: [], findings: [] }); continue; }
         const open = deps.current(f.uri);
         const result = open?.result ?? (typeof f.text === 'string' ? deps.analyzeText(f.uri, f.text) : undefined);
-        if (!result) { files.push({ uri: f.uri, notChecked: 'not read', skewguardFile: true, summary: 'not checked: not read', steps: [], findings: [] }); continue; }
+        if (!result) {
+          const why = typeof f.unread === 'string' && f.unread ? `not read: ${f.unread.slice(0, 300)}` : 'not read: the view sent no text';
+          files.push({ uri: f.uri, notChecked: why, skewguardFile: true, summary: `not checked: ${why}`, steps: [], findings: [] });
+          continue;
+        }
         files.push(fileStatus(f.uri, result));
       } catch (e) {
         // Never a silent pass: the file is listed as not checked, with why.

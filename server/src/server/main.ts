@@ -27,7 +27,7 @@ import { chooseNonOverlapping, type Span } from './fix-all';
 import { defaultWindowReason, fixTouchesKey } from './fix-window';
 import { moreActions, type ActionContext } from './code-actions';
 import { actionContext, setClient, docHrefFor, docsHover } from './editor-support';
-import { ignoredFile, registerIgnoredFiles } from './ignore';
+import { ignoredFile, describeIgnored, registerIgnoredFiles } from './ignore';
 import { registerWindowCommands } from './window-command';
 import { fileStatus, mark } from './window-status';
 import { configCompletion } from './config-language';
@@ -896,6 +896,12 @@ function checkClosedAgain(uri: string): void {
 registerWindowFeatures(connection, {
   current: (uri) => { const c = current(uri); return c && { result: c.result, text: c.doc.getText() }; },
   analyzeText: (uri, text) => { const file = uriToPath(uri); return analyze({ path: file, text, config: configFor(file, uri).config, root: ws.rootFor(file), today: today(), neighbours: ws.lazyNeighboursFor(file), faults: FAULTS, files }); },
+  ignored: (uri) => {
+    if (init.cli || isConfigFile(uri)) return undefined;
+    const file = uriToPath(uri);
+    const v = ignoredFile(ws, file, configFor(file, uri).config);
+    return v && describeIgnored(v, ws.rootFor(file));
+  },
   guarded,
 });
 

@@ -10,7 +10,11 @@ export interface StepFindingsArgs { uri: string; step: string; findings: StepFin
 
 /** The verdicts of files: open ones from their analysis, others from the text given. */
 export const WindowStatusRequest = 'skewguard/windowStatus';
-export interface WindowStatusParams { files: Array<{ uri: string; text?: string }> }
+/**
+ * The files of the Upgrade Window view: an open one by its uri, another with its text as the client read it, or
+ * without text and with why the client did not read it (`unread`: "1.2 MB, over the view's 512 KiB limit", an error).
+ */
+export interface WindowStatusParams { files: Array<{ uri: string; text?: string; unread?: string }> }
 export interface FileWindowStatus {
   uri: string;
   /** Set when the file was not checked: why. skewguardFile: false when it is not a file skewguard checks at all. */

@@ -89,7 +89,7 @@ export interface FamilyModule<Id extends string = string> {
    */
   stepsSource?(result: AnalyzeResult): SourceInfo | undefined;
   /** What those steps are versions of, as the per-step views name them; absent: Kubernetes minors. */
-  stepsName?: 'Kata Containers' | 'Containerd';
+  stepsName?: 'Kata Containers' | 'Containerd' | 'StarlingX';
   /** Loads the family's upstream data (cached by the loader). */
   data(): unknown;
   /**

@@ -24,7 +24,17 @@ interface Step {
   from: string;
   kind: string;
   spec: Obj | undefined;
+  opts: ConvertOptions;
   note(text: string, leftover?: string): void;
+}
+
+export interface ConvertOptions {
+  /**
+   * Why the pod template's labels cannot be copied into a selector as they are read (a Helm template whose labels are
+   * written under an `if`, `range` or `with`, or come from an `include` on a line of its own: the selector would not
+   * match the labels at every render).
+   */
+  labelsUnsure?: string;
 }
 type Converter = (s: Step) => void;
 
@@ -88,14 +98,14 @@ export function conversionPairs(): Array<{ from: string; to: string; kind: strin
  * Returns undefined when no known conversion applies for this (from, to, kind) (the caller then offers an
  * apiVersion-only change as partial).
  */
-export function convert(ed: YamlEditor, at: Path, obj: Obj, target: string): Conversion | undefined {
+export function convert(ed: YamlEditor, at: Path, obj: Obj, target: string, opts: ConvertOptions = {}): Conversion | undefined {
   const from = String(obj.apiVersion), kind = String(obj.kind);
   const run = TABLE.get(pairKey(from, target, kind));
   if (!run) return undefined;
   const notes: string[] = [], leftover: string[] = [];
   ed.setScalar([...at, 'apiVersion'], target);
   const spec = isObj(obj.spec) ? obj.spec : undefined;
-  run({ ed, at, obj, from, kind, spec, note: (text, path) => { notes.push(text); if (path) leftover.push(path); } });
+  run({ ed, at, obj, from, kind, spec, opts, note: (text, path) => { notes.push(text); if (path) leftover.push(path); } });
   return { complete: notes.length === 0, notes, leftover };
 }
 
@@ -151,8 +161,12 @@ function workloadToAppsV1(s: Step): void {
   let ok = !want || ensure(ed, [...at, 'spec'], spec, want, 'nested');
   const labels = spec.template?.metadata?.labels;
   if (!spec.selector) {
-    // Before apps/v1 the selector defaulted to the pod template's labels (apps/v1beta2 already required it).
-    if (isObj(labels) && Object.keys(labels).length) ed.insertKey([...at, 'spec'], 'selector', { matchLabels: labels });
+    // Before apps/v1 the selector defaulted to the pod template's labels (apps/v1beta2 already required it). A label
+    // without a string value (`app:` with nothing, a number) would make a selector the API server rejects.
+    const noString = isObj(labels) ? Object.keys(labels).filter((k) => typeof labels[k] !== 'string') : [];
+    if (s.opts.labelsUnsure) s.note(`spec.selector is required in apps/v1 and is not derived from the pod template's labels: ${s.opts.labelsUnsure}; set it to labels every render has`, 'spec.selector');
+    else if (noString.length) s.note(`spec.selector is required in apps/v1 and is not derived from the pod template's labels: ${noString.join(', ')} ha${noString.length === 1 ? 's' : 've'} no string value; set it by hand`, 'spec.selector');
+    else if (isObj(labels) && Object.keys(labels).length) ed.insertKey([...at, 'spec'], 'selector', { matchLabels: labels });
     else s.note('spec.selector is required in apps/v1 and the pod template has no labels to derive it from', 'spec.selector');
   }
   if (want) ok = ensure(ed, [...at, 'spec'], spec, want, 'here') && ok;

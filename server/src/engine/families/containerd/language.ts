@@ -6,12 +6,18 @@ import { LineIndex } from '../../text';
 import { parseTomlText } from '../../parse/toml';
 import { type ContainerdContext, type KeyNode, joinPath, matchPath, minorsText } from './index';
 
+/**
+ * Text from the data or the file as markdown shows it: CommonMark's backslash escape before each character that
+ * markdown or HTML would read as markup, so `<runtime_name>` is shown, not taken for a tag and dropped.
+ */
+export const mdText = (s: string): string => s.replace(/[\\`*_{}[\]()<>#+!|~&]/g, '\\$&');
+
 function readLine(ctx: ContainerdContext, node: KeyNode): string {
   const yes: string[] = [], no: string[] = [], version: string[] = [];
   const via = new Set<string>();
   for (const r of ctx.releases) {
     const x = ctx.readAt(node, r);
-    if (x.read) { yes.push(r.minor); if (x.via && x.via !== node.path) via.add(`${r.minor} → ${x.via}`); } else if (x.why === 'version') version.push(r.minor); else no.push(r.minor);
+    if (x.read) { yes.push(r.minor); if (x.via && x.via !== node.path) via.add(`${r.minor} → ${mdText(x.via)}`); } else if (x.why === 'version') version.push(r.minor); else no.push(r.minor);
   }
   const parts = [];
   if (yes.length) parts.push(`✓ read by ${minorsText(yes, ctx.minors)}${via.size ? ` (migrated: ${[...via].join(', ')})` : ''}`);
@@ -24,13 +30,13 @@ function describe(ctx: ContainerdContext, node: KeyNode): string[] {
   const out: string[] = [];
   const row = node.row;
   if (row) {
-    out.push(`Type: ${row.type}. In containerd ${minorsText(row.minors, ctx.data.releases.map((r) => r.minor))} (the last patch of each minor${row.notInFirstPatch?.length ? `; not yet in the first patch of ${row.notInFirstPatch.join(', ')}` : ''}).`);
-    if (row.appliesWhenRuntimeType?.length) out.push(`Applies to runtime_type ${row.appliesWhenRuntimeType.join(', ')}.`);
+    out.push(`Type: ${mdText(row.type)}. In containerd ${minorsText(row.minors, ctx.data.releases.map((r) => r.minor))} (the last patch of each minor${row.notInFirstPatch?.length ? `; not yet in the first patch of ${row.notInFirstPatch.join(', ')}` : ''}).`);
+    if (row.appliesWhenRuntimeType?.length) out.push(`Applies to runtime_type ${mdText(row.appliesWhenRuntimeType.join(', '))}.`);
   } else {
     out.push(`In containerd ${minorsText([...node.minors].sort((a, b) => ctx.data.releases.findIndex((r) => r.minor === a) - ctx.data.releases.findIndex((r) => r.minor === b)), ctx.data.releases.map((r) => r.minor))} (a table of its keys).`);
   }
   const dep = ctx.data.deprecations.find((d) => d.key === node.path || d.key2x === node.path);
-  if (dep) out.push(`Deprecated (${dep.id}, since ${dep.deprecatedIn ?? '?'}${dep.removedIn ? `, removed in ${dep.removedIn}` : ''}): use ${dep.replacement}`);
+  if (dep) out.push(`Deprecated (${mdText(dep.id)}, since ${dep.deprecatedIn ?? '?'}${dep.removedIn ? `, removed in ${dep.removedIn}` : ''}): use ${mdText(dep.replacement)}`);
   out.push('', readLine(ctx, node));
   if (row) out.push('', `Source: ${ctx.data.source.repo} ${row.source.at} @ ${row.source.tag} (${row.source.commit.slice(0, 12)})`);
   return out;
@@ -60,7 +66,7 @@ export function containerdHover(ctx: ContainerdContext, text: string, pos: Posit
   const it = items.sort((a, b) => (a.range.end - a.range.start) - (b.range.end - b.range.start))[0];
   if (!it) return undefined;
   const name = joinPath(it.segs);
-  const out = [`**${it.kind === 'table' ? `[${name}]` : name}** — containerd config.toml`, ''];
+  const out = [`**${mdText(it.kind === 'table' ? `[${name}]` : name)}** — containerd config.toml`, ''];
   if (it.match.kind === 'known') for (const l of describe(ctx, it.match.node)) out.push(l);
   else if (it.match.kind === 'opaque') out.push(it.match.plugin ? `Plugin \`${it.match.plugin}\`: its configuration is not in the data (only the daemon, the CRI plugins, the runtime options and 2.3's server plugins are); not checked.` : 'An entry of a map of values; not checked.');
   else out.push(`No containerd release of the data reads this (${ctx.data.releases[0].minor}..${ctx.data.releases[ctx.data.releases.length - 1].minor}).`);

@@ -103,6 +103,9 @@ export interface KataKey {
   valueText: string;
 }
 
+/** The options of the Kata data by key (KataContext.flavourHint). */
+const optionsByKey = new WeakMap<object, Map<string, KataOption[]>>();
+
 export class KataContext {
   readonly keys: KataKey[];
   /** The containerd runtime entries of the workspace whose ConfigPath names this file (the node's chain). */
@@ -127,6 +130,28 @@ export class KataContext {
     return w.length > 1 ? `${w[0]}..${w[w.length - 1]}` : w[0];
   }
   get flavourName(): string { return this.flavour === 'go' ? 'Go runtime' : 'runtime-rs'; }
+
+  /**
+   * When nothing said the file's flavour (it is checked as the Go runtime's by default) and runtime-rs reads this key,
+   * or accepts this value, where the Go runtime does not: the hint to say the flavour, for the finding's message.
+   */
+  flavourHint(section: string, key: string, value?: string | number): string | undefined {
+    if (this.flavour !== 'go' || this.flavourSource.kind !== 'default') return undefined;
+    // The data's options by key, once per data: a table of 100,000 unknown keys asks once per key, not per option.
+    let byKey = optionsByKey.get(this.data);
+    if (!byKey) {
+      optionsByKey.set(this.data, byKey = new Map());
+      for (const o of this.data.options) { const l = byKey.get(o.key); if (l) l.push(o); else byKey.set(o.key, [o]); }
+    }
+    const rows = (byKey.get(key) ?? []).filter((o) => o.section === section || (o.section.endsWith('.*') && section.startsWith(o.section.slice(0, -1)) && section.split('.').length === o.section.split('.').length));
+    const rs = rows.filter((o) => o.flavours['runtime-rs'] || o.templates?.['runtime-rs']);
+    if (!rs.length) return undefined;
+    const accepts = (f: Flavour) => rows.some((o) => o.values.some((v) => v.flavour === f && v.enum.map(String).includes(String(value))));
+    // A value some Go release accepts is a window question, not a flavour one.
+    if (value !== undefined && (!accepts('runtime-rs') || accepts('go'))) return undefined;
+    const what = value !== undefined ? `runtime-rs accepts ${key} = ${JSON.stringify(value)}` : `runtime-rs reads ${key} in [${section}]`;
+    return `the file names no flavour and is checked as the Go runtime's, but ${what}: if it is a runtime-rs configuration, set kata.flavour: runtime-rs in .skewguard.yaml (or --kata-flavour runtime-rs)`;
+  }
   get tables(): TomlTable[] { return this.toml.tables; }
 
   /** Flavour and window as a small number: files checked with the same pair share the per-row answers below. */

@@ -68,6 +68,7 @@ export const starlingxApp: FamilyModule<'starlingx-app'> = {
   hover: (r, text, pos) => (r.app ? appHover(r.app, text, pos) : undefined),
   complete: appComplete,
   facts: (r) => (r.app ? { starlingxReleases: r.app.releases, app: typeof r.app.value.app_name === 'string' ? r.app.value.app_name : null } : undefined),
+  stepsName: 'StarlingX',
   steps: (r) => r.app?.releases,
   stepsSource: (r) => r.config?.starlingx.source,
   data: appMetadata,

@@ -64,6 +64,7 @@ export const starlingx: FamilyModule<'starlingx'> = {
   complete: stxComplete,
   facts: (r) => (r.stx ? { starlingxRelease: r.stx.release.release } : undefined),
   stepsSource: (r) => r.config?.starlingx.source,
+  stepsName: 'StarlingX',
   steps: (r) => { const rel = r.stx?.release.release ?? r.config?.starlingx.release.release; return rel ? [rel] : undefined; },
   data: starlingxReleases,
 };

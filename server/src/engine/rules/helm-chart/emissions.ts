@@ -83,7 +83,7 @@ export const removedApi: Rule<HelmContext> = {
         };
         if (ctx.template && g.literal && !g.byHelm) {
           const other = !target && there ? servedElsewhere(ctx, g, bad) : undefined;
-          f.fixes = () => (target ? [literalFix(ctx.text, g, target)] : other ? [capabilityBranch(ctx.text, g, there!, other)] : []);
+          f.fixes = () => { const fx = target ? literalFix(ctx.text, g, target) : other ? capabilityBranch(ctx.text, g, there!, other) : undefined; return fx ? [fx] : []; };
         }
         report(f);
       }
@@ -99,29 +99,128 @@ function servedElsewhere(ctx: HelmContext, g: Group, bad: string[]): string | un
   return j.every((x) => x?.served) ? g.apiVersion : undefined;
 }
 
-/** Replace the literal apiVersion; with the known conversion when its edits touch only the template's literal YAML. */
-export function literalFix(text: string, g: Group, target: string): FindingFix {
+/**
+ * The template's text as YAML for a conversion, offsets kept. An action on a line of its own (or with only other
+ * actions) is blanked: it is structure (an `if`, an `include … | nindent`). An action inside a line's YAML (a value,
+ * part of a quoted string, a key) becomes a placeholder of its length, a plain scalar the template does not hold, so
+ * its value is read as a string, not as null, and what a conversion copies from it (a selector from the pod
+ * template's labels) is the action's own text once `restore` has put it back. An action too short for a placeholder
+ * or written over several lines is blanked.
+ */
+export function maskForConversion(text: string, acts: ReadonlyArray<{ start: number; end: number; kind: string }>): { masked: string; blanked: Array<{ start: number; end: number; kind: string }>; restore(s: string): string } {
+  const blankAll = maskActions(text);
+  const chars = text.split('');
+  const blanked: Array<{ start: number; end: number; kind: string }> = [];
+  const back: Array<[string, string]> = [];
+  for (const a of acts) {
+    const ls = text.lastIndexOf('\n', a.start - 1) + 1;
+    let le = text.indexOf('\n', a.end);
+    if (le < 0) le = text.length;
+    const src = text.slice(a.start, a.end);
+    const alone = blankAll.slice(ls, le).trim() === '';
+    const ph = `Zsgt${back.length}Z`;
+    if (!alone && !/[\r\n]/.test(src) && ph.length <= src.length) {
+      const full = ph + 'z'.repeat(src.length - ph.length);
+      if (!text.includes(full)) {
+        for (let i = 0; i < full.length; i++) chars[a.start + i] = full[i];
+        back.push([full, src]);
+        continue;
+      }
+    }
+    for (let i = a.start; i < a.end; i++) if (chars[i] !== '\n' && chars[i] !== '\r') chars[i] = ' ';
+    blanked.push(a);
+  }
+  // Longest first: no placeholder is a prefix of another (its number ends at the Z), but a padded one may hold a shorter.
+  back.sort((x, y) => y[0].length - x[0].length);
+  return { masked: chars.join(''), blanked, restore: (s) => (back.length && s.includes('Zsgt') ? back.reduce((out, [ph, src]) => out.split(ph).join(src), s) : s) };
+}
+
+/**
+ * Replace the literal apiVersion; with the known conversion when its edits touch only the template's YAML (never an
+ * action) and keep their meaning at every render. No fix is offered where the target would reject the result: an
+ * apps/v1 workload whose selector cannot be derived from its pod template's labels as they are written.
+ */
+export function literalFix(text: string, g: Group, target: string): FindingFix | undefined {
   const plain: FindingFix = { title: `Change apiVersion to ${target}`, edits: [{ range: g.at, newText: target }] };
   const pair = conversionPairs().find((p) => p.from === g.apiVersion && p.to === target && p.kind === g.kind);
   if (pair?.apiVersionOnly) return { ...plain, preferred: true };
-  const masked = maskActions(text);
+  if (!pair) return { ...plain, title: `Change apiVersion to ${target} — partial: no known conversion of ${g.kind} from ${g.apiVersion}; check the spec against ${target}`, partial: true };
+  const acts = actionsOf(parseTemplate({ path: 'fix', text }));
+  const { masked, blanked, restore } = maskForConversion(text, acts);
   const yaml = parseYaml(masked);
   const doc = yaml.docs.find((d) => d.offset <= g.at.start && g.at.start < d.end);
   const v = doc && !doc.errors.length ? doc.value : undefined;
-  if (doc && v && typeof v === 'object' && (v as any).apiVersion === g.apiVersion) {
-    const ed = new YamlEditor(masked, doc, false);
-    const conv = convert(ed, [], v as Record<string, unknown>, target);
-    const acts = actionsOf(parseTemplate({ path: 'fix', text }));
-    const touches = ed.edits.some((e) => acts.some((a) => e.range.start < a.end && a.start < e.range.end));
-    if (conv && !touches) {
-      return {
-        title: conv.complete ? `Convert to ${target}${ed.edits.length > 1 ? ' (spec rewritten)' : ''}` : `Convert to ${target} — partial: ${conv.notes.join('; ')}`,
-        edits: ed.edits, preferred: conv.complete, partial: !conv.complete,
-      };
-    }
-    if (conv && touches) return { ...plain, title: `Change apiVersion to ${target} — partial: the conversion of the spec would cross template actions; convert it by hand`, partial: true };
+  if (!doc || !v || typeof v !== 'object' || (v as any).apiVersion !== g.apiVersion) {
+    // The conversion is known but the YAML around the template's actions could not be read: the spec is not checked.
+    return NEEDS_SELECTOR.has(g.kind) ? undefined : { ...plain, title: `Change apiVersion to ${target} — partial: the ${g.kind} conversion from ${g.apiVersion} could not be made here (the YAML between the template's actions does not read as one object); check the spec against ${target}`, partial: true };
   }
-  return { ...plain, title: `Change apiVersion to ${target} — partial: no known conversion from ${g.apiVersion}; check the spec against ${target}`, partial: true };
+  const ed = new YamlEditor(masked, doc, false);
+  const conv = convert(ed, [], v as Record<string, unknown>, target, { labelsUnsure: labelsUnsure(doc, v, blanked) });
+  if (!conv) return undefined;
+  const touches = ed.edits.some((e) => acts.some((a) => e.range.start < a.end && a.start < e.range.end));
+  if (touches) return NEEDS_SELECTOR.has(g.kind) ? undefined : { ...plain, title: `Change apiVersion to ${target} — partial: the conversion of the spec would cross template actions; convert it by hand`, partial: true };
+  // apps/v1 requires a selector: a conversion that could not write one leaves an object the API server rejects.
+  if (conv.leftover.includes('spec.selector')) return undefined;
+  const edits: FindingFix['edits'] = [];
+  for (const e of ed.edits) {
+    const t = SELECTOR_INSERT.test(e.newText) ? selectorAsWritten(e.newText, text, doc, v as Record<string, any>) : restore(e.newText);
+    if (t === undefined) return undefined;
+    edits.push({ range: e.range, newText: t });
+  }
+  return {
+    title: conv.complete ? `Convert to ${target}${ed.edits.length > 1 ? ` (${convertedWhat(v as Record<string, any>, g.kind)})` : ''}` : `Convert to ${target} — partial: ${conv.notes.join('; ')}`,
+    edits, preferred: conv.complete, partial: !conv.complete,
+  };
+}
+
+const SELECTOR_INSERT = /^[ \t]*selector:\r?\n[ \t]*matchLabels:\r?\n/;
+
+/**
+ * The selector a conversion inserted, its matchLabels written as the pod template's labels are written: each key and
+ * value copied from the template's text (the expressions, such as `{{ template "web.name" . }}`, and their quoting),
+ * so the selector renders to the labels at every step. Undefined (no fix) when a label is not on one line.
+ */
+function selectorAsWritten(newText: string, text: string, doc: { locate(p: Array<string | number>): { key?: { start: number; end: number }; value: { start: number; end: number } } }, v: Record<string, any>): string | undefined {
+  const m = /^([ \t]*selector:(\r?\n))([ \t]*)matchLabels:\r?\n/.exec(newText);
+  const labels = v.spec?.template?.metadata?.labels;
+  if (!m || !labels || typeof labels !== 'object') return undefined;
+  const nl = m[2], pad = `${m[3]}  `;
+  let out = `${m[0]}`;
+  for (const k of Object.keys(labels)) {
+    const at = doc.locate(['spec', 'template', 'metadata', 'labels', k]);
+    if (!at.key) return undefined;
+    const key = text.slice(at.key.start, at.key.end), value = text.slice(at.value.start, at.value.end);
+    if (/[\r\n]/.test(key + value) || at.value.start === at.key.start) return undefined;
+    out += `${pad}${key}: ${value}${nl}`;
+  }
+  // What the editor wrote after the selector (nothing, or the line break that starts it at the end of a file).
+  const rest = newText.slice(m[0].length).split(/\r?\n/).filter((l) => l && !l.startsWith(pad)).join(nl);
+  return rest ? undefined : out;
+}
+
+/** The kinds whose apps/v1 form requires spec.selector, which a conversion derives from the pod template's labels. */
+const NEEDS_SELECTOR = new Set(['Deployment', 'DaemonSet', 'ReplicaSet', 'StatefulSet']);
+
+/** What the conversion wrote besides the apiVersion, for the fix's title. */
+function convertedWhat(v: Record<string, any>, kind: string): string {
+  if (NEEDS_SELECTOR.has(kind)) return v.spec?.selector ? 'spec rewritten: the old defaults kept' : 'spec.selector from the pod template\'s labels, the old defaults kept';
+  return 'spec rewritten';
+}
+
+/**
+ * Why the pod template's labels, as the masked YAML reads them, may not be the labels of every render: a blanked
+ * action (not a comment) between `template:` and the end of its metadata (an `if`, `range` or `with` around labels,
+ * an `include` of labels on a line of its own).
+ */
+function labelsUnsure(doc: { locate(p: Array<string | number>): { key?: { start: number; end: number }; value: { start: number; end: number } } }, v: any, blanked: ReadonlyArray<{ start: number; end: number; kind: string }>): string | undefined {
+  if (!v?.spec?.template || typeof v.spec.template !== 'object') return undefined;
+  const tpl = doc.locate(['spec', 'template']);
+  const meta = v.spec.template.metadata ? doc.locate(['spec', 'template', 'metadata']) : undefined;
+  const from = tpl.key?.start ?? tpl.value.start, to = meta ? meta.value.end : tpl.value.start;
+  const inside = blanked.filter((a) => a.kind !== 'comment' && a.start < to && from < a.end);
+  if (!inside.length) return undefined;
+  const kinds = [...new Set(inside.map((a) => a.kind))];
+  return `the pod template's metadata holds template actions on lines of their own (${kinds.join(', ')}), so its labels may differ from one render to another`;
 }
 
 /** Where no apiVersion serves the whole window: emit the new one where the cluster serves it, the old one elsewhere. */
@@ -169,22 +268,31 @@ export const deprecatedApi: Rule<HelmContext> = {
             + (target ? `; use ${target}, served across the window ${windowText(minors)}` : '') + helmText(g),
           range: p.range,
           data: { steps: dep, apiVersion: g.apiVersion, kind: g.kind, replacement: target ?? null, template: tr.template.rel },
-          fixes: ctx.template && g.literal && target && !g.byHelm ? () => [literalFix(ctx.text, g, target)] : undefined,
+          fixes: ctx.template && g.literal && target && !g.byHelm ? () => { const fx = literalFix(ctx.text, g, target); return fx ? [fx] : []; } : undefined,
         });
       }
     }
   },
 };
 
-const CAPABILITY = /\.Capabilities\b|semverCompare|KubeVersion/;
+/**
+ * A condition that tests the cluster: `.Capabilities.KubeVersion` (in a semverCompare or not), `.Capabilities.APIVersions`,
+ * or a helper named for them (`include "common.capabilities.kubeVersion" .`); and nothing else: a condition that also
+ * reads values, the release, the chart or a variable is not decided by the window (a `semverCompare` on an image tag,
+ * `and .Values.x (…Capabilities…)`), so no step taking its arm says nothing about the window.
+ */
+const CLUSTER = /\.Capabilities\.(KubeVersion|APIVersions)\b|\binclude\s+"[^"]*(capabilit|kubeversion)[^"]*"/i;
+const NOT_CLUSTER = /\.(Values|Release|Chart|Files|Template)\b|\$[A-Za-z_]/;
 
 export const deadBranch: Rule<HelmContext> = {
   id: 'helm/dead-branch',
   family: 'helm-chart',
   defaultSeverity: 'hint',
   title: 'Compatibility branch that no step of the window takes',
-  what: 'Reports an arm of an `if`/`else if`/`else` on `.Capabilities` (KubeVersion, APIVersions.Has, semverCompare) that no step of '
-    + 'the Kubernetes window takes, in a template or in a helper (taken where it is included).',
+  what: 'Reports an arm of an `if`/`else if`/`else` on `.Capabilities` (`.Capabilities.KubeVersion`, in a semverCompare or not, '
+    + '`.Capabilities.APIVersions.Has`, or a helper named for them) that no step of the Kubernetes window takes, in a template or in a '
+    + 'helper (taken where it is included). Only arms whose conditions, and those of the arms before them, test the cluster and nothing '
+    + 'else: an arm gated by values, the release or a variable (a `semverCompare` on an image tag) is not the window\'s to decide.',
   why: 'It is compatibility code for Kubernetes versions outside the window: it can go once the window has moved past them, '
     + 'which makes the chart easier to read and to check.',
   bad: { filename: 'templates/pdb.yaml', text: '{{- if .Capabilities.APIVersions.Has "policy/v1/PodDisruptionBudget" }}\napiVersion: policy/v1\n{{- else }}\napiVersion: policy/v1beta1\n{{- end }}\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  minAvailable: 1\n', options: 'Kubernetes 1.25..1.27' },
@@ -214,10 +322,22 @@ export const deadBranch: Rule<HelmContext> = {
     const chainOf = new Map<typeof sorted[number], number>();
     let chain = 0;
     sorted.forEach((a, i) => { if (i === 0 || sorted[i - 1].end !== a.start) chain++; chainOf.set(a, chain); });
-    const capChains = new Set(sorted.filter((a) => a.cond && CAPABILITY.test(ctx.text.slice(a.cond.start, a.cond.end))).map((a) => chainOf.get(a)));
+    // An arm is compatibility code when every condition of its chain up to it (its own, and those of the arms before
+    // it, which take the render first) tests the cluster and nothing else: then only the window decides it.
+    const byCluster = new Set<typeof sorted[number]>();
+    let pure = true, any = false;
+    sorted.forEach((a, i) => {
+      if (i === 0 || chainOf.get(sorted[i - 1]) !== chainOf.get(a)) { pure = true; any = false; }
+      if (a.cond) {
+        const c = ctx.text.slice(a.cond.start, a.cond.end);
+        pure &&= CLUSTER.test(c) && !NOT_CLUSTER.test(c);
+        any = true;
+      }
+      if (pure && any) byCluster.add(a);
+    });
     for (const a of sorted) {
       if (a.taken.size || a.unknown || a.steps.size < ctx.window.minors.length) continue;
-      if (!capChains.has(chainOf.get(a))) continue;
+      if (!byCluster.has(a)) continue;
       report({
         message: `no step of the window ${windowText(ctx.window.minors)} takes this branch: compatibility code for Kubernetes versions outside the window, which can go once the window has moved past them`,
         range: { start: a.start, end: a.end },

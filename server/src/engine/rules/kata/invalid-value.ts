@@ -49,23 +49,58 @@ export const rule: Rule<KataContext> = {
       const { rejecting, common } = String(v).length <= 256 ? ctx.perWindow(row, 'invalid-value', verdict, `${hv ?? ''}\u0000${machine ?? ''}\u0000${typeof v}\u0000${v}`) : verdict();
       if (!rejecting.length) continue;
       const everywhere = [...(common ?? [])];
-      const hint = didYouMean(String(v), everywhere);
-      const choices = hint ? [hint, ...everywhere.filter((x) => x !== hint)] : everywhere;
+      const arch = hv !== undefined ? archOf(hv, machine) : undefined;
+      const choices = byFitness(String(v), everywhere, arch);
+      const flavourHint = ctx.flavourHint(k.section, k.key, v);
       const q = /^\s*'/.test(k.valueText) ? "'" : '"';
       report({
         message: `${k.key} = ${quoteValue(k.valueText)} is rejected by ${rel(ctx, rejecting)}`
           // Every enumerated value the data knows is checked fatally upstream (config.go's validators return an error,
           // the load fails; test/kata-invalid-value-fatal.test.mjs keeps the data so), so there is no warning branch.
           + ' (the runtime refuses to start sandboxes)'
-          + (everywhere.length ? `; every release in the window accepts: ${everywhere.join(', ')}` : '; no value is accepted by every release in the window'),
+          + (everywhere.length ? `; every release in the window accepts: ${everywhere.join(', ')}` : '; no value is accepted by every release in the window')
+          + (flavourHint ? `; ${flavourHint}` : ''),
         range: k.entry.valueRange,
-        fixes: choices.slice(0, 4).map((c) => ({ title: `Change to ${c}`, edits: [{ range: k.entry.valueRange, newText: typeof v === 'number' ? c : `${q}${c}${q}` }] })),
-        data: { key: k.key, rejectedBy: [...rejecting], acceptedEverywhere: everywhere },
+        fixes: choices.slice(0, 4).map((c) => ({ title: `Change to ${c}${onlyOn(c) && onlyOn(c) !== arch ? ` (${onlyOn(c)} only)` : ''}`, edits: [{ range: k.entry.valueRange, newText: typeof v === 'number' ? c : `${q}${c}${q}` }] })),
+        data: { key: k.key, rejectedBy: [...rejecting], acceptedEverywhere: everywhere, ...(flavourHint ? { flavourHint: 'runtime-rs' } : {}) },
       });
     }
     checkConditional(ctx, report);
   },
 };
+
+/**
+ * The architecture a hypervisor table is for, from its machine_type (the QEMU machine each architecture's Makefile of
+ * the Go runtime sets: src/runtime/arch/{amd64,arm64,s390x,ppc64le}-options.mk, MACHINETYPE q35, virt,
+ * s390-ccw-virtio, pseries); an unset machine_type is QEMU's x86 default (q35, as configuration-qemu.toml ships);
+ * undefined when it cannot be told.
+ */
+export function archOf(hv: string, machine: string | null | undefined): string | undefined {
+  if (machine == null) return hv === 'qemu' ? 'x86_64' : undefined;
+  if (/s390|ccw/.test(machine)) return 's390x';
+  if (/^pseries/.test(machine)) return 'ppc64le';
+  if (/^virt\b/.test(machine)) return 'arm64';
+  if (/^(q35|pc|microvm)\b/.test(machine)) return 'x86_64';
+  return undefined;
+}
+
+/** The one architecture a value is for: a CCW transport (`virtio-blk-ccw`) exists only on s390x (channel I/O). */
+export const onlyOn = (value: string): string | undefined => (/-ccw$/.test(value) ? 's390x' : undefined);
+
+/**
+ * The values to offer, best first: the rejected value without its transport suffix when that is a value
+ * (`virtio-blk-pci` → `virtio-blk`), then the nearest spelling, then the rest; a value for another architecture than
+ * the table's (`virtio-blk-ccw` on x86 QEMU) goes after every value that fits.
+ */
+export function byFitness(value: string, values: string[], arch: string | undefined): string[] {
+  const base = value.replace(/-(pci|ccw|mmio|device)$/, '');
+  const first = base !== value && values.includes(base) ? base : undefined;
+  const fits = (x: string) => !onlyOn(x) || onlyOn(x) === arch;
+  const near = didYouMean(value, values.filter((x) => x !== first && fits(x)));
+  const order = [first, near, ...values].filter((x): x is string => !!x);
+  const uniq = [...new Set(order)];
+  return [...uniq.filter(fits), ...uniq.filter((x) => !fits(x))];
+}
 
 /** The table's machine_type (a string), null when unset, undefined outside hypervisor tables. */
 function machineTypeOf(ctx: KataContext, section: string): string | null {

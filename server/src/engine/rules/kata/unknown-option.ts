@@ -26,14 +26,16 @@ export const rule: Rule<KataContext> = {
       if (!s) perSection.set(k.section, (s = { candidates: ctx.optionsOf(k.section).map((o) => o.key), fatal: ctx.window.filter((r) => ctx.strictAt(k.section, r)) }));
       const { candidates, fatal } = s;
       const hint = didYouMean(k.key, candidates);
+      const flavourHint = ctx.flavourHint(k.section, k.key);
       report({
         message: `unknown option ${k.key} in [${k.section || '(top level)'}]: no ${ctx.flavourName} release reads it`
           + (fatal.length ? `, and ${rel(ctx, fatal)} refuse${fatal.length === 1 ? 's' : ''} the file because of it` : ', so it is ignored')
-          + (hint ? `; did you mean ${hint}?` : ''),
+          + (hint ? `; did you mean ${hint}?` : '')
+          + (flavourHint ? `; ${flavourHint}` : ''),
         range: k.entry.keyRange,
         severity: fatal.length ? 'error' : undefined,
         fixes: hint ? [{ title: `Rename to ${hint}`, edits: [{ range: k.entry.keyRange, newText: hint }] }] : [],
-        data: { key: k.key, table: k.section, suggestion: hint ?? null, fatalIn: fatal.slice() },
+        data: { key: k.key, table: k.section, suggestion: hint ?? null, fatalIn: fatal.slice(), ...(flavourHint ? { flavourHint: 'runtime-rs' } : {}) },
       });
     }
   },
