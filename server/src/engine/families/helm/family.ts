@@ -10,6 +10,7 @@ import { kubernetesApis } from '../../data';
 import { runRule, reportSyntax } from '../core';
 import { parseYaml } from '../../parse/yaml';
 import { looksLikeHelmTemplate, lifecycleRows } from '../kubernetes';
+import { scanTemplates, withoutActions } from '../../parse/template-text';
 import { chartRootOf, loadChart, chartOfFile, allCharts, type Chart } from './chart';
 import { chartRun, type ChartRun, type ChartRender } from './run';
 import { windowText, type HelmContext, type HelmFileKind } from './index';
@@ -125,9 +126,11 @@ export const helmChart: FamilyModule<'helm-chart'> = {
   look({ file, ext, text }) {
     const b = path.basename(file);
     if (b === 'Chart.yaml' || isValuesName(b)) return { notYaml: false };
-    return { notYaml: ext === '.tgz' || ext === '.tpl' || looksLikeHelmTemplate(text) };
+    // In a templates/ folder any action is the chart's; elsewhere only `{{` where YAML reads structure (issue #26).
+    const inTemplates = segs(file).slice(0, -1).includes('templates');
+    return { notYaml: ext === '.tgz' || ext === '.tpl' || (inTemplates ? looksLikeHelmTemplate(text) : scanTemplates(text).syntax.length > 0) };
   },
-  detect({ file, ext, text, files }) {
+  detect({ file, ext, text, files, yaml }) {
     const b = path.basename(file);
     const parts = segs(file);
     if (b === 'Chart.yaml') return DETECT.name;
@@ -140,7 +143,13 @@ export const helmChart: FamilyModule<'helm-chart'> = {
     if (ext === '.json') return inTemplates && files && chartRootOf(file, files) ? DETECT.name : DETECT.no;
     if (!['.yaml', '.yml', '.tpl', ''].includes(ext)) return DETECT.no;
     if (inTemplates && (!files || chartRootOf(file, files))) return DETECT.name;
-    if (looksLikeHelmTemplate(text)) return DETECT.structure;
+    // Outside a chart, `{{` inside a scalar is another tool's text (the file is a manifest); `{{` where YAML reads
+    // structure with a Helm action (`{{- if … }}` lines, `name: {{ .Release.Name }}`) makes a template fragment.
+    const scan = scanTemplates(text);
+    if (scan.syntax.length) return DETECT.structure;
+    // Other `{{` where YAML reads structure: a template fragment only when the file does not parse as YAML but does
+    // once its actions are taken out, and nothing else claims it (no apiVersion and kind at its top level).
+    if (scan.bare.length && yaml?.errors.length && !(/^apiVersion[ \t]*:/m.test(text) && /^kind[ \t]*:/m.test(text)) && !parseYaml(withoutActions(text)).errors.length) return DETECT.hint;
     return DETECT.no;
   },
   rules: helmRules,
