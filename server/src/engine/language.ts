@@ -6,8 +6,15 @@ import { familyById } from './families/registry';
 
 export interface HoverResult { markdown: string; range: Range }
 
+/** The first line's hover says which family read the file and why (issue #26), after what the family says there. */
 export function hover(result: AnalyzeResult, text: string, pos: Position): HoverResult | undefined {
-  return familyById(result.family)?.hover(result, text, pos);
+  const own = familyById(result.family)?.hover(result, text, pos);
+  const read = result.readAs;
+  if (pos.line !== 0 || !read?.family) return own;
+  const note = `skewguard reads this file as **${familyById(read.family)?.title ?? read.family}**, by ${read.by === 'files' ? 'a `files:` association' : read.by === 'modeline' ? 'a modeline' : read.by === 'path' ? 'its name or place' : 'its content'}: ${read.why}`;
+  if (own) return { ...own, markdown: `${own.markdown}\n\n---\n\n${note}` };
+  const end = text.search(/\r?\n|\r|$/);
+  return { markdown: note, range: { start: { line: 0, character: 0 }, end: { line: 0, character: end } } };
 }
 
 export interface CompletionResult {

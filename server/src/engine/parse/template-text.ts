@@ -52,6 +52,8 @@ export function withoutActions(text: string): string {
 }
 
 const isSpace = (c: number) => c === 32 || c === 9;
+/** `,` `]` `}` and a lone CR end a plain scalar in a flow collection. */
+const FLOW_END = new Set([44, 93, 125, 13]);
 
 function scanAll(text: string): TemplateScan {
   const out: TemplateScan = { syntax: [], bare: [], text: [] };
@@ -61,19 +63,32 @@ function scanAll(text: string): TemplateScan {
   let quote = 0; // in a multi-line quoted scalar: its quote character
   const n = text.length;
   let lineStart = 0;
+  // The next `{{` and the `}}` after an action, each searched forward only once (no rescans of a long text).
+  let nextOpen = text.indexOf('{{');
+  let closeFrom = -1;
+  let closeRes = -1;
+  const closeAfter = (p: number): number => {
+    if (closeFrom < 0 || p < closeFrom || (closeRes >= 0 && closeRes < p)) { closeFrom = p; closeRes = text.indexOf('}}', p); }
+    return closeRes;
+  };
+  // The line being read: its end (before its line break), whether it holds a `{{`, its indentation.
+  let lineEnd = 0;
+  let e = 0;
+  let lineHas = false;
+  let indent = 0;
+  const textIn = (from: number, end: number) => { if (lineHas) for (let k = from; k + 1 < end; k++) if (text.charCodeAt(k) === 123 && text.charCodeAt(k + 1) === 123) { out.text.push(k); k++; } };
+  const textUpTo = (end: number) => textIn(lineStart, end);
   while (lineStart <= n) {
-    let lineEnd = text.indexOf('\n', lineStart);
+    lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd < 0) lineEnd = n;
-    let e = lineEnd;
+    e = lineEnd;
     if (e > lineStart && text.charCodeAt(e - 1) === 13) e--;
-    const has = text.indexOf('{{', lineStart);
-    const lineHas = has >= 0 && has < e;
+    if (nextOpen >= 0 && nextOpen < lineStart) nextOpen = text.indexOf('{{', lineStart);
+    lineHas = nextOpen >= 0 && nextOpen < e;
     let i = lineStart;
     while (i < e && isSpace(text.charCodeAt(i))) i++;
-    const indent = i - lineStart;
+    indent = i - lineStart;
     const blank = i >= e || text.charCodeAt(i) === 35 /* # */;
-    const textIn = (from: number, end: number) => { if (!lineHas) return; for (let k = text.indexOf('{{', from); k >= 0 && k < end; k = text.indexOf('{{', k + 2)) out.text.push(k); };
-    const textUpTo = (end: number) => textIn(lineStart, end);
 
     if (quote) {
       const close = quoteEnd(text, i, e, quote);
@@ -101,117 +116,116 @@ function scanAll(text: string): TemplateScan {
     }
     node(i, indent);
     next();
-    continue;
+  }
+  return out;
 
-    function next() { lineStart = lineEnd + 1; }
+  function next() { lineStart = lineEnd + 1; }
 
-    /** A node starts at `p` (a line's content, or a value after `key:`/`- `); `col` is the column of its parent. */
-    function node(p: number, col: number, isValue = false): void {
-      // A key's value cannot be a key on the same line; a sequence item's can.
-      let keyAllowed = !isValue;
-      // Sequence markers.
-      while (p < e && text.charCodeAt(p) === 45 /* - */ && (p + 1 >= e || isSpace(text.charCodeAt(p + 1)))) {
-        col = p - lineStart;
-        p++;
-        while (p < e && isSpace(text.charCodeAt(p))) p++;
-        isValue = true;
-        keyAllowed = true;
-      }
-      // Anchors and tags before the node.
-      while (p < e && (text.charCodeAt(p) === 38 /* & */ || text.charCodeAt(p) === 33 /* ! */)) {
-        while (p < e && !isSpace(text.charCodeAt(p))) p++;
-        while (p < e && isSpace(text.charCodeAt(p))) p++;
-      }
-      if (p >= e) return;
+  /** A node starts at `p` (a line's content, or a value after `key:`/`- `); `col` is the column of its parent. */
+  function node(p: number, col: number, isValue = false): void {
+    // A key's value cannot be a key on the same line; a sequence item's can.
+    let keyAllowed = !isValue;
+    // Sequence markers.
+    while (p < e && text.charCodeAt(p) === 45 /* - */ && (p + 1 >= e || isSpace(text.charCodeAt(p + 1)))) {
+      col = p - lineStart;
+      p++;
+      while (p < e && isSpace(text.charCodeAt(p))) p++;
+      isValue = true;
+      keyAllowed = true;
+    }
+    // Anchors and tags before the node.
+    while (p < e && (text.charCodeAt(p) === 38 /* & */ || text.charCodeAt(p) === 33 /* ! */)) {
+      while (p < e && !isSpace(text.charCodeAt(p))) p++;
+      while (p < e && isSpace(text.charCodeAt(p))) p++;
+    }
+    if (p >= e) return;
+    const c = text.charCodeAt(p);
+    if (c === 35 /* # */) { textIn(p, e); return; }
+    if (c === 123 && text.charCodeAt(p + 1) === 123) {
+      // `{{` where YAML reads a node: template syntax, or a flow mapping YAML takes it for.
+      (HELM_ACTION.test(text.slice(p, p + 80)) ? out.syntax : out.bare).push(p);
+      const close = closeAfter(p + 2);
+      const after = close >= 0 && close < e ? close + 2 : e;
+      rest(after, col, true);
+      return;
+    }
+    if (c === 34 || c === 39) {
+      const close = quoteEnd(text, p + 1, e, c);
+      if (close < 0) { textIn(p, e); quote = c; return; }
+      textIn(p, close);
+      rest(close + 1, col, false, p - lineStart);
+      return;
+    }
+    if (c === 124 /* | */ || c === 62 /* > */) {
+      blockIndent = col;
+      textIn(p, e);
+      return;
+    }
+    if (c === 123 || c === 91) { flow(p + 1); return; }
+    // A plain scalar, or a plain key: the key ends at `: ` (or `:` at the line's end), outside of its text.
+    const key = keyAllowed ? plainKeyEnd(p) : -1;
+    if (key >= 0) {
+      textIn(p, key);
+      let v = key + 1;
+      while (v < e && isSpace(text.charCodeAt(v))) v++;
+      if (v < e) node(v, p - lineStart, true);
+      return;
+    }
+    // A plain scalar value: every `{{` in it is text; the lines after it, more indented, continue it.
+    textIn(p, e);
+    plainIndent = isValue ? col : indent - 1;
+  }
+
+  /** After a quoted scalar or an action on the line: a `:` makes it a key, whose value follows. */
+  function rest(p: number, col: number, _action = false, keyCol = col): void {
+    while (p < e && isSpace(text.charCodeAt(p))) p++;
+    if (p < e && text.charCodeAt(p) === 58 /* : */ && (p + 1 >= e || isSpace(text.charCodeAt(p + 1)))) {
+      let v = p + 1;
+      while (v < e && isSpace(text.charCodeAt(v))) v++;
+      if (v < e) node(v, keyCol, true);
+      return;
+    }
+    // Whatever else is on the line (text after an action, a comment): a `{{` there is after other text.
+    if (p < e && text.charCodeAt(p) === 44 /* , */) { flow(p + 1); return; }
+    textIn(p, e);
+  }
+
+  /** Inside a flow collection (or JSON): `{{` in a string is text; right after `[`, `{`, `,` or `: ` it is a node. */
+  function flow(p: number): void {
+    while (p < e) {
       const c = text.charCodeAt(p);
-      if (c === 35 /* # */) { textIn(p, e); return; }
-      if (c === 123 && text.charCodeAt(p + 1) === 123) {
-        // `{{` where YAML reads a node: template syntax, or a flow mapping YAML takes it for.
-        (HELM_ACTION.test(text.slice(p, p + 80)) ? out.syntax : out.bare).push(p);
-        const close = text.indexOf('}}', p + 2);
-        const after = close >= 0 && close < e ? close + 2 : e;
-        rest(after, col, true);
-        return;
-      }
       if (c === 34 || c === 39) {
         const close = quoteEnd(text, p + 1, e, c);
         if (close < 0) { textIn(p, e); quote = c; return; }
         textIn(p, close);
-        rest(close + 1, col, false, p - lineStart);
-        return;
+        p = close + 1;
+        continue;
       }
-      if (c === 124 /* | */ || c === 62 /* > */) {
-        blockIndent = col;
-        textIn(p, e);
-        return;
+      if (c === 123 && text.charCodeAt(p + 1) === 123) {
+        (HELM_ACTION.test(text.slice(p, p + 80)) ? out.syntax : out.bare).push(p);
+        const close = closeAfter(p + 2);
+        p = close >= 0 && close < e ? close + 2 : e;
+        continue;
       }
-      if (c === 123 || c === 91) { flow(p + 1); return; }
-      // A plain scalar, or a plain key: the key ends at `: ` (or `:` at the line's end), outside of its text.
-      const key = keyAllowed ? plainKeyEnd(p) : -1;
-      if (key >= 0) {
-        textIn(p, key);
-        let v = key + 1;
-        while (v < e && isSpace(text.charCodeAt(v))) v++;
-        if (v < e) node(v, p - lineStart, true);
-        return;
-      }
-      // A plain scalar value: every `{{` in it is text; the lines after it, more indented, continue it.
-      textIn(p, e);
-      plainIndent = isValue ? col : indent - 1;
-    }
-
-    /** After a quoted scalar or an action on the line: a `:` makes it a key, whose value follows. */
-    function rest(p: number, col: number, _action = false, keyCol = col): void {
-      while (p < e && isSpace(text.charCodeAt(p))) p++;
-      if (p < e && text.charCodeAt(p) === 58 /* : */ && (p + 1 >= e || isSpace(text.charCodeAt(p + 1)))) {
-        let v = p + 1;
-        while (v < e && isSpace(text.charCodeAt(v))) v++;
-        if (v < e) node(v, keyCol, true);
-        return;
-      }
-      // Whatever else is on the line (text after an action, a comment): a `{{` there is after other text.
-      if (p < e && text.charCodeAt(p) === 44 /* , */) { flow(p + 1); return; }
-      textIn(p, e);
-    }
-
-    /** Inside a flow collection (or JSON): `{{` in a string is text; right after `[`, `{`, `,` or `: ` it is a node. */
-    function flow(p: number): void {
-      while (p < e) {
-        const c = text.charCodeAt(p);
-        if (c === 34 || c === 39) {
-          const close = quoteEnd(text, p + 1, e, c);
-          if (close < 0) { textIn(p, e); quote = c; return; }
-          for (let k = text.indexOf('{{', p); k >= 0 && k < close; k = text.indexOf('{{', k + 2)) out.text.push(k);
-          p = close + 1;
-          continue;
-        }
-        if (c === 123 && text.charCodeAt(p + 1) === 123) {
-          (HELM_ACTION.test(text.slice(p, p + 80)) ? out.syntax : out.bare).push(p);
-          const close = text.indexOf('}}', p + 2);
-          p = close >= 0 && close < e ? close + 2 : e;
-          continue;
-        }
-        if (c === 35 && p > lineStart && isSpace(text.charCodeAt(p - 1))) { for (let k = text.indexOf('{{', p); k >= 0 && k < e; k = text.indexOf('{{', k + 2)) out.text.push(k); return; }
-        if (c === 123 || c === 91 || c === 44 || c === 58 || isSpace(c) || c === 93 || c === 125) { p++; continue; }
-        // A plain scalar in the flow: up to the next indicator; a `{{` in it is text.
-        let q = p;
-        while (q < e && !/[,\]}\r]/.test(text[q]) && !(text.charCodeAt(q) === 58 && (q + 1 >= e || isSpace(text.charCodeAt(q + 1))))) q++;
-        for (let k = text.indexOf('{{', p); k >= 0 && k < q; k = text.indexOf('{{', k + 2)) out.text.push(k);
-        p = q;
-      }
-    }
-
-    /** The `:` that ends a plain key starting at `p` on this line, or -1 (a plain scalar). */
-    function plainKeyEnd(p: number): number {
-      for (let k = p; k < e; k++) {
-        const c = text.charCodeAt(k);
-        if (c === 58 && (k + 1 >= e || isSpace(text.charCodeAt(k + 1)))) return k;
-        if (c === 35 && k > p && isSpace(text.charCodeAt(k - 1))) return -1;
-      }
-      return -1;
+      if (c === 35 && p > lineStart && isSpace(text.charCodeAt(p - 1))) { textIn(p, e); return; }
+      if (c === 123 || c === 91 || c === 44 || c === 58 || isSpace(c) || c === 93 || c === 125) { p++; continue; }
+      // A plain scalar in the flow: up to the next indicator; a `{{` in it is text.
+      let q = p;
+      while (q < e && !FLOW_END.has(text.charCodeAt(q)) && !(text.charCodeAt(q) === 58 && (q + 1 >= e || isSpace(text.charCodeAt(q + 1))))) q++;
+      textIn(p, q);
+      p = q > p ? q : p + 1;
     }
   }
-  return out;
+
+  /** The `:` that ends a plain key starting at `p` on this line, or -1 (a plain scalar). */
+  function plainKeyEnd(p: number): number {
+    for (let k = p; k < e; k++) {
+      const c = text.charCodeAt(k);
+      if (c === 58 && (k + 1 >= e || isSpace(text.charCodeAt(k + 1)))) return k;
+      if (c === 35 && k > p && isSpace(text.charCodeAt(k - 1))) return -1;
+    }
+    return -1;
+  }
 }
 
 /** The closing quote of a scalar whose text starts at `p`, on the line (before `e`), or -1. */

@@ -164,6 +164,16 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     if (yaml?.docs.some((d) => d.value == null && d.errors.length && TOP_LEVEL_MANIFEST(yaml.text.slice(d.offset, d.end)))) return DETECT.hint;
     return DETECT.no;
   },
+  explain({ text, yaml }, level) {
+    const line = (at: number) => { let n = 1; for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) n++; return n; };
+    const docs = yaml?.docs.filter((d) => isManifestLike(d.value)).length ?? 0;
+    const parts = [level === DETECT.hint ? 'its content: apiVersion and kind at the top level of a document it could not read' : `its content: apiVersion and kind in ${docs} document${docs === 1 ? '' : 's'}`];
+    const scan = scanTemplates(text);
+    if (scan.text.length) parts.push(`${scan.text.length} \`{{\` (first at line ${line(scan.text[0])}) inside scalars: text of another tool, never evaluated`);
+    if (scan.bare.length) parts.push(`a \`{{\` at line ${line(scan.bare[0])} where YAML reads a flow mapping, not a Helm action: said as a syntax error`);
+    if (scan.syntax.length) parts.push(`Helm template syntax at line ${line(scan.syntax[0])}: that document is not checked`);
+    return parts.join('; ');
+  },
   rules: [...kubernetesRules, helmTemplateRule, staleDataRule, windowPastDataRule],
   analyze({ input, ext, yaml, emit, stage }) {
     const { text, config, faults } = input;
