@@ -6,9 +6,11 @@ export const helmTemplate: RuleMeta = {
   family: 'kubernetes',
   defaultSeverity: 'info',
   title: 'Unrendered Helm template',
-  what: 'Says, once per file, that a file read as a Kubernetes manifest (a `files:` association or a `# skewguard: kubernetes` modeline says so) '
-    + 'holds Go template syntax (`{{ … }}`) and is not checked as a manifest. Without them such a file is a Helm chart template '
-    + '(family helm-chart), rendered and checked at every step.',
+  what: 'Says, once per document, at its first such `{{`, that a document of a file read as a Kubernetes manifest (a `files:` association or a '
+    + '`# skewguard: kubernetes` modeline says so) holds Go template syntax where YAML reads structure (a `{{- if … }}` line, `name: {{ .Release.Name }}`) '
+    + 'and is not checked; the file\'s other documents are. `{{ … }}` inside a scalar (quoted, block, or a plain value after other text) is text of '
+    + 'another tool (Prometheus, Alertmanager, Argo, Grafana) and is not this note. Without the association or modeline such a file is a Helm chart '
+    + 'template (family helm-chart), rendered and checked at every step.',
   why: 'A template is not YAML until it is rendered: checking it would give a flood of meaningless parse errors, and the '
     + 'apiVersion it ends up with may come from values. Render it and lint the output instead: '
     + '`helm template my-release ./chart | lsp-lint --stdin-filename rendered.yaml`.',
