@@ -200,7 +200,9 @@ export const helmChart: FamilyModule<'helm-chart'> = {
     });
     // A fragment outside a chart that parses as YAML neither as it is nor with its actions taken out: one finding
     // says what it was taken for and why, instead of guessing at what it renders.
-    const unread = helm.alone && kind === 'template' && ext !== '.tpl' ? stage('parse', () => neitherParses(input.text)) : undefined;
+    // (Under a templates/ folder the file is placed in a chart, and a Go syntax error is said by helm/template-syntax.)
+    const outside = helm.alone && kind === 'template' && ext !== '.tpl' && !segs(input.path).slice(0, -1).includes('templates') && !helm.template?.parsed.errors.length;
+    const unread = outside ? stage('parse', () => neitherParses(input.text)) : undefined;
     if (unread) {
       emit(notInChart, unread);
       return { helm };
