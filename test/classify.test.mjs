@@ -148,3 +148,31 @@ test('#26: lsp-lint --print-config <file> says which family read it and why; the
   assert.match(h.markdown, /skewguard reads this file as \*\*Kubernetes manifests\*\*, by its content: its content: apiVersion and kind in 2 documents/);
   assert.equal(e.hover(r, text, { line: 3, character: 2 })?.markdown?.includes('skewguard reads this file') ?? false, false);
 });
+
+test('#26 editor parity: the server reads an open document by the same decision whatever its language id; the status item, its window and the first line\'s hover follow it', async (t) => {
+  const { LspClient, makeWorkspace, uriOf } = await import('./helpers/lsp-client.mjs');
+  const files = {};
+  for (const rel of ['prometheusrule.yaml', 'grafana-unquoted.yaml', 'chart/Chart.yaml', 'chart/values.yaml', 'chart/templates/_helpers.tpl', 'chart/templates/ingress.yaml']) files[rel] = fs.readFileSync(path.join(dir, rel), 'utf8');
+  files['.skewguard.yaml'] = `kubernetes: { window: "${WINDOW}" }\n`;
+  const root = makeWorkspace(files);
+  const client = new LspClient(root, {});
+  t.after(() => { client.kill(); fs.rmSync(root, { recursive: true, force: true }); });
+  await client.initialize();
+  const uri = (rel) => uriOf(path.join(root, rel));
+  // A PrometheusRule opened as the `helm` language (what an editor may tag a YAML with `{{` as) is still a manifest.
+  for (const [rel, lang, family, window, codes] of [
+    ['prometheusrule.yaml', 'helm', 'kubernetes', `Kubernetes ${WINDOW}`, ['k8s/removed-api']],
+    ['grafana-unquoted.yaml', 'yaml', 'kubernetes', `Kubernetes ${WINDOW}`, ['syntax/parse-error', 'k8s/removed-api']],
+    ['chart/templates/ingress.yaml', 'yaml', 'helm-chart', `Kubernetes ${WINDOW}`, ['helm/removed-api']],
+  ]) {
+    const published = await client.open(uri(rel), files[rel], 1, lang);
+    assert.deepEqual((published?.diagnostics ?? (await client.waitFor(uri(rel))).diagnostics).map((d) => d.code), codes, rel);
+    const st = await client.request('skewguard/resolvedConfig', { uri: uri(rel) });
+    assert.equal(st.family, family, rel);
+    assert.equal(st.resolved.readAs.family, family, rel);
+    assert.equal(st.fileWindow, window, rel);
+    const h = await client.request('textDocument/hover', { textDocument: { uri: uri(rel) }, position: { line: 0, character: 1 } });
+    const md = typeof h.contents === 'string' ? h.contents : h.contents.value;
+    assert.match(md, new RegExp(`skewguard reads this file as \\*\\*${family === 'kubernetes' ? 'Kubernetes manifests' : 'Helm charts'}`), rel);
+  }
+});
