@@ -43,8 +43,8 @@ const CORPUS = {
     '{{instance}} at the start of a plain value (YAML rejects it): one syntax error at that {{, saying why; no Helm finding; the next document is checked'],
   'dashboard-configmap.json': ['kubernetes', 'content', ['k8s/no-common-api-version @ 12:21'],
     'templates inside JSON strings are text; the List\'s items are checked'],
-  'multi-doc-broken.yaml': ['kubernetes', 'content', ['syntax/parse-error @ 13:9', 'k8s/removed-api @ 15:13'],
-    'a document that cannot be read is said at its own line and the documents around it are checked'],
+  'multi-doc-broken.yaml': ['kubernetes', 'content', ['syntax/parse-error @ 13:9', 'k8s/removed-api @ 15:13', 'k8s/document-not-checked @ 22:1'],
+    'a document that cannot be read, and one that is no object, are each said at their own line; the documents around them are checked'],
   'forced-manifest.yaml': ['kubernetes', 'modeline', ['k8s/helm-template @ 5:9', 'k8s/removed-api @ 9:13'],
     'a file made a manifest by its modeline: the document with Helm syntax is said at its own line, the other is checked'],
   'helm-fragment.yaml': ['helm-chart', 'content', ['helm/not-evaluated @ 4:9', 'helm/not-in-chart @ 4:9'],
@@ -116,9 +116,9 @@ test('#26: where each {{ stands (the scanner), quoted, plain, flow, block, comme
   for (const text of [
     m('  a: "x {{ .Values.y }}"'), m("  a: 'x {{ .Values.y }}'"), m('  a: x {{ .Values.y }}'), m('  a: |\n    {{ .Values.y }}\n    {{- if .x }}'),
     m('  a: >-\n    {{ include "x" . }}'), m('  a: [b, "{{ .Values.y }}"]'), m('  a: x # {{ .Values.y }}'), m('  a: "multi\n    {{ .Values.y }} line"'),
-    m('  a: plain\n    {{ .Values.y }} continued'), m('  a: "{{ .Values.y }}"').replace(/\n/g, '\r\n'), m('  "{{ key }}": v'),
+    m('  a: plain\n    {{ .Values.y }} continued'), m('  a: "{{ .Values.y }}"').replace(/\n/g, '\r\n'), m('  "{{ key }}": v'), `\uFEFF${m('  a: "{{ .Values.y }}"')}`,
   ]) assert.deepEqual(kinds(text), ['kubernetes', []], JSON.stringify(text));
-  for (const text of [m('  a: {{ .Values.y }}'), m('  {{- if .Values.x }}\n  a: b\n  {{- end }}'), m('  a:\n  - {{ .Values.y }}'), m('  a: [{{ .Values.y }}]'), m('{{ toYaml .Values.data | indent 2 }}')]) {
+  for (const text of [m('  a: {{ .Values.y }}'), m('  {{- if .Values.x }}\n  a: b\n  {{- end }}'), m('  a:\n  - {{ .Values.y }}'), m('  a: [{{ .Values.y }}]'), m('{{ toYaml .Values.data | indent 2 }}'), `\uFEFF{{- if .Values.on }}\n${m('  a: b')}{{- end }}\n`]) {
     assert.equal(kinds(text)[0], 'helm-chart', JSON.stringify(text));
   }
 });

@@ -85,9 +85,11 @@ function scanAll(text: string): TemplateScan {
     if (e > lineStart && text.charCodeAt(e - 1) === 13) e--;
     if (nextOpen >= 0 && nextOpen < lineStart) nextOpen = text.indexOf('{{', lineStart);
     lineHas = nextOpen >= 0 && nextOpen < e;
-    let i = lineStart;
+    // A BOM before the first line is no part of it.
+    const bom = lineStart === 0 && text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    let i = lineStart + bom;
     while (i < e && isSpace(text.charCodeAt(i))) i++;
-    indent = i - lineStart;
+    indent = i - lineStart - bom;
     const blank = i >= e || text.charCodeAt(i) === 35 /* # */;
 
     if (quote) {

@@ -14,7 +14,7 @@ import { rule as removedApi } from '../../rules/kubernetes/removed-api';
 import { rule as deprecatedApi } from '../../rules/kubernetes/deprecated-api';
 import { rule as notYetServed } from '../../rules/kubernetes/api-not-yet-served';
 import { rule as noCommon } from '../../rules/kubernetes/no-common-api-version';
-import { helmTemplate, staleData, windowPastData } from '../../rules/kubernetes/engine-notes';
+import { helmTemplate, staleData, windowPastData, documentNotChecked } from '../../rules/kubernetes/engine-notes';
 import { rule as componentNotValidated } from '../../rules/kubernetes/component-not-validated';
 import { rule as controlPlaneSkew } from '../../rules/kubernetes/control-plane-skew';
 import { rule as nodeComponentSkew } from '../../rules/kubernetes/node-component-skew';
@@ -70,6 +70,27 @@ export const helmTemplateRule: Rule<{ path: string; at: number; document?: numbe
         + `without the association or modeline that makes it a manifest it is checked as a Helm chart template, rendered at every step (${path.basename(file)})`,
       range: { start: at, end: at + 2 },
     });
+  },
+};
+
+/**
+ * Documents of a manifest file that are no Kubernetes object (read without error, not empty, no apiVersion and kind at
+ * the top): each said at its first line, never passed over. Only in a file some document of which is an object.
+ */
+export const documentNotCheckedRule: Rule<{ yaml: YamlFile; numbered: boolean; firstDocument: number }> = {
+  ...documentNotChecked,
+  check({ yaml, numbered, firstDocument }, report) {
+    if (!yaml.docs.some((d) => !d.errors.length && isManifestLike(d.value))) return;
+    for (const d of yaml.docs) {
+      if (d.empty || d.errors.length || d.value == null || isManifestLike(d.value)) continue;
+      const v = d.value;
+      const what = Array.isArray(v) ? 'a list' : typeof v === 'object' ? `a mapping without ${'apiVersion' in (v as object) ? 'kind' : 'kind' in (v as object) ? 'apiVersion' : 'apiVersion and kind'}` : `a ${typeof v === 'string' ? 'string' : typeof v}`;
+      const r = d.rootRange();
+      report({
+        message: `${numbered ? `document ${d.index + 1 + firstDocument}` : 'this document'} is not checked: it is ${what}, no Kubernetes object; the file's other documents are checked`,
+        range: { start: r.start, end: Math.max(r.start, Math.min(r.end, yaml.text.indexOf('\n', r.start) < 0 ? r.end : yaml.text.indexOf('\n', r.start))) },
+      });
+    }
   },
 };
 
@@ -174,7 +195,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     if (scan.syntax.length) parts.push(`Helm template syntax at line ${line(scan.syntax[0])}: that document is not checked`);
     return parts.join('; ');
   },
-  rules: [...kubernetesRules, helmTemplateRule, staleDataRule, windowPastDataRule],
+  rules: [...kubernetesRules, helmTemplateRule, documentNotCheckedRule, staleDataRule, windowPastDataRule],
   analyze({ input, ext, yaml, emit, stage }) {
     const { text, config, faults } = input;
     // `{{` where YAML reads structure (a `{{- if }}` line, `name: {{ .Release.Name }}`) is Helm template syntax: the
@@ -203,6 +224,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
       const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
       return new KubernetesContext(read, objects, config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux);
     };
+    runRule(documentNotCheckedRule, { yaml: read, numbered: !!numbered || read.docs.length > 1, firstDocument: numbered?.firstDocument ?? 0 }, emit, faults);
     const k8s = stage('context', () => context(manifestObjects(read)));
     for (const rule of kubernetesRules) runRule(rule, k8s, emit, faults);
     k8s.dropFieldWalks();

@@ -53,3 +53,20 @@ export const windowPastData: RuleMeta = {
   fix: 'none',
   sources: ['data/kubernetes/api-lifecycle.json (minors, asOf)'],
 };
+
+export const documentNotChecked: RuleMeta = {
+  id: 'k8s/document-not-checked',
+  family: 'kubernetes',
+  defaultSeverity: 'info',
+  title: 'Document of a manifest file not checked',
+  what: 'Says, at its first line, that a document of a file read as Kubernetes manifests is no Kubernetes object (its top '
+    + 'level is not a mapping with `apiVersion` and `kind`: a list, a scalar, a mapping of something else), so nothing '
+    + 'in it is checked; the file\'s other documents are. A document that does not parse is said by syntax/parse-error '
+    + 'at its own line instead, one with Helm template syntax by k8s/helm-template.',
+  why: 'A multi-document file is checked one document at a time: a document passed over in silence would read as checked '
+    + 'and clean, although a typo in `apiVersion` or `kind` kept it from being read as an object at all.',
+  bad: { filename: 'app.yaml', text: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n---\napiVerison: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n' },
+  good: { filename: 'app.yaml', text: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n' },
+  fix: 'none',
+  sources: ['Kubernetes API conventions: every object has apiVersion and kind (kubectl apply refuses a document without them)'],
+};
