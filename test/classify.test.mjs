@@ -171,7 +171,7 @@ test('#26 editor parity: the server reads an open document by the same decision 
     assert.equal(st.family, family, rel);
     assert.equal(st.resolved.readAs.family, family, rel);
     assert.equal(st.fileWindow, window, rel);
-    const h = await client.request('textDocument/hover', { textDocument: { uri: uri(rel) }, position: { line: 0, character: 1 } });
+    const h = await client.request('textDocument/hover', { textDocument: { uri: uri(rel) }, position: { line: 0, character: files[rel].search(/[A-Za-z]/) } });
     const md = typeof h.contents === 'string' ? h.contents : h.contents.value;
     assert.match(md, new RegExp(`skewguard reads this file as \\*\\*${family === 'kubernetes' ? 'Kubernetes manifests' : 'Helm charts'}`), rel);
   }
