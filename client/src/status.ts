@@ -34,6 +34,9 @@ export function registerStatus(
     md.appendMarkdown(`- StarlingX **${s.release}** — ${s.source.kind}: ${s.source.detail}\n`);
     md.appendMarkdown(`- Kubernetes **${k.window}** (${(k.versions as string[]).join(', ')}) — ${k.source.kind}: ${k.source.detail}\n`);
     if (r.resolved.kata.window) md.appendMarkdown(`- Kata **${r.resolved.kata.window}** — ${r.resolved.kata.source.kind}: ${r.resolved.kata.source.detail}\n`);
+    // Which family read the file and why (the same answer as --print-config's readAs and the first line's hover).
+    const readAs = r.resolved.readAs as { family: string | null; by: string; why: string } | null | undefined;
+    if (readAs?.family) md.appendMarkdown(`- Read as **${escapeMd(readAs.family)}** (by ${escapeMd(readAs.by)}) — ${escapeMd(readAs.why)}\n`);
     const helm = r.resolved.helm?.readBy as { readBy: string; why?: string; helmVersion?: string } | undefined;
     if (helm) md.appendMarkdown(`- Helm chart read by **${helm.readBy === 'evaluator' ? "skewguard's evaluator" : `helm ${helm.helmVersion ?? ''}`}**${helm.why ? ` — ${escapeMd(helm.why)}` : ''}\n`);
     if (r.configProblems.length) md.appendMarkdown(`\n$(warning) ${r.configProblems.length} problem(s) in ${r.configProblems[0].file.split(/[\\/]/).pop()}`);

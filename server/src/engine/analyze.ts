@@ -13,7 +13,8 @@ import { skippedFile, unusedSuppression, internalError, describeFailure } from '
 import { injectFault, type Faults } from './faults';
 import { findSuppressions } from './suppress';
 import { families, familyById, MODELINE, modelineFamily, type FamilyResults } from './families/registry';
-import type { Emit, Stage } from './families/types';
+import type { Emit, FamilyModule, Stage } from './families/types';
+import { DETECT } from './families/types';
 import type { ChartRender } from './families/helm/rendered';
 import type { FileAccess } from './files';
 import { findingSteps } from './steps';
@@ -62,6 +63,8 @@ export interface AnalyzeResult extends FamilyResults {
   windowSteps?: readonly string[];
   /** Where that window came from (the family's stepsSource, else the Kubernetes window's): 'default' when nobody chose it. */
   windowSource?: SourceInfo;
+  /** Which family read the file and why. */
+  readAs?: ReadAs;
 }
 
 /** Each finding's steps (engine/steps.ts), among the window's; a finding of no step concerns them all (one shared array). */
@@ -75,27 +78,45 @@ function attachSteps(result: AnalyzeResult, window: readonly string[] | undefine
   }
 }
 
+/** Which family read a file and why (issue #26): --print-config, the first line's hover and the status item say it. */
+export interface ReadAs {
+  family: Family | null;
+  /** What decided: a `files:` glob, a modeline, the file's name or place, its content, or nothing claimed it. */
+  by: 'files' | 'modeline' | 'path' | 'content' | 'none';
+  why: string;
+}
+
+const LEVEL_WHY: Record<number, string> = { [DETECT.name]: 'its name', [DETECT.structure]: 'the structure of its content', [DETECT.content]: 'the shape of its content', [DETECT.hint]: 'a hint in its content' };
+
 /**
  * The file's family: a `files:` association, else a modeline, else the family of the registry whose detect() is
  * surest (a tie goes to the one listed first). `memos` are the families' looks at the file before it was parsed.
  */
 export function detectFamily(file: string, text: string, config: ResolvedConfig, root?: string, yaml?: YamlFile, memos?: Map<Family, unknown>, files?: FileAccess): Family | undefined {
+  return classifyFile(file, text, config, root, yaml, memos, files).family ?? undefined;
+}
+
+/** detectFamily with the reason (ReadAs). */
+export function classifyFile(file: string, text: string, config: ResolvedConfig, root?: string, yaml?: YamlFile, memos?: Map<Family, unknown>, files?: FileAccess): ReadAs {
   let rel: string | undefined;
   for (const [glob, fam] of Object.entries(config.files)) {
     rel ??= root ? path.relative(root, file).split(path.sep).join('/') : file.split(path.sep).join('/');
-    if (globMatcher(glob, { matchBase: true })(rel)) return fam;
+    if (globMatcher(glob, { matchBase: true })(rel)) return { family: fam, by: 'files', why: `files: associates ${JSON.stringify(glob)} with ${fam}` };
   }
   const head = text.slice(0, 2000);
   const m = MODELINE.exec(head);
-  if (m) return modelineFamily(m[1]);
+  if (m) return { family: modelineFamily(m[1]) ?? null, by: 'modeline', why: `the modeline "${m[0]}" at line ${head.slice(0, m.index).split('\n').length}` };
   const ext = path.extname(file).toLowerCase();
-  let best: Family | undefined;
+  let best: FamilyModule | undefined;
   let surest = 0;
+  const input = (f: FamilyModule) => ({ file, ext, text, head, yaml, memo: memos?.get(f.id as Family), files });
   for (const f of families) {
-    const level = f.detect({ file, ext, text, head, yaml, memo: memos?.get(f.id), files });
-    if (level > surest) { surest = level; best = f.id; }
+    const level = f.detect(input(f));
+    if (level > surest) { surest = level; best = f; }
   }
-  return best;
+  if (!best) return { family: null, by: 'none', why: 'no family recognises its name or content' };
+  const why = best.explain?.(input(best), surest) ?? LEVEL_WHY[surest];
+  return { family: best.id as Family, by: surest === DETECT.name ? 'path' : 'content', why };
 }
 
 export function severityFor(rule: RuleMeta, config: ResolvedConfig, own?: Severity): SeveritySetting {
@@ -182,8 +203,9 @@ function analyzeStages(input: AnalyzeInput, diagnostics: Diagnostic[], emit: Emi
     return no;
   });
   const yaml = stage('parse', () => (notYaml ? undefined : parseYaml(text)));
-  const family = stage('detect', () => detectFamily(input.path, text, config, input.root, yaml, memos, input.files));
-  if (!family) return { diagnostics, yaml };
+  const readAs = stage('detect', () => classifyFile(input.path, text, config, input.root, yaml, memos, input.files));
+  const family = readAs.family ?? undefined;
+  if (!family) return { diagnostics, yaml, readAs };
   const own = familyById(family)?.analyze({ input, ext, yaml, emit, stage }) ?? {};
 
   try {
@@ -194,7 +216,7 @@ function analyzeStages(input: AnalyzeInput, diagnostics: Diagnostic[], emit: Emi
     emit(internalError, { message: describeFailure('suppress', e), range: { start: 0, end: 0 }, data: { stage: 'suppress', error: e } });
   }
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-  const result: AnalyzeResult = { family, diagnostics, yaml, ...own, staleReported: own.staleReported ?? false, config, path: input.path };
+  const result: AnalyzeResult = { family, diagnostics, yaml, ...own, staleReported: own.staleReported ?? false, config, path: input.path, readAs };
   attachSteps(result, familyById(family)?.steps?.(result));
   if (result.windowSteps) result.windowSource = familyById(family)?.stepsSource?.(result) ?? config.kubernetes.source;
   return result;

@@ -806,6 +806,8 @@ function resolvedConfigResult(p: ResolvedConfigParams): ResolvedConfigResult {
   const lines = loaded ? new LineIndex(loaded.text) : undefined;
   const resolved = describeResolved(config);
   resolved.helm = helmDescription(resolved.helm as Record<string, unknown>, file, config, !!p.uri);
+  // Which family reads the file and why (path, content, files:, modeline): the open document's, else the file's on disk.
+  if (p.uri) resolved.readAs = r?.result.readAs ?? readAsOnDisk(file, config) ?? null;
   const k = resolved.kubernetes as { window: string; source: { kind: string } };
   // Each part nobody chose is marked "(default)" (the status item, --print-config, Show Resolved Window).
   const summary = `StarlingX ${config.starlingx.release.release}${mark(config.starlingx.source)} · Kubernetes ${k.window}${mark(config.kubernetes.source)}${config.kata.window ? ` · Kata ${(resolved.kata as { window: string }).window}${mark(config.kata.source)}` : ''}`;
@@ -818,6 +820,13 @@ function resolvedConfigResult(p: ResolvedConfigParams): ResolvedConfigResult {
     settingsProblems: normalizeSettings((p.uri && docSettings.get(p.uri)) || settings, ruleIds).problems,
     ...(p.uri ? fileStatus(r?.result.family, r ? factsSafe(p.uri, r.result) : undefined, config, ignoredFile(ws, file, config), ws.rootFor(file)) : {}),
   };
+}
+
+/** How a file not open would be read (--print-config <file>): analysed as lsp-lint would, its ReadAs kept. */
+function readAsOnDisk(file: string, config: Resolved): AnalyzeResult['readAs'] | { family: null; by: 'none'; why: string } {
+  const text = files.read(file);
+  if (text === undefined) return { family: null, by: 'none', why: `not read: ${files.unreadable(file) ?? 'no such file'}` };
+  return analyze({ path: file, text, config, root: ws.rootFor(file), today: today(), neighbours: ws.lazyNeighboursFor(file), faults: FAULTS, files }).readAs;
 }
 
 /** --print-config's and the status bar's Helm part: the settings, the binary found, how a chart would be read. */

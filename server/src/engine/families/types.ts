@@ -72,6 +72,11 @@ export interface FamilyModule<Id extends string = string> {
   look?(f: FileLook): LookResult;
   /** How surely the file is this family's (DETECT levels), by its name and content. */
   detect(d: DetectInput): number;
+  /**
+   * Why detect() gave this level, in a phrase ("under templates/ of the chart at …", "apiVersion and kind at its top
+   * level; …"): what --print-config, the first line's hover and the status item say. Absent: the level's name.
+   */
+  explain?(d: DetectInput, level: number): string | undefined;
   /** Every rule of the family (each with its check), in the order of the rule registry and the docs. */
   rules: Array<Rule<any>>;
   /** Parses the file, builds its context and runs its rules; returns the result's family part. */

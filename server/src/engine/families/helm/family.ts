@@ -10,6 +10,7 @@ import { kubernetesApis } from '../../data';
 import { runRule, reportSyntax } from '../core';
 import { parseYaml } from '../../parse/yaml';
 import { looksLikeHelmTemplate, lifecycleRows } from '../kubernetes';
+import { scanTemplates, withoutActions } from '../../parse/template-text';
 import { chartRootOf, loadChart, chartOfFile, allCharts, type Chart } from './chart';
 import { chartRun, type ChartRun, type ChartRender } from './run';
 import { windowText, type HelmContext, type HelmFileKind } from './index';
@@ -111,6 +112,27 @@ function contextOf(input: { path: string; text: string; files?: FileAccess; helm
   return ctx;
 }
 
+const lineOf = (text: string, at: number) => { let n = 1; for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) n++; return n; };
+
+/**
+ * A template fragment outside a chart that does not parse as YAML, as it is or once its actions are taken out: the
+ * finding that says so (at its first `{{` where YAML reads structure), or undefined when one of the two parses.
+ */
+function neitherParses(text: string): { message: string; range: { start: number; end: number } } | undefined {
+  const raw = parseYaml(text).errors;
+  if (!raw.length) return undefined;
+  const stripped = parseYaml(withoutActions(text)).errors;
+  if (!stripped.length) return undefined;
+  const scan = scanTemplates(text);
+  const at = scan.syntax[0] ?? scan.bare[0] ?? Math.max(0, text.indexOf('{{'));
+  const first = stripped.reduce((a, b) => (b.start < a.start ? b : a));
+  return {
+    message: `taken for a Helm template fragment: the \`{{\` at line ${lineOf(text, at)} stands where YAML reads structure and holds a Helm action, and no chart's templates/ holds the file; `
+      + `but it parses as YAML neither as it is nor with its template actions taken out (line ${lineOf(text, first.start)}: ${first.message}), so it is neither rendered nor checked as a manifest`,
+    range: { start: at, end: at + 2 },
+  };
+}
+
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
   interface FamilyResults {
@@ -125,9 +147,11 @@ export const helmChart: FamilyModule<'helm-chart'> = {
   look({ file, ext, text }) {
     const b = path.basename(file);
     if (b === 'Chart.yaml' || isValuesName(b)) return { notYaml: false };
-    return { notYaml: ext === '.tgz' || ext === '.tpl' || looksLikeHelmTemplate(text) };
+    // In a templates/ folder any action is the chart's; elsewhere only `{{` where YAML reads structure (issue #26).
+    const inTemplates = segs(file).slice(0, -1).includes('templates');
+    return { notYaml: ext === '.tgz' || ext === '.tpl' || (inTemplates ? looksLikeHelmTemplate(text) : scanTemplates(text).syntax.length > 0) };
   },
-  detect({ file, ext, text, files }) {
+  detect({ file, ext, text, files, yaml }) {
     const b = path.basename(file);
     const parts = segs(file);
     if (b === 'Chart.yaml') return DETECT.name;
@@ -140,8 +164,28 @@ export const helmChart: FamilyModule<'helm-chart'> = {
     if (ext === '.json') return inTemplates && files && chartRootOf(file, files) ? DETECT.name : DETECT.no;
     if (!['.yaml', '.yml', '.tpl', ''].includes(ext)) return DETECT.no;
     if (inTemplates && (!files || chartRootOf(file, files))) return DETECT.name;
-    if (looksLikeHelmTemplate(text)) return DETECT.structure;
+    // Outside a chart, `{{` inside a scalar is another tool's text (the file is a manifest); `{{` where YAML reads
+    // structure with a Helm action (`{{- if … }}` lines, `name: {{ .Release.Name }}`) makes a template fragment.
+    const scan = scanTemplates(text);
+    if (scan.syntax.length) return DETECT.structure;
+    // Other `{{` where YAML reads structure: a template fragment only when the file does not parse as YAML but does
+    // once its actions are taken out, and nothing else claims it (no apiVersion and kind at its top level).
+    if (scan.bare.length && yaml?.errors.length && !(/^apiVersion[ \t]*:/m.test(text) && /^kind[ \t]*:/m.test(text)) && !parseYaml(withoutActions(text)).errors.length) return DETECT.hint;
     return DETECT.no;
+  },
+  explain({ file, ext, text, files }, level) {
+    const b = path.basename(file);
+    if (b === 'Chart.yaml') return 'its name: a chart\'s Chart.yaml';
+    if (ext === '.tgz') return 'a packaged dependency in a chart\'s charts/ folder';
+    if (isValuesName(b)) return 'its name: the values of the chart beside it';
+    const root = files ? chartRootOf(file, files) : undefined;
+    if (root) return `its place: under templates/ of the chart at ${root.own}/Chart.yaml`;
+    if (level === DETECT.name && segs(file).slice(0, -1).includes('templates')) return ext === '.tpl' ? 'its name: a template helper (.tpl)' : 'its place: under a templates/ folder, whose chart\'s files cannot be read here';
+    const scan = scanTemplates(text);
+    const line = (at: number) => lineOf(text, at);
+    if (scan.syntax.length) return `its content: the \`{{\` at line ${line(scan.syntax[0])} stands where YAML reads structure and holds a Helm action, and no chart's templates/ holds the file: a template fragment, rendered alone`;
+    if (scan.bare.length) return `its content: it does not parse as YAML but does once its template actions are taken out (the \`{{\` at line ${line(scan.bare[0])}), and no other family claims it`;
+    return ext === '.tpl' ? 'its content: a .tpl file holding Helm actions' : undefined;
   },
   rules: helmRules,
   analyze({ input, ext, yaml, emit, stage }) {
@@ -154,6 +198,15 @@ export const helmChart: FamilyModule<'helm-chart'> = {
       const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
       return contextOf(input as typeof input & { helmRenders?: ChartRender[] }, kind, config.kubernetes, rows);
     });
+    // A fragment outside a chart that parses as YAML neither as it is nor with its actions taken out: one finding
+    // says what it was taken for and why, instead of guessing at what it renders.
+    // (Under a templates/ folder the file is placed in a chart, and a Go syntax error is said by helm/template-syntax.)
+    const outside = helm.alone && kind === 'template' && ext !== '.tpl' && !segs(input.path).slice(0, -1).includes('templates') && !helm.template?.parsed.errors.length;
+    const unread = outside ? stage('parse', () => neitherParses(input.text)) : undefined;
+    if (unread) {
+      emit(notInChart, unread);
+      return { helm };
+    }
     for (const rule of helmRules) runRule(rule, helm, emit, faults);
     try {
       runImageRules(helm, input, emit, faults);

@@ -1,13 +1,13 @@
 // The Kubernetes family: manifests (YAML or JSON, one object per document, Lists), checked across the window.
 import * as path from 'node:path';
 import type { AnalyzeInput } from '../../analyze';
-import type { FamilyModule } from '../types';
+import type { Emit, FamilyModule } from '../types';
 import { DETECT } from '../types';
 import type { Rule } from '../../rules/types';
 import { kubernetesApis } from '../../data';
 import { windowPastDataOf } from '../../config';
 import { runRule, reportSyntax } from '../core';
-import { KubernetesContext, manifestObjects, isManifestValue, isManifestLike, looksLikeHelmTemplate, lifecycleRows } from './index';
+import { KubernetesContext, manifestObjects, isManifestValue, isManifestLike, lifecycleRows } from './index';
 import { mayHoldCrd } from './crds';
 import { k8sComplete, k8sHover } from './language';
 import { parseImage, componentOf, kubeMinorOfTag } from '../../kubernetes/components';
@@ -15,7 +15,7 @@ import { rule as removedApi } from '../../rules/kubernetes/removed-api';
 import { rule as deprecatedApi } from '../../rules/kubernetes/deprecated-api';
 import { rule as notYetServed } from '../../rules/kubernetes/api-not-yet-served';
 import { rule as noCommon } from '../../rules/kubernetes/no-common-api-version';
-import { helmTemplate, staleData, windowPastData } from '../../rules/kubernetes/engine-notes';
+import { helmTemplate, staleData, windowPastData, documentNotChecked } from '../../rules/kubernetes/engine-notes';
 import { rule as componentNotValidated } from '../../rules/kubernetes/component-not-validated';
 import { rule as controlPlaneSkew } from '../../rules/kubernetes/control-plane-skew';
 import { rule as nodeComponentSkew } from '../../rules/kubernetes/node-component-skew';
@@ -41,6 +41,9 @@ import { rule as crInvalidValue } from '../../rules/kubernetes/cr-invalid-value'
 import { rule as crdStorageVersion } from '../../rules/kubernetes/crd-storage-version';
 import { rule as crdVersionInUse } from '../../rules/kubernetes/crd-version-in-use';
 import { partialObjects } from './partial';
+import { scanTemplates } from '../../parse/template-text';
+import { parseYaml, YamlFile, type YamlDoc } from '../../parse/yaml';
+import { parseError } from '../../rules/general';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -59,18 +62,47 @@ export const kubernetesRules: Rule<KubernetesContext>[] = [
 /** The rules that read only an object's apiVersion and kind: run on documents read up to a syntax error too. */
 const partialRules: Rule<KubernetesContext>[] = [removedApi, deprecatedApi, notYetServed, noCommon, fluxNotServed, fluxDeprecated];
 
-/** An unrendered Helm template: said once, at its first `{{`, instead of checking it. */
-export const helmTemplateRule: Rule<{ text: string; path: string }> = {
+/**
+ * An unrendered Helm template in a document: said once per such document, at its first `{{` that YAML reads as
+ * structure, instead of checking that document; the file's other documents are checked.
+ */
+export const helmTemplateRule: Rule<{ path: string; at: number; document?: number }> = {
   ...helmTemplate,
-  check({ text, path: file }, report) {
-    const at = text.indexOf('{{');
+  check({ path: file, at, document }, report) {
     report({
-      message: 'template: this file is read as a Kubernetes manifest but holds Helm template syntax, so it is not checked; '
+      message: `template: this ${document === undefined ? 'file' : `document (${document})`} is read as a Kubernetes manifest but holds Helm template syntax where YAML reads structure, so it is not checked; `
         + `without the association or modeline that makes it a manifest it is checked as a Helm chart template, rendered at every step (${path.basename(file)})`,
       range: { start: at, end: at + 2 },
     });
   },
 };
+
+/**
+ * Documents of a manifest file that are no Kubernetes object (read without error, not empty, no apiVersion and kind at
+ * the top): each said at its first line, never passed over. Only in a file some document of which is an object.
+ */
+export const documentNotCheckedRule: Rule<{ yaml: YamlFile; numbered: boolean; firstDocument: number }> = {
+  ...documentNotChecked,
+  check({ yaml, numbered, firstDocument }, report) {
+    if (!yaml.docs.some((d) => !d.errors.length && isManifestLike(d.value))) return;
+    for (const d of yaml.docs) {
+      if (d.empty || d.errors.length || d.value == null || isManifestLike(d.value)) continue;
+      const v = d.value;
+      const what = Array.isArray(v) ? 'a list' : typeof v === 'object' ? `a mapping without ${'apiVersion' in (v as object) ? 'kind' : 'kind' in (v as object) ? 'apiVersion' : 'apiVersion and kind'}` : `a ${typeof v === 'string' ? 'string' : typeof v}`;
+      const r = d.rootRange();
+      report({
+        message: `${numbered ? `document ${d.index + 1 + firstDocument}` : 'this document'} is not checked: it is ${what}, no Kubernetes object; the file's other documents are checked`,
+        range: { start: r.start, end: Math.max(r.start, Math.min(r.end, yaml.text.indexOf('\n', r.start) < 0 ? r.end : yaml.text.indexOf('\n', r.start))) },
+      });
+    }
+  },
+};
+
+/** Offsets in [doc.offset, doc.end): the first, or -1. */
+function firstIn(offsets: number[], doc: YamlDoc): number {
+  for (const o of offsets) if (o >= doc.offset && o < doc.end) return o;
+  return -1;
+}
 
 /** The data's notes, said once per run (the caller sets reportStaleData on one file), at the file's first object. */
 export interface DataNoteRun { k8s: KubernetesContext; input: AnalyzeInput }
@@ -151,32 +183,58 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     }
     if (!YAML_EXT.has(ext)) return DETECT.no;
     if (yaml?.docs.some((d) => isManifestLike(d.value))) return DETECT.structure;
-    if (/^\s*apiVersion\s*:/m.test(head) && /^\s*kind\s*:/m.test(text) && looksLikeHelmTemplate(text)) return DETECT.hint;
+    if (/^\s*apiVersion\s*:/m.test(head) && /^\s*kind\s*:/m.test(text) && scanTemplates(text).syntax.length) return DETECT.hint;
     // A document the reader could not turn into a value (an alias bomb, nesting too deep, a syntax error) is still a
     // manifest when it says so at its top level: it gets the reason it is not checked instead of silence.
     if (yaml?.docs.some((d) => d.value == null && d.errors.length && TOP_LEVEL_MANIFEST(yaml.text.slice(d.offset, d.end)))) return DETECT.hint;
     return DETECT.no;
   },
-  rules: [...kubernetesRules, helmTemplateRule, staleDataRule, windowPastDataRule],
+  explain({ text, yaml }, level) {
+    const line = (at: number) => { let n = 1; for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) n++; return n; };
+    const docs = yaml?.docs.filter((d) => isManifestLike(d.value)).length ?? 0;
+    const parts = [level === DETECT.hint ? 'its content: apiVersion and kind at the top level of a document it could not read' : `its content: apiVersion and kind in ${docs} document${docs === 1 ? '' : 's'}`];
+    const scan = scanTemplates(text);
+    if (scan.text.length) parts.push(`${scan.text.length} \`{{\` (first at line ${line(scan.text[0])}) inside scalars: text of another tool, never evaluated`);
+    if (scan.bare.length) parts.push(`a \`{{\` at line ${line(scan.bare[0])} where YAML reads a flow mapping, not a Helm action: said as a syntax error`);
+    if (scan.syntax.length) parts.push(`Helm template syntax at line ${line(scan.syntax[0])}: that document is not checked`);
+    return parts.join('; ');
+  },
+  rules: [...kubernetesRules, helmTemplateRule, documentNotCheckedRule, staleDataRule, windowPastDataRule],
   analyze({ input, ext, yaml, emit, stage }) {
     const { text, config, faults } = input;
-    // Before the YAML check: another family's look() may have kept a template from being parsed.
-    if (looksLikeHelmTemplate(text)) {
-      runRule(helmTemplateRule, { text, path: input.path }, emit, faults);
-      return {};
+    // `{{` where YAML reads structure (a `{{- if }}` line, `name: {{ .Release.Name }}`) is Helm template syntax: the
+    // documents holding it are said, each at its own line, and not checked; the file's other documents are. `{{`
+    // inside a scalar is text of another tool (Prometheus, Alertmanager, Argo, Grafana) and is never evaluated.
+    const scan = scanTemplates(text);
+    let numbered = input.partOf;
+    if (scan.syntax.length) {
+      // Another family's look() may have kept a template from being parsed.
+      const whole = yaml ?? stage('parse', () => parseYaml(text));
+      const many = whole.docs.length > 1 || input.partOf;
+      const kept = whole.docs.filter((d) => {
+        const at = firstIn(scan.syntax, d);
+        if (at < 0) return true;
+        runRule(helmTemplateRule, { path: input.path, at, document: many ? d.index + 1 + (input.partOf?.firstDocument ?? 0) : undefined }, emit, faults);
+        return false;
+      });
+      if (!kept.length) return {};
+      yaml = new YamlFile(whole.text, kept);
+      if (whole.docs.length > 1) numbered ??= { firstDocument: 0 };
     }
     if (!yaml) return {};
-    stage('parse', () => reportSyntax(yaml, emit, input.partOf));
+    const read = yaml;
+    stage('parse', () => reportSyntax(read, bareHint(read, scan.bare, emit), numbered));
     const context = (objects: ReturnType<typeof manifestObjects>) => {
       const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
-      return new KubernetesContext(yaml, objects, config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux);
+      return new KubernetesContext(read, objects, config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux);
     };
-    const k8s = stage('context', () => context(manifestObjects(yaml)));
+    runRule(documentNotCheckedRule, { yaml: read, numbered: !!numbered || read.docs.length > 1, firstDocument: numbered?.firstDocument ?? 0 }, emit, faults);
+    const k8s = stage('context', () => context(manifestObjects(read)));
     for (const rule of kubernetesRules) runRule(rule, k8s, emit, faults);
     k8s.dropFieldWalks();
     // Documents with a syntax error whose apiVersion and kind were read before it: their API version is still
     // checked (partial.ts), without fixes.
-    const partial = stage('context', () => partialObjects(yaml));
+    const partial = stage('context', () => partialObjects(read));
     if (partial.length) {
       const pk = stage('context', () => context(partial));
       for (const rule of partialRules) runRule(rule, pk, (r, f) => emit(r, { ...f, fixes: [] }), faults);
@@ -197,9 +255,39 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
   // control-plane and kube-proxy images, and the template note, said once for the file: such files are checked whole.
   // The data notes (once per run) are said at the file's first object: the first part must hold it. A CRD too: the
   // custom resources of its file that use a version it does not serve (k8s/crd-version-in-use) may be in other parts.
-  documentWise: (text, first) => !!first.k8s?.objects.length && !looksLikeHelmTemplate(text) && !/kube-(apiserver|controller-manager|scheduler|proxy)/.test(text)
+  documentWise: (text, first) => !!first.k8s?.objects.length && !scanTemplates(text).syntax.length && !/kube-(apiserver|controller-manager|scheduler|proxy)/.test(text)
     && !mayHoldCrd(text),
 };
+
+/**
+ * A document that YAML cannot read because a `{{` stands at the start of a plain value (`legendFormat: {{instance}}`:
+ * YAML reads a flow mapping there) and whose action is no Helm one: its syntax error is said at that `{{`, with
+ * what it was taken for and why, instead of wherever the YAML reader gave up.
+ */
+function bareHint(yaml: YamlFile, bare: number[], emit: Emit): Emit {
+  if (!bare.length) return emit;
+  const atOf = new Map<number, number>();
+  for (const d of yaml.docs) {
+    const errs = d.errors;
+    if (!errs.length) continue;
+    const at = firstIn(bare, d);
+    if (at >= 0 && errs.some((e) => e.start >= at || yaml.text.lastIndexOf('\n', e.start) === yaml.text.lastIndexOf('\n', at))) atOf.set(errs[0].start, at);
+  }
+  if (!atOf.size) return emit;
+  return (rule, f) => {
+    const at = rule === parseError ? atOf.get(f.range.start) : undefined;
+    if (at === undefined) { emit(rule, f); return; }
+    const close = yaml.text.indexOf('}}', at);
+    const action = yaml.text.slice(at, close >= 0 && close - at < 80 ? close + 2 : at + 2);
+    const doc = /\(document \d+\)/.exec(f.message)?.[0];
+    emit(rule, {
+      ...f,
+      message: `YAML syntax error${doc ? ` ${doc}` : ''}: \`${action}\` stands at the start of a plain value, where YAML reads a flow mapping, not text, so this document is not read; `
+        + `quote the value if it is another tool's template (e.g. "${action}"). It is not taken for a Helm template: \`${action}\` is no Helm action and the file is not in a chart's templates/ (YAML: ${f.message.replace(/^YAML syntax error( \(document \d+\))?: /, '')})`,
+      range: { start: at, end: at + action.length },
+    });
+  };
+}
 
 /**
  * Kubernetes component images a file gives the other files of its folder (static pods: kube-apiserver …), for the

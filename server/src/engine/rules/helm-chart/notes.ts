@@ -27,7 +27,10 @@ export const notInChart: Rule<HelmContext> = {
   title: 'Helm template outside a chart',
   what: 'Says, at the first template action, that a file holding Helm template syntax has no Chart.yaml above it (or was given '
     + 'without its chart, e.g. on stdin): it is rendered alone; what depends on its values, Chart.yaml or helpers is Unknown there, '
-    + 'so it is said as not checked (helm/not-evaluated), never taken as empty.',
+    + 'so it is said as not checked (helm/not-evaluated), never taken as empty. Outside a chart a file is such a fragment only when a `{{` with a '
+    + 'Helm action stands where YAML reads structure (`{{- if … }}` lines, `name: {{ .Release.Name }}`): `{{ … }}` inside a scalar is another tool\'s '
+    + 'text and the file a manifest. A fragment that parses as YAML neither as it is nor with its actions taken out gets this one finding '
+    + 'instead, saying what it was taken for and why, and is neither rendered nor checked.',
   why: 'A template renders with its chart\'s values, helpers and Chart.yaml: without them most of what it emits cannot be decided.',
   bad: { filename: 'deploy/web.yaml', text: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\n' },
   good: { filename: 'deploy/web.yaml', text: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n' },

@@ -6,9 +6,11 @@ export const helmTemplate: RuleMeta = {
   family: 'kubernetes',
   defaultSeverity: 'info',
   title: 'Unrendered Helm template',
-  what: 'Says, once per file, that a file read as a Kubernetes manifest (a `files:` association or a `# skewguard: kubernetes` modeline says so) '
-    + 'holds Go template syntax (`{{ … }}`) and is not checked as a manifest. Without them such a file is a Helm chart template '
-    + '(family helm-chart), rendered and checked at every step.',
+  what: 'Says, once per document, at its first such `{{`, that a document of a file read as a Kubernetes manifest (a `files:` association or a '
+    + '`# skewguard: kubernetes` modeline says so) holds Go template syntax where YAML reads structure (a `{{- if … }}` line, `name: {{ .Release.Name }}`) '
+    + 'and is not checked; the file\'s other documents are. `{{ … }}` inside a scalar (quoted, block, or a plain value after other text) is text of '
+    + 'another tool (Prometheus, Alertmanager, Argo, Grafana) and is not this note. Without the association or modeline such a file is a Helm chart '
+    + 'template (family helm-chart), rendered and checked at every step.',
   why: 'A template is not YAML until it is rendered: checking it would give a flood of meaningless parse errors, and the '
     + 'apiVersion it ends up with may come from values. Render it and lint the output instead: '
     + '`helm template my-release ./chart | lsp-lint --stdin-filename rendered.yaml`.',
@@ -50,4 +52,21 @@ export const windowPastData: RuleMeta = {
   good: { filename: 'deploy.yaml', text: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n', options: 'Kubernetes 1.36..1.37' },
   fix: 'none',
   sources: ['data/kubernetes/api-lifecycle.json (minors, asOf)'],
+};
+
+export const documentNotChecked: RuleMeta = {
+  id: 'k8s/document-not-checked',
+  family: 'kubernetes',
+  defaultSeverity: 'info',
+  title: 'Document of a manifest file not checked',
+  what: 'Says, at its first line, that a document of a file read as Kubernetes manifests is no Kubernetes object (its top '
+    + 'level is not a mapping with `apiVersion` and `kind`: a list, a scalar, a mapping of something else), so nothing '
+    + 'in it is checked; the file\'s other documents are. A document that does not parse is said by syntax/parse-error '
+    + 'at its own line instead, one with Helm template syntax by k8s/helm-template.',
+  why: 'A multi-document file is checked one document at a time: a document passed over in silence would read as checked '
+    + 'and clean, although a typo in `apiVersion` or `kind` kept it from being read as an object at all.',
+  bad: { filename: 'app.yaml', text: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n---\napiVerison: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n' },
+  good: { filename: 'app.yaml', text: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n' },
+  fix: 'none',
+  sources: ['Kubernetes API conventions: every object has apiVersion and kind (kubectl apply refuses a document without them)'],
 };
