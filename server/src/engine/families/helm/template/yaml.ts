@@ -363,6 +363,23 @@ export function toYaml(v: V): string {
   return o[0];
 }
 
+/** Whether a parsed value holds itself (an alias inside its anchor's node): walked with the path's nodes, bounded by the nodes. */
+function holdsItself(root: unknown): boolean {
+  const onPath = new Set<object>();
+  const done = new Set<object>();
+  const visit = (x: unknown): boolean => {
+    if (x === null || typeof x !== 'object' || done.has(x)) return false;
+    if (onPath.has(x)) return true;
+    onPath.add(x);
+    const kids = x instanceof Map ? [...x.values()] : Array.isArray(x) ? x : x instanceof Set || x instanceof Date || x instanceof Uint8Array ? [] : Object.values(x);
+    for (const k of kids) if (visit(k)) return true;
+    onPath.delete(x);
+    done.add(x);
+    return false;
+  };
+  return visit(root);
+}
+
 /** Helm's fromYaml: sigs.k8s.io/yaml.Unmarshal into a map (YAML 1.1 scalars, numbers as float64). */
 export function fromYaml(s: string, array = false): V {
   let data: unknown;
@@ -372,6 +389,7 @@ export function fromYaml(s: string, array = false): V {
     throw new NotEvaluated('fromYaml of text that does not parse is not evaluated (Helm returns a map with an Error key)');
   }
   if (data === null || data === undefined) return array ? [] : new Map();
+  if (holdsItself(data)) throw new NotEvaluated(`fromYaml${array ? 'Array' : ''} of YAML whose alias is inside the node its anchor names (a cycle) is not evaluated (Helm: "anchor value contains itself")`);
   const isMapping = data instanceof Map || (typeof data === 'object' && !Array.isArray(data) && !(data instanceof Date) && !(data instanceof Set) && !(data instanceof Uint8Array));
   if (array ? !Array.isArray(data) : !isMapping) {
     // Helm returns the decoding error in the result: {"Error": …} (fromYaml) or ["…"] (fromYamlArray)

@@ -1,0 +1,94 @@
+// Issue #25, part B: every read and every evaluation bounded by what it costs. YAML alias cycles, reads that stat
+// calls regular but that never end, packaged charts that unpack big, Helm builtins charged for their work, regular
+// expressions that backtrack, and watched-file events in bulk. Each shape is grown; the answer must stay bounded (a
+// finding, a counted budget), never a hang: what could hang on a regression runs in a child process with a kill time.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { scratch, lint, K8S_WINDOW } from './helpers/cli-run.mjs';
+import { CRONTAB_CRD } from './helpers/crds.mjs';
+
+const require = createRequire(import.meta.url);
+const dist = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'dist');
+
+/** Runs `body` (a function's source taking `engine`) in a child node with a kill time; its JSON result. */
+function inChild(body, { timeout = 60000, args = [] } = {}) {
+  const src = `const engine = require(${JSON.stringify(path.join(dist, 'engine.js'))}); const out = (${body})(engine); process.stdout.write(JSON.stringify(out));`;
+  const r = spawnSync(process.execPath, [...args, '-e', src], { encoding: 'utf8', timeout, maxBuffer: 64 * 1024 * 1024 });
+  assert.equal(r.signal, null, `the child was killed (${r.signal}): it did not finish within ${timeout} ms\n${r.stderr}`);
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Item 5: an alias inside the node its anchor names is a cycle. Detected where the YAML is read, so no walk (the
+// field walk, a CRD's schema walk, the Helm values) ever sees a value that holds itself.
+
+/** A Deployment whose `spec` at nesting `depth` holds an alias to an anchor `up` levels above it. */
+function cyclicDeployment(depth, up) {
+  const lines = ['apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: x', 'spec:'];
+  let ind = '  ';
+  for (let i = 0; i < depth; i++) {
+    lines.push(`${ind}k${i}:${i === depth - up ? ' &a' : ''}`);
+    ind += '  ';
+  }
+  lines.push(`${ind}replicas: 1`, `${ind}template: *a`);
+  return lines.join('\n') + '\n';
+}
+
+test('alias cycles: grown in depth and distance, each is one parse error at the alias, never a walk that does not end', () => {
+  const shapes = [];
+  for (const depth of [1, 2, 4, 8, 32]) for (const up of [1, Math.max(1, depth >> 1), depth]) shapes.push([depth, up]);
+  const out = inChild(`(engine) => ${JSON.stringify(shapes)}.map(([d, u]) => {
+    const text = (${cyclicDeployment.toString()})(d, u);
+    const config = engine.resolveConfig({ cli: { kubernetesWindow: '1.18..1.33' } });
+    const r = engine.analyze({ path: '/ws/deploy.yaml', text, config });
+    const lines = text.split('\\n'); const line = lines.findIndex((l) => l.includes('*a'));
+    return { d, u, at: { line, character: lines[line].indexOf('*a') }, diags: r.diagnostics.map((x) => ({ code: x.ruleId, message: x.message, start: x.range.start })) };
+  })`);
+  for (const { d, u, at, diags } of out) {
+    const cyc = diags.filter((x) => /is inside the node its anchor &a names: a cycle/.test(x.message));
+    assert.equal(cyc.length, 1, `depth ${d}, up ${u}: ${JSON.stringify(diags)}`);
+    assert.equal(cyc[0].code, 'syntax/parse-error');
+    assert.deepEqual(cyc[0].start, at, `depth ${d}, up ${u}: reported at the alias`);
+  }
+});
+
+test('alias cycles: an alias that repeats a node outside itself is no cycle (still read)', () => {
+  const out = inChild(`(engine) => {
+    const text = 'apiVersion: v1\\nkind: ConfigMap\\nmetadata:\\n  name: x\\n  labels: &l {a: b}\\n  annotations: *l\\ndata: {k: v}\\n';
+    const config = engine.resolveConfig({ cli: { kubernetesWindow: '1.18..1.33' } });
+    return engine.analyze({ path: '/ws/cm.yaml', text, config }).diagnostics.map((x) => x.ruleId);
+  }`);
+  assert.deepEqual(out.filter((c) => c === 'syntax/parse-error'), []);
+});
+
+test('alias cycles: a CRD whose schema holds itself, and a custom resource of it: lsp-lint ends, the CRD is reported', (t) => {
+  const crd = CRONTAB_CRD.replace('      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n',
+    '      openAPIV3Schema: &root\n        type: object\n        properties:\n          self: *root\n          spec:\n');
+  assert.notEqual(crd, CRONTAB_CRD);
+  const cr = 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: c\nspec:\n  cronSpec: "* * * * *"\n  self:\n    self:\n      spec: {replicas: 1}\n';
+  const dir = scratch(t, { '.skewguard.yaml': K8S_WINDOW('1.25..1.30'), 'crd.yaml': crd, 'cr.yaml': cr });
+  const r = lint(dir, ['--format', 'json', '.'], { env: {} });
+  assert.equal(r.signal, null, r.stderr);
+  const report = JSON.parse(r.stdout);
+  const onCrd = report.find((f) => f.filePath.endsWith('crd.yaml')).messages;
+  assert.ok(onCrd.some((m) => /alias \*root is inside the node its anchor &root names: a cycle/.test(m.message)), JSON.stringify(onCrd));
+});
+
+test('alias cycles: Helm fromYaml of text whose alias is inside its anchor is "not evaluated", not a value that holds itself', () => {
+  const out = inChild(`(engine) => {
+    const files = {
+      '/c/Chart.yaml': 'apiVersion: v2\\nname: c\\nversion: 1.0.0\\n',
+      '/c/values.yaml': 'text: "a: &x {b: *x}"\\n',
+      '/c/templates/cm.yaml': 'apiVersion: {{ (fromYaml .Values.text) | toYaml | len | toString | printf "v%s" }}\\nkind: ConfigMap\\nmetadata:\\n  name: x\\n',
+    };
+    const fa = { read: (p) => files[p], readBytes: () => undefined, list: (d) => { const names = new Map(); for (const f of Object.keys(files)) if (f.startsWith(d + '/')) { const [n, ...rest] = f.slice(d.length + 1).split('/'); names.set(n, rest.length > 0); } return names.size ? [...names].map(([name, dir]) => ({ name, dir })).sort((a, b) => a.name < b.name ? -1 : 1) : undefined; } };
+    const config = engine.resolveConfig({ cli: { kubernetesWindow: '1.25..1.26' } });
+    return engine.analyze({ path: '/c/templates/cm.yaml', text: files['/c/templates/cm.yaml'], config, files: fa }).diagnostics.map((x) => x.message);
+  }`);
+  assert.ok(out.some((m) => /a cycle\) is not evaluated/.test(m)), JSON.stringify(out));
+});
