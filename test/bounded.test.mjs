@@ -92,3 +92,42 @@ test('alias cycles: Helm fromYaml of text whose alias is inside its anchor is "n
   }`);
   assert.ok(out.some((m) => /a cycle\) is not evaluated/.test(m)), JSON.stringify(out));
 });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Item 7: a file that stat calls regular (size 0) but that reads without end. Every reader stops at its byte limit:
+// the servers run with a 400 MB heap, so a whole read (256 GB of pagemap) would kill them.
+const PAGEMAP = '/proc/self/pagemap';
+const pagemapReadable = (() => { try { fs.closeSync(fs.openSync(PAGEMAP, 'r')); return fs.statSync(PAGEMAP).size === 0; } catch { return false; } })();
+const SMALL_HEAP = { NODE_OPTIONS: '--max-old-space-size=400' };
+
+test('endless reads: kubernetes.crds naming a file that reads without end is "not read: over the size limit", with a small heap', { skip: !pagemapReadable && 'no /proc/self/pagemap here' }, (t) => {
+  const dir = scratch(t, {
+    '.skewguard.yaml': 'kubernetes:\n  window: "1.25..1.30"\n  crds:\n    - /proc/self/pagemap\n',
+    'cr.yaml': 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: c\nspec: {}\n',
+  });
+  const r = lint(dir, ['cr.yaml'], { env: SMALL_HEAP });
+  assert.equal(r.signal, null, r.stderr);
+  assert.match(r.stderr, /kubernetes\.crds\[0\] "\/proc\/self\/pagemap": \/proc\/self\/pagemap was not read: over the size limit \(it reads more than 20971520 bytes, whatever its size says\)/, r.stderr);
+});
+
+test('endless reads: a chart whose values.yaml links to a file that reads without end: said, and the templates still checked', { skip: !pagemapReadable && 'no /proc/self/pagemap here' }, (t) => {
+  const dir = scratch(t, {
+    '.skewguard.yaml': K8S_WINDOW('1.21..1.25'),
+    'c/Chart.yaml': 'apiVersion: v2\nname: c\nversion: 1.0.0\n',
+    'c/templates/cj.yaml': 'apiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: {{ .Values.name }}\n',
+  });
+  fs.symlinkSync(PAGEMAP, path.join(dir, 'c', 'values.yaml'));
+  const r = lint(dir, ['--format', 'json', 'c/templates/cj.yaml'], { env: SMALL_HEAP });
+  assert.equal(r.signal, null, r.stderr);
+  const msgs = JSON.parse(r.stdout)[0].messages;
+  assert.ok(msgs.some((m) => /values\.yaml: not read \(over the size limit \(it reads more than 20971520 bytes, whatever its size says\)\)/.test(m.message)), JSON.stringify(msgs));
+  assert.ok(msgs.some((m) => m.ruleId === 'helm/removed-api'), JSON.stringify(msgs));
+});
+
+test('endless reads: the workspace .skewguard.yaml linking to such a file is reported, not read whole', { skip: !pagemapReadable && 'no /proc/self/pagemap here' }, (t) => {
+  const dir = scratch(t, { 'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n' });
+  fs.symlinkSync(PAGEMAP, path.join(dir, '.skewguard.yaml'));
+  const r = lint(dir, ['cm.yaml'], { env: SMALL_HEAP });
+  assert.equal(r.signal, null, r.stderr);
+  assert.match(r.stdout + r.stderr, /\.skewguard\.yaml reads more than 1048576 bytes/);
+});

@@ -2,13 +2,13 @@
 // workspace folder (the same walk, cli/files.ts: .gitignore, always-skipped folders; ignore: as everywhere, in the
 // check itself), checked by this server with their diagnostics published (the Problems panel), or their fix-all edits
 // returned as one workspace edit. Open buffers win over the disk. Bounded: at most MAX_FILES files, said when cut.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Connection, TextEdit } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { collectFiles } from '../cli/files';
 import { MAX_FILE_BYTES } from '../shared/limits';
+import { readFileUpTo } from '../shared/bounded-read';
 import type { WorkspaceState } from './workspace';
 
 export const CheckWorkspaceRequest = 'skewguard/checkWorkspace';
@@ -34,13 +34,13 @@ export function registerWorkspaceCommands(
       const uri = pathToFileURL(f).toString();
       let text = open(uri)?.getText();
       if (text === undefined) {
-        try {
-          const st = fs.statSync(f);
-          if (st.size > MAX_FILE_BYTES) { out.notChecked.push(`${path.relative(roots[0] ?? '', f)}: over ${MAX_FILE_BYTES} bytes`); continue; }
-          const buf = fs.readFileSync(f);
-          if (buf.subarray(0, 8192).includes(0)) { out.notChecked.push(`${path.relative(roots[0] ?? '', f)}: binary`); continue; }
-          text = buf.toString('utf8').replace(/^\uFEFF/, '');
-        } catch (e) { out.notChecked.push(`${path.relative(roots[0] ?? '', f)}: ${(e as Error).message}`); continue; }
+        // Bounded whatever stat says (a file stat calls regular may read without end).
+        const r = readFileUpTo(f, MAX_FILE_BYTES);
+        if ('over' in r) { out.notChecked.push(`${path.relative(roots[0] ?? '', f)}: over ${MAX_FILE_BYTES} bytes`); continue; }
+        if (!('bytes' in r)) { out.notChecked.push(`${path.relative(roots[0] ?? '', f)}: ${r.notFile ? `${r.notFile}, not a regular file` : r.message}`); continue; }
+        const buf = r.bytes;
+        if (buf.subarray(0, 8192).includes(0)) { out.notChecked.push(`${path.relative(roots[0] ?? '', f)}: binary`); continue; }
+        text = buf.toString('utf8').replace(/^\uFEFF/, '');
       }
       const r = check(uri, text);
       if (!r) continue;

@@ -129,7 +129,9 @@ function load(src: Source, prefix: string, dirId: string, archive: string | unde
   // A values file that is there but not read (unreadable, over the size limit) is not the same as none: said, at it.
   if (!values) {
     const listed = (src.list('') ?? []).find((e) => !e.dir && /^values\.ya?ml$/.test(e.name));
-    if (listed) chart.problems.push({ file: src.id(listed.name), message: "not read (unreadable, or over the size limit): the chart's templates are rendered without its default values" });
+    // A link is not listed, but it is read: why it gave nothing (a file that reads past the size limit) is said too.
+    const why = src.unreadable('values.yaml') ?? src.unreadable('values.yml');
+    if (listed || why) chart.problems.push({ file: src.id(listed?.name ?? 'values.yaml'), message: `not read (${why ?? 'unreadable, or over the size limit'}): the chart's templates are rendered without its default values` });
   }
   // A folder that is there but cannot be listed is not an empty one: said on the chart's Chart.yaml.
   const listed = (rel: string, what: string) => {
