@@ -131,3 +131,51 @@ test('endless reads: the workspace .skewguard.yaml linking to such a file is rep
   assert.equal(r.signal, null, r.stderr);
   assert.match(r.stdout + r.stderr, /\.skewguard\.yaml reads more than 1048576 bytes/);
 });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Item 8: packaged dependencies (charts/*.tgz). A file in an archive over 5 MiB is not read (said on the archive, as
+// not checked); a chart's archives together unpack to at most 40 MiB, the rest said as not read.
+
+/** charts/<name>-1.0.0.tgz under `chartDir`, packed by tar from `files` ({ path in the chart: content }). */
+function packDependency(t, chartDir, name, files) {
+  const src = scratch(t, Object.fromEntries(Object.entries({ 'Chart.yaml': `apiVersion: v2\nname: ${name}\nversion: 1.0.0\n`, ...files }).map(([k, v]) => [`${name}/${k}`, v])), 'skewguard-pack-');
+  fs.mkdirSync(path.join(chartDir, 'charts'), { recursive: true });
+  const out = path.join(chartDir, 'charts', `${name}-1.0.0.tgz`);
+  const r = spawnSync('tar', ['-czf', out, '-C', src, name]);
+  assert.equal(r.status, 0, String(r.stderr));
+  return out;
+}
+const CJ = 'apiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: x\n';
+const bigValues = (mib) => 'list:\n' + '- value-value-value-value\n'.repeat(Math.ceil((mib * 1048576) / 26));
+
+test('packaged charts: a values.yaml in an archive over 5 MiB is "not read, so it is not checked" on the archive; the templates are still checked', (t) => {
+  for (const mib of [4.5, 6, 24]) {
+    const dir = scratch(t, { '.skewguard.yaml': K8S_WINDOW('1.21..1.25'), 'Chart.yaml': 'apiVersion: v2\nname: top\nversion: 1.0.0\n' });
+    packDependency(t, dir, 'dep', { 'values.yaml': bigValues(mib), 'templates/cj.yaml': CJ });
+    const r = lint(dir, ['--format', 'json', 'charts'], { env: SMALL_HEAP });
+    assert.equal(r.signal, null, r.stderr);
+    const msgs = JSON.parse(r.stdout).find((f) => f.filePath.endsWith('dep-1.0.0.tgz')).messages;
+    const over = msgs.filter((m) => /dep\/values\.yaml: \d+ bytes, over the 5 MiB limit for a file in a packaged chart: not read, so it is not checked/.test(m.message));
+    assert.equal(over.length, mib > 5 ? 1 : 0, `${mib} MiB: ${JSON.stringify(msgs)}`);
+    assert.ok(msgs.some((m) => m.ruleId === 'helm/removed-api'), `${mib} MiB: ${JSON.stringify(msgs)}`);
+  }
+});
+
+test('packaged charts: a chart\'s archives together unpack to at most 40 MiB; however many there are, the rest are said as not read', (t) => {
+  for (const count of [3, 6]) {
+    const dir = scratch(t, { '.skewguard.yaml': K8S_WINDOW('1.21..1.25'), 'Chart.yaml': 'apiVersion: v2\nname: top\nversion: 1.0.0\n', 'templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n' });
+    // Each archive: four files of 4.5 MiB (each under the per-file limit), 18 MiB unpacked.
+    const files = { 'templates/cj.yaml': CJ };
+    for (let i = 0; i < 4; i++) files[`crds/c${i}.yaml`] = `# ${'x'.repeat(70)}\n`.repeat(Math.ceil((4.5 * 1048576) / 73));
+    for (let n = 0; n < count; n++) packDependency(t, dir, `dep${n}`, files);
+    const r = lint(dir, ['--format', 'json', 'templates/cm.yaml', 'charts'], { env: SMALL_HEAP });
+    assert.equal(r.signal, null, r.stderr);
+    const report = JSON.parse(r.stdout);
+    const archives = report.filter((f) => f.filePath.endsWith('.tgz'));
+    assert.equal(archives.length, count);
+    const read = archives.filter((f) => f.messages.some((m) => m.ruleId === 'helm/removed-api'));
+    const refused = archives.filter((f) => f.messages.some((m) => /not read: more than the [\d.]+ MiB left of the 40 MiB a chart's packaged dependencies may unpack to in all/.test(m.message)));
+    assert.equal(read.length, 2, `${count} archives: ${JSON.stringify(archives.map((a) => a.messages.map((m) => m.message)))}`);
+    assert.equal(refused.length, count - 2);
+  }
+});

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import type { FileAccess } from '../../files';
 import { parseYaml, type YamlFile } from '../../parse/yaml';
-import { readTgz } from './tar';
+import { readTgz, MAX_UNPACKED } from './tar';
 
 export interface ChartText { abs: string; text: string; yaml: YamlFile; value: any }
 export interface ChartTemplate {
@@ -118,7 +118,7 @@ function readText(src: Source, rel: string): ChartText | undefined {
   return { abs: src.id(rel), text, yaml, value: doc && !doc.errors.length ? doc.value : undefined };
 }
 
-function load(src: Source, prefix: string, dirId: string, archive: string | undefined, depth: number, budget: { templates: number }): Chart {
+function load(src: Source, prefix: string, dirId: string, archive: string | undefined, depth: number, budget: { templates: number; unpacked: number }): Chart {
   const chartYaml = readText(src, 'Chart.yaml');
   const values = readText(src, 'values.yaml') ?? readText(src, 'values.yml');
   const meta = isObj(chartYaml?.value) ? chartYaml!.value : {};
@@ -179,8 +179,10 @@ function load(src: Source, prefix: string, dirId: string, archive: string | unde
       const abs = src.id(r);
       const bytes = src.bytes(r);
       if (!bytes) { chart.problems.push({ file: abs, message: archive ? 'a packaged chart inside a packaged chart is not read' : 'not read (unreadable, or over the size limit)' }); continue; }
-      const tar = readTgz(bytes);
+      // The chart's packaged dependencies share one unpacked budget (24 archives of 150 MB each are not read 24 times).
+      const tar = readTgz(bytes, budget.unpacked);
       if ('error' in tar) { chart.problems.push({ file: abs, message: `not read: ${tar.error}` }); continue; }
+      budget.unpacked -= tar.unpacked ?? 0;
       // Helm packages a chart as <name>/Chart.yaml …: the first folder holding a Chart.yaml.
       const inner = tar.entries.map((x) => x.name).filter((n) => /^[^/]+\/Chart\.yaml$/.test(n)).map((n) => n.slice(0, -'/Chart.yaml'.length))[0];
       if (inner === undefined) { chart.problems.push({ file: abs, message: 'not read: the archive holds no <chart>/Chart.yaml' }); continue; }
@@ -207,7 +209,7 @@ export function loadChart(top: string, files: FileAccess): Chart {
   const stamp = files.stamp?.();
   const hit = m.get(top);
   if (hit && hit.stamp === stamp && stamp !== undefined) return hit.chart;
-  const chart = load(diskSource(top, files), '', top, undefined, 0, { templates: MAX_TEMPLATES });
+  const chart = load(diskSource(top, files), '', top, undefined, 0, { templates: MAX_TEMPLATES, unpacked: MAX_UNPACKED });
   if (m.size > 512) m.clear();
   m.set(top, { stamp, chart });
   return chart;
