@@ -179,3 +179,67 @@ test('packaged charts: a chart\'s archives together unpack to at most 40 MiB; ho
     assert.equal(refused.length, count - 2);
   }
 });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Item 6: the Helm evaluator charges every builtin for the size of what it takes and makes. Each shape doubles a
+// list n times (2^n nodes held in n objects) and hands it to one builtin: small n is evaluated, large n ends in the
+// step budget (200,000), never in a walk of 2^40 nodes. Run in a child (on a regression it would not end).
+
+/** Renders each template (with `$a`, `$b`: two lists doubled `n` times, the same shape apart) in a child. */
+function renderAll(cases) {
+  return inChild(`(engine) => {
+    const h = engine.helmTemplate;
+    return ${JSON.stringify(cases)}.map((text) => {
+      const templates = new Map([['templates/t.yaml', h.parseTemplate({ path: 'templates/t.yaml', text })]]);
+      const r = h.renderTemplate(templates.get('templates/t.yaml'), { values: {}, chart: { Name: 'c', Version: '1.0.0' }, capabilities: { kubeVersion: 'v1.25.0', has: () => false }, templates });
+      return { text: r.text.slice(0, 200), error: r.error?.message, unknowns: r.unknowns.map((u) => u.reason) };
+    });
+  }`);
+}
+const doubled = (n, expr) => `{{- $a := list 1 }}{{- $b := list 1 }}{{- range until ${n} }}{{- $a = list $a $a }}{{- $b = list $b $b }}{{- end }}{{ ${expr} }}`;
+const SHAPES = {
+  deepCopy: '$a | deepCopy | len',
+  toJson: '$a | toJson | len',
+  toYaml: '$a | toYaml | len',
+  toPrettyJson: '$a | toPrettyJson | len',
+  printf: 'printf "%v" $a | len',
+  print: '$a',
+  has: 'has $a (list $b)',
+  uniq: 'uniq (list $a $b) | len',
+  without: 'without (list $a) $b | len',
+  eq: 'eq (toString $a) "x"',
+};
+
+test('Helm builtins charged for their work: each shape grown from 2^4 to 2^40 nodes is evaluated while small and ends in the step budget when large', () => {
+  const names = Object.keys(SHAPES);
+  const ns = [4, 8, 40];
+  const res = renderAll(names.flatMap((k) => ns.map((n) => doubled(n, SHAPES[k]))));
+  names.forEach((k, i) => ns.forEach((n, j) => {
+    const r = res[i * ns.length + j];
+    const what = `${k} at 2^${n}: ${JSON.stringify(r)}`;
+    if (n <= 4) { assert.equal(r.error, undefined, what); assert.deepEqual(r.unknowns, [], what); }
+    if (n >= 40) assert.match(r.error ?? '', /evaluation budget of 200000 steps exceeded|output larger than 2000000 characters/, what);
+  }));
+});
+
+test('Helm builtins charged for their work: uniq over n distinct items compares n^2/2 pairs, charged (20,000 items end in the budget)', () => {
+  const ns = [100, 400, 20000];
+  const res = renderAll(ns.map((n) => `{{ until ${n} | uniq | len }}`));
+  assert.deepEqual([res[0].text, res[1].text], ['100', '400']);
+  assert.match(res[2].error ?? '', /evaluation budget of 200000 steps exceeded/, JSON.stringify(res[2]));
+});
+
+test('Helm regexMatch and regexReplaceAll run in linear time (RE2, as Go): a pattern that backtracks catastrophically in JavaScript is evaluated, in a loop', () => {
+  const cases = [];
+  for (const n of [50, 100, 200]) {
+    cases.push(`{{ range until 20 }}{{ regexMatch "a{0,300}a{0,300}a{0,300}b" (repeat ${n} "a") }}{{ end }}`);
+    cases.push(`{{ range until 20 }}{{ regexReplaceAll "(a|aa)+c" (repeat ${n} "a") "x" | len }}{{ end }}`);
+  }
+  // Go's RE2 meaning: \\s is ASCII space only, . stops at \\n only, ${1} and $1x (a group named "1x": empty).
+  cases.push('{{ regexMatch "^a.b$" "a\\rb" }} {{ regexReplaceAll "(a)(b)?" "xaby" "[${1}|$2|$1x]" }} {{ regexMatch "(?i)ABC" "xabcx" }}');
+  const res = renderAll(cases);
+  for (const [i, r] of res.entries()) { assert.equal(r.error, undefined, JSON.stringify(r)); assert.deepEqual(r.unknowns, [], `${cases[i]}: ${JSON.stringify(r)}`); }
+  assert.equal(res[0].text, 'false'.repeat(20));
+  assert.equal(res[1].text, '50'.repeat(20));
+  assert.equal(res.at(-1).text, 'true x[a|b|]y true');
+});

@@ -4,6 +4,7 @@
 // columns, non-printable characters, complex keys) throws NotEvaluated.
 import { parse as parseYamlText } from 'yaml';
 import { GoStruct, TypedInt, Unk, UNORDERED, type V, fromJs } from './values';
+import { charge } from './cost';
 import { NotEvaluated, cmpStr, formatFloat, jsonFloat } from './fmt';
 
 // ---- JSON (encoding/json.Marshal) ----
@@ -28,6 +29,7 @@ function jsonString(s: string, html: boolean): string {
 interface JsonOpts { html: boolean; indent?: string }
 
 function json(v: V, depth: number, o: JsonOpts = { html: true }, prefix = ''): string {
+  charge();
   if (depth > 200) throw new NotEvaluated('toJson of data nested deeper than 200 levels');
   if (v === undefined || v === null) return 'null';
   if (v instanceof Unk) throw new NotEvaluated(v.reason);
@@ -287,6 +289,7 @@ function yamlNumber(v: number | bigint): string {
 }
 
 function emit(v: V, indent: number, depth: number, out: string[], column: number): void {
+  charge();
   // writes the value; the caller has written the key or "- " (at column) already
   if (depth > 200) throw new NotEvaluated('toYaml of data nested deeper than 200 levels');
   if (v instanceof Unk) throw new NotEvaluated(v.reason);
@@ -307,6 +310,7 @@ function emit(v: V, indent: number, depth: number, out: string[], column: number
 
 /** A block collection at `indent`; `inline` when its first line continues a "- " already written. */
 function emitBlock(v: V[] | Map<string, V>, indent: number, depth: number, lines: string[], firstPrefix: string | undefined): void {
+  charge(Array.isArray(v) ? v.length : v.size);
   if (depth > 200) throw new NotEvaluated('toYaml of data nested deeper than 200 levels');
   const pad = ' '.repeat(indent);
   let first = true;
