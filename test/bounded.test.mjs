@@ -243,3 +243,34 @@ test('Helm regexMatch and regexReplaceAll run in linear time (RE2, as Go): a pat
   assert.equal(res[1].text, '50'.repeat(20));
   assert.equal(res.at(-1).text, 'true x[a|b|]y true');
 });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Item 9: workspace/didChangeWatchedFiles in bulk. Each notification naming a non-manifest (a chart's Chart.yaml) used
+// to re-check every open file at once: 20,000 of them kept the server busy for minutes. They are coalesced: the
+// number of re-checks is bounded (counted: diagnostics published per file), and a hover sent after them is answered.
+test('watched files: 20,000 notifications naming a chart file are coalesced; re-checks are counted, hover is answered', { timeout: 240000 }, async () => {
+  const { withLspClient, uriOf, withTimeout } = await import('./helpers/lsp-client.mjs');
+  const files = { '.skewguard.yaml': K8S_WINDOW('1.21..1.25'), 'app/Chart.yaml': 'apiVersion: v2\nname: app\nversion: 1.0.0\n' };
+  const OPEN = 20;
+  for (let i = 0; i < OPEN; i++) files[`m/d${i}.yaml`] = `apiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: c${i}\nspec:\n  schedule: "* * * * *"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          containers:\n          - name: x\n            image: busybox\n`;
+  await withLspClient(files, async (client, dir) => {
+    const uris = [];
+    for (let i = 0; i < OPEN; i++) {
+      const u = uriOf(path.join(dir, `m/d${i}.yaml`));
+      uris.push(u);
+      await client.open(u, files[`m/d${i}.yaml`]);
+    }
+    const before = uris.map((u) => client.count(u));
+    const chart = uriOf(path.join(dir, 'app/Chart.yaml'));
+    const sent = [];
+    for (let n = 0; n < 20000; n++) sent.push(client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: chart, type: 2 }] }));
+    await Promise.all(sent);
+    const h = await withTimeout(client.request('textDocument/hover', { textDocument: { uri: uris[0] }, position: { line: 0, character: 14 } }), 60000, 'hover not answered within 60 s after 20,000 watched-file notifications');
+    assert.ok(h && JSON.stringify(h).includes('batch/v1beta1'), JSON.stringify(h));
+    // Let the re-checks finish (the last batch is re-checked), then count them.
+    await client.waitFor(uris[OPEN - 1], () => true, { since: before[OPEN - 1] });
+    await new Promise((r) => setTimeout(r, 500));
+    const rechecks = uris.map((u, i) => client.count(u) - before[i]);
+    assert.ok(rechecks.every((n) => n >= 1 && n <= 200), `re-checks per file: ${rechecks.join(', ')} (20,000 notifications)`);
+  }, { settings: { skewguard: { debounceMs: 0 } } });
+});
