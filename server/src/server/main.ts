@@ -255,15 +255,17 @@ connection.onDidChangeConfiguration(async (change) => {
 });
 
 // Watched-file events are coalesced (issue #25 item 9): each notification only notes what changed (O(1)); the work is
-// done once per WATCHED_COALESCE_MS, and the re-checks it starts run one document per turn of the event loop (a hover
-// is answered between two), a newer batch cancelling the re-checks the older one had not run yet. 20,000
-// notifications each re-checking every open file at once left hover unanswered for seconds.
+// done WATCHED_COALESCE_MS after the last one (at most WATCHED_MAX_WAIT_MS after the first of a stream), and the
+// re-checks it starts run one document per turn of the event loop (a hover is answered between two), a newer batch
+// cancelling the re-checks the older one had not run yet. 20,000 notifications each re-checking every open file at
+// once left hover unanswered for seconds.
 const WATCHED_COALESCE_MS = 50;
-let watchedPending: { all: boolean; manifests: Set<string> } | undefined;
+const WATCHED_MAX_WAIT_MS = 1000;
+let watchedPending: { all: boolean; manifests: Set<string>; since: number } | undefined;
 let watchedTimer: NodeJS.Timeout | undefined;
 connection.onDidChangeWatchedFiles((p) => {
   files.invalidate();
-  const pending = (watchedPending ??= { all: false, manifests: new Set() });
+  const pending = (watchedPending ??= { all: false, manifests: new Set(), since: Date.now() });
   // Only manifests changed (no .skewguard.yaml, localhost.yml or chart file): only the workspace's CRD index may be stale.
   if (p?.changes?.length && p.changes.every((c) => onlyManifest(c.uri))) {
     if (!pending.all) for (const c of p.changes) { if (pending.manifests.size >= 20000) { pending.all = true; break; } pending.manifests.add(c.uri); }
@@ -272,7 +274,8 @@ connection.onDidChangeWatchedFiles((p) => {
     pending.all = true;
     pending.manifests.clear();
   }
-  watchedTimer ??= setTimeout(flushWatched, WATCHED_COALESCE_MS);
+  if (watchedTimer) clearTimeout(watchedTimer);
+  watchedTimer = setTimeout(flushWatched, Math.max(0, Math.min(WATCHED_COALESCE_MS, pending.since + WATCHED_MAX_WAIT_MS - Date.now())));
 });
 
 function flushWatched(): void {

@@ -48,7 +48,12 @@ export type FileRead =
 export function readFileUpTo(file: string, limit: number): FileRead {
   let fd: number;
   try { fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0)); } catch (e) {
-    return { code: (e as NodeJS.ErrnoException).code, message: (e as Error).message };
+    const code = (e as NodeJS.ErrnoException).code;
+    // Windows refuses to open a folder (EISDIR, EPERM, EACCES): a folder all the same, not an unreadable file.
+    if (code === 'EISDIR' || code === 'EPERM' || code === 'EACCES') {
+      try { if (fs.statSync(file).isDirectory()) return { code: 'EISDIR', message: `EISDIR: illegal operation on a directory, read '${file}'`, notFile: 'a folder' }; } catch { /* as it was */ }
+    }
+    return { code, message: (e as Error).message };
   }
   try {
     const st = fs.fstatSync(fd);
