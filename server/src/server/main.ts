@@ -288,7 +288,7 @@ function flushWatched(): void {
   for (const uri of pending.manifests) { const f = uriToPath(uri); if (!ws.openTexts.has(f)) crdIndexChanged(uri, undefined); }
 }
 
-/** Re-checks queued by a watched-file batch: one per turn of the event loop; a newer batch replaces the queue. */
+/** Re-checks queued by a watched-file batch: one per turn of the event loop (setTimeout: a web worker has no setImmediate); a newer batch replaces the queue. */
 let recheckQueue: string[] = [];
 let recheckRunning = false;
 function recheckInTurns(uris: string[]): void {
@@ -301,9 +301,9 @@ function recheckInTurns(uris: string[]): void {
     const d = documents.get(uri);
     // A document with its own debounced run pending (an edit) is left to it.
     if (d && !timers.has(uri)) validate(d);
-    setImmediate(next);
+    setTimeout(next, 0);
   };
-  setImmediate(next);
+  setTimeout(next, 0);
 }
 
 /** A watched-file change that is a plain manifest's (not a config, localhost.yml or a Helm chart's file). */
