@@ -1,6 +1,8 @@
 // Which files lsp-lint checks: explicit files always; directories walked for the file kinds skewguard
 // serves, respecting .gitignore files and the config's `ignore` list; glob patterns matched under their base.
 import * as fs from 'node:fs';
+import { readTextUpTo } from '../shared/bounded-read';
+import { MAX_FILE_BYTES } from '../shared/limits';
 import * as path from 'node:path';
 import { gitignoreMatcher } from '../engine/glob';
 import picomatch from 'picomatch';
@@ -97,7 +99,9 @@ interface Layer { dir: string; ig: { ignores(path: string): boolean } }
 
 function readGitignore(dir: string): Layer | undefined {
   try {
-    const text = fs.readFileSync(path.join(dir, '.gitignore'), 'utf8');
+    // Bounded whatever stat says (a .gitignore may be a link to a file that reads without end).
+    const text = readTextUpTo(path.join(dir, '.gitignore'), MAX_FILE_BYTES);
+    if (text === undefined) return undefined;
     return { dir, ig: gitignoreMatcher([text]) };
   } catch { return undefined; }
 }

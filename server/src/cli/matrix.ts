@@ -1,12 +1,12 @@
 // The files × steps matrix of a run, for the html and markdown reports: files grouped by their window (family and
 // steps, as the server said them), each cell the findings that concern that step (engine/steps.ts reads them from
 // the finding's data, as the editor's per-step code lens does).
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { sevName, type FileReport } from './format';
 import { findingSteps } from '../engine/steps';
 import { MAX_FILE_BYTES } from '../shared/limits';
+import { readFileUpTo } from '../shared/bounded-read';
 
 export type Verdict = 'fail' | 'warn' | 'note' | 'pass';
 
@@ -93,9 +93,9 @@ export const windowLabel = (steps: readonly string[]): string => (steps.length >
  */
 export function sourceLines(file: string): string[] | undefined {
   try {
-    const st = fs.statSync(file);
-    if (!st.isFile() || st.size > MAX_FILE_BYTES) return undefined;
-    const buf = fs.readFileSync(file);
+    const r = readFileUpTo(file, MAX_FILE_BYTES);
+    if (!('bytes' in r)) return undefined;
+    const buf = r.bytes;
     if (buf.subarray(0, 8192).includes(0)) return undefined;
     return buf.toString('utf8').replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
   } catch { return undefined; }

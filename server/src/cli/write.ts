@@ -46,28 +46,7 @@ export function removeStaleTemporaries(dir: string): void {
 }
 
 /** Reads at most `limit` bytes of an open file. */
-export function readBounded(fd: number, limit: number, sizeHint?: number): Buffer {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  // The first read asks for what fstat said plus one byte (to see a file that grew); a 1 MB buffer per file made
-  // a 10,000-file run allocate 10 GB and spend a second in the garbage collector. Later reads grow to 1 MB.
-  let next = sizeHint !== undefined ? sizeHint + 1 : 64 * 1024;
-  while (total < limit) {
-    const buf = Buffer.allocUnsafe(Math.max(1, Math.min(next, limit - total)));
-    next = Math.min(1 << 20, Math.max(64 * 1024, next * 2));
-    let n: number;
-    try { n = fs.readSync(fd, buf, 0, buf.length, null); } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10); continue; }
-      throw e;
-    }
-    if (n === 0) break;
-    chunks.push(n === buf.length ? buf : buf.subarray(0, n));
-    total += n;
-    // A regular file (sizeHint) that gave less than was asked is at its end; a pipe's short read says nothing.
-    if (sizeHint !== undefined && n < buf.length) break;
-  }
-  return Buffer.concat(chunks, total);
-}
+export { readBounded } from '../shared/bounded-read';
 
 const same = (a: fs.Stats, s: ReadState) => a.size === s.size && a.mtimeMs === s.mtimeMs && a.ino === s.ino && a.dev === s.dev;
 

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { walkFolders, unreadableNote } from './walk';
 import { MAX_FILE_BYTES } from '../shared/limits';
+import { readFileUpTo, whyNotRead } from '../shared/bounded-read';
 import { workspaceFacts, type NeighbourFacts } from '../engine/families/registry';
 
 type CrdFacts = NonNullable<NeighbourFacts['crds']>;
@@ -160,7 +161,9 @@ export class CrdIndex {
     if (!st.isFile()) part = { found: [], notRead: [`${rel} was not read (not a regular file${st.isSymbolicLink() ? ': a link is not followed' : ''})`] };
     else if (st.size > MAX_FILE_BYTES) part = { found: [], notRead: [`${rel} was not read (over ${MAX_FILE_BYTES} bytes)`] };
     else {
-      try { part = workspaceFacts.crdsOfArchive(fs.readFileSync(abs), rel); } catch (e) { part = { found: [], notRead: [`${rel} was not read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`] }; }
+      const r = readFileUpTo(abs, MAX_FILE_BYTES);
+      if ('bytes' in r) part = workspaceFacts.crdsOfArchive(r.bytes, rel);
+      else part = { found: [], notRead: [`${rel} was not read (${'over' in r ? whyNotRead(r, MAX_FILE_BYTES) : r.code ?? r.notFile ?? r.message})`] };
     }
     if (this.archiveParts.size >= 256) this.archiveParts.clear();
     this.archiveParts.set(abs, { stamp, part });
@@ -277,7 +280,11 @@ export class CrdIndex {
         try { size = fs.statSync(p).size; } catch { /* read below says it */ }
         if (size > MAX_FILE_BYTES) { problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": ${shown} is over ${MAX_FILE_BYTES} bytes and was not read` }); continue; }
         const text = this.readText(p);
-        if (text === undefined) { problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": ${shown} cannot be read` }); continue; }
+        if (text === undefined) {
+          const r = readFileUpTo(p, MAX_FILE_BYTES);
+          problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": ${shown} ${'over' in r ? `was not read: ${whyNotRead(r, MAX_FILE_BYTES)}` : 'cannot be read'}` });
+          continue;
+        }
         let ds: CrdDef[] = [];
         try { ds = workspaceFacts.crdsOfText(text, shown); } catch (e) { problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": ${shown} does not parse (${(e as Error).message})` }); continue; }
         defs += ds.length;

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FileAccess } from '../engine/files';
 import { MAX_FILE_BYTES } from '../shared/limits';
+import { readFileUpTo, whyNotRead } from '../shared/bounded-read';
 
 const BOUND = 20000;
 
@@ -86,12 +87,12 @@ export class ServerFiles implements FileAccess {
     const hit = this.bytes.get(p);
     if (hit !== undefined) return hit ?? undefined;
     let b: Uint8Array | null = null;
-    try {
-      const st = fs.statSync(p);
-      if (st.isFile() && st.size <= MAX_FILE_BYTES) b = fs.readFileSync(p);
-      else if (st.isFile()) this.note(p, `over the size limit (${st.size} bytes; at most ${MAX_FILE_BYTES} are read)`);
-      else if (!st.isDirectory()) this.note(p, 'not a regular file');
-    } catch (e) { this.failed(p, e, ['ENOENT', 'ENOTDIR']); }
+    // Read in bounded chunks whatever stat says (a file stat calls regular may read without end: /proc/self/pagemap).
+    const r = readFileUpTo(p, MAX_FILE_BYTES);
+    if ('bytes' in r) b = r.bytes;
+    else if ('over' in r) this.note(p, whyNotRead(r, MAX_FILE_BYTES));
+    else if (r.notFile) { if (r.notFile !== 'a folder') this.note(p, 'not a regular file'); }
+    else this.failed(p, Object.assign(new Error(r.message), { code: r.code }), ['ENOENT', 'ENOTDIR']);
     // Texts are kept in `texts`; bytes only for archives (the caller asks readBytes only for those).
     if (this.bytes.size >= 256) this.bytes.clear();
     this.bytes.set(p, b);

@@ -20,6 +20,8 @@
 // HELM_PLUGINS and KUBECONFIG all point into a temporary folder, and no proxy variables are passed. Every wait is
 // bounded: a render that fails, times out or prints too much is reported as not rendered, with why.
 import * as fs from 'node:fs';
+import { readFileUpTo, readTextUpTo } from '../shared/bounded-read';
+import { MAX_FILE_BYTES } from '../shared/limits';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -496,7 +498,7 @@ export class HelmRenderer {
       const f = path.join(chartRoot, ...template.split('/'));
       const o = overlay?.(f);
       if (o !== undefined) return o;
-      try { return fs.readFileSync(f, 'utf8'); } catch { return undefined; }
+      return readTextUpTo(f, MAX_FILE_BYTES);
     };
     return { chartRoot, step, ok: true, emissions: emissionsOf(parseRendered(raw.manifests), read), helmVersion: version };
   }
@@ -521,11 +523,12 @@ function contentKey(chartRoot: string, values: string[], overlay?: (file: string
     const abs = path.join(chartRoot, ...f.split('/'));
     const o = overlay?.(abs);
     let body: Buffer | string;
-    try { body = fs.readFileSync(abs); } catch { body = '\0missing'; }
+    const r = readFileUpTo(abs, MAX_FILE_BYTES);
+    body = 'bytes' in r ? r.bytes : 'over' in r ? '\0over' : '\0missing';
     if (o !== undefined && (typeof body === 'string' || o !== body.toString('utf8'))) { body = o; overlaid = true; }
     h.update(f).update('\0').update(body).update('\0');
   }
-  for (const v of values) { h.update(`values:${v}\0`); try { h.update(fs.readFileSync(v)); } catch { h.update('\0missing'); } }
+  for (const v of values) { h.update(`values:${v}\0`); const r = readFileUpTo(v, MAX_FILE_BYTES); h.update('bytes' in r ? r.bytes : 'over' in r ? '\0over' : '\0missing'); }
   return { hash: h.digest('hex'), overlaid };
 }
 

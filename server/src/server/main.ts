@@ -255,19 +255,59 @@ connection.onDidChangeConfiguration(async (change) => {
   revalidateAll();
 });
 
+// Watched-file events are coalesced (issue #25 item 9): each notification only notes what changed (O(1)); the work is
+// done WATCHED_COALESCE_MS after the last one (at most WATCHED_MAX_WAIT_MS after the first of a stream), and the
+// re-checks it starts run one document per turn of the event loop (a hover is answered between two), a newer batch
+// cancelling the re-checks the older one had not run yet. 20,000 notifications each re-checking every open file at
+// once left hover unanswered for seconds.
+const WATCHED_COALESCE_MS = 50;
+const WATCHED_MAX_WAIT_MS = 1000;
+let watchedPending: { all: boolean; manifests: Set<string>; since: number } | undefined;
+let watchedTimer: NodeJS.Timeout | undefined;
 connection.onDidChangeWatchedFiles((p) => {
+  files.invalidate();
+  const pending = (watchedPending ??= { all: false, manifests: new Set(), since: Date.now() });
   // Only manifests changed (no .skewguard.yaml, localhost.yml or chart file): only the workspace's CRD index may be stale.
   if (p?.changes?.length && p.changes.every((c) => onlyManifest(c.uri))) {
-    files.invalidate();
-    for (const c of p.changes) { const f = uriToPath(c.uri); if (!ws.openTexts.has(f)) crdIndexChanged(c.uri, undefined); }
-    // A file whose findings were published while it was not open changed on disk: its findings are checked again.
-    recheckClosed(p.changes.map((c) => c.uri));
-    return;
+    if (!pending.all) for (const c of p.changes) { if (pending.manifests.size >= 20000) { pending.all = true; break; } pending.manifests.add(c.uri); }
+  } else {
+    // .skewguard.yaml, a localhost.yml or a chart's file changed on disk: reload facts and re-check open files.
+    pending.all = true;
+    pending.manifests.clear();
   }
-  // .skewguard.yaml, a localhost.yml or a chart's file changed on disk: reload facts and re-check open files.
-  files.invalidate();
-  revalidateAll();
+  if (watchedTimer) clearTimeout(watchedTimer);
+  watchedTimer = setTimeout(flushWatched, Math.max(0, Math.min(WATCHED_COALESCE_MS, pending.since + WATCHED_MAX_WAIT_MS - Date.now())));
 });
+
+function flushWatched(): void {
+  watchedTimer = undefined;
+  const pending = watchedPending;
+  watchedPending = undefined;
+  if (!pending) return;
+  files.invalidate();
+  if (pending.all) { revalidateAll(true); return; }
+  for (const uri of pending.manifests) { const f = uriToPath(uri); if (!ws.openTexts.has(f)) crdIndexChanged(uri, undefined); }
+  // A file whose findings were published while it was not open changed on disk: its findings are checked again.
+  recheckClosed([...pending.manifests]);
+}
+
+/** Re-checks queued by a watched-file batch: one per turn of the event loop (setTimeout: a web worker has no setImmediate); a newer batch replaces the queue. */
+let recheckQueue: string[] = [];
+let recheckRunning = false;
+function recheckInTurns(uris: string[]): void {
+  recheckQueue = uris;
+  if (recheckRunning) return;
+  recheckRunning = true;
+  const next = () => {
+    const uri = recheckQueue.shift();
+    if (uri === undefined) { recheckRunning = false; return; }
+    const d = documents.get(uri);
+    // A document with its own debounced run pending (an edit) is left to it.
+    if (d && !timers.has(uri)) validate(d);
+    setTimeout(next, 0);
+  };
+  setTimeout(next, 0);
+}
 
 /** A watched-file change that is a plain manifest's (not a config, localhost.yml or a Helm chart's file). */
 const onlyManifest = (uri: string) => /\.(ya?ml|json)$/i.test(uri) && !affectsWorkspace(uri) && !/\/(templates|charts)\/|\/(Chart|values)\.ya?ml$/.test(uri);
@@ -483,10 +523,11 @@ function workspaceChanged(uri: string, delay: number): void {
   void connection.sendNotification(ConfigChangedNotification, {});
 }
 
-function revalidateAll(): void {
+function revalidateAll(inTurns = false): void {
   ws.invalidateAll();
   helm.reset();
-  for (const d of documents.all()) schedule(d, 0);
+  if (inTurns) recheckInTurns(documents.all().map((d) => d.uri));
+  else { recheckQueue = []; for (const d of documents.all()) schedule(d, 0); }
   recheckClosed();
   publishConfigProblems();
   void connection.sendNotification(ConfigChangedNotification, {});
@@ -886,9 +927,9 @@ function recheckClosed(only?: string[]): void {
   const slice = () => {
     if (run !== recheckRun || shutdownRequested) return;
     for (const uri of queue.splice(0, RECHECK_SLICE)) checkClosedAgain(uri);
-    if (queue.length) setImmediate(slice);
+    if (queue.length) setTimeout(slice, 0);
   };
-  setImmediate(slice);
+  setTimeout(slice, 0);
 }
 
 function checkClosedAgain(uri: string): void {

@@ -2,13 +2,13 @@
 // workspace folder (the same walk, cli/files.ts: .gitignore, always-skipped folders; ignore: as everywhere, in the
 // check itself), checked by this server with their diagnostics published (the Problems panel), or their fix-all edits
 // returned as one workspace edit. Open buffers win over the disk. Bounded: at most MAX_FILES files, said when cut.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Connection, TextEdit } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { collectFiles } from '../cli/files';
 import { MAX_FILE_BYTES } from '../shared/limits';
+import { readFileUpTo } from '../shared/bounded-read';
 import type { WorkspaceState } from './workspace';
 import type { Diagnostic } from '../engine/types';
 
@@ -31,9 +31,11 @@ export const MAX_NOT_FIXED = 200;
 /** A workspace file's text as the workspace check reads it (size limit, binary files), or why it is not read. */
 export function readWorkspaceFile(f: string): { text: string } | { reason: string } {
   try {
-    const st = fs.statSync(f);
-    if (st.size > MAX_FILE_BYTES) return { reason: `over ${MAX_FILE_BYTES} bytes` };
-    const buf = fs.readFileSync(f);
+    // Bounded whatever stat says (a file stat calls regular may read without end).
+    const r = readFileUpTo(f, MAX_FILE_BYTES);
+    if ('over' in r) return { reason: `over ${MAX_FILE_BYTES} bytes` };
+    if (!('bytes' in r)) return { reason: r.notFile ? `${r.notFile}, not a regular file` : r.message };
+    const buf = r.bytes;
     if (buf.subarray(0, 8192).includes(0)) return { reason: 'binary' };
     return { text: buf.toString('utf8').replace(/^\uFEFF/, '') };
   } catch (e) { return { reason: (e as Error).message }; }

@@ -9,6 +9,7 @@ import { ruleIds } from '../engine/rules';
 import { memoIn } from '../engine/memo';
 import { parseYaml } from '../engine/parse/yaml';
 import { MAX_FILE_BYTES } from '../shared/limits';
+import { readFileUpTo, readTextUpTo } from '../shared/bounded-read';
 import { CrdIndex } from './crd-index';
 import { walkFolders, unreadableNote } from './walk';
 import { walkKataChain } from './kata-chain';
@@ -32,7 +33,7 @@ export class WorkspaceState {
   readonly crds = new CrdIndex((p) => {
     const open = this.openTexts.get(p);
     if (open !== undefined) return open;
-    try { return fs.statSync(p).size <= MAX_FILE_BYTES ? fs.readFileSync(p, 'utf8') : undefined; } catch { return undefined; }
+    return readTextUpTo(p, MAX_FILE_BYTES);
   }, () => this.openTexts.keys(), (p) => this.ignoredForCrds(p));
 
   /** Whether the ignore: lists leave a file out (set by the server: engine/ignore.ts with the file's configuration). */
@@ -104,7 +105,8 @@ export class WorkspaceState {
         const p = path.join(dir, n);
         let text = this.openTexts.get(p);
         if (text === undefined) {
-          try { if (fs.statSync(p).size > 512 * 1024) continue; text = fs.readFileSync(p, 'utf8'); } catch { continue; }
+          text = readTextUpTo(p, 512 * 1024);
+          if (text === undefined) continue;
         }
         for (const f of workspaceFacts.folderFacts(text)) found.push({ file: p, ...f });
       }
@@ -176,7 +178,7 @@ export class WorkspaceState {
   private readText(p: string): string | undefined {
     const open = this.openTexts.get(p);
     if (open !== undefined) return open;
-    try { return fs.readFileSync(p, 'utf8'); } catch { return undefined; }
+    return readTextUpTo(p, MAX_FILE_BYTES);
   }
 
   loadConfigFile(p: string): LoadedConfig | null {
@@ -297,7 +299,10 @@ export function readConfigText(p: string, open?: string): { text: string } | { p
     // A FIFO or a device would block the read or never end.
     if (!st.isFile()) return { problem: `cannot read ${name}: it is not a regular file` };
     if (st.size > CONFIG_MAX_BYTES) return { problem: `${name} is ${st.size} bytes; a configuration is read only up to ${CONFIG_MAX_BYTES} bytes (1 MiB), so it is not used` };
-    try { text = fs.readFileSync(p, 'utf8'); } catch (e) { return { problem: `cannot read ${name}: ${(e as Error).message}` }; }
+    const r = readFileUpTo(p, CONFIG_MAX_BYTES);
+    if ('over' in r) return { problem: `${name} reads more than ${CONFIG_MAX_BYTES} bytes (its size says ${st.size}); a configuration is read only up to ${CONFIG_MAX_BYTES} bytes (1 MiB), so it is not used` };
+    if (!('bytes' in r)) return { problem: `cannot read ${name}: ${r.notFile ? `it is ${r.notFile}, not a regular file` : r.message}` };
+    text = r.bytes.toString('utf8');
   }
   if (text.length > CONFIG_MAX_BYTES) return { problem: `${name} is ${text.length} characters; a configuration is read only up to ${CONFIG_MAX_BYTES} (1 MiB), so it is not used` };
   if (text.includes('\u0000')) return { problem: `${name} is a binary file (it holds NUL bytes), not YAML; it is not used` };
@@ -306,7 +311,7 @@ export function readConfigText(p: string, open?: string): { text: string } | { p
 
 /** A file's text on disk, or undefined when it is missing, unreadable or too large to be a config. */
 export function readDisk(file: string): string | undefined {
-  try { return fs.statSync(file).size <= 512 * 1024 ? fs.readFileSync(file, 'utf8') : undefined; } catch { return undefined; }
+  return readTextUpTo(file, 512 * 1024);
 }
 
 const SKIP_DIRS = new Set([...ALWAYS_SKIPPED_FOLDERS, 'dist', 'out', '.vscode-test', 'vendor']);

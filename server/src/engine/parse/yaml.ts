@@ -343,6 +343,12 @@ interface DocumentScan {
   undefinedAlias?: Alias;
   /** Whether the undefined alias's anchor is set after it. */
   anchorLater?: boolean;
+  /**
+   * The first alias inside the node its anchor names (`spec: &s {template: *s}`): a cycle, not a repetition. toJS()
+   * makes a value that holds itself, and every walk over it (the field walk, a CRD's schema walk) would never end;
+   * kubectl and Helm (go-yaml) refuse it ("anchor value contains itself").
+   */
+  cyclicAlias?: Alias;
 }
 
 /**
@@ -380,6 +386,9 @@ function scanDocument(doc: Document.Parsed): DocumentScan {
       ALIAS_TARGET.set(n, target);
       Object.defineProperty(n, 'resolve', { value: resolveKnownTarget, configurable: true, writable: true, enumerable: false });
       if (!target && !scan.undefinedAlias) scan.undefinedAlias = n;
+      // The anchor's node is one this alias is inside of (visit order: it is set before its children are seen).
+      const tr = target?.range, ar = n.range;
+      if (tr && ar && !scan.cyclicAlias && tr[0] <= ar[0] && ar[1] <= tr[2]) scan.cyclicAlias = n;
       continue;
     }
     if (!isNode(n)) continue;
@@ -463,6 +472,14 @@ function parseFull(text: string): ParsedChunk {
     errors.push({
       message: scan.anchorLater ? `alias *${name} is not defined before it is used (its anchor &${name} comes later)` : `alias *${name} is not defined`,
       start: r[0], end: Math.max(r[0] + 1, r[1]), code: 'UNDEFINED_ALIAS',
+    });
+    errors.sort((a, b) => a.start - b.start);
+  } else if (scan.cyclicAlias) {
+    const r = scan.cyclicAlias.range ?? [0, 0];
+    const name = scan.cyclicAlias.source;
+    errors.push({
+      message: `alias *${name} is inside the node its anchor &${name} names: a cycle (kubectl and Helm refuse it: "anchor value contains itself"); this document is not checked`,
+      start: r[0], end: Math.max(r[0] + 1, r[1]), code: 'CYCLIC_ALIAS',
     });
     errors.sort((a, b) => a.start - b.start);
   } else try {

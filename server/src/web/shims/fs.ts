@@ -107,12 +107,41 @@ export const mkdirSync = readOnly;
 export const renameSync = readOnly;
 export const unlinkSync = readOnly;
 export const rmSync = readOnly;
-export const openSync = readOnly;
+
+// Descriptors for reading only (shared/bounded-read.ts reads every file in bounded chunks through them).
+const open = new Map<number, { p: string; e: Entry; pos: number; bytes?: Uint8Array }>();
+let nextFd = 3;
+export function openSync(p: string, flags?: number | string): number {
+  if (flags !== undefined && flags !== 'r' && typeof flags === 'number' && (flags & 3) !== 0) readOnly();
+  const e = entries.get(clean(String(p)));
+  if (!e) throw fsError('ENOENT', 'open', p);
+  const fd = nextFd++;
+  open.set(fd, { p: String(p), e, pos: 0 });
+  return fd;
+}
+function described(fd: number) {
+  const d = open.get(fd);
+  if (!d) { const err = new Error('EBADF: bad file descriptor') as Error & { code: string }; err.code = 'EBADF'; throw err; }
+  return d;
+}
+export function fstatSync(fd: number): Stats { return new Stats(described(fd).e); }
+export function readSync(fd: number, buf: Uint8Array, offset: number, length: number, position: number | null): number {
+  const d = described(fd);
+  if (d.e.kind === 'dir') throw fsError('EISDIR', 'read', d.p);
+  if (d.e.data === undefined) throw fsError('EIO', 'read', d.p, d.e.why ?? 'the web extension was not given this file');
+  const bytes = (d.bytes ??= typeof d.e.data === 'string' ? encoder.encode(d.e.data) : d.e.data);
+  const at = position ?? d.pos;
+  const n = Math.max(0, Math.min(length, bytes.length - at));
+  buf.set(bytes.subarray(at, at + n), offset);
+  if (position === null || position === undefined) d.pos += n;
+  return n;
+}
+export function closeSync(fd: number): void { open.delete(fd); }
 export const realpathSync = (p: string) => p;
-export const constants = { F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1 };
+export const constants = { F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1, O_RDONLY: 0 };
 export const promises = {};
 
 export default {
-  existsSync, statSync, lstatSync, readFileSync, readdirSync, writeFileSync, mkdirSync, renameSync, unlinkSync, rmSync, openSync, realpathSync,
+  existsSync, statSync, lstatSync, readFileSync, readdirSync, writeFileSync, mkdirSync, renameSync, unlinkSync, rmSync, openSync, fstatSync, readSync, closeSync, realpathSync,
   constants, promises, Stats, Dirent,
 };

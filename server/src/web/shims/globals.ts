@@ -34,6 +34,7 @@ export class Buffer extends Uint8Array {
     return b;
   }
   static alloc(n: number): Buffer { return new Buffer(n); }
+  static allocUnsafe(n: number): Buffer { return new Buffer(n); }
   static isBuffer(x: unknown): boolean { return x instanceof Buffer; }
   static byteLength(s: string | Uint8Array): number { return typeof s === 'string' ? enc.encode(s).length : s.byteLength; }
   static concat(list: Uint8Array[]): Buffer {

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import type { FileAccess } from '../../files';
 import { parseYaml, type YamlFile } from '../../parse/yaml';
-import { readTgz } from './tar';
+import { readTgz, MAX_UNPACKED } from './tar';
 
 export interface ChartText { abs: string; text: string; yaml: YamlFile; value: any }
 export interface ChartTemplate {
@@ -118,7 +118,7 @@ function readText(src: Source, rel: string): ChartText | undefined {
   return { abs: src.id(rel), text, yaml, value: doc && !doc.errors.length ? doc.value : undefined };
 }
 
-function load(src: Source, prefix: string, dirId: string, archive: string | undefined, depth: number, budget: { templates: number }): Chart {
+function load(src: Source, prefix: string, dirId: string, archive: string | undefined, depth: number, budget: { templates: number; unpacked: number }): Chart {
   const chartYaml = readText(src, 'Chart.yaml');
   const values = readText(src, 'values.yaml') ?? readText(src, 'values.yml');
   const meta = isObj(chartYaml?.value) ? chartYaml!.value : {};
@@ -129,7 +129,9 @@ function load(src: Source, prefix: string, dirId: string, archive: string | unde
   // A values file that is there but not read (unreadable, over the size limit) is not the same as none: said, at it.
   if (!values) {
     const listed = (src.list('') ?? []).find((e) => !e.dir && /^values\.ya?ml$/.test(e.name));
-    if (listed) chart.problems.push({ file: src.id(listed.name), message: "not read (unreadable, or over the size limit): the chart's templates are rendered without its default values" });
+    // A link is not listed, but it is read: why it gave nothing (a file that reads past the size limit) is said too.
+    const why = src.unreadable('values.yaml') ?? src.unreadable('values.yml');
+    if (listed || why) chart.problems.push({ file: src.id(listed?.name ?? 'values.yaml'), message: `not read (${why ?? 'unreadable, or over the size limit'}): the chart's templates are rendered without its default values` });
   }
   // A folder that is there but cannot be listed is not an empty one: said on the chart's Chart.yaml.
   const listed = (rel: string, what: string) => {
@@ -177,8 +179,10 @@ function load(src: Source, prefix: string, dirId: string, archive: string | unde
       const abs = src.id(r);
       const bytes = src.bytes(r);
       if (!bytes) { chart.problems.push({ file: abs, message: archive ? 'a packaged chart inside a packaged chart is not read' : 'not read (unreadable, or over the size limit)' }); continue; }
-      const tar = readTgz(bytes);
+      // The chart's packaged dependencies share one unpacked budget (24 archives of 150 MB each are not read 24 times).
+      const tar = readTgz(bytes, budget.unpacked);
       if ('error' in tar) { chart.problems.push({ file: abs, message: `not read: ${tar.error}` }); continue; }
+      budget.unpacked -= tar.unpacked ?? 0;
       // Helm packages a chart as <name>/Chart.yaml …: the first folder holding a Chart.yaml.
       const inner = tar.entries.map((x) => x.name).filter((n) => /^[^/]+\/Chart\.yaml$/.test(n)).map((n) => n.slice(0, -'/Chart.yaml'.length))[0];
       if (inner === undefined) { chart.problems.push({ file: abs, message: 'not read: the archive holds no <chart>/Chart.yaml' }); continue; }
@@ -205,7 +209,7 @@ export function loadChart(top: string, files: FileAccess): Chart {
   const stamp = files.stamp?.();
   const hit = m.get(top);
   if (hit && hit.stamp === stamp && stamp !== undefined) return hit.chart;
-  const chart = load(diskSource(top, files), '', top, undefined, 0, { templates: MAX_TEMPLATES });
+  const chart = load(diskSource(top, files), '', top, undefined, 0, { templates: MAX_TEMPLATES, unpacked: MAX_UNPACKED });
   if (m.size > 512) m.clear();
   m.set(top, { stamp, chart });
   return chart;

@@ -8,9 +8,15 @@ export interface TarEntry { name: string; text: string }
 export interface TarSkipped { name: string; why: string }
 export type TarResult = { entries: TarEntry[]; skipped: TarSkipped[] } | { error: string };
 
-/** At most this much unpacked data per archive (a chart is small; a gzip bomb is refused, not followed). */
-export const MAX_UNPACKED = 8 * MAX_FILE_BYTES;
+/**
+ * At most this much unpacked data per archive, and per chart for all its packaged dependencies together (a chart is
+ * small; a gzip bomb is refused, not followed): 40 MiB.
+ */
+export const MAX_UNPACKED = 2 * MAX_FILE_BYTES;
+/** At most this much per file in an archive (5 MiB): a bigger one is not read (said, as not checked), not parsed whole. */
+export const MAX_ENTRY_BYTES = MAX_FILE_BYTES / 4;
 const MAX_ENTRIES = 5000;
+const mib = (n: number) => `${Math.round((n / 1048576) * 10) / 10} MiB`;
 
 const str = (b: Uint8Array, start: number, len: number): string => {
   let end = start;
@@ -22,15 +28,20 @@ const octal = (b: Uint8Array, start: number, len: number): number => {
   return /^[0-7]+$/.test(s) ? parseInt(s, 8) : NaN;
 };
 
-export function readTgz(bytes: Uint8Array): TarResult {
+/**
+ * The entries of a .tgz. `maxUnpacked`: what is left of the caller's budget (a chart's packaged dependencies share
+ * MAX_UNPACKED); `unpacked` in the result is what this archive took of it.
+ */
+export function readTgz(bytes: Uint8Array, maxUnpacked = MAX_UNPACKED): TarResult & { unpacked?: number } {
   let tar: Buffer;
+  const limit = Math.max(0, Math.min(maxUnpacked, MAX_UNPACKED));
   try {
     // node:zlib, loaded the first time a .tgz is read rather than at every server start.
-    tar = nodeZlib().gunzipSync(bytes, { maxOutputLength: MAX_UNPACKED });
+    tar = nodeZlib().gunzipSync(bytes, { maxOutputLength: Math.max(1, limit) });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     // ERR_WEB_EXTENSION: the web extension's zlib, which unpacks nothing (web/shims/misc.ts) — not the archive's fault.
-    return { error: code === 'ERR_BUFFER_TOO_LARGE' ? `more than ${MAX_UNPACKED / 1048576} MB unpacked` : code === 'ERR_WEB_EXTENSION' ? (e as Error).message : `not a gzip archive (${(e as Error).message})` };
+    return { error: code === 'ERR_BUFFER_TOO_LARGE' || code === 'ERR_OUT_OF_RANGE' ? (limit < MAX_UNPACKED ? `more than the ${mib(limit)} left of the ${mib(MAX_UNPACKED)} a chart's packaged dependencies may unpack to in all` : `more than ${mib(MAX_UNPACKED)} unpacked`) : code === 'ERR_WEB_EXTENSION' ? (e as Error).message : `not a gzip archive (${(e as Error).message})` };
   }
   const entries: TarEntry[] = [];
   const skipped: TarSkipped[] = [];
@@ -65,7 +76,12 @@ export function readTgz(bytes: Uint8Array): TarResult {
     }
     if (type !== '0' && type !== '\0' && type !== '7') continue; // folders, devices, FIFOs: not chart files
     if (entries.length >= MAX_ENTRIES) return { error: `more than ${MAX_ENTRIES} files` };
+    if (size > MAX_ENTRY_BYTES) {
+      // Not turned into text nor parsed: said where the archive is reported.
+      if (skipped.length < MAX_ENTRIES) skipped.push({ name: name.replace(/^\.\//, ''), why: `${size} bytes, over the ${mib(MAX_ENTRY_BYTES)} limit for a file in a packaged chart: not read, so it is not checked` });
+      continue;
+    }
     entries.push({ name: name.replace(/^\.\//, ''), text: data.toString('utf8').replace(/^\uFEFF/, '') });
   }
-  return { entries, skipped };
+  return { entries, skipped, unpacked: tar.length };
 }

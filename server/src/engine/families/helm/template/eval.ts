@@ -7,6 +7,7 @@ import { parseTemplate } from './parse';
 import { CHART_VALUES, GoStruct, TypedInt, Unk, UNORDERED, SHARED, SharedMutation, sharing, type Method, type ParamType, type V, fromJs, goType, isMap, truth } from './values';
 import { NotEvaluated, cmpStr, formatV } from './fmt';
 import { FUNCS, KNOWN_UNEVALUATED, type FnCtx } from './funcs';
+import { metered, chargeShallow, CHARS_PER_STEP } from './cost';
 
 export interface Capabilities { kubeVersion: string; has(apiVersion: string): boolean }
 export interface RenderScope {
@@ -86,7 +87,10 @@ class Renderer {
     return { name, path: t.path, list: t.root, start: 0, end: t.text.length, action: { start: 0, end: 0 } };
   }
 
+  /** Where the render is (the last action charged): what a builtin's charge over the budget is reported at. */
+  at: Loc = { path: '', start: 0, end: 0 };
   step(loc: Loc, n = 1): void {
+    this.at = loc;
     this.steps += n;
     if (this.steps > this.maxSteps) this.fail(loc, `evaluation budget of ${this.maxSteps} steps exceeded`);
   }
@@ -101,6 +105,7 @@ class Renderer {
   write(s: string, seg: Omit<Segment, 'outStart' | 'outEnd'>, loc: Loc): void {
     if (s.length === 0) return;
     if (this.out.len + s.length > this.maxOut) this.fail(loc, `output larger than ${this.maxOut} characters`);
+    if (s.length >= CHARS_PER_STEP) this.step(loc, Math.floor(s.length / CHARS_PER_STEP));
     // text captured by includes counts too: at most 10 times the output cap is written in all
     this.written += s.length;
     if (this.written > 10 * this.maxOut) this.fail(loc, `more than ${10 * this.maxOut} characters written (the output and every include's text)`);
@@ -545,7 +550,10 @@ class Renderer {
     };
     let result: V;
     try {
+      // The size of the inputs and of the result, at their top level (what is inside is charged as it is walked).
+      for (const a of argv) chargeShallow(a);
       result = f.fn(argv, ctx);
+      chargeShallow(result);
     } catch (e) {
       if (e instanceof NotEvaluated) return this.unk(e.message, loc);
       throw e;
@@ -782,7 +790,8 @@ function renderOnce(t: ParsedTemplate, scope: RenderScope, budget?: Budget): Ren
   let error: TemplateProblem | undefined;
   const data = topData(t, scope);
   try {
-    r.execList(t, t.root, data, [['$', data]]);
+    // Every builtin's work (nodes walked, characters made) is charged to this render's steps (template/cost.ts).
+    metered((n) => r.step(r.at, n), () => r.execList(t, t.root, data, [['$', data]]));
   } catch (e) {
     if (e instanceof RenderError) error = e.problem;
     else if (e instanceof RangeError) error = { path: t.path, start: 0, end: 0, message: 'evaluation too deep (JavaScript stack exhausted)' };

@@ -1,6 +1,7 @@
 // The part of Go's fmt that templates reach: %v of every value kind, Sprint/Sprintln spacing, Sprintf with the
 // verbs %s %d %v %q %t %f %x %X %o %b %c %e %g %T %%, flags + - # 0 space, width and precision. A verb or value
 // outside that throws NotEvaluated (the caller turns it into an Unknown), never a guess.
+import { charge } from './cost';
 import { GoStruct, TypedInt, Unk, UNORDERED, type V, goType } from './values';
 
 export class NotEvaluated extends Error {}
@@ -67,6 +68,7 @@ export function goQuote(s: string): string {
 
 /** fmt's %v of a value (the print of an operand). */
 export function formatV(v: V, depth = 0): string {
+  charge();
   if (depth > 100) throw new NotEvaluated('printing a value nested deeper than 100 levels');
   if (v === undefined || v === null) return '<nil>';
   switch (typeof v) {
@@ -238,6 +240,7 @@ function fmtFloat(f: number, verb: string, sp: Spec): string {
 }
 /** fmt's %!verb(type=value): the value printed with %v and the verb's own flags, width and precision. */
 function fmtValue(v: V, verb: string, sp: Spec, depth = 0): string {
+  charge();
   if (v instanceof Unk) throw new NotEvaluated(v.reason);
   if (verb === 'T') return pad(goType(v), sp, false);
   if (v === undefined || v === null) {

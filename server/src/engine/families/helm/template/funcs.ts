@@ -4,6 +4,8 @@
 import { CHART_VALUES, GoStruct, TypedInt, Unk, UNORDERED, mutating, type Method, type ParamType, type V, byteLen, empty, goKind, goType, int64, intOf, isMap, truth, findUnk } from './values';
 import { NotEvaluated, cmpStr, formatV, sprint, sprintf, sprintln } from './fmt';
 import { semverCompare, parseVersion, versionString } from './semver';
+import { charge } from './cost';
+import { RE2JS } from 're2js';
 import { toYaml, toJson, fromYaml, toPrettyJson, toRawJson, fromJson } from './yaml';
 import type { RenderScope } from './eval';
 import { nodeCrypto } from '../../../../shared/lazy-node';
@@ -226,26 +228,13 @@ function indent(n: bigint, s: string, c: FnCtx): string {
   return out;
 }
 
-function safeRegex(re: string): RegExp | undefined {
-  // Go's RE2 and JavaScript agree on plain patterns; anything else (flags, \A \z, POSIX classes, \p, \Q,
-  // backreferences) or a quantified group that could backtrack exponentially is not evaluated.
-  if (/\(\?|\\[AzQEpPCbB0-9]|\[\[:|\\x\{/.test(re)) return undefined;
-  const stripped = re.replace(/\\./g, 'x').replace(/\[[^\]]*\]/g, 'x');
-  if (/\)[*+?{]/.test(stripped)) return undefined;
-  if (/[*+}?][*+{]/.test(stripped)) return undefined;
-  try { return new RegExp(re, 'u'); } catch { return undefined; }
-}
-
-/** The pattern as a JS RegExp when it means the same as RE2 on this subject: JS's `.` also stops at \r and
- *  U+2028/9 and its `\s` takes Unicode spaces, where RE2's do not. */
-function regexFor(re: string, subject: string): RegExp | undefined {
-  const r = safeRegex(re);
-  if (!r) return undefined;
-  // backtracking costs up to length^quantifiers: keep that under 10^7
-  const quantifiers = (re.replace(/\\./g, 'x').replace(/\[[^\]]*\]/g, 'x').match(/[*+?]|\{[0-9,]+\}/g) ?? []).length;
-  if (quantifiers > 0 && Math.pow(Math.max(subject.length, 1), quantifiers) > 1e7) return undefined;
-  if (/[\r\v\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/.test(subject) && /\.|\\[sS]/.test(re)) return undefined;
-  return r;
+/**
+ * A pattern compiled by re2js (a JavaScript port of RE2, the engine of Go's regexp, which Helm's sprig uses): Go's
+ * syntax and meaning, matched in time linear in the text (no backtracking, so no pattern can take exponential time).
+ * Undefined when RE2 refuses the pattern (Go's regexp.MustCompile would fail too: not evaluated).
+ */
+function re2(re: string): RE2JS | undefined {
+  try { return RE2JS.compile(re); } catch { return undefined; }
 }
 
 function goBase64(s: string): string { return Buffer.from(s, 'utf8').toString('base64'); }
@@ -350,11 +339,12 @@ export const FUNCS: Record<string, Fn> = {
   cat: { params: [], variadic: 'any', fn: (a) => a.filter((x) => x !== null && x !== undefined).map((x) => formatV(x)).join(' ') },
   b64enc: { params: ['string'], fn: ([s]) => goBase64(str(s)) },
   regexMatch: { params: ['string', 'string'], fn: ([re, s], c) => {
-    const r = regexFor(str(re), str(s));
+    const r = re2(str(re));
     if (!r) throw new NotEvaluated(`regexMatch with the pattern ${JSON.stringify(str(re))} is not evaluated`);
     if (str(s).length > 10000) throw new NotEvaluated('regexMatch on text over 10,000 characters is not evaluated');
-    c.step(str(s).length);
-    return r.test(str(s));
+    // Linear: the text times the program's size (at most a step per character per 64 characters of pattern).
+    c.step(str(s).length * Math.ceil((str(re).length + 1) / 64));
+    return r.matcher(str(s)).find();
   } },
   splitList: { params: ['string', 'string'], fn: ([sep, s]) => (str(sep) === '' ? [...str(s)] : str(s).split(str(sep))) },
   join: { params: ['string', 'any'], fn: ([sep, l]) => {
@@ -543,6 +533,7 @@ function strslice(v: V): V[] {
 }
 
 function deepCopy(v: V, depth: number): V {
+  charge();
   if (depth > 200) throw new NotEvaluated('deepCopy of data nested deeper than 200 levels');
   if (Array.isArray(v)) return v.map((x) => deepCopy(x, depth + 1));
   if (v instanceof Map) return new Map([...v].map(([k, x]) => [k, deepCopy(x, depth + 1)]));
@@ -553,6 +544,7 @@ function deepCopy(v: V, depth: number): V {
 /** mergo.Merge without overwrite, as sprig's merge uses it on maps: a key the destination lacks, or holds an empty
  *  value for, takes the source's; maps under the same key merge; other cases keep the destination's. */
 function mergeInto(dst: Map<string, V>, src: Map<string, V>, depth: number): void {
+  charge(1 + src.size);
   if (depth > 100) throw new NotEvaluated('merge of data nested deeper than 100 levels');
   for (const [k, sv] of src) {
     if (sv instanceof Unk) throw new NotEvaluated(sv.reason);
@@ -573,30 +565,37 @@ function mergeInto(dst: Map<string, V>, src: Map<string, V>, depth: number): voi
 
 /** regexp.ReplaceAllString (Go's $name / ${name} expansion) or ReplaceAllLiteralString. */
 function regexReplace(c: FnCtx, re: string, s: string, repl: string, literal: boolean): string {
-  const r = regexFor(re, s);
+  const r = re2(re);
   if (!r) throw new NotEvaluated(`regexReplaceAll with the pattern ${JSON.stringify(re)} is not evaluated`);
-  // Go ignores an empty match right after a match, JavaScript does not: patterns that can match empty are not evaluated
-  if (new RegExp(`^(?:${r.source})$`, 'u').test('')) throw new NotEvaluated(`regexReplaceAll with a pattern that matches the empty string is not evaluated`);
+  // Go skips an empty match right after a match; that is not followed here: patterns that can match empty are not evaluated
+  if (r.matcher('').matches()) throw new NotEvaluated(`regexReplaceAll with a pattern that matches the empty string is not evaluated`);
   if (s.length > 10000) throw new NotEvaluated('regexReplaceAll on text over 10,000 characters is not evaluated');
-  if (/\(\?<|\\k</.test(re)) throw new NotEvaluated('named groups in regexReplaceAll are not evaluated');
-  c.step(s.length);
-  const g = new RegExp(r.source, 'gu');
-  const out = s.replace(g, (...m: unknown[]) => {
-    if (literal) return repl;
-    const groups = m.slice(0, -2) as Array<string | undefined>;
-    return repl.replace(/\$(\$|\{([A-Za-z0-9_]+)\}|([A-Za-z0-9_]+))/g, (_x, all: string, braced?: string, bare?: string) => {
+  if (/\(\?P?<|\\k</.test(re)) throw new NotEvaluated('named groups in regexReplaceAll are not evaluated');
+  c.step(s.length * Math.ceil((re.length + 1) / 64));
+  const m = r.matcher(s);
+  const groups = r.groupCount();
+  let out = '';
+  let last = 0;
+  while (m.find()) {
+    out += s.slice(last, m.start());
+    last = m.end();
+    out += literal ? repl : repl.replace(/\$(\$|\{([A-Za-z0-9_]+)\}|([A-Za-z0-9_]+))/g, (_x, all: string, braced?: string, bare?: string) => {
       if (all === '$') return '$';
       const name = braced ?? bare!;
       if (!/^[0-9]+$/.test(name)) return '';
       const n = Number(name);
-      return groups[n] ?? '';
+      return n <= groups ? m.group(n) ?? '' : '';
     });
-  });
+    if (out.length > c.maxOut) c.fail(`output larger than ${c.maxOut} characters`);
+    charge();
+  }
+  out += s.slice(last);
   if (out.length > c.maxOut) c.fail(`output larger than ${c.maxOut} characters`);
   return out;
 }
 
 function deepEq(a: V, b: V, depth = 0): boolean {
+  charge();
   if (depth > 200) throw new NotEvaluated('comparing data nested deeper than 200 levels');
   if (a === b) return true;
   if ((a === null || a === undefined) && (b === null || b === undefined)) return true;

@@ -5,6 +5,7 @@
 //   TypedInt = an int64 (sprig's int64, add, sub …) or a uint64 (semver's Major …)
 //   V[] = []interface{}; Map = map[string]interface{}; GoStruct = a struct or named type with fields/methods;
 //   Unk = a value the evaluator does not compute (never a guess).
+import { charge } from './cost';
 
 export type V = undefined | null | boolean | string | number | bigint | TypedInt | V[] | Map<string, V> | GoStruct | Unk;
 
@@ -114,6 +115,7 @@ export function empty(v: V): boolean { return !truth(v); }
 export function findUnk(v: V, depth = 0): Unk | undefined {
   if (v instanceof Unk) return v;
   if (depth > 100) return undefined;
+  if (Array.isArray(v) || v instanceof Map) charge(1 + (Array.isArray(v) ? v.length : v.size));
   if (Array.isArray(v)) { for (const x of v) { const u = findUnk(x, depth + 1); if (u) return u; } }
   else if (v instanceof Map) { for (const x of v.values()) { const u = findUnk(x, depth + 1); if (u) return u; } }
   return undefined;
@@ -121,6 +123,7 @@ export function findUnk(v: V, depth = 0): Unk | undefined {
 
 /** Plain JS data (values.yaml as parsed) into Go's view of it: objects become maps, numbers float64. */
 export function fromJs(x: unknown, depth = 0): V {
+  charge();
   if (depth > 200) return new Unk('values nested deeper than 200 levels are not evaluated', '', 0, 0);
   if (x === null || x === undefined) return null;
   if (typeof x === 'string' || typeof x === 'boolean' || typeof x === 'number' || typeof x === 'bigint') return x;

@@ -4,6 +4,7 @@
 // columns, non-printable characters, complex keys) throws NotEvaluated.
 import { parse as parseYamlText } from 'yaml';
 import { GoStruct, TypedInt, Unk, UNORDERED, type V, fromJs } from './values';
+import { charge } from './cost';
 import { NotEvaluated, cmpStr, formatFloat, jsonFloat } from './fmt';
 
 // ---- JSON (encoding/json.Marshal) ----
@@ -28,6 +29,7 @@ function jsonString(s: string, html: boolean): string {
 interface JsonOpts { html: boolean; indent?: string }
 
 function json(v: V, depth: number, o: JsonOpts = { html: true }, prefix = ''): string {
+  charge();
   if (depth > 200) throw new NotEvaluated('toJson of data nested deeper than 200 levels');
   if (v === undefined || v === null) return 'null';
   if (v instanceof Unk) throw new NotEvaluated(v.reason);
@@ -287,6 +289,7 @@ function yamlNumber(v: number | bigint): string {
 }
 
 function emit(v: V, indent: number, depth: number, out: string[], column: number): void {
+  charge();
   // writes the value; the caller has written the key or "- " (at column) already
   if (depth > 200) throw new NotEvaluated('toYaml of data nested deeper than 200 levels');
   if (v instanceof Unk) throw new NotEvaluated(v.reason);
@@ -307,6 +310,7 @@ function emit(v: V, indent: number, depth: number, out: string[], column: number
 
 /** A block collection at `indent`; `inline` when its first line continues a "- " already written. */
 function emitBlock(v: V[] | Map<string, V>, indent: number, depth: number, lines: string[], firstPrefix: string | undefined): void {
+  charge(Array.isArray(v) ? v.length : v.size);
   if (depth > 200) throw new NotEvaluated('toYaml of data nested deeper than 200 levels');
   const pad = ' '.repeat(indent);
   let first = true;
@@ -363,6 +367,23 @@ export function toYaml(v: V): string {
   return o[0];
 }
 
+/** Whether a parsed value holds itself (an alias inside its anchor's node): walked with the path's nodes, bounded by the nodes. */
+function holdsItself(root: unknown): boolean {
+  const onPath = new Set<object>();
+  const done = new Set<object>();
+  const visit = (x: unknown): boolean => {
+    if (x === null || typeof x !== 'object' || done.has(x)) return false;
+    if (onPath.has(x)) return true;
+    onPath.add(x);
+    const kids = x instanceof Map ? [...x.values()] : Array.isArray(x) ? x : x instanceof Set || x instanceof Date || x instanceof Uint8Array ? [] : Object.values(x);
+    for (const k of kids) if (visit(k)) return true;
+    onPath.delete(x);
+    done.add(x);
+    return false;
+  };
+  return visit(root);
+}
+
 /** Helm's fromYaml: sigs.k8s.io/yaml.Unmarshal into a map (YAML 1.1 scalars, numbers as float64). */
 export function fromYaml(s: string, array = false): V {
   let data: unknown;
@@ -372,6 +393,7 @@ export function fromYaml(s: string, array = false): V {
     throw new NotEvaluated('fromYaml of text that does not parse is not evaluated (Helm returns a map with an Error key)');
   }
   if (data === null || data === undefined) return array ? [] : new Map();
+  if (holdsItself(data)) throw new NotEvaluated(`fromYaml${array ? 'Array' : ''} of YAML whose alias is inside the node its anchor names (a cycle) is not evaluated (Helm: "anchor value contains itself")`);
   const isMapping = data instanceof Map || (typeof data === 'object' && !Array.isArray(data) && !(data instanceof Date) && !(data instanceof Set) && !(data instanceof Uint8Array));
   if (array ? !Array.isArray(data) : !isMapping) {
     // Helm returns the decoding error in the result: {"Error": …} (fromYaml) or ["…"] (fromYamlArray)
