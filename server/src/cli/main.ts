@@ -66,10 +66,13 @@ Options:
       --compare                   with --changed-since: which steps the change breaks or repairs (the base version
                                   of each changed file is checked too, read with git, never written)
       --no-ignore                 check what .gitignore files and the ignore: list of .skewguard.yaml exclude
-      --helm-render               also render each Helm chart with a real Helm 3 (helm on PATH, or helm.path in
-                                  .skewguard.yaml) at every step of the window, faithful to what each step serves;
-                                  loopback only, never the network; one language server, which runs up to
-                                  --jobs Helm processes at a time (default 2)
+      --helm-render               also render each Helm chart with a real Helm 3 (--helm-path, else helm on PATH:
+                                  never a relative PATH entry nor one inside the checked folder) at every step of
+                                  the window, faithful to what each step serves; loopback only, never the network;
+                                  one language server, which runs up to --jobs Helm processes at a time (default 2).
+                                  The flag is the trust: helm.render in .skewguard.yaml alone runs nothing, and
+                                  its helm.path is never run
+      --helm-path <file>          the Helm 3 binary --helm-render runs
       --timeout <seconds>         how long the language server may give no answer for a file (default: 60); a server
                                   that dies or stalls is restarted once, and the files it did not answer for are
                                   reported as not checked (skewguard/internal-error); also the bound on each git
@@ -113,6 +116,7 @@ interface Options {
   color: boolean;
   noIgnore: boolean;
   helmRender: boolean;
+  helmPath?: string;
   /** Seconds the language server may stay silent while an answer is due. */
   timeout: number;
   paths: string[];
@@ -213,6 +217,7 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
       case '--changed-since': o.changedSince = val(); break;
       case '--compare': o.compare = true; break;
       case '--helm-render': o.helmRender = true; break;
+      case '--helm-path': o.helmPath = path.resolve(val()); break;
       case '--timeout': {
         const n = Number(val());
         if (!Number.isFinite(n) || n <= 0 || n > 86400) throw new UsageError('--timeout takes a number of seconds above 0');
@@ -326,7 +331,7 @@ async function main(argv: string[]): Promise<number> {
     cli: {
       configPath: opts.config, starlingxRelease: opts.starlingxRelease, starlingxUpgradeFrom: opts.starlingxUpgradeFrom, kubernetesWindow: opts.kubernetesWindow, componentVersions: opts.componentVersions,
       kataWindow: opts.kataWindow, kataFlavour: opts.kataFlavour, containerdWindow: opts.containerdWindow, rules: opts.rules,
-      ...(opts.helmRender ? { helmRender: true } : {}), helmJobs: opts.jobs, ...(opts.noIgnore ? { noIgnore: true } : {}),
+      ...(opts.helmRender ? { helmRender: true } : {}), ...(opts.helmPath ? { helmPath: opts.helmPath } : {}), helmJobs: opts.jobs, ...(opts.noIgnore ? { noIgnore: true } : {}),
       // A render must end (and be said) before lsp-lint's stall timer would give up on the server.
       helmTimeoutMs: Math.min(30_000, Math.round(opts.timeout * 800)),
     },
@@ -381,10 +386,11 @@ async function main(argv: string[]): Promise<number> {
   }
   // --helm-render without a Helm to render with is a usage error (helm.render in .skewguard.yaml alone is not: the
   // report then says, per chart, that it was read by the evaluator and why).
-  const helmInfo = cfg.resolved.helm as { binary?: string | null; looked?: string[] } | undefined;
+  const helmInfo = cfg.resolved.helm as { binary?: string | null; looked?: string[]; refused?: string } | undefined;
+  if (opts.helmRender && helmInfo?.refused) return usageError(`--helm-render: ${printable(helmInfo.refused)}`);
   if (opts.helmRender && !helmInfo?.binary) {
     const looked = helmInfo?.looked ?? [];
-    return usageError(`--helm-render: no Helm binary found (looked at ${looked.slice(0, 8).map(printable).join(', ')}${looked.length > 8 ? `, … ${looked.length - 8} more` : ''}); install Helm 3 or name it with helm.path in .skewguard.yaml`);
+    return usageError(`--helm-render: no Helm binary found (looked at ${looked.slice(0, 8).map(printable).join(', ')}${looked.length > 8 ? `, … ${looked.length - 8} more` : ''}); install Helm 3 or name it with --helm-path`);
   }
   progress();
 

@@ -173,7 +173,12 @@ connection.onInitialize((params: InitializeParams) => {
     // Each render that finishes is said: lsp-lint's stall timer sees a server that is working, not a stalled one.
     progress: (chartRoot, step, ok) => { void connection.sendNotification(HelmProgressNotification, { chartRoot, step, ok } satisfies HelmProgressParams).catch(() => undefined); },
   });
-  helm.trusted = init.workspaceTrusted !== false;
+  // Helm runs only on a positive trust signal: the client's (VS Code's workspace trust, or an initializationOption the
+  // user set in the client's own configuration) or lsp-lint's --helm-render. Nothing the repository holds counts.
+  helm.trusted = init.workspaceTrusted === true || init.cli?.helmRender === true;
+  helm.restricted = init.workspaceTrusted === false;
+  helm.workspaceTrusted = init.workspaceTrusted === true;
+  helm.workspaceRoots = () => ws.roots;
   settingsReporter = new SettingsReporter(connection, init.showSettingsProblems !== false);
   return {
     capabilities: {
@@ -280,8 +285,10 @@ function crdIndexChanged(uri: string, text: string | undefined, before?: string)
 
 // VS Code: the user trusted the workspace; Helm may now be run (when the configuration asks for it).
 connection.onNotification(WorkspaceTrustedNotification, () => {
-  if (helm.trusted) return;
-  helm.trusted = true;
+  if (helm.trusted && helm.workspaceTrusted) return;
+  helm.trusted = helm.workspaceTrusted = true;
+  helm.restricted = false;
+  helm.reset();
   revalidateAll();
 });
 
@@ -296,7 +303,7 @@ function helmConfigOf(config: Resolved, root: string): HelmConfig {
   const h = config.helm;
   return {
     render: h.render,
-    path: h.path ? { value: h.path.value, base: h.path.base ?? root } : undefined,
+    path: h.path ? { value: h.path.value, base: h.path.base ?? root, fromRepo: h.path.source.kind === 'config', named: h.path.source.kind === 'cli' } : undefined,
     values: { files: h.values.files, base: h.values.base },
   };
 }
@@ -788,7 +795,7 @@ function resolvedConfigResult(p: ResolvedConfigParams): ResolvedConfigResult {
 function helmDescription(base: Record<string, unknown>, file: string, config: Resolved, isFile: boolean): Record<string, unknown> {
   const root = ws.rootFor(file) ?? process.cwd();
   const found = helm.binary(helmConfigOf(config, root), root);
-  const out: Record<string, unknown> = { ...base, trusted: helm.trusted, binary: found.path ?? null, looked: found.looked };
+  const out: Record<string, unknown> = { ...base, trusted: helm.trusted, binary: found.path ?? null, looked: found.looked, ...(found.refused ? { refused: found.refused } : {}) };
   if (isFile) {
     const r = helmInput(file, config, false);
     if (r.read) out.readBy = r.read;
