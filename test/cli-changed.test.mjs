@@ -191,3 +191,35 @@ test('--changed-since on a folder named through a symlink: the files git names b
   assert.match(r.stderr, /this change makes \S*deploy\/app\.yaml fail at 1\.22, 1\.23/);
   assert.doesNotMatch(r.stderr, /not compared/);
 });
+
+// Issue #25, 2: nothing of the repository's git configuration runs. Each hook below touches a marker file; a
+// hostile .git/config and .gitattributes (a filter with clean and process commands, an fsmonitor hook, a hooks
+// folder, a textconv and an external diff driver) and a `git` found through a relative PATH entry.
+test('--changed-since and --compare run nothing of the repository: fsmonitor, filters, hooks, diff drivers, a git on a relative PATH entry', (t) => {
+  const dir = repo(t);
+  const marks = path.join(dir, '..', `${path.basename(dir)}-marks`);
+  fs.mkdirSync(marks);
+  t.after(() => fs.rmSync(marks, { recursive: true, force: true }));
+  const touch = (name) => `touch '${path.join(marks, name)}'`;
+  fs.mkdirSync(path.join(dir, 'hooks'));
+  for (const h of ['post-index-change', 'reference-transaction', 'fsmonitor-watchman', 'pre-commit']) fs.writeFileSync(path.join(dir, 'hooks', h), `#!/bin/sh\n${touch(`hook-${h}`)}\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(dir, 'fsmon.sh'), `#!/bin/sh\n${touch('fsmonitor')}\necho /\n`, { mode: 0o755 });
+  git(dir, 'config', 'core.fsmonitor', path.join(dir, 'fsmon.sh'));
+  git(dir, 'config', 'core.hooksPath', path.join(dir, 'hooks'));
+  git(dir, 'config', 'filter.evil.clean', `sh -c "${touch('filter-clean')}; cat"`);
+  git(dir, 'config', 'filter.evil.smudge', `sh -c "${touch('filter-smudge')}; cat"`);
+  git(dir, 'config', 'filter.odd name=x.clean', `sh -c "${touch('filter-odd')}; cat"`);
+  git(dir, 'config', 'filter.proc.process', `sh -c "${touch('filter-process')}; exit 1"`);
+  git(dir, 'config', 'diff.evil.textconv', `sh -c "${touch('textconv')}; cat \\"$1\\"" -`);
+  git(dir, 'config', 'diff.evil.command', `sh -c "${touch('diff-command')}"`);
+  git(dir, 'config', 'diff.external', `sh -c "${touch('diff-external')}"`);
+  fs.writeFileSync(path.join(dir, '.gitattributes'), '*.yaml filter=evil diff=evil\n*.yml filter=proc\nodd* filter="odd name=x"\n');
+  // Stat-dirty every tracked file, so that git must look at their content (the clean filter) to compare them.
+  for (const f of ['deploy/multi.yaml', 'deploy/app.yaml', 'deploy/old.yaml', 'deploy/trim.yaml']) fs.utimesSync(path.join(dir, f), new Date(2001, 1, 1), new Date(2001, 1, 1));
+  fs.mkdirSync(path.join(dir, 'tools'));
+  fs.writeFileSync(path.join(dir, 'tools', 'git'), `#!/bin/sh\n${touch('workspace-git')}\nexit 1\n`, { mode: 0o755 });
+  const r = lint(dir, ['--changed-since', 'base', '--compare', '--format', 'json', '.'], { env: { PATH: `tools${path.delimiter}${process.env.PATH}` } });
+  assert.ok(r.code === 0 || r.code === 1, r.stderr);
+  assert.ok(json(r).some((x) => x.filePath.endsWith('app.yaml')), 'the change was read');
+  assert.deepEqual(fs.readdirSync(marks), [], 'something of the repository ran');
+});
