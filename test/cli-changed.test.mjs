@@ -160,9 +160,11 @@ test('--compare: a file whose base version is of another family keeps its own wi
 });
 
 test('--changed-since: a git that hangs is stopped at --timeout, with a clear message, exit 2 (never a hung run)', (t) => {
-  const dir = scratch(t, { 'a.yaml': CM, 'bin/git': '#!/bin/sh\nexec sleep 60\n' });
-  fs.chmodSync(path.join(dir, 'bin/git'), 0o755);
-  const r = lint(dir, ['--changed-since', 'main', '--timeout', '1', 'a.yaml'], { env: { PATH: `${path.join(dir, 'bin')}${path.delimiter}${process.env.PATH}` } });
+  const dir = scratch(t, { 'a.yaml': CM });
+  // Outside the checked folder: a git inside it is never run (the test below).
+  const bin = scratch(t, { 'git': '#!/bin/sh\nexec sleep 60\n' });
+  fs.chmodSync(path.join(bin, 'git'), 0o755);
+  const r = lint(dir, ['--changed-since', 'main', '--timeout', '1', 'a.yaml'], { env: { PATH: `${bin}${path.delimiter}${process.env.PATH}` } });
   assert.equal(r.signal, null, 'lsp-lint ended by itself');
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /^lsp-lint: --changed-since: git rev-parse gave no answer within 1 s \(--timeout\)/);
