@@ -30,6 +30,29 @@ export function printable(s: string): string {
   });
 }
 
+/**
+ * A line that a CI runner would take as a command: GitHub Actions' workflow commands (`::error …`, `::add-mask::`,
+ * `::stop-commands::`, also after leading blanks or colour codes), their older `##[…]` form, and Azure Pipelines' `##vso[…]`.
+ */
+// eslint-disable-next-line no-control-regex
+const COMMAND_LINE = /^((?:[ \t]|\u001b\[[\d;]*m)*)(::|##\[|##vso\[)/i;
+
+/**
+ * A report as it may be printed where a CI runner reads it: no line starts a workflow command. Such a line (a file
+ * named `::error file=…::…`, a manifest line shown in a source excerpt) has its first character written as an
+ * escape: `\x3a` / `\x23` in text, `&#58;` / `&#35;` in markup (`markup`: html, markdown, XML), which shows the same.
+ * The github format's own annotations are the one place such lines belong: it is not passed through this.
+ */
+export function withoutCommandLines(text: string, markup = false): string {
+  // eslint-disable-next-line no-control-regex
+  if (!/(^|\n)(?:[ \t]|\u001b\[[\d;]*m)*(::|##)/.test(text)) return text;
+  return text.split('\n').map((line) => line.replace(COMMAND_LINE, (_, lead: string, cmd: string) => {
+    const c = cmd[0];
+    const esc = markup ? `&#${c.charCodeAt(0)};` : `\\x${c.charCodeAt(0).toString(16)}`;
+    return lead + esc + cmd.slice(1);
+  })).join('\n');
+}
+
 const SEV_NAME = ['', 'error', 'warning', 'info', 'hint'] as const;
 export const sevName = (d: Diagnostic) => SEV_NAME[d.severity ?? 1] || 'error';
 export const msg = (d: Diagnostic): string => (typeof d.message === 'string' ? d.message : d.message.value);

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { Diagnostic, TextEdit } from 'vscode-languageserver-protocol/node';
 import { dropIgnored } from './ignored';
 import { collectFiles, showArg } from './files';
-import { stylish, json, sarif, github, gitlab, count, printable, type FileReport } from './format';
+import { stylish, json, sarif, github, gitlab, count, printable, withoutCommandLines, type FileReport } from './format';
 import { ServerSession, ServerFailure } from './session';
 import { FileQueue } from './affinity';
 import { writeFileSafely, readBounded, removeStaleTemporaries, type ReadState } from './write';
@@ -27,6 +27,8 @@ import { readChange, changedOnly, applyChange, decorate, summaryLines } from './
 import type { CompareSummary } from './matrix';
 import { mergeReportsMain } from './merge';
 const FORMATS = ['stylish', 'json', 'sarif', 'github', 'gitlab', 'html', 'markdown'] as const;
+/** Formats whose text is markup: an escape there is a character reference. */
+const MARKUP_FORMATS = new Set<string>(['html', 'markdown', 'junit']);
 
 const HELP = `Usage: lsp-lint [options] [paths|globs...]
        lsp-lint merge-reports [-o <file>] <reports...>   join the SARIF or JSON reports of --shard runs into one
@@ -483,6 +485,9 @@ async function main(argv: string[]): Promise<number> {
     out = decorate(opts.format, out, summary, cwd);
     if (opts.format !== 'stylish') process.stderr.write(summaryLines(summary).map((l) => `lsp-lint: ${l.trim()}`).join('\n') + '\n');
   }
+  // Whatever a file is named or holds, no line of the report starts a CI workflow command (github's own annotations,
+  // whose every value is escaped, excepted).
+  if (opts.format !== 'github') out = withoutCommandLines(out, MARKUP_FORMATS.has(opts.format));
   if (opts.outputFile) {
     try { fs.writeFileSync(opts.outputFile, out); } catch (e) {
       process.stderr.write(`lsp-lint: cannot write the report to ${printable(opts.outputFile)}: ${(e as Error).message}\n`);
