@@ -621,9 +621,18 @@ let exiting = false;
 async function finish(code: number): Promise<void> {
   if (exiting) return;
   exiting = true;
+  // Until the servers are shut down and the code is known: should the event loop run dry meanwhile, never exit 0.
+  process.exitCode = 2;
   dropEarlyServer();
   progress();
   await Promise.all(allSessions.map((s) => s.shutdown()));
+  // A server that died while its shutdown was pending: a crash is never a clean run (exit 2), even when every file
+  // it was sent had been answered (the files it had not are already reported as not checked).
+  const died = allSessions.filter((s) => s.diedInShutdown);
+  if (died.length && code < 2) {
+    process.stderr.write(`lsp-lint: ${died[0].diedInShutdown}${died.length > 1 ? ` (and ${died.length - 1} more)` : ''}; every file it was sent had been answered, but the run is not taken as clean\n`);
+    code = 2;
+  }
   if (watchdog) clearTimeout(watchdog);
   process.exitCode = code;
   // Should anything still hold the event loop (it should not), or standard output not drain, leave anyway.
