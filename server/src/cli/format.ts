@@ -12,6 +12,8 @@ export interface FileReport {
   steps?: readonly string[];
   /** Set when the file (or folder) was not checked at all: its diagnostics say why. */
   notChecked?: boolean;
+  /** A named folder or glob whose files the user's ignore lists all leave out: a warning, not a "not checked" failure. */
+  ignoredByUser?: boolean;
 }
 
 /**

@@ -75,6 +75,9 @@ Options:
                                   The flag is the trust: helm.render in .skewguard.yaml alone runs nothing, and
                                   its helm.path is never run
       --helm-path <file>          the Helm 3 binary --helm-render runs
+      --allow-unchecked           a file or part of one that was not checked (skipped, not read, outside the
+                                  workspace, a remote base, a symbolic link not followed) is reported but does
+                                  not fail the run (by default it exits 2, as an invalid configuration does)
       --timeout <seconds>         how long the language server may give no answer for a file (default: 60); a server
                                   that dies or stalls is restarted once, and the files it did not answer for are
                                   reported as not checked (skewguard/internal-error); also the bound on each git
@@ -90,7 +93,8 @@ checked even when ignored; a named folder or glob whose files are all ignored ge
 Only regular files are read (FIFOs, devices and sockets are reported as not checked).
 
 Exit codes: 0 no errors; 1 errors (or more warnings than --max-warnings); 2 usage error, invalid .skewguard.yaml,
-missing path, no file checked at all, a file or folder that could not be read or written, or internal failure.
+missing path, no file checked at all, a file or folder that could not be read or written, a file or part of one
+not checked (unless --allow-unchecked), a language server that died, or internal failure.
 With --exit-codes pluto: 3 an API is removed in the window, 2 one is deprecated (k8s/window-past-data is neither:
 it follows the default codes).
 `;
@@ -119,6 +123,8 @@ interface Options {
   noIgnore: boolean;
   helmRender: boolean;
   helmPath?: string;
+  /** --allow-unchecked: what was not checked is reported, but does not fail the run. */
+  allowUnchecked: boolean;
   /** Seconds the language server may stay silent while an answer is due. */
   timeout: number;
   paths: string[];
@@ -129,7 +135,7 @@ interface Options {
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): Options | 'help' | 'version' {
-  const o: Options = { format: 'stylish', rules: {}, maxWarnings: -1, exitCodes: 'default', fix: false, stdin: false, printConfig: false, color: !!process.stdout.isTTY && !process.env.NO_COLOR, noIgnore: false, helmRender: false, timeout: 60, paths: [], compare: false };
+  const o: Options = { format: 'stylish', rules: {}, maxWarnings: -1, exitCodes: 'default', fix: false, stdin: false, printConfig: false, color: !!process.stdout.isTTY && !process.env.NO_COLOR, noIgnore: false, helmRender: false, allowUnchecked: false, timeout: 60, paths: [], compare: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--') { for (const a of argv.slice(i + 1)) o.paths.push(a); break; }
     let a = argv[i];
@@ -220,6 +226,7 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
       case '--compare': o.compare = true; break;
       case '--helm-render': o.helmRender = true; break;
       case '--helm-path': o.helmPath = path.resolve(val()); break;
+      case '--allow-unchecked': o.allowUnchecked = true; break;
       case '--timeout': {
         const n = Number(val());
         if (!Number.isFinite(n) || n <= 0 || n > 86400) throw new UsageError('--timeout takes a number of seconds above 0');
@@ -236,6 +243,22 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
   if (o.compare && o.changedSince === undefined) throw new UsageError('--compare needs --changed-since <git-ref>');
   if (o.stdin && o.changedSince !== undefined) throw new UsageError('--changed-since cannot be used with standard input');
   return o;
+}
+
+/**
+ * The folders of the paths named on the command line that lie outside the working folder: the server may read their
+ * neighbours (a kustomization's resources, a chart's files) as it reads the working folder's. Nothing else outside
+ * the working folder is read (server/checked-roots.ts).
+ */
+function extraRoots(paths: string[], cwd: string): { extraRoots?: string[] } {
+  const out = new Set<string>();
+  for (const a of paths) {
+    const abs = path.resolve(cwd, a.replace(/[*?[{].*$/s, '') || '.');
+    const rel = path.relative(cwd, abs);
+    if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) continue;
+    out.add(isDirectory(abs) ? abs : path.dirname(abs));
+  }
+  return out.size ? { extraRoots: [...out] } : {};
 }
 
 function isDirectory(p: string): boolean {
@@ -286,6 +309,14 @@ function progress(): void {
   watchdog.unref();
 }
 
+/**
+ * A finding that says something was not checked: a skipped file (binary, over the size limit; not a "not fixed"
+ * note of --fix), or a note whose data says so (a chart's template or dependency not read, a Kustomize entry
+ * outside the workspace or remote).
+ */
+const isUncheckedNote = (d: Diagnostic) => (d.code === SKIPPED_FILE && !/^not fixed:/.test(typeof d.message === 'string' ? d.message : ''))
+  || (!!d.data && typeof d.data === 'object' && (d.data as { notChecked?: unknown }).notChecked === true);
+
 /** A report for a file or folder that was not checked at all. */
 const notChecked = (file: string, code: string, message: string, severity: 1 | 2 = 1): FileReport =>
   ({ file, family: null, notChecked: true, diagnostics: [{ range: zero(), severity, code, source: 'skewguard', message }] });
@@ -333,7 +364,7 @@ async function main(argv: string[]): Promise<number> {
     cli: {
       configPath: opts.config, starlingxRelease: opts.starlingxRelease, starlingxUpgradeFrom: opts.starlingxUpgradeFrom, kubernetesWindow: opts.kubernetesWindow, componentVersions: opts.componentVersions,
       kataWindow: opts.kataWindow, kataFlavour: opts.kataFlavour, containerdWindow: opts.containerdWindow, rules: opts.rules,
-      ...(opts.helmRender ? { helmRender: true } : {}), ...(opts.helmPath ? { helmPath: opts.helmPath } : {}), helmJobs: opts.jobs, ...(opts.noIgnore ? { noIgnore: true } : {}),
+      ...(opts.helmRender ? { helmRender: true } : {}), ...(opts.helmPath ? { helmPath: opts.helmPath } : {}), ...extraRoots(opts.paths, cwd), helmJobs: opts.jobs, ...(opts.noIgnore ? { noIgnore: true } : {}),
       // A render must end (and be said) before lsp-lint's stall timer would give up on the server.
       helmTimeoutMs: Math.min(30_000, Math.round(opts.timeout * 800)),
     },
@@ -426,7 +457,8 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     for (const n of collected.unreadable) reports.push(notChecked(n.path, SKIPPED_FILE, `folder not read: ${n.reason}`));
-    for (const n of collected.ignored) reports.push(notChecked(path.resolve(cwd, n.path), SKIPPED_FILE, n.reason, 2));
+    // Ignored by the user's own lists: a warning, the user's choice (not a "not checked" failure).
+    for (const n of collected.ignored) reports.push({ ...notChecked(path.resolve(cwd, n.path), SKIPPED_FILE, n.reason, 2), ignoredByUser: true });
     // A shard is every n-th file of the sorted list, so shards are disjoint, cover everything and stay balanced.
     const files = changedOnly(change, opts.shard ? collected.files.filter((_, i) => i % opts.shard!.count === opts.shard!.index - 1) : collected.files);
     emptyShard = !!opts.shard && !files.length && collected.files.length > 0;
@@ -499,6 +531,13 @@ async function main(argv: string[]): Promise<number> {
   if (failed.length) {
     const names = failed.map((r) => printable(path.relative(cwd, r.file) || r.file));
     process.stderr.write(`lsp-lint: ${failed.length} file${failed.length === 1 ? '' : 's'} or folder${failed.length === 1 ? '' : 's'} not checked or not written: ${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length - 20} more)` : ''}\n`);
+    return 2;
+  }
+  // "Not checked" notes, whatever their severity: never a clean run unless the user allows it.
+  const unchecked = reports.filter((r) => !r.ignoredByUser && (r.notChecked || r.diagnostics.some(isUncheckedNote)));
+  if (unchecked.length && !opts.allowUnchecked) {
+    const names = unchecked.map((r) => printable(path.relative(cwd, r.file) || r.file));
+    process.stderr.write(`lsp-lint: ${unchecked.length} file${unchecked.length === 1 ? '' : 's'} not (fully) checked: ${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length - 20} more)` : ''}; see the report (--allow-unchecked: report them, exit as if checked)\n`);
     return 2;
   }
   if (!reports.some((r) => !r.notChecked) && !emptyShard) {

@@ -39,6 +39,7 @@ import {
   type CliInitializeResult,
 } from '../shared/protocol';
 import { ServerFiles } from './file-access';
+import { CheckedRoots } from './checked-roots';
 import { registerWindowFeatures } from './code-lens';
 import { WorkspaceState, readDisk } from './workspace';
 import { coalesced } from '../shared/coalesce';
@@ -102,6 +103,7 @@ let supportsFolders = false;
 let ws = new WorkspaceState([]);
 /** The files around a document (a Helm chart's), for the engine: the disk with the open buffers over it, cached. */
 const files = new ServerFiles(() => ws.openTexts);
+let checkedRoots = new CheckedRoots(() => ws.roots);
 const results = new Map<string, { version: number; result: AnalyzeResult; config?: ResolvedConfig }>();
 /** Failures in a document's handling outside the analysis (open, change, close), reported with its next analysis. */
 const pendingFailures = new Map<string, Diagnostic[]>();
@@ -165,6 +167,10 @@ connection.onInitialize((params: InitializeParams) => {
   const roots = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri));
   if (!roots.length && params.rootUri) roots.push(uriToPath(params.rootUri));
   ws = new WorkspaceState(roots, init.cli?.configPath ? path.resolve(init.cli.configPath) : undefined);
+  // Nothing outside the workspace folders (and the paths lsp-lint was given) is read for a file's neighbours.
+  checkedRoots = new CheckedRoots(() => ws.roots, (init.cli?.extraRoots ?? []).filter((r) => typeof r === 'string'));
+  files.inside = (p) => checkedRoots.inside(p);
+  ws.crds.inside = (p) => checkedRoots.inside(p);
   // The CRD index leaves out what the ignore: lists leave out (as the editor and lsp-lint do), unless lsp-lint --no-ignore.
   if (!init.cli?.noIgnore) ws.ignoredForCrds = (f) => !!ignoredFile(ws, f, configFor(f).config);
   helm = new HelmService({
@@ -268,6 +274,7 @@ connection.onDidChangeWatchedFiles((p) => {
   }
   // .skewguard.yaml, a localhost.yml or a chart's file changed on disk: reload facts and re-check open files.
   files.invalidate();
+  checkedRoots.invalidate();
   revalidateAll();
 });
 
