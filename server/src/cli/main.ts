@@ -457,6 +457,8 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     for (const n of collected.unreadable) reports.push(notChecked(n.path, SKIPPED_FILE, `folder not read: ${n.reason}`));
+    // Symbolic links a walk did not follow (outside the workspace, a loop, a missing target): said, never skipped silently.
+    for (const n of collected.links) reports.push(notChecked(n.path, SKIPPED_FILE, n.reason, 2));
     // Ignored by the user's own lists: a warning, the user's choice (not a "not checked" failure).
     for (const n of collected.ignored) reports.push({ ...notChecked(path.resolve(cwd, n.path), SKIPPED_FILE, n.reason, 2), ignoredByUser: true });
     // A shard is every n-th file of the sorted list, so shards are disjoint, cover everything and stay balanced.
