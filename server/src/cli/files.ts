@@ -150,9 +150,10 @@ interface Walk {
 const realOf = (p: string): string | undefined => { try { return fs.realpathSync(p); } catch { return undefined; } };
 const within = (p: string, root: string) => { const rel = path.relative(root, p); return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel)); };
 
-function walk(dir: string, parents: Layer[], w: Walk, ancestors: string[] = []): void {
+function walk(dir: string, parents: Layer[], w: Walk, ancestors: string[] = [], viaLink = false): void {
   const real = realOf(dir) ?? dir;
-  if (w.visited.has(real)) return;
+  // A folder reached through a link that is walked already (or will be, under its own name) is not walked again.
+  if (viaLink && w.visited.has(real)) return;
   w.visited.add(real);
   const above = [...ancestors, real];
   let entries: fs.Dirent[];
@@ -185,7 +186,10 @@ function walk(dir: string, parents: Layer[], w: Walk, ancestors: string[] = []):
       if (st.isDirectory()) {
         if (ALWAYS_SKIPPED.has(e.name)) continue;
         if (above.includes(target)) { w.links.push({ path: abs, reason: `not checked: a symbolic link to ${target}, a folder above it (a loop, not followed)` }); continue; }
-        walk(abs, layers, w, above);
+        // Walked under its own name when it is under the walked folder (not through the link: its files are checked
+        // once); elsewhere in the workspace, through the link.
+        if (w.roots.slice(1).some((r) => within(target, realOf(r) ?? r))) continue;
+        walk(abs, layers, w, above, true);
       } else if (st.isFile()) {
         if (w.onlyServed && !isServedFile(abs)) continue;
         if (w.onlyServed && CONFIG_NAMES.has(e.name)) continue;

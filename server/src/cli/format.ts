@@ -55,6 +55,20 @@ export function withoutCommandLines(text: string, markup = false): string {
   })).join('\n');
 }
 
+/**
+ * A finding that says something was not checked (lsp-lint and merge-reports exit 2 on it unless --allow-unchecked):
+ * an internal error, a skipped file (binary, over the size limit, unreadable; not --fix's "not fixed" notes), or a
+ * note whose data says notChecked (a chart's template or dependency not read, a Kustomize entry outside the
+ * workspace or remote).
+ */
+export const isUnchecked = (ruleId: string, message: string, data: unknown): boolean => {
+  const d = (data && typeof data === 'object' ? data : {}) as { notChecked?: unknown; ignored?: unknown };
+  if (d.notChecked === true || ruleId === 'skewguard/internal-error') return true;
+  // A named folder whose files the user's own ignore lists leave out is the user's choice, not a file not checked.
+  return ruleId === 'skewguard/skipped-file' && d.ignored !== true && !/^not fixed:/.test(message);
+};
+export const isUncheckedNote = (d: Diagnostic): boolean => isUnchecked(String(d.code ?? ''), msg(d), d.data);
+
 const SEV_NAME = ['', 'error', 'warning', 'info', 'hint'] as const;
 export const sevName = (d: Diagnostic) => SEV_NAME[d.severity ?? 1] || 'error';
 export const msg = (d: Diagnostic): string => (typeof d.message === 'string' ? d.message : d.message.value);
@@ -131,9 +145,11 @@ export function helmLine(reports: FileReport[], cwd: string): string | undefined
   return `Helm chart${charts.size === 1 ? '' : 's'} read: ${shown}`;
 }
 
-export function json(reports: FileReport[]): string {
+export function json(reports: FileReport[], version?: string): string {
   return JSON.stringify(reports.map((r) => ({
     filePath: r.file,
+    // Which lsp-lint wrote it: merge-reports joins only reports of its own version.
+    ...(version ? { skewguardVersion: version } : {}),
     family: r.family,
     ...(r.facts ? { facts: r.facts } : {}),
     fixed: !!r.fixed,
@@ -175,6 +191,8 @@ export function sarif(reports: FileReport[], cwd: string, version: string): stri
           ruleId: String(d.code),
           ...(index.has(String(d.code)) ? { ruleIndex: index.get(String(d.code)) } : {}),
           level: SARIF_LEVEL[sevName(d)],
+          // A "not checked" note stays one through merge-reports.
+          ...(isUncheckedNote(d) ? { properties: { notChecked: true } } : {}),
           message: { text: msg(d) },
           locations: [{
             physicalLocation: {

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { Diagnostic, TextEdit } from 'vscode-languageserver-protocol/node';
 import { dropIgnored } from './ignored';
 import { collectFiles, showArg } from './files';
-import { stylish, json, sarif, github, gitlab, count, printable, withoutCommandLines, type FileReport } from './format';
+import { stylish, json, sarif, github, gitlab, count, printable, withoutCommandLines, isUncheckedNote, type FileReport } from './format';
 import { ServerSession, ServerFailure } from './session';
 import { FileQueue } from './affinity';
 import { writeFileSafely, readBounded, removeStaleTemporaries, type ReadState } from './write';
@@ -309,14 +309,6 @@ function progress(): void {
   watchdog.unref();
 }
 
-/**
- * A finding that says something was not checked: a skipped file (binary, over the size limit; not a "not fixed"
- * note of --fix), or a note whose data says so (a chart's template or dependency not read, a Kustomize entry
- * outside the workspace or remote).
- */
-const isUncheckedNote = (d: Diagnostic) => (d.code === SKIPPED_FILE && !/^not fixed:/.test(typeof d.message === 'string' ? d.message : ''))
-  || (!!d.data && typeof d.data === 'object' && (d.data as { notChecked?: unknown }).notChecked === true);
-
 /** A report for a file or folder that was not checked at all. */
 const notChecked = (file: string, code: string, message: string, severity: 1 | 2 = 1): FileReport =>
   ({ file, family: null, notChecked: true, diagnostics: [{ range: zero(), severity, code, source: 'skewguard', message }] });
@@ -460,7 +452,11 @@ async function main(argv: string[]): Promise<number> {
     // Symbolic links a walk did not follow (outside the workspace, a loop, a missing target): said, never skipped silently.
     for (const n of collected.links) reports.push(notChecked(n.path, SKIPPED_FILE, n.reason, 2));
     // Ignored by the user's own lists: a warning, the user's choice (not a "not checked" failure).
-    for (const n of collected.ignored) reports.push({ ...notChecked(path.resolve(cwd, n.path), SKIPPED_FILE, n.reason, 2), ignoredByUser: true });
+    for (const n of collected.ignored) {
+      const r = notChecked(path.resolve(cwd, n.path), SKIPPED_FILE, n.reason, 2);
+      r.diagnostics[0].data = { ignored: true };
+      reports.push({ ...r, ignoredByUser: true });
+    }
     // A shard is every n-th file of the sorted list, so shards are disjoint, cover everything and stay balanced.
     const files = changedOnly(change, opts.shard ? collected.files.filter((_, i) => i % opts.shard!.count === opts.shard!.index - 1) : collected.files);
     emptyShard = !!opts.shard && !files.length && collected.files.length > 0;
@@ -507,7 +503,7 @@ async function main(argv: string[]): Promise<number> {
 
   let out: string;
   switch (opts.format) {
-    case 'json': out = json(reports); break;
+    case 'json': out = json(reports, VERSION); break;
     case 'sarif': out = sarif(reports, cwd, VERSION); break;
     case 'github': out = github(reports, cwd); break;
     case 'gitlab': out = gitlab(reports, cwd); break;
