@@ -185,7 +185,7 @@ function walk(dir: string, parents: Layer[], w: Walk, ancestors: string[] = [], 
       }
       if (st.isDirectory()) {
         if (ALWAYS_SKIPPED.has(e.name)) continue;
-        if (above.includes(target)) { w.links.push({ path: abs, reason: `not checked: a symbolic link to ${target}, a folder above it (a loop, not followed)` }); continue; }
+        if (above.includes(target) || within(real, target)) { w.links.push({ path: abs, reason: `not checked: a symbolic link to ${target}, a folder above it (a loop, not followed)` }); continue; }
         // Walked under its own name when it is under the walked folder (not through the link: its files are checked
         // once); elsewhere in the workspace, through the link.
         if (w.roots.slice(1).some((r) => within(target, realOf(r) ?? r))) continue;
