@@ -253,7 +253,9 @@ export class CrdIndex {
     const found: Array<{ file: string; defs: CrdDef[] }> = [];
     crds.forEach((entry, index) => {
       const abs = path.resolve(base, entry);
-      if (!this.inside(abs)) { problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": outside the workspace, not read (looked up as ${abs}), so its CustomResourceDefinitions are not known` }); return; }
+      // Outside the checked roots: read only when the configuration itself is outside them (the user's own, named by
+      // lsp-lint --config), never on a repository's word.
+      if (!this.inside(abs) && this.inside(configPath)) { problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": outside the workspace, not read (looked up as ${abs}), so its CustomResourceDefinitions are not known` }); return; }
       let st: fs.Stats;
       try { st = fs.statSync(abs); } catch (e) { problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}), so its CustomResourceDefinitions are not known` }); return; }
       const list: string[] = [];
