@@ -160,9 +160,11 @@ test('--compare: a file whose base version is of another family keeps its own wi
 });
 
 test('--changed-since: a git that hangs is stopped at --timeout, with a clear message, exit 2 (never a hung run)', (t) => {
-  const dir = scratch(t, { 'a.yaml': CM, 'bin/git': '#!/bin/sh\nexec sleep 60\n' });
-  fs.chmodSync(path.join(dir, 'bin/git'), 0o755);
-  const r = lint(dir, ['--changed-since', 'main', '--timeout', '1', 'a.yaml'], { env: { PATH: `${path.join(dir, 'bin')}${path.delimiter}${process.env.PATH}` } });
+  const dir = scratch(t, { 'a.yaml': CM });
+  // Outside the checked folder: a git inside it is never run (the test below).
+  const bin = scratch(t, { 'git': '#!/bin/sh\nexec sleep 60\n' });
+  fs.chmodSync(path.join(bin, 'git'), 0o755);
+  const r = lint(dir, ['--changed-since', 'main', '--timeout', '1', 'a.yaml'], { env: { PATH: `${bin}${path.delimiter}${process.env.PATH}` } });
   assert.equal(r.signal, null, 'lsp-lint ended by itself');
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /^lsp-lint: --changed-since: git rev-parse gave no answer within 1 s \(--timeout\)/);
@@ -190,4 +192,36 @@ test('--changed-since on a folder named through a symlink: the files git names b
   assert.deepEqual(got[path.join(link, 'deploy/app.yaml')], ['k8s/removed-api@1']);
   assert.match(r.stderr, /this change makes \S*deploy\/app\.yaml fail at 1\.22, 1\.23/);
   assert.doesNotMatch(r.stderr, /not compared/);
+});
+
+// Issue #25, 2: nothing of the repository's git configuration runs. Each hook below touches a marker file; a
+// hostile .git/config and .gitattributes (a filter with clean and process commands, an fsmonitor hook, a hooks
+// folder, a textconv and an external diff driver) and a `git` found through a relative PATH entry.
+test('--changed-since and --compare run nothing of the repository: fsmonitor, filters, hooks, diff drivers, a git on a relative PATH entry', (t) => {
+  const dir = repo(t);
+  const marks = path.join(dir, '..', `${path.basename(dir)}-marks`);
+  fs.mkdirSync(marks);
+  t.after(() => fs.rmSync(marks, { recursive: true, force: true }));
+  const touch = (name) => `touch '${path.join(marks, name)}'`;
+  fs.mkdirSync(path.join(dir, 'hooks'));
+  for (const h of ['post-index-change', 'reference-transaction', 'fsmonitor-watchman', 'pre-commit']) fs.writeFileSync(path.join(dir, 'hooks', h), `#!/bin/sh\n${touch(`hook-${h}`)}\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(dir, 'fsmon.sh'), `#!/bin/sh\n${touch('fsmonitor')}\necho /\n`, { mode: 0o755 });
+  git(dir, 'config', 'core.fsmonitor', path.join(dir, 'fsmon.sh'));
+  git(dir, 'config', 'core.hooksPath', path.join(dir, 'hooks'));
+  git(dir, 'config', 'filter.evil.clean', `sh -c "${touch('filter-clean')}; cat"`);
+  git(dir, 'config', 'filter.evil.smudge', `sh -c "${touch('filter-smudge')}; cat"`);
+  git(dir, 'config', 'filter.odd name=x.clean', `sh -c "${touch('filter-odd')}; cat"`);
+  git(dir, 'config', 'filter.proc.process', `sh -c "${touch('filter-process')}; exit 1"`);
+  git(dir, 'config', 'diff.evil.textconv', `sh -c "${touch('textconv')}; cat \\"$1\\"" -`);
+  git(dir, 'config', 'diff.evil.command', `sh -c "${touch('diff-command')}"`);
+  git(dir, 'config', 'diff.external', `sh -c "${touch('diff-external')}"`);
+  fs.writeFileSync(path.join(dir, '.gitattributes'), '*.yaml filter=evil diff=evil\n*.yml filter=proc\nodd* filter="odd name=x"\n');
+  // Stat-dirty every tracked file, so that git must look at their content (the clean filter) to compare them.
+  for (const f of ['deploy/multi.yaml', 'deploy/app.yaml', 'deploy/old.yaml', 'deploy/trim.yaml']) fs.utimesSync(path.join(dir, f), new Date(2001, 1, 1), new Date(2001, 1, 1));
+  fs.mkdirSync(path.join(dir, 'tools'));
+  fs.writeFileSync(path.join(dir, 'tools', 'git'), `#!/bin/sh\n${touch('workspace-git')}\nexit 1\n`, { mode: 0o755 });
+  const r = lint(dir, ['--changed-since', 'base', '--compare', '--format', 'json', '.'], { env: { PATH: `tools${path.delimiter}${process.env.PATH}` } });
+  assert.ok(r.code === 0 || r.code === 1, r.stderr);
+  assert.ok(json(r).some((x) => x.filePath.endsWith('app.yaml')), 'the change was read');
+  assert.deepEqual(fs.readdirSync(marks), [], 'something of the repository ran');
 });

@@ -157,7 +157,9 @@ test('sarif: valid against the official SARIF 2.1.0 schema; every result has a r
 
 test('github: ::error / ::warning workflow commands with file, line, col and the rule id as title', (t) => {
   const dir = workspace(t, { '.skewguard.yaml': STX6, 'localhost.yml': BAD, 'localhost-bin.yml': Buffer.from('a: 1\n\u0000\u0001\n') });
-  const r = lint(dir, ['--format', 'github', '.']);
+  // The binary file is not checked: exit 2 (issue #25), unless --allow-unchecked, which still reports it.
+  assert.equal(lint(dir, ['--format', 'github', '.']).code, 2);
+  const r = lint(dir, ['--format', 'github', '--allow-unchecked', '.']);
   assert.equal(r.code, 1);
   const lines = r.stdout.trimEnd().split('\n');
   assert.equal(lines.length, 3, r.stdout);
@@ -326,7 +328,8 @@ test('a directory: an unparsable file gets one parse error, a binary one is skip
     'localhost-ignored.yml': 'kubernetes_version: v1.21.3\n',
     '.gitignore': 'localhost-ignored.yml\n',
   });
-  const r = lintJson(dir, ['.']);
+  assert.equal(lintJson(dir, ['.']).code, 2, 'the binary file is not checked (issue #25)');
+  const r = lintJson(dir, ['--allow-unchecked', '.']);
   assert.equal(r.code, 1);
   const files = r.reports.map((x) => path.relative(dir, x.filePath));
   assert.ok(!files.includes('localhost-ignored.yml'), JSON.stringify(files));

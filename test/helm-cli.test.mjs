@@ -29,9 +29,10 @@ const helmFacts = (stdout) => JSON.parse(stdout).filter((r) => r.facts?.helm).ma
 test('--helm-render without a Helm anywhere: usage error (exit 2) naming where it looked', () => {
   const dir = workspace();
   try {
-    const r = lint(dir, ['--helm-render', '.'], `${path.join(dir, 'no-such-bin')}${path.delimiter}${path.join(dir, 'other')}`);
+    // PATH entries outside the checked folder (one inside it is never looked in: test/helm-trust.test.mjs).
+    const r = lint(dir, ['--helm-render', '.'], `${path.join(os.tmpdir(), 'sg-none', 'no-such-bin')}${path.delimiter}${path.join(os.tmpdir(), 'sg-none', 'other')}`);
     assert.equal(r.status, 2, r.stderr);
-    assert.match(r.stderr, /^lsp-lint: --helm-render: no Helm binary found \(looked at .*no-such-bin\/helm, .*other\/helm\); install Helm 3 or name it with helm\.path in \.skewguard\.yaml/);
+    assert.match(r.stderr, /^lsp-lint: --helm-render: no Helm binary found \(looked at .*no-such-bin\/helm, .*other\/helm\); install Helm 3 or name it with --helm-path/);
     assert.equal(r.stdout, '');
   } finally { fs.rmSync(dir, { recursive: true, force: true }); }
 });
@@ -56,20 +57,22 @@ test('--helm-render with helm on PATH: every file of the chart says it was read 
 });
 
 test('helm.render in .skewguard.yaml with a Helm that fails: not a usage error; the chart is read by the evaluator, and the report says why', () => {
-  const dir = workspace('kubernetes:\n  window: "1.25"\nhelm:\n  render: true\n  path: bin/helm\n');
+  const dir = workspace('kubernetes:\n  window: "1.25"\nhelm:\n  render: true\n');
+  // The user's Helm, outside the checked folder, named on the command line (a repository's own is never run).
+  const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-helm-bin-'));
+  const user = ['--helm-render', '--helm-path', path.join(bin, 'helm')];
   try {
-    fs.mkdirSync(path.join(dir, 'bin'));
-    fs.writeFileSync(path.join(dir, 'bin', 'helm'), '#!/bin/sh\nif [ "$1" = version ]; then echo v3.17.3; exit 0; fi\necho "Error: chart is broken" >&2\nexit 1\n', { mode: 0o755 });
-    const r = lint(dir, ['--format', 'json', '.']);
+    fs.writeFileSync(path.join(bin, 'helm'), '#!/bin/sh\nif [ "$1" = version ]; then echo v3.17.3; exit 0; fi\necho "Error: chart is broken" >&2\nexit 1\n', { mode: 0o755 });
+    const r = lint(dir, [...user, '--format', 'json', '.']);
     assert.equal(r.status, 1, r.stderr); // the chart's hook hard-codes batch/v1beta1 CronJob, removed in 1.25
     for (const [name, f] of helmFacts(r.stdout)) {
       assert.equal(f.readBy, 'evaluator', name);
       assert.deepEqual(f.notRendered, [{ step: '1.25', error: 'helm template failed (exit 1): chart is broken' }]);
       assert.match(f.why, /^not rendered at 1\.25: helm template failed/);
     }
-    const last = lint(dir, ['.']).stdout.trim().split('\n').at(-1);
+    const last = lint(dir, [...user, '.']).stdout.trim().split('\n').at(-1);
     assert.match(last, /^Helm chart read: chart by skewguard's evaluator \(not rendered at 1\.25: helm template failed \(exit 1\): chart is broken\)$/);
-  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); fs.rmSync(bin, { recursive: true, force: true }); }
 });
 
 test('without --helm-render or helm.render, Helm is not run: the report says the chart was read by the evaluator, rendering off', () => {
@@ -86,11 +89,15 @@ test('without --helm-render or helm.render, Helm is not run: the report says the
 test('--print-config shows the Helm settings, where they came from, the binary and how a chart file would be read', () => {
   const dir = workspace('helm:\n  render: true\n  values: [ci.yaml]\n');
   try {
-    const r = lint(dir, ['--print-config', 'chart/templates/pdb.yaml'], helmDir);
+    // helm.render in .skewguard.yaml alone is no trust: nothing would be run.
+    const alone = JSON.parse(lint(dir, ['--print-config', 'chart/templates/pdb.yaml'], helmDir).stdout).helm;
+    assert.equal(alone.trusted, false);
+    assert.match(alone.readBy.why, /not trusted: .*never on \.skewguard\.yaml alone/);
+    const r = lint(dir, ['--helm-render', '--print-config', 'chart/templates/pdb.yaml'], helmDir);
     assert.equal(r.status, 0, r.stderr);
     const h = JSON.parse(r.stdout).helm;
     assert.equal(h.render, true);
-    assert.equal(h.source.kind, 'config');
+    assert.equal(h.source.kind, 'cli');
     assert.deepEqual(h.values.files, ['ci.yaml']);
     assert.equal(h.values.base, dir);
     assert.equal(h.binary, helmBinary());
@@ -113,11 +120,11 @@ test('.skewguard.yaml helm: wrong types are reported at their value and left out
 });
 
 test('a Helm slower than lsp-lint --timeout allows is stopped before the server would be given up on: the files are checked, the chart not rendered, with why', () => {
-  const dir = workspace('kubernetes:\n  window: "1.24..1.25"\nhelm:\n  render: true\n  path: bin/helm\n');
+  const dir = workspace('kubernetes:\n  window: "1.24..1.25"\nhelm:\n  render: true\n');
+  const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-helm-bin-'));
   try {
-    fs.mkdirSync(path.join(dir, 'bin'));
-    fs.writeFileSync(path.join(dir, 'bin', 'helm'), '#!/bin/sh\nif [ "$1" = version ]; then echo v3.17.3; exit 0; fi\nexec /bin/sleep 30\n', { mode: 0o755 });
-    const r = lint(dir, ['--timeout', '5', '--jobs', '1', '--format', 'json', '.']);
+    fs.writeFileSync(path.join(bin, 'helm'), '#!/bin/sh\nif [ "$1" = version ]; then echo v3.17.3; exit 0; fi\nexec /bin/sleep 30\n', { mode: 0o755 });
+    const r = lint(dir, ['--helm-render', '--helm-path', path.join(bin, 'helm'), '--timeout', '5', '--jobs', '1', '--format', 'json', '.']);
     assert.equal(r.status, 1, r.stderr); // the chart's hook hard-codes batch/v1beta1 CronJob, removed in 1.25
     const facts = helmFacts(r.stdout);
     assert.ok(facts.length >= 7);

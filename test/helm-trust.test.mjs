@@ -64,9 +64,9 @@ test('trusted but not asked for: Helm is not run, and the report says the chart 
   } finally { c.kill(); fs.rmSync(ws.dir, { recursive: true, force: true }); }
 });
 
-test('the editor setting skewguard.helm.path names the binary (relative to the workspace folder)', async () => {
+test('the editor setting skewguard.helm.path names the binary (relative to the workspace folder; a binary inside it only when the workspace is trusted)', async () => {
   const ws = workspace('kubernetes:\n  window: "1.25"\nhelm:\n  render: true\n');
-  const c = new LspClient(ws.dir, { settings: { skewguard: { helm: { path: 'helm-wrapper' } } } });
+  const c = new LspClient(ws.dir, { settings: { skewguard: { helm: { path: 'helm-wrapper' } } }, initializationOptions: { workspaceTrusted: true } });
   try {
     await c.initialize();
     await c.open(uriOf(ws.file), fs.readFileSync(ws.file, 'utf8'));
@@ -100,4 +100,40 @@ test('editor settings: skewguard.helm.path is a setting; whether to render is no
   assert.deepEqual(c.helm.values, { files: ['a.yaml', 'b.yaml'], base: '/w/repo', source: { kind: 'config', detail: '/w/repo/.skewguard.yaml' } });
   // The command line wins over the file for render.
   assert.equal(engine.resolveConfig({ cli: { helmRender: true }, config: engine.parseConfig('/w/.skewguard.yaml', 'helm:\n  render: false\n', engine.ruleIds) }).helm.render, true);
+});
+
+// Issue #25, 1: a client that sends no trust signal (Neovim, Helix, Emacs, any plain LSP client) is not a trusted one.
+test('no trust signal: a Helm named by .skewguard.yaml, or found through a relative PATH entry, is never run', async () => {
+  const ws = workspace('kubernetes:\n  window: "1.25"\nhelm:\n  render: true\n  path: helm-wrapper\n');
+  fs.mkdirSync(path.join(ws.dir, 'tools'));
+  fs.copyFileSync(path.join(ws.dir, 'helm-wrapper'), path.join(ws.dir, 'tools', 'helm'));
+  fs.chmodSync(path.join(ws.dir, 'tools', 'helm'), 0o755);
+  const plain = new LspClient(ws.dir);
+  try {
+    await plain.initialize();
+    await plain.open(uriOf(ws.file), fs.readFileSync(ws.file, 'utf8'));
+    const r = await readBy(plain, ws.file);
+    assert.equal(r.readBy, 'evaluator');
+    assert.match(r.why, /not trusted: Helm is run only when the user trusts it .*never on \.skewguard\.yaml alone/);
+  } finally { plain.kill(); }
+  // Trusted for rendering (the user's flag) but not for the workspace's content: .skewguard.yaml's helm.path, and a
+  // PATH whose entries are relative ("tools") or inside the workspace, name no Helm that is run.
+  const cli = new LspClient(ws.dir, { initializationOptions: { cli: { helmRender: true } }, env: { PATH: `tools${path.delimiter}${path.join(ws.dir, 'tools')}` } });
+  try {
+    await cli.initialize();
+    await cli.open(uriOf(ws.file), fs.readFileSync(ws.file, 'utf8'));
+    const r = await readBy(cli, ws.file);
+    assert.equal(r.readBy, 'evaluator');
+    assert.match(r.why, /helm\.path of \.skewguard\.yaml .* is not run: the workspace is not trusted/);
+    fs.writeFileSync(path.join(ws.dir, '.skewguard.yaml'), 'kubernetes:\n  window: "1.25"\nhelm:\n  render: true\n');
+    await cli.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(path.join(ws.dir, '.skewguard.yaml')), type: 2 }] });
+    await until(async () => /no Helm binary found/.test((await readBy(cli, ws.file)).why ?? ''), 'the PATH lookup');
+    const cfg = (await cli.request('skewguard/resolvedConfig', { uri: uriOf(ws.file) })).resolved.helm;
+    assert.equal(cfg.binary, null);
+    assert.ok(cfg.looked.some((l) => /^not tools \(a relative PATH entry\)$/.test(l)), cfg.looked.join(', '));
+    assert.ok(cfg.looked.some((l) => l.startsWith(`not ${path.join(ws.dir, 'tools')} (inside the workspace)`)), cfg.looked.join(', '));
+  } finally { cli.kill(); }
+  await new Promise((r) => setTimeout(r, 300));
+  assert.deepEqual(runs(ws.log), [], 'a Helm of the repository ran');
+  fs.rmSync(ws.dir, { recursive: true, force: true });
 });

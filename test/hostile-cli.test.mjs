@@ -48,7 +48,7 @@ const lintJson = (cwd, args, opts) => { const r = lint(cwd, ['-f', 'json', ...ar
 
 /**
  * A language server that is the real one, except that it crashes (CRASH-ME), stops itself with SIGSTOP (STOP-ME),
- * never answers `initialize` (env HANG_INIT), stops when asked to shut down (env STOP_ON_SHUTDOWN), plants a symlink at the temporary name older lsp-lint versions used
+ * never answers `initialize` (env HANG_INIT), stops when asked to shut down (env STOP_ON_SHUTDOWN), dies then (env DIE_ON_SHUTDOWN), plants a symlink at the temporary name older lsp-lint versions used
  * (PLANT-ME), or changes the file it is sent (MUTATE-ME), when it sees the marker in what it is sent. Each server's pid is appended to `pids`.
  */
 function fakeServer(dir) {
@@ -62,6 +62,7 @@ process.stdin.on('data', (c) => {
   const s = c.toString('latin1');
   if (s.includes('CRASH-ME')) process.kill(process.pid, 'SIGKILL');
   if (s.includes('STOP-ME') || (process.env.STOP_ON_SHUTDOWN && s.includes('"method":"shutdown"'))) process.kill(process.pid, 'SIGSTOP');
+  if (process.env.DIE_ON_SHUTDOWN && s.includes('"method":"shutdown"')) process.kill(process.pid, 'SIGKILL');
   const plant = /PLANT-ME (\\S+) (\\S+) END/.exec(s);
   if (plant) { try { fs.symlinkSync(plant[2], path.join(path.dirname(plant[1]), '.' + path.basename(plant[1]) + '.skewguard-' + process.ppid + '.tmp')); } catch {} }
   const mutate = /MUTATE-ME (\\S+) END/.exec(s);
@@ -162,6 +163,15 @@ test('#2 a server stopped with SIGSTOP is given up after --timeout, killed, and 
   const noShutdown = lint(dir, ['a.yml'], { env: { ...env, STOP_ON_SHUTDOWN: '1' } });
   assert.equal(noShutdown.code, 0, 'a server that does not answer shutdown is killed; the run itself passed');
   assert.ok(pidsOf(dir).every((p) => !alive(p)), 'and it is not left behind');
+
+  // Issue #25, 10: a server that dies while its shutdown request is pending is never a clean run.
+  fs.writeFileSync(path.join(dir, 'pids'), '');
+  for (const args of [['a.yml'], ['-f', 'json', 'a.yml', 'z.yml']]) {
+    const died = lint(dir, args, { env: { ...env, DIE_ON_SHUTDOWN: '1' } });
+    assert.equal(died.code, 2, `${args}: ${died.stderr}`);
+    assert.match(died.stderr, /the language server died while shutting down \(signal SIGKILL\)/);
+  }
+  assert.ok(pidsOf(dir).every((p) => !alive(p)));
 
   fs.writeFileSync(path.join(dir, 'pids'), '');
   const never = lint(dir, ['--timeout', '1', 'a.yml'], { env: { ...env, HANG_INIT: '1' } });

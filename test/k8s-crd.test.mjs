@@ -186,7 +186,7 @@ test('lsp-lint: a CRD is checked for changes that break its stored objects, and 
   } finally { fs.rmSync(dir, { recursive: true, force: true }); }
 });
 
-test('.skewguard.yaml kubernetes.crds: CRD files and folders outside the workspace; an unreadable entry is a problem at its line', () => {
+test('.skewguard.yaml kubernetes.crds: CRD files and folders outside the workspace (only from a configuration outside it, --config); an unreadable entry is a problem at its line', () => {
   const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'crds-outside-'));
   fs.mkdirSync(path.join(outside, 'crds'));
   fs.writeFileSync(path.join(outside, 'crds', 'crontab.yaml'), CRONTAB_CRD);
@@ -197,16 +197,23 @@ test('.skewguard.yaml kubernetes.crds: CRD files and folders outside the workspa
     'crs.yaml': CRS,
   });
   try {
-    const r = lint(dir, 'crs.yaml');
+    // Issue #25: the repository's .skewguard.yaml does not make skewguard read outside the workspace.
+    const refused = lint(dir, 'crs.yaml');
+    assert.equal(refused.code, 2, refused.out);
+    assert.match(refused.err, /\.skewguard\.yaml:4:7: kubernetes\.crds\[0\] ".*crds": outside the workspace, not read/);
+    // The user's own configuration, named on the command line, does.
+    const own = path.join(outside, 'own.skewguard.yaml');
+    fs.writeFileSync(own, fs.readFileSync(path.join(dir, '.skewguard.yaml')));
+    const r = lint(dir, '--config', own, 'crs.yaml');
     assert.equal(r.code, 1, r.err);
     assert.deepEqual(messagesOf(r.out, 'crs.yaml').map((m) => m.ruleId), ['k8s/cr-version-not-served', 'k8s/cr-version-deprecated', 'k8s/cr-unknown-field', 'k8s/cr-invalid-value', 'k8s/cr-invalid-value', 'k8s/cr-unknown-field']);
     assert.match(messagesOf(r.out, 'crs.yaml')[0].message, new RegExp(`\\(${path.join(outside, 'crds').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/crontab\\.yaml\\)`));
     // A missing path and a file without a CRD: said in .skewguard.yaml at the entry, not passed over.
-    fs.writeFileSync(path.join(dir, '.skewguard.yaml'), `kubernetes:\n  window: "1.30"\n  crds:\n    - ./missing\n    - ${path.join(outside, 'not-a-crd.yaml')}\n`);
-    const bad = lint(dir, 'crs.yaml');
+    fs.writeFileSync(own, `kubernetes:\n  window: "1.30"\n  crds:\n    - ./missing\n    - ${path.join(outside, 'not-a-crd.yaml')}\n`);
+    const bad = lint(dir, '--config', own, 'crs.yaml');
     assert.equal(bad.code, 2, bad.out);
-    assert.match(bad.err, /\.skewguard\.yaml:4:7: kubernetes\.crds\[0\] "\.\/missing": cannot be read \(ENOENT\)/);
-    assert.match(bad.err, /\.skewguard\.yaml:5:7: kubernetes\.crds\[1\] ".*not-a-crd\.yaml": the file holds no apiextensions\.k8s\.io CustomResourceDefinition/);
+    assert.match(bad.err, /own\.skewguard\.yaml:4:7: kubernetes\.crds\[0\] "\.\/missing": cannot be read \(ENOENT\)/);
+    assert.match(bad.err, /own\.skewguard\.yaml:5:7: kubernetes\.crds\[1\] ".*not-a-crd\.yaml": the file holds no apiextensions\.k8s\.io CustomResourceDefinition/);
   } finally { fs.rmSync(dir, { recursive: true, force: true }); fs.rmSync(outside, { recursive: true, force: true }); }
 });
 

@@ -164,8 +164,11 @@ test('a listed resource, base or patch file that does not exist is a warning at 
     const file = path.join(dir, 'kustomization.yaml');
     const files = diskFiles();
     const r = analyze(file, text, '1.27..1.28', { input: { files } });
-    assert.deepEqual(findings(r.diagnostics), ['kustomize/missing-resource @ 5:5', 'kustomize/missing-resource @ 9:11']);
+    assert.deepEqual(findings(r.diagnostics), ['kustomize/missing-resource @ 5:5', 'kustomize/missing-resource @ 6:5', 'kustomize/missing-resource @ 9:11']);
     assert.match(r.diagnostics[0].message, /the resources entry bsae does not exist/);
+    // The remote base is not fetched: said (info, once) as not checked (issue #25).
+    assert.equal(r.diagnostics[1].severity, 'info');
+    assert.match(r.diagnostics[1].message, /^remote https:\/\/github\.com\/example\/app\/\/deploy\?ref=v1 is not fetched: what it holds is not checked$/);
     // Without file access (a caller that gives none) nothing is looked up, and nothing is claimed.
     assert.deepEqual(findings(analyze(file, text, '1.27..1.28').diagnostics), []);
     // Bounded: a list of 2,000 missing entries costs at most 500 look-ups of each kind.

@@ -3,7 +3,8 @@
 // with --compare, per changed file and step, whether the change makes the file fail there (breaks) or pass again
 // (repairs): the base version of each file (`git cat-file blob <ref>:<path>`, never written anywhere) is checked by
 // the same language server at the file's path and the per-step verdicts compared. git runs locally only: no fetch,
-// no network, no pager, no external diff or text conversion, no prompt.
+// no network, no pager, no external diff or text conversion, no prompt; nothing of the repository's configuration
+// that git would run (fsmonitor, filters, hooks: NEUTRAL); git itself is found outside the repository.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -15,6 +16,7 @@ import type { ServerSession } from './session';
 import { findingSteps } from '../engine/steps';
 import { relPath, compareText, type CompareSummary } from './matrix';
 import { MAX_FILE_BYTES } from '../shared/limits';
+import { resolveExecutable } from '../shared/executable';
 
 /** Lines (1-based) the change touched in a file of the working tree; 'all' for a new or untracked file. */
 export type Touched = Set<number> | 'all';
@@ -33,13 +35,62 @@ export interface Change {
 const GIT_ENV = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', PAGER: 'cat', GIT_EXTERNAL_DIFF: '', LC_ALL: 'C' };
 
 /**
+ * What git may run of the repository's own configuration, switched off on every command: the file system monitor
+ * hook, hooks, the pager, external diff, textconv (also --no-ext-diff/--no-textconv), askpass, ssh, credential
+ * helpers, and submodules' work trees (which have configurations of their own). Filters (filter.<name>.clean /
+ * .process, named by .gitattributes) cannot be switched off by a wildcard: each filter the configuration defines is
+ * given an empty command (filterOverrides), which git skips.
+ */
+const NEUTRAL = [
+  'core.fsmonitor=false', 'core.hooksPath=/dev/null', 'core.pager=cat', 'core.askPass=', 'core.sshCommand=', 'core.editor=:',
+  'credential.helper=', 'diff.external=', 'core.untrackedCache=false', 'diff.ignoreSubmodules=dirty', 'status.submoduleSummary=false',
+  'core.quotePath=false', 'diff.noprefix=false', 'diff.mnemonicPrefix=false', 'protocol.allow=never',
+];
+
+/** git on PATH, as an absolute path outside the repository (never a relative PATH entry nor the current folder). */
+let gitBinary: { path?: string; looked: string[] } | undefined;
+function gitPath(cwd: string): string | undefined {
+  if (!gitBinary) {
+    const r = resolveExecutable('git', [cwd]);
+    gitBinary = { path: r.path, looked: [...r.looked, ...r.skipped.map((x) => `not ${x}`)] };
+  }
+  return gitBinary.path;
+}
+
+/** Per cwd: `-c filter.<name>.<key>=` for every filter the repository's configuration defines (read, never run). */
+const filterEnv = new Map<string, Record<string, string>>();
+function filterOverrides(bin: string, cwd: string): Record<string, string> {
+  let env = filterEnv.get(cwd);
+  if (env) return env;
+  env = {};
+  // Reading the configuration runs nothing (config has no hooks; fsmonitor is not read by `git config`).
+  const r = spawnSync(bin, ['-c', 'core.fsmonitor=false', 'config', '-z', '--get-regexp', '^filter\\.'], { cwd, env: GIT_ENV, maxBuffer: 4 << 20, stdio: ['ignore', 'pipe', 'ignore'], timeout: gitTimeoutMs, killSignal: 'SIGKILL' });
+  const names = new Set<string>();
+  if (r.status === 0 && r.stdout) {
+    for (const entry of r.stdout.toString('utf8').split('\0')) {
+      const key = entry.split('\n')[0];
+      const last = key.lastIndexOf('.');
+      if (key.startsWith('filter.') && last > 7) names.add(key.slice(7, last));
+    }
+  }
+  // GIT_CONFIG_COUNT/KEY/VALUE (git 2.31+): keys taken as they are, whatever a filter's name holds ('=', spaces).
+  let n = 0;
+  for (const name of names) for (const k of ['clean', 'smudge', 'process']) { env[`GIT_CONFIG_KEY_${n}`] = `filter.${name}.${k}`; env[`GIT_CONFIG_VALUE_${n}`] = ''; n++; }
+  if (n) env.GIT_CONFIG_COUNT = String(n);
+  filterEnv.set(cwd, env);
+  return env;
+}
+
+/**
  * How long one git command may take (lsp-lint's --timeout, set by readChange): git runs synchronously, so neither the
  * server's timeout nor lsp-lint's watchdog could stop a git that hangs (a lock, a slow file system, a hook of its own).
  */
 let gitTimeoutMs = 60_000;
 
 function git(cwd: string, args: string[], maxBuffer = 512 * 1024 * 1024): { ok: boolean; out: Buffer; err: string; missing?: boolean; timedOut?: boolean } {
-  const r = spawnSync('git', ['-c', 'core.quotePath=false', '-c', 'diff.noprefix=false', '-c', 'diff.mnemonicPrefix=false', ...args], { cwd, env: GIT_ENV, maxBuffer, stdio: ['ignore', 'pipe', 'pipe'], timeout: gitTimeoutMs, killSignal: 'SIGKILL' });
+  const bin = gitPath(cwd);
+  if (!bin) return { ok: false, out: Buffer.alloc(0), err: `git not found (looked at ${gitBinary!.looked.slice(0, 6).join(', ')})`, missing: true };
+  const r = spawnSync(bin, [...NEUTRAL.flatMap((c) => ['-c', c]), ...args], { cwd, env: { ...GIT_ENV, ...filterOverrides(bin, cwd) }, maxBuffer, stdio: ['ignore', 'pipe', 'pipe'], timeout: gitTimeoutMs, killSignal: 'SIGKILL' });
   if (r.error) {
     const code = (r.error as NodeJS.ErrnoException).code;
     const err = code === 'ETIMEDOUT' ? `git ${args[0]} gave no answer within ${gitTimeoutMs / 1000} s (--timeout)` : (r.error as Error).message;
@@ -121,7 +172,7 @@ export function readChange(cwd: string, ref: string, timeoutMs = gitTimeoutMs): 
   if (v.timedOut) return { error: `--changed-since: ${v.err}` };
   if (!v.ok) return { error: `--changed-since: unknown git ref ${JSON.stringify(ref)} (not a branch, tag or commit of ${root}; a remote branch needs a fetch first)` };
   const commit = v.out.toString('utf8').trim();
-  const d = git(root, ['diff', '--unified=0', '--no-color', '--no-ext-diff', '--no-textconv', '--find-renames', '--src-prefix=a/', '--dst-prefix=b/', commit, '--']);
+  const d = git(root, ['diff', '--unified=0', '--no-color', '--no-ext-diff', '--no-textconv', '--ignore-submodules=dirty', '--find-renames', '--src-prefix=a/', '--dst-prefix=b/', commit, '--']);
   if (!d.ok) return { error: `--changed-since: git diff against ${ref} failed: ${d.err.split('\n')[0]}` };
   const parsed = parseDiff(d.out.toString('utf8'));
   const u = git(root, ['ls-files', '--others', '--exclude-standard', '-z']);

@@ -35,6 +35,8 @@ export interface Collected {
   unreadable: PathNote[];
   /** Arguments that cannot be used at all (a glob longer than picomatch accepts). */
   invalid: string[];
+  /** Symbolic links met in a walk that were not followed (outside the workspace, a loop, a missing target), and why. */
+  links: PathNote[];
 }
 
 /** An argument as it is shown in a message: long ones shortened. */
@@ -46,6 +48,10 @@ export function collectFiles(args: string[], cwd: string, ignorePatterns: string
   const ignored: PathNote[] = [];
   const unreadable: PathNote[] = [];
   const invalid: string[] = [];
+  const links: PathNote[] = [];
+  // Real folders walked: a link to one already walked is not walked again (its files are checked there), and a link
+  // to a folder above it (a loop) is reported, not followed.
+  const visited = new Set<string>();
   // A matcher without backtracking: the `ignore` package's regexes blow up on chains of **/ (a/**/a/**/…/b).
   const userIgnore = gitignoreMatcher(noIgnore ? [] : ignorePatterns);
   const isIgnoredByUser = (abs: string) => {
@@ -65,7 +71,7 @@ export function collectFiles(args: string[], cwd: string, ignorePatterns: string
         continue;
       }
       const before = files.size;
-      const w: Walk = { add: (f) => { if (match(f.split(path.sep).join('/'))) files.add(f); }, userIgnored: isIgnoredByUser, onlyServed: false, skipped: 0, unreadable, noIgnore };
+      const w: Walk = { add: (f) => { if (match(f.split(path.sep).join('/'))) files.add(f); }, userIgnored: isIgnoredByUser, onlyServed: false, skipped: 0, unreadable, noIgnore, links, visited, roots: [cwd, base] };
       w.skippedMatch = (f) => match(f.split(path.sep).join('/'));
       walk(base, [], w);
       if (files.size === before) {
@@ -85,14 +91,14 @@ export function collectFiles(args: string[], cwd: string, ignorePatterns: string
       // A folder named on the command line is checked even when the rules above it ignore it (as a named file is).
       const itself = ignoredBy(above, abs, true) || isIgnoredByUser(abs);
       const before = files.size;
-      const w: Walk = { add: (f) => files.add(f), userIgnored: itself ? never : isIgnoredByUser, onlyServed: true, skipped: 0, unreadable, noIgnore };
+      const w: Walk = { add: (f) => files.add(f), userIgnored: itself ? never : isIgnoredByUser, onlyServed: true, skipped: 0, unreadable, noIgnore, links, visited, roots: [cwd, abs] };
       walk(abs, itself ? [] : above, w);
       if (files.size === before && w.skipped) {
         ignored.push({ path: abs, reason: `all ${w.skipped} files and folders under ${showArg(arg)} are ignored by .gitignore or the ignore: list of .skewguard.yaml; use --no-ignore to check them` });
       }
     } else files.add(abs);
   }
-  return { files: [...files].sort(), missing, ignored, unreadable, invalid };
+  return { files: [...files].sort(), missing, ignored, unreadable, invalid, links };
 }
 
 interface Layer { dir: string; ig: { ignores(path: string): boolean } }
@@ -139,9 +145,21 @@ interface Walk {
   skipped: number;
   skippedMatch?: (f: string) => boolean;
   unreadable: PathNote[];
+  links: PathNote[];
+  visited: Set<string>;
+  /** Where a symbolic link may lead to be followed: the working folder and the walked argument. */
+  roots: string[];
 }
 
-function walk(dir: string, parents: Layer[], w: Walk): void {
+const realOf = (p: string): string | undefined => { try { return fs.realpathSync(p); } catch { return undefined; } };
+const within = (p: string, root: string) => { const rel = path.relative(root, p); return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel)); };
+
+function walk(dir: string, parents: Layer[], w: Walk, ancestors: string[] = [], viaLink = false): void {
+  const real = realOf(dir) ?? dir;
+  // A folder reached through a link that is walked already (or will be, under its own name) is not walked again.
+  if (viaLink && w.visited.has(real)) return;
+  w.visited.add(real);
+  const above = [...ancestors, real];
   let entries: fs.Dirent[];
   try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch (e) {
     const err = e as NodeJS.ErrnoException;
@@ -157,7 +175,30 @@ function walk(dir: string, parents: Layer[], w: Walk): void {
     if (e.isDirectory()) {
       if (ALWAYS_SKIPPED.has(e.name)) continue;
       if (ignoredBy(layers, abs, true) || w.userIgnored(abs)) { if (!w.skippedMatch) w.skipped++; continue; }
-      walk(abs, layers, w);
+      walk(abs, layers, w, above);
+    } else if (e.isSymbolicLink()) {
+      // Followed within the workspace (and the walked folder), with loop protection; anything else is reported.
+      if (ignoredBy(layers, abs, false) || ignoredBy(layers, abs, true) || w.userIgnored(abs)) { if (!w.skippedMatch || w.skippedMatch(abs)) w.skipped++; continue; }
+      const target = realOf(abs);
+      let st: fs.Stats | undefined;
+      try { st = target ? fs.statSync(target) : undefined; } catch { st = undefined; }
+      if (!target || !st) { if (!w.onlyServed || isServedFile(abs)) w.links.push({ path: abs, reason: 'not checked: a symbolic link whose target is missing or cannot be read' }); continue; }
+      if (!w.roots.some((r) => within(target, realOf(r) ?? r))) {
+        if (st.isDirectory() || !w.onlyServed || isServedFile(abs)) w.links.push({ path: abs, reason: `not checked: a symbolic link to ${target}, outside the workspace (not followed)` });
+        continue;
+      }
+      if (st.isDirectory()) {
+        if (ALWAYS_SKIPPED.has(e.name)) continue;
+        if (above.includes(target) || within(real, target)) { w.links.push({ path: abs, reason: `not checked: a symbolic link to ${target}, a folder above it (a loop, not followed)` }); continue; }
+        // Walked under its own name when it is under the walked folder (not through the link: its files are checked
+        // once); elsewhere in the workspace, through the link.
+        if (w.roots.slice(1).some((r) => within(target, realOf(r) ?? r))) continue;
+        walk(abs, layers, w, above, true);
+      } else if (st.isFile()) {
+        if (w.onlyServed && !isServedFile(abs)) continue;
+        if (w.onlyServed && CONFIG_NAMES.has(e.name)) continue;
+        w.add(abs);
+      }
     } else if (e.isFile()) {
       if (w.onlyServed && !isServedFile(abs)) continue;
       if (w.onlyServed && CONFIG_NAMES.has(e.name)) continue; // the config is read, and reported on, as configuration

@@ -12,6 +12,8 @@ export interface FileReport {
   steps?: readonly string[];
   /** Set when the file (or folder) was not checked at all: its diagnostics say why. */
   notChecked?: boolean;
+  /** A named folder or glob whose files the user's ignore lists all leave out: a warning, not a "not checked" failure. */
+  ignoredByUser?: boolean;
 }
 
 /**
@@ -29,6 +31,43 @@ export function printable(s: string): string {
     return c < 0x100 ? `\\x${c.toString(16).padStart(2, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`;
   });
 }
+
+/**
+ * A line that a CI runner would take as a command: GitHub Actions' workflow commands (`::error …`, `::add-mask::`,
+ * `::stop-commands::`, also after leading blanks or colour codes), their older `##[…]` form, and Azure Pipelines' `##vso[…]`.
+ */
+// eslint-disable-next-line no-control-regex
+const COMMAND_LINE = /^((?:[ \t]|\u001b\[[\d;]*m)*)(::|##\[|##vso\[)/i;
+
+/**
+ * A report as it may be printed where a CI runner reads it: no line starts a workflow command. Such a line (a file
+ * named `::error file=…::…`, a manifest line shown in a source excerpt) has its first character written as an
+ * escape: `\x3a` / `\x23` in text, `&#58;` / `&#35;` in markup (`markup`: html, markdown, XML), which shows the same.
+ * The github format's own annotations are the one place such lines belong: it is not passed through this.
+ */
+export function withoutCommandLines(text: string, markup = false): string {
+  // eslint-disable-next-line no-control-regex
+  if (!/(^|\n)(?:[ \t]|\u001b\[[\d;]*m)*(::|##)/.test(text)) return text;
+  return text.split('\n').map((line) => line.replace(COMMAND_LINE, (_, lead: string, cmd: string) => {
+    const c = cmd[0];
+    const esc = markup ? `&#${c.charCodeAt(0)};` : `\\x${c.charCodeAt(0).toString(16)}`;
+    return lead + esc + cmd.slice(1);
+  })).join('\n');
+}
+
+/**
+ * A finding that says something was not checked (lsp-lint and merge-reports exit 2 on it unless --allow-unchecked):
+ * an internal error, a skipped file (binary, over the size limit, unreadable; not --fix's "not fixed" notes), or a
+ * note whose data says notChecked (a chart's template or dependency not read, a Kustomize entry outside the
+ * workspace or remote).
+ */
+export const isUnchecked = (ruleId: string, message: string, data: unknown): boolean => {
+  const d = (data && typeof data === 'object' ? data : {}) as { notChecked?: unknown; ignored?: unknown };
+  if (d.notChecked === true || ruleId === 'skewguard/internal-error') return true;
+  // A named folder whose files the user's own ignore lists leave out is the user's choice, not a file not checked.
+  return ruleId === 'skewguard/skipped-file' && d.ignored !== true && !/^not fixed:/.test(message);
+};
+export const isUncheckedNote = (d: Diagnostic): boolean => isUnchecked(String(d.code ?? ''), msg(d), d.data);
 
 const SEV_NAME = ['', 'error', 'warning', 'info', 'hint'] as const;
 export const sevName = (d: Diagnostic) => SEV_NAME[d.severity ?? 1] || 'error';
@@ -106,9 +145,11 @@ export function helmLine(reports: FileReport[], cwd: string): string | undefined
   return `Helm chart${charts.size === 1 ? '' : 's'} read: ${shown}`;
 }
 
-export function json(reports: FileReport[]): string {
+export function json(reports: FileReport[], version?: string): string {
   return JSON.stringify(reports.map((r) => ({
     filePath: r.file,
+    // Which lsp-lint wrote it: merge-reports joins only reports of its own version.
+    ...(version ? { skewguardVersion: version } : {}),
     family: r.family,
     ...(r.facts ? { facts: r.facts } : {}),
     fixed: !!r.fixed,
@@ -150,6 +191,8 @@ export function sarif(reports: FileReport[], cwd: string, version: string): stri
           ruleId: String(d.code),
           ...(index.has(String(d.code)) ? { ruleIndex: index.get(String(d.code)) } : {}),
           level: SARIF_LEVEL[sevName(d)],
+          // A "not checked" note stays one through merge-reports.
+          ...(isUncheckedNote(d) ? { properties: { notChecked: true } } : {}),
           message: { text: msg(d) },
           locations: [{
             physicalLocation: {

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { Diagnostic, TextEdit } from 'vscode-languageserver-protocol/node';
 import { dropIgnored } from './ignored';
 import { collectFiles, showArg } from './files';
-import { stylish, json, sarif, github, gitlab, count, printable, type FileReport } from './format';
+import { stylish, json, sarif, github, gitlab, count, printable, withoutCommandLines, isUncheckedNote, type FileReport } from './format';
 import { ServerSession, ServerFailure, type NotFixed } from './session';
 import { FileQueue } from './affinity';
 import { writeFileSafely, readBounded, removeStaleTemporaries, type ReadState } from './write';
@@ -28,6 +28,8 @@ import { readChange, changedOnly, applyChange, decorate, summaryLines } from './
 import type { CompareSummary } from './matrix';
 import { mergeReportsMain } from './merge';
 const FORMATS = ['stylish', 'json', 'sarif', 'github', 'gitlab', 'html', 'markdown', 'junit', 'tap'] as const;
+/** Formats whose text is markup: an escape there is a character reference. */
+const MARKUP_FORMATS = new Set<string>(['html', 'markdown', 'junit']);
 
 const HELP = `Usage: lsp-lint [options] [paths|globs...]
        lsp-lint merge-reports [-o <file>] <reports...>   join the SARIF or JSON reports of --shard runs into one
@@ -68,10 +70,16 @@ Options:
       --compare                   with --changed-since: which steps the change breaks or repairs (the base version
                                   of each changed file is checked too, read with git, never written)
       --no-ignore                 check what .gitignore files and the ignore: list of .skewguard.yaml exclude
-      --helm-render               also render each Helm chart with a real Helm 3 (helm on PATH, or helm.path in
-                                  .skewguard.yaml) at every step of the window, faithful to what each step serves;
-                                  loopback only, never the network; one language server, which runs up to
-                                  --jobs Helm processes at a time (default 2)
+      --helm-render               also render each Helm chart with a real Helm 3 (--helm-path, else helm on PATH:
+                                  never a relative PATH entry nor one inside the checked folder) at every step of
+                                  the window, faithful to what each step serves; loopback only, never the network;
+                                  one language server, which runs up to --jobs Helm processes at a time (default 2).
+                                  The flag is the trust: helm.render in .skewguard.yaml alone runs nothing, and
+                                  its helm.path is never run
+      --helm-path <file>          the Helm 3 binary --helm-render runs
+      --allow-unchecked           a file or part of one that was not checked (skipped, not read, outside the
+                                  workspace, a remote base, a symbolic link not followed) is reported but does
+                                  not fail the run (by default it exits 2, as an invalid configuration does)
       --timeout <seconds>         how long the language server may give no answer for a file (default: 60); a server
                                   that dies or stalls is restarted once, and the files it did not answer for are
                                   reported as not checked (skewguard/internal-error); also the bound on each git
@@ -87,7 +95,8 @@ checked even when ignored; a named folder or glob whose files are all ignored ge
 Only regular files are read (FIFOs, devices and sockets are reported as not checked).
 
 Exit codes: 0 no errors; 1 errors (or more warnings than --max-warnings); 2 usage error, invalid .skewguard.yaml,
-missing path, no file checked at all, a file or folder that could not be read or written, or internal failure.
+missing path, no file checked at all, a file or folder that could not be read or written, a file or part of one
+not checked (unless --allow-unchecked), a language server that died, or internal failure.
 With --exit-codes pluto: 3 an API is removed in the window, 2 one is deprecated (k8s/window-past-data is neither:
 it follows the default codes).
 `;
@@ -115,6 +124,9 @@ interface Options {
   color: boolean;
   noIgnore: boolean;
   helmRender: boolean;
+  helmPath?: string;
+  /** --allow-unchecked: what was not checked is reported, but does not fail the run. */
+  allowUnchecked: boolean;
   /** Seconds the language server may stay silent while an answer is due. */
   timeout: number;
   paths: string[];
@@ -125,7 +137,7 @@ interface Options {
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): Options | 'help' | 'version' {
-  const o: Options = { format: 'stylish', rules: {}, maxWarnings: -1, exitCodes: 'default', fix: false, stdin: false, printConfig: false, color: !!process.stdout.isTTY && !process.env.NO_COLOR, noIgnore: false, helmRender: false, timeout: 60, paths: [], compare: false };
+  const o: Options = { format: 'stylish', rules: {}, maxWarnings: -1, exitCodes: 'default', fix: false, stdin: false, printConfig: false, color: !!process.stdout.isTTY && !process.env.NO_COLOR, noIgnore: false, helmRender: false, allowUnchecked: false, timeout: 60, paths: [], compare: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--') { for (const a of argv.slice(i + 1)) o.paths.push(a); break; }
     let a = argv[i];
@@ -215,6 +227,8 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
       case '--changed-since': o.changedSince = val(); break;
       case '--compare': o.compare = true; break;
       case '--helm-render': o.helmRender = true; break;
+      case '--helm-path': o.helmPath = path.resolve(val()); break;
+      case '--allow-unchecked': o.allowUnchecked = true; break;
       case '--timeout': {
         const n = Number(val());
         if (!Number.isFinite(n) || n <= 0 || n > 86400) throw new UsageError('--timeout takes a number of seconds above 0');
@@ -231,6 +245,22 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
   if (o.compare && o.changedSince === undefined) throw new UsageError('--compare needs --changed-since <git-ref>');
   if (o.stdin && o.changedSince !== undefined) throw new UsageError('--changed-since cannot be used with standard input');
   return o;
+}
+
+/**
+ * The folders of the paths named on the command line that lie outside the working folder: the server may read their
+ * neighbours (a kustomization's resources, a chart's files) as it reads the working folder's. Nothing else outside
+ * the working folder is read (server/checked-roots.ts).
+ */
+function extraRoots(paths: string[], cwd: string): { extraRoots?: string[] } {
+  const out = new Set<string>();
+  for (const a of paths) {
+    const abs = path.resolve(cwd, a.replace(/[*?[{].*$/s, '') || '.');
+    const rel = path.relative(cwd, abs);
+    if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) continue;
+    out.add(isDirectory(abs) ? abs : path.dirname(abs));
+  }
+  return out.size ? { extraRoots: [...out] } : {};
 }
 
 function isDirectory(p: string): boolean {
@@ -328,7 +358,7 @@ async function main(argv: string[]): Promise<number> {
     cli: {
       configPath: opts.config, starlingxRelease: opts.starlingxRelease, starlingxUpgradeFrom: opts.starlingxUpgradeFrom, kubernetesWindow: opts.kubernetesWindow, componentVersions: opts.componentVersions,
       kataWindow: opts.kataWindow, kataFlavour: opts.kataFlavour, containerdWindow: opts.containerdWindow, rules: opts.rules,
-      ...(opts.helmRender ? { helmRender: true } : {}), helmJobs: opts.jobs, ...(opts.noIgnore ? { noIgnore: true } : {}),
+      ...(opts.helmRender ? { helmRender: true } : {}), ...(opts.helmPath ? { helmPath: opts.helmPath } : {}), ...extraRoots(opts.paths, cwd), helmJobs: opts.jobs, ...(opts.noIgnore ? { noIgnore: true } : {}),
       // A render must end (and be said) before lsp-lint's stall timer would give up on the server.
       helmTimeoutMs: Math.min(30_000, Math.round(opts.timeout * 800)),
     },
@@ -384,10 +414,11 @@ async function main(argv: string[]): Promise<number> {
   }
   // --helm-render without a Helm to render with is a usage error (helm.render in .skewguard.yaml alone is not: the
   // report then says, per chart, that it was read by the evaluator and why).
-  const helmInfo = cfg.resolved.helm as { binary?: string | null; looked?: string[] } | undefined;
+  const helmInfo = cfg.resolved.helm as { binary?: string | null; looked?: string[]; refused?: string } | undefined;
+  if (opts.helmRender && helmInfo?.refused) return usageError(`--helm-render: ${printable(helmInfo.refused)}`);
   if (opts.helmRender && !helmInfo?.binary) {
     const looked = helmInfo?.looked ?? [];
-    return usageError(`--helm-render: no Helm binary found (looked at ${looked.slice(0, 8).map(printable).join(', ')}${looked.length > 8 ? `, … ${looked.length - 8} more` : ''}); install Helm 3 or name it with helm.path in .skewguard.yaml`);
+    return usageError(`--helm-render: no Helm binary found (looked at ${looked.slice(0, 8).map(printable).join(', ')}${looked.length > 8 ? `, … ${looked.length - 8} more` : ''}); install Helm 3 or name it with --helm-path`);
   }
   progress();
 
@@ -421,7 +452,14 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     for (const n of collected.unreadable) reports.push(notChecked(n.path, SKIPPED_FILE, `folder not read: ${n.reason}`));
-    for (const n of collected.ignored) reports.push(notChecked(path.resolve(cwd, n.path), SKIPPED_FILE, n.reason, 2));
+    // Symbolic links a walk did not follow (outside the workspace, a loop, a missing target): said, never skipped silently.
+    for (const n of collected.links) reports.push(notChecked(n.path, SKIPPED_FILE, n.reason, 2));
+    // Ignored by the user's own lists: a warning, the user's choice (not a "not checked" failure).
+    for (const n of collected.ignored) {
+      const r = notChecked(path.resolve(cwd, n.path), SKIPPED_FILE, n.reason, 2);
+      r.diagnostics[0].data = { ignored: true };
+      reports.push({ ...r, ignoredByUser: true });
+    }
     // A shard is every n-th file of the sorted list, so shards are disjoint, cover everything and stay balanced.
     const files = changedOnly(change, opts.shard ? collected.files.filter((_, i) => i % opts.shard!.count === opts.shard!.index - 1) : collected.files);
     emptyShard = !!opts.shard && !files.length && collected.files.length > 0;
@@ -468,7 +506,7 @@ async function main(argv: string[]): Promise<number> {
 
   let out: string;
   switch (opts.format) {
-    case 'json': out = json(reports); break;
+    case 'json': out = json(reports, VERSION); break;
     case 'sarif': out = sarif(reports, cwd, VERSION); break;
     case 'github': out = github(reports, cwd); break;
     case 'gitlab': out = gitlab(reports, cwd); break;
@@ -482,6 +520,9 @@ async function main(argv: string[]): Promise<number> {
     out = decorate(opts.format, out, summary, cwd);
     if (opts.format !== 'stylish') process.stderr.write(summaryLines(summary).map((l) => `lsp-lint: ${l.trim()}`).join('\n') + '\n');
   }
+  // Whatever a file is named or holds, no line of the report starts a CI workflow command (github's own annotations,
+  // whose every value is escaped, excepted).
+  if (opts.format !== 'github') out = withoutCommandLines(out, MARKUP_FORMATS.has(opts.format));
   if (opts.outputFile) {
     try { fs.writeFileSync(opts.outputFile, out); } catch (e) {
       process.stderr.write(`lsp-lint: cannot write the report to ${printable(opts.outputFile)}: ${(e as Error).message}\n`);
@@ -494,6 +535,13 @@ async function main(argv: string[]): Promise<number> {
   if (failed.length) {
     const names = failed.map((r) => printable(path.relative(cwd, r.file) || r.file));
     process.stderr.write(`lsp-lint: ${failed.length} file${failed.length === 1 ? '' : 's'} or folder${failed.length === 1 ? '' : 's'} not checked or not written: ${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length - 20} more)` : ''}\n`);
+    return 2;
+  }
+  // "Not checked" notes, whatever their severity: never a clean run unless the user allows it.
+  const unchecked = reports.filter((r) => !r.ignoredByUser && (r.notChecked || r.diagnostics.some(isUncheckedNote)));
+  if (unchecked.length && !opts.allowUnchecked) {
+    const names = unchecked.map((r) => printable(path.relative(cwd, r.file) || r.file));
+    process.stderr.write(`lsp-lint: ${unchecked.length} file${unchecked.length === 1 ? '' : 's'} not (fully) checked: ${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length - 20} more)` : ''}; see the report (--allow-unchecked: report them, exit as if checked)\n`);
     return 2;
   }
   if (!reports.some((r) => !r.notChecked) && !emptyShard) {
@@ -637,9 +685,18 @@ let exiting = false;
 async function finish(code: number): Promise<void> {
   if (exiting) return;
   exiting = true;
+  // Until the servers are shut down and the code is known: should the event loop run dry meanwhile, never exit 0.
+  process.exitCode = 2;
   dropEarlyServer();
   progress();
   await Promise.all(allSessions.map((s) => s.shutdown()));
+  // A server that died while its shutdown was pending: a crash is never a clean run (exit 2), even when every file
+  // it was sent had been answered (the files it had not are already reported as not checked).
+  const died = allSessions.filter((s) => s.diedInShutdown);
+  if (died.length && code < 2) {
+    process.stderr.write(`lsp-lint: ${died[0].diedInShutdown}${died.length > 1 ? ` (and ${died.length - 1} more)` : ''}; every file it was sent had been answered, but the run is not taken as clean\n`);
+    code = 2;
+  }
   if (watchdog) clearTimeout(watchdog);
   process.exitCode = code;
   // Should anything still hold the event loop (it should not), or standard output not drain, leave anyway.

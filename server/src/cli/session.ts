@@ -45,6 +45,13 @@ export class ServerSession {
   /** The latest FileFactsNotification for each open file (sent before its diagnostics). */
   private facts = new Map<string, FileFactsParams>();
   private exited = false;
+  /** lsp-lint itself killed the process (after its shutdown was answered, or when it failed). */
+  private killedByUs = false;
+  /**
+   * Set when the server died while its shutdown request was pending (it was not killed by lsp-lint, and exited with
+   * a signal or a non-zero code before answering): why. Whatever it had answered stands, but the run is not clean.
+   */
+  diedInShutdown: string | undefined;
   private exitPromise: Promise<void>;
   private shuttingDown = false;
   private timer: NodeJS.Timeout | undefined;
@@ -68,6 +75,7 @@ export class ServerSession {
         this.exited = true;
         live.delete(this.child);
         if (!this.shuttingDown) this.fail(`the language server exited unexpectedly (${signal ? `signal ${signal}` : `code ${code}`})`);
+        else if (!this.killedByUs && !this.shutdownAnswered && (signal || code !== 0)) this.diedInShutdown = `the language server died while shutting down (${signal ? `signal ${signal}` : `code ${code}`})`;
         resolve();
       });
     });
@@ -120,7 +128,7 @@ export class ServerSession {
   }
 
   private kill(): void {
-    if (!this.exited) { try { this.child.kill('SIGKILL'); } catch { /* gone */ } }
+    if (!this.exited) { this.killedByUs = true; try { this.child.kill('SIGKILL'); } catch { /* gone */ } }
     try { this.conn.dispose(); } catch { /* disposed */ }
   }
 
@@ -199,6 +207,7 @@ export class ServerSession {
     return (this.stopping ??= this.stop());
   }
   private stopping: Promise<void> | undefined;
+  private shutdownAnswered = false;
   private async stop(): Promise<void> {
     if (this.exited) return;
     if (this.failure) { this.kill(); await this.exitPromise; return; }
@@ -207,7 +216,15 @@ export class ServerSession {
     const deadline = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_MS).unref());
     await Promise.race([(async () => {
       try {
-        await this.conn.sendRequest(ShutdownRequest.type);
+        // A server that dies with the request pending never answers it, and the connection does not say so: the
+        // exit ends the wait (else nothing would be left to wait for, and node would leave with exit code 0).
+        const answered = this.conn.sendRequest(ShutdownRequest.type).then(() => true, () => false);
+        if (!(await Promise.race([answered, this.exitPromise.then(() => false)]))) {
+          // Refused, or the connection broke: a server on its way out is seen exiting by itself, not killed by us.
+          await Promise.race([this.exitPromise, new Promise<void>((resolve) => setTimeout(resolve, 500).unref())]);
+          return;
+        }
+        this.shutdownAnswered = true;
         await this.conn.sendNotification(ExitNotification.type);
         // Shutdown answered: the server has nothing left to do (it wrote its code cache before answering), so it
         // is killed rather than waited for. Node's orderly exit of a process holding the engine (joining its

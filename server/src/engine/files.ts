@@ -16,8 +16,17 @@ export interface FileAccess {
    * access without it cannot tell a missing path from an unreadable one, and callers then say "missing or unreadable".
    */
   unreadable?(absPath: string): string | undefined;
+  /**
+   * True for a path outside the checked roots (the workspace folders, and what the user named outside them): it is
+   * never read, listed nor looked at (whether it exists is not found out either); `read`/`list` give undefined and
+   * `unreadable` says "outside the workspace, not read". Absent: every path may be read.
+   */
+  outside?(absPath: string): boolean;
   /** Changes whenever a file read through this access may have changed: caches of what was read key on it. */
   stamp?(): number;
 }
 
 export { MAX_FILE_BYTES };
+
+/** What FileAccess.unreadable says of a path outside the checked roots. */
+export const OUTSIDE_WORKSPACE = 'outside the workspace, not read';

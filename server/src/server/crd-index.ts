@@ -93,6 +93,8 @@ export class CrdIndex {
    * the facts are gathered (not when walking), so a configuration change needs no new walk.
    */
   constructor(private readText: (p: string) => string | undefined, private openFiles: () => Iterable<string>, private ignored: (p: string) => boolean = () => false) {}
+  /** Whether a kubernetes.crds entry lies in the checked roots (server/checked-roots.ts); one outside is not read. */
+  inside: (p: string) => boolean = () => true;
 
   /** Each CRD file's parse, by path, kept while its text is the same (the index is updated in place on edits). */
   private parsed = new Map<string, { text: string; defs?: CrdDef[]; error?: string }>();
@@ -260,6 +262,9 @@ export class CrdIndex {
     const found: Array<{ file: string; defs: CrdDef[] }> = [];
     crds.forEach((entry, index) => {
       const abs = path.resolve(base, entry);
+      // Outside the checked roots: read only when the configuration itself is outside them (the user's own, named by
+      // lsp-lint --config), never on a repository's word.
+      if (!this.inside(abs) && this.inside(configPath)) { problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": outside the workspace, not read (looked up as ${abs}), so its CustomResourceDefinitions are not known` }); return; }
       let st: fs.Stats;
       try { st = fs.statSync(abs); } catch (e) { problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}), so its CustomResourceDefinitions are not known` }); return; }
       const list: string[] = [];

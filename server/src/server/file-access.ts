@@ -3,7 +3,7 @@
 // text changing, or the client's didChangeWatchedFiles. Bounded by MAX_FILE_BYTES; reads only, runs nothing.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FileAccess } from '../engine/files';
+import { OUTSIDE_WORKSPACE, type FileAccess } from '../engine/files';
 import { MAX_FILE_BYTES } from '../shared/limits';
 import { readFileUpTo, whyNotRead } from '../shared/bounded-read';
 
@@ -20,6 +20,15 @@ export class ServerFiles implements FileAccess {
   private generation = 0;
 
   constructor(private readonly openTextsOf: () => Map<string, string>) {}
+  /** Whether a path lies in the checked roots (the server sets it: the workspace folders and the user's own paths). */
+  inside: (p: string) => boolean = () => true;
+  outside(p: string): boolean { return !this.inside(p); }
+  /** A path outside the checked roots: noted, never touched. */
+  private refused(p: string): boolean {
+    if (this.inside(p)) return false;
+    this.note(p, OUTSIDE_WORKSPACE);
+    return true;
+  }
   private get openTexts(): Map<string, string> { return this.openTextsOf(); }
 
   stamp(): number { return this.generation; }
@@ -62,6 +71,7 @@ export class ServerFiles implements FileAccess {
   }
 
   read(p: string): string | undefined {
+    if (this.refused(p)) return undefined;
     const open = this.openTexts.get(p);
     if (open !== undefined) {
       if (this.readOpen.size >= BOUND) { this.readOpen.clear(); this.generation++; }
@@ -84,6 +94,7 @@ export class ServerFiles implements FileAccess {
   }
 
   readBytes(p: string): Uint8Array | undefined {
+    if (this.refused(p)) return undefined;
     const hit = this.bytes.get(p);
     if (hit !== undefined) return hit ?? undefined;
     let b: Uint8Array | null = null;
@@ -100,6 +111,7 @@ export class ServerFiles implements FileAccess {
   }
 
   list(dir: string): Array<{ name: string; dir: boolean }> | undefined {
+    if (this.refused(dir)) return undefined;
     const hit = this.lists.get(dir);
     if (hit !== undefined) return hit ?? undefined;
     let out: Array<{ name: string; dir: boolean }> | null = null;
@@ -119,6 +131,7 @@ export class ServerFiles implements FileAccess {
   }
 
   unreadable(p: string): string | undefined {
+    if (this.refused(p)) return OUTSIDE_WORKSPACE;
     if (!this.problems.has(p) && !this.bytes.has(p) && !this.lists.has(p)) { this.readBytes(p); this.list(p); }
     return this.problems.get(p);
   }

@@ -30,6 +30,7 @@ import { servedAt } from '../engine/kubernetes/served';
 import { parseVersion } from '../engine/families/helm/template/semver';
 import type { ChartRender, ChartEmission } from '../engine/families/helm/rendered';
 import { chartRootOf, looksLikeChartFile } from './chart-root';
+import { insideAny, isExecutable, resolveExecutable } from '../shared/executable';
 
 // node:http, node:crypto and node:child_process are loaded when a chart is first rendered (or hashed), not at every
 // server start (shared/lazy-node.ts): most runs never render (it is opt-in).
@@ -50,31 +51,24 @@ const MAX_CHART_BYTES = 64 * 1024 * 1024;
 
 // ---- finding Helm ----
 
-export interface HelmFound { path?: string; looked: string[] }
+export interface HelmFound { path?: string; looked: string[]; /** Why a configured Helm was not used (inside an untrusted workspace). */ refused?: string }
 
-/** A regular file this process may execute. */
-function isExe(p: string): boolean {
-  try { return fs.statSync(p).isFile() && (fs.accessSync(p, fs.constants.X_OK), true); } catch { return false; }
-}
-
-/** The Helm binary: the configured path (absolute, or relative to `base`), else `helm` on PATH. */
-export function findHelm(configured: string | undefined, base: string, envPath = process.env.PATH ?? ''): HelmFound {
-  const looked: string[] = [];
+/**
+ * The Helm binary: the configured path (absolute, or relative to `base`), else `helm` on PATH, resolved to an absolute
+ * path outside the workspace (shared/executable.ts: no relative PATH entry, no entry inside a root). A configured path
+ * inside a workspace root is refused unless `workspaceTrusted` (the user trusted the workspace's content): `refused`
+ * says why.
+ */
+export function findHelm(configured: string | undefined, base: string, envPath = process.env.PATH ?? '', roots: readonly string[] = [], workspaceTrusted = false): HelmFound {
   if (configured) {
     const p = path.resolve(base, configured);
-    looked.push(p);
-    return { path: isExe(p) ? p : undefined, looked };
+    if (!workspaceTrusted && insideAny(p, roots)) return { looked: [p], refused: `${p} is inside the workspace, and the workspace is not trusted: a Helm binary of the repository is never run` };
+    return { path: isExecutable(p) ? p : undefined, looked: [p] };
   }
-  const names = process.platform === 'win32' ? ['helm.exe', 'helm'] : ['helm'];
-  for (const dir of [...new Set(envPath.split(path.delimiter).filter(Boolean))]) {
-    for (const n of names) {
-      const p = path.join(dir, n);
-      looked.push(p);
-      if (isExe(p)) return { path: p, looked };
-    }
-  }
+  const r = resolveExecutable('helm', workspaceTrusted ? [] : roots, envPath);
+  const looked = [...r.looked, ...r.skipped.map((x) => `not ${x}`)];
   if (!looked.length) looked.push('PATH (empty)');
-  return { looked };
+  return { ...(r.path ? { path: r.path } : {}), looked };
 }
 
 /** An environment for Helm that knows nothing of the user's Helm or Kubernetes set-up, and has no proxy. */
@@ -95,7 +89,7 @@ function isolatedEnv(home: string, kubeconfig: string): NodeJS.ProcessEnv {
 export function helmVersion(bin: string, timeoutMs = 15_000): Promise<string> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'skewguard-helm-'));
   return new Promise<string>((resolve, reject) => {
-    childProcess().execFile(bin, ['version', '--template', '{{.Version}}'], { env: isolatedEnv(home, path.join(home, 'kubeconfig')), timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024, windowsHide: true }, (err, stdout, stderr) => {
+    childProcess().execFile(bin, ['version', '--template', '{{.Version}}'], { cwd: home, env: isolatedEnv(home, path.join(home, 'kubeconfig')), timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024, windowsHide: true }, (err, stdout, stderr) => {
       fs.rmSync(home, { recursive: true, force: true });
       if (err) reject(new Error(`${bin} version failed: ${(String(stderr).trim() || err.message).slice(0, 500)}`));
       else resolve(String(stdout).trim());
@@ -216,8 +210,8 @@ process.stdin.on('end', () => { fs.writeFileSync(process.argv[2], Buffer.concat(
  * node start-up costs more than the rest of a render), else our own node with a small script.
  */
 function postRenderer(tmp: string, out: string, node?: string): { bin: string; args: string[] } {
-  const cat = ['/bin/cat', '/usr/bin/cat'].find(isExe);
-  if (!node && process.platform !== 'win32' && isExe('/bin/sh') && cat) return { bin: '/bin/sh', args: ['-c', 'exec "$0" > "$1"', cat, out] };
+  const cat = ['/bin/cat', '/usr/bin/cat'].find(isExecutable);
+  if (!node && process.platform !== 'win32' && isExecutable('/bin/sh') && cat) return { bin: '/bin/sh', args: ['-c', 'exec "$0" > "$1"', cat, out] };
   const script = path.join(tmp, 'post-render.cjs');
   fs.writeFileSync(script, POST_RENDERER);
   return { bin: node ?? process.execPath, args: [script, out] };
@@ -568,13 +562,27 @@ export const FAILED_RENDER_TTL_MS = 60_000;
 
 export interface HelmConfig {
   render: boolean;
-  path?: { value: string; base?: string };
+  /** fromRepo: named by the repository (.skewguard.yaml), not by the user (a flag, the user's settings). */
+  path?: { value: string; base?: string; fromRepo?: boolean; /** Named on lsp-lint's command line (--helm-path): run wherever it is. */ named?: boolean };
   values: { files: string[]; base?: string };
 }
 
 /** Renders for the server: per (chart, step) once, results kept for the files of the chart. */
 export class HelmService {
-  trusted = true;
+  /**
+   * Whether Helm may be run at all: only on a positive trust signal (VS Code's workspace trust; for other clients
+   * initializationOptions.workspaceTrusted: true; lsp-lint --helm-render). Never .skewguard.yaml alone.
+   */
+  trusted = false;
+  /** The signal said not trusted (VS Code's Restricted Mode), rather than nothing at all. */
+  restricted = false;
+  /**
+   * Whether the workspace's content is trusted (VS Code's workspace trust, initializationOptions.workspaceTrusted:
+   * true): only then is a Helm named by .skewguard.yaml, or one inside a workspace root, run.
+   */
+  workspaceTrusted = false;
+  /** The workspace roots: no Helm inside them is run unless workspaceTrusted. */
+  workspaceRoots: () => readonly string[] = () => [];
   private readonly renderers = new Map<string, HelmRenderer>();
   private readonly found = new Map<string, HelmFound>();
   private readonly roots = new Map<string, string | undefined>();
@@ -600,9 +608,16 @@ export class HelmService {
 
   /** The Helm binary the configuration names (or helm on PATH), and where it was looked for. */
   binary(helm: HelmConfig, root: string): HelmFound {
-    const key = `${helm.path?.value ?? ''}\0${helm.path?.base ?? root}`;
+    const key = `${helm.path?.value ?? ''}\0${helm.path?.base ?? root}\0${helm.path?.fromRepo ? 1 : 0}${helm.path?.named ? 1 : 0}\0${this.workspaceTrusted ? 1 : 0}`;
     let f = this.found.get(key);
-    if (!f) { f = findHelm(helm.path?.value, helm.path?.base ?? root); this.found.set(key, f); }
+    if (!f) {
+      const roots = [...this.workspaceRoots(), root];
+      if (helm.path?.fromRepo && !this.workspaceTrusted) {
+        const p = path.resolve(helm.path.base ?? root, helm.path.value);
+        f = { looked: [p], refused: `helm.path of .skewguard.yaml (${p}) is not run: the workspace is not trusted, and a repository never chooses the program skewguard runs (name Helm with lsp-lint --helm-path, or the user setting skewguard.helm.path)` };
+      } else f = findHelm(helm.path?.value, helm.path?.base ?? root, process.env.PATH ?? '', roots, this.workspaceTrusted || !!helm.path?.named);
+      this.found.set(key, f);
+    }
     return f;
   }
 
@@ -614,8 +629,12 @@ export class HelmService {
     const chart = this.chartOf(file);
     if (!chart) return {};
     if (!helm.render) return { read: { chart, readBy: 'evaluator', why: 'Helm rendering is off (--helm-render, helm.render: true in .skewguard.yaml)' } };
-    if (!this.trusted) return { read: { chart, readBy: 'evaluator', why: 'the workspace is not trusted (Restricted Mode): Helm is never run' } };
+    if (!this.trusted) {
+      return { read: { chart, readBy: 'evaluator', why: this.restricted ? 'the workspace is not trusted (Restricted Mode): Helm is never run'
+        : 'the workspace is not trusted: Helm is run only when the user trusts it (VS Code workspace trust, initializationOptions.workspaceTrusted: true, lsp-lint --helm-render), never on .skewguard.yaml alone' } };
+    }
     const bin = this.binary(helm, root);
+    if (bin.refused) return { read: { chart, readBy: 'evaluator', why: bin.refused } };
     if (!bin.path) return { read: { chart, readBy: 'evaluator', why: `no Helm binary found (looked at ${bin.looked.slice(0, 6).join(', ')}${bin.looked.length > 6 ? ', …' : ''})` } };
     let r = this.renderers.get(bin.path);
     if (!r) { r = new HelmRenderer({ helm: bin.path, jobs: this.opts.jobs, timeoutMs: this.opts.timeoutMs, node: this.opts.node }); this.renderers.set(bin.path, r); }

@@ -40,6 +40,7 @@ import {
   type CliInitializeResult,
 } from '../shared/protocol';
 import { ServerFiles } from './file-access';
+import { CheckedRoots } from './checked-roots';
 import { registerWindowFeatures } from './code-lens';
 import { WorkspaceState, readDisk } from './workspace';
 import { coalesced } from '../shared/coalesce';
@@ -103,6 +104,7 @@ let supportsFolders = false;
 let ws = new WorkspaceState([]);
 /** The files around a document (a Helm chart's), for the engine: the disk with the open buffers over it, cached. */
 const files = new ServerFiles(() => ws.openTexts);
+let checkedRoots = new CheckedRoots(() => ws.roots);
 const results = new Map<string, { version: number; result: AnalyzeResult; config?: ResolvedConfig }>();
 /** Failures in a document's handling outside the analysis (open, change, close), reported with its next analysis. */
 const pendingFailures = new Map<string, Diagnostic[]>();
@@ -166,6 +168,10 @@ connection.onInitialize((params: InitializeParams) => {
   const roots = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri));
   if (!roots.length && params.rootUri) roots.push(uriToPath(params.rootUri));
   ws = new WorkspaceState(roots, init.cli?.configPath ? path.resolve(init.cli.configPath) : undefined);
+  // Nothing outside the workspace folders (and the paths lsp-lint was given) is read for a file's neighbours.
+  checkedRoots = new CheckedRoots(() => ws.roots, (init.cli?.extraRoots ?? []).filter((r) => typeof r === 'string'));
+  files.inside = (p) => checkedRoots.inside(p);
+  ws.crds.inside = (p) => checkedRoots.inside(p);
   // The CRD index leaves out what the ignore: lists leave out (as the editor and lsp-lint do), unless lsp-lint --no-ignore.
   if (!init.cli?.noIgnore) ws.ignoredForCrds = (f) => !!ignoredFile(ws, f, configFor(f).config);
   helm = new HelmService({
@@ -174,7 +180,12 @@ connection.onInitialize((params: InitializeParams) => {
     // Each render that finishes is said: lsp-lint's stall timer sees a server that is working, not a stalled one.
     progress: (chartRoot, step, ok) => { void connection.sendNotification(HelmProgressNotification, { chartRoot, step, ok } satisfies HelmProgressParams).catch(() => undefined); },
   });
-  helm.trusted = init.workspaceTrusted !== false;
+  // Helm runs only on a positive trust signal: the client's (VS Code's workspace trust, or an initializationOption the
+  // user set in the client's own configuration) or lsp-lint's --helm-render. Nothing the repository holds counts.
+  helm.trusted = init.workspaceTrusted === true || init.cli?.helmRender === true;
+  helm.restricted = init.workspaceTrusted === false;
+  helm.workspaceTrusted = init.workspaceTrusted === true;
+  helm.workspaceRoots = () => ws.roots;
   settingsReporter = new SettingsReporter(connection, init.showSettingsProblems !== false);
   return {
     capabilities: {
@@ -285,7 +296,7 @@ function flushWatched(): void {
   watchedPending = undefined;
   if (!pending) return;
   files.invalidate();
-  if (pending.all) { revalidateAll(true); return; }
+  if (pending.all) { checkedRoots.invalidate(); revalidateAll(true); return; }
   for (const uri of pending.manifests) { const f = uriToPath(uri); if (!ws.openTexts.has(f)) crdIndexChanged(uri, undefined); }
   // A file whose findings were published while it was not open changed on disk: its findings are checked again.
   recheckClosed([...pending.manifests]);
@@ -324,8 +335,10 @@ function crdIndexChanged(uri: string, text: string | undefined, before?: string)
 
 // VS Code: the user trusted the workspace; Helm may now be run (when the configuration asks for it).
 connection.onNotification(WorkspaceTrustedNotification, () => {
-  if (helm.trusted) return;
-  helm.trusted = true;
+  if (helm.trusted && helm.workspaceTrusted) return;
+  helm.trusted = helm.workspaceTrusted = true;
+  helm.restricted = false;
+  helm.reset();
   revalidateAll();
 });
 
@@ -340,7 +353,7 @@ function helmConfigOf(config: Resolved, root: string): HelmConfig {
   const h = config.helm;
   return {
     render: h.render,
-    path: h.path ? { value: h.path.value, base: h.path.base ?? root } : undefined,
+    path: h.path ? { value: h.path.value, base: h.path.base ?? root, fromRepo: h.path.source.kind === 'config', named: h.path.source.kind === 'cli' } : undefined,
     values: { files: h.values.files, base: h.values.base },
   };
 }
@@ -874,7 +887,7 @@ function readAsOnDisk(file: string, config: Resolved): AnalyzeResult['readAs'] |
 function helmDescription(base: Record<string, unknown>, file: string, config: Resolved, isFile: boolean): Record<string, unknown> {
   const root = ws.rootFor(file) ?? process.cwd();
   const found = helm.binary(helmConfigOf(config, root), root);
-  const out: Record<string, unknown> = { ...base, trusted: helm.trusted, binary: found.path ?? null, looked: found.looked };
+  const out: Record<string, unknown> = { ...base, trusted: helm.trusted, binary: found.path ?? null, looked: found.looked, ...(found.refused ? { refused: found.refused } : {}) };
   if (isFile) {
     const r = helmInput(file, config, false);
     if (r.read) out.readBy = r.read;

@@ -20,7 +20,7 @@ export interface Settings {
 
 export interface InitializationOptions {
   /** Flags from lsp-lint; they win over every other source. */
-  cli?: Overrides & { configPath?: string; /** Helm processes at a time (lsp-lint --jobs). */ helmJobs?: number; /** Time one Helm render may take. */ helmTimeoutMs?: number; /** lsp-lint --no-ignore: the ignore: lists leave nothing out (the CRD index reads every file). */ noIgnore?: boolean };
+  cli?: Overrides & { configPath?: string; /** Helm processes at a time (lsp-lint --jobs). */ helmJobs?: number; /** Time one Helm render may take. */ helmTimeoutMs?: number; /** lsp-lint --no-ignore: the ignore: lists leave nothing out (the CRD index reads every file). */ noIgnore?: boolean; /** Folders outside the working folder that lsp-lint was given (its path arguments): their neighbours may be read. */ extraRoots?: string[] };
   /**
    * false: the workspace is not trusted (VS Code's Restricted Mode): a Helm binary is never run. Absent: trusted
    * (lsp-lint, editors without workspace trust). WorkspaceTrustedNotification says when it becomes trusted.

@@ -13,6 +13,9 @@ export { chartRootOf } from '../server/chart-root';
 
 export class HelmService {
   trusted = false;
+  restricted = false;
+  workspaceTrusted = false;
+  workspaceRoots: () => readonly string[] = () => [];
   constructor(_opts: HelmServiceOptions) { /* nothing is ever rendered */ }
   reset(): void { /* nothing cached */ }
   binary(_helm: HelmConfig, _root: string): HelmFound { return { looked: [] }; }

@@ -14,9 +14,10 @@ export const rule: Rule<KustomizeContext> = {
   defaultSeverity: 'warning',
   title: 'Listed resource, base, component or patch file that does not exist',
   what: 'Reports an entry of `resources`, `bases`, `components`, `crds`, `patchesStrategicMerge`, or a `path:` of `patches` / '
-    + '`patchesJson6902`, that names a local file or folder which does not exist (remote bases are not looked up). Needs the editor\'s '
+    + '`patchesJson6902`, that names a local file or folder which does not exist. Needs the editor\'s '
     + 'or lsp-lint\'s file access; without it nothing is looked up. A listed file that is there but not read (over the size limit, a folder '
-    + 'that cannot be listed) is an info note saying so, not a missing file.',
+    + 'that cannot be listed) is an info note saying so, not a missing file; so is an entry outside the workspace (never read nor looked '
+    + 'at: "outside the workspace, not read"), and the remote bases (never fetched), said once at the first.',
   why: '`kubectl apply -k` stops at a missing file at every step; a typo in an overlay\'s list is usually found only when the deploy fails.',
   bad: { filename: 'kustomization.yaml', text: 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - deploymnet.yaml\n', options: 'Kubernetes 1.26..1.28' },
   good: { filename: 'kustomization.yaml', text: 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n', options: 'Kubernetes 1.26..1.28' },
@@ -28,8 +29,10 @@ export const rule: Rule<KustomizeContext> = {
     const dir = path.dirname(ctx.path);
     let lookups = 0;
     let capped = false;
+    const remotes: Array<{ rel: string; at: Array<string | number> }> = [];
     const look = (rel: string, at: Array<string | number>, what: string) => {
-      if (!rel || remote(rel)) return;
+      if (!rel) return;
+      if (remote(rel)) { remotes.push({ rel, at }); return; }
       if (lookups >= MAX_LOOKUPS) {
         if (!capped) report({ message: `not looked up: this entry and the ones after it (at most ${MAX_LOOKUPS} entries are looked up per kustomization)`, range: ctx.locate(at).value, severity: 'info', data: { limit: MAX_LOOKUPS } });
         capped = true;
@@ -37,11 +40,16 @@ export const rule: Rule<KustomizeContext> = {
       }
       lookups++;
       const abs = path.resolve(dir, rel);
+      // Outside the checked roots: never read nor looked at (whether it exists is not said either).
+      if (files.outside?.(abs)) {
+        report({ message: `${what} ${rel} is outside the workspace, not read: it is not checked (looked up as ${abs})`, range: ctx.locate(at).value, severity: 'info', data: { entry: rel, path: abs, outside: true, notChecked: true } });
+        return;
+      }
       if (files.read(abs) !== undefined || files.list(abs) !== undefined) return;
       // There but not read (over the size limit, a folder that cannot be listed): not missing, and not checked.
       const why = files.unreadable?.(abs);
       if (why) {
-        report({ message: `${what} ${rel} is there but was not read (${why}): it is not checked (looked up as ${abs})`, range: ctx.locate(at).value, severity: 'info', data: { entry: rel, path: abs, unreadable: why } });
+        report({ message: `${what} ${rel} is there but was not read (${why}): it is not checked (looked up as ${abs})`, range: ctx.locate(at).value, severity: 'info', data: { entry: rel, path: abs, unreadable: why, notChecked: true } });
         return;
       }
       report({ message: `${what} ${rel} does not exist (looked up as ${abs}): kustomize stops here at every step`, range: ctx.locate(at).value, data: { entry: rel, path: abs } });
@@ -55,6 +63,11 @@ export const rule: Rule<KustomizeContext> = {
       const list = ctx.value[field];
       if (!Array.isArray(list)) continue;
       list.forEach((x, i) => { if (isObj(x) && typeof x.path === 'string') look(x.path, [field, i, 'path'], `the ${field} file`); });
+    }
+    // Remote bases are never fetched: said once, at the first, as not checked.
+    if (remotes.length) {
+      const more = remotes.length > 1 ? ` (and ${remotes.length - 1} more remote entr${remotes.length === 2 ? 'y' : 'ies'}: ${remotes.slice(1, 4).map((r) => r.rel).join(', ')}${remotes.length > 4 ? ', …' : ''})` : '';
+      report({ message: `remote ${remotes[0].rel}${more} is not fetched: what it holds is not checked`, range: ctx.locate(remotes[0].at).value, severity: 'info', data: { remote: remotes.map((r) => r.rel), notChecked: true } });
     }
   },
 };

@@ -1,0 +1,146 @@
+// Issue #25: never a false green, and nothing read outside the workspace. Kustomize entries and .skewguard.yaml
+// kubernetes.crds entries outside the checked roots are said as "outside the workspace, not read" (never read, never
+// looked at); remote bases are said once as not checked (4); a folder walk follows symbolic links within the
+// workspace with loop protection and reports the others (11); "not checked" notes fail the run (exit 2) unless
+// --allow-unchecked (12); merge-reports accepts only lsp-lint reports of this version, with findings as lsp-lint
+// writes them (13).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { scratch, lint } from './helpers/cli-run.mjs';
+
+const K = 'kubernetes:\n  window: "1.21..1.23"\n';
+const ING_BETA = 'apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  backend:\n    serviceName: web\n    servicePort: 80\n';
+const CM = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata:\n  a: "1"\n';
+const KUST = (resources) => `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n${resources.map((r) => `  - ${r}\n`).join('')}`;
+const json = (r) => { try { return JSON.parse(r.stdout); } catch { assert.fail(`not JSON: ${r.stdout}\n${r.stderr}`); } };
+const messagesOf = (reports, end) => reports.find((x) => x.filePath.endsWith(end))?.messages ?? [];
+
+test('4: Kustomize entries outside the workspace are not read (nor said to exist), remote bases are said once; kubernetes.crds too', (t) => {
+  const outside = scratch(t, { 'secret.yaml': CM, 'crds/x.yaml': CM });
+  const dir = scratch(t, { '.skewguard.yaml': K, 'app/local.yaml': CM });
+  const rel = path.relative(path.join(dir, 'app'), outside);
+  fs.symlinkSync(path.join(outside, 'secret.yaml'), path.join(dir, 'app', 'linked.yaml'));
+  fs.writeFileSync(path.join(dir, 'app', 'kustomization.yaml'), KUST([`${rel}/secret.yaml`, `${rel}/missing.yaml`, 'linked.yaml', 'local.yaml', 'https://github.com/org/repo//base?ref=v1', 'github.com/org/other']));
+  const r = lint(dir, ['-f', 'json', '--allow-unchecked', '.']);
+  assert.equal(r.code, 0, r.stderr);
+  const ms = messagesOf(json(r), path.join('app', 'kustomization.yaml'));
+  const outsideNotes = ms.filter((m) => /is outside the workspace, not read/.test(m.message));
+  assert.deepEqual(outsideNotes.map((m) => m.line), [4, 5, 6], JSON.stringify(ms));
+  // A file that exists and one that does not are said alike: the report tells nothing of the runner's files.
+  assert.equal(outsideNotes[0].message.replaceAll('secret', 'X'), outsideNotes[1].message.replaceAll('missing', 'X'));
+  assert.ok(ms.every((m) => !/does not exist/.test(m.message)), JSON.stringify(ms));
+  const remote = ms.filter((m) => /is not fetched/.test(m.message));
+  assert.equal(remote.length, 1, 'remote bases are said once');
+  assert.match(remote[0].message, /^remote https:\/\/github\.com\/org\/repo\/\/base\?ref=v1 \(and 1 more remote entry: github\.com\/org\/other\) is not fetched: what it holds is not checked$/);
+  assert.ok([...outsideNotes, ...remote].every((m) => m.severity === 'info' && m.data?.notChecked === true));
+  // Not allowed: the run fails (they are not checked).
+  assert.equal(lint(dir, ['.']).code, 2);
+  // Named on the command line, the outside folder is the user's: its kustomization's entries are read.
+  fs.writeFileSync(path.join(outside, 'kustomization.yaml'), KUST(['secret.yaml', 'gone.yaml']));
+  const named = json(lint(dir, ['-f', 'json', path.join(outside, 'kustomization.yaml')]));
+  assert.deepEqual(messagesOf(named, 'kustomization.yaml').map((m) => m.message.replace(/ \(looked up as .*\)/, '')), ['the resources entry gone.yaml does not exist: kustomize stops here at every step']);
+  // kubernetes.crds naming a path outside: a configuration problem at its place, not read.
+  fs.writeFileSync(path.join(dir, '.skewguard.yaml'), `${K}  crds: ["${path.join(outside, 'crds')}"]\n`);
+  const c = lint(dir, ['app/local.yaml']);
+  assert.equal(c.code, 2);
+  assert.match(c.stderr, /\.skewguard\.yaml:3:\d+: kubernetes\.crds\[0\] ".*crds": outside the workspace, not read/);
+});
+
+test('11: a folder walk follows symbolic links within the workspace (loops reported), and reports links it does not follow', (t) => {
+  const outside = scratch(t, { 'ing.yaml': ING_BETA });
+  const dir = scratch(t, { '.skewguard.yaml': K, 'real/ing.yaml': ING_BETA, 'other/cm.yaml': CM, 'walked/plain.yaml': CM });
+  fs.symlinkSync(path.join(dir, 'real'), path.join(dir, 'walked', 'dir-link'));
+  fs.symlinkSync(path.join(dir, 'real', 'ing.yaml'), path.join(dir, 'walked', 'file-link.yaml'));
+  fs.symlinkSync(dir, path.join(dir, 'walked', 'loop'));
+  fs.symlinkSync(path.join(outside, 'ing.yaml'), path.join(dir, 'walked', 'out.yaml'));
+  fs.symlinkSync(path.join(dir, 'nowhere.yaml'), path.join(dir, 'walked', 'dangling.yaml'));
+  const r = lint(dir, ['-f', 'json', 'walked']);
+  assert.equal(r.code, 2, 'links not followed are not checked');
+  const reports = json(r);
+  const by = (end) => reports.find((x) => x.filePath === path.join(dir, 'walked', end));
+  assert.deepEqual(by(path.join('dir-link', 'ing.yaml')).messages.map((m) => m.ruleId), ['k8s/removed-api']);
+  assert.deepEqual(by('file-link.yaml').messages.map((m) => m.ruleId), ['k8s/removed-api']);
+  assert.match(by('loop').messages[0].message, /a folder above it \(a loop, not followed\)/);
+  assert.match(by('out.yaml').messages[0].message, /outside the workspace \(not followed\)/);
+  assert.match(by('dangling.yaml').messages[0].message, /target is missing/);
+  assert.match(r.stderr, /3 files not \(fully\) checked: walked\/dangling\.yaml, walked\/loop, walked\/out\.yaml/);
+  // Allowed: the findings decide (the linked manifests use a removed API).
+  assert.equal(lint(dir, ['--allow-unchecked', 'walked']).code, 1);
+});
+
+test('12: "not checked" notes of severity info fail the run unless --allow-unchecked: a packaged chart in a packaged chart, a binary file', (t) => {
+  // A chart whose dependency is a .tgz holding another .tgz (tar built here: a ustar header per file).
+  const tar = (files) => {
+    const blocks = [];
+    for (const [name, body] of Object.entries(files)) {
+      const h = Buffer.alloc(512);
+      h.write(name, 0); h.write('0000644\0', 100); h.write('0000000\0', 108); h.write('0000000\0', 116);
+      h.write(body.length.toString(8).padStart(11, '0') + '\0', 124); h.write('00000000000\0', 136); h.write('        ', 148); h.write('0', 156); h.write('ustar\0', 257); h.write('00', 263);
+      let sum = 0; for (const b of h) sum += b;
+      h.write(sum.toString(8).padStart(6, '0') + '\0 ', 148);
+      blocks.push(h, body, Buffer.alloc((512 - (body.length % 512)) % 512));
+    }
+    blocks.push(Buffer.alloc(1024));
+    return zlib.gzipSync(Buffer.concat(blocks));
+  };
+  const inner = tar({ 'inner/Chart.yaml': Buffer.from('apiVersion: v2\nname: inner\nversion: 0.1.0\n') });
+  const dep = tar({ 'dep/Chart.yaml': Buffer.from('apiVersion: v2\nname: dep\nversion: 0.1.0\n'), 'dep/charts/inner-0.1.0.tgz': inner });
+  const dir = scratch(t, { '.skewguard.yaml': K, 'chart/Chart.yaml': 'apiVersion: v2\nname: top\nversion: 0.1.0\n', 'chart/templates/cm.yaml': CM });
+  fs.mkdirSync(path.join(dir, 'chart', 'charts'));
+  fs.writeFileSync(path.join(dir, 'chart', 'charts', 'dep-0.1.0.tgz'), dep);
+  const r = lint(dir, ['-f', 'json', 'chart']);
+  const notes = json(r).flatMap((x) => x.messages).filter((m) => /a packaged chart inside a packaged chart is not read/.test(m.message));
+  assert.ok(notes.length >= 1 && notes.every((m) => m.severity === 'info' && m.data?.notChecked === true), r.stdout);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /not \(fully\) checked: .*--allow-unchecked/);
+  assert.equal(lint(dir, ['--allow-unchecked', 'chart']).code, 0);
+
+  const bin = scratch(t, { '.skewguard.yaml': K, 'ok.yaml': CM, 'blob.yaml': 'a: 1\n\0\0\0' });
+  const b = lint(bin, ['-f', 'json', '.']);
+  assert.equal(messagesOf(json(b), 'blob.yaml')[0].severity, 'info');
+  assert.equal(b.code, 2, b.stderr);
+  assert.equal(lint(bin, ['--allow-unchecked', '.']).code, 0);
+  // Turned off by the user (the rule's severity): nothing is said, nothing fails.
+  assert.equal(lint(bin, ['--rule', 'skewguard/skipped-file=off', '.']).code, 0);
+});
+
+test('13: merge-reports refuses shards whose findings are not as lsp-lint writes them, or of another version', (t) => {
+  const dir = scratch(t, { '.skewguard.yaml': K, 'a.yaml': ING_BETA, 'b.yaml': CM });
+  assert.equal(lint(dir, ['-f', 'json', '-o', 'a.json', 'a.yaml']).code, 1);
+  assert.equal(lint(dir, ['-f', 'json', '-o', 'b.json', 'b.yaml']).code, 0);
+  assert.equal(lint(dir, ['-f', 'sarif', '-o', 'a.sarif', 'a.yaml']).code, 1);
+  const a = JSON.parse(fs.readFileSync(path.join(dir, 'a.json'), 'utf8'));
+  assert.equal(lint(dir, ['merge-reports', 'a.json', 'b.json']).code, 1, 'the genuine shards merge');
+  const forged = {
+    'Error.json': a.map((r) => ({ ...r, messages: r.messages.map((m) => ({ ...m, severity: 'Error' })), errorCount: 0 })),
+    'two.json': a.map((r) => ({ ...r, messages: r.messages.map((m) => ({ ...m, severity: 2 })), errorCount: 0 })),
+    'none.json': a.map((r) => ({ ...r, messages: r.messages.map(({ severity, ...m }) => m), errorCount: 0 })),
+    'count.json': a.map((r) => ({ ...r, errorCount: 0 })),
+    'old.json': a.map((r) => ({ ...r, skewguardVersion: '0.0.1' })),
+    'noversion.json': a.map(({ skewguardVersion, ...r }) => r),
+    'plain.json': [{ filePath: path.join(dir, 'a.yaml'), messages: [] }],
+  };
+  for (const [name, content] of Object.entries(forged)) {
+    fs.writeFileSync(path.join(dir, name), JSON.stringify(content));
+    const m = lint(dir, ['merge-reports', 'b.json', name]);
+    assert.equal(m.code, 2, `${name}: ${m.stdout}${m.stderr}`);
+    assert.match(m.stderr, /is not an lsp-lint --format json report of this version/, name);
+  }
+  const sarif = JSON.parse(fs.readFileSync(path.join(dir, 'a.sarif'), 'utf8'));
+  for (const [name, edit] of [['nolevel.sarif', (r) => { delete r.level; }], ['badlevel.sarif', (r) => { r.level = 'Error'; }]]) {
+    const s = structuredClone(sarif);
+    s.runs[0].results.forEach(edit);
+    fs.writeFileSync(path.join(dir, name), JSON.stringify(s));
+    const m = lint(dir, ['merge-reports', 'a.sarif', name]);
+    assert.equal(m.code, 2, `${name}: ${m.stderr}`);
+    assert.match(m.stderr, /level .* is not error, warning or note/);
+  }
+  // A shard that did not check a file: the merge fails as the shard did, unless allowed.
+  fs.writeFileSync(path.join(dir, 'blob.yaml'), 'a: 1\n\0\0');
+  assert.equal(lint(dir, ['-f', 'json', '-o', 'c.json', 'blob.yaml']).code, 2);
+  assert.equal(lint(dir, ['merge-reports', 'b.json', 'c.json']).code, 2);
+  assert.equal(lint(dir, ['merge-reports', '--allow-unchecked', 'b.json', 'c.json']).code, 0);
+});
