@@ -101,16 +101,15 @@ const pagemapReadable = (() => { try { fs.closeSync(fs.openSync(PAGEMAP, 'r')); 
 const SMALL_HEAP = { NODE_OPTIONS: '--max-old-space-size=400' };
 
 test('endless reads: kubernetes.crds naming a file that reads without end is "not read: over the size limit", with a small heap', { skip: !pagemapReadable && 'no /proc/self/pagemap here' }, (t) => {
-  const dir = scratch(t, {
-    '.skewguard.yaml': 'kubernetes:\n  window: "1.25..1.30"\n  crds:\n    - /proc/self/pagemap\n',
-    'cr.yaml': 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: c\nspec: {}\n',
-  });
-  const r = lint(dir, ['cr.yaml'], { env: SMALL_HEAP });
+  // An entry outside the workspace is read only from a configuration outside it (yours, named with --config).
+  const dir = scratch(t, { 'cr.yaml': 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: c\nspec: {}\n' });
+  const mine = scratch(t, { 'skewguard.yaml': 'kubernetes:\n  window: "1.25..1.30"\n  crds:\n    - /proc/self/pagemap\n' });
+  const r = lint(dir, ['--config', path.join(mine, 'skewguard.yaml'), 'cr.yaml'], { env: SMALL_HEAP });
   assert.equal(r.signal, null, r.stderr);
   assert.match(r.stderr, /kubernetes\.crds\[0\] "\/proc\/self\/pagemap": \/proc\/self\/pagemap was not read: over the size limit \(it reads more than 20971520 bytes, whatever its size says\)/, r.stderr);
 });
 
-test('endless reads: a chart whose values.yaml links to a file that reads without end: said, and the templates still checked', { skip: !pagemapReadable && 'no /proc/self/pagemap here' }, (t) => {
+test('endless reads: a chart whose values.yaml links to a file that reads without end (outside the workspace): said, never read, and the templates still checked', { skip: !pagemapReadable && 'no /proc/self/pagemap here' }, (t) => {
   const dir = scratch(t, {
     '.skewguard.yaml': K8S_WINDOW('1.21..1.25'),
     'c/Chart.yaml': 'apiVersion: v2\nname: c\nversion: 1.0.0\n',
@@ -120,8 +119,17 @@ test('endless reads: a chart whose values.yaml links to a file that reads withou
   const r = lint(dir, ['--format', 'json', 'c/templates/cj.yaml'], { env: SMALL_HEAP });
   assert.equal(r.signal, null, r.stderr);
   const msgs = JSON.parse(r.stdout)[0].messages;
-  assert.ok(msgs.some((m) => /values\.yaml: not read \(over the size limit \(it reads more than 20971520 bytes, whatever its size says\)\)/.test(m.message)), JSON.stringify(msgs));
+  // The link leads outside the checked roots: not even opened (issue #25 item 2), said on the chart as not checked.
+  assert.ok(msgs.some((m) => m.data?.notChecked && /values\.yaml: not read \(outside the workspace, not read\)/.test(m.message)), JSON.stringify(msgs));
   assert.ok(msgs.some((m) => m.ruleId === 'helm/removed-api'), JSON.stringify(msgs));
+});
+
+test('endless reads: a file named on the command line that reads without end is not checked (over the size limit), exit 2', { skip: !pagemapReadable && 'no /proc/self/pagemap here' }, (t) => {
+  const dir = scratch(t, {});
+  const r = lint(dir, ['--format', 'json', PAGEMAP], { env: SMALL_HEAP });
+  assert.equal(r.signal, null, r.stderr);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stdout, /not checked: larger than the 20 MB limit/, r.stdout + r.stderr);
 });
 
 test('endless reads: the workspace .skewguard.yaml linking to such a file is reported, not read whole', { skip: !pagemapReadable && 'no /proc/self/pagemap here' }, (t) => {

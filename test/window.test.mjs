@@ -174,7 +174,8 @@ test('#27 LSP: the axis of a localhost.yml is StarlingX (not Kubernetes); an ign
     assert.equal(st.files[0].axis, 'StarlingX', 'a StarlingX release is not a Kubernetes version');
     const lenses = await c.request('textDocument/codeLens', { textDocument: { uri: lx } });
     const steps = st.files[0].steps.map((s) => s.step);
-    assert.equal(lenses[0].command.title, `StarlingX ${steps.length > 1 ? `${steps[0]}..${steps.at(-1)}` : steps[0]}:`);
+    // No StarlingX release is set here: the release is the default, and the lens says so (#27 item 4).
+    assert.equal(lenses[0].command.title, `StarlingX ${steps.length > 1 ? `${steps[0]}..${steps.at(-1)}` : steps[0]} (default):`);
     assert.equal(lenses[1].command.arguments[0].step, `StarlingX ${steps[0]}`);
     // Ignored: said so, open or not, with or without text; never checked as if it were not ignored.
     const ign = uriOf(path.join(ws, 'skip/cm.yaml'));
