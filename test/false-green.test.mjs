@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { scratch, lint } from './helpers/cli-run.mjs';
+import { LspClient, withTimeout } from './helpers/lsp-client.mjs';
 
 const K = 'kubernetes:\n  window: "1.21..1.23"\n';
 const ING_BETA = 'apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  backend:\n    serviceName: web\n    servicePort: 80\n';
@@ -69,6 +70,33 @@ test('11: a folder walk follows symbolic links within the workspace (loops repor
   assert.match(r.stderr, /3 files not \(fully\) checked: walked\/dangling\.yaml, walked\/loop, walked\/out\.yaml/);
   // Allowed: the findings decide (the linked manifests use a removed API).
   assert.equal(lint(dir, ['--allow-unchecked', 'walked']).code, 1);
+});
+
+test('11, in the editor: "Check whole workspace" says the symbolic links it does not follow in notChecked, in lsp-lint\'s words', async (t) => {
+  const outside = scratch(t, { 'ing.yaml': ING_BETA });
+  const dir = scratch(t, { '.skewguard.yaml': K, 'real/ing.yaml': ING_BETA, 'walked/plain.yaml': CM });
+  fs.symlinkSync(path.join(dir, 'real'), path.join(dir, 'walked', 'dir-link'));
+  fs.symlinkSync(path.join(dir, 'real', 'ing.yaml'), path.join(dir, 'walked', 'file-link.yaml'));
+  fs.symlinkSync(dir, path.join(dir, 'walked', 'loop'));
+  fs.symlinkSync(path.join(outside, 'ing.yaml'), path.join(dir, 'walked', 'out.yaml'));
+  fs.symlinkSync(path.join(outside), path.join(dir, 'out-dir'));
+  fs.symlinkSync(path.join(dir, 'nowhere.yaml'), path.join(dir, 'walked', 'dangling.yaml'));
+  // lsp-lint's notes for the same folder: "<file relative to the folder>: <message>".
+  const cli = json(lint(dir, ['-f', 'json', '--allow-unchecked', '.']));
+  const notes = cli.filter((x) => /symbolic link/.test(x.messages[0]?.message ?? '')).map((x) => `${path.relative(dir, x.filePath)}: ${x.messages[0].message}`).sort();
+  assert.equal(notes.length, 4, JSON.stringify(notes));
+  const client = new LspClient(dir, {});
+  t.after(() => client.kill());
+  await withTimeout(client.initialize(), 10000, 'initialize did not answer');
+  const r = await withTimeout(client.request('skewguard/checkWorkspace', {}), 30000, 'checkWorkspace did not answer');
+  assert.deepEqual([...r.notChecked].sort(), notes);
+  assert.match(notes.join('\n'), /^out-dir: not checked: a symbolic link to .*, outside the workspace \(not followed\)$/m);
+  assert.match(notes.join('\n'), /^walked\/loop: not checked: .*a loop, not followed\)$/m);
+  assert.match(notes.join('\n'), /^walked\/out\.yaml: not checked: .*outside the workspace/m);
+  assert.match(notes.join('\n'), /^walked\/dangling\.yaml: not checked: .*target is missing/m);
+  // The links it follows are checked: real/ing.yaml, walked/plain.yaml and walked/file-link.yaml (dir-link's files are real/'s).
+  assert.equal(r.files, 3);
+  assert.equal(r.withFindings, 2);
 });
 
 test('12: "not checked" notes of severity info fail the run unless --allow-unchecked: a packaged chart in a packaged chart, a binary file', (t) => {

@@ -137,3 +137,45 @@ test('no trust signal: a Helm named by .skewguard.yaml, or found through a relat
   assert.deepEqual(runs(ws.log), [], 'a Helm of the repository ran');
   fs.rmSync(ws.dir, { recursive: true, force: true });
 });
+
+// Issue #25 (leftover): a refused repository path must not shadow the user's own skewguard.helm.path.
+test('not trusted for its content: the user\'s skewguard.helm.path wins over a refused helm.path of .skewguard.yaml', async () => {
+  const ws = workspace('kubernetes:\n  window: "1.25"\nhelm:\n  render: true\n  path: helm-wrapper\n');
+  // The user's Helm, outside the workspace (a wrapper logging to its own file).
+  const mine = fs.mkdtempSync(path.join(path.dirname(ws.dir), 'skewguard-user-helm-'));
+  const myLog = path.join(mine, 'runs.log');
+  fs.writeFileSync(path.join(mine, 'helm'), `#!/bin/sh\necho "$1" >> '${myLog}'\nexec '${helmBinary()}' "$@"\n`, { mode: 0o755 });
+  // Resolved: the repository's path wins the layers, the user's is kept beside it.
+  const { engine } = await import('./helpers/k8s.mjs');
+  const resolved = engine.resolveConfig({ config: engine.parseConfig(path.join(ws.dir, '.skewguard.yaml'), fs.readFileSync(path.join(ws.dir, '.skewguard.yaml'), 'utf8'), engine.ruleIds), settings: { helmPath: path.join(mine, 'helm') } });
+  assert.equal(resolved.helm.path.source.kind, 'config');
+  assert.deepEqual(resolved.helm.path.user, { value: path.join(mine, 'helm'), source: { kind: 'settings', detail: 'editor settings' } });
+  // Trusted for rendering (the user's flag), not for the workspace's content: the repository's Helm is refused, the user's runs.
+  const c = new LspClient(ws.dir, { initializationOptions: { cli: { helmRender: true } }, settings: { skewguard: { helm: { path: path.join(mine, 'helm') } } } });
+  try {
+    await c.initialize();
+    await c.open(uriOf(ws.file), fs.readFileSync(ws.file, 'utf8'));
+    await until(async () => {
+      const r = await readBy(c, ws.file);
+      assert.doesNotMatch(r.why ?? '', /is not run/, 'the refused repository path shadowed the user\'s setting');
+      return r.readBy === 'helm';
+    }, 'the chart read by the user\'s helm');
+    const cfg = (await c.request('skewguard/resolvedConfig', { uri: uriOf(ws.file) })).resolved.helm;
+    assert.equal(cfg.binary, path.join(mine, 'helm'));
+    assert.equal(cfg.refused, undefined);
+    assert.equal(cfg.looked[0], `not ${path.join(ws.dir, 'helm-wrapper')} (helm.path of .skewguard.yaml: the workspace is not trusted)`);
+    assert.ok(runs(myLog).includes('template'), runs(myLog).join(','));
+  } finally { c.kill(); }
+  // Without a setting of the user's, the repository's path is still refused (not replaced by helm on PATH).
+  const plain = new LspClient(ws.dir, { initializationOptions: { cli: { helmRender: true } } });
+  try {
+    await plain.initialize();
+    await plain.open(uriOf(ws.file), fs.readFileSync(ws.file, 'utf8'));
+    const r = await readBy(plain, ws.file);
+    assert.equal(r.readBy, 'evaluator');
+    assert.match(r.why, /helm\.path of \.skewguard\.yaml .* is not run: the workspace is not trusted/);
+  } finally { plain.kill(); }
+  assert.deepEqual(runs(ws.log), [], 'the repository\'s Helm ran');
+  fs.rmSync(ws.dir, { recursive: true, force: true });
+  fs.rmSync(mine, { recursive: true, force: true });
+});

@@ -441,7 +441,11 @@ export interface ResolvedConfig {
 export interface HelmSettings {
   render: boolean;
   source: SourceInfo;
-  path?: { value: string; base?: string; source: SourceInfo };
+  /**
+   * user: the user's own setting (skewguard.helm.path) when .skewguard.yaml's path won over it: the one used when the
+   * repository's is refused (a workspace not trusted).
+   */
+  path?: { value: string; base?: string; source: SourceInfo; user?: { value: string; source: SourceInfo } };
   values: { files: string[]; base?: string; source: SourceInfo };
 }
 
@@ -547,10 +551,11 @@ function resolveHelm(input: ResolveInput, pick: <K extends keyof Overrides>(k: K
   const render = pick('helmRender');
   const p = pick('helmPath');
   const v = pick('helmValues');
+  const user = p?.[1].kind === 'config' && input.settings?.helmPath ? { value: input.settings.helmPath, source: { kind: 'settings', detail: 'editor settings' } as SourceInfo } : undefined;
   return {
     render: render?.[0] ?? false,
     source: render?.[1] ?? { kind: 'default', detail: 'off unless asked for (--helm-render, helm.render)' },
-    ...(p ? { path: { value: p[0], base: base(p[1]), source: p[1] } } : {}),
+    ...(p ? { path: { value: p[0], base: base(p[1]), source: p[1], ...(user ? { user } : {}) } } : {}),
     values: v ? { files: v[0], base: base(v[1]), source: v[1] } : { files: [], source: { kind: 'default', detail: 'the chart\'s own values.yaml only' } },
   };
 }

@@ -563,7 +563,11 @@ export const FAILED_RENDER_TTL_MS = 60_000;
 export interface HelmConfig {
   render: boolean;
   /** fromRepo: named by the repository (.skewguard.yaml), not by the user (a flag, the user's settings). */
-  path?: { value: string; base?: string; fromRepo?: boolean; /** Named on lsp-lint's command line (--helm-path): run wherever it is. */ named?: boolean };
+  path?: {
+    value: string; base?: string; fromRepo?: boolean; /** Named on lsp-lint's command line (--helm-path): run wherever it is. */ named?: boolean;
+    /** The user's setting (relative to the root) that a refused repository path (fromRepo, untrusted) gives way to. */
+    user?: string;
+  };
   values: { files: string[]; base?: string };
 }
 
@@ -608,13 +612,17 @@ export class HelmService {
 
   /** The Helm binary the configuration names (or helm on PATH), and where it was looked for. */
   binary(helm: HelmConfig, root: string): HelmFound {
-    const key = `${helm.path?.value ?? ''}\0${helm.path?.base ?? root}\0${helm.path?.fromRepo ? 1 : 0}${helm.path?.named ? 1 : 0}\0${this.workspaceTrusted ? 1 : 0}`;
+    const key = `${helm.path?.value ?? ''}\0${helm.path?.base ?? root}\0${helm.path?.fromRepo ? 1 : 0}${helm.path?.named ? 1 : 0}\0${this.workspaceTrusted ? 1 : 0}\0${helm.path?.user ?? ''}\0${root}`;
     let f = this.found.get(key);
     if (!f) {
       const roots = [...this.workspaceRoots(), root];
       if (helm.path?.fromRepo && !this.workspaceTrusted) {
         const p = path.resolve(helm.path.base ?? root, helm.path.value);
-        f = { looked: [p], refused: `helm.path of .skewguard.yaml (${p}) is not run: the workspace is not trusted, and a repository never chooses the program skewguard runs (name Helm with lsp-lint --helm-path, or the user setting skewguard.helm.path)` };
+        // The user's own setting wins over a repository path that is refused (it is looked up as it is without one).
+        if (helm.path.user) {
+          const u = findHelm(helm.path.user, root, process.env.PATH ?? '', roots, false);
+          f = { ...u, looked: [`not ${p} (helm.path of .skewguard.yaml: the workspace is not trusted)`, ...u.looked] };
+        } else f = { looked: [p], refused: `helm.path of .skewguard.yaml (${p}) is not run: the workspace is not trusted, and a repository never chooses the program skewguard runs (name Helm with lsp-lint --helm-path, or the user setting skewguard.helm.path)` };
       } else f = findHelm(helm.path?.value, helm.path?.base ?? root, process.env.PATH ?? '', roots, this.workspaceTrusted || !!helm.path?.named);
       this.found.set(key, f);
     }

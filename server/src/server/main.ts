@@ -353,7 +353,7 @@ function helmConfigOf(config: Resolved, root: string): HelmConfig {
   const h = config.helm;
   return {
     render: h.render,
-    path: h.path ? { value: h.path.value, base: h.path.base ?? root, fromRepo: h.path.source.kind === 'config', named: h.path.source.kind === 'cli' } : undefined,
+    path: h.path ? { value: h.path.value, base: h.path.base ?? root, fromRepo: h.path.source.kind === 'config', named: h.path.source.kind === 'cli', ...(h.path.user ? { user: h.path.user.value } : {}) } : undefined,
     values: { files: h.values.files, base: h.values.base },
   };
 }

@@ -52,6 +52,9 @@ export function registerWorkspaceCommands(
     const out: WorkspaceCheckResult = { files: 0, withFindings: 0, notChecked: [], ...(found.length > MAX_FILES ? { truncated: `only the first ${MAX_FILES} of ${found.length} files were checked; use lsp-lint for the rest` } : {}) };
     // A folder the walk could not list holds files that are not checked: said, as lsp-lint says it.
     for (const u of walked.flatMap((c) => c.unreadable)) out.notChecked.push(`${path.relative(roots[0] ?? '', u.path) || '.'}/: folder not read (${u.reason})`);
+    // Symbolic links the walk did not follow (a loop, one leading outside the folder, a missing target): said in
+    // lsp-lint's words, never passed over.
+    for (const l of walked.flatMap((c) => c.links)) out.notChecked.push(`${path.relative(roots[0] ?? '', l.path) || '.'}: ${l.reason}`);
     if (fix) out.changes = {};
     for (const f of files) {
       const uri = pathToFileURL(f).toString();
