@@ -90,9 +90,21 @@ test('--kubernetes-openapi wins over the config file for its minor; a document t
   const dir = workspace(t, {
     '.skewguard.yaml': `kubernetes:\n  window: "${window}"\n  openapi:\n    "${next}": openapi.json\n`,
     'openapi.json': NEXT_DOC,
-    'keeps.json': swagger(['apps/v1 Deployment', 'batch/v1 CronJob', 'resource.k8s.io/v1 DeviceClass', 'resource.k8s.io/v1beta2 DeviceClass']),
+    'keeps.json': swagger(['apps/v1 Deployment', 'batch/v1 CronJob', 'resource.k8s.io/v1 DeviceClass', 'resource.k8s.io/v1beta2 DeviceClass', 'resource.k8s.io/v1beta1 DeviceClass']),
     'm.yaml': DOCS,
   });
+  // The data has resource.k8s.io/v1beta1 removed at `next` (announced upstream); this cluster still serves it.
+  const alone = workspace(t, { 'keeps.json': fs.readFileSync(path.join(dir, 'keeps.json'), 'utf8'), 'old.yaml': 'apiVersion: resource.k8s.io/v1beta1\nkind: DeviceClass\nmetadata:\n  name: old\n' });
+  const removedIn = data.apis.find((r) => r.apiVersion === 'resource.k8s.io/v1beta1' && r.kind === 'DeviceClass').removed;
+  assert.equal(removedIn, next, 'the data\'s announced removal this test relies on');
+  const removed = (args) => messages(lint(alone, ['--format', 'json', '--kubernetes-window', window, ...args, 'old.yaml'])).filter((m) => m.ruleId === 'k8s/removed-api');
+  assert.equal(removed([]).length, 1); // the data's announcement
+  const withDoc = messages(lint(alone, ['--format', 'json', '--kubernetes-window', window, '--kubernetes-openapi', `${next}=keeps.json`, 'old.yaml']));
+  assert.deepEqual(withDoc.filter((m) => m.ruleId === 'k8s/removed-api'), []); // the document's word
+  // Still deprecated (the data says so), but no longer said to be removed at `next`.
+  const dep = withDoc.filter((m) => m.ruleId === 'k8s/deprecated-api');
+  assert.equal(dep.length, 1, JSON.stringify(withDoc));
+  assert.doesNotMatch(dep[0].message, /removed in/);
   const ms = messages(lint(dir, ['--format', 'json', '--kubernetes-openapi', `${next}=keeps.json`, 'm.yaml']));
   assert.deepEqual(ms.filter((m) => [LINE.cronjob, LINE.deviceclass].includes(m.line) && ['k8s/no-common-api-version', 'k8s/removed-api'].includes(m.ruleId)), []);
   // Widget is in neither the data nor this document: an unknown kind, not judged (no row is made up for it).

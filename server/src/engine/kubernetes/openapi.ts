@@ -50,7 +50,7 @@ const servedRow = (r: ApiRow) => (r.component ?? 'k8s') === 'k8s' && (r.servedBy
 /**
  * The lifecycle rows with the documents' minors judged from the documents: each served row's status at a document's
  * minor is the document's (`servedAt`, which statusAt reads first); a row the document drops is removed from the first
- * such minor on; a kind of a group the data knows that only the document serves gets a row introduced at the first
+ * such minor on, one it serves past the data's removal is not removed (a later removal is not known); a kind of a group the data knows that only the document serves gets a row introduced at the first
  * document minor serving it. Kinds of groups the data does not know (a vendor's CRDs) get no row: what serves them
  * before the document's minor is not known. Memoised per rows and documents.
  */
@@ -78,6 +78,9 @@ function applyOpenapi(rows: ApiRow[], openapi: Readonly<Record<string, OpenapiMi
       at[m] = served.get(m)!.has(id);
       const introduced = r.introduced == null || r.introduced === '' || compareMinor(m, r.introduced) >= 0;
       if (!at[m] && introduced && (removed == null || removed === '' || compareMinor(m, removed) < 0)) removed = m;
+      // Served where the data has it removed (an API the cluster still serves, e.g. an announced removal not done):
+      // the document's word; a removal after it is not known.
+      else if (at[m] && removed != null && removed !== '' && compareMinor(m, removed) >= 0) removed = null;
     }
     return { ...r, removed, servedAt: at, sources: [...(r.sources ?? []), ...minors.map((m) => `${openapi[m].file} (OpenAPI document for ${m}, ${openapi[m].origin})`)] };
   });
