@@ -77,6 +77,11 @@ test('a minor past the data is judged from the kubernetes.openapi document: what
   const dc = ms.filter((m) => m.line === LINE.deviceclass && m.ruleId === 'k8s/removed-api');
   assert.equal(dc.length, 1, JSON.stringify(ms));
   assert.match(dc[0].message, new RegExp(`removed in Kubernetes ${next}.*use resource\\.k8s\\.io/v1`));
+  // A step after the document's minor (past the data, not vouched for): what the document dropped stays dropped.
+  const after = `1.${Number(next.split('.')[1]) + 1}`;
+  const longer = messages(lint(dir, ['--format', 'json', '--kubernetes-window', `${window.split('..')[0]}..${after}`, 'm.yaml']));
+  assert.equal(longer.filter((m) => m.ruleId === 'k8s/window-past-data').length, 1);
+  assert.match(longer.find((m) => m.line === LINE.cronjob && m.ruleId === 'k8s/no-common-api-version').message, new RegExp(`batch/v1 is served only at ${window.split('..')[0]}\\.\\.${last} `));
 });
 
 test('without the document the same window is past the data, and none of those verdicts is given', (t) => {
