@@ -170,3 +170,12 @@ test('a .skewguard.yaml entry outside the workspace is not read', (t) => {
   assert.equal(r.code, 2);
   assert.match(r.stderr, /\.skewguard\.yaml:4:13: OpenAPI document .* is outside the workspace: not read/);
 });
+
+test('an OpenAPI 3 document (components.schemas) is read the same way', (t) => {
+  const v2 = JSON.parse(NEXT_DOC);
+  const v3 = JSON.stringify({ openapi: '3.0.0', info: v2.info, paths: {}, components: { schemas: v2.definitions } });
+  const dir = workspace(t, { 'v3.json': v3, 'm.yaml': DOCS });
+  const ms = messages(lint(dir, ['--format', 'json', '--kubernetes-window', window, '--kubernetes-openapi', `${next}=v3.json`, 'm.yaml']));
+  assert.deepEqual(ms.filter((m) => m.ruleId === 'k8s/window-past-data'), []);
+  assert.deepEqual(ms.filter((m) => m.line === LINE.cronjob && m.ruleId !== 'k8s/fields-not-checked').map((m) => m.ruleId), ['k8s/no-common-api-version']);
+});
