@@ -56,13 +56,21 @@ const servedRow = (r: ApiRow) => (r.component ?? 'k8s') === 'k8s' && (r.servedBy
  */
 export function withOpenapi(rows: ApiRow[], openapi: Readonly<Record<string, OpenapiMinor>> | undefined): ApiRow[] {
   if (!openapi || !Object.keys(openapi).length) return rows;
+  // Keyed by the documents read (each read once per configuration), not by the resolved object, which each resolution
+  // makes anew: the same rows array keeps the per-rows caches of the lifecycle rules shared across files.
+  const minors = Object.keys(openapi).sort();
+  const docs = minors.map((m) => openapi[m].doc);
+  const sig = minors.map((m) => `${m}\u0000${openapi[m].file}\u0000${openapi[m].origin}`).join('\n');
   let byDocs = memo.get(rows);
-  if (!byDocs) memo.set(rows, (byDocs = new WeakMap()));
-  let hit = byDocs.get(openapi);
-  if (!hit) byDocs.set(openapi, (hit = applyOpenapi(rows, openapi)));
-  return hit;
+  if (!byDocs) memo.set(rows, (byDocs = new Map()));
+  let hit = byDocs.get(sig);
+  if (!hit || hit.docs.some((d, i) => d !== docs[i])) {
+    if (byDocs.size >= 64) byDocs.clear();
+    byDocs.set(sig, (hit = { docs, rows: applyOpenapi(rows, openapi) }));
+  }
+  return hit.rows;
 }
-const memo = new WeakMap<ApiRow[], WeakMap<object, ApiRow[]>>();
+const memo = new WeakMap<ApiRow[], Map<string, { docs: OpenapiDoc[]; rows: ApiRow[] }>>();
 
 function applyOpenapi(rows: ApiRow[], openapi: Readonly<Record<string, OpenapiMinor>>): ApiRow[] {
   const minors = Object.keys(openapi).sort(compareMinor);
