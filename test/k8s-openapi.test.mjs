@@ -179,3 +179,23 @@ test('an OpenAPI 3 document (components.schemas) is read the same way', (t) => {
   assert.deepEqual(ms.filter((m) => m.ruleId === 'k8s/window-past-data'), []);
   assert.deepEqual(ms.filter((m) => m.line === LINE.cronjob && m.ruleId !== 'k8s/fields-not-checked').map((m) => m.ruleId), ['k8s/no-common-api-version']);
 });
+
+test('LSP: the document changed on disk (didChangeWatchedFiles) re-checks the open files with it', async () => {
+  const { withLspClient, uriOf } = await import('./helpers/lsp-client.mjs');
+  const files = {
+    '.skewguard.yaml': `kubernetes:\n  window: "${window}"\n  openapi:\n    "${next}": openapi.json\n`,
+    'openapi.json': swagger(['batch/v1 CronJob']),
+    'c.yaml': 'apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: nightly\n',
+  };
+  await withLspClient(files, async (client, dir) => {
+    const uri = uriOf(path.join(dir, 'c.yaml'));
+    const first = await client.open(uri, files['c.yaml']);
+    assert.deepEqual(first.diagnostics.filter((d) => d.code === 'k8s/no-common-api-version'), []);
+    await new Promise((r) => setTimeout(r, 300)); // the folder-scoped settings' re-check
+    fs.writeFileSync(path.join(dir, 'openapi.json'), swagger(['apps/v1 Deployment']));
+    const since = client.count(uri);
+    await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(path.join(dir, 'openapi.json')), type: 2 }] });
+    const again = await client.waitFor(uri, (p) => p.diagnostics.some((d) => d.code === 'k8s/no-common-api-version'), { since });
+    assert.match(again.diagnostics.find((d) => d.code === 'k8s/no-common-api-version').message, /batch\/v1 is served only at/);
+  });
+});

@@ -25,6 +25,8 @@ export class WorkspaceState {
   private facts = new Map<string, WorkspaceFacts>();
   /** Per workspace root: the first localhost.yml below it (a bounded walk), or null. */
   private rootLocalhost = new Map<string, AnchorChoice | null>();
+  /** The OpenAPI documents (kubernetes.openapi) the loaded configs named, absolute: a change to one reloads the configs. */
+  readonly openapiFiles = new Set<string>();
   /** Texts of open documents, which win over the disk. */
   readonly openTexts = new Map<string, string>();
 
@@ -205,6 +207,7 @@ export class WorkspaceState {
         const doc = parseYaml(r.text).docs.find((d) => !d.empty);
         loaded.overrides.kubernetesOpenapiDocs = {};
         for (const [minor, written] of Object.entries(oa)) {
+          if (this.openapiFiles.size < 1000) this.openapiFiles.add(path.resolve(path.dirname(p), written));
           const got = readOpenapiFile(minor, written, path.dirname(p), this.crds.inside(p) ? this.crds.inside : undefined);
           if ('problem' in got) {
             const at = doc?.locate(openapiEntry(minor).path).value ?? { start: 0, end: 0 };
