@@ -49,6 +49,8 @@ Options:
                                   sysinv an application bundle is checked against, e.g. 11.0 (with --starlingx-release 12.0)
       --kubernetes-window <w>     Kubernetes window, e.g. 1.18..1.21 or 1.21
       --kubernetes-version <v>    one target version (Pluto's --target-versions k8s=v1.25.0): the window v..v
+      --kubernetes-openapi <minor>=<file>  judge that Kubernetes minor from your cluster's OpenAPI document
+                                  (kubectl get --raw /openapi/v2 > file), even past the shipped data; repeatable
       --kata-window <w>           Kata window, e.g. 3.2..3.32 or "3.20 (go)..4.1 (runtime-rs)"
       --kata-flavour <go|runtime-rs>  Kata runtime flavour (also --kata-flavor)
       --containerd-window <w>     containerd window of config.toml, e.g. 1.7..2.1
@@ -109,6 +111,7 @@ interface Options {
   starlingxUpgradeFrom?: string;
   kubernetesWindow?: string;
   componentVersions?: Record<string, string>;
+  kubernetesOpenapi?: Record<string, string>;
   kataWindow?: string;
   kataFlavour?: string;
   containerdWindow?: string;
@@ -170,6 +173,13 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
         const v = normalizeKubernetesVersion(val());
         if (!/^\d+\.\d+(\.\d+)?$/.test(v)) throw new UsageError(`--kubernetes-version takes a version such as 1.25 or v1.25.0`);
         o.kubernetesWindow = v; break;
+      }
+      case '--kubernetes-openapi': {
+        const m = /^\s*v?(\d+\.\d+)\s*=(.+)$/.exec(val());
+        if (!m || !m[2].trim()) throw new UsageError('--kubernetes-openapi takes <minor>=<file>, e.g. 1.38=openapi-1.38.json');
+        // Resolved here (the working folder is lsp-lint's); read by the server, which says a document it cannot use.
+        (o.kubernetesOpenapi ??= {})[m[1]] = path.resolve(m[2].trim());
+        break;
       }
       case '--component-versions': {
         o.componentVersions ??= {};
@@ -357,6 +367,7 @@ async function main(argv: string[]): Promise<number> {
     clearDiagnosticsOnClose: false,
     cli: {
       configPath: opts.config, starlingxRelease: opts.starlingxRelease, starlingxUpgradeFrom: opts.starlingxUpgradeFrom, kubernetesWindow: opts.kubernetesWindow, componentVersions: opts.componentVersions,
+      ...(opts.kubernetesOpenapi ? { kubernetesOpenapi: opts.kubernetesOpenapi } : {}),
       kataWindow: opts.kataWindow, kataFlavour: opts.kataFlavour, containerdWindow: opts.containerdWindow, rules: opts.rules,
       ...(opts.helmRender ? { helmRender: true } : {}), ...(opts.helmPath ? { helmPath: opts.helmPath } : {}), ...extraRoots(opts.paths, cwd), helmJobs: opts.jobs, ...(opts.noIgnore ? { noIgnore: true } : {}),
       // A render must end (and be said) before lsp-lint's stall timer would give up on the server.

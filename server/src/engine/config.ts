@@ -8,6 +8,7 @@ import { parseRange, minorsBetween, compareVersions, minorOf, normalizeKubernete
 import { findStarlingxRelease, newestStarlingxRelease, starlingxReleases, kubernetesApis, type StxRelease } from './data';
 import type { Family, SeveritySetting, SourceInfo } from './types';
 import type { PlutoRow } from './families/kubernetes';
+import type { OpenapiDoc, OpenapiMinor } from './kubernetes/openapi';
 import { checkKataWindowSpec, parseKataWindowSpec, isSpec, type KataWindowSpec } from './kata/window';
 import { containerdWindow, containerdMinors } from './containerd/data';
 import { checkGlob } from './glob';
@@ -49,6 +50,14 @@ export const configSchema = {
           type: 'array', items: { type: 'string' },
           description: 'CustomResourceDefinition files or folders outside the workspace (relative to this file): their CRDs define '
             + 'custom resources as the workspace\'s own do (served, deprecated and storage versions, openAPIV3Schema).',
+        },
+        openapi: {
+          type: 'object',
+          description: 'Your cluster\'s own OpenAPI document per Kubernetes minor, e.g. { "1.38": "openapi-1.38.json" } (relative to this file, '
+            + 'inside the workspace): the output of `kubectl get --raw /openapi/v2`. That minor is judged from the document (the kinds it '
+            + 'serves), even past the shipped data.',
+          propertyNames: { pattern: '^\\d+\\.\\d+$' },
+          additionalProperties: { type: 'string', minLength: 1 },
         },
         additionalVersions: {
           type: 'array', description: "Lifecycle rows for your own APIs (CRDs), in Pluto's versions.yaml row format.",
@@ -125,6 +134,10 @@ export interface Overrides {
   kubernetesRows?: PlutoRow[];
   /** CRD files or folders outside the workspace (kubernetes.crds), as written: relative to the config file. */
   kubernetesCrds?: string[];
+  /** OpenAPI documents per Kubernetes minor (kubernetes.openapi, --kubernetes-openapi), as written. */
+  kubernetesOpenapi?: Record<string, string>;
+  /** Those documents as read by the server (it reads files; the engine does not). */
+  kubernetesOpenapiDocs?: Record<string, { file: string; doc: OpenapiDoc }>;
   /** Versions of CRD-providing components (cert-manager, istio …) their lifecycle rows are checked at. */
   componentVersions?: Record<string, string>;
   /** Render Helm charts with a real Helm (helm.render, --helm-render). */
@@ -300,6 +313,14 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
       else overrides.files[glob] = fam;
     }
   }
+  const oa = value.kubernetes?.openapi;
+  if (oa && typeof oa === 'object' && !Array.isArray(oa) && (schema as any).properties?.kubernetes?.properties?.openapi && ok('kubernetes.openapi')) {
+    overrides.kubernetesOpenapi = {};
+    for (const [minor, file] of Object.entries(oa as Record<string, unknown>)) {
+      if (!ok(`kubernetes.openapi.${minor}`) || typeof file !== 'string' || !/^\d+\.\d+$/.test(minor) || !file.trim()) continue; // reported by the schema
+      overrides.kubernetesOpenapi[minor] = file;
+    }
+  }
   if (Array.isArray(value.kubernetes?.crds) && (schema as any).properties?.kubernetes?.properties?.crds && ok('kubernetes.crds')) {
     overrides.kubernetesCrds = value.kubernetes.crds.filter((v: unknown, i: number) => {
       if (typeof v === 'string' && v.trim() !== '') return true;
@@ -320,6 +341,9 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
   }
   return { overrides, problems };
 }
+
+/** Where .skewguard.yaml's kubernetes.openapi entry for a minor is (the server reports a document it cannot read there). */
+export const openapiEntry = (minor: string): { path: Array<string | number> } => ({ path: ['kubernetes', 'openapi', minor] });
 
 /** Where .skewguard.yaml's kubernetes.crds entry i is (the server reports an entry it cannot read there). */
 export const crdsEntry = (i: number): { path: Array<string | number> } => ({ path: ['kubernetes', 'crds', i] });
@@ -429,6 +453,8 @@ export interface ResolvedConfig {
    */
   ignoreLayers: Array<{ base?: string; patterns: string[]; source: string }>;
   files: Record<string, Family>;
+  /** The user's OpenAPI documents per Kubernetes minor (kubernetes.openapi, --kubernetes-openapi; the command line wins per minor). */
+  kubernetesOpenapi?: Record<string, OpenapiMinor>;
   /** The user's lifecycle rows and the file they came from. */
   kubernetesRows?: { rows: PlutoRow[]; origin: string };
   /** The version each component's lifecycle rows are checked at, and where it came from. */
@@ -529,6 +555,10 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
     ...(input.cli?.ignore?.length ? [{ patterns: input.cli.ignore, source: 'command line (--ignore)' }] : []),
   ];
   const files = { ...(input.settings?.files ?? {}), ...(input.config?.overrides.files ?? {}), ...(input.cli?.files ?? {}) };
+  let kubernetesOpenapi: Record<string, OpenapiMinor> | undefined;
+  for (const [o, s] of [...layers].reverse()) {
+    for (const [minor, d] of Object.entries(o?.kubernetesOpenapiDocs ?? {})) (kubernetesOpenapi ??= {})[minor] = { file: d.file, doc: d.doc, origin: s.kind === 'cli' ? 'from the command line' : `from ${s.detail}` };
+  }
   const rowsPick = pick('kubernetesRows');
   const kubernetesRows = rowsPick ? { rows: rowsPick[0], origin: rowsPick[1].detail } : undefined;
   const components = resolveComponentVersions(input);
@@ -540,7 +570,7 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
     ? { kind: fromPick[1].kind, detail: `${fromPick[1].detail}: StarlingX upgrade path ${path[0].release}..${release.release}` }
     : relFound ? { kind: relSource.kind, detail: `${relSource.detail}: StarlingX ${release.release}` }
       : { kind: 'workspace', detail: `${input.workspace!.localhost!.path}: StarlingX ${release.release} (newest release in the data)` }) : undefined;
-  return { starlingx: { release, source: relSource, path }, flux, kubernetes, kata, containerd, rules, ruleSources, ignore, ignoreLayers, files, kubernetesRows, components, configPath: input.config?.path, helm: resolveHelm(input, pick) };
+  return { starlingx: { release, source: relSource, path }, flux, kubernetes, kata, containerd, rules, ruleSources, ignore, ignoreLayers, files, kubernetesRows, ...(kubernetesOpenapi ? { kubernetesOpenapi } : {}), components, configPath: input.config?.path, helm: resolveHelm(input, pick) };
 }
 
 /** The folder of a config file path (both separators), where its relative paths start. */
@@ -565,7 +595,7 @@ export function describeResolved(c: ResolvedConfig): Record<string, unknown> {
   return {
     starlingx: { release: c.starlingx.release.release, source: c.starlingx.source, ...(c.starlingx.path.length > 1 ? { path: c.starlingx.path.map((r) => r.release) } : {}) },
     ...(c.flux ? { flux: { window: c.flux.text, versions: c.flux.steps.map((s) => ({ starlingx: s.starlingx, flux: s.flux })), source: c.flux.source } } : {}),
-    kubernetes: { window: c.kubernetes.minors.length > 1 ? `${c.kubernetes.minors[0]}..${c.kubernetes.minors[c.kubernetes.minors.length - 1]}` : c.kubernetes.minors[0], versions: c.kubernetes.patches ?? c.kubernetes.minors, source: c.kubernetes.source, pastData: windowPastDataOf(c.kubernetes.minors) ?? null },
+    kubernetes: { window: c.kubernetes.minors.length > 1 ? `${c.kubernetes.minors[0]}..${c.kubernetes.minors[c.kubernetes.minors.length - 1]}` : c.kubernetes.minors[0], versions: c.kubernetes.patches ?? c.kubernetes.minors, source: c.kubernetes.source, pastData: windowPastDataOf(c.kubernetes.minors, c.kubernetesOpenapi) ?? null, knowledge: knowledgeOf(c) },
     components: c.components,
     kata: { window: c.kata.window ? kataWindowText(c.kata.window) : null, flavour: c.kata.flavour ?? null, source: c.kata.source },
     containerd: { window: c.containerd.window ? `${c.containerd.window.from}..${c.containerd.window.to}` : null, source: c.containerd.source ?? { kind: 'default', detail: 'from StarlingX\'s release data or the Kubernetes window, per file (containerd family)' } },
@@ -589,12 +619,27 @@ export interface WindowPastData {
   announced: string[];
 }
 
-/** The steps of a window the shipped lifecycle data does not know; undefined when it knows them all. */
-export function windowPastDataOf(minors: string[]): WindowPastData | undefined {
+/** Where each minor of the window (and each minor with a document) is judged from, for --print-config. */
+function knowledgeOf(c: ResolvedConfig): Record<string, string> {
+  const data = kubernetesApis();
+  const knownUpTo = data.minors[data.minors.length - 1];
+  const out: Record<string, string> = {};
+  const docs = c.kubernetesOpenapi ?? {};
+  for (const m of [...new Set([...c.kubernetes.minors, ...Object.keys(docs)])].sort(compareVersions)) {
+    const d = docs[m];
+    out[m] = d ? `openapi file ${d.file} (${d.origin}): the kinds it serves; fields ${compareVersions(m, knownUpTo) > 0 ? 'not checked' : 'from the shipped data'}`
+      : compareVersions(m, knownUpTo) > 0 ? `not known: past the shipped data (it knows Kubernetes up to ${knownUpTo})`
+        : `shipped data (data/kubernetes/api-lifecycle.json as of ${data.asOf}, data/kubernetes/fields/fields.json)`;
+  }
+  return out;
+}
+
+/** The steps of a window the shipped lifecycle data does not know (a minor with the user's OpenAPI document is known); undefined when it knows them all. */
+export function windowPastDataOf(minors: string[], openapi?: Readonly<Record<string, unknown>>): WindowPastData | undefined {
   const data = kubernetesApis();
   const knownUpTo = data.minors[data.minors.length - 1];
   const newer = (a: string, b: string) => compareVersions(a, b) > 0;
-  const steps = minors.filter((m) => newer(m, knownUpTo));
+  const steps = minors.filter((m) => newer(m, knownUpTo) && !openapi?.[m]);
   if (!steps.length) return undefined;
   const announced = [...new Set(data.apis
     .filter((r) => (r.component ?? 'k8s') === 'k8s' && r.removed && steps.includes(r.removed))

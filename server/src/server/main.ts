@@ -41,6 +41,7 @@ import {
 } from '../shared/protocol';
 import { ServerFiles } from './file-access';
 import { CheckedRoots } from './checked-roots';
+import { readOpenapiFile } from './openapi-docs';
 import { registerWindowFeatures } from './code-lens';
 import { WorkspaceState, readDisk } from './workspace';
 import { coalesced } from '../shared/coalesce';
@@ -205,6 +206,16 @@ connection.onInitialize((params: InitializeParams) => {
 /** lsp-lint's part of the initialize result: its flags' problems, else (when asked) the resolved configuration. */
 function cliInitializeResult(cli: NonNullable<InitializationOptions['cli']>, asked: ResolvedConfigParams | undefined): CliInitializeResult {
   const cliProblems = checkCliOverrides(cli);
+  // --kubernetes-openapi: read now (anywhere the user named; bounded), before any file is checked with them.
+  if (cli.kubernetesOpenapi && typeof cli.kubernetesOpenapi === 'object') {
+    cli.kubernetesOpenapiDocs = {};
+    for (const [minor, file] of Object.entries(cli.kubernetesOpenapi)) {
+      if (typeof file !== 'string') continue;
+      const got = readOpenapiFile(minor, file, process.cwd());
+      if ('problem' in got) cliProblems.push(`--kubernetes-openapi ${got.problem}`);
+      else cli.kubernetesOpenapiDocs[minor] = got;
+    }
+  }
   if (cliProblems.length || !asked || typeof asked !== 'object') return { cliProblems };
   // A failure here is not the initialize's: lsp-lint then sends skewguard/resolvedConfig, which reports it.
   try { return { cliProblems, resolvedConfig: resolvedConfigResult(asked) }; } catch { return { cliProblems }; }
@@ -321,7 +332,7 @@ function recheckInTurns(uris: string[]): void {
 }
 
 /** A watched-file change that is a plain manifest's (not a config, localhost.yml or a Helm chart's file). */
-const onlyManifest = (uri: string) => /\.(ya?ml|json)$/i.test(uri) && !affectsWorkspace(uri) && !/\/(templates|charts)\/|\/(Chart|values)\.ya?ml$/.test(uri);
+const onlyManifest = (uri: string) => /\.(ya?ml|json)$/i.test(uri) && !affectsWorkspace(uri) && !ws.openapiFiles.has(uriToPath(uri)) && !/\/(templates|charts)\/|\/(Chart|values)\.ya?ml$/.test(uri);
 
 /**
  * A file's effective text changed for the workspace's CRD index (server/crd-index.ts: a CRD, or the custom groups a

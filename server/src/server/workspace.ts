@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ALWAYS_SKIPPED_FOLDERS } from '../shared/names';
-import { CONFIG_FILENAMES, parseConfig, crdsEntry, type LoadedConfig, type WorkspaceFacts } from '../engine/config';
+import { CONFIG_FILENAMES, parseConfig, crdsEntry, openapiEntry, type LoadedConfig, type WorkspaceFacts } from '../engine/config';
 import { workspaceFacts, type NeighbourFacts } from '../engine/families/registry';
 import { ruleIds } from '../engine/rules';
 import { memoIn } from '../engine/memo';
@@ -11,6 +11,7 @@ import { parseYaml } from '../engine/parse/yaml';
 import { MAX_FILE_BYTES } from '../shared/limits';
 import { readFileUpTo, readTextUpTo } from '../shared/bounded-read';
 import { CrdIndex } from './crd-index';
+import { readOpenapiFile } from './openapi-docs';
 import { walkFolders, unreadableNote } from './walk';
 import { walkKataChain } from './kata-chain';
 import type { KataChainFacts } from '../engine/kata/chain';
@@ -24,6 +25,8 @@ export class WorkspaceState {
   private facts = new Map<string, WorkspaceFacts>();
   /** Per workspace root: the first localhost.yml below it (a bounded walk), or null. */
   private rootLocalhost = new Map<string, AnchorChoice | null>();
+  /** The OpenAPI documents (kubernetes.openapi) the loaded configs named, absolute: a change to one reloads the configs. */
+  readonly openapiFiles = new Set<string>();
   /** Texts of open documents, which win over the disk. */
   readonly openTexts = new Map<string, string>();
 
@@ -196,6 +199,20 @@ export class WorkspaceState {
         for (const x of this.crds.problemsOf(p, crds)) {
           const at = doc?.locate(crdsEntry(this.configIndexOf(doc.value, crds[x.index])).path).value ?? { start: 0, end: 0 };
           loaded.problems.push({ message: x.message, range: at });
+        }
+      }
+      // kubernetes.openapi names documents on disk: read here (bounded, inside the workspace), said at the entry when unusable.
+      const oa = loaded.overrides.kubernetesOpenapi;
+      if (oa && Object.keys(oa).length) {
+        const doc = parseYaml(r.text).docs.find((d) => !d.empty);
+        loaded.overrides.kubernetesOpenapiDocs = {};
+        for (const [minor, written] of Object.entries(oa)) {
+          if (this.openapiFiles.size < 1000) this.openapiFiles.add(path.resolve(path.dirname(p), written));
+          const got = readOpenapiFile(minor, written, path.dirname(p), this.crds.inside(p) ? this.crds.inside : undefined);
+          if ('problem' in got) {
+            const at = doc?.locate(openapiEntry(minor).path).value ?? { start: 0, end: 0 };
+            loaded.problems.push({ message: got.problem, range: at });
+          } else loaded.overrides.kubernetesOpenapiDocs[minor] = got;
         }
       }
       return loaded;

@@ -33,6 +33,8 @@ export interface LifecycleRow {
   readBy?: string;
   /** kube-apiserver rows registered but disabled by default (alpha, or beta added from 1.24): served only when enabled. */
   offByDefault?: { why: string; enable: string; source: string };
+  /** Minors judged from the user's OpenAPI document (kubernetes/openapi.ts): served there or not, whatever the interval says. */
+  servedAt?: Readonly<Record<string, boolean>>;
 }
 
 export interface LifecycleStatus {
@@ -54,10 +56,17 @@ function atOrAfter(minor: string, since: string | null | undefined): boolean {
 
 /** Pluto-style status of one row at one target minor. */
 export function statusAt(row: LifecycleRow, minor: string): LifecycleStatus {
-  const removed = atOrAfter(minor, row.removed);
+  let removed = atOrAfter(minor, row.removed);
   const introducedOk = row.introduced == null || row.introduced === '' || atOrAfter(minor, row.introduced);
+  let served = introducedOk && !removed;
+  if (row.servedAt) {
+    const p = parseMinorOf(minor);
+    const doc = p ? row.servedAt[`${p.major}.${p.minor}`] : undefined;
+    // A document's minor: served as the document says; not served once it existed is removed, else not yet there.
+    if (doc !== undefined) { served = doc; removed = !doc && (introducedOk || removed); }
+  }
   return {
-    served: introducedOk && !removed,
+    served,
     deprecated: atOrAfter(minor, row.deprecated),
     removed,
     replacementAvailable: atOrAfter(minor, row.replacementAvailable),

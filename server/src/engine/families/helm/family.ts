@@ -10,6 +10,7 @@ import { kubernetesApis } from '../../data';
 import { runRule, reportSyntax } from '../core';
 import { parseYaml } from '../../parse/yaml';
 import { looksLikeHelmTemplate, lifecycleRows } from '../kubernetes';
+import { withOpenapi } from '../../kubernetes/openapi';
 import { scanTemplates, withoutActions } from '../../parse/template-text';
 import { chartRootOf, loadChart, chartOfFile, allCharts, type Chart } from './chart';
 import { chartRun, type ChartRun, type ChartRender } from './run';
@@ -195,7 +196,7 @@ export const helmChart: FamilyModule<'helm-chart'> = {
       if (kind !== 'template') stage('parse', () => reportSyntax(yaml, emit));
     }
     const helm = stage('context', () => {
-      const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
+      const rows = withOpenapi(lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin), config.kubernetesOpenapi);
       return contextOf(input as typeof input & { helmRenders?: ChartRender[] }, kind, config.kubernetes, rows);
     });
     // A fragment outside a chart that parses as YAML neither as it is nor with its actions taken out: one finding

@@ -8,6 +8,7 @@ import { kubernetesApis } from '../../data';
 import { windowPastDataOf } from '../../config';
 import { runRule, reportSyntax } from '../core';
 import { KubernetesContext, manifestObjects, isManifestValue, isManifestLike, lifecycleRows } from './index';
+import { withOpenapi } from '../../kubernetes/openapi';
 import { mayHoldCrd } from './crds';
 import { k8sComplete, k8sHover } from './language';
 import { parseImage, componentOf, kubeMinorOfTag } from '../../kubernetes/components';
@@ -127,7 +128,7 @@ export const windowPastDataRule: Rule<DataNoteRun> = {
   ...windowPastData,
   check({ k8s, input }, report) {
     if (!input.reportStaleData || !k8s.objects.length) return;
-    const past = windowPastDataOf(input.config.kubernetes.minors);
+    const past = windowPastDataOf(input.config.kubernetes.minors, input.config.kubernetesOpenapi);
     if (!past) return;
     const announced = past.announced.length ? `; only the removals already announced for them are checked (${past.announced.join(', ')})` : '';
     report({
@@ -225,7 +226,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     const read = yaml;
     stage('parse', () => reportSyntax(read, bareHint(read, scan.bare, emit), numbered));
     const context = (objects: ReturnType<typeof manifestObjects>) => {
-      const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
+      const rows = withOpenapi(lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin), config.kubernetesOpenapi);
       return new KubernetesContext(read, objects, config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux);
     };
     runRule(documentNotCheckedRule, { yaml: read, numbered: !!numbered || read.docs.length > 1, firstDocument: numbered?.firstDocument ?? 0 }, emit, faults);

@@ -6,6 +6,7 @@ import { DETECT } from '../types';
 import type { Rule } from '../../rules/types';
 import { runRule, reportSyntax } from '../core';
 import { KubernetesContext, lifecycleRows, type ContainerImage, type ManifestObject } from '../kubernetes';
+import { withOpenapi } from '../../kubernetes/openapi';
 import { parseImage, componentOf } from '../../kubernetes/components';
 import { KustomizeContext, isKustomizationName, isKustomizationValue, kustomizeData } from './index';
 import { kustomizeHover, kustomizeComplete } from './language';
@@ -89,7 +90,7 @@ export const kustomize: FamilyModule<'kustomize'> = {
       // The kustomization is the first document with content (kustomize/unknown-field says what else the file holds).
       const first = yaml.docs.find((d) => !d.empty);
       const doc = first && !first.errors.length && isObj(first.value) ? first : undefined;
-      const rows = lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin);
+      const rows = withOpenapi(lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin), config.kubernetesOpenapi);
       const k8s = new ImagesContext(yaml, [], config.kubernetes, rows, false, input.neighbours, input.path, config.starlingx.release.release, config.components);
       const ctx = new KustomizeContext(yaml, doc, config.kubernetes, input.path, k8s, input.files);
       k8s.entries = entryImages(ctx);
