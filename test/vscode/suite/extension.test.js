@@ -171,7 +171,7 @@ suite('skewguard in VS Code', () => {
     await open(MANIFEST);
     const text = await hoverText(MANIFEST, 1, 14);
     assert.match(text, /\*\*extensions\/v1beta1 DaemonSet\*\*/);
-    assert.match(text, /introduced 1\.2 · deprecated 1\.9 · removed 1\.16 · replacement apps\/v1/);
+    assert.match(text, /introduced 1\.1 · deprecated 1\.8 · removed 1\.16 · replacement apps\/v1/);
     assert.match(text, /Window 1\.18\.\.1\.21/);
     assert.match(text, /\| ✗ removed \| ✗ removed \| ✗ removed \| ✗ removed \|/);
     assert.match(text, /Served by every version of the window: `apps\/v1`/);
