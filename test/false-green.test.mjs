@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { scratch, lint } from './helpers/cli-run.mjs';
+import { scratch, lint, K8S_WINDOW } from './helpers/cli-run.mjs';
 import { LspClient, withTimeout } from './helpers/lsp-client.mjs';
 
 const K = 'kubernetes:\n  window: "1.21..1.23"\n';
@@ -171,4 +171,18 @@ test('13: merge-reports refuses shards whose findings are not as lsp-lint writes
   assert.equal(lint(dir, ['-f', 'json', '-o', 'c.json', 'blob.yaml']).code, 2);
   assert.equal(lint(dir, ['merge-reports', 'b.json', 'c.json']).code, 2);
   assert.equal(lint(dir, ['merge-reports', '--allow-unchecked', 'b.json', 'c.json']).code, 0);
+});
+
+test('4: a folder whose name starts with two dots (..data/) is inside the workspace: its files are read and checked, not refused as outside', (t) => {
+  const dir = scratch(t, {
+    '.skewguard.yaml': K8S_WINDOW('1.24..1.25'),
+    'kustomization.yaml': 'resources:\n  - ..data/cj.yaml\n',
+    '..data/cj.yaml': 'apiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: c\n',
+  });
+  const k = lint(dir, ['--format', 'json', 'kustomization.yaml']);
+  assert.equal(k.code, 0, k.stdout + k.stderr);
+  assert.deepEqual(JSON.parse(k.stdout)[0].messages, []);
+  const all = lint(dir, ['--format', 'json', '.']);
+  const cj = JSON.parse(all.stdout).find((r) => r.filePath.endsWith('cj.yaml'));
+  assert.ok(cj?.messages.some((m) => m.ruleId === 'k8s/removed-api'), all.stdout);
 });

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { gitignoreMatcher } from '../engine/glob';
 import picomatch from 'picomatch';
 import { ALWAYS_SKIPPED_FOLDERS, CONFIG_FILENAMES } from '../shared/names';
+import { isWithin } from '../shared/within';
 
 export const SERVED_EXTENSIONS = new Set(['.yml', '.yaml', '.json', '.toml']);
 /**
@@ -152,7 +153,7 @@ interface Walk {
 }
 
 const realOf = (p: string): string | undefined => { try { return fs.realpathSync(p); } catch { return undefined; } };
-const within = (p: string, root: string) => { const rel = path.relative(root, p); return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel)); };
+const within = isWithin;
 
 function walk(dir: string, parents: Layer[], w: Walk, ancestors: string[] = [], viaLink = false): void {
   const real = realOf(dir) ?? dir;

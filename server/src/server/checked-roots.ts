@@ -5,8 +5,9 @@
 // A path is inside when it is so both as written and through its links (a link in the workspace to ~/.ssh is not).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isWithin } from '../shared/within';
 
-const within = (p: string, root: string) => { const rel = path.relative(root, p); return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel)); };
+const within = isWithin;
 
 export class CheckedRoots {
   private reals = new Map<string, string>();

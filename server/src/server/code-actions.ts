@@ -10,6 +10,7 @@ import type { Diagnostic } from '../engine/types';
 import { notSuppressible, ruleById } from '../engine/rules';
 import { findSuppressions } from '../engine/suppress';
 import { CONFIG_FILENAMES } from '../shared/names';
+import { relInside } from '../shared/within';
 
 /** The command a client registers to show a rule's page (the VS Code client does; it says so at initialize). */
 export const SHOW_DOCS_COMMAND = 'skewguard.showRuleDocumentation';
@@ -161,7 +162,7 @@ export function addIgnoreEntry(text: string, pattern: string): { offset: number;
 function ignoreFileEdit(ctx: ActionContext): { edit: WorkspaceEdit; title: string } | undefined {
   const cfgPath = 'path' in ctx.config ? ctx.config.path : ctx.config.newAt;
   const rel = path.relative(path.dirname(cfgPath), ctx.file);
-  if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  if (!rel || !relInside(rel)) return undefined;
   const pattern = exactPattern(rel);
   const cfgUri = pathToFileURL(cfgPath).toString();
   const name = path.basename(cfgPath);

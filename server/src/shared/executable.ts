@@ -5,6 +5,7 @@
 // here, to an absolute path, before anything is run.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isWithin } from './within';
 
 /** A regular file this process may execute. */
 export function isExecutable(p: string): boolean {
@@ -22,8 +23,7 @@ export function insideAny(p: string, roots: readonly string[]): boolean {
   for (const root of roots) {
     if (!root) continue;
     for (const r of new Set([path.resolve(root), real(root)])) {
-      const rel = path.relative(r, rp);
-      if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) return true;
+      if (isWithin(rp, r)) return true;
     }
   }
   return false;
