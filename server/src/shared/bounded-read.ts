@@ -3,6 +3,9 @@
 // a loop of bounded chunks, and never with readFileSync of a whole file. A leaf module (lsp-lint uses it too).
 import * as fs from 'node:fs';
 
+/** How often a read that is not ready (EAGAIN) is tried again, 10 ms apart. */
+const MAX_EAGAIN_WAITS = 500;
+
 /**
  * Reads from `fd` until its end or until more than `limit` bytes are read (at most `limit` + 1 are kept: the one more
  * says "over"). `sizeHint` (what fstat said, when it is a regular file of that size) makes the first read ask for
@@ -15,13 +18,16 @@ export function readBounded(fd: number, limit: number, sizeHint?: number): Buffe
   // The first read asks for what fstat said plus one byte (to see a file that grew); a 1 MB buffer per file made
   // a 10,000-file run allocate 10 GB and spend a second in the garbage collector. Later reads grow to 1 MB.
   let next = hint !== undefined ? hint + 1 : 64 * 1024;
+  let waits = 0;
   while (total <= limit) {
     // Whole chunks (procfs files such as pagemap refuse reads that are not a multiple of their entry size).
     const buf = Buffer.allocUnsafe(Math.max(1, Math.min(next, 1 << 20)));
     next = Math.min(1 << 20, Math.max(64 * 1024, next * 2));
     let n: number;
     try { n = fs.readSync(fd, buf, 0, buf.length, null); } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10); continue; }
+      // Not ready yet (a non-blocking descriptor): wait 10 ms and try again, 500 times at most (5 s): this loop is
+      // synchronous, so no watchdog could end it; past that the read fails as unreadable (EAGAIN).
+      if ((e as NodeJS.ErrnoException).code === 'EAGAIN' && ++waits <= MAX_EAGAIN_WAITS) { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10); continue; }
       throw e;
     }
     if (n === 0) break;
