@@ -131,12 +131,14 @@ export class WorkspaceState {
 
   /**
    * The containerd configs of the file's workspace (found by name: containerd/config.toml, containerd/conf.d/*.toml; a
-   * bounded walk of the root, open documents first) and the runtime names they define. undefined: none found.
+   * bounded walk of the root) and the runtime names they define. undefined: none found.
    */
   runtimeConfigsFor(file: string): { files: string[]; names: string[]; truncated?: string } | undefined {
     const root = this.rootFor(file) ?? path.dirname(file);
     return memoIn(this.runtimeConfigs, root, () => {
-      const found = new Set<string>([...this.openTexts.keys()].filter((p) => (p === root || p.startsWith(root + path.sep)) && workspaceFacts.isRuntimeConfigName(p)));
+      // Files on disk only, as for the Kata chain: which configs count must not depend on what is open (an open one
+      // beyond the walk's cap counted in the editor and not in lsp-lint); open buffers count for their content.
+      const found = new Set<string>();
       const w = walkFolders(root, { maxFolders: 2000, onFile: (p) => { if (workspaceFacts.isRuntimeConfigName(p)) found.add(p); } });
       // The walk's cap reached: said, so that a RuntimeClass handler is not passed (or failed) on a partial look.
       const partial: string[] = w.stopped ? [`the workspace walk for containerd configs stopped after ${w.folders} folders`] : [];
