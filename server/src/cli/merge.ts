@@ -146,7 +146,6 @@ export function mergeSarif(inputs: unknown[], names: string[]): { text: string; 
       if (typeof r.level !== 'string' || !SARIF_LEVELS.has(r.level)) throw new MergeError(`${printable(names[i])}, result ${j + 1}: level ${printable(JSON.stringify(r.level) ?? 'missing')} is not error, warning or note (lsp-lint writes one on every result)`);
       if (!r.locations?.[0]?.physicalLocation?.artifactLocation?.uri) throw new MergeError(`${printable(names[i])}, result ${j + 1}: no location`);
     }
-    if (run.tool?.driver?.version !== first.tool?.driver?.version) throw new MergeError(`${printable(names[i])} is from skewguard ${printable(String(run.tool?.driver?.version))}, ${printable(names[0])} from ${printable(String(first.tool?.driver?.version))}: merge reports of one version`);
     if (run.originalUriBaseIds?.SRCROOT?.uri !== first.originalUriBaseIds?.SRCROOT?.uri) throw new MergeError(`${printable(names[i])} was written in another folder (SRCROOT ${printable(String(run.originalUriBaseIds?.SRCROOT?.uri))}, not ${printable(String(first.originalUriBaseIds?.SRCROOT?.uri))}): run the shards from the same folder`);
   }
   const base = first.originalUriBaseIds?.SRCROOT?.uri;
