@@ -8,6 +8,7 @@
 // minor differently from `servedAt`. test/k8s-prerelease-lifecycle.test.mjs checks every row at every minor.
 import fs from 'node:fs';
 import path from 'node:path';
+import { compareMinor } from './kubernetes-version.mjs';
 
 export const PRERELEASE_FILE = 'prerelease-lifecycle.json';
 const COPY = `shared/reference/kubernetes/${PRERELEASE_FILE}`;
@@ -30,17 +31,6 @@ export const DEPARTURES = [
 ];
 
 const minorStr = (m) => `1.${m}`;
-const cmpMinor = (a, b) => {
-  const [am, an] = a.split('.').map(Number);
-  const [bm, bn] = b.split('.').map(Number);
-  return am - bm || an - bn;
-};
-/** Served at `minor` under the engine's reading of a row (engine/kubernetes/lifecycle.ts statusAt). */
-export function rowServes(row, minor) {
-  const m = minorStr(minor);
-  return (row.introduced == null || cmpMinor(m, row.introduced) >= 0) && !(row.removed != null && cmpMinor(m, row.removed) >= 0);
-}
-
 export function readPrerelease(refDir, fail) {
   const ref = JSON.parse(fs.readFileSync(path.join(refDir, PRERELEASE_FILE), 'utf8'));
   if (!Array.isArray(ref.gvks) || !Array.isArray(ref.minors)) fail(`${PRERELEASE_FILE}: no gvks/minors`);
@@ -60,7 +50,7 @@ export function generatedValues(g, item, first) {
   let introduced = declaredIntroduced;
   // A kind whose Go type came after its declared introduced minor (ServiceCIDR v1alpha1: declared 1.27, first compiled
   // in at 1.29) is served from its first compiled-in minor.
-  if (s.length && s[0] > first && cmpMinor(minorStr(s[0]), declaredIntroduced ?? '0.0') > 0) introduced = minorStr(s[0]);
+  if (s.length && s[0] > first && compareMinor(minorStr(s[0]), declaredIntroduced ?? '0.0') > 0) introduced = minorStr(s[0]);
   const removed = item.firstUnservedMinor != null ? minorStr(item.firstUnservedMinor) : item.removed;
   return { introduced, deprecated: item.deprecated, removed, declaredIntroduced };
 }
@@ -132,7 +122,7 @@ export function applyPrerelease({ rows, refDir, fail, newRow, addSource, addNote
   // still name): rows from the generated code alone.
   for (const g of ref.gvks) {
     if (!isPre(g) || g.list || g.notAResource || g.headOnly || rows.has(`${g.apiVersion}|${g.kind}`)) continue;
-    if (!g.servedAt.length && !(g.removed && cmpMinor(g.removed, minorStr(first)) <= 0)) continue;
+    if (!g.servedAt.length && !(g.removed && compareMinor(g.removed, minorStr(first)) <= 0)) continue;
     const row = newRow(g.apiVersion, g.kind);
     addSource(row, genSource(g, g));
     const target = g.replacement?.split(' ')[0];
