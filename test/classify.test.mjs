@@ -12,6 +12,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { repoRoot, engine as e, findings } from './helpers/k8s.mjs';
 import { fsAccess } from './helpers/fs-access.mjs';
+import { scratch, lint } from './helpers/cli-run.mjs';
 
 const dir = path.join(repoRoot, 'test', 'fixtures', 'classify');
 const WINDOW = '1.24..1.26';
@@ -175,4 +176,14 @@ test('#26 editor parity: the server reads an open document by the same decision 
     const md = typeof h.contents === 'string' ? h.contents : h.contents.value;
     assert.match(md, new RegExp(`skewguard reads this file as \\*\\*${family === 'kubernetes' ? 'Kubernetes manifests' : 'Helm charts'}`), rel);
   }
+});
+
+test('a document that is no object is said even when the only object of its file is a templated document (not checked itself)', (t) => {
+  const dir = scratch(t, {
+    '.skewguard.yaml': 'kubernetes:\n  window: "1.24..1.25"\n',
+    'f.yaml': '# skewguard: kubernetes\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\n---\napiVerison: v1\nkind: ConfigMap\nmetadata:\n  name: c\n',
+  });
+  const r = lint(dir, ['--format', 'json', 'f.yaml']);
+  const found = JSON.parse(r.stdout)[0].messages.map((m) => `${m.line} ${m.ruleId}`);
+  assert.deepEqual(found, ['5 k8s/helm-template', '7 k8s/document-not-checked']);
 });

@@ -82,10 +82,10 @@ export const helmTemplateRule: Rule<{ path: string; at: number; document?: numbe
  * Documents of a manifest file that are no Kubernetes object (read without error, not empty, no apiVersion and kind at
  * the top): each said at its first line, never passed over. Only in a file some document of which is an object.
  */
-export const documentNotCheckedRule: Rule<{ yaml: YamlFile; numbered: boolean; firstDocument: number }> = {
+export const documentNotCheckedRule: Rule<{ yaml: YamlFile; numbered: boolean; firstDocument: number; objectElsewhere: boolean }> = {
   ...documentNotChecked,
-  check({ yaml, numbered, firstDocument }, report) {
-    if (!yaml.docs.some((d) => !d.errors.length && isManifestLike(d.value))) return;
+  check({ yaml, numbered, firstDocument, objectElsewhere }, report) {
+    if (!objectElsewhere && !yaml.docs.some((d) => !d.errors.length && isManifestLike(d.value))) return;
     for (const d of yaml.docs) {
       if (d.empty || d.errors.length || d.value == null || isManifestLike(d.value)) continue;
       const v = d.value;
@@ -208,6 +208,9 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     // inside a scalar is text of another tool (Prometheus, Alertmanager, Argo, Grafana) and is never evaluated.
     const scan = scanTemplates(text);
     let numbered = input.partOf;
+    // An object outside the documents read here: a templated document (said above, not checked) or, in a part of a
+    // big file after the first, the first part's (documentWise needs one there).
+    let objectElsewhere = !!input.partOf && input.partOf.firstDocument > 0;
     if (scan.syntax.length) {
       // Another family's look() may have kept a template from being parsed.
       const whole = yaml ?? stage('parse', () => parseYaml(text));
@@ -219,6 +222,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
         return false;
       });
       if (!kept.length) return {};
+      objectElsewhere ||= kept.length < whole.docs.length;
       yaml = new YamlFile(whole.text, kept);
       if (whole.docs.length > 1) numbered ??= { firstDocument: 0 };
     }
@@ -229,7 +233,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
       const rows = withOpenapi(lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin), config.kubernetesOpenapi);
       return new KubernetesContext(read, objects, config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux);
     };
-    runRule(documentNotCheckedRule, { yaml: read, numbered: !!numbered || read.docs.length > 1, firstDocument: numbered?.firstDocument ?? 0 }, emit, faults);
+    runRule(documentNotCheckedRule, { yaml: read, numbered: !!numbered || read.docs.length > 1, firstDocument: numbered?.firstDocument ?? 0, objectElsewhere }, emit, faults);
     const k8s = stage('context', () => context(manifestObjects(read)));
     for (const rule of kubernetesRules) runRule(rule, k8s, emit, faults);
     k8s.dropFieldWalks();
