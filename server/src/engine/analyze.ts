@@ -15,7 +15,7 @@ import { findSuppressions } from './suppress';
 import { families, familyById, MODELINE, modelineFamily, type FamilyResults } from './families/registry';
 import type { Emit, FamilyModule, Stage } from './families/types';
 import { DETECT } from './families/types';
-import type { ChartRender } from './families/helm/rendered';
+import type { ChartRender } from './families/helm-chart/rendered';
 import type { FileAccess } from './files';
 import { findingSteps } from './steps';
 

@@ -8,11 +8,11 @@ import { parseRange, minorsBetween, compareVersions, minorOf, normalizeKubernete
 import { findStarlingxRelease, newestStarlingxRelease, starlingxReleases, kubernetesApis, type StxRelease } from './data';
 import type { Family, SeveritySetting, SourceInfo } from './types';
 import type { PlutoRow } from './families/kubernetes';
-import type { OpenapiDoc, OpenapiMinor } from './kubernetes/openapi';
-import { checkKataWindowSpec, parseKataWindowSpec, isSpec, type KataWindowSpec } from './kata/window';
-import { containerdWindow, containerdMinors } from './containerd/data';
+import type { OpenapiDoc, OpenapiMinor } from './families/kubernetes/data/openapi';
+import { checkKataWindowSpec, parseKataWindowSpec, isSpec, type KataWindowSpec } from './families/kata-config/data/window';
+import { containerdWindow, containerdMinors } from './families/containerd/data';
 import { checkGlob } from './glob';
-import { fluxWindowOf, type FluxWindow } from './starlingx-app/data';
+import { fluxWindowOf, type FluxWindow } from './families/starlingx-app/data';
 
 import { SEVERITIES } from '../shared/names';
 export { CONFIG_FILENAMES } from '../shared/names';

@@ -2,7 +2,7 @@
 // Loaded lazily and once: a run that never sees a StarlingX file never reads StarlingX data.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { LifecycleRow } from './kubernetes/lifecycle';
+import type { LifecycleRow } from './families/kubernetes/data/lifecycle';
 import { memoIn } from './memo';
 
 function findRoot(): string {

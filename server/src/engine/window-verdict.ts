@@ -5,7 +5,7 @@
 import type { AnalyzeResult } from './analyze';
 import type { Diagnostic } from './types';
 import { findingSteps } from './steps';
-import { componentOf, versionRow, standingAt, type Standing } from './kubernetes/components';
+import { componentOf, versionRow, standingAt, type Standing } from './families/kubernetes/data/components';
 import { starlingxPath } from './config';
 import { LineIndex } from './text';
 import { familyById } from './families/registry';

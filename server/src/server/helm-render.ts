@@ -26,9 +26,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { nodeChildProcess as childProcess, nodeCrypto, nodeHttp as http } from '../shared/lazy-node';
-import { servedAt } from '../engine/kubernetes/served';
-import { parseVersion } from '../engine/families/helm/template/semver';
-import type { ChartRender, ChartEmission } from '../engine/families/helm/rendered';
+import { servedAt } from '../engine/families/kubernetes/data/served';
+import { parseVersion } from '../engine/families/helm-chart/template/semver';
+import type { ChartRender, ChartEmission } from '../engine/families/helm-chart/rendered';
 import { chartRootOf, looksLikeChartFile } from './chart-root';
 import { insideAny, isExecutable, resolveExecutable } from '../shared/executable';
 

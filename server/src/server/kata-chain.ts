@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { walkFolders, unreadableNote } from './walk';
 import { workspaceFacts } from '../engine/families/registry';
-import { flavourOfRuntime, resolveConfigPath, kataDeployTags, type KataChainFacts } from '../engine/kata/chain';
+import { flavourOfRuntime, resolveConfigPath, kataDeployTags, type KataChainFacts } from '../engine/families/kata-config/data/chain';
 
 const MAX_FOLDERS = 2000;
 const MAX_TOML = 5000;

@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import { readFileUpTo, whyNotRead } from '../shared/bounded-read';
 import { MAX_FILE_BYTES } from '../shared/limits';
-import { readOpenapiDocument, type OpenapiDoc } from '../engine/kubernetes/openapi';
+import { readOpenapiDocument, type OpenapiDoc } from '../engine/families/kubernetes/data/openapi';
 
 export type OpenapiRead = { file: string; doc: OpenapiDoc } | { problem: string };
 

@@ -14,7 +14,7 @@ import { CrdIndex } from './crd-index';
 import { readOpenapiFile } from './openapi-docs';
 import { walkFolders, unreadableNote } from './walk';
 import { walkKataChain } from './kata-chain';
-import type { KataChainFacts } from '../engine/kata/chain';
+import type { KataChainFacts } from '../engine/families/kata-config/data/chain';
 
 const { isAnchorName } = workspaceFacts;
 

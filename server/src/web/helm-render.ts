@@ -1,6 +1,6 @@
 // The web build's server/helm-render (scripts/build.mjs aliases it here): in the browser Helm is never run (there is
 // no process to run), so a chart is always read by skewguard's evaluator, and its files' `helm` fact says why.
-import type { ChartRender } from '../engine/families/helm/rendered';
+import type { ChartRender } from '../engine/families/helm-chart/rendered';
 import { chartRootOf } from '../server/chart-root';
 
 // The types are the desktop module's own (type-only: erased, so the web build still bundles none of its Node code).

@@ -7,9 +7,9 @@ import type { FamilyModule } from './types';
 import { starlingx, localhostKubernetesVersion } from './starlingx/family';
 import { isStarlingxName } from './starlingx';
 import { kubernetes, staticPodImagesOf } from './kubernetes/family';
-import { kataConfig } from './kata/family';
+import { kataConfig } from './kata-config/family';
 import { kataPersist } from './kata-persist/family';
-import { helmChart } from './helm/family';
+import { helmChart } from './helm-chart/family';
 import { kustomize } from './kustomize/family';
 import { starlingxApp } from './starlingx-app/family';
 import { containerd } from './containerd/family';
@@ -65,4 +65,4 @@ export const workspaceFacts = {
 };
 export type { NeighbourFacts } from './kubernetes';
 /** What each template of a Helm chart emits at each minor (the helm-render agreement test compares it with `helm template`). */
-export { helmEmissions } from './helm/run';
+export { helmEmissions } from './helm-chart/run';

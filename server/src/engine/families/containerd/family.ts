@@ -8,13 +8,13 @@ import { parseToml, type TomlFile } from '../../parse/toml';
 import { runRule } from '../core';
 import { ContainerdContext, containerdData, isContainerdContent, isContainerdName, resolveContainerdWindow } from './index';
 import { containerdHover, containerdComplete } from './language';
-import { rule as configVersion } from '../../rules/containerd/config-version';
-import { rule as notRead } from '../../rules/containerd/not-read';
-import { rule as deprecated } from '../../rules/containerd/deprecated';
-import { rule as kubernetesSupport } from '../../rules/containerd/kubernetes-support';
-import { rule as kataRuntime } from '../../rules/containerd/kata-runtime';
-import { rule as kataConfigPath } from '../../rules/containerd/kata-config-path';
-import { rule as removedRuntime } from '../../rules/containerd/removed-runtime';
+import { rule as configVersion } from './rules/config-version';
+import { rule as notRead } from './rules/not-read';
+import { rule as deprecated } from './rules/deprecated';
+import { rule as kubernetesSupport } from './rules/kubernetes-support';
+import { rule as kataRuntime } from './rules/kata-runtime';
+import { rule as kataConfigPath } from './rules/kata-config-path';
+import { rule as removedRuntime } from './rules/removed-runtime';
 import { kataWindowText } from '../../config';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.

@@ -1,14 +1,14 @@
 // containerd's config.toml: recognition, the containerd window, and the per-file context its rules read: each table
 // and key of the file matched to the keys containerd's config structs decode (data/containerd/config.json), and
 // whether each containerd minor of the window reads it (after the in-memory migration of an older config version).
-import type { KataChainFacts } from '../../kata/chain';
+import type { KataChainFacts } from '../kata-config/data/chain';
 import * as path from 'node:path';
 import { parseTomlText, type TomlFile, type TomlEntry, type TomlTable } from '../../parse/toml';
 import type { SourceInfo } from '../../types';
 import type { ResolvedConfig } from '../../config';
 import { compareMinor, leadingMinor } from '../../versions';
 import { loadJson } from '../../data';
-import { containerdData, containerdMinors, containerdRelease, containerdWindow, minorsText, type ContainerdKey, type ContainerdRelease } from '../../containerd/data';
+import { containerdData, containerdMinors, containerdRelease, containerdWindow, minorsText, type ContainerdKey, type ContainerdRelease } from './data';
 
 export { containerdData, minorsText };
 

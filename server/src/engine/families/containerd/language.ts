@@ -1,5 +1,5 @@
 // Hover and completion over containerd's config.toml: what a table or key is, and which minors of the window read it.
-import { chainLine } from '../../kata/chain';
+import { chainLine } from '../kata-config/data/chain';
 import type { Position } from '../../types';
 import type { CompletionResult, HoverResult } from '../../language';
 import { LineIndex } from '../../text';

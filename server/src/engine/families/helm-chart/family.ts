@@ -10,7 +10,7 @@ import { kubernetesApis } from '../../data';
 import { runRule, reportSyntax } from '../core';
 import { parseYaml } from '../../parse/yaml';
 import { looksLikeHelmTemplate, lifecycleRows } from '../kubernetes';
-import { withOpenapi } from '../../kubernetes/openapi';
+import { withOpenapi } from '../kubernetes/data/openapi';
 import { scanTemplates, withoutActions } from '../../parse/template-text';
 import { chartRootOf, loadChart, chartOfFile, allCharts, type Chart } from './chart';
 import { chartRun, type ChartRun, type ChartRender } from './run';
@@ -19,9 +19,9 @@ import { helmHover } from './language';
 import { runImageRules } from './images';
 import { runCustomResourceRules } from './custom-resources';
 import { internalError, describeFailure } from '../../rules/general';
-import { removedApi, deprecatedApi, deadBranch, notEvaluated } from '../../rules/helm-chart/emissions';
-import { kubeVersion, chartApiV1 } from '../../rules/helm-chart/chart-yaml';
-import { templateSyntax, notInChart } from '../../rules/helm-chart/notes';
+import { removedApi, deprecatedApi, deadBranch, notEvaluated } from './rules/emissions';
+import { kubeVersion, chartApiV1 } from './rules/chart-yaml';
+import { templateSyntax, notInChart } from './rules/notes';
 
 export const helmRules: Rule<HelmContext>[] = [removedApi, deprecatedApi, deadBranch, notEvaluated, templateSyntax, notInChart, kubeVersion, chartApiV1];
 

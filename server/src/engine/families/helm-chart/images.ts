@@ -10,8 +10,8 @@ import { parseYaml } from '../../parse/yaml';
 import { YamlEditor } from '../../parse/yaml-edit';
 import { runRule } from '../core';
 import { KubernetesContext, manifestObjects } from '../kubernetes';
-import { rule as componentNotValidated } from '../../rules/kubernetes/component-not-validated';
-import { rule as nodeComponentSkew } from '../../rules/kubernetes/node-component-skew';
+import { rule as componentNotValidated } from '../kubernetes/rules/component-not-validated';
+import { rule as nodeComponentSkew } from '../kubernetes/rules/node-component-skew';
 import type { HelmContext } from './index';
 import type { TemplateRun, Span } from './run';
 

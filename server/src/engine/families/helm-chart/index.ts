@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import type { KubeWindow } from '../../config';
 import type { ApiRow } from '../../data';
-import { findRow, statusAt, servedKinds } from '../../kubernetes/lifecycle';
+import { findRow, statusAt, servedKinds } from '../kubernetes/data/lifecycle';
 import { rankApiVersions } from '../kubernetes';
 import type { Chart, ChartTemplate } from './chart';
 import type { ChartRun, TemplateRun } from './run';

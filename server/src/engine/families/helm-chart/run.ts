@@ -3,7 +3,7 @@
 // own text (a literal: its span; an expression or an include: the action's span in the template). Cached per chart
 // (object, so per FileAccess stamp) and window.
 import { parseYaml } from '../../parse/yaml';
-import { capabilitiesAt } from '../../kubernetes/served';
+import { capabilitiesAt } from '../kubernetes/data/served';
 import { parseTemplate, renderTemplate, actionsOf, type ParsedTemplate, type Rendered } from './template';
 import { Unk } from './template/values';
 import { loadChart, allCharts, valuesOf, chartObject, enabledOf, RELEASE, type Chart, type ChartTemplate } from './chart';

@@ -3,11 +3,11 @@
 // dialects read differently. Findings of a side about a key it does not read, where the other side reads it, are
 // the switch rule's: it says what each side needs instead of "unknown option".
 import type { TomlFile, TomlEntry } from '../../parse/toml';
-import type { Flavour, KataOption } from '../../kata/data';
-import { describeReleases } from '../../kata/data';
+import type { Flavour, KataOption } from './data';
+import { describeReleases } from './data';
 import type { KataContext } from './index';
 import { rowAliases } from './index';
-import { flavourName } from '../../kata/window';
+import { flavourName } from './data/window';
 
 export interface SideRead {
   row?: KataOption;

@@ -5,11 +5,11 @@ import type { SourceInfo } from '../../types';
 import type { ResolvedConfig } from '../../config';
 import {
   kataData, kataIndex, kataWindow, newestKataRelease, inRange, inRanged, type Flavour, type KataOption, type KataSection,
-} from '../../kata/data';
+} from './data';
 import { memoIn, weakMemoIn } from '../../memo';
 import { didYouMean } from '../../text';
-import { crossesFlavours, splitCrossing } from '../../kata/window';
-import type { KataRuntimeFact } from '../../kata/chain';
+import { crossesFlavours, splitCrossing } from './data/window';
+import type { KataRuntimeFact } from './data/chain';
 
 export function isKataName(file: string): boolean {
   const base = path.basename(file);

@@ -5,7 +5,7 @@ import type { CompletionResult, HoverResult } from '../../language';
 import { LineIndex } from '../../text';
 import { compareVersions } from '../../versions';
 import { KataContext, detectFlavour, resolveKataWindow } from './index';
-import { describeReleases } from '../../kata/data';
+import { describeReleases } from './data';
 import { parseTomlText } from '../../parse/toml';
 
 export function kataHover(ctx: KataContext, text: string, pos: Position): HoverResult | undefined {

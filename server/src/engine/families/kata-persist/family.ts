@@ -5,18 +5,18 @@ import { DETECT } from '../types';
 import type { Rule } from '../../rules/types';
 import { parseError } from '../../rules/general';
 import { JsonFile } from '../../parse/json';
-import { persistData } from '../../kata/persist';
-import { describeReleases } from '../../kata/data';
+import { persistData } from './data';
+import { describeReleases } from '../kata-config/data';
 import { runRule } from '../core';
-import { resolveKataWindow } from '../kata';
+import { resolveKataWindow } from '../kata-config';
 import { PersistContext, persistKind, isPersistName, isLegacyStoreFile, isPersistContent } from './index';
 import { persistHover } from './language';
-import { rule as persistFieldNotRead } from '../../rules/kata-persist/field-not-read';
-import { rule as persistFieldType } from '../../rules/kata-persist/field-type-mismatch';
-import { rule as persistMissing } from '../../rules/kata-persist/missing-field';
-import { rule as persistVersion } from '../../rules/kata-persist/persist-version';
-import { legacyStore, releasesWithoutLegacyStore } from '../../rules/kata-persist/legacy-store';
-import { rule as sandboxTakeover } from '../../rules/kata-persist/sandbox-takeover';
+import { rule as persistFieldNotRead } from './rules/field-not-read';
+import { rule as persistFieldType } from './rules/field-type-mismatch';
+import { rule as persistMissing } from './rules/missing-field';
+import { rule as persistVersion } from './rules/persist-version';
+import { legacyStore, releasesWithoutLegacyStore } from './rules/legacy-store';
+import { rule as sandboxTakeover } from './rules/sandbox-takeover';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {

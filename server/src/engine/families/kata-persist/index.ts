@@ -3,9 +3,9 @@
 import * as path from 'node:path';
 import type { JsonFile } from '../../parse/json';
 import type { SourceInfo } from '../../types';
-import { persistData, fieldTrie, inAny, inRel, type FieldTrie, type PersistField } from '../../kata/persist';
+import { persistData, fieldTrie, inAny, inRel, type FieldTrie, type PersistField } from './data';
 import { validatorFor } from '../../schema';
-import { persistSchemaPath } from '../../kata/persist';
+import { persistSchemaPath } from './data';
 
 const LEGACY = new Set(['state.json', 'devices.json', 'hypervisor.json', 'agent.json', 'network.json', 'mounts.json', 'process.json', 'config.json', 'uuid.json']);
 const SANDBOX_KEYS = ['PersistVersion', 'HypervisorState', 'AgentState', 'ProxyState', 'SandboxContainer', 'GuestMemoryBlockSizeMB'];

@@ -3,8 +3,8 @@ import type { Position } from '../../types';
 import type { HoverResult } from '../../language';
 import { LineIndex } from '../../text';
 import type { PersistContext } from './index';
-import { describeRanges as describeRangesP } from '../../kata/persist';
-import { describeReleases } from '../../kata/data';
+import { describeRanges as describeRangesP } from './data';
+import { describeReleases } from '../kata-config/data';
 
 export function persistHover(ctx: PersistContext, text: string, pos: Position): HoverResult | undefined {
   const lines = new LineIndex(text);

@@ -5,9 +5,9 @@
 import type { YamlFile, OffsetRange } from '../../parse/yaml';
 import { parseYaml, splitDocuments } from '../../parse/yaml';
 import { manifestObjects, type ManifestObject } from './index';
-import { fieldTable } from '../../kubernetes/fields';
+import { fieldTable } from './data/fields';
 import { kubernetesApis } from '../../data';
-import { readTgz } from '../helm/tar';
+import { readTgz } from '../helm-chart/tar';
 
 /** A JSON schema node as a CRD writes it (openAPIV3Schema and below), read as plain data. */
 export type CrdSchema = Record<string, unknown>;

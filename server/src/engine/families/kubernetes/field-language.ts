@@ -6,9 +6,9 @@ import type { CompletionResult, HoverResult } from '../../language';
 import type { LineIndex } from '../../text';
 import type { KubernetesContext, ManifestObject } from './index';
 import type { YamlDoc } from '../../parse/yaml';
-import { rootNode, fieldTable, maskOf, minorNumber, describeType, sourceOf, pathText, isComponentKind, componentFieldTable, type FieldNode } from '../../kubernetes/fields';
-import { annotationRow } from '../../rules/kubernetes/deprecated-annotation';
-import { listOf } from '../../rules/kubernetes/common';
+import { rootNode, fieldTable, maskOf, minorNumber, describeType, sourceOf, pathText, isComponentKind, componentFieldTable, type FieldNode } from './data/fields';
+import { annotationRow } from './rules/deprecated-annotation';
+import { listOf } from './rules/common';
 import { schemaAt, schemaChild, schemaType, schemaDescription, isOpen, ANY } from './crd-schema';
 import { crdName, type CrdSchema } from './crds';
 

@@ -1,16 +1,16 @@
 // Kubernetes manifests: recognised by content (apiVersion + kind, multi-document, List items, JSON), checked
 // against every minor of the Kubernetes window with the lifecycle data.
-import type { KataChainFacts } from '../../kata/chain';
+import type { KataChainFacts } from '../kata-config/data/chain';
 import type { YamlDoc, YamlFile, OffsetRange } from '../../parse/yaml';
 import { kubernetesApis, type ApiRow } from '../../data';
 import type { KubeWindow, ComponentVersionSetting } from '../../config';
 import { leadingMinor } from '../../versions';
-import { statusAt, findRow, servedKinds, compareMinor } from '../../kubernetes/lifecycle';
-import { parseImage, componentOf, type ImageRef, type Component } from '../../kubernetes/components';
+import { statusAt, findRow, servedKinds, compareMinor } from './data/lifecycle';
+import { parseImage, componentOf, type ImageRef, type Component } from './data/components';
 import { memoIn, weakMemoIn } from '../../memo';
-import type { FluxWindow } from '../../starlingx-app/data';
+import type { FluxWindow } from '../starlingx-app/data';
 import { crdsForFile, groupVersion, mayBeCustomGroup, isCrdObject, type CrdFacts, type CrdDef, type CrdVersion, type CustomResourceUse } from './crds';
-import { rootNode, fieldEntries, type FieldEntry, type FieldNode } from '../../kubernetes/fields';
+import { rootNode, fieldEntries, type FieldEntry, type FieldNode } from './data/fields';
 
 export interface ManifestObject {
   doc: YamlDoc;

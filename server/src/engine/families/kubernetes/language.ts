@@ -1,12 +1,12 @@
 // Hover and completion over Kubernetes manifests: API lifecycles across the window, component images.
-import { chainLine } from '../../kata/chain';
+import { chainLine } from '../kata-config/data/chain';
 import type { Position } from '../../types';
 import type { AnalyzeResult } from '../../analyze';
 import type { CompletionResult, HoverResult } from '../../language';
 import { LineIndex } from '../../text';
 import type { KubernetesContext, ContainerImage } from './index';
-import { versionRow, standingAt, kubeMinorOfTag } from '../../kubernetes/components';
-import { findRow } from '../../kubernetes/lifecycle';
+import { versionRow, standingAt, kubeMinorOfTag } from './data/components';
+import { findRow } from './data/lifecycle';
 import { fieldHover, fieldComplete, crdTimeline } from './field-language';
 
 export function k8sHover(ctx: KubernetesContext, text: string, pos: Position): HoverResult | undefined {

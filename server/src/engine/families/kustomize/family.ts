@@ -6,19 +6,19 @@ import { DETECT } from '../types';
 import type { Rule } from '../../rules/types';
 import { runRule, reportSyntax } from '../core';
 import { KubernetesContext, lifecycleRows, type ContainerImage, type ManifestObject } from '../kubernetes';
-import { withOpenapi } from '../../kubernetes/openapi';
-import { parseImage, componentOf } from '../../kubernetes/components';
+import { withOpenapi } from '../kubernetes/data/openapi';
+import { parseImage, componentOf } from '../kubernetes/data/components';
 import { KustomizeContext, isKustomizationName, isKustomizationValue, kustomizeData } from './index';
 import { kustomizeHover, kustomizeComplete } from './language';
-import { rule as deprecatedField } from '../../rules/kustomize/deprecated-field';
-import { rule as fieldNotRead } from '../../rules/kustomize/field-not-read';
-import { rule as unknownField } from '../../rules/kustomize/unknown-field';
-import { rule as patchTargetApi } from '../../rules/kustomize/patch-target-api';
-import { rule as missingResource } from '../../rules/kustomize/missing-resource';
-import { rule as apiVersion } from '../../rules/kustomize/api-version';
-import { rule as componentNotValidated } from '../../rules/kubernetes/component-not-validated';
-import { rule as controlPlaneSkew } from '../../rules/kubernetes/control-plane-skew';
-import { rule as nodeComponentSkew } from '../../rules/kubernetes/node-component-skew';
+import { rule as deprecatedField } from './rules/deprecated-field';
+import { rule as fieldNotRead } from './rules/field-not-read';
+import { rule as unknownField } from './rules/unknown-field';
+import { rule as patchTargetApi } from './rules/patch-target-api';
+import { rule as missingResource } from './rules/missing-resource';
+import { rule as apiVersion } from './rules/api-version';
+import { rule as componentNotValidated } from '../kubernetes/rules/component-not-validated';
+import { rule as controlPlaneSkew } from '../kubernetes/rules/control-plane-skew';
+import { rule as nodeComponentSkew } from '../kubernetes/rules/node-component-skew';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {

@@ -5,7 +5,7 @@ import type { YamlDoc, YamlFile, OffsetRange } from '../../parse/yaml';
 import type { KubeWindow } from '../../config';
 import { loadJson } from '../../data';
 import { compareVersions } from '../../versions';
-import { compareMinor } from '../../kubernetes/lifecycle';
+import { compareMinor } from '../kubernetes/data/lifecycle';
 import type { KubernetesContext } from '../kubernetes';
 import type { FileAccess } from '../../files';
 

@@ -6,17 +6,17 @@ import { DETECT } from '../types';
 import type { Rule } from '../../rules/types';
 import { parseError } from '../../rules/general';
 import { runRule, reportSyntax } from '../core';
-import { appMetadata } from '../../starlingx-app/data';
+import { appMetadata } from './data';
 import { AppContext, isAppMetadataName, looksLikeAppMetadata } from './index';
 import { appComplete, appHover } from './language';
-import { rule as unknownKey } from '../../rules/starlingx-app/unknown-key';
-import { rule as keyNotRead } from '../../rules/starlingx-app/key-not-read';
-import { rule as missingKey } from '../../rules/starlingx-app/missing-key';
-import { rule as invalidType } from '../../rules/starlingx-app/invalid-type';
-import { rule as invalidValue } from '../../rules/starlingx-app/invalid-value';
-import { rule as outside } from '../../rules/starlingx-app/kubernetes-outside-supported';
-import { rule as maxNoPatch } from '../../rules/starlingx-app/maximum-without-patch';
-import { rule as notCovered } from '../../rules/starlingx-app/release-not-covered';
+import { rule as unknownKey } from './rules/unknown-key';
+import { rule as keyNotRead } from './rules/key-not-read';
+import { rule as missingKey } from './rules/missing-key';
+import { rule as invalidType } from './rules/invalid-type';
+import { rule as invalidValue } from './rules/invalid-value';
+import { rule as outside } from './rules/kubernetes-outside-supported';
+import { rule as maxNoPatch } from './rules/maximum-without-patch';
+import { rule as notCovered } from './rules/release-not-covered';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {

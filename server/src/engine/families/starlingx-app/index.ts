@@ -6,7 +6,7 @@ import type { YamlDoc, YamlFile, OffsetRange } from '../../parse/yaml';
 import type { KubeWindow } from '../../config';
 import type { StxRelease } from '../../data';
 import { formatList } from '../../versions';
-import { appMetadata, type AppKey, type AppEnforcement } from '../../starlingx-app/data';
+import { appMetadata, type AppKey, type AppEnforcement } from './data';
 
 export const isAppMetadataName = (file: string) => path.basename(file) === 'metadata.yaml';
 

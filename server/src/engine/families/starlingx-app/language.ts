@@ -3,7 +3,7 @@ import type { Position } from '../../types';
 import type { AnalyzeResult } from '../../analyze';
 import type { CompletionResult, HoverResult } from '../../language';
 import { LineIndex } from '../../text';
-import { appMetadata } from '../../starlingx-app/data';
+import { appMetadata } from './data';
 import type { AppContext } from './index';
 
 export function appHover(ctx: AppContext, text: string, pos: Position): HoverResult | undefined {

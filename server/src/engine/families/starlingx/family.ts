@@ -9,13 +9,13 @@ import { isStarlingxName, looksLikeStarlingx, StarlingxContext } from './index';
 import { stxComplete, stxHover } from './language';
 import { parseYaml } from '../../parse/yaml';
 import { normalizeKubernetesVersion } from '../../versions';
-import { rule as vPrefix } from '../../rules/starlingx/kubernetes-version-v-prefix';
-import { rule as unshipped } from '../../rules/starlingx/unshipped-kubernetes-version';
-import { rule as belowDefault } from '../../rules/starlingx/kubernetes-version-below-default';
-import { rule as unknownKey } from '../../rules/starlingx/unknown-key';
-import { rule as keyNotRead } from '../../rules/starlingx/key-not-read';
-import { rule as invalidType } from '../../rules/starlingx/invalid-type';
-import { rule as invalidValue } from '../../rules/starlingx/invalid-value';
+import { rule as vPrefix } from './rules/kubernetes-version-v-prefix';
+import { rule as unshipped } from './rules/unshipped-kubernetes-version';
+import { rule as belowDefault } from './rules/kubernetes-version-below-default';
+import { rule as unknownKey } from './rules/unknown-key';
+import { rule as keyNotRead } from './rules/key-not-read';
+import { rule as invalidType } from './rules/invalid-type';
+import { rule as invalidValue } from './rules/invalid-value';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {

@@ -1,8 +1,8 @@
 // containerd's config.toml facts (data/containerd/config.json, written by scripts/import-containerd.mjs): per
 // containerd minor its config versions, the keys its config structs decode, the version-2 → 3 key moves of its
 // migration code and the deprecations it warns about. Loaded lazily, once.
-import { loadJson } from '../data';
-import { compareMinor } from '../versions';
+import { loadJson } from '../../../data';
+import { compareMinor } from '../../../versions';
 
 export interface ContainerdSource { tag: string; commit: string; at: string }
 export interface ContainerdRelease {

@@ -1,7 +1,7 @@
 // What the containerd rules share: where a file-level finding goes, and how minors are named.
-import type { ContainerdContext } from '../../families/containerd';
-import { minorsText } from '../../families/containerd';
-import type { ContainerdRelease } from '../../containerd/data';
+import type { ContainerdContext } from '../index';
+import { minorsText } from '../index';
+import type { ContainerdRelease } from '../data';
 
 /** A file-level finding sits on `version = …`, else on the file's first character (there is nothing else to point at). */
 export function fileAnchor(ctx: ContainerdContext): { start: number; end: number } {

@@ -1,5 +1,5 @@
-import type { Rule } from '../types';
-import type { ContainerdContext } from '../../families/containerd';
+import type { Rule } from '../../../rules/types';
+import type { ContainerdContext } from '../index';
 import { fileAnchor, releasesText } from './common';
 
 export const rule: Rule<ContainerdContext> = {

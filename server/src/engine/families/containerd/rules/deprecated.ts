@@ -1,8 +1,8 @@
-import type { Rule, FindingFix } from '../types';
-import type { ContainerdContext, ContainerdItem } from '../../families/containerd';
-import { joinPath, minorsText, matchPath, splitPath } from '../../families/containerd';
-import { compareMinor } from '../../versions';
-import type { ContainerdDeprecation } from '../../containerd/data';
+import type { Rule, FindingFix } from '../../../rules/types';
+import type { ContainerdContext, ContainerdItem } from '../index';
+import { joinPath, minorsText, matchPath, splitPath } from '../index';
+import { compareMinor } from '../../../versions';
+import type { ContainerdDeprecation } from '../data';
 import { releasesText } from './common';
 
 const minorOf = (s: string | null) => (s ? /^(\d+\.\d+)/.exec(s)?.[1] : undefined);

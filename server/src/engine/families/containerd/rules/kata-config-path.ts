@@ -1,7 +1,7 @@
 import * as path from 'node:path';
-import type { Rule } from '../types';
-import type { ContainerdContext } from '../../families/containerd';
-import { joinPath } from '../../families/containerd';
+import type { Rule } from '../../../rules/types';
+import type { ContainerdContext } from '../index';
+import { joinPath } from '../index';
 
 export const rule: Rule<ContainerdContext> = {
   id: 'containerd/kata-config-path',

@@ -1,6 +1,6 @@
-import type { Rule } from '../types';
-import type { ContainerdContext } from '../../families/containerd';
-import { joinPath } from '../../families/containerd';
+import type { Rule } from '../../../rules/types';
+import type { ContainerdContext } from '../index';
+import { joinPath } from '../index';
 
 /** A Kata shim: io.containerd.kata.v2, or kata-deploy's per-hypervisor aliases (io.containerd.kata-qemu.v2, …). */
 export const KATA_RUNTIME_TYPE = /^io\.containerd\.kata(-[a-z0-9-]+)?\.v2$/;

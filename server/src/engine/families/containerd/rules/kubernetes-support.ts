@@ -1,7 +1,7 @@
-import type { Rule } from '../types';
-import type { ContainerdContext } from '../../families/containerd';
-import { kubernetesOf, minorsText } from '../../families/containerd';
-import { formatList, compareMinor } from '../../versions';
+import type { Rule } from '../../../rules/types';
+import type { ContainerdContext } from '../index';
+import { kubernetesOf, minorsText } from '../index';
+import { formatList, compareMinor } from '../../../versions';
 import { fileAnchor } from './common';
 
 export const rule: Rule<ContainerdContext> = {

@@ -1,7 +1,7 @@
-import type { Rule } from '../types';
-import type { ContainerdContext, ContainerdItem } from '../../families/containerd';
-import { joinPath, minorsText } from '../../families/containerd';
-import { didYouMean } from '../../text';
+import type { Rule } from '../../../rules/types';
+import type { ContainerdContext, ContainerdItem } from '../index';
+import { joinPath, minorsText } from '../index';
+import { didYouMean } from '../../../text';
 import { releasesText } from './common';
 
 const isUnder = (a: string[], b: string[]) => b.length < a.length && b.every((s, i) => a[i] === s);

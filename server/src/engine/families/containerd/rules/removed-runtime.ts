@@ -1,7 +1,7 @@
-import type { Rule } from '../types';
-import type { ContainerdContext } from '../../families/containerd';
-import { joinPath, minorsText } from '../../families/containerd';
-import { compareMinor } from '../../versions';
+import type { Rule } from '../../../rules/types';
+import type { ContainerdContext } from '../index';
+import { joinPath, minorsText } from '../index';
+import { compareMinor } from '../../../versions';
 import { releasesText } from './common';
 
 export const rule: Rule<ContainerdContext> = {

@@ -1,9 +1,9 @@
 // The Helm chart rules on Chart.yaml: its kubeVersion (and its dependencies') against every step, its chart API version.
-import type { Rule } from '../types';
-import type { HelmContext } from '../../families/helm';
-import { stepsText, windowText } from '../../families/helm';
-import { allCharts, type Chart } from '../../families/helm/chart';
-import { semverCompare } from '../../families/helm/template';
+import type { Rule } from '../../../rules/types';
+import type { HelmContext } from '../index';
+import { stepsText, windowText } from '../index';
+import { allCharts, type Chart } from '../chart';
+import { semverCompare } from '../template';
 
 /**
  * The steps a constraint excludes (Helm checks it against the cluster's version): `out` where no patch release of the

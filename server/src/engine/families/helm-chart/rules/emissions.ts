@@ -1,13 +1,13 @@
 // The Helm chart rules on what templates emit at each step of the window (rendered by the embedded evaluator).
-import type { Rule, FindingFix, Finding } from '../types';
-import type { HelmContext } from '../../families/helm';
-import { judge, commonApiVersions, stepsText, windowText } from '../../families/helm';
-import type { Emission, Span, TemplateRun } from '../../families/helm/run';
-import { parseYaml } from '../../parse/yaml';
-import { YamlEditor } from '../../parse/yaml-edit';
-import { convert, conversionPairs } from '../../kubernetes/convert';
-import { maskActions, actionsOf, parseTemplate } from '../../families/helm/template';
-import { LineIndex } from '../../text';
+import type { Rule, FindingFix, Finding } from '../../../rules/types';
+import type { HelmContext } from '../index';
+import { judge, commonApiVersions, stepsText, windowText } from '../index';
+import type { Emission, Span, TemplateRun } from '../run';
+import { parseYaml } from '../../../parse/yaml';
+import { YamlEditor } from '../../../parse/yaml-edit';
+import { convert, conversionPairs } from '../../kubernetes/data/convert';
+import { maskActions, actionsOf, parseTemplate } from '../template';
+import { LineIndex } from '../../../text';
 
 interface Group { at: Span; apiVersion: string; kind: string; steps: string[]; literal: boolean; via?: Emission['via']; byHelm: boolean }
 

@@ -1,6 +1,6 @@
 // The Helm chart rules on the template files themselves: syntax, and a template outside any chart.
-import type { Rule } from '../types';
-import type { HelmContext } from '../../families/helm';
+import type { Rule } from '../../../rules/types';
+import type { HelmContext } from '../index';
 
 export const templateSyntax: Rule<HelmContext> = {
   id: 'helm/template-syntax',

@@ -2,7 +2,7 @@
 // the runtime flavour its shim implies, and kata-deploy's image tag → the Kata window of a repository. Pure: the
 // server walks the workspace and hands the facts in (NeighbourFacts.kataChain); the families read them.
 import * as path from 'node:path';
-import type { Flavour } from './data';
+import type { Flavour } from './index';
 import { switchData } from './switch';
 
 /** A Kata runtime entry of a workspace containerd config, and what its ConfigPath resolves to. */

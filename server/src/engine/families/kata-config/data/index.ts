@@ -1,7 +1,7 @@
 // Kata Containers configuration facts (data/kata/config.json) and small pure predicates over them.
-import { loadJson } from '../data';
-import { compareVersions } from '../versions';
-import { memoIn, weakMemoIn } from '../memo';
+import { loadJson } from '../../../data';
+import { compareVersions } from '../../../versions';
+import { memoIn, weakMemoIn } from '../../../memo';
 
 export type Flavour = 'go' | 'runtime-rs';
 

@@ -1,7 +1,7 @@
 // data/kata/flavour-switch.json: what each runtime flavour persists for a running sandbox (and whether the other can
 // restore it), and how kata-deploy names each shim's containerd runtime.
-import { loadJson } from '../data';
-import type { Flavour } from './data';
+import { loadJson } from '../../../data';
+import type { Flavour } from './index';
 
 export interface TakeOver { from: Flavour; to: Flavour; possible: boolean; says: string; why: string }
 export interface FlavourSwitchData {

@@ -1,6 +1,6 @@
 // A Kata window whose releases carry their runtime flavour: "3.20 (go)..4.1 (runtime-rs)".
-import { kataData, kataWindow, releaseFloor, type Flavour } from './data';
-import { compareVersions, parseRange } from '../versions';
+import { kataData, kataWindow, releaseFloor, type Flavour } from './index';
+import { compareVersions, parseRange } from '../../../versions';
 
 export const FLAVOURS: readonly Flavour[] = ['go', 'runtime-rs'];
 

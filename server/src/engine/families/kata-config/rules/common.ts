@@ -1,7 +1,7 @@
-import type { KataContext, KataKey } from '../../families/kata';
-import type { KataOption } from '../../kata/data';
-import { describeReleases } from '../../kata/data';
-import type { FindingFix } from '../types';
+import type { KataContext, KataKey } from '../index';
+import type { KataOption } from '../data';
+import { describeReleases } from '../data';
+import type { FindingFix } from '../../../rules/types';
 
 /**
  * The window's releases, split by how each one treats a key. Releases that do not read the key's table at all are

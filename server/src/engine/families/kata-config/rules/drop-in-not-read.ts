@@ -1,8 +1,8 @@
-import type { Rule } from '../types';
-import type { KataContext } from '../../families/kata';
-import { isDropIn } from '../../families/kata';
+import type { Rule } from '../../../rules/types';
+import type { KataContext } from '../index';
+import { isDropIn } from '../index';
 import { rel } from './common';
-import { compareVersions } from '../../versions';
+import { compareVersions } from '../../../versions';
 
 export const rule: Rule<KataContext> = {
   id: 'kata/drop-in-not-read',

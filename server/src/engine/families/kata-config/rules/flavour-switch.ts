@@ -1,10 +1,10 @@
-import type { Rule, FindingFix, Finding } from '../types';
-import type { TomlEntry } from '../../parse/toml';
-import type { KataContext } from '../../families/kata';
-import { KataCrossing, guidePath, inFileTerms, entryIndex, type SideRead } from '../../families/kata/crossing';
-import { kataData, inRanged, type Flavour } from '../../kata/data';
-import { compareVersions } from '../../versions';
-import { flavourName } from '../../kata/window';
+import type { Rule, FindingFix, Finding } from '../../../rules/types';
+import type { TomlEntry } from '../../../parse/toml';
+import type { KataContext } from '../index';
+import { KataCrossing, guidePath, inFileTerms, entryIndex, type SideRead } from '../crossing';
+import { kataData, inRanged, type Flavour } from '../data';
+import { compareVersions } from '../../../versions';
+import { flavourName } from '../data/window';
 import { quoteValue } from './common';
 
 /** One line of the upstream migration guide (data/kata/config.json migration.mappings). */

@@ -1,8 +1,8 @@
-import type { Rule, Report } from '../types';
-import type { KataContext } from '../../families/kata';
-import { didYouMean } from '../../text';
+import type { Rule, Report } from '../../../rules/types';
+import type { KataContext } from '../index';
+import { didYouMean } from '../../../text';
 import { rel, quoteValue } from './common';
-import { inRanged } from '../../kata/data';
+import { inRanged } from '../data';
 
 export const rule: Rule<KataContext> = {
   id: 'kata/invalid-value',

@@ -1,8 +1,8 @@
-import type { Rule } from '../types';
-import type { KataContext } from '../../families/kata';
+import type { Rule } from '../../../rules/types';
+import type { KataContext } from '../index';
 import { keyAcrossWindow, rel, removeLine } from './common';
-import { compareVersions as cmp } from '../../versions';
-import { describeReleases } from '../../kata/data';
+import { compareVersions as cmp } from '../../../versions';
+import { describeReleases } from '../data';
 import { oldKeysBeside, readBy } from './renamed-pair';
 
 export const rule: Rule<KataContext> = {

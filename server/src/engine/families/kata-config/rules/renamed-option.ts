@@ -1,7 +1,7 @@
-import type { Rule } from '../types';
-import type { KataContext } from '../../families/kata';
+import type { Rule } from '../../../rules/types';
+import type { KataContext } from '../index';
 import { keyAcrossWindow, rel } from './common';
-import { compareVersions } from '../../versions';
+import { compareVersions } from '../../../versions';
 import { newKeyBeside, readBy, renameMapping, sameMeaning, sectionOfNew } from './renamed-pair';
 
 export const rule: Rule<KataContext> = {

@@ -2,8 +2,8 @@
 // before the rename and the new one for those after it. The pair is read by every release when each release reads one
 // of the two; then neither kata/renamed-option (on the old name) nor kata/option-not-in-window (on the new one) has
 // anything to say, as long as the two mean the same (the rename's value mapping, when it has one).
-import type { KataContext, KataKey } from '../../families/kata';
-import type { KataOption } from '../../kata/data';
+import type { KataContext, KataKey } from '../index';
+import type { KataOption } from '../data';
 import { keyAcrossWindow } from './common';
 
 type Rename = NonNullable<KataOption['renamedTo']>[number];

@@ -1,7 +1,7 @@
-import type { Rule } from '../types';
-import type { KataCrossing } from '../../families/kata/crossing';
-import { describeReleases } from '../../kata/data';
-import { switchData, takeOver } from '../../kata/switch';
+import type { Rule } from '../../../rules/types';
+import type { KataCrossing } from '../crossing';
+import { describeReleases } from '../data';
+import { switchData, takeOver } from '../data/switch';
 
 export const rule: Rule<KataCrossing> = {
   id: 'kata/sandbox-takeover',

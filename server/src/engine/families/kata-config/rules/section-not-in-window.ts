@@ -1,5 +1,5 @@
-import type { Rule } from '../types';
-import type { KataContext } from '../../families/kata';
+import type { Rule } from '../../../rules/types';
+import type { KataContext } from '../index';
 import { rel } from './common';
 
 export const rule: Rule<KataContext> = {

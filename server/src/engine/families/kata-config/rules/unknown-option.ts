@@ -1,6 +1,6 @@
-import type { Rule } from '../types';
-import type { KataContext } from '../../families/kata';
-import { didYouMean } from '../../text';
+import type { Rule } from '../../../rules/types';
+import type { KataContext } from '../index';
+import { didYouMean } from '../../../text';
 import { rel } from './common';
 
 export const rule: Rule<KataContext> = {

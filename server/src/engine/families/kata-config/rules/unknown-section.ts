@@ -1,7 +1,7 @@
-import type { Rule } from '../types';
-import type { KataContext } from '../../families/kata';
-import type { TomlTable } from '../../parse/toml';
-import { didYouMean } from '../../text';
+import type { Rule } from '../../../rules/types';
+import type { KataContext } from '../index';
+import type { TomlTable } from '../../../parse/toml';
+import { didYouMean } from '../../../text';
 import { rel } from './common';
 
 export const rule: Rule<KataContext> = {

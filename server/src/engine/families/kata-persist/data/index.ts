@@ -1,6 +1,6 @@
 // Kata persist.json facts (data/kata/persist.json) and the small predicates the persist rules use.
-import { loadJson, jsonExists } from '../data';
-import { compareVersions } from '../versions';
+import { loadJson, jsonExists } from '../../../data';
+import { compareVersions } from '../../../versions';
 
 export interface RelRange { from: string; to: string | null; note?: string }
 export interface PersistField {

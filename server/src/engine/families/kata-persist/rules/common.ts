@@ -1,5 +1,5 @@
-import type { PersistContext, PresentField } from '../../families/kata-persist';
-import { describeReleases } from '../../kata/data';
+import type { PersistContext, PresentField } from '../index';
+import { describeReleases } from '../../kata-config/data';
 
 /** Why no persist.json rule is suppressible (its pages' "Suppressing it" section). */
 export const PERSIST_NO_COMMENTS = 'JSON has no comments, and persist.json is written by the runtime: set the rule\'s severity in `.skewguard.yaml` (`rules:`) or with `lsp-lint --rule`, or exclude the files with `ignore:`.';

@@ -1,8 +1,8 @@
-import type { Rule } from '../types';
-import type { PersistContext } from '../../families/kata-persist';
-import { describeRanges } from '../../kata/persist';
+import type { Rule } from '../../../rules/types';
+import type { PersistContext } from '../index';
+import { describeRanges } from '../data';
 import { dotted, rel, located, jsonType, typeOk, PERSIST_NO_COMMENTS } from './common';
-import { fieldTrie, type FieldTrie, type PersistField } from '../../kata/persist';
+import { fieldTrie, type FieldTrie, type PersistField } from '../data';
 
 /** Every release of the window decodes `value` whole at trie node `node`: known, read, and of a type it accepts, all the
  * way down. Iterative (a stack of the members still to check). */

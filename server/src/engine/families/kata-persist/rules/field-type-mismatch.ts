@@ -1,5 +1,5 @@
-import type { Rule } from '../types';
-import type { PersistContext } from '../../families/kata-persist';
+import type { Rule } from '../../../rules/types';
+import type { PersistContext } from '../index';
 import { dotted, rel, jsonType, typeOk, located, PERSIST_NO_COMMENTS } from './common';
 
 export const rule: Rule<PersistContext> = {

@@ -1,6 +1,6 @@
 // Raised by the engine for a legacy store file (it has no persist.json layout to check field by field).
-import type { RuleMeta } from '../types';
-import { compareVersions } from '../../versions';
+import type { RuleMeta } from '../../../rules/types';
+import { compareVersions } from '../../../versions';
 import { PERSIST_NO_COMMENTS } from './common';
 
 export const legacyStore: RuleMeta = {

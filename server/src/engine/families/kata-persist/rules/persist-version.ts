@@ -1,6 +1,6 @@
-import type { Rule } from '../types';
-import type { PersistContext } from '../../families/kata-persist';
-import { inRel } from '../../kata/persist';
+import type { Rule } from '../../../rules/types';
+import type { PersistContext } from '../index';
+import { inRel } from '../data';
 import { rel, PERSIST_NO_COMMENTS } from './common';
 
 export const rule: Rule<PersistContext> = {

@@ -1,8 +1,8 @@
-import type { Rule } from '../types';
-import type { PersistContext } from '../../families/kata-persist';
-import type { KataCrossingWindow } from '../../families/kata';
-import { describeReleases } from '../../kata/data';
-import { switchData, takeOver } from '../../kata/switch';
+import type { Rule } from '../../../rules/types';
+import type { PersistContext } from '../index';
+import type { KataCrossingWindow } from '../../kata-config';
+import { describeReleases } from '../../kata-config/data';
+import { switchData, takeOver } from '../../kata-config/data/switch';
 import { PERSIST_NO_COMMENTS } from './common';
 
 /** A Go persist.json under a window that switches flavour. */

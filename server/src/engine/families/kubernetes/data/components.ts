@@ -1,8 +1,8 @@
 // Component images (Calico, Multus, SR-IOV, kube-* control plane …) and the version-skew policy, from
 // data/kubernetes/components.json and skew-policy.json. Pure predicates; no I/O beyond loading the data.
-import { loadJson } from '../data';
+import { loadJson } from '../../../data';
 import { compareMinor, parseMinor } from './lifecycle';
-import { leadingMinor } from '../versions';
+import { leadingMinor } from '../../../versions';
 
 export interface ComponentVersion {
   version: string;

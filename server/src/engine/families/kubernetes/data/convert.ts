@@ -1,6 +1,6 @@
 // Known conversions between Kubernetes API versions, as minimal text edits. Each returns whether the
 // conversion is complete; an incomplete one says what is left for a person to do.
-import { YamlEditor } from '../parse/yaml-edit';
+import { YamlEditor } from '../../../parse/yaml-edit';
 
 type Path = Array<string | number>;
 type Obj = Record<string, any>;

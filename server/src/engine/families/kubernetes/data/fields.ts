@@ -3,8 +3,8 @@
 // Read lazily, once (fieldTable: each model when first asked for); a path's answer for every minor is computed once and kept.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { packageRoot } from '../data';
-import { parseMinor } from '../versions';
+import { packageRoot } from '../../../data';
+import { parseMinor } from '../../../versions';
 
 /** [type, firstMinor, lastMinor]: the field has this type in the minors with a source from first to last. */
 type Interval = [string, number, number];

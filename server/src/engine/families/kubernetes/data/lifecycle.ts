@@ -15,7 +15,7 @@
 // (introduced == null means "unknown": treated as served since before any version asked about).
 // `deprecated` stays true after removal, as in Pluto.
 
-import { parseMinor as parseMinorOf, compareMinor } from '../versions';
+import { parseMinor as parseMinorOf, compareMinor } from '../../../versions';
 export { compareMinor };
 
 export interface LifecycleRow {

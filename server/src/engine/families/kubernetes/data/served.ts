@@ -5,7 +5,7 @@
 //
 // Helm's .Capabilities.APIVersions is a VersionSet filled from discovery: every "group/version" and every
 // "group/version/Kind"; VersionSet.Has matches the string exactly. capabilitiesAt() answers that way.
-import { kubernetesApis, loadJson } from '../data';
+import { kubernetesApis, loadJson } from '../../../data';
 import { parseMinor } from './lifecycle';
 
 export interface ServedSet {

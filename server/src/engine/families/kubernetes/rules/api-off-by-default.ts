@@ -1,6 +1,6 @@
-import type { Rule } from '../types';
-import type { KubernetesContext } from '../../families/kubernetes';
-import { findRow } from '../../kubernetes/lifecycle';
+import type { Rule } from '../../../rules/types';
+import type { KubernetesContext } from '../index';
+import { findRow } from '../data/lifecycle';
 import { what, moveTo, range } from './common';
 
 /**

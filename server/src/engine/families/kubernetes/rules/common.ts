@@ -1,8 +1,8 @@
-import type { KubernetesContext, ManifestObject } from '../../families/kubernetes';
-import type { FindingFix } from '../types';
-import { YamlEditor } from '../../parse/yaml-edit';
-import { convert } from '../../kubernetes/convert';
-import { findRow, statusAt } from '../../kubernetes/lifecycle';
+import type { KubernetesContext, ManifestObject } from '../index';
+import type { FindingFix } from '../../../rules/types';
+import { YamlEditor } from '../../../parse/yaml-edit';
+import { convert } from '../data/convert';
+import { findRow, statusAt } from '../data/lifecycle';
 
 export const what = (o: ManifestObject) => `${o.apiVersion} ${o.kind}`;
 

@@ -1,10 +1,10 @@
-import type { Rule, FindingFix } from '../types';
-import type { KubernetesContext } from '../../families/kubernetes';
-import { componentFieldTable, componentReader } from '../../kubernetes/fields';
-import { findRow } from '../../kubernetes/lifecycle';
-import { minorNumber } from '../../kubernetes/fields';
-import { YamlEditor } from '../../parse/yaml-edit';
-import { formatList } from '../../versions';
+import type { Rule, FindingFix } from '../../../rules/types';
+import type { KubernetesContext } from '../index';
+import { componentFieldTable, componentReader } from '../data/fields';
+import { findRow } from '../data/lifecycle';
+import { minorNumber } from '../data/fields';
+import { YamlEditor } from '../../../parse/yaml-edit';
+import { formatList } from '../../../versions';
 
 interface KindIndex { groups: Set<string>; byKind: Map<string, Array<{ apiVersion: string; runs: [number, number][] }>> }
 let index: KindIndex | undefined;

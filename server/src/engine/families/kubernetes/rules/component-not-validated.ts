@@ -1,7 +1,7 @@
-import type { Rule } from '../types';
-import type { KubernetesContext, ContainerImage } from '../../families/kubernetes';
-import { versionRow, standingAt, componentsData, type Component, type ComponentVersion } from '../../kubernetes/components';
-import { compareVersions } from '../../versions';
+import type { Rule } from '../../../rules/types';
+import type { KubernetesContext, ContainerImage } from '../index';
+import { versionRow, standingAt, componentsData, type Component, type ComponentVersion } from '../data/components';
+import { compareVersions } from '../../../versions';
 import { range } from './common';
 
 export const rule: Rule<KubernetesContext> = {

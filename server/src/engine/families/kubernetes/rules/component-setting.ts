@@ -1,7 +1,7 @@
-import type { Rule } from '../types';
-import type { KubernetesContext } from '../../families/kubernetes';
-import { kubernetesApis } from '../../data';
-import { compareMinor } from '../../kubernetes/lifecycle';
+import type { Rule } from '../../../rules/types';
+import type { KubernetesContext } from '../index';
+import { kubernetesApis } from '../../../data';
+import { compareMinor } from '../data/lifecycle';
 
 interface Setting {
   apiVersion: string; kind: string; path: string[]; value: string | null; readBy: string; change: string; minor: string;

@@ -1,6 +1,6 @@
-import type { Rule } from '../types';
-import type { KubernetesContext } from '../../families/kubernetes';
-import { kubeMinorOfTag, policyFor, skewOk } from '../../kubernetes/components';
+import type { Rule } from '../../../rules/types';
+import type { KubernetesContext } from '../index';
+import { kubeMinorOfTag, policyFor, skewOk } from '../data/components';
 import * as path from 'node:path';
 
 const CONTROL_PLANE = ['kube-controller-manager', 'kube-scheduler', 'cloud-controller-manager', 'kube-apiserver'];

@@ -1,9 +1,9 @@
 // Shared by the k8s/cr-* and k8s/crd-* rules: the workspace's CustomResourceDefinitions (families/kubernetes/crds.ts)
 // and a custom resource read against its version's schema (families/kubernetes/crd-schema.ts), once per object.
-import type { KubernetesContext, ManifestObject } from '../../families/kubernetes';
-import { schemaIssues, type SchemaIssue } from '../../families/kubernetes/crd-schema';
-import { crdName, type CrdDef } from '../../families/kubernetes/crds';
-import { pathText } from '../../kubernetes/fields';
+import type { KubernetesContext, ManifestObject } from '../index';
+import { schemaIssues, type SchemaIssue } from '../crd-schema';
+import { crdName, type CrdDef } from '../crds';
+import { pathText } from '../data/fields';
 
 export { crdName };
 

@@ -1,5 +1,5 @@
-import type { Rule, FindingFix } from '../types';
-import type { KubernetesContext } from '../../families/kubernetes';
+import type { Rule, FindingFix } from '../../../rules/types';
+import type { KubernetesContext } from '../index';
 import { crIssues, crdName, relPath } from './cr-common';
 
 const CRD = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: crontabs.stable.example.com\nspec:\n  group: stable.example.com\n  scope: Namespaced\n  names: {plural: crontabs, singular: crontab, kind: CronTab}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n              cronSpec: {type: string}\n              replicas: {type: integer}\n              template: {type: object, x-kubernetes-preserve-unknown-fields: true}\n              selector:\n                type: object\n                additionalProperties: {type: string}\n';

@@ -1,6 +1,6 @@
-import type { Rule } from '../types';
-import type { KubernetesContext } from '../../families/kubernetes';
-import { deprecationWarningOf } from '../../families/kubernetes/crds';
+import type { Rule } from '../../../rules/types';
+import type { KubernetesContext } from '../index';
+import { deprecationWarningOf } from '../crds';
 import { crdName } from './cr-common';
 
 export const rule: Rule<KubernetesContext> = {

@@ -1,7 +1,7 @@
-import type { Rule } from '../types';
-import type { KubernetesContext } from '../../families/kubernetes';
-import { YamlEditor } from '../../parse/yaml-edit';
-import { bestServed, groupVersion, mayBeCustomGroup } from '../../families/kubernetes/crds';
+import type { Rule } from '../../../rules/types';
+import type { KubernetesContext } from '../index';
+import { YamlEditor } from '../../../parse/yaml-edit';
+import { bestServed, groupVersion, mayBeCustomGroup } from '../crds';
 import { crdName, servedList } from './cr-common';
 import { fluxSteps } from './flux';
 

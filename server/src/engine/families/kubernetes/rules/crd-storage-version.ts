@@ -1,6 +1,6 @@
-import type { Rule } from '../types';
-import type { KubernetesContext } from '../../families/kubernetes';
-import { crdOf } from '../../families/kubernetes/crds';
+import type { Rule } from '../../../rules/types';
+import type { KubernetesContext } from '../index';
+import { crdOf } from '../crds';
 
 const HEAD = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: crontabs.stable.example.com\nspec:\n  group: stable.example.com\n  scope: Namespaced\n  names: {plural: crontabs, singular: crontab, kind: CronTab}\n  versions:\n';
 

@@ -1,8 +1,8 @@
-import type { Rule } from '../types';
-import type { KubernetesContext } from '../../families/kubernetes';
-import { crdOf, groupVersion } from '../../families/kubernetes/crds';
-import { LineIndex } from '../../text';
-import { formatList } from '../../versions';
+import type { Rule } from '../../../rules/types';
+import type { KubernetesContext } from '../index';
+import { crdOf, groupVersion } from '../crds';
+import { LineIndex } from '../../../text';
+import { formatList } from '../../../versions';
 
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/crd-version-in-use',

@@ -1,8 +1,8 @@
-import type { Rule, FindingFix } from '../types';
-import type { KubernetesContext } from '../../families/kubernetes';
-import type { OffsetRange } from '../../parse/yaml';
-import { loadJson } from '../../data';
-import { rootNode, maskOf, minorNumber, fieldTable, pathText } from '../../kubernetes/fields';
+import type { Rule, FindingFix } from '../../../rules/types';
+import type { KubernetesContext } from '../index';
+import type { OffsetRange } from '../../../parse/yaml';
+import { loadJson } from '../../../data';
+import { rootNode, maskOf, minorNumber, fieldTable, pathText } from '../data/fields';
 
 export interface AnnotationRow {
   key?: string;

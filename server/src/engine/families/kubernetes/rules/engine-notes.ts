@@ -1,5 +1,5 @@
 // Kubernetes findings the engine raises itself (not per manifest object).
-import type { RuleMeta } from '../types';
+import type { RuleMeta } from '../../../rules/types';
 
 export const helmTemplate: RuleMeta = {
   id: 'k8s/helm-template',

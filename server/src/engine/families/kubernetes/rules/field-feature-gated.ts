@@ -1,7 +1,7 @@
-import type { Rule } from '../types';
-import type { KubernetesContext } from '../../families/kubernetes';
-import { loadJson } from '../../data';
-import { maskOf, minorNumber, fieldTable, walkServedEntries, pathSegments, pathText } from '../../kubernetes/fields';
+import type { Rule } from '../../../rules/types';
+import type { KubernetesContext } from '../index';
+import { loadJson } from '../../../data';
+import { maskOf, minorNumber, fieldTable, walkServedEntries, pathSegments, pathText } from '../data/fields';
 import { listOf } from './common';
 
 interface GateRow { gates: string[]; minors: number[]; text: string }

@@ -1,6 +1,6 @@
-import type { Rule } from '../types';
-import type { KubernetesContext, ManifestObject } from '../../families/kubernetes';
-import { maskOf, minorNumber, fieldTable, walkServedEntries, pathSegments, pathText, componentReader, componentFieldTable, COMPONENT_UNKNOWN } from '../../kubernetes/fields';
+import type { Rule } from '../../../rules/types';
+import type { KubernetesContext, ManifestObject } from '../index';
+import { maskOf, minorNumber, fieldTable, walkServedEntries, pathSegments, pathText, componentReader, componentFieldTable, COMPONENT_UNKNOWN } from '../data/fields';
 import { range, listOf } from './common';
 
 /** Before server-side field validation (GA in 1.25; kubectl's default from then on) an unknown field is dropped. */

@@ -1,6 +1,6 @@
-import type { Rule } from '../types';
-import type { KubernetesContext } from '../../families/kubernetes';
-import { maskOf, minorNumber, fieldTable, pathSegments, pathText, describeType, componentReader, isComponentKind, componentFieldTable, type FieldNode } from '../../kubernetes/fields';
+import type { Rule } from '../../../rules/types';
+import type { KubernetesContext } from '../index';
+import { maskOf, minorNumber, fieldTable, pathSegments, pathText, describeType, componentReader, isComponentKind, componentFieldTable, type FieldNode } from '../data/fields';
 import { listOf } from './common';
 
 const SCALAR = new Set(['string', 'integer', 'number', 'boolean', 'int-or-string']);

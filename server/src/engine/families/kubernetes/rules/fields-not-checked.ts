@@ -1,7 +1,7 @@
-import type { Rule } from '../types';
-import type { KubernetesContext, ManifestObject } from '../../families/kubernetes';
-import { rootNode, fieldTable, minorNumber, minorBit, componentFieldTable, isComponentKind } from '../../kubernetes/fields';
-import { servesAt } from '../../kubernetes/served';
+import type { Rule } from '../../../rules/types';
+import type { KubernetesContext, ManifestObject } from '../index';
+import { rootNode, fieldTable, minorNumber, minorBit, componentFieldTable, isComponentKind } from '../data/fields';
+import { servesAt } from '../data/served';
 import { listOf } from './common';
 
 /** A minor's source as the message names it; a document that has no type for the kind says so (1.37's schema). */

@@ -1,5 +1,5 @@
-import type { Rule } from '../types';
-import type { KubernetesContext } from '../../families/kubernetes';
+import type { Rule } from '../../../rules/types';
+import type { KubernetesContext } from '../index';
 import { fluxSteps, fluxCommon, fluxMove, fluxData, windowNote, type FluxStepStatus } from './flux';
 import { fluxStepName } from '../../starlingx-app/data';
 

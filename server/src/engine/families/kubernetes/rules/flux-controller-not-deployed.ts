@@ -1,5 +1,5 @@
-import type { Rule } from '../types';
-import type { KubernetesContext } from '../../families/kubernetes';
+import type { Rule } from '../../../rules/types';
+import type { KubernetesContext } from '../index';
 import { fluxSteps, fluxData, windowNote, groupOf } from './flux';
 import { fluxStepName } from '../../starlingx-app/data';
 

@@ -1,9 +1,9 @@
 // Flux manifests (HelmRelease, HelmRepository, Kustomization, Alert …) on a StarlingX upgrade path: at each release
 // of the path, is the object's apiVersion served by the Flux CRDs that release applies (data/starlingx/app-metadata.json
 // flux[].served, from the CRD templates StarlingX installs)? Shared by k8s/flux-api-not-served and k8s/flux-api-deprecated.
-import type { KubernetesContext, ManifestObject } from '../../families/kubernetes';
-import type { FindingFix } from '../types';
-import { YamlEditor } from '../../parse/yaml-edit';
+import type { KubernetesContext, ManifestObject } from '../index';
+import type { FindingFix } from '../../../rules/types';
+import { YamlEditor } from '../../../parse/yaml-edit';
 import { appMetadata, fluxStepName, type StxFlux } from '../../starlingx-app/data';
 
 export const isFluxGroup = (group: string) => /(^|\.)fluxcd\.io$/.test(group);

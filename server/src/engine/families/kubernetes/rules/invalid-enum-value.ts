@@ -1,7 +1,7 @@
-import type { Rule, FindingFix } from '../types';
-import type { KubernetesContext } from '../../families/kubernetes';
-import { formatList } from '../../versions';
-import { maskOf, minorNumber, fieldTable, pathSegments, pathText, type FieldNode } from '../../kubernetes/fields';
+import type { Rule, FindingFix } from '../../../rules/types';
+import type { KubernetesContext } from '../index';
+import { formatList } from '../../../versions';
+import { maskOf, minorNumber, fieldTable, pathSegments, pathText, type FieldNode } from '../data/fields';
 import { range, listOf } from './common';
 
 /** The minors of the table whose source lists enums at all (the others are never judged). */

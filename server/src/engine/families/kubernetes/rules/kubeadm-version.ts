@@ -1,6 +1,6 @@
-import type { Rule } from '../types';
-import type { KubernetesContext } from '../../families/kubernetes';
-import { minorOf, normalizeKubernetesVersion } from '../../versions';
+import type { Rule } from '../../../rules/types';
+import type { KubernetesContext } from '../index';
+import { minorOf, normalizeKubernetesVersion } from '../../../versions';
 
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/kubeadm-version-mismatch',

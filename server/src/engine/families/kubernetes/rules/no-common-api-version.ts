@@ -1,7 +1,7 @@
-import type { Rule } from '../types';
-import type { KubernetesContext } from '../../families/kubernetes';
+import type { Rule } from '../../../rules/types';
+import type { KubernetesContext } from '../index';
 import { range } from './common';
-import { compareMinor } from '../../kubernetes/lifecycle';
+import { compareMinor } from '../data/lifecycle';
 
 const span = (s: { first: string; last: string }) => (s.first === s.last ? s.first : `${s.first}..${s.last}`);
 

@@ -1,6 +1,6 @@
-import type { Rule } from '../types';
-import type { KubernetesContext } from '../../families/kubernetes';
-import { kubeMinorOfTag, policyFor, skewOk } from '../../kubernetes/components';
+import type { Rule } from '../../../rules/types';
+import type { KubernetesContext } from '../index';
+import { kubeMinorOfTag, policyFor, skewOk } from '../data/components';
 import { range } from './common';
 
 export const rule: Rule<KubernetesContext> = {

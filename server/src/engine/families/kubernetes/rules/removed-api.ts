@@ -1,5 +1,5 @@
-import type { Rule } from '../types';
-import type { KubernetesContext } from '../../families/kubernetes';
+import type { Rule } from '../../../rules/types';
+import type { KubernetesContext } from '../index';
 import { what, moveTo, checkedAt, componentAdvice, componentData, readerOf, acrossWindow } from './common';
 
 export const rule: Rule<KubernetesContext> = {

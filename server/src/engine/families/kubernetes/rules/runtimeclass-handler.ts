@@ -1,6 +1,6 @@
-import type { Rule } from '../types';
-import type { KubernetesContext } from '../../families/kubernetes';
-import { didYouMean } from '../../text';
+import type { Rule } from '../../../rules/types';
+import type { KubernetesContext } from '../index';
+import { didYouMean } from '../../../text';
 
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/runtimeclass-handler',

@@ -1,8 +1,8 @@
-import type { Rule, FindingFix } from '../types';
-import type { KubernetesContext } from '../../families/kubernetes';
-import { formatList } from '../../versions';
+import type { Rule, FindingFix } from '../../../rules/types';
+import type { KubernetesContext } from '../index';
+import { formatList } from '../../../versions';
 import { misfitsEverywhere } from './field-type';
-import { fieldTable, gapMask, pathSegments, pathText, componentReader, componentSpan, COMPONENT_UNKNOWN, type FieldNode } from '../../kubernetes/fields';
+import { fieldTable, gapMask, pathSegments, pathText, componentReader, componentSpan, COMPONENT_UNKNOWN, type FieldNode } from '../data/fields';
 
 const PRIMITIVE = new Set(['string', 'integer', 'number', 'boolean', 'int-or-string', 'object']);
 

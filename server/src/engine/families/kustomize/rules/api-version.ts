@@ -1,5 +1,5 @@
-import type { Rule } from '../types';
-import type { KustomizeContext } from '../../families/kustomize';
+import type { Rule } from '../../../rules/types';
+import type { KustomizeContext } from '../index';
 
 const KUSTOMIZATION = 'kustomize.config.k8s.io/v1beta1';
 const COMPONENT = 'kustomize.config.k8s.io/v1alpha1';

@@ -1,8 +1,8 @@
 // What the kustomize rules share: the steps a fact holds at, and the conversions of deprecated fields.
-import type { KustomizeContext, KustomizeStep, FieldRow } from '../../families/kustomize';
-import { fieldKnownAt, kustomizeName, stepsText } from '../../families/kustomize';
-import { YamlEditor } from '../../parse/yaml-edit';
-import type { FindingFix } from '../types';
+import type { KustomizeContext, KustomizeStep, FieldRow } from '../index';
+import { fieldKnownAt, kustomizeName, stepsText } from '../index';
+import { YamlEditor } from '../../../parse/yaml-edit';
+import type { FindingFix } from '../../../rules/types';
 
 export { stepsText };
 

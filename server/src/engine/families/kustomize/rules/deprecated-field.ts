@@ -1,6 +1,6 @@
-import type { Rule } from '../types';
-import type { KustomizeContext } from '../../families/kustomize';
-import { fieldDeprecatedAt, kustomizeData } from '../../families/kustomize';
+import type { Rule } from '../../../rules/types';
+import type { KustomizeContext } from '../index';
+import { fieldDeprecatedAt, kustomizeData } from '../index';
 import { conversion, stepsWith, unknownAt } from './common';
 
 export const rule: Rule<KustomizeContext> = {

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import type { Rule } from '../types';
-import type { KustomizeContext } from '../../families/kustomize';
+import type { Rule } from '../../../rules/types';
+import type { KustomizeContext } from '../index';
 import { stepsWith, unknownAt, stepsText } from './common';
 
 export const rule: Rule<KustomizeContext> = {

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import type { Rule } from '../types';
-import type { KustomizeContext } from '../../families/kustomize';
+import type { Rule } from '../../../rules/types';
+import type { KustomizeContext } from '../index';
 
 const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
 /** A remote base (URL, git reference): not a file of the workspace. */

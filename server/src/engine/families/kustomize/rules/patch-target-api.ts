@@ -1,6 +1,6 @@
-import type { Rule } from '../types';
-import type { KustomizeContext } from '../../families/kustomize';
-import { findRow } from '../../kubernetes/lifecycle';
+import type { Rule } from '../../../rules/types';
+import type { KustomizeContext } from '../index';
+import { findRow } from '../../kubernetes/data/lifecycle';
 import { stepsText } from './common';
 
 const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);

@@ -1,7 +1,7 @@
-import type { Rule } from '../types';
-import type { KustomizeContext } from '../../families/kustomize';
-import { kustomizeData } from '../../families/kustomize';
-import { didYouMean } from '../../text';
+import type { Rule } from '../../../rules/types';
+import type { KustomizeContext } from '../index';
+import { kustomizeData } from '../index';
+import { didYouMean } from '../../../text';
 
 const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
 

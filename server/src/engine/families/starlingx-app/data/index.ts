@@ -1,8 +1,8 @@
 // StarlingX application bundles: the metadata.yaml keys sysinv reads per release and the FluxCD each release ships
 // (data/starlingx/app-metadata.json, written by scripts/import-starlingx-apps.mjs). Also the Flux window: the Flux
 // of every StarlingX release on the configured upgrade path, which the Flux manifests of a bundle are checked at.
-import { loadJson, type StxRelease } from '../data';
-import type { SourceInfo } from '../types';
+import { loadJson, type StxRelease } from '../../../data';
+import type { SourceInfo } from '../../../types';
 
 export interface AppKeyRelease { rule: string; source: string | null; validated: boolean; required?: boolean }
 export interface AppKeyCheck {

@@ -1,8 +1,8 @@
 // The checks of a metadata.yaml key's value, as sysinv's validator makes them (data/starlingx/app-metadata.json keys[].check).
-import type { AppContext, AppEntry } from '../../families/starlingx-app';
-import type { AppKey } from '../../starlingx-app/data';
-import type { OffsetRange } from '../../parse/yaml';
-import { listText, stripV } from '../../families/starlingx-app';
+import type { AppContext, AppEntry } from '../index';
+import type { AppKey } from '../data';
+import type { OffsetRange } from '../../../parse/yaml';
+import { listText, stripV } from '../index';
 
 const isMap = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 export const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : v === null ? 'null (empty)' : Array.isArray(v) ? 'a list' : isMap(v) ? 'a mapping' : String(v));

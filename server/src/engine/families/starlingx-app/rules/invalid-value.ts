@@ -1,6 +1,6 @@
-import type { Rule } from '../types';
-import type { AppContext } from '../../families/starlingx-app';
-import { releasesText } from '../../families/starlingx-app';
+import type { Rule } from '../../../rules/types';
+import type { AppContext } from '../index';
+import { releasesText } from '../index';
 import { issuesOf, sourceIn } from './common';
 
 export const rule: Rule<AppContext> = {

@@ -1,6 +1,6 @@
-import type { Rule } from '../types';
-import type { AppContext } from '../../families/starlingx-app';
-import { looseCompare, K8S_VERSION_FORMAT, listText, stripV, boundVersion } from '../../families/starlingx-app';
+import type { Rule } from '../../../rules/types';
+import type { AppContext } from '../index';
+import { looseCompare, K8S_VERSION_FORMAT, listText, stripV, boundVersion } from '../index';
 
 const isMap = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 

@@ -1,6 +1,6 @@
-import type { Rule } from '../types';
-import type { AppContext } from '../../families/starlingx-app';
-import { K8S_VERSION_FORMAT, stripV } from '../../families/starlingx-app';
+import type { Rule } from '../../../rules/types';
+import type { AppContext } from '../index';
+import { K8S_VERSION_FORMAT, stripV } from '../index';
 
 export const rule: Rule<AppContext> = {
   id: 'stx-app/maximum-without-patch',

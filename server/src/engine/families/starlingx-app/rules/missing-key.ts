@@ -1,7 +1,7 @@
-import type { Rule } from '../types';
-import type { AppContext } from '../../families/starlingx-app';
-import { releasesText } from '../../families/starlingx-app';
-import { appMetadata } from '../../starlingx-app/data';
+import type { Rule } from '../../../rules/types';
+import type { AppContext } from '../index';
+import { releasesText } from '../index';
+import { appMetadata } from '../data';
 import { sourceIn } from './common';
 
 export const rule: Rule<AppContext> = {

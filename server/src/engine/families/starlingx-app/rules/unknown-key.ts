@@ -1,7 +1,7 @@
-import type { Rule } from '../types';
-import type { AppContext } from '../../families/starlingx-app';
-import { didYouMean } from '../../text';
-import { appMetadata } from '../../starlingx-app/data';
+import type { Rule } from '../../../rules/types';
+import type { AppContext } from '../index';
+import { didYouMean } from '../../../text';
+import { appMetadata } from '../data';
 
 export const rule: Rule<AppContext> = {
   id: 'stx-app/unknown-key',

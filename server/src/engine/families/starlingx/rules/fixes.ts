@@ -1,5 +1,5 @@
-import type { StarlingxContext, KubeVersionValue } from '../../families/starlingx';
-import type { FindingFix } from '../types';
+import type { StarlingxContext, KubeVersionValue } from '../index';
+import type { FindingFix } from '../../../rules/types';
 
 /** A fix that replaces the kubernetes_version value, keeping the user's quoting. */
 export function setKubeVersion(kv: KubeVersionValue, version: string, title: string, preferred = false): FindingFix {

@@ -1,6 +1,6 @@
-import type { Rule } from '../types';
-import type { StarlingxContext } from '../../families/starlingx';
-import { own } from '../../text';
+import type { Rule } from '../../../rules/types';
+import type { StarlingxContext } from '../index';
+import { own } from '../../../text';
 
 export const rule: Rule<StarlingxContext> = {
   id: 'starlingx/invalid-type',

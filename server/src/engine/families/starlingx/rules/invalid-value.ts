@@ -1,7 +1,7 @@
-import type { Rule } from '../types';
-import type { StarlingxContext } from '../../families/starlingx';
-import { didYouMean } from '../../text';
-import { own } from '../../text';
+import type { Rule } from '../../../rules/types';
+import type { StarlingxContext } from '../index';
+import { didYouMean } from '../../../text';
+import { own } from '../../../text';
 
 const VALUE_KEYWORDS = new Set(['enum', 'const', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'minLength', 'maxLength', 'pattern', 'propertyNames', 'required', 'format', 'uniqueItems']);
 

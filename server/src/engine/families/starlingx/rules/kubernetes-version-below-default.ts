@@ -1,6 +1,6 @@
-import type { Rule } from '../types';
-import type { StarlingxContext } from '../../families/starlingx';
-import { compareVersions } from '../../versions';
+import type { Rule } from '../../../rules/types';
+import type { StarlingxContext } from '../index';
+import { compareVersions } from '../../../versions';
 import { defaultFix } from './fixes';
 
 export const rule: Rule<StarlingxContext> = {

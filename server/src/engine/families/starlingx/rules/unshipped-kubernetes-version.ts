@@ -1,5 +1,5 @@
-import type { Rule } from '../types';
-import type { StarlingxContext } from '../../families/starlingx';
+import type { Rule } from '../../../rules/types';
+import type { StarlingxContext } from '../index';
 import { setKubeVersion, defaultFix } from './fixes';
 
 export const rule: Rule<StarlingxContext> = {
