@@ -2,7 +2,7 @@
 // upstream sources (code and KEPs at a tag or commit) and the minors they give. Facts read by hand from the sources
 // cited in each row (the rows are the data; this script only writes them in a stable form):
 //   node scripts/import-k8s-annotations.mjs
-// Read by server/src/engine/rules/kubernetes/deprecated-annotation.ts.
+// Read by server/src/engine/families/kubernetes/rules/deprecated-annotation.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -9,7 +9,7 @@
 //
 // The output has the layout of data/kubernetes/fields/fields.json (`kinds`: "apiVersion kind" -> [[model, first,
 // last], ...]; `models`: model -> {seen, fields: name -> type | [[type, first, last], ...]}) so that the engine's
-// field accessor (server/src/engine/kubernetes/fields.ts) serves both tables through one walk, and the field rules,
+// field accessor (server/src/engine/families/kubernetes/data/fields.ts) serves both tables through one walk, and the field rules,
 // hover and completion read component configuration files as they read manifests. A nested object's model is named
 // by its kind and JSON path ("kubeadm.k8s.io/v1beta4 ClusterConfiguration.apiServer.extraArgs[]"); types are those of
 // fields.json (string, integer, number, boolean, int-or-string, object = free-form JSON, a model, []T, {}T).

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes data/kubernetes/served-stable.json: the kinds kube-apiserver serves that data/kubernetes/api-lifecycle.json
-// has no row for (engine/kubernetes/served.ts). Three rows, each citing the upstream registration or release notes
+// has no row for (engine/families/kubernetes/data/served.ts). Three rows, each citing the upstream registration or release notes
 // read for it (no file of the reference folder holds them: the facts are written here, in the script, so that
 // `npm run gen:data` regenerates every data table and test/data-fresh.test.mjs compares this one too).
 import fs from 'node:fs';
@@ -12,7 +12,7 @@ const dest = path.join(repoRoot, 'data', 'kubernetes', 'served-stable.json');
 
 const out = {
   "asOf": "2026-12-01",
-  "description": "Kinds that kube-apiserver serves and that data/kubernetes/api-lifecycle.json has no row for (it lists the apiVersions that were or will be removed and their replacements). Together with the lifecycle rows of servedBy kube-apiserver, these give what a Kubernetes minor serves (engine/kubernetes/served.ts), e.g. for Helm's .Capabilities.APIVersions at a step of the window. Only kinds a manifest or a chart names; subresources (Eviction, TokenRequest, Scale) and option types are not resources of discovery and are left out.",
+  "description": "Kinds that kube-apiserver serves and that data/kubernetes/api-lifecycle.json has no row for (it lists the apiVersions that were or will be removed and their replacements). Together with the lifecycle rows of servedBy kube-apiserver, these give what a Kubernetes minor serves (engine/families/kubernetes/data/served.ts), e.g. for Helm's .Capabilities.APIVersions at a step of the window. Only kinds a manifest or a chart names; subresources (Eviction, TokenRequest, Scale) and option types are not resources of discovery and are left out.",
   "fields": {
     "introduced": "minor \"X.Y\" from which kube-apiserver serves this kind at this apiVersion",
     "deprecated": "minor from which it is deprecated (still served); null = never",

@@ -114,7 +114,7 @@ test('YAML: documents split at --- lines; an edit re-parses only the document it
 
 test('minorsBetween: one implementation (versions.ts) for both former call sites, edge cases included', () => {
   // There were two copies: versions.ts's (the window check in config.ts) answered undefined for reversed, malformed
-  // and cross-major input; kubernetes/lifecycle.ts's (the lifecycle data test) answered [] for all three, which a
+  // and cross-major input; families/kubernetes/data/lifecycle.ts's (the lifecycle data test) answered [] for all three, which a
   // caller testing `!minors` took for a valid window. Now undefined is the one answer for "no such window".
   assert.equal(e.k8sLifecycle.minorsBetween, undefined, 'the lifecycle copy is gone');
   assert.deepEqual(e.minorsBetween('1.18', '1.21'), ['1.18', '1.19', '1.20', '1.21']);

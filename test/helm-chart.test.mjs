@@ -1,4 +1,4 @@
-// Helm charts as a family (server/src/engine/families/helm/, rules under engine/rules/helm-chart/): charts under
+// Helm charts as a family (server/src/engine/families/helm-chart/, its rules in its rules/): charts under
 // test/fixtures/charts/ (written after real charts' patterns, see its SOURCES.md) analysed in place at every step of
 // the window, through the engine (dist/engine.js, with a FileAccess over the disk) and through lsp-lint.
 import { test } from 'node:test';

@@ -1,5 +1,5 @@
 // The field-lifecycle table (data/kubernetes/fields/fields.json, scripts/import-k8s-fields.mjs) through the
-// engine's accessor (engine/kubernetes/fields.ts): facts the sources state, checked at the minors they name.
+// engine's accessor (engine/families/kubernetes/data/fields.ts): facts the sources state, checked at the minors they name.
 // Reads only the repo. Run `node scripts/build.mjs` first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

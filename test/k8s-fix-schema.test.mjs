@@ -1,14 +1,14 @@
 // Issue #16 item 2 ("every conversion fix is proven against the target schema"): every fix the Kubernetes rules offer
 // for the conversion fixtures (test/fixtures/kubernetes/conversions/*.before.* and fix-schema/all-pairs.yaml), over windows that
 // cover every minor of the field table, is applied, and every field path of the result is looked up in the field
-// table (data/kubernetes/fields/fields.json, engine/kubernetes/fields.ts) at every minor of the window that has a
+// table (data/kubernetes/fields/fields.json, engine/families/kubernetes/data/fields.ts) at every minor of the window that has a
 // source:
 //   - a complete fix: every path is served there (or lies in a free-form map); no path the table does not know;
 //     a path the source object already had that the source apiVersion does not serve at that minor either is the
 //     source's (k8s/field-not-served reports it where it is written), not the fix's;
 //   - a partial fix: every path the fix wrote (not in the source object) is served there; what it left is the
 //     person's, and the fix says so.
-// Every (from, to, kind) pair of engine/kubernetes/convert.ts is exercised: by an offered fix, or, for the pairs no
+// Every (from, to, kind) pair of engine/families/kubernetes/data/convert.ts is exercised: by an offered fix, or, for the pairs no
 // rule chooses in these windows (the rules pick the best target; e.g. autoscaling/v2 -> v1), by the conversion itself
 // on a fixture object, checked the same way at every minor with a source that serves both ends.
 // Reads only the repo. Run `node scripts/build.mjs` first.
@@ -123,7 +123,7 @@ test('#16 every conversion fix the Kubernetes rules offer is proven against the 
   assert.deepEqual(problems, []);
 });
 
-test('#16 the fixes proven above, and the conversion itself for the pairs no rule chose, cover every pair of engine/kubernetes/convert.ts', () => {
+test('#16 the fixes proven above, and the conversion itself for the pairs no rule chose, cover every pair of engine/families/kubernetes/data/convert.ts', () => {
   // (runs after the test above in this file: node's runner keeps the order)
   const pairs = e.k8sConvert.conversionPairs().filter((p) => !/List$/.test(p.kind));
   const offered = pairs.filter((p) => checked.has(`${p.from}\u0000${p.to}\u0000${p.kind}`));

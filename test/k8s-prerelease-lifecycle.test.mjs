@@ -1,6 +1,6 @@
 // Issue #28 item 1: every kube-apiserver alpha/beta row of data/kubernetes/api-lifecycle.json answers each minor
 // 1.16–1.37 as the generated code does (shared/reference/kubernetes/prerelease-lifecycle.json, `servedAt`: compiled
-// in and introduced <= minor < removed), through the engine's own predicate (engine/kubernetes/lifecycle.ts
+// in and introduced <= minor < removed), through the engine's own predicate (engine/families/kubernetes/data/lifecycle.ts
 // statusAt), and says deprecated from the declared minor; every disagreement is a departure listed in the row with its
 // evidence. Reads the reference next to the repository (../shared/reference, or /work/shared/reference).
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// What a Kubernetes minor serves (server/src/engine/kubernetes/served.ts, via dist/engine.js): Helm's
+// What a Kubernetes minor serves (server/src/engine/families/kubernetes/data/served.ts, via dist/engine.js): Helm's
 // .Capabilities.APIVersions at a step of the window, and the apiVersions the Helm chart rules check emissions against.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // Kubernetes API lifecycle data (data/kubernetes/api-lifecycle.json), the lifecycle predicates
-// of the engine (server/src/engine/kubernetes/lifecycle.ts via dist/engine.js) and the generated
+// of the engine (server/src/engine/families/kubernetes/data/lifecycle.ts via dist/engine.js) and the generated
 // schemas/kubernetes/<minor>/manifest.schema.json. Reads only the repo (fixtures: see
 // test/fixtures/kubernetes/SOURCES.md), never ../shared.
 import { test } from 'node:test';

@@ -12,7 +12,7 @@
 //    The group guard keeps CRDs that reuse a built-in kind name (kyverno.io Policy, …) valid.
 //  * "x-skewguard": { family, minor, asOf, served: {K: [apiVersions]},
 //                     deprecated: {"apiVersion|K": "1.X"} for served-but-deprecated apiVersions }.
-// "served" uses the same rule as server/src/engine/kubernetes/lifecycle.ts (statusAt):
+// "served" uses the same rule as server/src/engine/families/kubernetes/data/lifecycle.ts (statusAt):
 // (introduced null or <= minor) and (removed null or > minor); the data test checks that the
 // two agree for every minor and kind.
 import { readRepoJson, toJsonFile } from './common.mjs';

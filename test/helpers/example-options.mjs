@@ -9,7 +9,7 @@ export function exampleOverrides(options) {
     if ((m = /^StarlingX\s+(\S+)\.\.(\S+)$/i.exec(part))) { cli.starlingxUpgradeFrom = m[1]; cli.starlingxRelease = m[2]; }
     else if ((m = /^StarlingX\s+(\S+)$/i.exec(part))) cli.starlingxRelease = m[1];
     else if ((m = /^Kubernetes\s+(\S+)$/i.exec(part))) cli.kubernetesWindow = m[1];
-    // The server's walk of a workspace that holds no Kata configuration file (engine/kata/chain.ts KataChainFacts).
+    // The server's walk of a workspace that holds no Kata configuration file (engine/families/kata-config/data/chain.ts KataChainFacts).
     else if (/^Kata workspace$/i.test(part)) neighbours = { ...neighbours, kataChain: { root: '/x', runtimes: [], kataConfigs: [], kataDeploy: [] } };
     else if ((m = /^Kata(?: Containers)?\s+(\S+(?:\s*\([a-z-]+\))?(?:\s*\.\.\s*\S+(?:\s*\([a-z-]+\))?)?)$/i.exec(part))) cli.kataWindow = m[1];
     else if ((m = /^(go|runtime-rs)$/.exec(part))) cli.kataFlavour = m[1];

@@ -1,6 +1,6 @@
 // The node as one system, from the workspace: containerd configs' Kata runtime entries, the TOML files their
 // options.ConfigPath can name, and kata-deploy's image tags. One bounded walk per workspace root (the same bounds as
-// the RuntimeClass walk); the engine resolves nothing on disk (engine/kata/chain.ts does the matching).
+// the RuntimeClass walk); the engine resolves nothing on disk (engine/families/kata-config/data/chain.ts does the matching).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { walkFolders, unreadableNote } from './walk';

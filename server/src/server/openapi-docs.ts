@@ -1,6 +1,6 @@
 // Reads the user's OpenAPI documents (kubernetes.openapi in .skewguard.yaml, lsp-lint --kubernetes-openapi): bounded,
 // regular files only, a .skewguard.yaml entry only inside the checked roots; the engine judges from what is read
-// (engine/kubernetes/openapi.ts). A document that cannot be used is said, never passed over.
+// (engine/families/kubernetes/data/openapi.ts). A document that cannot be used is said, never passed over.
 import * as path from 'node:path';
 import { readFileUpTo, whyNotRead } from '../shared/bounded-read';
 import { MAX_FILE_BYTES } from '../shared/limits';

@@ -8,7 +8,7 @@ import { parseTemplate, renderTemplate, actionsOf, type ParsedTemplate, type Ren
 import { Unk } from './template/values';
 import { loadChart, allCharts, valuesOf, chartObject, enabledOf, RELEASE, type Chart, type ChartTemplate } from './chart';
 
-/** A real `helm template` of the chart at a step (the helm-render branch's ChartRender, server/src/engine/families/helm/rendered.ts). */
+/** A real `helm template` of the chart at a step (the helm-render branch's ChartRender, server/src/engine/families/helm-chart/rendered.ts). */
 export interface ChartRender {
   chartRoot: string; step: string; ok: boolean; error?: string; helmVersion: string;
   emissions: Array<{ template: string; index: number; apiVersion?: string; kind?: string }>;

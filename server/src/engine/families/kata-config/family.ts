@@ -61,7 +61,7 @@ export const kataConfig: FamilyModule<'kata-config'> = {
       return { toml };
     }
     const w = stage('context', () => resolveKataWindow(config));
-    // The containerd runtime entries whose ConfigPath names this file (the node's chain, engine/kata/chain.ts).
+    // The containerd runtime entries whose ConfigPath names this file (the node's chain, engine/families/kata-config/data/chain.ts).
     const naming = runtimesNaming(input.neighbours?.kataChain, input.path);
     // A window that switches flavour: both dialects, each at its side of the window (crossing.ts).
     if (w.crossing) return analyzeCrossing(input.path, toml, w as Required<typeof w>, emit, faults, stage, naming, input.neighbours?.kataChain?.root);

@@ -342,7 +342,7 @@ export function resolveKataWindow(config: ResolvedConfig): { window: string[]; s
   return { window: [newest], source: { kind: 'default', detail: `the newest Kata release in the data (${newest})` } };
 }
 
-/** A window that switches flavour: the first flavour at `before`, the second at `after` (engine/kata/window.ts). */
+/** A window that switches flavour: the first flavour at `before`, the second at `after` (engine/families/kata-config/data/window.ts). */
 export interface KataCrossingWindow {
   first: Flavour; second: Flavour; before: string[]; after: string[];
   /** Both flavours read the file at the same releases (two containerd runtimes of one node name it): no switch. */

@@ -1,5 +1,5 @@
 // Hover and completion on manifest field keys (issue #16 item 7): a built-in kind's field from the field table
-// (engine/kubernetes/fields.ts: its type and the steps of the window that serve it), a custom resource's from its
+// (engine/families/kubernetes/data/fields.ts: its type and the steps of the window that serve it), a custom resource's from its
 // workspace CRD's schema (crd-schema.ts). The verdict first, details below.
 import type { Position } from '../../types';
 import type { CompletionResult, HoverResult } from '../../language';

@@ -93,7 +93,7 @@ export interface NeighbourFacts {
   /** The custom resources of a group in the workspace's other files (for a CRD: the versions they use). */
   customResourceUses?(group: string): { uses: CustomResourceUse[]; notRead?: string };
   /** The node's chain: Kata runtime entries of the workspace's containerd configs → the configuration file each
-   * ConfigPath names → the flavour its shim implies, and kata-deploy's image tags (engine/kata/chain.ts). */
+   * ConfigPath names → the flavour its shim implies, and kata-deploy's image tags (engine/families/kata-config/data/chain.ts). */
   kataChain?: KataChainFacts;
 }
 
@@ -164,7 +164,7 @@ export class KubernetesContext {
   private crdObjectsMemo?: ManifestObject[];
 
   /**
-   * The field-table walk of a built-in object (kubernetes/fields.ts fieldEntries), done once for the field rules of
+   * The field-table walk of a built-in object (data/fields.ts fieldEntries), done once for the field rules of
    * this analysis; undefined when the table has no such apiVersion/kind. dropFieldWalks() lets it go after the rules.
    */
   fieldWalk(o: ManifestObject): { root: FieldNode; entries: readonly FieldEntry[] } | undefined {

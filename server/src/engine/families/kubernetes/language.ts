@@ -23,7 +23,7 @@ export function k8sHover(ctx: KubernetesContext, text: string, pos: Position): H
   return { markdown: apiTimeline(ctx, o.apiVersion, o.kind), range: lines.range(range.start, range.end) };
 }
 
-/** A RuntimeClass handler: the chain handler → containerd runtime → Kata configuration → flavour (engine/kata/chain.ts). */
+/** A RuntimeClass handler: the chain handler → containerd runtime → Kata configuration → flavour (engine/families/kata-config/data/chain.ts). */
 function runtimeClassHover(ctx: KubernetesContext, off: number, lines: LineIndex): HoverResult | undefined {
   for (const o of ctx.objects) {
     if (o.kind !== 'RuntimeClass' || !/^node\.k8s\.io\//.test(o.apiVersion) || typeof o.value.handler !== 'string') continue;

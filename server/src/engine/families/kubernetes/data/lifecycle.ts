@@ -33,7 +33,7 @@ export interface LifecycleRow {
   readBy?: string;
   /** kube-apiserver rows registered but disabled by default (alpha, or beta added from 1.24): served only when enabled. */
   offByDefault?: { why: string; enable: string; source: string };
-  /** Minors judged from the user's OpenAPI document (kubernetes/openapi.ts): served there or not, whatever the interval says. */
+  /** Minors judged from the user's OpenAPI document (openapi.ts): served there or not, whatever the interval says. */
   servedAt?: Readonly<Record<string, boolean>>;
 }
 
