@@ -39,7 +39,7 @@ export function recheckClosed(only?: string[]): void {
   const uris = only ? only.filter((u) => publishedClosed.has(u)) : [...publishedClosed];
   if (!uris.length) return;
   if (!only) queue = queue.filter((e) => e.open);
-  queue.push(...uris.map((uri) => ({ uri, open: false })));
+  for (const uri of uris) queue.push({ uri, open: false });
   drain();
 }
 
