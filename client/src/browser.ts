@@ -1,15 +1,16 @@
 // The web extension's client (package.json "browser"; github.dev, vscode.dev, a browser's web worker extension host):
 // runs the same language server, built for a web worker (dist/web/server.js, server/src/server/browser.ts). The
 // worker has no file system, so this client reads the workspace's files with vscode.workspace.fs and hands them over
-// (server/src/web/protocol.ts): every file's path, and the contents of the files cross-file facts come from
+// (server/src/shared/protocol.ts WebFilesNotification): every file's path, and the contents of the files cross-file facts come from
 // (.skewguard.yaml, localhost.yml, a manifest's folder, a chart's files, containerd configs). Changes are handed over
 // as they happen, then said with workspace/didChangeWatchedFiles, as the desktop client's watchers do.
 import * as vscode from 'vscode';
 import { LanguageClient, BrowserMessageReader, BrowserMessageWriter, type LanguageClientOptions } from 'vscode-languageclient/browser';
 import { DidChangeWatchedFilesNotification, FileChangeType } from 'vscode-languageclient';
-import { ConfigChangedNotification, type InitializationOptions } from '../../server/src/shared/protocol';
+import {
+  ConfigChangedNotification, WebFilesNotification, type InitializationOptions, type WebFile, type WebFilesParams,
+} from '../../server/src/shared/protocol';
 import { ALWAYS_SKIPPED_FOLDERS, CONFIG_FILENAMES } from '../../server/src/shared/names';
-import { WebFilesNotification, type WebFile, type WebFilesParams } from '../../server/src/web/protocol';
 import { registerWindowView } from './window-view';
 import { documentSelector } from './selector';
 import { registerWindow } from './window';

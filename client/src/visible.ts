@@ -3,7 +3,7 @@
 // screen first. Debounced per document; only documents the server checks (the client's document selector).
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { VisibleRangesNotification, type VisibleRangesParams } from '../../server/src/shared/visible';
+import { VisibleRangesNotification, type VisibleRangesParams } from '../../server/src/shared/protocol';
 
 const DELAY_MS = 150;
 

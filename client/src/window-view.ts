@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { CodeLensRequest, InlayHintRequest, type BaseLanguageClient } from 'vscode-languageclient';
 import {
   SHOW_STEP_FINDINGS, WindowStatusRequest, type FileWindowStatus, type StepFinding, type StepFindingsArgs, type WindowStatusResult,
-} from '../../server/src/shared/window';
+} from '../../server/src/shared/protocol';
 import { ALWAYS_SKIPPED_FOLDERS } from '../../server/src/shared/names';
 
 const FILES = '**/*.{yml,yaml,json,toml,tpl}';

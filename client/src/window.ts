@@ -4,7 +4,10 @@
 // (skewguard/windowEdit: checked by the validator first), and the resolved window as a read-only virtual document.
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { ResolvedConfigRequest, type ResolvedConfigResult } from '../../server/src/shared/protocol';
+import {
+  ResolvedConfigRequest, WindowChoicesRequest, WindowEditRequest,
+  type ResolvedConfigParams, type ResolvedConfigResult, type WindowChoicesResult, type WindowEditParams, type WindowEditResult, type WindowPart,
+} from '../../server/src/shared/protocol';
 
 export const WINDOW_MENU = 'skewguard.windowMenu';
 /** A path the server said: a file path, or in the web extension a path under a `scheme://authority` root. */
@@ -13,15 +16,12 @@ export const CHANGE_WINDOW = 'skewguard.changeWindow';
 export const OPEN_CONFIG = 'skewguard.openConfig';
 const SCHEME = 'skewguard-window';
 
-type Part = 'starlingx.release' | 'starlingx.upgradeFrom' | 'kubernetes.window' | 'kata.window' | 'kata.flavour' | 'containerd.window';
-interface Choices { releases: Array<{ release: string; tag: string; kubernetes: string[]; default: string }> }
-interface EditResult { path?: string; exists?: boolean; text?: string; problem?: string }
 
 export function registerWindow(context: vscode.ExtensionContext, client: () => LanguageClient | undefined, refresh: () => void, opts: { anyScheme?: boolean } = {}): { showResolved: () => Promise<void>; resolvedFor: (uri?: string) => Promise<ResolvedConfigResult | undefined> } {
   const resolvedFor = async (uri?: string): Promise<ResolvedConfigResult | undefined> => {
     const c = client();
     if (!c?.isRunning()) return undefined;
-    try { return await c.sendRequest<ResolvedConfigResult>(ResolvedConfigRequest, { uri }); } catch (e) {
+    try { return await c.sendRequest<ResolvedConfigResult>(ResolvedConfigRequest, { uri } satisfies ResolvedConfigParams); } catch (e) {
       // Shown as "not running" / no status item; why is in the output channel, not passed over.
       c.warn(`${ResolvedConfigRequest} failed for ${uri ?? 'the workspace'}`, e, false);
       return undefined;
@@ -63,10 +63,10 @@ export function registerWindow(context: vscode.ExtensionContext, client: () => L
     if (pick) await changeWindow();
   };
 
-  const write = async (part: Part, value: string): Promise<boolean> => {
+  const write = async (part: WindowPart, value: string): Promise<boolean> => {
     const c = client();
     if (!c?.isRunning()) { void vscode.window.showWarningMessage('skewguard: the language server is not running.'); return false; }
-    const r = await c.sendRequest<EditResult>('skewguard/windowEdit', { uri: activeUri(), part, value });
+    const r = await c.sendRequest<WindowEditResult>(WindowEditRequest, { uri: activeUri(), part, value } satisfies WindowEditParams);
     if (r.problem || !r.path || r.text === undefined) { void vscode.window.showErrorMessage(`skewguard: ${value} cannot be used: ${r.problem ?? 'no configuration file'}`); return false; }
     const target = pathUri(r.path);
     const edit = new vscode.WorkspaceEdit();
@@ -89,7 +89,7 @@ export function registerWindow(context: vscode.ExtensionContext, client: () => L
     const r = await resolvedFor(activeUri());
     // The current value of a part ("kubernetes.window") in the resolved configuration.
     const cur = (part: string) => String(part.split('.').reduce((o: any, k) => o?.[k], r?.resolved) ?? '');
-    const parts: Array<vscode.QuickPickItem & { part: Part }> = [
+    const parts: Array<vscode.QuickPickItem & { part: WindowPart }> = [
       { part: 'starlingx.release', label: 'StarlingX release', description: String(r?.resolved.starlingx?.release ?? ''), detail: 'The release whose playbooks read localhost.yml; it sets the Kubernetes upgrade path' },
       { part: 'kubernetes.window', label: 'Kubernetes window', description: cur('kubernetes.window'), detail: 'The Kubernetes minors every file must work with, e.g. 1.29..1.32' },
       { part: 'kata.window', label: 'Kata window', description: cur('kata.window') || 'not set', detail: 'The Kata Containers releases of the live-upgrade/rollback window, e.g. 3.2..3.32' },
@@ -103,7 +103,7 @@ export function registerWindow(context: vscode.ExtensionContext, client: () => L
     let value: string | undefined;
     if (which.part === 'starlingx.release' || which.part === 'starlingx.upgradeFrom') {
       const c = client();
-      const choices = c?.isRunning() ? await c.sendRequest<Choices>('skewguard/windowChoices', {}) : { releases: [] };
+      const choices = c?.isRunning() ? await c.sendRequest<WindowChoicesResult>(WindowChoicesRequest, {}) : { releases: [] };
       const pick = await vscode.window.showQuickPick(
         choices.releases.slice().reverse().map((x) => ({ label: x.release, description: x.release === which.description ? '(current)' : x.tag, detail: `Kubernetes ${x.kubernetes.join(', ')} — fresh install ${x.default}` })),
         { title: `skewguard: ${which.label}`, placeHolder: `Current: ${which.description}` },

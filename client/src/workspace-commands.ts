@@ -4,11 +4,10 @@
 // nobody chose (a key it would remove or rewrite) are said in the question.
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-
-interface Result { files: number; withFindings: number; notChecked: string[]; truncated?: string; notFixed?: string[]; notFixedCount?: number; changes?: Record<string, Array<{ range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }>> }
+import { CheckWorkspaceRequest, FixAllWorkspaceRequest, type WorkspaceCheckResult as Result } from '../../server/src/shared/protocol';
 
 export function registerWorkspaceCommands(context: vscode.ExtensionContext, client: () => LanguageClient | undefined): void {
-  const ask = async (method: string, title: string): Promise<Result | undefined> => {
+  const ask = async (method: typeof CheckWorkspaceRequest | typeof FixAllWorkspaceRequest, title: string): Promise<Result | undefined> => {
     const c = client();
     if (!c?.isRunning()) { void vscode.window.showWarningMessage('skewguard: the language server is not running.'); return undefined; }
     return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, () => c.sendRequest<Result>(method, {}));
@@ -16,13 +15,13 @@ export function registerWorkspaceCommands(context: vscode.ExtensionContext, clie
   const tail = (r: Result) => `${r.notChecked.length ? ` ${r.notChecked.length} not checked (${r.notChecked.slice(0, 3).join('; ')}${r.notChecked.length > 3 ? '; …' : ''}).` : ''}${r.truncated ? ` ${r.truncated}.` : ''}`;
   context.subscriptions.push(
     vscode.commands.registerCommand('skewguard.checkWorkspace', async () => {
-      const r = await ask('skewguard/checkWorkspace', 'skewguard: checking the workspace…');
+      const r = await ask(CheckWorkspaceRequest, 'skewguard: checking the workspace…');
       if (!r) return;
       await vscode.commands.executeCommand('workbench.actions.view.problems');
       void vscode.window.showInformationMessage(`skewguard: checked ${r.files} files, ${r.withFindings} with findings (Problems panel).${tail(r)}`);
     }),
     vscode.commands.registerCommand('skewguard.fixAllWorkspace', async () => {
-      const r = await ask('skewguard/fixAllWorkspace', 'skewguard: fixing the workspace…');
+      const r = await ask(FixAllWorkspaceRequest, 'skewguard: fixing the workspace…');
       if (!r) return;
       const edit = new vscode.WorkspaceEdit();
       const c = client()!;

@@ -14,15 +14,9 @@ import { ruleIds } from '../engine/rules';
 import { CONFIG_FILENAMES } from '../shared/names';
 import type { WorkspaceState } from './workspace';
 
-export const WindowChoicesRequest = 'skewguard/windowChoices';
-export const WindowEditRequest = 'skewguard/windowEdit';
-
-/** The parts of the window a person can change, as section.key of .skewguard.yaml. */
-export const WINDOW_PARTS = ['starlingx.release', 'starlingx.upgradeFrom', 'kubernetes.window', 'kata.window', 'kata.flavour', 'containerd.window'] as const;
-export type WindowPart = typeof WINDOW_PARTS[number];
-
-export interface WindowEditParams { uri?: string; part: WindowPart; value: string }
-export interface WindowEditResult { path?: string; exists?: boolean; text?: string; problem?: string }
+import {
+  WindowChoicesRequest, WindowEditRequest, WINDOW_PARTS, type WindowPart, type WindowEditParams, type WindowEditResult, type WindowChoicesResult,
+} from '../shared/protocol';
 
 const toPath = (uri: string) => { try { return fileURLToPath(uri); } catch { return uri; } };
 
@@ -43,7 +37,7 @@ export function setWindowValue(text: string, part: WindowPart, value: string): s
 }
 
 export function registerWindowCommands(connection: Connection, ws: () => WorkspaceState): void {
-  connection.onRequest(WindowChoicesRequest, () => ({
+  connection.onRequest(WindowChoicesRequest, (): WindowChoicesResult => ({
     releases: starlingxReleases().releases.map((r) => ({ release: r.release, tag: r.tag, kubernetes: r.kubernetes.map((k) => k.version), default: r.default })),
   }));
   connection.onRequest(WindowEditRequest, (p: WindowEditParams) => windowEdit(ws(), p));

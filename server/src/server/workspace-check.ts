@@ -11,20 +11,12 @@ import { MAX_FILE_BYTES } from '../shared/limits';
 import { readFileUpTo } from '../shared/bounded-read';
 import type { WorkspaceState } from './workspace';
 import type { Diagnostic } from '../engine/types';
+import { CheckWorkspaceRequest, FixAllWorkspaceRequest, type WorkspaceCheckResult } from '../shared/protocol';
 
-export const CheckWorkspaceRequest = 'skewguard/checkWorkspace';
-export const FixAllWorkspaceRequest = 'skewguard/fixAllWorkspace';
 export const MAX_FILES = 5000;
 
 /** A checked file: its number of findings, and fix-all's edits with the findings it left alone under a default window (fix-window.ts). */
 export interface CheckedFile { diagnostics: number; fixAll: () => { edits: TextEdit[]; held: Array<{ d: Diagnostic; reason: string }> } }
-export interface WorkspaceCheckResult {
-  files: number; withFindings: number; notChecked: string[]; truncated?: string; changes?: Record<string, TextEdit[]>;
-  /** Fix all in workspace: the findings whose fix was not applied, with why ("a.toml:3: kata/option-not-in-window: not fixed: …"; the first MAX_NOT_FIXED). */
-  notFixed?: string[];
-  /** How many findings' fixes were not applied (notFixed may list fewer). */
-  notFixedCount?: number;
-}
 /** How many not-fixed lines the answer holds at most. */
 export const MAX_NOT_FIXED = 200;
 

@@ -1,7 +1,12 @@
 // Types and method names shared by the VS Code client, the language server and lsp-lint.
 import type { Overrides } from '../engine/config';
 import type { SettingsProblem } from './settings';
-import type { Family, SeveritySetting } from '../engine/types';
+import type { Family, SeveritySetting, TextEdit } from '../engine/types';
+
+// The other LSP extensions, defined beside the code that serves them and exported here too, so that a client imports
+// every method name, its params and its result from this one module (test/client-protocol.test.mjs).
+export * from './window';
+export * from './visible';
 
 /** The `skewguard` section of the editor settings. */
 export interface Settings {
@@ -121,3 +126,47 @@ export const HelmProgressNotification = 'skewguard/helmProgress';
 export interface HelmProgressParams { chartRoot: string; step: string; ok: boolean }
 
 export const FIX_ALL_KIND = 'source.fixAll.skewguard';
+
+/** Request (the window picker, client/src/window.ts): the StarlingX releases a person picks from. */
+export const WindowChoicesRequest = 'skewguard/windowChoices';
+export interface WindowChoicesResult { releases: Array<{ release: string; tag: string; kubernetes: string[]; default: string }> }
+
+/**
+ * Request (the window picker): the new text of the .skewguard.yaml that applies to a file with one part of the window
+ * set (server/window-command.ts), checked by the validator first; the client applies it as one edit and saves it.
+ */
+export const WindowEditRequest = 'skewguard/windowEdit';
+/** The parts of the window a person can change, as section.key of .skewguard.yaml. */
+export const WINDOW_PARTS = ['starlingx.release', 'starlingx.upgradeFrom', 'kubernetes.window', 'kata.window', 'kata.flavour', 'containerd.window'] as const;
+export type WindowPart = typeof WINDOW_PARTS[number];
+export interface WindowEditParams { uri?: string; part: WindowPart; value: string }
+export interface WindowEditResult { path?: string; exists?: boolean; text?: string; problem?: string }
+
+/** Requests (palette commands, server/workspace-check.ts): Check Whole Workspace, and Fix All in Workspace (its edits in `changes`). */
+export const CheckWorkspaceRequest = 'skewguard/checkWorkspace';
+export const FixAllWorkspaceRequest = 'skewguard/fixAllWorkspace';
+export interface WorkspaceCheckResult {
+  files: number; withFindings: number; notChecked: string[]; truncated?: string; changes?: Record<string, TextEdit[]>;
+  /** Fix all in workspace: the findings whose fix was not applied, with why ("a.toml:3: kata/option-not-in-window: not fixed: …"; the first MAX_NOT_FIXED). */
+  notFixed?: string[];
+  /** How many findings' fixes were not applied (notFixed may list fewer). */
+  notFixedCount?: number;
+}
+
+/**
+ * Notification (the web extension's client → its server in a web worker, which has no file system): workspace files
+ * read with vscode.workspace.fs (server/src/web/). Also sent in initializationOptions.webFiles; each change is followed
+ * by workspace/didChangeWatchedFiles, so the server re-reads and re-checks as on the desktop.
+ */
+export const WebFilesNotification = 'skewguard/webFiles';
+export interface WebFile {
+  uri: string;
+  /** The file's size in bytes. */
+  size: number;
+  /** Its text (UTF-8 files) … */
+  text?: string;
+  /** … or its bytes, base64 (archives: charts/*.tgz). Neither: listed only, `why` says why. */
+  base64?: string;
+  why?: string;
+}
+export interface WebFilesParams { files: WebFile[]; removed?: string[] }

@@ -24,7 +24,7 @@ class FilesReader extends BrowserMessageReader {
   override listen(callback: DataCallback): Disposable {
     return super.listen((m) => {
       const msg = m as { method?: string; params?: unknown; id?: unknown };
-      if (msg.method === WebFilesNotification.method && msg.id === undefined) { applyWebFiles(msg.params as WebFilesParams); return; }
+      if (msg.method === WebFilesNotification && msg.id === undefined) { applyWebFiles(msg.params as WebFilesParams); return; }
       if (msg.method === 'initialize') applyWebFiles((msg.params as { initializationOptions?: { webFiles?: WebFilesParams } })?.initializationOptions?.webFiles);
       callback(m);
     });

@@ -2,20 +2,7 @@
 // vscode.workspace.fs and hands them to the server in the web worker, which has no file system
 // (server/src/web/shims/fs.ts). Sent in initializationOptions.webFiles, then as a notification for each change
 // (followed by workspace/didChangeWatchedFiles, so the server re-reads and re-checks as on the desktop).
-import { NotificationType } from 'vscode-languageserver-protocol';
-
-export interface WebFile {
-  uri: string;
-  /** The file's size in bytes. */
-  size: number;
-  /** Its text (UTF-8 files) … */
-  text?: string;
-  /** … or its bytes, base64 (archives: charts/*.tgz). Neither: listed only, `why` says why. */
-  base64?: string;
-  why?: string;
-}
-export interface WebFilesParams { files: WebFile[]; removed?: string[] }
-export const WebFilesNotification = new NotificationType<WebFilesParams>('skewguard/webFiles');
+export { WebFilesNotification, type WebFile, type WebFilesParams } from '../shared/protocol';
 
 /** A document URI's path as the server sees it (the same conversion as the server's uriToPath). */
 export function uriToPath(uri: string): string {

@@ -1,0 +1,118 @@
+// Diagnostics in: a document checked (its configuration, its chart's Helm renders, the analysis, a big file part by
+// part through scheduler.ts), debounced per document, its findings published, and for lsp-lint its facts sent first.
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { analyze, type AnalyzeResult } from '../engine/analyze';
+import type { ResolvedConfig } from '../engine/config';
+import { familyById } from '../engine/families/registry';
+import { internalError } from '../engine/rules/general';
+import { injectFault } from '../engine/faults';
+import { FileFactsNotification, type FileFactsParams } from '../shared/protocol';
+import type { HelmRead } from './helm-render';
+import { ignoredFile } from './ignore';
+import { Scheduler } from './scheduler';
+import { internalDiagnostic, logFailure } from './failures';
+import { configFor } from './config-for';
+import { helmInput } from './helm-input';
+import { limiter, publish, toLsp } from './publishing';
+import {
+  FAULTS, connection, documents, init, ws, files, results, pendingFailures, timers, staleDataReported, today, helmReads,
+  uriToPath, isConfigFile, set,
+} from './session';
+
+/** Big multi-document files are checked part by part, the edited part first, the rest in the background (scheduler.ts). */
+export const scheduler = new Scheduler((uri) => { const d = documents.get(uri); if (d) schedule(d, 0); }, (uri) => limiter.focusOf(uri));
+
+export function validate(doc: TextDocument): void {
+  try {
+    validateStages(doc);
+  } catch (e) {
+    // Outside every stage below (it should not happen): the document still gets the reason.
+    logFailure('validate', doc.uri, e);
+    results.set(doc.uri, { version: doc.version, result: { diagnostics: [internalDiagnostic('validate', e)] } });
+    void connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: [toLsp(internalDiagnostic('validate', e))] }).catch(() => undefined);
+  }
+}
+
+export function validateStages(doc: TextDocument): void {
+  const file = uriToPath(doc.uri);
+  let config: ResolvedConfig | undefined;
+  let result: AnalyzeResult;
+  try {
+    injectFault(FAULTS, 'config');
+    config = configFor(file, doc.uri).config;
+  } catch (e) {
+    logFailure('config', doc.uri, e);
+    result = { diagnostics: [internalDiagnostic('config', e)] };
+  }
+  let helmRead: HelmRead | undefined;
+  if (config) {
+    try {
+      const h = helmInput(file, config);
+      helmRead = h.read;
+      if (h.pending) {
+        // Checked again once the chart is rendered (the render settles, bounded by its timeout). lsp-lint waits for
+        // that; an editor gets the evaluator's reading now and the rendered one when it is there.
+        void h.pending.then(() => { const d = documents.get(doc.uri); if (d && d.version === doc.version) schedule(d, 0); });
+        if (init.cli) return;
+      }
+      // In the editor a file the ignore: lists leave out is not checked (lsp-lint asks before it opens walked files).
+      if (!init.cli && !isConfigFile(doc.uri) && ignoredFile(ws, file, config)) { results.set(doc.uri, { version: doc.version, result: { diagnostics: [] }, config }); publish(doc.uri, doc.version, []); return; }
+      const input = {
+        path: file, text: doc.getText(), config, root: ws.rootFor(file), reportStaleData: !staleDataReported, today: today(),
+        neighbours: ws.lazyNeighboursFor(file), faults: FAULTS, files, helmRenders: h.renders,
+      };
+      result = (!init.cli && scheduler.analyze(doc.uri, doc.version, input)) || analyze(input);
+      if (helmRead) helmReads.set(result, helmRead);
+      if (result.staleReported) set.staleDataReported(true);
+    } catch (e) {
+      logFailure('analyze', doc.uri, e);
+      result = { diagnostics: [internalDiagnostic('analyze', e)] };
+    }
+  }
+  for (const d of result!.diagnostics) if (d.ruleId === internalError.id) logFailure(String(d.data?.stage ?? 'analyze'), doc.uri, (d as { error?: unknown }).error ?? d.message);
+  const pending = pendingFailures.get(doc.uri);
+  if (pending) { pendingFailures.delete(doc.uri); result!.diagnostics = [...pending, ...result!.diagnostics]; }
+  results.set(doc.uri, { version: doc.version, result: result!, config });
+  // A .skewguard.yaml's diagnostics are its config problems, published by publishConfigProblems.
+  if (isConfigFile(doc.uri)) return;
+  if (init.reportFacts) {
+    let facts: Record<string, unknown> | undefined;
+    try {
+      injectFault(FAULTS, 'facts');
+      facts = factsOf(result!);
+    } catch (e) {
+      logFailure('facts', doc.uri, e);
+      result!.diagnostics.unshift(internalDiagnostic('facts', e));
+    }
+    void connection.sendNotification(FileFactsNotification, { uri: doc.uri, version: doc.version, family: result!.family ?? null, facts, steps: result!.windowSteps } satisfies FileFactsParams)
+      .catch((e) => logFailure('facts', doc.uri, e));
+  }
+  publish(doc.uri, doc.version, result!.diagnostics);
+}
+
+export function schedule(doc: TextDocument, delay: number): void {
+  const t = timers.get(doc.uri);
+  if (t) clearTimeout(t);
+  if (delay <= 0) { timers.delete(doc.uri); validate(doc); return; }
+  timers.set(doc.uri, setTimeout(() => {
+    timers.delete(doc.uri);
+    const current = documents.get(doc.uri);
+    if (current) validate(current);
+  }, delay));
+}
+
+/** The analysis of the document's current version (re-analysed if a debounced run is pending). */
+export function current(uri: string): { doc: TextDocument; result: AnalyzeResult; config?: ResolvedConfig } | undefined {
+  const doc = documents.get(uri);
+  if (!doc) return undefined;
+  let r = results.get(uri);
+  if (!r || r.version !== doc.version) { schedule(doc, 0); r = results.get(uri); }
+  return r && { doc, result: r.result, config: r.config };
+}
+
+/** Per-file facts for --print-config, the JSON report and the status bar. */
+export function factsOf(r: AnalyzeResult): Record<string, unknown> | undefined {
+  const facts = familyById(r.family)?.facts(r);
+  const read = helmReads.get(r);
+  return read ? { ...facts, helm: read } : facts;
+}

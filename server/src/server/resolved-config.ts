@@ -1,0 +1,102 @@
+// skewguard/resolvedConfig: a file's (or the workspace's) resolved window with where each part came from, how the file
+// is read and its facts (the status item, "Show Resolved Window", lsp-lint --print-config); and lsp-lint's part of the
+// initialize result (its flags' problems, and the same answer, which spares it a round trip).
+import * as path from 'node:path';
+import { ResponseError } from 'vscode-languageserver/node';
+import { analyze, type AnalyzeResult } from '../engine/analyze';
+import { describeResolved, checkCliOverrides, type ResolvedConfig as Resolved } from '../engine/config';
+import { LineIndex } from '../engine/text';
+import { injectFault } from '../engine/faults';
+import { ruleIds } from '../engine/rules';
+import { normalizeSettings } from '../shared/settings';
+import {
+  ResolvedConfigRequest, type InitializationOptions, type ResolvedConfigParams, type ResolvedConfigResult, type CliInitializeResult,
+} from '../shared/protocol';
+import { ignoredFile } from './ignore';
+import { fileStatus, mark } from './window-status';
+import { readOpenapiFile } from './openapi-docs';
+import { configFor } from './config-for';
+import { helmInput, helmConfigOf } from './helm-input';
+import { factsOf } from './diagnostics';
+import { reportFailure } from './publishing';
+import {
+  FAULTS, connection, settings, ws, files, results, docSettings, helm, today, uriToPath, shutdownRequested, afterShutdown,
+} from './session';
+
+export function registerResolvedConfig(): void {
+  connection.onRequest(ResolvedConfigRequest, (p: ResolvedConfigParams): ResolvedConfigResult | ResponseError => {
+    if (shutdownRequested) return afterShutdown();
+    return resolvedConfigResult(p);
+  });
+}
+
+/** lsp-lint's part of the initialize result: its flags' problems, else (when asked) the resolved configuration. */
+export function cliInitializeResult(cli: NonNullable<InitializationOptions['cli']>, asked: ResolvedConfigParams | undefined): CliInitializeResult {
+  const cliProblems = checkCliOverrides(cli);
+  // --kubernetes-openapi: read now (anywhere the user named; bounded), before any file is checked with them.
+  if (cli.kubernetesOpenapi && typeof cli.kubernetesOpenapi === 'object') {
+    cli.kubernetesOpenapiDocs = {};
+    for (const [minor, file] of Object.entries(cli.kubernetesOpenapi)) {
+      if (typeof file !== 'string') continue;
+      const got = readOpenapiFile(minor, file, process.cwd());
+      if ('problem' in got) cliProblems.push(`--kubernetes-openapi ${got.problem}`);
+      else cli.kubernetesOpenapiDocs[minor] = got;
+    }
+  }
+  if (cliProblems.length || !asked || typeof asked !== 'object') return { cliProblems };
+  // A failure here is not the initialize's: lsp-lint then sends skewguard/resolvedConfig, which reports it.
+  try { return { cliProblems, resolvedConfig: resolvedConfigResult(asked) }; } catch { return { cliProblems }; }
+}
+
+function resolvedConfigResult(p: ResolvedConfigParams): ResolvedConfigResult {
+  const file = p.uri ? uriToPath(p.uri) : path.join(ws.roots[0] ?? process.cwd(), '.');
+  const target = p.uri ? file : path.join(file, '__workspace__');
+  const { config, loaded } = configFor(target, p.uri);
+  const r = p.uri ? results.get(p.uri) : undefined;
+  const lines = loaded ? new LineIndex(loaded.text) : undefined;
+  const resolved = describeResolved(config);
+  resolved.helm = helmDescription(resolved.helm as Record<string, unknown>, file, config, !!p.uri);
+  // Which family reads the file and why (path, content, files:, modeline): the open document's, else the file's on disk.
+  if (p.uri) resolved.readAs = r?.result.readAs ?? readAsOnDisk(file, config) ?? null;
+  const k = resolved.kubernetes as { window: string; source: { kind: string } };
+  // Each part nobody chose is marked "(default)" (the status item, --print-config, Show Resolved Window).
+  const summary = `StarlingX ${config.starlingx.release.release}${mark(config.starlingx.source)} · Kubernetes ${k.window}${mark(config.kubernetes.source)}${config.kata.window ? ` · Kata ${(resolved.kata as { window: string }).window}${mark(config.kata.source)}` : ''}`;
+  return {
+    resolved,
+    family: r?.result.family ?? null,
+    facts: r ? factsSafe(p.uri!, r.result) : undefined,
+    configProblems: (loaded?.problems ?? []).map((pr) => ({ file: loaded!.path, ...lines!.positionAt(pr.range.start), message: pr.message })),
+    summary,
+    settingsProblems: normalizeSettings((p.uri && docSettings.get(p.uri)) || settings, ruleIds).problems,
+    ...(p.uri ? fileStatus(r?.result.family, r ? factsSafe(p.uri, r.result) : undefined, config, ignoredFile(ws, file, config), ws.rootFor(file)) : {}),
+  };
+}
+
+/** How a file not open would be read (--print-config <file>): analysed as lsp-lint would, its ReadAs kept. */
+function readAsOnDisk(file: string, config: Resolved): AnalyzeResult['readAs'] | { family: null; by: 'none'; why: string } {
+  const text = files.read(file);
+  if (text === undefined) return { family: null, by: 'none', why: `not read: ${files.unreadable(file) ?? 'no such file'}` };
+  return analyze({ path: file, text, config, root: ws.rootFor(file), today: today(), neighbours: ws.lazyNeighboursFor(file), faults: FAULTS, files }).readAs;
+}
+
+/** --print-config's and the status bar's Helm part: the settings, the binary found, how a chart would be read. */
+function helmDescription(base: Record<string, unknown>, file: string, config: Resolved, isFile: boolean): Record<string, unknown> {
+  const root = ws.rootFor(file) ?? process.cwd();
+  const found = helm.binary(helmConfigOf(config, root), root);
+  const out: Record<string, unknown> = { ...base, trusted: helm.trusted, binary: found.path ?? null, looked: found.looked, ...(found.refused ? { refused: found.refused } : {}) };
+  if (isFile) {
+    const r = helmInput(file, config, false);
+    if (r.read) out.readBy = r.read;
+  }
+  return out;
+}
+
+function factsSafe(uri: string, r: AnalyzeResult): Record<string, unknown> | undefined {
+  try {
+    injectFault(FAULTS, 'facts');
+    return factsOf(r);
+  } catch (e) {
+    reportFailure(uri, 'facts', e);
+    return undefined;
+  }
+}

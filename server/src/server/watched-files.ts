@@ -1,0 +1,54 @@
+// workspace/didChangeWatchedFiles: files changed on disk. A .skewguard.yaml, a localhost.yml or a chart's file
+// re-reads the workspace facts and re-checks everything; plain manifests only touch the CRD index and the files
+// published while closed.
+import { debounce } from './config-for';
+import { schedule } from './diagnostics';
+import { recheckClosed } from './recheck';
+import { revalidateAll } from './document-sync';
+import { connection, documents, ws, files, checkedRoots, uriToPath, affectsWorkspace } from './session';
+
+// Watched-file events are coalesced (issue #25 item 9): each notification only notes what changed (O(1)); the work is
+// done WATCHED_COALESCE_MS after the last one (at most WATCHED_MAX_WAIT_MS after the first of a stream), and the
+// re-checks it starts run one document per turn of the event loop (a hover is answered between two), a newer batch
+// cancelling the re-checks the older one had not run yet. 20,000 notifications each re-checking every open file at
+// once left hover unanswered for seconds.
+const WATCHED_COALESCE_MS = 50;
+const WATCHED_MAX_WAIT_MS = 1000;
+let watchedPending: { all: boolean; manifests: Set<string>; since: number } | undefined;
+let watchedTimer: NodeJS.Timeout | undefined;
+
+export function registerWatchedFiles(): void {
+  connection.onDidChangeWatchedFiles((p) => {
+    files.invalidate();
+    const pending = (watchedPending ??= { all: false, manifests: new Set(), since: Date.now() });
+    // Only manifests changed (no .skewguard.yaml, localhost.yml or chart file): only the workspace's CRD index may be stale.
+    if (p?.changes?.length && p.changes.every((c) => onlyManifest(c.uri))) {
+      if (!pending.all) for (const c of p.changes) { if (pending.manifests.size >= 20000) { pending.all = true; break; } pending.manifests.add(c.uri); }
+    } else {
+      // .skewguard.yaml, a localhost.yml or a chart's file changed on disk: reload facts and re-check open files.
+      pending.all = true;
+      pending.manifests.clear();
+    }
+    if (watchedTimer) clearTimeout(watchedTimer);
+    watchedTimer = setTimeout(flushWatched, Math.max(0, Math.min(WATCHED_COALESCE_MS, pending.since + WATCHED_MAX_WAIT_MS - Date.now())));
+  });
+}
+
+function flushWatched(): void {
+  watchedTimer = undefined;
+  const pending = watchedPending;
+  watchedPending = undefined;
+  if (!pending) return;
+  files.invalidate();
+  if (pending.all) { checkedRoots.invalidate(); revalidateAll(true); return; }
+  // The CRD index is told of every changed manifest; the files are re-checked once for the whole batch (each changed
+  // CRD file re-scheduled every open file and restarted the whole closed re-check: N times the work for N files).
+  let crds = false;
+  for (const uri of pending.manifests) { const f = uriToPath(uri); if (!ws.openTexts.has(f) && ws.crdsChanged(f, undefined)) crds = true; }
+  if (crds) { for (const d of documents.all()) schedule(d, debounce()); recheckClosed(); return; }
+  // A file whose findings were published while it was not open changed on disk: its findings are checked again.
+  recheckClosed([...pending.manifests]);
+}
+
+/** A watched-file change that is a plain manifest's (not a config, localhost.yml or a Helm chart's file). */
+const onlyManifest = (uri: string) => /\.(ya?ml|json)$/i.test(uri) && !affectsWorkspace(uri) && !ws.openapiFiles.has(uriToPath(uri)) && !/\/(templates|charts)\/|\/(Chart|values)\.ya?ml$/.test(uri);
