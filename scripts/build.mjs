@@ -98,12 +98,14 @@ const rules = engine.allRules.map((r) => ({
   id: r.id, family: r.family, defaultSeverity: r.defaultSeverity, title: r.title, what: r.what, why: r.why, docsUrl: engine.docsUrl(r.id),
   ...(r.oncePerRun ? { oncePerRun: true } : {}), ...(r.plutoExitCode ? { plutoExitCode: r.plutoExitCode } : {}),
 }));
+// The families' window flags (their config sections: server/src/cli/family-flags.ts).
+const familyFlags = engine.CONFIG_SECTIONS.flatMap((c) => c.flags);
 await Promise.all([
   // dist/lsp-lint.js spawns the server, then runs dist/lsp-lint-main.js from a V8 code cache: server/src/cli/entry.ts.
   build({ ...common, entryPoints: ['server/src/cli/entry.ts'], outfile: 'dist/lsp-lint.js' }),
   build({
     ...common, entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/lsp-lint-main.js', plugins: [startupPlugin],
-    define: { ...common.define, __SKEWGUARD_RULES__: JSON.stringify(rules) },
+    define: { ...common.define, __SKEWGUARD_RULES__: JSON.stringify(rules), __SKEWGUARD_FAMILY_FLAGS__: JSON.stringify(familyFlags) },
   }),
 ]);
 for (const f of ['dist/server-main.js', 'dist/lsp-lint-main.js']) asciiOnly(path.join(root, f));

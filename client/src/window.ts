@@ -13,8 +13,10 @@ export const CHANGE_WINDOW = 'skewguard.changeWindow';
 export const OPEN_CONFIG = 'skewguard.openConfig';
 const SCHEME = 'skewguard-window';
 
-type Part = 'starlingx.release' | 'starlingx.upgradeFrom' | 'kubernetes.window' | 'kata.window' | 'kata.flavour' | 'containerd.window';
-interface Choices { releases: Array<{ release: string; tag: string; kubernetes: string[]; default: string }> }
+// The parts come from the server (skewguard/windowChoices: the core's and each family's config section, server/window-command.ts).
+type Part = string;
+interface PartSpec { part: string; label: string; detail: string; unset: string; current?: string; choices?: Array<{ label: string; detail: string }> }
+interface Choices { releases: Array<{ release: string; tag: string; kubernetes: string[]; default: string }>; parts: PartSpec[] }
 interface EditResult { path?: string; exists?: boolean; text?: string; problem?: string }
 
 export function registerWindow(context: vscode.ExtensionContext, client: () => LanguageClient | undefined, refresh: () => void, opts: { anyScheme?: boolean } = {}): { showResolved: () => Promise<void>; resolvedFor: (uri?: string) => Promise<ResolvedConfigResult | undefined> } {
@@ -87,33 +89,28 @@ export function registerWindow(context: vscode.ExtensionContext, client: () => L
 
   const changeWindow = async () => {
     const r = await resolvedFor(activeUri());
+    const c = client();
+    if (!c?.isRunning()) { void vscode.window.showWarningMessage('skewguard: the language server is not running.'); return; }
+    const choices = await c.sendRequest<Choices>('skewguard/windowChoices', {});
     // The current value of a part ("kubernetes.window") in the resolved configuration.
-    const cur = (part: string) => String(part.split('.').reduce((o: any, k) => o?.[k], r?.resolved) ?? '');
-    const parts: Array<vscode.QuickPickItem & { part: Part }> = [
-      { part: 'starlingx.release', label: 'StarlingX release', description: String(r?.resolved.starlingx?.release ?? ''), detail: 'The release whose playbooks read localhost.yml; it sets the Kubernetes upgrade path' },
-      { part: 'kubernetes.window', label: 'Kubernetes window', description: cur('kubernetes.window'), detail: 'The Kubernetes minors every file must work with, e.g. 1.29..1.32' },
-      { part: 'kata.window', label: 'Kata window', description: cur('kata.window') || 'not set', detail: 'The Kata Containers releases of the live-upgrade/rollback window, e.g. 3.2..3.32' },
-      { part: 'kata.flavour', label: 'Kata flavour', description: String(r?.resolved.kata?.flavour ?? 'from the file'), detail: 'go or runtime-rs' },
-      { part: 'containerd.window', label: 'containerd window', description: cur('containerd.window') || 'from StarlingX or Kubernetes', detail: 'containerd minors, e.g. 1.7..2.1' },
-      { part: 'starlingx.upgradeFrom', label: 'StarlingX upgrade from', description: String(r?.resolved.starlingx?.path?.[0] ?? 'no platform upgrade'), detail: 'The release the platform is upgraded from (application bundles)' },
-    ];
+    const cur = (at: string) => String(at.split('.').reduce((o: any, k) => o?.[k], r?.resolved) ?? '');
+    const parts: Array<vscode.QuickPickItem & { part: Part; spec: PartSpec }> = (choices.parts ?? []).map((spec) => (
+      { part: spec.part, spec, label: spec.label, description: cur(spec.current ?? spec.part) || spec.unset, detail: spec.detail }));
     const where = (r?.resolved.config as string | null | undefined) ? vscode.workspace.asRelativePath(r!.resolved.config as string) : '.skewguard.yaml (new, at the workspace root)';
     const which = await vscode.window.showQuickPick(parts, { title: `skewguard: Change window — written to ${where}`, placeHolder: 'Which part of the version window?' });
     if (!which) return;
     let value: string | undefined;
     if (which.part === 'starlingx.release' || which.part === 'starlingx.upgradeFrom') {
-      const c = client();
-      const choices = c?.isRunning() ? await c.sendRequest<Choices>('skewguard/windowChoices', {}) : { releases: [] };
       const pick = await vscode.window.showQuickPick(
         choices.releases.slice().reverse().map((x) => ({ label: x.release, description: x.release === which.description ? '(current)' : x.tag, detail: `Kubernetes ${x.kubernetes.join(', ')} — fresh install ${x.default}` })),
         { title: `skewguard: ${which.label}`, placeHolder: `Current: ${which.description}` },
       );
       value = pick?.label;
-    } else if (which.part === 'kata.flavour') {
-      value = (await vscode.window.showQuickPick([{ label: 'go', detail: 'The Go runtime (containerd-shim-kata-v2)' }, { label: 'runtime-rs', detail: 'The Rust runtime' }], { title: 'skewguard: Kata flavour' }))?.label;
+    } else if (which.spec.choices) {
+      value = (await vscode.window.showQuickPick(which.spec.choices.map((x) => ({ ...x })), { title: `skewguard: ${which.label}` }))?.label;
     } else {
       value = await vscode.window.showInputBox({
-        title: `skewguard: ${which.label}`, value: which.description === 'not set' ? '' : which.description, prompt: which.detail,
+        title: `skewguard: ${which.label}`, value: which.description === which.spec.unset ? '' : which.description, prompt: which.detail,
         validateInput: (v) => (/^v?\d+\.\d+(\.\d+)?(\s*\.\.\s*v?\d+\.\d+(\.\d+)?)?$/.test(v.trim()) ? undefined : 'A version or a range, e.g. 1.29..1.32'),
       });
     }

@@ -7,8 +7,7 @@ import type { Family, SeveritySetting } from '../engine/types';
 export interface Settings {
   starlingx?: { release?: string; upgradeFrom?: string };
   kubernetes?: { window?: string };
-  kata?: { window?: string; flavour?: string };
-  containerd?: { window?: string };
+  // Each family with a window of its own adds its section here (families/<id>/config.ts, module augmentation).
   rules?: Record<string, SeveritySetting>;
   files?: Record<string, Family>;
   ignore?: string[];

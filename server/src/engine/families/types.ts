@@ -7,6 +7,7 @@ import type { YamlFile } from '../parse/yaml';
 import type { Position, SourceInfo } from '../types';
 import type { Finding, Rule, RuleMeta } from '../rules/types';
 import type { FileAccess } from '../files';
+import type { ConfigSection } from '../config-core';
 
 export type Emit = (rule: RuleMeta, f: Finding) => void;
 export type Stage = <T>(name: string, fn: () => T) => T;
@@ -94,7 +95,12 @@ export interface FamilyModule<Id extends string = string> {
    */
   stepsSource?(result: AnalyzeResult): SourceInfo | undefined;
   /** What those steps are versions of, as the per-step views name them; absent: Kubernetes minors. */
-  stepsName?: 'Kata Containers' | 'Containerd' | 'StarlingX';
+  stepsName?: string;
+  /**
+   * Its part of the configuration, when its files have a window of their own (families/<id>/config.ts): the core
+   * composes .skewguard.yaml's schema, the settings, lsp-lint's flags, --print-config, the picker and status from it.
+   */
+  config?: ConfigSection;
   /** Loads the family's upstream data (cached by the loader). */
   data(): unknown;
   /**

@@ -15,7 +15,8 @@ import { rule as kubernetesSupport } from '../../rules/containerd/kubernetes-sup
 import { rule as kataRuntime } from '../../rules/containerd/kata-runtime';
 import { rule as kataConfigPath } from '../../rules/containerd/kata-config-path';
 import { rule as removedRuntime } from '../../rules/containerd/removed-runtime';
-import { kataWindowText } from '../../config';
+import { kataWindowText } from '../kata/config';
+import { containerdConfigSection } from './config';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -65,5 +66,6 @@ export const containerd: FamilyModule<'containerd'> = {
   steps: (r) => r.containerd?.window.minors,
   stepsSource: (r) => r.containerd?.window.source,
   stepsName: 'Containerd',
+  config: containerdConfigSection,
   data: containerdData,
 };

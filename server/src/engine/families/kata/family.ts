@@ -23,6 +23,7 @@ import type { Emit, Stage } from '../types';
 import type { Finding, RuleMeta } from '../../rules/types';
 import type { Faults } from '../../faults';
 import * as path from 'node:path';
+import { kataConfigSection } from './config';
 import { runtimesNaming, type KataRuntimeFact } from '../../kata/chain';
 import type { SourceInfo } from '../../types';
 
@@ -87,6 +88,7 @@ export const kataConfig: FamilyModule<'kata-config'> = {
   stepsSource: (r) => (r.config ? resolveKataWindow(r.config).source : undefined),
   steps: (r) => (r.kataCrossing ? r.kataCrossing.sides.flatMap((s) => s.window) : r.kata?.window ?? (r.config ? resolveKataWindow(r.config).window : undefined)),
   stepsName: 'Kata Containers',
+  config: kataConfigSection,
   data: kataData,
 };
 

@@ -5,7 +5,7 @@ import type { Emit, FamilyModule } from '../types';
 import { DETECT } from '../types';
 import type { Rule } from '../../rules/types';
 import { kubernetesApis } from '../../data';
-import { windowPastDataOf } from '../../config';
+import { windowPastDataOf } from '../../windows';
 import { runRule, reportSyntax } from '../core';
 import { KubernetesContext, manifestObjects, isManifestValue, isManifestLike, lifecycleRows } from './index';
 import { withOpenapi } from '../../kubernetes/openapi';
