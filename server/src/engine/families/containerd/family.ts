@@ -32,6 +32,7 @@ export const containerd: FamilyModule<'containerd'> = {
   id: 'containerd',
   title: 'containerd `config.toml`',
   modelineNames: ['containerd'],
+  serves: { files: [{ ext: '.toml' }], languages: ['toml'], patterns: ['**/*.toml'] },
   look: ({ ext }) => ({ notYaml: ext === '.toml' }),
   detect: ({ file, ext, text }) => {
     if (ext !== '.toml') return DETECT.no;

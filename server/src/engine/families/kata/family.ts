@@ -45,6 +45,7 @@ export const kataConfig: FamilyModule<'kata-config'> = {
   id: 'kata-config',
   title: 'Kata Containers `configuration.toml`',
   modelineNames: ['kata-config', 'kata'],
+  serves: { files: [{ ext: '.toml' }], languages: ['toml', 'kata-toml'] },
   // TOML is never read as YAML.
   look: ({ ext }) => ({ notYaml: ext === '.toml' }),
   detect: ({ file, ext, text }) => (ext === '.toml' && isKataConfig(file, text) ? DETECT.content : DETECT.no),

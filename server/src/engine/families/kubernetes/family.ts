@@ -175,6 +175,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
   id: 'kubernetes',
   title: 'Kubernetes manifests',
   modelineNames: ['kubernetes'],
+  serves: { files: [{ ext: '.yaml' }, { ext: '.yml' }, { ext: '.json' }], languages: ['yaml', 'json', 'jsonc'] },
   detect({ ext, text, head, yaml }) {
     if (ext === '.json') {
       if (yaml?.docs.some((d) => isManifestValue(d.value))) return DETECT.structure;
