@@ -84,6 +84,13 @@ export interface ConfigSection {
   parts: WindowPart[];
   /** The status item's words for a file whose facts (from this section's own family) name this window; undefined: none. */
   status?(facts: Record<string, unknown>, c: ResolvedConfig): string | undefined;
+  /** Its words in the workspace's one-line summary (skewguard/resolvedConfig `summary`) when set; undefined: not said. */
+  summary?(c: ResolvedConfig): string | undefined;
+  /**
+   * Fix-all holds back key-changing fixes under a default window (server/fix-window.ts): what it says for a file whose
+   * steps are this window's (FamilyModule.stepsName), e.g. "the Kata window is the default 4.1.0; set kata.window".
+   */
+  heldBack?: { stepsName: string; text(window: string): string };
 }
 
 /** A part of the window nobody chose (no command line, .skewguard.yaml, setting or workspace fact): said "(default)". */

@@ -13,7 +13,7 @@ import { setFlagsFromString } from 'node:v8';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { analyze, type AnalyzeResult } from '../engine/analyze';
 import { setParseCacheBudget } from '../engine/parse/yaml';
-import { resolveConfig, describeResolved, checkCliOverrides, type ResolvedConfig, type LoadedConfig } from '../engine/config';
+import { resolveConfig, describeResolved, checkCliOverrides, CONFIG_SECTIONS, type ResolvedConfig, type LoadedConfig } from '../engine/config';
 import { hover, complete } from '../engine/language';
 import { familyById } from '../engine/families/registry';
 import type { Diagnostic, Severity, TextEdit } from '../engine/types';
@@ -879,7 +879,7 @@ function resolvedConfigResult(p: ResolvedConfigParams): ResolvedConfigResult {
   if (p.uri) resolved.readAs = r?.result.readAs ?? readAsOnDisk(file, config) ?? null;
   const k = resolved.kubernetes as { window: string; source: { kind: string } };
   // Each part nobody chose is marked "(default)" (the status item, --print-config, Show Resolved Window).
-  const summary = `StarlingX ${config.starlingx.release.release}${mark(config.starlingx.source)} · Kubernetes ${k.window}${mark(config.kubernetes.source)}${config.kata.window ? ` · Kata ${(resolved.kata as { window: string }).window}${mark(config.kata.source)}` : ''}`;
+  const summary = `StarlingX ${config.starlingx.release.release}${mark(config.starlingx.source)} · Kubernetes ${k.window}${mark(config.kubernetes.source)}${CONFIG_SECTIONS.map((c) => c.summary?.(config)).filter(Boolean).map((x) => ` · ${x}`).join('')}`;
   return {
     resolved,
     family: r?.result.family ?? null,

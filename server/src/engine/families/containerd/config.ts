@@ -73,6 +73,7 @@ export const containerdConfigSection: ConfigSection = {
   describe: (c) => ({ window: c.containerd.window ? `${c.containerd.window.from}..${c.containerd.window.to}` : null, source: c.containerd.source ?? { kind: 'default', detail: 'from StarlingX\'s release data or the Kubernetes window, per file (containerd family)' } }),
   flags: [{ name: '--containerd-window', key: 'containerdWindow', help: '      --containerd-window <w>     containerd window of config.toml, e.g. 1.7..2.1\n' }],
   parts: [{ part: 'containerd.window', label: 'containerd window', unset: 'from StarlingX or Kubernetes', detail: 'containerd minors, e.g. 1.7..2.1' }],
+  heldBack: { stepsName: 'Containerd', text: (w) => `the containerd window is the default ${w}; set containerd.window` },
   // The facts of a containerd config (family.ts): its window as the family resolved it, and where that came from.
   status: (f) => (typeof f.containerdWindow === 'string' && f.containerdWindow ? `containerd ${f.containerdWindow}${mark(f.containerdWindowSource as { kind?: string } | undefined)}` : undefined),
 };

@@ -151,6 +151,8 @@ export const kataConfigSection: ConfigSection = {
       choices: [{ label: 'go', detail: 'The Go runtime (containerd-shim-kata-v2)' }, { label: 'runtime-rs', detail: 'The Rust runtime' }],
     },
   ],
+  summary: (c) => (c.kata.window ? `Kata ${kataWindowText(c.kata.window)}${mark(c.kata.source)}` : undefined),
+  heldBack: { stepsName: 'Kata Containers', text: (w) => `the Kata window is the default ${w}; set kata.window` },
   // The facts of a Kata configuration (families/kata/family.ts) and of a persist.json (kata-persist) name the Kata window.
   status: (f, c) => (typeof f.kataWindow === 'string' ? `Kata ${f.kataWindow}${mark(c.kata.source)}${typeof f.kataFlavour === 'string' ? ` (${f.kataFlavour})` : ''}` : undefined),
 };
