@@ -3,7 +3,9 @@
 // server/src/engine/families/crio/ and its line in families/registry.ts, nothing else), built and generated there
 // (npm run build, tsc, npm run gen:docs), and checked end to end: the lsp-lint flag and its help, the .skewguard.yaml
 // section and its validation, the editor setting in the generated package.json, a finding from lsp-lint (a named
-// file and a folder walk), --print-config, and the server's window picker entry and status text.
+// file and a folder walk), --print-config, and the server's window picker entry and status text. A toy component module
+// (item 3: a product inside manifests, its window read from the StarlingX path) is added the same way, by its module
+// in server/src/engine/components/ and its line in components/registry.ts, and shows in --print-config.
 // The toy's data (a key "removed" at 1.30) is made up for this test: it is no CRI-O fact and is never shipped.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -131,6 +133,24 @@ export const crio: FamilyModule<'crio'> = {
 };
 `;
 
+// A toy component module (issue #30 item 3): a product inside manifests whose window is read from the StarlingX path.
+const COMPONENT_TS = `// A toy component (test/add-family.test.mjs): one made-up operator version per StarlingX release on the path.
+import type { ComponentModule } from './types';
+import type { SourceInfo } from '../types';
+
+interface ToyWindow { steps: string[]; text: string; source: SourceInfo }
+declare module '../config' { interface ResolvedConfig { toyOperator?: ToyWindow } }
+
+export const toyOperator: ComponentModule<ToyWindow> = {
+  id: 'toy-operator',
+  key: 'toyOperator',
+  window: ({ starlingx, version }) => (starlingx && version?.source.kind !== 'cli'
+    ? { steps: starlingx.path.map((r) => \`toy-\${r.release}\`), text: \`StarlingX \${starlingx.path.map((r) => r.release).join('..')}\`, source: starlingx.source }
+    : undefined),
+  describe: (w) => ({ window: w.text, versions: w.steps, source: w.source }),
+};
+`;
+
 /** A copy of what the build and the generators read; node_modules, data/ and schemas/ (only read) are linked. */
 function copyTree() {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skewguard-add-family-')));
@@ -160,6 +180,13 @@ test('a toy family added by its folder and one registry line is built and served
   fs.writeFileSync(path.join(dir, 'server/src/engine/families/crio/config.ts'), CONFIG_TS);
   fs.writeFileSync(path.join(dir, 'server/src/engine/families/crio/family.ts'), FAMILY_TS);
   addRegistryLine(dir);
+  // The toy component: its module and its line in components/registry.ts.
+  fs.writeFileSync(path.join(dir, 'server/src/engine/components/toy-operator.ts'), COMPONENT_TS);
+  const creg = path.join(dir, 'server/src/engine/components/registry.ts');
+  const cbefore = fs.readFileSync(creg, 'utf8');
+  const cafter = cbefore.replace(/(export const COMPONENTS[^=]*= \[[^\]]*?)\];/, '$1, toyOperator];').replace(/(import \{ fluxComponent \} from '\.\/flux';\n)/, "$1import { toyOperator } from './toy-operator';\n");
+  assert.equal(cafter.split('\n').filter((l) => !cbefore.split('\n').includes(l)).length, 2, 'the component registry line');
+  fs.writeFileSync(creg, cafter);
   const changed = fs.readFileSync(path.join(dir, 'server/src/engine/families/registry.ts'), 'utf8').split('\n').filter((l) => !before.split('\n').includes(l));
   assert.equal(changed.length, 2, `only the registry line (its import and its entry): ${changed.join(' | ')}`);
 
@@ -213,6 +240,13 @@ test('a toy family added by its folder and one registry line is built and served
   const pc = json(run(dir, [lint, '--print-config', dropIn], { cwd: ws }));
   assert.equal(pc.crio.window, '1.28..1.31');
   assert.equal(pc.crio.source.kind, 'config');
+  // The toy component's window: read from the StarlingX path when the configuration says StarlingX, else none.
+  assert.equal(pc.toyOperator, undefined, 'no StarlingX said: no component window');
+  const stx = json(run(dir, [lint, '--print-config', '--starlingx-upgrade-from', '11.0', '--starlingx-release', '12.0', dropIn], { cwd: ws }));
+  assert.deepEqual(stx.toyOperator.versions, ['toy-11.0', 'toy-12.0']);
+  assert.equal(stx.toyOperator.window, 'StarlingX 11.0..12.0');
+  assert.equal(stx.toyOperator.source.kind, 'cli');
+  assert.ok(stx.flux, 'Flux, the other component module, still reads its window');
 
   // A bad value in the section is said at its key, and the run fails as for any invalid .skewguard.yaml.
   fs.writeFileSync(path.join(ws, '.skewguard.yaml'), 'crio:\n  window: "9.9"\n');

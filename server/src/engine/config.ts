@@ -10,7 +10,7 @@ import type { Family, SeveritySetting, SourceInfo } from './types';
 import type { PlutoRow } from './families/kubernetes';
 import type { OpenapiDoc, OpenapiMinor } from './kubernetes/openapi';
 import { checkGlob } from './glob';
-import { fluxWindowOf, type FluxWindow } from './starlingx-app/data';
+import { COMPONENTS } from './components/registry';
 
 import { SEVERITIES } from '../shared/names';
 export { CONFIG_FILENAMES } from '../shared/names';
@@ -396,11 +396,7 @@ export interface KubeWindow {
 export interface ResolvedConfig {
   /** path: the releases from starlingx.upgradeFrom to release (just [release] without one). */
   starlingx: { release: StxRelease; source: SourceInfo; path: StxRelease[] };
-  /**
-   * The Flux of the StarlingX releases on the path, when the configuration or workspace says StarlingX (a release, an
-   * upgradeFrom, or a localhost.yml) and no Flux version is given (kubernetes.components.fluxcd); else undefined.
-   */
-  flux?: FluxWindow;
+  // Each component module with a window (components/<id>.ts) adds it here (Flux: `flux`), after `starlingx`.
   kubernetes: KubeWindow;
   // Each family's section adds its window here (families/<id>/config.ts: ResolvedConfig[section]).
   rules: Record<string, SeveritySetting>;
@@ -496,13 +492,16 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
   const components = resolveComponentVersions(input);
   const fromPick = pick('starlingxUpgradeFrom');
   const path = starlingxUpgradePath(fromPick ? findStarlingxRelease(fromPick[0]) : undefined, release);
-  const fluxGiven = components.fluxcd && components.fluxcd.source.kind !== 'default';
+  // Where the configuration or the workspace says StarlingX (its upgrade path): what a component's window may be read from.
   const saysStarlingx = relFound || fromPick || input.workspace?.localhost;
-  const flux = !fluxGiven && saysStarlingx ? fluxWindowOf(path, fromPick
-    ? { kind: fromPick[1].kind, detail: `${fromPick[1].detail}: StarlingX upgrade path ${path[0].release}..${release.release}` }
-    : relFound ? { kind: relSource.kind, detail: `${relSource.detail}: StarlingX ${release.release}` }
-      : { kind: 'workspace', detail: `${input.workspace!.localhost!.path}: StarlingX ${release.release} (newest release in the data)` }) : undefined;
-  return { starlingx: { release, source: relSource, path }, flux, kubernetes, ...sections, rules, ruleSources, ignore, ignoreLayers, files, kubernetesRows, ...(kubernetesOpenapi ? { kubernetesOpenapi } : {}), components, configPath: input.config?.path, helm: resolveHelm(input, pick) } as ResolvedConfig;
+  const starlingx = saysStarlingx ? {
+    path, release, source: (fromPick
+      ? { kind: fromPick[1].kind, detail: `${fromPick[1].detail}: StarlingX upgrade path ${path[0].release}..${release.release}` }
+      : relFound ? { kind: relSource.kind, detail: `${relSource.detail}: StarlingX ${release.release}` }
+        : { kind: 'workspace', detail: `${input.workspace!.localhost!.path}: StarlingX ${release.release} (newest release in the data)` }) as SourceInfo,
+  } : undefined;
+  const componentWindows = Object.fromEntries(COMPONENTS.map((m) => [m.key, m.window({ starlingx, version: components[m.id] })]));
+  return { starlingx: { release, source: relSource, path }, ...componentWindows, kubernetes, ...sections, rules, ruleSources, ignore, ignoreLayers, files, kubernetesRows, ...(kubernetesOpenapi ? { kubernetesOpenapi } : {}), components, configPath: input.config?.path, helm: resolveHelm(input, pick) } as ResolvedConfig;
 }
 
 /** The folder of a config file path (both separators), where its relative paths start. */
@@ -526,7 +525,8 @@ function resolveHelm(input: ResolveInput, pick: <K extends keyof Overrides>(k: K
 export function describeResolved(c: ResolvedConfig): Record<string, unknown> {
   return {
     starlingx: { release: c.starlingx.release.release, source: c.starlingx.source, ...(c.starlingx.path.length > 1 ? { path: c.starlingx.path.map((r) => r.release) } : {}) },
-    ...(c.flux ? { flux: { window: c.flux.text, versions: c.flux.steps.map((s) => ({ starlingx: s.starlingx, flux: s.flux })), source: c.flux.source } } : {}),
+    // The component modules' windows (components/registry.ts), those that have one.
+    ...Object.fromEntries(COMPONENTS.flatMap((m) => ((c as unknown as Record<string, unknown>)[m.key] ? [[m.key, m.describe((c as unknown as Record<string, unknown>)[m.key])]] : []))),
     kubernetes: { window: c.kubernetes.minors.length > 1 ? `${c.kubernetes.minors[0]}..${c.kubernetes.minors[c.kubernetes.minors.length - 1]}` : c.kubernetes.minors[0], versions: c.kubernetes.patches ?? c.kubernetes.minors, source: c.kubernetes.source, pastData: windowPastDataOf(c.kubernetes.minors, c.kubernetesOpenapi) ?? null, knowledge: knowledgeOf(c) },
     components: c.components,
     ...Object.fromEntries(CONFIG_SECTIONS.map((s) => [s.section, s.describe(c)])),

@@ -115,6 +115,8 @@ export class KubernetesContext {
     readonly components: Record<string, ComponentVersionSetting> = {},
     /** The Flux of the StarlingX releases on the path: Flux rows are checked there (k8s/flux-*), not at one version. */
     readonly flux?: FluxWindow,
+    /** The components (components/registry.ts) whose window the configuration has: their rows are not checked at one version. */
+    readonly windowed?: ReadonlySet<string>,
   ) {}
 
   /** The CRD facts of this file: its own CRDs first, then the workspace's (read from the neighbours only when asked). */
@@ -275,7 +277,7 @@ export class KubernetesContext {
       // The workspace's own CRD of this group/kind is what is installed: its versions are checked (k8s/cr-*) instead.
       if (this.crdFor(o)) return undefined;
       const component = r.component!;
-      if (component === 'fluxcd' && this.flux) return undefined; // checked at each step of the Flux window instead
+      if (this.windowed?.has(component)) return undefined; // checked at each step of its window instead (its own rules)
       const setting = this.components[component];
       return { row: r, component, setting, status: setting ? statusAt(r, setting.version) : undefined };
     });
