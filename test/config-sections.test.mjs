@@ -115,3 +115,20 @@ test('no load-time import cycle runs through engine/config.ts or the family regi
   const core = cycles.filter((c) => c.some((f) => /engine\/(config|families\/registry)\.ts$/.test(f)));
   assert.deepEqual(core, [], `cycles:\n${core.map((c) => c.join(' → ')).join('\n')}`);
 });
+
+test('the server sends the picker\'s parts (the core\'s, each section\'s, in order) and the status tooltip\'s window lines from the sections', async (t) => {
+  const { LspClient, makeWorkspace, uriOf } = await import('./helpers/lsp-client.mjs');
+  const root = makeWorkspace({ '.skewguard.yaml': 'kata: { window: "3.2..3.32" }\ncontainerd: { window: "1.7..2.0" }\n' });
+  const client = new LspClient(root, {});
+  t.after(() => { client.kill(); fs.rmSync(root, { recursive: true, force: true }); });
+  await client.initialize();
+  const choices = await client.request('skewguard/windowChoices', {});
+  assert.deepEqual(choices.parts.map((p) => p.part), ['starlingx.release', 'kubernetes.window', ...sections.flatMap((c) => c.parts.map((p) => p.part)), 'starlingx.upgradeFrom']);
+  assert.deepEqual(choices.parts.find((p) => p.part === 'kata.flavour').choices.map((c) => c.label), ['go', 'runtime-rs']);
+  const uri = uriOf(path.join(root, 'etc/containerd/config.toml'));
+  await client.open(uri, 'version = 2\n', 1, 'toml');
+  const r = await client.request('skewguard/resolvedConfig', { uri });
+  assert.deepEqual(r.windows, [{ label: 'Kata', window: '3.2..3.32', source: { kind: 'config', detail: path.join(root, '.skewguard.yaml') } }]);
+  assert.match(r.summary, / · Kata 3\.2\.\.3\.32$/);
+  assert.equal(r.fileWindow, 'containerd 1.7..2.0');
+});

@@ -84,6 +84,8 @@ export interface ConfigSection {
   parts: WindowPart[];
   /** The status item's words for a file whose facts (from this section's own family) name this window; undefined: none. */
   status?(facts: Record<string, unknown>, c: ResolvedConfig): string | undefined;
+  /** Its line in the status item's tooltip when set (label, window, where it came from); undefined: no line. */
+  tooltip?(c: ResolvedConfig): { label: string; window: string; source: SourceInfo } | undefined;
   /** Its words in the workspace's one-line summary (skewguard/resolvedConfig `summary`) when set; undefined: not said. */
   summary?(c: ResolvedConfig): string | undefined;
   /**

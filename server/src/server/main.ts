@@ -886,6 +886,7 @@ function resolvedConfigResult(p: ResolvedConfigParams): ResolvedConfigResult {
     facts: r ? factsSafe(p.uri!, r.result) : undefined,
     configProblems: (loaded?.problems ?? []).map((pr) => ({ file: loaded!.path, ...lines!.positionAt(pr.range.start), message: pr.message })),
     summary,
+    windows: CONFIG_SECTIONS.flatMap((c) => { const t = c.tooltip?.(config); return t ? [t] : []; }),
     settingsProblems: normalizeSettings((p.uri && docSettings.get(p.uri)) || settings, ruleIds).problems,
     ...(p.uri ? fileStatus(r?.result.family, r ? factsSafe(p.uri, r.result) : undefined, config, ignoredFile(ws, file, config), ws.rootFor(file)) : {}),
   };

@@ -83,6 +83,8 @@ export interface ResolvedConfigResult {
   configProblems: Array<{ file: string; line: number; character: number; message: string }>;
   /** One line for a status bar. */
   summary: string;
+  /** The families' windows that are set, one tooltip line each (their config sections' `tooltip`). */
+  windows?: Array<{ label: string; window: string; source: { kind: string; detail: string } }>;
   /** Invalid editor settings for this file (left out of the resolved configuration). */
   settingsProblems?: SettingsProblem[];
 }

@@ -151,6 +151,7 @@ export const kataConfigSection: ConfigSection = {
       choices: [{ label: 'go', detail: 'The Go runtime (containerd-shim-kata-v2)' }, { label: 'runtime-rs', detail: 'The Rust runtime' }],
     },
   ],
+  tooltip: (c) => (c.kata.window ? { label: 'Kata', window: kataWindowText(c.kata.window), source: c.kata.source } : undefined),
   summary: (c) => (c.kata.window ? `Kata ${kataWindowText(c.kata.window)}${mark(c.kata.source)}` : undefined),
   heldBack: { stepsName: 'Kata Containers', text: (w) => `the Kata window is the default ${w}; set kata.window` },
   // The facts of a Kata configuration (families/kata/family.ts) and of a persist.json (kata-persist) name the Kata window.
