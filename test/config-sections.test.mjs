@@ -132,3 +132,26 @@ test('the server sends the picker\'s parts (the core\'s, each section\'s, in ord
   assert.match(r.summary, / · Kata 3\.2\.\.3\.32$/);
   assert.equal(r.fileWindow, 'containerd 1.7..2.0');
 });
+
+test('no file outside the families\' folders names a section\'s keys (its overrides, its resolved window): the core only composes them', async () => {
+  const { tsSources } = await import('./helpers/sources.mjs');
+  const keys = sections.flatMap((c) => c.flags.map((f) => f.key));
+  const names = sections.map((c) => c.section);
+  const res = [new RegExp(`\\b(${keys.join('|')})\\b`), new RegExp(`\\.(${names.join('|')})\\??\\.(window|flavour|source|flavourSource)\\b`)];
+  // A family's own places: its folder, its rules, and its data helpers in engine/<its folder's name>/ (engine/kata/ …).
+  const folders = fs.readdirSync(path.join(repoRoot, 'server/src/engine/families'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const own = (rel) => /^server\/src\/engine\/(families|rules)\//.test(rel) || folders.some((f) => rel.startsWith(`server/src/engine/${f}/`));
+  const hits = [];
+  for (const file of [...tsSources(path.join(repoRoot, 'server/src')), ...tsSources(path.join(repoRoot, 'client/src'))]) {
+    const rel = path.relative(repoRoot, file).split(path.sep).join('/');
+    if (own(rel)) continue;
+    fs.readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+      if (/^\s*(\/\/|\*|\/\*)/.test(line)) return;
+      if (res.some((re) => re.test(line))) hits.push(`${rel}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  assert.deepEqual(hits, [], hits.join('\n'));
+  // It can fail: the line server/main.ts had before the summary came from the sections.
+  assert.ok(res[1].test("${config.kata.window ? ` · Kata ${(resolved.kata as { window: string }).window}${mark(config.kata.source)}` : ''}"));
+  assert.ok(res[0].test('kataWindow: opts.kataWindow, containerdWindow: opts.containerdWindow,'));
+});
