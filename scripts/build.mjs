@@ -78,32 +78,38 @@ const startupPlugin = {
   },
 };
 
-await Promise.all([
-  build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] }),
-  // dist/server.js runs dist/server-main.js (the server) from a V8 code cache: server/src/server/entry.ts.
-  build({ ...common, entryPoints: ['server/src/server/entry.ts'], outfile: 'dist/server.js' }),
-  build({ ...common, entryPoints: ['server/src/server/main.ts'], outfile: 'dist/server-main.js', plugins: [startupPlugin] }),
-  build({ ...common, entryPoints: ['server/src/engine/index.ts'], outfile: 'dist/engine.js' }),
-  // The server's Helm rendering alone, for its tests (not packaged: the server bundles it).
-  build({ ...common, entryPoints: ['server/src/server/helm-render.ts'], outfile: 'dist/helm-render.js' }),
-  // The web extension (package.json "browser"): the client for the web extension host, the server for a web worker.
-  ...webBuilds(),
-]);
-
+// The engine first: the bundles that do not bundle it take tables from it (the rules, the families' window flags, the
+// files the families serve).
+await build({ ...common, entryPoints: ['server/src/engine/index.ts'], outfile: 'dist/engine.js' });
 // The engine just built, loaded fresh (not from a cache of an earlier build).
 const enginePath = path.join(root, 'dist/engine.js');
 delete require.cache?.[enginePath];
 const engine = require(enginePath);
+// The files the families serve (server/src/shared/served.ts): lsp-lint's walk, the clients' selector and web reads.
+const served = { __SKEWGUARD_SERVED__: JSON.stringify(engine.servedTable()) };
+await Promise.all([
+  build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'], define: { ...common.define, ...served } }),
+  // dist/server.js runs dist/server-main.js (the server) from a V8 code cache: server/src/server/entry.ts.
+  build({ ...common, entryPoints: ['server/src/server/entry.ts'], outfile: 'dist/server.js' }),
+  build({ ...common, entryPoints: ['server/src/server/main.ts'], outfile: 'dist/server-main.js', plugins: [startupPlugin], define: { ...common.define, ...served } }),
+  // The server's Helm rendering alone, for its tests (not packaged: the server bundles it).
+  build({ ...common, entryPoints: ['server/src/server/helm-render.ts'], outfile: 'dist/helm-render.js' }),
+  // The web extension (package.json "browser"): the client for the web extension host, the server for a web worker.
+  ...webBuilds(served),
+]);
+
 const rules = engine.allRules.map((r) => ({
   id: r.id, family: r.family, defaultSeverity: r.defaultSeverity, title: r.title, what: r.what, why: r.why, docsUrl: engine.docsUrl(r.id),
   ...(r.oncePerRun ? { oncePerRun: true } : {}), ...(r.plutoExitCode ? { plutoExitCode: r.plutoExitCode } : {}),
 }));
+// The families' window flags (their config sections: server/src/cli/family-flags.ts).
+const familyFlags = engine.CONFIG_SECTIONS.flatMap((c) => c.flags);
 await Promise.all([
   // dist/lsp-lint.js spawns the server, then runs dist/lsp-lint-main.js from a V8 code cache: server/src/cli/entry.ts.
   build({ ...common, entryPoints: ['server/src/cli/entry.ts'], outfile: 'dist/lsp-lint.js' }),
   build({
     ...common, entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/lsp-lint-main.js', plugins: [startupPlugin],
-    define: { ...common.define, __SKEWGUARD_RULES__: JSON.stringify(rules) },
+    define: { ...common.define, __SKEWGUARD_RULES__: JSON.stringify(rules), __SKEWGUARD_FAMILY_FLAGS__: JSON.stringify(familyFlags), ...served },
   }),
 ]);
 for (const f of ['dist/server-main.js', 'dist/lsp-lint-main.js']) asciiOnly(path.join(root, f));
@@ -142,7 +148,7 @@ function asciiOnly(file) {
  * client hands over; vscode-languageserver/node by its browser entry; Helm rendering by a stub that never runs Helm.
  * Any other Node module the server's path would reach is an error of this build (platform browser, no externals).
  */
-function webBuilds() {
+function webBuilds(served) {
   const web = { ...common, platform: 'browser', target: 'es2022', mainFields: ['browser', 'module', 'main'] };
   const shim = (f) => path.join(root, 'server/src/web/shims', f);
   const byModule = { fs: shim('fs.ts'), path: shim('path.ts'), 'fs/promises': shim('misc.ts') };
@@ -163,10 +169,10 @@ function webBuilds() {
     },
   };
   return [
-    build({ ...web, format: 'cjs', entryPoints: ['client/src/browser.ts'], outfile: 'dist/web/client.js', external: ['vscode'] }),
+    build({ ...web, format: 'cjs', entryPoints: ['client/src/browser.ts'], outfile: 'dist/web/client.js', external: ['vscode'], define: { ...common.define, ...served } }),
     build({
       ...web, format: 'iife', entryPoints: ['server/src/server/browser.ts'], outfile: 'dist/web/server.js', plugins: [plugin],
-      inject: [path.join(root, 'server/src/web/shims/globals.ts')], define: { ...common.define, __dirname: '"/__skewguard__/dist"' },
+      inject: [path.join(root, 'server/src/web/shims/globals.ts')], define: { ...common.define, ...served, __dirname: '"/__skewguard__/dist"' },
     }),
   ];
 }

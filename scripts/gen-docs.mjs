@@ -229,18 +229,33 @@ export function filesSettingFields(families) {
   };
 }
 
+/**
+ * The editor settings with the families' own (each family's config section, `packageSettings`: skewguard.kata.window,
+ * skewguard.containerd.window …) put in from the registry: any setting under a section's prefix is replaced by the
+ * section's entries, which come right after the core's Kubernetes settings, in the sections' order.
+ */
+export function withFamilySettings(properties, sections) {
+  const owned = (k) => sections.some((c) => k.startsWith(`skewguard.${c.section}.`));
+  const core = Object.entries(properties).filter(([k]) => !owned(k));
+  let at = core.findLastIndex(([k]) => k.startsWith('skewguard.kubernetes.'));
+  if (at < 0) at = core.findLastIndex(([k]) => k.startsWith('skewguard.starlingx.'));
+  const family = sections.flatMap((c) => Object.entries(c.packageSettings));
+  return Object.fromEntries([...core.slice(0, at + 1), ...family, ...core.slice(at + 1)]);
+}
+
 function updateManifest() {
   const pkgPath = path.join(repoRoot, 'package.json');
   const text = fs.readFileSync(pkgPath, 'utf8');
   const pkg = JSON.parse(text);
   const engine = createRequire(import.meta.url)(path.join(repoRoot, 'dist', 'engine.js'));
+  pkg.contributes.configuration.properties = withFamilySettings(pkg.contributes.configuration.properties, engine.CONFIG_SECTIONS);
   pkg.contributes.configuration.properties['skewguard.rules'].properties = rulesSettingProperties(engine.allRules, engine.SEVERITIES, engine.docsUrl);
   const filesSetting = pkg.contributes.configuration.properties['skewguard.files'];
   const { enum: ids, markdownDescription } = filesSettingFields(engine.families);
   filesSetting.additionalProperties.enum = ids;
   filesSetting.markdownDescription = markdownDescription;
   const next = JSON.stringify(pkg, null, 2) + '\n';
-  if (next !== text) { fs.writeFileSync(pkgPath, next); process.stdout.write('gen-docs: package.json skewguard.rules and skewguard.files updated\n'); }
+  if (next !== text) { fs.writeFileSync(pkgPath, next); process.stdout.write('gen-docs: package.json skewguard.rules, skewguard.files and the families\' window settings updated\n'); }
 }
 
 function main() {

@@ -16,6 +16,7 @@ import { documentSelector } from './selector';
 import { registerWindow } from './window';
 import { registerStatus } from './status';
 import { registerWebDocs, WEB_SHOW_DOCS } from './web-docs';
+import { anyServedExtension } from '../../server/src/shared/served';
 
 let client: LanguageClient | undefined;
 let serverWorkerNow: ServerWorker | undefined;
@@ -24,7 +25,9 @@ type ServerWorker = ConstructorParameters<typeof BrowserMessageReader>[0] & { te
 declare const Worker: new (url: string) => ServerWorker;
 
 /** Files whose contents the server may read (cross-file facts); others are listed by path only. */
-const READ = /\.(ya?ml|json|toml|tpl|tgz)$/i;
+// The extensions the families serve (engine/served.ts, put in by the build), wherever they are: read for facts.
+const READ_EXT = new Set(anyServedExtension());
+const isRead = (p: string) => { const n = p.slice(p.lastIndexOf('/') + 1); const d = n.lastIndexOf('.'); return d >= 0 && READ_EXT.has(n.slice(d).toLowerCase()); };
 /** Bounds of what is handed over: per file (the desktop server reads workspace files up to 512 KiB for facts) and in all. */
 const FILE_MAX = 512 * 1024;
 const TOTAL_MAX = 32 * 1024 * 1024;
@@ -110,7 +113,7 @@ async function serverWorker(context: vscode.ExtensionContext): Promise<ServerWor
 /** A workspace file for the server: its text (or bytes, for archives) when it may hold facts and fits the budget. */
 async function readForServer(uri: vscode.Uri, budget: { bytes: number }): Promise<WebFile> {
   const id = uri.toString();
-  if (!READ.test(uri.path) && !CONFIG_FILENAMES.some((n) => uri.path.endsWith(`/${n}`))) return { uri: id, size: 0, why: 'the web extension reads only YAML, JSON, TOML, template and .tgz files of the workspace' };
+  if (!isRead(uri.path) && !CONFIG_FILENAMES.some((n) => uri.path.endsWith(`/${n}`))) return { uri: id, size: 0, why: 'the web extension reads only YAML, JSON, TOML, template and .tgz files of the workspace' };
   try {
     // The size first: a file over the bounds is not read at all (not read whole to be dropped).
     const size = (await vscode.workspace.fs.stat(uri)).size;

@@ -2,15 +2,12 @@
 // documents) and the web client (browser.ts, any scheme: vscode-vfs on github.dev, vscode-remote, file, untitled), so
 // that a language added to one is not missed by the other.
 import type { DocumentFilter } from 'vscode-languageclient';
+import { SERVED } from '../../server/src/shared/served';
 
-const FILTERS: DocumentFilter[] = [
-  { language: 'yaml' }, { language: 'json' }, { language: 'jsonc' }, { language: 'toml' }, { language: 'kata-toml' },
-  // Helm chart templates: the `helm` language of vscode-kubernetes-tools, and helpers whatever their language.
-  { language: 'helm' }, { pattern: '**/templates/**/*.tpl' },
-  // TOML files whatever their language (none is registered without a TOML extension): containerd's config.toml and
-  // its drop-ins are recognised by the server from their content, and other TOML files are left alone there.
-  { pattern: '**/*.toml' },
-];
+// From the families' `serves` (engine/served.ts, put in by the build): their languages, then their patterns (a Helm
+// chart's `**/templates/**/*.tpl` helpers, TOML files whatever their language: containerd's config.toml and its
+// drop-ins are recognised by the server from their content, and other TOML files are left alone there).
+const FILTERS: DocumentFilter[] = [...SERVED.languages.map((language) => ({ language })), ...SERVED.patterns.map((pattern) => ({ pattern }))];
 
 /** The filters on `scheme` (every scheme when not given); on file:, untitled YAML documents too. */
 export function documentSelector(scheme?: 'file'): DocumentFilter[] {

@@ -33,7 +33,8 @@ export function registerStatus(
     }
     md.appendMarkdown(`- StarlingX **${s.release}** — ${s.source.kind}: ${s.source.detail}\n`);
     md.appendMarkdown(`- Kubernetes **${k.window}** (${(k.versions as string[]).join(', ')}) — ${k.source.kind}: ${k.source.detail}\n`);
-    if (r.resolved.kata.window) md.appendMarkdown(`- Kata **${r.resolved.kata.window}** — ${r.resolved.kata.source.kind}: ${r.resolved.kata.source.detail}\n`);
+    // The families' own windows that are set (their config sections, sent by the server).
+    for (const w of r.windows ?? []) md.appendMarkdown(`- ${w.label} **${w.window}** — ${w.source.kind}: ${w.source.detail}\n`);
     // Which family read the file and why (the same answer as --print-config's readAs and the first line's hover).
     const readAs = r.resolved.readAs as { family: string | null; by: string; why: string } | null | undefined;
     if (readAs?.family) md.appendMarkdown(`- Read as **${escapeMd(readAs.family)}** (by ${escapeMd(readAs.by)}) — ${escapeMd(readAs.why)}\n`);

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import {
   ResolvedConfigRequest, WindowChoicesRequest, WindowEditRequest,
-  type ResolvedConfigParams, type ResolvedConfigResult, type WindowChoicesResult, type WindowEditParams, type WindowEditResult, type WindowPart,
+  type ResolvedConfigParams, type ResolvedConfigResult, type WindowChoicesResult, type WindowEditParams, type WindowEditResult, type WindowPart, type WindowPartSpec,
 } from '../../server/src/shared/protocol';
 
 export const WINDOW_MENU = 'skewguard.windowMenu';
@@ -87,33 +87,28 @@ export function registerWindow(context: vscode.ExtensionContext, client: () => L
 
   const changeWindow = async () => {
     const r = await resolvedFor(activeUri());
+    const c = client();
+    if (!c?.isRunning()) { void vscode.window.showWarningMessage('skewguard: the language server is not running.'); return; }
+    const choices = await c.sendRequest<WindowChoicesResult>(WindowChoicesRequest, {});
     // The current value of a part ("kubernetes.window") in the resolved configuration.
-    const cur = (part: string) => String(part.split('.').reduce((o: any, k) => o?.[k], r?.resolved) ?? '');
-    const parts: Array<vscode.QuickPickItem & { part: WindowPart }> = [
-      { part: 'starlingx.release', label: 'StarlingX release', description: String(r?.resolved.starlingx?.release ?? ''), detail: 'The release whose playbooks read localhost.yml; it sets the Kubernetes upgrade path' },
-      { part: 'kubernetes.window', label: 'Kubernetes window', description: cur('kubernetes.window'), detail: 'The Kubernetes minors every file must work with, e.g. 1.29..1.32' },
-      { part: 'kata.window', label: 'Kata window', description: cur('kata.window') || 'not set', detail: 'The Kata Containers releases of the live-upgrade/rollback window, e.g. 3.2..3.32' },
-      { part: 'kata.flavour', label: 'Kata flavour', description: String(r?.resolved.kata?.flavour ?? 'from the file'), detail: 'go or runtime-rs' },
-      { part: 'containerd.window', label: 'containerd window', description: cur('containerd.window') || 'from StarlingX or Kubernetes', detail: 'containerd minors, e.g. 1.7..2.1' },
-      { part: 'starlingx.upgradeFrom', label: 'StarlingX upgrade from', description: String(r?.resolved.starlingx?.path?.[0] ?? 'no platform upgrade'), detail: 'The release the platform is upgraded from (application bundles)' },
-    ];
+    const cur = (at: string) => String(at.split('.').reduce((o: any, k) => o?.[k], r?.resolved) ?? '');
+    const parts: Array<vscode.QuickPickItem & { part: WindowPart; spec: WindowPartSpec }> = (choices.parts ?? []).map((spec) => (
+      { part: spec.part, spec, label: spec.label, description: cur(spec.current ?? spec.part) || spec.unset, detail: spec.detail }));
     const where = (r?.resolved.config as string | null | undefined) ? vscode.workspace.asRelativePath(r!.resolved.config as string) : '.skewguard.yaml (new, at the workspace root)';
     const which = await vscode.window.showQuickPick(parts, { title: `skewguard: Change window — written to ${where}`, placeHolder: 'Which part of the version window?' });
     if (!which) return;
     let value: string | undefined;
     if (which.part === 'starlingx.release' || which.part === 'starlingx.upgradeFrom') {
-      const c = client();
-      const choices = c?.isRunning() ? await c.sendRequest<WindowChoicesResult>(WindowChoicesRequest, {}) : { releases: [] };
       const pick = await vscode.window.showQuickPick(
         choices.releases.slice().reverse().map((x) => ({ label: x.release, description: x.release === which.description ? '(current)' : x.tag, detail: `Kubernetes ${x.kubernetes.join(', ')} — fresh install ${x.default}` })),
         { title: `skewguard: ${which.label}`, placeHolder: `Current: ${which.description}` },
       );
       value = pick?.label;
-    } else if (which.part === 'kata.flavour') {
-      value = (await vscode.window.showQuickPick([{ label: 'go', detail: 'The Go runtime (containerd-shim-kata-v2)' }, { label: 'runtime-rs', detail: 'The Rust runtime' }], { title: 'skewguard: Kata flavour' }))?.label;
+    } else if (which.spec.choices) {
+      value = (await vscode.window.showQuickPick(which.spec.choices.map((x) => ({ ...x })), { title: `skewguard: ${which.label}` }))?.label;
     } else {
       value = await vscode.window.showInputBox({
-        title: `skewguard: ${which.label}`, value: which.description === 'not set' ? '' : which.description, prompt: which.detail,
+        title: `skewguard: ${which.label}`, value: which.description === which.spec.unset ? '' : which.description, prompt: which.detail,
         validateInput: (v) => (/^v?\d+\.\d+(\.\d+)?(\s*\.\.\s*v?\d+\.\d+(\.\d+)?)?$/.test(v.trim()) ? undefined : 'A version or a range, e.g. 1.29..1.32'),
       });
     }

@@ -8,20 +8,14 @@ import { gitignoreMatcher } from '../engine/glob';
 import picomatch from 'picomatch';
 import { ALWAYS_SKIPPED_FOLDERS, CONFIG_FILENAMES } from '../shared/names';
 import { isWithin } from '../shared/within';
+import { isServedPath } from '../shared/served';
 
-export const SERVED_EXTENSIONS = new Set(['.yml', '.yaml', '.json', '.toml']);
 /**
- * Whether a folder walk opens the file: the served extensions, plus a Helm chart's template helpers (`.tpl` under a
- * `templates/` folder) and packaged dependencies (`.tgz` in a `charts/` folder; the server reads the archive itself).
+ * Whether a folder walk opens the file: the extensions the families serve (their `serves`, composed by
+ * engine/served.ts and put in by the build), e.g. a Helm chart's template helpers only under a `templates/` folder
+ * and its packaged dependencies only in a `charts/` folder (the server reads the archive itself).
  */
-export function isServedFile(abs: string): boolean {
-  const ext = path.extname(abs).toLowerCase();
-  if (SERVED_EXTENSIONS.has(ext)) return true;
-  const parts = abs.split(/[\\/]/);
-  if (ext === '.tpl') return parts.slice(0, -1).includes('templates');
-  if (ext === '.tgz') return parts[parts.length - 2] === 'charts';
-  return false;
-}
+export const isServedFile = (abs: string): boolean => isServedPath(abs);
 const ALWAYS_SKIPPED = new Set(ALWAYS_SKIPPED_FOLDERS);
 const CONFIG_NAMES = new Set(CONFIG_FILENAMES);
 

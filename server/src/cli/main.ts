@@ -18,6 +18,7 @@ import type { InitializationOptions } from '../shared/protocol';
 import { normalizeKubernetesVersion } from '../engine/versions';
 import type { SeveritySetting } from '../engine/types';
 import { ruleIds, allRules } from './rule-meta';
+import { familyFlag, familyFlagsHelp } from './family-flags';
 import { SEVERITIES } from '../shared/names';
 import { MAX_FILE_BYTES } from '../shared/limits';
 import { VERSION } from '../shared/version';
@@ -51,10 +52,7 @@ Options:
       --kubernetes-version <v>    one target version (Pluto's --target-versions k8s=v1.25.0): the window v..v
       --kubernetes-openapi <minor>=<file>  judge that Kubernetes minor from your cluster's OpenAPI document
                                   (kubectl get --raw /openapi/v2 > file), even past the shipped data; repeatable
-      --kata-window <w>           Kata window, e.g. 3.2..3.32 or "3.20 (go)..4.1 (runtime-rs)"
-      --kata-flavour <go|runtime-rs>  Kata runtime flavour (also --kata-flavor)
-      --containerd-window <w>     containerd window of config.toml, e.g. 1.7..2.1
-      --rule <id>=<severity>      set a rule's severity (error|warning|info|hint|off); repeatable
+${familyFlagsHelp()}      --rule <id>=<severity>      set a rule's severity (error|warning|info|hint|off); repeatable
       --component-versions <c=v,…>  versions of CRD-providing components whose API rows are checked at them,
                                   e.g. cert-manager=1.5,istio=1.11 (default: Pluto's default target per component)
       --exit-codes <default|pluto>  pluto: exit 3 when an API is removed, 2 when one is deprecated (as Pluto does)
@@ -112,9 +110,8 @@ interface Options {
   kubernetesWindow?: string;
   componentVersions?: Record<string, string>;
   kubernetesOpenapi?: Record<string, string>;
-  kataWindow?: string;
-  kataFlavour?: string;
-  containerdWindow?: string;
+  /** The families' window flags (cli/family-flags.ts), by their Overrides key. */
+  family: Record<string, string>;
   rules: Record<string, SeveritySetting>;
   maxWarnings: number;
   exitCodes: 'default' | 'pluto';
@@ -140,7 +137,7 @@ interface Options {
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): Options | 'help' | 'version' {
-  const o: Options = { format: 'stylish', rules: {}, maxWarnings: -1, exitCodes: 'default', fix: false, stdin: false, printConfig: false, color: !!process.stdout.isTTY && !process.env.NO_COLOR, noIgnore: false, helmRender: false, allowUnchecked: false, timeout: 60, paths: [], compare: false };
+  const o: Options = { format: 'stylish', family: {}, rules: {}, maxWarnings: -1, exitCodes: 'default', fix: false, stdin: false, printConfig: false, color: !!process.stdout.isTTY && !process.env.NO_COLOR, noIgnore: false, helmRender: false, allowUnchecked: false, timeout: 60, paths: [], compare: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--') { for (const a of argv.slice(i + 1)) o.paths.push(a); break; }
     let a = argv[i];
@@ -196,17 +193,6 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
         if (v !== 'default' && v !== 'pluto') throw new UsageError('--exit-codes takes default or pluto');
         o.exitCodes = v; break;
       }
-      case '--kata-window': {
-        o.kataWindow = val(); break;
-      }
-      case '--containerd-window': {
-        o.containerdWindow = val(); break;
-      }
-      case '--kata-flavour': case '--kata-flavor': {
-        const f = val();
-        if (f !== 'go' && f !== 'runtime-rs') throw new UsageError(`--kata-flavour must be go or runtime-rs`);
-        o.kataFlavour = f; break;
-      }
       case '--rule': {
         const m = /^([^=]+)=(\w+)$/.exec(val());
         if (!m) throw new UsageError('--rule takes <rule-id>=<severity>');
@@ -246,9 +232,17 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
       }
       case '--no-color': o.color = false; break;
       case '--color': o.color = true; break;
-      default:
+      default: {
+        // A family's window flag (its config section): checked against the data by the server (cliProblems).
+        const ff = familyFlag(a);
+        if (ff) {
+          const v = val();
+          if (ff.values && !ff.values.includes(v)) throw new UsageError(ff.invalid ?? `${ff.name} takes ${ff.values.join(' or ')}`);
+          o.family[ff.key] = v; break;
+        }
         if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${printable(showArg(a))}`);
         if (a === '-') o.stdin = true; else o.paths.push(a);
+      }
     }
   }
   if (o.stdin && o.fix) throw new UsageError('--fix cannot be used with standard input');
@@ -368,7 +362,7 @@ async function main(argv: string[]): Promise<number> {
     cli: {
       configPath: opts.config, starlingxRelease: opts.starlingxRelease, starlingxUpgradeFrom: opts.starlingxUpgradeFrom, kubernetesWindow: opts.kubernetesWindow, componentVersions: opts.componentVersions,
       ...(opts.kubernetesOpenapi ? { kubernetesOpenapi: opts.kubernetesOpenapi } : {}),
-      kataWindow: opts.kataWindow, kataFlavour: opts.kataFlavour, containerdWindow: opts.containerdWindow, rules: opts.rules,
+      ...opts.family, rules: opts.rules,
       ...(opts.helmRender ? { helmRender: true } : {}), ...(opts.helmPath ? { helmPath: opts.helmPath } : {}), ...extraRoots(opts.paths, cwd), helmJobs: opts.jobs, ...(opts.noIgnore ? { noIgnore: true } : {}),
       // A render must end (and be said) before lsp-lint's stall timer would give up on the server.
       helmTimeoutMs: Math.min(30_000, Math.round(opts.timeout * 800)),

@@ -4,22 +4,30 @@
 import type { ErrorObject } from 'ajv';
 import { parseYaml, type OffsetRange } from './parse/yaml';
 import { didYouMean, own } from './text';
-import { parseRange, minorsBetween, compareVersions, minorOf, normalizeKubernetesVersion } from './versions';
+import { parseRange, minorsBetween, compareVersions, normalizeKubernetesVersion } from './versions';
 import { findStarlingxRelease, newestStarlingxRelease, starlingxReleases, kubernetesApis, type StxRelease } from './data';
 import type { Family, SeveritySetting, SourceInfo } from './types';
 import type { PlutoRow } from './families/kubernetes';
 import type { OpenapiDoc, OpenapiMinor } from './families/kubernetes/data/openapi';
-import { checkKataWindowSpec, parseKataWindowSpec, isSpec, type KataWindowSpec } from './families/kata-config/data/window';
-import { containerdWindow, containerdMinors } from './families/containerd/data';
 import { checkGlob } from './glob';
-import { fluxWindowOf, type FluxWindow } from './families/starlingx-app/data';
+import { COMPONENTS } from './components/registry';
 
 import { SEVERITIES } from '../shared/names';
 export { CONFIG_FILENAMES } from '../shared/names';
 export { SEVERITIES };
-// The family ids come from the registry (families/registry.ts), which imports the families, some of which import
-// this module: read them when used (the getter below), not while the modules load.
-import { FAMILIES } from './families/registry';
+// The families' config sections (families/<id>/config.ts) come from the registry; no family imports this module at
+// run time (they import config-core.ts), so the registry is loaded before the schema below is built.
+import { FAMILIES, families } from './families/registry';
+import type { ConfigSection, ValueProblem } from './config-core';
+import { windowPastDataOf, knowledgeOf, windowFromStarlingx } from './windows';
+export { windowPastDataOf, starlingxPath, windowFromStarlingx, type WindowPastData } from './windows';
+export type { ValueProblem } from './config-core';
+
+/** The families' config sections, in their order (after the Kubernetes window), ties by the registry's. */
+export const CONFIG_SECTIONS: readonly ConfigSection[] = families
+  .flatMap((f) => ((f as { config?: ConfigSection }).config ? [(f as { config?: ConfigSection }).config!] : []))
+  .map((c, i) => [c, i] as const).sort((a, b) => a[0].order - b[0].order || a[1] - b[1]).map(([c]) => c);
+const sectionSchemas = Object.fromEntries(CONFIG_SECTIONS.map((c) => [c.section, c.schema]));
 
 export const configSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -77,24 +85,7 @@ export const configSchema = {
         },
       },
     },
-    kata: {
-      type: 'object', additionalProperties: false,
-      properties: {
-        window: {
-          type: 'string',
-          description: 'Kata Containers releases in the live-upgrade/rollback window, e.g. "3.2..3.32". A release may carry its runtime '
-            + 'flavour: "3.20 (go)..4.1 (runtime-rs)" checks each configuration with the Go runtime at 3.20.0 … 4.0.x and with '
-            + 'runtime-rs at 4.1.x (a window whose two ends have one flavour sets kata.flavour).',
-        },
-        flavour: { enum: ['go', 'runtime-rs'], description: 'Kata runtime flavour: go or runtime-rs.' },
-      },
-    },
-    containerd: {
-      type: 'object', additionalProperties: false,
-      properties: {
-        window: { type: 'string', description: 'containerd minors in the upgrade/rollback window of containerd\'s config.toml, e.g. "1.7..2.1".' },
-      },
-    },
+    ...sectionSchemas,
     rules: {
       type: 'object', description: 'Rule severities by rule id.',
       additionalProperties: { enum: SEVERITIES },
@@ -102,7 +93,7 @@ export const configSchema = {
     ignore: { type: 'array', items: { type: 'string' }, description: 'Glob patterns (gitignore syntax) of files not to check.' },
     files: {
       type: 'object', description: 'Associates glob patterns with a file family.',
-      additionalProperties: { get enum(): readonly Family[] { return FAMILIES; } },
+      additionalProperties: { enum: FAMILIES },
     },
     helm: {
       type: 'object', additionalProperties: false,
@@ -119,14 +110,12 @@ export const configSchema = {
   },
 } as const;
 
+/** The layers' values (CLI flags, .skewguard.yaml, editor settings); each family's config.ts adds its own keys. */
 export interface Overrides {
   starlingxRelease?: string;
   /** StarlingX release the platform is upgraded from: the releases from it to starlingxRelease are the path. */
   starlingxUpgradeFrom?: string;
   kubernetesWindow?: string;
-  kataWindow?: string;
-  kataFlavour?: string;
-  containerdWindow?: string;
   rules?: Record<string, SeveritySetting>;
   ignore?: string[];
   files?: Record<string, Family>;
@@ -151,8 +140,6 @@ export interface Overrides {
 export interface ConfigProblem { message: string; range: OffsetRange }
 export interface LoadedConfig { path: string; text: string; overrides: Overrides; problems: ConfigProblem[] }
 
-/** A problem in a configuration value, at a path of keys ("at" says whether the key or the value is wrong). */
-export interface ValueProblem { message: string; path: Array<string | number>; at: 'key' | 'value' | 'root' }
 
 const validators = new WeakMap<object, ((v: unknown) => boolean) & { errors?: ErrorObject[] | null }>();
 
@@ -236,17 +223,11 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
     if (err) problems.push({ message: err, path: ['kubernetes', 'window'], at: 'value' });
     else overrides.kubernetesWindow = kw;
   }
-  const kk = str(value.kata?.window);
-  if (kk !== undefined && ok('kata.window')) {
-    const err = checkKataWindow(kk);
-    if (err) problems.push({ message: err, path: ['kata', 'window'], at: 'value' });
-    else overrides.kataWindow = kk;
-  }
-  const cw = str(value.containerd?.window);
-  if (cw !== undefined && ok('containerd.window')) {
-    const err = checkContainerdWindow(cw);
-    if (err) problems.push({ message: err, path: ['containerd', 'window'], at: 'value' });
-    else overrides.containerdWindow = cw;
+  // The families' sections (their windows), each from its own folder.
+  for (const c of CONFIG_SECTIONS) {
+    if (!(schema as any).properties?.[c.section]) continue;
+    const part = value[c.section];
+    c.validate(part && typeof part === 'object' && !Array.isArray(part) ? part : undefined, { ok, overrides, problems, has: (k) => !!(schema as any).properties?.[c.section]?.properties?.[k] });
   }
   if (Array.isArray(value.kubernetes?.additionalVersions) && ok('kubernetes.additionalVersions')) {
     // A row's versions must be in lifecycle order; a row that is not is reported and left out (it would make every
@@ -283,7 +264,6 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
     }
     if (Object.keys(out).length) overrides.componentVersions = out;
   }
-  if (value.kata?.flavour && ok('kata.flavour')) overrides.kataFlavour = value.kata.flavour;
   if (value.rules && typeof value.rules === 'object' && !Array.isArray(value.rules)) {
     overrides.rules = {};
     for (const [id, sev] of Object.entries(value.rules as Record<string, unknown>)) {
@@ -372,22 +352,7 @@ export function checkKubernetesWindow(s: string): string | undefined {
   return undefined;
 }
 
-/** Returns an error message for a Kata window that is malformed or names no known release. */
-export function checkKataWindow(s: string): string | undefined {
-  // Releases may carry their flavour ("3.20 (go)..4.1 (runtime-rs)"): engine/kata/window.ts.
-  return checkKataWindowSpec(s);
-}
 
-/** Returns an error message for a containerd window that is malformed or names no containerd minor of the data. */
-export function checkContainerdWindow(s: string): string | undefined {
-  const r = parseRange(s);
-  if (!r) return `containerd.window "${s}" is not a containerd minor or range such as "1.7..2.1"`;
-  if (!containerdWindow(r.from, r.to).length) {
-    const ms = containerdMinors();
-    return `containerd window "${s}" holds no containerd minor of the data (it knows ${ms[0]} … ${ms[ms.length - 1]})`;
-  }
-  return undefined;
-}
 
 /**
  * The problems of lsp-lint's window and version flags, with the messages lsp-lint prints as usage errors. The
@@ -407,10 +372,7 @@ export function checkCliOverrides(cli: Overrides): string[] {
     const err = checkComponentVersion(name, v);
     if (err) out.push(`--component-versions ${name}: ${err}`);
   }
-  const kata = cli.kataWindow !== undefined ? checkKataWindow(cli.kataWindow) : undefined;
-  if (kata) out.push(kata);
-  const ctr = cli.containerdWindow !== undefined ? checkContainerdWindow(cli.containerdWindow) : undefined;
-  if (ctr) out.push(`--containerd-window: ${ctr}`);
+  for (const c of CONFIG_SECTIONS) out.push(...c.checkCli(cli));
   return out;
 }
 
@@ -419,8 +381,7 @@ export function checkCliOverrides(cli: Overrides): string[] {
 export interface WorkspaceFacts {
   /** A StarlingX localhost.yml found in the workspace and what it says. */
   localhost?: { path: string; kubernetesVersion?: string; note?: string };
-  /** kata-deploy's image tags in the workspace (its DaemonSet or Helm values): the Kata window when none is configured. */
-  kataDeploy?: { path: string; tags: string[] };
+  // A family adds the facts its window is found from (families/<id>/config.ts).
 }
 
 export interface KubeWindow {
@@ -431,19 +392,13 @@ export interface KubeWindow {
   source: SourceInfo;
 }
 
+/** The resolved configuration; each family's config.ts adds its part (module augmentation). */
 export interface ResolvedConfig {
   /** path: the releases from starlingx.upgradeFrom to release (just [release] without one). */
   starlingx: { release: StxRelease; source: SourceInfo; path: StxRelease[] };
-  /**
-   * The Flux of the StarlingX releases on the path, when the configuration or workspace says StarlingX (a release, an
-   * upgradeFrom, or a localhost.yml) and no Flux version is given (kubernetes.components.fluxcd); else undefined.
-   */
-  flux?: FluxWindow;
+  // Each component module with a window (components/<id>.ts) adds it here (Flux: `flux`), after `starlingx`.
   kubernetes: KubeWindow;
-  /** window: its ends, each with the flavour written after it ("3.20 (go)..4.1 (runtime-rs)"), engine/kata/window.ts. */
-  kata: { window?: KataWindowSpec; flavour?: string; source: SourceInfo; flavourSource?: SourceInfo };
-  /** The containerd window when configured (else the containerd family derives it from StarlingX or the Kubernetes window). */
-  containerd: { window?: { from: string; to: string }; source?: SourceInfo };
+  // Each family's section adds its window here (families/<id>/config.ts: ResolvedConfig[section]).
   rules: Record<string, SeveritySetting>;
   ruleSources: Record<string, SourceInfo>;
   ignore: string[];
@@ -482,29 +437,6 @@ export interface ResolveInput {
   workspace?: WorkspaceFacts;
 }
 
-/** The upgrade path of a StarlingX release from `start` to its newest version, one minor at a time, newest patch of each minor. */
-export function starlingxPath(rel: StxRelease, start: string): string[] {
-  const versions = rel.kubernetes.map((k) => k.version);
-  const startMinor = minorOf(start);
-  const bestPerMinor = new Map<string, string>();
-  for (const v of versions) {
-    const m = minorOf(v)!;
-    if (!bestPerMinor.has(m) || compareVersions(v, bestPerMinor.get(m)!) > 0) bestPerMinor.set(m, v);
-  }
-  const path = [start];
-  for (const [m, v] of [...bestPerMinor].sort((a, b) => compareVersions(a[0], b[0]))) {
-    if (startMinor && compareVersions(m, startMinor) > 0) path.push(v);
-  }
-  return path;
-}
-
-export function windowFromStarlingx(rel: StxRelease, kubernetesVersion: string | undefined, source: SourceInfo): KubeWindow {
-  const shipped = rel.kubernetes.map((k) => k.version);
-  const v = kubernetesVersion === undefined ? undefined : normalizeKubernetesVersion(kubernetesVersion);
-  const start = v && shipped.includes(v) ? v : rel.default;
-  const patches = starlingxPath(rel, start);
-  return { minors: patches.map((p) => minorOf(p)!), patches, source };
-}
 
 export function resolveConfig(input: ResolveInput): ResolvedConfig {
   const layers: Array<[Overrides | undefined, SourceInfo]> = [
@@ -536,12 +468,8 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
     kubernetes = windowFromStarlingx(release, undefined, { kind: 'default', detail: `StarlingX ${release.release} default Kubernetes ${release.default} to its newest version` });
   }
 
-  // No configured window: kata-deploy's image tag(s) in the workspace, as localhost.yml sets the Kubernetes window. Read
-  // only when a Kata file asks (the workspace walk is not done for the files of the other families).
-  const kata = resolveKata(pick('kataWindow'), pick('kataFlavour'), () => kataDeployWindow(input.workspace?.kataDeploy));
-
-  const ctrW = pick('containerdWindow');
-  const containerd = { window: ctrW ? parseRange(ctrW[0]) : undefined, source: ctrW?.[1] };
+  // The families' windows, each resolved by its section (a window found in the workspace is read when first asked for).
+  const sections = Object.fromEntries(CONFIG_SECTIONS.map((c) => [c.section, c.resolve({ pick, workspace: input.workspace })]));
 
   const rules: Record<string, SeveritySetting> = {};
   const ruleSources: Record<string, SourceInfo> = {};
@@ -564,13 +492,16 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
   const components = resolveComponentVersions(input);
   const fromPick = pick('starlingxUpgradeFrom');
   const path = starlingxUpgradePath(fromPick ? findStarlingxRelease(fromPick[0]) : undefined, release);
-  const fluxGiven = components.fluxcd && components.fluxcd.source.kind !== 'default';
+  // Where the configuration or the workspace says StarlingX (its upgrade path): what a component's window may be read from.
   const saysStarlingx = relFound || fromPick || input.workspace?.localhost;
-  const flux = !fluxGiven && saysStarlingx ? fluxWindowOf(path, fromPick
-    ? { kind: fromPick[1].kind, detail: `${fromPick[1].detail}: StarlingX upgrade path ${path[0].release}..${release.release}` }
-    : relFound ? { kind: relSource.kind, detail: `${relSource.detail}: StarlingX ${release.release}` }
-      : { kind: 'workspace', detail: `${input.workspace!.localhost!.path}: StarlingX ${release.release} (newest release in the data)` }) : undefined;
-  return { starlingx: { release, source: relSource, path }, flux, kubernetes, kata, containerd, rules, ruleSources, ignore, ignoreLayers, files, kubernetesRows, ...(kubernetesOpenapi ? { kubernetesOpenapi } : {}), components, configPath: input.config?.path, helm: resolveHelm(input, pick) };
+  const starlingx = saysStarlingx ? {
+    path, release, source: (fromPick
+      ? { kind: fromPick[1].kind, detail: `${fromPick[1].detail}: StarlingX upgrade path ${path[0].release}..${release.release}` }
+      : relFound ? { kind: relSource.kind, detail: `${relSource.detail}: StarlingX ${release.release}` }
+        : { kind: 'workspace', detail: `${input.workspace!.localhost!.path}: StarlingX ${release.release} (newest release in the data)` }) as SourceInfo,
+  } : undefined;
+  const componentWindows = Object.fromEntries(COMPONENTS.map((m) => [m.key, m.window({ starlingx, version: components[m.id] })]));
+  return { starlingx: { release, source: relSource, path }, ...componentWindows, kubernetes, ...sections, rules, ruleSources, ignore, ignoreLayers, files, kubernetesRows, ...(kubernetesOpenapi ? { kubernetesOpenapi } : {}), components, configPath: input.config?.path, helm: resolveHelm(input, pick) } as ResolvedConfig;
 }
 
 /** The folder of a config file path (both separators), where its relative paths start. */
@@ -594,11 +525,11 @@ function resolveHelm(input: ResolveInput, pick: <K extends keyof Overrides>(k: K
 export function describeResolved(c: ResolvedConfig): Record<string, unknown> {
   return {
     starlingx: { release: c.starlingx.release.release, source: c.starlingx.source, ...(c.starlingx.path.length > 1 ? { path: c.starlingx.path.map((r) => r.release) } : {}) },
-    ...(c.flux ? { flux: { window: c.flux.text, versions: c.flux.steps.map((s) => ({ starlingx: s.starlingx, flux: s.flux })), source: c.flux.source } } : {}),
+    // The component modules' windows (components/registry.ts), those that have one.
+    ...Object.fromEntries(COMPONENTS.flatMap((m) => ((c as unknown as Record<string, unknown>)[m.key] ? [[m.key, m.describe((c as unknown as Record<string, unknown>)[m.key])]] : []))),
     kubernetes: { window: c.kubernetes.minors.length > 1 ? `${c.kubernetes.minors[0]}..${c.kubernetes.minors[c.kubernetes.minors.length - 1]}` : c.kubernetes.minors[0], versions: c.kubernetes.patches ?? c.kubernetes.minors, source: c.kubernetes.source, pastData: windowPastDataOf(c.kubernetes.minors, c.kubernetesOpenapi) ?? null, knowledge: knowledgeOf(c) },
     components: c.components,
-    kata: { window: c.kata.window ? kataWindowText(c.kata.window) : null, flavour: c.kata.flavour ?? null, source: c.kata.source },
-    containerd: { window: c.containerd.window ? `${c.containerd.window.from}..${c.containerd.window.to}` : null, source: c.containerd.source ?? { kind: 'default', detail: 'from StarlingX\'s release data or the Kubernetes window, per file (containerd family)' } },
+    ...Object.fromEntries(CONFIG_SECTIONS.map((s) => [s.section, s.describe(c)])),
     rules: Object.fromEntries(Object.entries(c.rules).map(([k, v]) => [k, { severity: v, source: c.ruleSources[k] }])),
     ignore: c.ignore,
     files: c.files,
@@ -609,44 +540,6 @@ export function describeResolved(c: ResolvedConfig): Record<string, unknown> {
 
 // ---- the Kubernetes window and the lifecycle data (k8s/window-past-data) ----
 
-export interface WindowPastData {
-  /** Newest minor the API lifecycle data knows. */
-  knownUpTo: string;
-  asOf: string;
-  /** Window minors newer than knownUpTo: the data cannot vouch for them. */
-  steps: string[];
-  /** Removals the data has for those steps anyway (announced upstream), "apiVersion in minor". */
-  announced: string[];
-}
-
-/** Where each minor of the window (and each minor with a document) is judged from, for --print-config. */
-function knowledgeOf(c: ResolvedConfig): Record<string, string> {
-  const data = kubernetesApis();
-  const knownUpTo = data.minors[data.minors.length - 1];
-  const out: Record<string, string> = {};
-  const docs = c.kubernetesOpenapi ?? {};
-  for (const m of [...new Set([...c.kubernetes.minors, ...Object.keys(docs)])].sort(compareVersions)) {
-    const d = docs[m];
-    out[m] = d ? `openapi file ${d.file} (${d.origin}): the kinds it serves; fields ${compareVersions(m, knownUpTo) > 0 ? 'not checked' : 'from the shipped data'}`
-      : compareVersions(m, knownUpTo) > 0 ? `not known: past the shipped data (it knows Kubernetes up to ${knownUpTo})`
-        : `shipped data (data/kubernetes/api-lifecycle.json as of ${data.asOf}, data/kubernetes/fields/fields.json)`;
-  }
-  return out;
-}
-
-/** The steps of a window the shipped lifecycle data does not know (a minor with the user's OpenAPI document is known); undefined when it knows them all. */
-export function windowPastDataOf(minors: string[], openapi?: Readonly<Record<string, unknown>>): WindowPastData | undefined {
-  const data = kubernetesApis();
-  const knownUpTo = data.minors[data.minors.length - 1];
-  const newer = (a: string, b: string) => compareVersions(a, b) > 0;
-  const steps = minors.filter((m) => newer(m, knownUpTo) && !openapi?.[m]);
-  if (!steps.length) return undefined;
-  const announced = [...new Set(data.apis
-    .filter((r) => (r.component ?? 'k8s') === 'k8s' && r.removed && steps.includes(r.removed))
-    .sort((a, b) => compareVersions(a.removed!, b.removed!) || (a.apiVersion < b.apiVersion ? -1 : 1))
-    .map((r) => `${r.apiVersion} in ${r.removed}`))];
-  return { knownUpTo, asOf: data.asOf, steps, announced };
-}
 
 // ---- component versions (cert-manager, istio …: their lifecycle rows use the component's own releases) ----
 
@@ -684,54 +577,4 @@ function resolveComponentVersions(input: ResolveInput): Record<string, Component
   ];
   for (const [o, source] of layers) for (const [name, v] of Object.entries(o ?? {})) out[name] = { version: normalizeKubernetesVersion(v), source };
   return out;
-}
-
-/** A kata.window value as the resolved configuration holds it (undefined when malformed: reported where it is read). */
-function kataWindowOf(s: string): KataWindowSpec | undefined {
-  const r = parseKataWindowSpec(s);
-  return isSpec(r) ? r : undefined;
-}
-
-/** "3.2..3.32", "3.20 (go)..4.1 (runtime-rs)": a window as --print-config and the status bar show it. */
-export function kataWindowText(w: KataWindowSpec): string {
-  const end = (v: string, f?: string) => (f ? `${v} (${f})` : v);
-  if (w.from === w.to && w.fromFlavour === w.toFlavour) return end(w.from, w.fromFlavour);
-  return `${end(w.from, w.fromFlavour)}..${end(w.to, w.toFlavour)}`;
-}
-
-/** The Kata window kata-deploy's image tags say: that release, or oldest..newest when the workspace holds several. */
-function kataDeployWindow(k: WorkspaceFacts['kataDeploy']): [string, SourceInfo] | undefined {
-  if (!k?.tags.length) return undefined;
-  const tags = [...new Set(k.tags)].sort(compareVersions);
-  // A patch release the data does not list stands for its minor (the data has every minor, not every patch).
-  const end = (t: string) => (checkKataWindowSpec(t) ? t.split('.').slice(0, 2).join('.') : t);
-  const w = tags.length > 1 ? `${end(tags[0])}..${end(tags[tags.length - 1])}` : end(tags[0]);
-  if (checkKataWindowSpec(w)) return undefined;
-  return [w, { kind: 'workspace', detail: `${k.path}: kata-deploy image ${tags.join(', ')}` }];
-}
-
-type Picked = [string, SourceInfo] | undefined;
-
-/** The Kata part of a ResolvedConfig; without a configured window it is worked out (from kata-deploy) when first read. */
-function resolveKata(kataW: Picked, kataF: Picked, fromDeploy: () => Picked): ResolvedConfig['kata'] {
-  const build = (w: Picked): ResolvedConfig['kata'] => {
-    const kataSpec = w ? kataWindowOf(w[0]) : undefined;
-    // A window whose ends carry one flavour sets it, over kata.flavour (a crossing window checks each side with its own).
-    const windowFlavour = kataSpec?.fromFlavour && kataSpec.fromFlavour === kataSpec.toFlavour ? kataSpec.fromFlavour : undefined;
-    return {
-      window: kataSpec,
-      flavour: windowFlavour ?? kataF?.[0],
-      source: w?.[1] ?? { kind: 'default', detail: 'newest Kata release' } as SourceInfo,
-      flavourSource: kataSpec?.fromFlavour ? w![1] : kataF?.[1],
-    };
-  };
-  if (kataW) return build(kataW);
-  let memo: ResolvedConfig['kata'] | undefined;
-  const get = () => (memo ??= build(fromDeploy()));
-  return {
-    get window() { return get().window; },
-    get flavour() { return get().flavour; },
-    get source() { return get().source; },
-    get flavourSource() { return get().flavourSource; },
-  };
 }

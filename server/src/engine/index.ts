@@ -13,6 +13,7 @@ export { fastParseWhy } from './parse/fast-yaml';
 export { YamlEditor } from './parse/yaml-edit';
 export { hover, complete } from './language';
 export { families, FAMILIES, familyById } from './families/registry';
+export { servedTable } from './served';
 export * as k8sLifecycle from './families/kubernetes/data/lifecycle';
 export { checkGlob, compileGlob, globMatcher, gitignoreMatcher, expandBraces, GLOB_MAX_LENGTH, GLOB_MAX_WILDCARDS, GLOB_MAX_EXPANSIONS } from './glob';
 export { normalizeSettings, settingsSchema } from '../shared/settings';

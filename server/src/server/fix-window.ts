@@ -6,6 +6,7 @@
 import type { AnalyzeResult } from '../engine/analyze';
 import type { TextEdit } from '../engine/types';
 import { stepAxisOf } from '../engine/window-verdict';
+import { CONFIG_SECTIONS } from '../engine/config';
 
 /** Why fix-all leaves a result's key-changing fixes alone ("the Kata window is the default 4.1; set kata.window"); undefined: it applies them. */
 export function defaultWindowReason(result: AnalyzeResult): string | undefined {
@@ -14,8 +15,9 @@ export function defaultWindowReason(result: AnalyzeResult): string | undefined {
   if (!src || src.kind !== 'default' || !steps?.length) return undefined;
   const w = steps.length > 1 ? `${steps[0]}..${steps[steps.length - 1]}` : steps[0];
   const axis = stepAxisOf(result)?.name;
-  if (axis === 'Kata Containers') return `the Kata window is the default ${w}; set kata.window`;
-  if (axis === 'Containerd') return `the containerd window is the default ${w}; set containerd.window`;
+  // A family's own window says what to set (its config section, families/<id>/config.ts).
+  const own = CONFIG_SECTIONS.find((c) => c.heldBack?.stepsName === axis)?.heldBack;
+  if (own) return own.text(w);
   if (result.config && src === result.config.starlingx.source) return `the StarlingX release is the default ${w}; set starlingx.release`;
   return `the Kubernetes window is the default ${w}; set kubernetes.window or starlingx.release`;
 }

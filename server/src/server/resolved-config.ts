@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import { ResponseError } from 'vscode-languageserver/node';
 import { analyze, type AnalyzeResult } from '../engine/analyze';
-import { describeResolved, checkCliOverrides, type ResolvedConfig as Resolved } from '../engine/config';
+import { describeResolved, checkCliOverrides, CONFIG_SECTIONS, type ResolvedConfig as Resolved } from '../engine/config';
 import { LineIndex } from '../engine/text';
 import { injectFault } from '../engine/faults';
 import { ruleIds } from '../engine/rules';
@@ -60,13 +60,14 @@ function resolvedConfigResult(p: ResolvedConfigParams): ResolvedConfigResult {
   if (p.uri) resolved.readAs = r?.result.readAs ?? readAsOnDisk(file, config) ?? null;
   const k = resolved.kubernetes as { window: string; source: { kind: string } };
   // Each part nobody chose is marked "(default)" (the status item, --print-config, Show Resolved Window).
-  const summary = `StarlingX ${config.starlingx.release.release}${mark(config.starlingx.source)} · Kubernetes ${k.window}${mark(config.kubernetes.source)}${config.kata.window ? ` · Kata ${(resolved.kata as { window: string }).window}${mark(config.kata.source)}` : ''}`;
+  const summary = `StarlingX ${config.starlingx.release.release}${mark(config.starlingx.source)} · Kubernetes ${k.window}${mark(config.kubernetes.source)}${CONFIG_SECTIONS.map((c) => c.summary?.(config)).filter(Boolean).map((x) => ` · ${x}`).join('')}`;
   return {
     resolved,
     family: r?.result.family ?? null,
     facts: r ? factsSafe(p.uri!, r.result) : undefined,
     configProblems: (loaded?.problems ?? []).map((pr) => ({ file: loaded!.path, ...lines!.positionAt(pr.range.start), message: pr.message })),
     summary,
+    windows: CONFIG_SECTIONS.flatMap((c) => { const t = c.tooltip?.(config); return t ? [t] : []; }),
     settingsProblems: normalizeSettings((p.uri && docSettings.get(p.uri)) || settings, ruleIds).problems,
     ...(p.uri ? fileStatus(r?.result.family, r ? factsSafe(p.uri, r.result) : undefined, config, ignoredFile(ws, file, config), ws.rootFor(file)) : {}),
   };

@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Connection } from 'vscode-languageserver/node';
-import { parseConfig } from '../engine/config';
+import { parseConfig, CONFIG_SECTIONS } from '../engine/config';
+import type { WindowPart as PartSpec } from '../engine/config-core';
 import { starlingxReleases } from '../engine/data';
 import { parseYamlFull } from '../engine/parse/yaml';
 import { YamlEditor } from '../engine/parse/yaml-edit';
@@ -15,8 +16,20 @@ import { CONFIG_FILENAMES } from '../shared/names';
 import type { WorkspaceState } from './workspace';
 
 import {
-  WindowChoicesRequest, WindowEditRequest, WINDOW_PARTS, type WindowPart, type WindowEditParams, type WindowEditResult, type WindowChoicesResult,
+  WindowChoicesRequest, WindowEditRequest, type WindowPart, type WindowEditParams, type WindowEditResult, type WindowChoicesResult,
 } from '../shared/protocol';
+
+/**
+ * The parts of the window a person can change (section.key of .skewguard.yaml), in the picker's order: the StarlingX
+ * release and the Kubernetes window, then each family's (families/<id>/config.ts), then the platform's upgrade start.
+ */
+export const WINDOW_PART_SPECS: readonly PartSpec[] = [
+  { part: 'starlingx.release', label: 'StarlingX release', unset: '', detail: 'The release whose playbooks read localhost.yml; it sets the Kubernetes upgrade path' },
+  { part: 'kubernetes.window', label: 'Kubernetes window', unset: '', detail: 'The Kubernetes minors every file must work with, e.g. 1.29..1.32' },
+  ...CONFIG_SECTIONS.flatMap((c) => c.parts),
+  { part: 'starlingx.upgradeFrom', label: 'StarlingX upgrade from', unset: 'no platform upgrade', current: 'starlingx.path.0', detail: 'The release the platform is upgraded from (application bundles)' },
+];
+export const WINDOW_PARTS: readonly string[] = WINDOW_PART_SPECS.map((p) => p.part);
 
 const toPath = (uri: string) => { try { return fileURLToPath(uri); } catch { return uri; } };
 
@@ -39,12 +52,13 @@ export function setWindowValue(text: string, part: WindowPart, value: string): s
 export function registerWindowCommands(connection: Connection, ws: () => WorkspaceState): void {
   connection.onRequest(WindowChoicesRequest, (): WindowChoicesResult => ({
     releases: starlingxReleases().releases.map((r) => ({ release: r.release, tag: r.tag, kubernetes: r.kubernetes.map((k) => k.version), default: r.default })),
+    parts: [...WINDOW_PART_SPECS],
   }));
   connection.onRequest(WindowEditRequest, (p: WindowEditParams) => windowEdit(ws(), p));
 }
 
 export function windowEdit(w: WorkspaceState, p: WindowEditParams): WindowEditResult {
-  if (!p || !(WINDOW_PARTS as readonly string[]).includes(p.part) || typeof p.value !== 'string') return { problem: 'no such part of the window' };
+  if (!p || !WINDOW_PARTS.includes(p.part) || typeof p.value !== 'string') return { problem: 'no such part of the window' };
   const file = p.uri ? toPath(p.uri) : path.join(w.roots[0] ?? process.cwd(), '__workspace__');
   // configFor: --config when given, else the nearest .skewguard.yaml.
   const loaded = w.configFor(file);

@@ -1,7 +1,8 @@
 // What the status item shows for the active file: the window that file is checked against, from its family's facts
 // (a Kata configuration shows its Kata window, a manifest its Kubernetes window, a localhost.yml its release and
 // Kubernetes path), or nothing for a file skewguard does not check; an ignored file says so.
-import type { ResolvedConfig } from '../engine/config';
+import { CONFIG_SECTIONS, type ResolvedConfig } from '../engine/config';
+import { mark } from '../engine/config-core';
 import { describeIgnored } from './ignore';
 import type { IgnoreVerdict } from '../engine/ignore';
 
@@ -14,8 +15,7 @@ export interface FileStatus {
 
 const kube = (c: ResolvedConfig) => (c.kubernetes.minors.length > 1 ? `${c.kubernetes.minors[0]}..${c.kubernetes.minors[c.kubernetes.minors.length - 1]}` : c.kubernetes.minors[0]) + mark(c.kubernetes.source);
 
-/** A part of the window nobody chose (no command line, .skewguard.yaml, setting or workspace fact): said "(default)". */
-export const mark = (s: { kind?: string } | undefined) => (s?.kind === 'default' ? ' (default)' : '');
+export { mark };
 
 export function fileStatus(family: string | null | undefined, facts: Record<string, unknown> | undefined, config: ResolvedConfig, ignored: IgnoreVerdict | undefined, root: string | undefined): FileStatus {
   if (ignored) return { ignored: describeIgnored(ignored, root) };
@@ -26,9 +26,11 @@ export function fileStatus(family: string | null | undefined, facts: Record<stri
   if (typeof f.starlingxRelease === 'string') parts.push(`StarlingX ${f.starlingxRelease}${stx}`, `Kubernetes ${kube(config)}`);
   else if (Array.isArray(f.starlingxReleases) && f.starlingxReleases.length) parts.push(`StarlingX ${f.starlingxReleases.join(' → ')}${stx}`);
   if (typeof f.kubernetesWindow === 'string' && !parts.some((p) => p.startsWith('Kubernetes'))) parts.push(`Kubernetes ${f.kubernetesWindow}${mark(config.kubernetes.source)}`);
-  if (typeof f.kataWindow === 'string') parts.push(`Kata ${f.kataWindow}${mark(config.kata.source)}${typeof f.kataFlavour === 'string' ? ` (${f.kataFlavour})` : ''}`);
-  const ctr = typeof f.containerdWindow === 'string' ? f.containerdWindow : undefined;
-  if (ctr) parts.push(`containerd ${ctr}${mark(f.containerdWindowSource as { kind?: string } | undefined)}`);
+  // Each family's window, in its section's words (families/<id>/config.ts), from the facts its family gives.
+  for (const c of CONFIG_SECTIONS) {
+    const s = c.status?.(f, config);
+    if (s) parts.push(s);
+  }
   // A family whose facts name no window: the Kubernetes window, which every family's checks start from.
   if (!parts.length) parts.push(`Kubernetes ${kube(config)}`);
   return { fileWindow: parts.join(' · ') };

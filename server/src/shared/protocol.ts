@@ -12,8 +12,7 @@ export * from './visible';
 export interface Settings {
   starlingx?: { release?: string; upgradeFrom?: string };
   kubernetes?: { window?: string };
-  kata?: { window?: string; flavour?: string };
-  containerd?: { window?: string };
+  // Each family with a window of its own adds its section here (families/<id>/config.ts, module augmentation).
   rules?: Record<string, SeveritySetting>;
   files?: Record<string, Family>;
   ignore?: string[];
@@ -89,6 +88,8 @@ export interface ResolvedConfigResult {
   configProblems: Array<{ file: string; line: number; character: number; message: string }>;
   /** One line for a status bar. */
   summary: string;
+  /** The families' windows that are set, one tooltip line each (their config sections' `tooltip`). */
+  windows?: Array<{ label: string; window: string; source: { kind: string; detail: string } }>;
   /** Invalid editor settings for this file (left out of the resolved configuration). */
   settingsProblems?: SettingsProblem[];
 }
@@ -127,18 +128,33 @@ export interface HelmProgressParams { chartRoot: string; step: string; ok: boole
 
 export const FIX_ALL_KIND = 'source.fixAll.skewguard';
 
-/** Request (the window picker, client/src/window.ts): the StarlingX releases a person picks from. */
+/** One part of the window the picker ("Change window…") offers: `part` is section.key of .skewguard.yaml. */
+export interface WindowPartSpec {
+  part: string;
+  label: string;
+  detail: string;
+  /** The quick pick's description when nothing is set. */
+  unset: string;
+  /** Where its current value is in the resolved configuration (keys joined by "."); absent: `part`. */
+  current?: string;
+  /** A fixed set of values to pick from (else a version or range is typed). */
+  choices?: Array<{ label: string; detail: string }>;
+}
+
+/**
+ * Request (the window picker, client/src/window.ts): the StarlingX releases a person picks from, and the parts of the
+ * window (the core's and each family's config section, server/window-command.ts).
+ */
 export const WindowChoicesRequest = 'skewguard/windowChoices';
-export interface WindowChoicesResult { releases: Array<{ release: string; tag: string; kubernetes: string[]; default: string }> }
+export interface WindowChoicesResult { releases: Array<{ release: string; tag: string; kubernetes: string[]; default: string }>; parts: WindowPartSpec[] }
 
 /**
  * Request (the window picker): the new text of the .skewguard.yaml that applies to a file with one part of the window
  * set (server/window-command.ts), checked by the validator first; the client applies it as one edit and saves it.
  */
 export const WindowEditRequest = 'skewguard/windowEdit';
-/** The parts of the window a person can change, as section.key of .skewguard.yaml. */
-export const WINDOW_PARTS = ['starlingx.release', 'starlingx.upgradeFrom', 'kubernetes.window', 'kata.window', 'kata.flavour', 'containerd.window'] as const;
-export type WindowPart = typeof WINDOW_PARTS[number];
+/** A part of the window, as section.key of .skewguard.yaml (the parts are the registry's: WindowChoicesResult.parts). */
+export type WindowPart = string;
 export interface WindowEditParams { uri?: string; part: WindowPart; value: string }
 export interface WindowEditResult { path?: string; exists?: boolean; text?: string; problem?: string }
 

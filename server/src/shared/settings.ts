@@ -1,6 +1,6 @@
 // The editor settings (`skewguard.*`), typed and validated by the same code as `.skewguard.yaml`
 // (engine/config.ts validateConfigValue): invalid values are left out and reported, the rest applies.
-import { configSchema, validateConfigValue, type Overrides, type ValueProblem } from '../engine/config';
+import { configSchema, validateConfigValue, CONFIG_SECTIONS, type Overrides, type ValueProblem } from '../engine/config';
 import type { Settings } from './protocol';
 
 /** The settings section's schema: the config file's keys (but the lifecycle rows), plus the editor-only ones. */
@@ -73,8 +73,11 @@ function normalizeUncached(raw: unknown, knownRules: Set<string>): NormalizedSet
   const s = out.settings;
   if (overrides.starlingxRelease || overrides.starlingxUpgradeFrom) s.starlingx = { release: overrides.starlingxRelease, upgradeFrom: overrides.starlingxUpgradeFrom };
   if (overrides.kubernetesWindow) s.kubernetes = { window: overrides.kubernetesWindow };
-  if (overrides.kataWindow || overrides.kataFlavour) s.kata = { window: overrides.kataWindow, flavour: overrides.kataFlavour };
-  if (overrides.containerdWindow) s.containerd = { window: overrides.containerdWindow };
+  // The families' sections (families/<id>/config.ts), each from its valid overrides.
+  for (const c of CONFIG_SECTIONS) {
+    const part = c.settingsOf(overrides);
+    if (part) (s as Record<string, unknown>)[c.section] = part;
+  }
   if (overrides.rules) s.rules = overrides.rules;
   if (overrides.files) s.files = overrides.files;
   if (overrides.ignore) s.ignore = overrides.ignore;

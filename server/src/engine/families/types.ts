@@ -7,9 +7,17 @@ import type { YamlFile } from '../parse/yaml';
 import type { Position, SourceInfo } from '../types';
 import type { Finding, Rule, RuleMeta } from '../rules/types';
 import type { FileAccess } from '../files';
+import type { ConfigSection } from '../config-core';
 
 export type Emit = (rule: RuleMeta, f: Finding) => void;
 export type Stage = <T>(name: string, fn: () => T) => T;
+
+/** What files a family is served: see FamilyModule.serves. */
+export interface ServedFiles {
+  files: Array<{ ext: string; within?: string; parent?: string }>;
+  languages?: string[];
+  patterns?: string[];
+}
 
 /** What is known of a file before it is parsed. */
 export interface FileLook {
@@ -68,6 +76,12 @@ export interface FamilyModule<Id extends string = string> {
   title: string;
   /** Names a `# skewguard: <name>` modeline may give for this family. */
   modelineNames: string[];
+  /**
+   * The files it is served (engine/served.ts composes them: lsp-lint's folder walk, the editors' document selector, the
+   * web extension's reads): by extension (`within`: only below a folder of that name; `parent`: only directly in one),
+   * by VS Code language id, and by glob pattern whatever the language.
+   */
+  serves: ServedFiles;
   /** Before parsing (name, a scan of the text): whether the core should leave YAML parsing out. */
   look?(f: FileLook): LookResult;
   /** How surely the file is this family's (DETECT levels), by its name and content. */
@@ -94,7 +108,12 @@ export interface FamilyModule<Id extends string = string> {
    */
   stepsSource?(result: AnalyzeResult): SourceInfo | undefined;
   /** What those steps are versions of, as the per-step views name them; absent: Kubernetes minors. */
-  stepsName?: 'Kata Containers' | 'Containerd' | 'StarlingX';
+  stepsName?: string;
+  /**
+   * Its part of the configuration, when its files have a window of their own (families/<id>/config.ts): the core
+   * composes .skewguard.yaml's schema, the settings, lsp-lint's flags, --print-config, the picker and status from it.
+   */
+  config?: ConfigSection;
   /** Loads the family's upstream data (cached by the loader). */
   data(): unknown;
   /**

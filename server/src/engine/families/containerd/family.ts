@@ -15,7 +15,8 @@ import { rule as kubernetesSupport } from './rules/kubernetes-support';
 import { rule as kataRuntime } from './rules/kata-runtime';
 import { rule as kataConfigPath } from './rules/kata-config-path';
 import { rule as removedRuntime } from './rules/removed-runtime';
-import { kataWindowText } from '../../config';
+import { kataWindowText } from '../kata-config/config';
+import { containerdConfigSection } from './config';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -31,6 +32,7 @@ export const containerd: FamilyModule<'containerd'> = {
   id: 'containerd',
   title: 'containerd `config.toml`',
   modelineNames: ['containerd'],
+  serves: { files: [{ ext: '.toml' }], languages: ['toml'], patterns: ['**/*.toml'] },
   look: ({ ext }) => ({ notYaml: ext === '.toml' }),
   detect: ({ file, ext, text }) => {
     if (ext !== '.toml') return DETECT.no;
@@ -65,5 +67,6 @@ export const containerd: FamilyModule<'containerd'> = {
   steps: (r) => r.containerd?.window.minors,
   stepsSource: (r) => r.containerd?.window.source,
   stepsName: 'Containerd',
+  config: containerdConfigSection,
   data: containerdData,
 };

@@ -145,6 +145,7 @@ export const helmChart: FamilyModule<'helm-chart'> = {
   id: 'helm-chart',
   title: 'Helm charts (`Chart.yaml`, `values.yaml`, `templates/`)',
   modelineNames: ['helm-chart', 'helm'],
+  serves: { files: [{ ext: '.yaml' }, { ext: '.yml' }, { ext: '.tpl', within: 'templates' }, { ext: '.tgz', parent: 'charts' }], languages: ['yaml', 'helm'], patterns: ['**/templates/**/*.tpl'] },
   look({ file, ext, text }) {
     const b = path.basename(file);
     if (b === 'Chart.yaml' || isValuesName(b)) return { notYaml: false };

@@ -23,6 +23,7 @@ import type { Emit, Stage } from '../types';
 import type { Finding, RuleMeta } from '../../rules/types';
 import type { Faults } from '../../faults';
 import * as path from 'node:path';
+import { kataConfigSection } from './config';
 import { runtimesNaming, type KataRuntimeFact } from './data/chain';
 import type { SourceInfo } from '../../types';
 
@@ -44,6 +45,7 @@ export const kataConfig: FamilyModule<'kata-config'> = {
   id: 'kata-config',
   title: 'Kata Containers `configuration.toml`',
   modelineNames: ['kata-config', 'kata'],
+  serves: { files: [{ ext: '.toml' }], languages: ['toml', 'kata-toml'] },
   // TOML is never read as YAML.
   look: ({ ext }) => ({ notYaml: ext === '.toml' }),
   detect: ({ file, ext, text }) => (ext === '.toml' && isKataConfig(file, text) ? DETECT.content : DETECT.no),
@@ -87,6 +89,7 @@ export const kataConfig: FamilyModule<'kata-config'> = {
   stepsSource: (r) => (r.config ? resolveKataWindow(r.config).source : undefined),
   steps: (r) => (r.kataCrossing ? r.kataCrossing.sides.flatMap((s) => s.window) : r.kata?.window ?? (r.config ? resolveKataWindow(r.config).window : undefined)),
   stepsName: 'Kata Containers',
+  config: kataConfigSection,
   data: kataData,
 };
 

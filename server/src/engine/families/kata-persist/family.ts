@@ -52,6 +52,7 @@ export const kataPersist: FamilyModule<'kata-persist'> = {
   id: 'kata-persist',
   title: 'Kata Containers `persist.json`',
   modelineNames: ['kata-persist'],
+  serves: { files: [{ ext: '.json' }], languages: ['json'] },
   // JSON is parsed as YAML (a superset) only where it may be a manifest: persist.json files can be megabytes.
   look({ file, ext, text }) {
     if (ext !== '.json') return { notYaml: false };

@@ -4,7 +4,7 @@
 // Kubernetes rules as NeighbourFacts.crds; CRDs in the analysed file itself count too. Pure: text in, facts out.
 import type { YamlFile, OffsetRange } from '../../parse/yaml';
 import { parseYaml, splitDocuments } from '../../parse/yaml';
-import { manifestObjects, type ManifestObject } from './index';
+import { manifestObjects, type ManifestObject } from './manifest-objects';
 import { fieldTable } from './data/fields';
 import { kubernetesApis } from '../../data';
 import { readTgz } from '../helm-chart/tar';

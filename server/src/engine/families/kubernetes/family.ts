@@ -5,7 +5,8 @@ import type { Emit, FamilyModule } from '../types';
 import { DETECT } from '../types';
 import type { Rule } from '../../rules/types';
 import { kubernetesApis } from '../../data';
-import { windowPastDataOf } from '../../config';
+import { windowPastDataOf } from '../../windows';
+import { COMPONENTS } from '../../components/registry';
 import { runRule, reportSyntax } from '../core';
 import { KubernetesContext, manifestObjects, isManifestValue, isManifestLike, lifecycleRows } from './index';
 import { withOpenapi } from './data/openapi';
@@ -175,6 +176,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
   id: 'kubernetes',
   title: 'Kubernetes manifests',
   modelineNames: ['kubernetes'],
+  serves: { files: [{ ext: '.yaml' }, { ext: '.yml' }, { ext: '.json' }], languages: ['yaml', 'json', 'jsonc'] },
   detect({ ext, text, head, yaml }) {
     if (ext === '.json') {
       if (yaml?.docs.some((d) => isManifestValue(d.value))) return DETECT.structure;
@@ -231,7 +233,8 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     stage('parse', () => reportSyntax(read, bareHint(read, scan.bare, emit), numbered));
     const context = (objects: ReturnType<typeof manifestObjects>) => {
       const rows = withOpenapi(lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin), config.kubernetesOpenapi);
-      return new KubernetesContext(read, objects, config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux);
+      return new KubernetesContext(read, objects, config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux,
+        new Set(COMPONENTS.filter((m) => (config as unknown as Record<string, unknown>)[m.key]).map((m) => m.id)));
     };
     runRule(documentNotCheckedRule, { yaml: read, numbered: !!numbered || read.docs.length > 1, firstDocument: numbered?.firstDocument ?? 0, objectElsewhere }, emit, faults);
     const k8s = stage('context', () => context(manifestObjects(read)));

@@ -1,7 +1,7 @@
 // Kubernetes manifests: recognised by content (apiVersion + kind, multi-document, List items, JSON), checked
 // against every minor of the Kubernetes window with the lifecycle data.
 import type { KataChainFacts } from '../kata-config/data/chain';
-import type { YamlDoc, YamlFile, OffsetRange } from '../../parse/yaml';
+import type { YamlFile, OffsetRange } from '../../parse/yaml';
 import { kubernetesApis, type ApiRow } from '../../data';
 import type { KubeWindow, ComponentVersionSetting } from '../../config';
 import { leadingMinor } from '../../versions';
@@ -12,43 +12,9 @@ import type { FluxWindow } from '../starlingx-app/data';
 import { crdsForFile, groupVersion, mayBeCustomGroup, isCrdObject, type CrdFacts, type CrdDef, type CrdVersion, type CustomResourceUse } from './crds';
 import { rootNode, fieldEntries, type FieldEntry, type FieldNode } from './data/fields';
 
-export interface ManifestObject {
-  doc: YamlDoc;
-  /** Path of the object inside its document: [] or ['items', i]. */
-  at: Array<string | number>;
-  value: Record<string, any>;
-  apiVersion: string;
-  kind: string;
-  apiVersionRange: OffsetRange;
-  kindRange: OffsetRange;
-}
-
-const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
-export const isManifestValue = (v: unknown): boolean => isObj(v) && typeof v.apiVersion === 'string' && typeof v.kind === 'string';
-/** A manifest being typed: both keys present, one of them possibly still empty. */
-export const isManifestLike = (v: unknown): boolean => isObj(v) && 'apiVersion' in v && 'kind' in v && (typeof v.apiVersion === 'string' || typeof v.kind === 'string');
-
-export function manifestObjects(file: YamlFile): ManifestObject[] {
-  const out: ManifestObject[] = [];
-  for (const doc of file.docs) {
-    if (doc.empty || doc.errors.length) continue;
-    const v = doc.value;
-    if (!isManifestValue(v)) continue;
-    const obj = v as Record<string, any>;
-    const push = (at: Array<string | number>, value: Record<string, any>) => {
-      out.push({
-        doc, at, value, apiVersion: value.apiVersion, kind: value.kind,
-        apiVersionRange: doc.locate([...at, 'apiVersion']).value, kindRange: doc.locate([...at, 'kind']).value,
-      });
-    };
-    if (/List$/.test(obj.kind) && Array.isArray(obj.items)) {
-      obj.items.forEach((item: unknown, i: number) => { if (isManifestValue(item)) push(['items', i], item as Record<string, any>); });
-    } else {
-      push([], obj);
-    }
-  }
-  return out;
-}
+// The objects of a manifest file (manifest-objects.ts: crds.ts reads them too, without a cycle through this module).
+export { manifestObjects, isManifestValue, isManifestLike, type ManifestObject } from './manifest-objects';
+import { isObj, type ManifestObject } from './manifest-objects';
 
 const HELM_SYNTAX = /\{\{-?\s*(?:[.$]|if\b|range\b|include\b|template\b|with\b|define\b|end\b|toYaml\b|tpl\b|default\b|required\b|else\b|\/\*)/;
 /** Unrendered Helm (Go template) syntax. */
@@ -115,6 +81,8 @@ export class KubernetesContext {
     readonly components: Record<string, ComponentVersionSetting> = {},
     /** The Flux of the StarlingX releases on the path: Flux rows are checked there (k8s/flux-*), not at one version. */
     readonly flux?: FluxWindow,
+    /** The components (components/registry.ts) whose window the configuration has: their rows are not checked at one version. */
+    readonly windowed?: ReadonlySet<string>,
   ) {}
 
   /** The CRD facts of this file: its own CRDs first, then the workspace's (read from the neighbours only when asked). */
@@ -275,7 +243,7 @@ export class KubernetesContext {
       // The workspace's own CRD of this group/kind is what is installed: its versions are checked (k8s/cr-*) instead.
       if (this.crdFor(o)) return undefined;
       const component = r.component!;
-      if (component === 'fluxcd' && this.flux) return undefined; // checked at each step of the Flux window instead
+      if (this.windowed?.has(component)) return undefined; // checked at each step of its window instead (its own rules)
       const setting = this.components[component];
       return { row: r, component, setting, status: setting ? statusAt(r, setting.version) : undefined };
     });

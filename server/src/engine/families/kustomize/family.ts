@@ -69,6 +69,7 @@ export const kustomize: FamilyModule<'kustomize'> = {
   id: 'kustomize',
   title: 'Kustomize overlays (`kustomization.yaml`)',
   modelineNames: ['kustomize'],
+  serves: { files: [{ ext: '.yaml' }, { ext: '.yml' }], languages: ['yaml'] },
   detect({ file, yaml }) {
     const first = yaml?.docs.find((d) => !d.empty);
     // By name, unless the file says it is another API's object: a Flux `kustomize.toolkit.fluxcd.io` Kustomization kept

@@ -33,6 +33,7 @@ export const starlingxApp: FamilyModule<'starlingx-app'> = {
   id: 'starlingx-app',
   title: 'StarlingX application bundles (`metadata.yaml`)',
   modelineNames: ['starlingx-app'],
+  serves: { files: [{ ext: '.yaml' }, { ext: '.yml' }], languages: ['yaml'] },
   detect({ file, ext, yaml }) {
     if (!YAML_EXT.has(ext)) return DETECT.no;
     const doc = yaml?.docs.find((d) => !d.empty);

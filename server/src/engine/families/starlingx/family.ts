@@ -32,6 +32,7 @@ export const starlingx: FamilyModule<'starlingx'> = {
   id: 'starlingx',
   title: 'StarlingX bootstrap overrides (`localhost.yml`)',
   modelineNames: ['starlingx'],
+  serves: { files: [{ ext: '.yaml' }, { ext: '.yml' }], languages: ['yaml'] },
   detect({ file, ext, yaml }) {
     if (!YAML_EXT.has(ext)) return DETECT.no;
     if (isStarlingxName(file)) return DETECT.name;

@@ -4,7 +4,8 @@ import type { YamlDoc, YamlFile, OffsetRange } from '../../parse/yaml';
 import { schemaPath, starlingxKeyNames, type StxRelease } from '../../data';
 import { validateDoc, schemaFor, type SchemaProblem } from '../../schema';
 import type { SourceInfo } from '../../types';
-import { starlingxPath, type KubeWindow, windowFromStarlingx } from '../../config';
+import type { KubeWindow } from '../../config';
+import { starlingxPath, windowFromStarlingx } from '../../windows';
 import { compareVersions, minorOf, normalizeKubernetesVersion } from '../../versions';
 
 export function isStarlingxName(file: string): boolean {

@@ -1,0 +1,35 @@
+// A product inside manifests (FluxCD, an operator, Gateway API, a CNI) whose API rows are checked at the component's own
+// versions, not at the Kubernetes window: a component module (issue #30 item 3). Each is one module in this folder,
+// listed in components/registry.ts; engine/config.ts resolves and describes their windows from that list, and the
+// Kubernetes family checks a component that has a window at its window's steps (its own rules) instead of at one version.
+import type { StxRelease } from '../data';
+import type { SourceInfo } from '../types';
+import type { ComponentVersionSetting } from '../config';
+
+/** What a component's window may be read from, besides a version the user gives. */
+export interface ComponentWindowInput {
+  /**
+   * The StarlingX upgrade path (the releases from starlingx.upgradeFrom to starlingx.release) when the configuration or
+   * the workspace says StarlingX (a release, an upgradeFrom, a localhost.yml), with where it says so; else undefined.
+   */
+  starlingx?: { path: StxRelease[]; release: StxRelease; source: SourceInfo };
+  /** Its version as the user set it (kubernetes.components.<id>, --component-versions <id>=…), or its default. */
+  version?: ComponentVersionSetting;
+}
+
+export interface ComponentModule<W = unknown> {
+  /**
+   * Its name: the `component` of its lifecycle rows (data/kubernetes/api-lifecycle.json, from its import script) and
+   * its key in kubernetes.components and --component-versions, where a user gives its version.
+   */
+  id: string;
+  /** Its key in ResolvedConfig (the module adds the key's type there by module augmentation) and in --print-config. */
+  key: string;
+  /**
+   * Its version window when one can be read (e.g. Flux: the FluxCD each StarlingX release on the path ships), which wins
+   * over its one default version; undefined: checked at one version (the user's or the default), as any component.
+   */
+  window(input: ComponentWindowInput): W | undefined;
+  /** Its window in --print-config and the "Show Resolved Window" document. */
+  describe(w: W): unknown;
+}

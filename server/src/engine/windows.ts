@@ -1,0 +1,73 @@
+// The core's windows, which the families read and engine/config.ts resolves: the Kubernetes window along a StarlingX
+// upgrade path (a release's shipped versions from a start to its newest), and what the shipped data knows of each
+// minor of a Kubernetes window (k8s/window-past-data, --print-config). Not engine/config.ts, which the families must
+// not import at run time (config.ts → registry → families → config.ts would be a load-time cycle).
+import { kubernetesApis, type StxRelease } from './data';
+import type { SourceInfo } from './types';
+import type { KubeWindow, ResolvedConfig } from './config';
+import { compareVersions, minorOf, normalizeKubernetesVersion } from './versions';
+
+/** The upgrade path of a StarlingX release from `start` to its newest version, one minor at a time, newest patch of each minor. */
+export function starlingxPath(rel: StxRelease, start: string): string[] {
+  const versions = rel.kubernetes.map((k) => k.version);
+  const startMinor = minorOf(start);
+  const bestPerMinor = new Map<string, string>();
+  for (const v of versions) {
+    const m = minorOf(v)!;
+    if (!bestPerMinor.has(m) || compareVersions(v, bestPerMinor.get(m)!) > 0) bestPerMinor.set(m, v);
+  }
+  const path = [start];
+  for (const [m, v] of [...bestPerMinor].sort((a, b) => compareVersions(a[0], b[0]))) {
+    if (startMinor && compareVersions(m, startMinor) > 0) path.push(v);
+  }
+  return path;
+}
+
+export function windowFromStarlingx(rel: StxRelease, kubernetesVersion: string | undefined, source: SourceInfo): KubeWindow {
+  const shipped = rel.kubernetes.map((k) => k.version);
+  const v = kubernetesVersion === undefined ? undefined : normalizeKubernetesVersion(kubernetesVersion);
+  const start = v && shipped.includes(v) ? v : rel.default;
+  const patches = starlingxPath(rel, start);
+  return { minors: patches.map((p) => minorOf(p)!), patches, source };
+}
+
+// ---- the Kubernetes window and the lifecycle data (k8s/window-past-data) ----
+
+export interface WindowPastData {
+  /** Newest minor the API lifecycle data knows. */
+  knownUpTo: string;
+  asOf: string;
+  /** Window minors newer than knownUpTo: the data cannot vouch for them. */
+  steps: string[];
+  /** Removals the data has for those steps anyway (announced upstream), "apiVersion in minor". */
+  announced: string[];
+}
+
+/** Where each minor of the window (and each minor with a document) is judged from, for --print-config. */
+export function knowledgeOf(c: ResolvedConfig): Record<string, string> {
+  const data = kubernetesApis();
+  const knownUpTo = data.minors[data.minors.length - 1];
+  const out: Record<string, string> = {};
+  const docs = c.kubernetesOpenapi ?? {};
+  for (const m of [...new Set([...c.kubernetes.minors, ...Object.keys(docs)])].sort(compareVersions)) {
+    const d = docs[m];
+    out[m] = d ? `openapi file ${d.file} (${d.origin}): the kinds it serves; fields ${compareVersions(m, knownUpTo) > 0 ? 'not checked' : 'from the shipped data'}`
+      : compareVersions(m, knownUpTo) > 0 ? `not known: past the shipped data (it knows Kubernetes up to ${knownUpTo})`
+        : `shipped data (data/kubernetes/api-lifecycle.json as of ${data.asOf}, data/kubernetes/fields/fields.json)`;
+  }
+  return out;
+}
+
+/** The steps of a window the shipped lifecycle data does not know (a minor with the user's OpenAPI document is known); undefined when it knows them all. */
+export function windowPastDataOf(minors: string[], openapi?: Readonly<Record<string, unknown>>): WindowPastData | undefined {
+  const data = kubernetesApis();
+  const knownUpTo = data.minors[data.minors.length - 1];
+  const newer = (a: string, b: string) => compareVersions(a, b) > 0;
+  const steps = minors.filter((m) => newer(m, knownUpTo) && !openapi?.[m]);
+  if (!steps.length) return undefined;
+  const announced = [...new Set(data.apis
+    .filter((r) => (r.component ?? 'k8s') === 'k8s' && r.removed && steps.includes(r.removed))
+    .sort((a, b) => compareVersions(a.removed!, b.removed!) || (a.apiVersion < b.apiVersion ? -1 : 1))
+    .map((r) => `${r.apiVersion} in ${r.removed}`))];
+  return { knownUpTo, asOf: data.asOf, steps, announced };
+}

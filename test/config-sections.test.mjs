@@ -1,0 +1,157 @@
+// Issue #30 items 1 and 2: a family's window is a config section in its own folder (families/<id>/config.ts), and
+// the core composes .skewguard.yaml's schema, the settings, lsp-lint's flags and help, package.json's settings, the
+// picker and the served-file lists from the registry. The families never import engine/config.ts at run time, so
+// config.ts → registry → families → config.ts is no load-time cycle. Uses the built dist/; `npm test` builds first.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { repoRoot, engine as e } from './helpers/k8s.mjs';
+import { withFamilySettings } from '../scripts/gen-docs.mjs';
+
+const sections = e.CONFIG_SECTIONS;
+const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+
+test('every family with a config section is in .skewguard.yaml\'s schema, the settings\' schema and the resolved configuration', () => {
+  assert.ok(sections.length >= 2, 'the Kata and containerd windows are sections');
+  const own = e.families.filter((f) => f.config).map((f) => f.config);
+  assert.deepEqual(new Set(sections), new Set(own), 'CONFIG_SECTIONS is the registry\'s families\' sections');
+  const resolved = e.resolveConfig({});
+  const described = e.describeResolved(resolved);
+  for (const c of sections) {
+    assert.equal(e.configSchema.properties[c.section], c.schema, `${c.section}: the schema is the section's`);
+    assert.ok(e.settingsSchema.properties[c.section], `${c.section}: an editor setting`);
+    assert.ok(c.section in resolved && c.section in described, `${c.section}: resolved and described`);
+  }
+  // Their place: right after the Kubernetes window, in the sections' order (--print-config and the schema alike).
+  const keys = Object.keys(e.configSchema.properties);
+  assert.deepEqual(keys.slice(keys.indexOf('kubernetes') + 1, keys.indexOf('kubernetes') + 1 + sections.length), sections.map((c) => c.section));
+  const dkeys = Object.keys(described);
+  assert.deepEqual(dkeys.slice(dkeys.indexOf('components') + 1, dkeys.indexOf('components') + 1 + sections.length), sections.map((c) => c.section));
+});
+
+test('a section validates, resolves and checks lsp-lint\'s flags through the core: values reach the configuration, a bad one is said at its key', () => {
+  const ok = e.parseConfig('x/.skewguard.yaml', 'containerd:\n  window: "1.7..2.0"\nkata:\n  window: "3.2..3.10"\n  flavour: go\n', e.ruleIds);
+  assert.deepEqual(ok.problems, []);
+  assert.deepEqual(ok.overrides, { containerdWindow: '1.7..2.0', kataWindow: '3.2..3.10', kataFlavour: 'go' });
+  const r = e.resolveConfig({ config: ok });
+  assert.deepEqual(r.containerd.window, { from: '1.7', to: '2.0' });
+  assert.equal(r.kata.window.to, '3.10');
+  const text = 'containerd:\n  window: "0.1"\n';
+  const bad = e.parseConfig('x/.skewguard.yaml', text, e.ruleIds);
+  assert.equal(bad.problems.length, 1);
+  assert.equal(text.slice(bad.problems[0].range.start, bad.problems[0].range.end), '"0.1"');
+  assert.deepEqual(e.checkCliOverrides({ containerdWindow: '0.1' }).map((m) => m.slice(0, 22)), ['--containerd-window: c']);
+  const s = e.normalizeSettings({ containerd: { window: '1.7' }, kata: { flavour: 'runtime-rs' } }, e.ruleIds);
+  assert.deepEqual(s.settings, { kata: { window: undefined, flavour: 'runtime-rs' }, containerd: { window: '1.7' } });
+});
+
+test('package.json\'s window settings are the sections\' own, put in by npm run gen:docs (a stale or missing one fails)', () => {
+  const props = pkg.contributes.configuration.properties;
+  const want = withFamilySettings(props, sections);
+  assert.deepEqual(Object.keys(props), Object.keys(want), 'the settings and their order');
+  assert.deepEqual(props, want, 'run npm run gen:docs');
+  for (const c of sections) for (const k of Object.keys(c.packageSettings)) assert.ok(k.startsWith(`skewguard.${c.section}.`), k);
+  // The generator puts a missing setting back, in its place, and corrects a stale one.
+  const broken = structuredClone(props);
+  delete broken['skewguard.containerd.window'];
+  broken['skewguard.kata.window'].description = 'stale';
+  const fixed = withFamilySettings(broken, sections);
+  assert.deepEqual(Object.keys(fixed), Object.keys(props));
+  assert.deepEqual(fixed, props);
+});
+
+test('lsp-lint\'s --help has each section\'s flags, and the flags reach the server (a value it rejects is a usage error)', () => {
+  const help = spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'lsp-lint.js'), '--help'], { encoding: 'utf8' }).stdout;
+  for (const c of sections) for (const f of c.flags) assert.ok(help.includes(f.help), `${f.name} in --help`);
+  const r = spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'lsp-lint.js'), '--containerd-window=0.1', '--print-config'], { encoding: 'utf8', cwd: repoRoot });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--containerd-window: containerd window "0\.1" holds no containerd minor/);
+  const f = spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'lsp-lint.js'), '--kata-flavor', 'rust', '--print-config'], { encoding: 'utf8', cwd: repoRoot });
+  assert.equal(f.status, 2);
+  assert.match(f.stderr, /--kata-flavour must be go or runtime-rs/);
+  const p = spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'lsp-lint.js'), '--kata-flavor=runtime-rs', '--containerd-window', '1.7', '--print-config'], { encoding: 'utf8', cwd: repoRoot });
+  assert.equal(p.status, 0, p.stderr);
+  const printed = JSON.parse(p.stdout);
+  assert.equal(printed.kata.flavour, 'runtime-rs');
+  assert.equal(printed.containerd.window, '1.7..1.7');
+});
+
+test('the served-file lists are the families\' (served table): every family\'s extensions, languages and patterns, and the walk\'s conditions', () => {
+  const t = e.servedTable();
+  for (const f of e.families) {
+    for (const x of f.serves.files) assert.ok(t.extensions.includes(x.ext) || t.conditional.some((c) => c.ext === x.ext), `${f.id} ${x.ext}`);
+    for (const l of f.serves.languages ?? []) assert.ok(t.languages.includes(l), `${f.id} ${l}`);
+    for (const p of f.serves.patterns ?? []) assert.ok(t.patterns.includes(p), `${f.id} ${p}`);
+  }
+  // The bundles that do not bundle the engine carry this table (put in by the build).
+  for (const b of ['dist/lsp-lint-main.js', 'dist/client.js', 'dist/web/client.js']) {
+    const text = fs.readFileSync(path.join(repoRoot, b), 'utf8');
+    assert.ok(!/=\s*__SKEWGUARD_SERVED__/.test(text), `${b}: the table is put in`);
+    for (const p of t.patterns) assert.ok(text.includes(JSON.stringify(p)), `${b} holds ${p}`);
+  }
+});
+
+/** The strongly connected parts (cycles) of the engine's run-time import graph, from esbuild's metafile. */
+async function importCycles(entry) {
+  const { build } = await import('esbuild');
+  const r = await build({ entryPoints: [path.join(repoRoot, entry)], absWorkingDir: repoRoot, bundle: true, write: false, metafile: true, platform: 'node', format: 'cjs', logLevel: 'silent', packages: 'external' });
+  const g = new Map(Object.entries(r.metafile.inputs).map(([f, v]) => [f, v.imports.filter((i) => !i.external).map((i) => i.path)]));
+  let n = 0; const stack = []; const on = new Set(); const index = new Map(); const low = new Map(); const out = [];
+  const visit = (v) => {
+    index.set(v, n); low.set(v, n); n++; stack.push(v); on.add(v);
+    for (const w of g.get(v) ?? []) {
+      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v), low.get(w))); } else if (on.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) === index.get(v)) { const c = []; let w; do { w = stack.pop(); on.delete(w); c.push(w); } while (w !== v); if (c.length > 1) out.push(c.sort()); }
+  };
+  for (const v of g.keys()) if (!index.has(v)) visit(v);
+  return out;
+}
+
+test('no load-time import cycle runs through engine/config.ts or the family registry (the families import config-core.ts, not config.ts)', async () => {
+  const cycles = await importCycles('server/src/engine/index.ts');
+  const core = cycles.filter((c) => c.some((f) => /engine\/(config|families\/registry)\.ts$/.test(f)));
+  assert.deepEqual(core, [], `cycles:\n${core.map((c) => c.join(' → ')).join('\n')}`);
+});
+
+test('the server sends the picker\'s parts (the core\'s, each section\'s, in order) and the status tooltip\'s window lines from the sections', async (t) => {
+  const { LspClient, makeWorkspace, uriOf } = await import('./helpers/lsp-client.mjs');
+  const root = makeWorkspace({ '.skewguard.yaml': 'kata: { window: "3.2..3.32" }\ncontainerd: { window: "1.7..2.0" }\n' });
+  const client = new LspClient(root, {});
+  t.after(() => { client.kill(); fs.rmSync(root, { recursive: true, force: true }); });
+  await client.initialize();
+  const choices = await client.request('skewguard/windowChoices', {});
+  assert.deepEqual(choices.parts.map((p) => p.part), ['starlingx.release', 'kubernetes.window', ...sections.flatMap((c) => c.parts.map((p) => p.part)), 'starlingx.upgradeFrom']);
+  assert.deepEqual(choices.parts.find((p) => p.part === 'kata.flavour').choices.map((c) => c.label), ['go', 'runtime-rs']);
+  const uri = uriOf(path.join(root, 'etc/containerd/config.toml'));
+  await client.open(uri, 'version = 2\n', 1, 'toml');
+  const r = await client.request('skewguard/resolvedConfig', { uri });
+  assert.deepEqual(r.windows, [{ label: 'Kata', window: '3.2..3.32', source: { kind: 'config', detail: path.join(root, '.skewguard.yaml') } }]);
+  assert.match(r.summary, / · Kata 3\.2\.\.3\.32$/);
+  assert.equal(r.fileWindow, 'containerd 1.7..2.0');
+});
+
+test('no file outside the families\' folders names a section\'s keys (its overrides, its resolved window): the core only composes them', async () => {
+  const { tsSources } = await import('./helpers/sources.mjs');
+  const keys = sections.flatMap((c) => c.flags.map((f) => f.key));
+  const names = sections.map((c) => c.section);
+  const res = [new RegExp(`\\b(${keys.join('|')})\\b`), new RegExp(`\\.(${names.join('|')})\\??\\.(window|flavour|source|flavourSource)\\b`)];
+  // A family's own places: its folder, its rules, and its data helpers in engine/<its folder's name>/ (engine/kata/ …).
+  const folders = fs.readdirSync(path.join(repoRoot, 'server/src/engine/families'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const own = (rel) => /^server\/src\/engine\/(families|rules)\//.test(rel) || folders.some((f) => rel.startsWith(`server/src/engine/${f}/`));
+  const hits = [];
+  for (const file of [...tsSources(path.join(repoRoot, 'server/src')), ...tsSources(path.join(repoRoot, 'client/src'))]) {
+    const rel = path.relative(repoRoot, file).split(path.sep).join('/');
+    if (own(rel)) continue;
+    fs.readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+      if (/^\s*(\/\/|\*|\/\*)/.test(line)) return;
+      if (res.some((re) => re.test(line))) hits.push(`${rel}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  assert.deepEqual(hits, [], hits.join('\n'));
+  // It can fail: the line server/main.ts had before the summary came from the sections.
+  assert.ok(res[1].test("${config.kata.window ? ` · Kata ${(resolved.kata as { window: string }).window}${mark(config.kata.source)}` : ''}"));
+  assert.ok(res[0].test('kataWindow: opts.kataWindow, containerdWindow: opts.containerdWindow,'));
+});
