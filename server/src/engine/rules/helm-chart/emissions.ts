@@ -377,7 +377,8 @@ export const notEvaluated: Rule<HelmContext> = {
       }
       for (const g of [...m.values()].sort((a, b) => a.at.start - b.at.start)) {
         const p = place(g.at);
-        report({ message: `${p.prefix}not checked at ${stepsText(g.steps, minors)}: ${g.reason}`, range: p.range, data: { steps: g.steps, template: tr.template.rel } });
+        // Those steps were not checked for this template: a "not checked" note (exit 2 unless --allow-unchecked).
+        report({ message: `${p.prefix}not checked at ${stepsText(g.steps, minors)}: ${g.reason}`, range: p.range, data: { steps: g.steps, template: tr.template.rel, notChecked: true } });
       }
     }
     // What of the chart was not read at all: a "not checked" note (lsp-lint fails the run on it unless --allow-unchecked).
