@@ -202,3 +202,25 @@ test('12: helm/not-evaluated\'s per-step notes fail the run unless --allow-unche
   assert.equal(lint(dir, ['merge-reports', 'a.sarif']).code, 2);
   assert.equal(lint(dir, ['merge-reports', '--allow-unchecked', 'a.sarif']).code, 0);
 });
+
+test('11: a folder link whose target lies in an ignored folder is reported as not followed, by lsp-lint and by "Check whole workspace" alike', async (t) => {
+  const dir = scratch(t, { '.skewguard.yaml': K, '.gitignore': 'vendor/\n', 'vendor/ing.yaml': ING_BETA, 'apps/plain.yaml': CM });
+  fs.symlinkSync(path.join(dir, 'vendor'), path.join(dir, 'apps', 'vendored'));
+  const r = lint(dir, ['-f', 'json', '.']);
+  const note = json(r).find((x) => x.filePath === path.join(dir, 'apps', 'vendored'));
+  assert.equal(note?.messages[0]?.message, `not checked: a symbolic link to ${path.join(dir, 'vendor')}, a folder the walk leaves out (ignored by .gitignore or the ignore: list, or always skipped; not followed)`, r.stdout);
+  assert.equal(note.messages[0].ruleId, 'skewguard/skipped-file');
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /1 file not \(fully\) checked: apps\/vendored;/);
+  // Named on the command line, the ignored folder is walked: the link's target is checked there, the link is not said.
+  const named = lint(dir, ['-f', 'json', '.', 'vendor']);
+  assert.equal(named.code, 1, named.stderr);
+  assert.ok(!json(named).some((x) => x.filePath === path.join(dir, 'apps', 'vendored')), named.stdout);
+  assert.deepEqual(messagesOf(json(named), 'vendor/ing.yaml').map((m) => m.ruleId), ['k8s/removed-api']);
+
+  const client = new LspClient(dir, {});
+  t.after(() => client.kill());
+  await withTimeout(client.initialize(), 10000, 'initialize did not answer');
+  const w = await withTimeout(client.request('skewguard/checkWorkspace', {}), 30000, 'checkWorkspace did not answer');
+  assert.deepEqual(w.notChecked, [`apps/vendored: ${note.messages[0].message}`]);
+});
