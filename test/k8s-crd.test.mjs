@@ -118,6 +118,7 @@ test('engine: a custom resource whose schema check stops at its issue limit says
   const cut = d.filter((x) => x.severity === 'info');
   assert.equal(cut.length, 1);
   assert.match(cut[0].message, /^spec\.cronSpec and the rest of this CronTab not checked against the schema in .*: the check stops after 500 issues found$/);
+  assert.equal(cut[0].data.notChecked, true, 'a "not checked" note: lsp-lint exits 2 on it unless --allow-unchecked');
   const line = text.split('\n').findIndex((l) => l.startsWith('  cronSpec:'));
   assert.deepEqual(cut[0].range.start, { line, character: 2 });
 });
