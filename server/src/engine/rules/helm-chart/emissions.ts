@@ -358,7 +358,8 @@ export const notEvaluated: Rule<HelmContext> = {
     + 'vendored dependency whose `Chart.yaml` cannot be read or parsed or is missing, and a `templates/` or `charts/` folder that cannot be '
     + 'listed; on the archive, links inside a packaged dependency), and a value of a rendered custom resource that it could not compute '
     + '(not checked against its CustomResourceDefinition there).',
-  why: 'Never a silent pass: those steps are not checked for this template, and the note says so instead of guessing.',
+  why: 'Never a silent pass: those steps are not checked for this template, and the note says so instead of guessing; '
+    + 'lsp-lint exits 2 on it unless `--allow-unchecked` (a step that was not checked is not a green).',
   bad: { filename: 'templates/job.yaml', text: 'apiVersion: {{ .Values.job.apiVersion }}\nkind: Job\nmetadata:\n  name: migrate\n', options: 'Kubernetes 1.21..1.22' },
   good: { filename: 'templates/job.yaml', text: 'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n', options: 'Kubernetes 1.21..1.22' },
   fix: 'none',
