@@ -225,3 +225,18 @@ test('--changed-since and --compare run nothing of the repository: fsmonitor, fi
   assert.ok(json(r).some((x) => x.filePath.endsWith('app.yaml')), 'the change was read');
   assert.deepEqual(fs.readdirSync(marks), [], 'something of the repository ran');
 });
+
+// Issue #25, 2: the repository, not the working folder, is what no git may come from: run from a subfolder, a git in
+// another folder of the same repository (named on PATH by an absolute path) is not the one that runs.
+test('--changed-since run from a subfolder: a git elsewhere in the repository, on PATH by its absolute path, never runs', (t) => {
+  const dir = repo(t);
+  const marks = path.join(dir, '..', `${path.basename(dir)}-marks`);
+  fs.mkdirSync(marks);
+  t.after(() => fs.rmSync(marks, { recursive: true, force: true }));
+  fs.mkdirSync(path.join(dir, 'bin'));
+  fs.writeFileSync(path.join(dir, 'bin', 'git'), `#!/bin/sh\ntouch '${path.join(marks, 'repository-git')}'\nexit 1\n`, { mode: 0o755 });
+  const r = lint(path.join(dir, 'deploy'), ['--changed-since', 'base', '--format', 'json', '.'], { env: { PATH: `${path.join(dir, 'bin')}${path.delimiter}${process.env.PATH}` } });
+  assert.equal(r.code, 1, r.stderr);
+  assert.deepEqual(findingsOf(json(r))[path.join(dir, 'deploy/app.yaml')], ['k8s/removed-api@1']);
+  assert.deepEqual(fs.readdirSync(marks), [], 'the repository\'s bin/git ran');
+});

@@ -186,3 +186,41 @@ test('4: a folder whose name starts with two dots (..data/) is inside the worksp
   const cj = JSON.parse(all.stdout).find((r) => r.filePath.endsWith('cj.yaml'));
   assert.ok(cj?.messages.some((m) => m.ruleId === 'k8s/removed-api'), all.stdout);
 });
+
+test('12: helm/not-evaluated\'s per-step notes fail the run unless --allow-unchecked: a template whose `fail` stops rendering at a step of the window', (t) => {
+  const TEMPLATE = '{{- if semverCompare ">=1.25-0" .Capabilities.KubeVersion.Version }}\n{{- fail "not supported on this Kubernetes yet" }}\n{{- end }}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n';
+  const dir = scratch(t, { '.skewguard.yaml': K8S_WINDOW('1.24..1.25'), 'chart/Chart.yaml': 'apiVersion: v2\nname: stops\nversion: 0.1.0\n', 'chart/templates/cm.yaml': TEMPLATE });
+  const r = lint(dir, ['-f', 'json', '.']);
+  const notes = messagesOf(json(r), 'cm.yaml');
+  assert.deepEqual(notes.map((m) => [m.ruleId, m.severity, m.line, m.data?.notChecked]), [['helm/not-evaluated', 'info', 2, true]], r.stdout);
+  assert.match(notes[0].message, /^not checked at 1\.25: the template stops with an error with the chart's default values: not supported on this Kubernetes yet$/);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /1 file not \(fully\) checked: chart\/templates\/cm\.yaml; see the report/);
+  assert.equal(lint(dir, ['--allow-unchecked', '.']).code, 0);
+  // SARIF says it too, so merge-reports fails on the shard as lsp-lint did.
+  assert.equal(lint(dir, ['-f', 'sarif', '-o', 'a.sarif', '.']).code, 2);
+  assert.equal(lint(dir, ['merge-reports', 'a.sarif']).code, 2);
+  assert.equal(lint(dir, ['merge-reports', '--allow-unchecked', 'a.sarif']).code, 0);
+});
+
+test('11: a folder link whose target lies in an ignored folder is reported as not followed, by lsp-lint and by "Check whole workspace" alike', async (t) => {
+  const dir = scratch(t, { '.skewguard.yaml': K, '.gitignore': 'vendor/\n', 'vendor/ing.yaml': ING_BETA, 'apps/plain.yaml': CM });
+  fs.symlinkSync(path.join(dir, 'vendor'), path.join(dir, 'apps', 'vendored'));
+  const r = lint(dir, ['-f', 'json', '.']);
+  const note = json(r).find((x) => x.filePath === path.join(dir, 'apps', 'vendored'));
+  assert.equal(note?.messages[0]?.message, `not checked: a symbolic link to ${path.join(dir, 'vendor')}, a folder the walk leaves out (ignored by .gitignore or the ignore: list, or always skipped; not followed)`, r.stdout);
+  assert.equal(note.messages[0].ruleId, 'skewguard/skipped-file');
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /1 file not \(fully\) checked: apps\/vendored;/);
+  // Named on the command line, the ignored folder is walked: the link's target is checked there, the link is not said.
+  const named = lint(dir, ['-f', 'json', '.', 'vendor']);
+  assert.equal(named.code, 1, named.stderr);
+  assert.ok(!json(named).some((x) => x.filePath === path.join(dir, 'apps', 'vendored')), named.stdout);
+  assert.deepEqual(messagesOf(json(named), 'vendor/ing.yaml').map((m) => m.ruleId), ['k8s/removed-api']);
+
+  const client = new LspClient(dir, {});
+  t.after(() => client.kill());
+  await withTimeout(client.initialize(), 10000, 'initialize did not answer');
+  const w = await withTimeout(client.request('skewguard/checkWorkspace', {}), 30000, 'checkWorkspace did not answer');
+  assert.deepEqual(w.notChecked, [`apps/vendored: ${note.messages[0].message}`]);
+});

@@ -118,6 +118,7 @@ test('engine: a custom resource whose schema check stops at its issue limit says
   const cut = d.filter((x) => x.severity === 'info');
   assert.equal(cut.length, 1);
   assert.match(cut[0].message, /^spec\.cronSpec and the rest of this CronTab not checked against the schema in .*: the check stops after 500 issues found$/);
+  assert.equal(cut[0].data.notChecked, true, 'a "not checked" note: lsp-lint exits 2 on it unless --allow-unchecked');
   const line = text.split('\n').findIndex((l) => l.startsWith('  cronSpec:'));
   assert.deepEqual(cut[0].range.start, { line, character: 2 });
 });
@@ -390,6 +391,7 @@ test('engine: a chart template\'s rendered custom resources are checked against 
     // A value the evaluator cannot compute is never judged (its placeholder is no string): said as not checked, at its action.
     assert.equal(note.severity, 'info');
     assert.match(note.message, /^not checked at 1\.29, 1\.30 against the CustomResourceDefinition crontabs\.stable\.example\.com \(crds\/crontab\.yaml\): function someUnknownFunc is not known/);
+    assert.equal(note.data.notChecked, true, 'a "not checked" note: lsp-lint exits 2 on it unless --allow-unchecked');
     assert.ok(!ds.some((d) => /spec\.template is a/.test(d.message)));
     assert.match(notServed.message, /^stable\.example\.com\/v1alpha1 CronTab: the CustomResourceDefinition crontabs\.stable\.example\.com \(crds\/crontab\.yaml\) lists it with served: false/);
     assert.match(applyTextEdits(CRON_TEMPLATE, notServed.fixes[0].edits), /\napiVersion: stable\.example\.com\/v1\nkind: CronTab\nmetadata:\n {2}name: old\n$/);

@@ -47,15 +47,36 @@ const NEUTRAL = [
   'core.quotePath=false', 'diff.noprefix=false', 'diff.mnemonicPrefix=false', 'protocol.allow=never',
 ];
 
-/** git on PATH, as an absolute path outside the repository (never a relative PATH entry nor the current folder). */
-let gitBinary: { path?: string; looked: string[] } | undefined;
-function gitPath(cwd: string): string | undefined {
-  if (!gitBinary) {
-    const r = resolveExecutable('git', [cwd]);
-    gitBinary = { path: r.path, looked: [...r.looked, ...r.skipped.map((x) => `not ${x}`)] };
+/**
+ * The repository's top for `cwd`: the nearest folder at or above it (its real path) that holds `.git` (a folder, or
+ * the file of a linked work tree or submodule), found without running git, at most MAX_UP folders up. Run from
+ * repo/charts, the repository is repo, not charts: a git anywhere in repo must not be the one that runs.
+ */
+const MAX_UP = 256;
+export function repositoryTop(cwd: string): string | undefined {
+  let dir: string;
+  try { dir = fs.realpathSync(cwd); } catch { dir = path.resolve(cwd); }
+  for (let i = 0; i < MAX_UP; i++) {
+    try { fs.lstatSync(path.join(dir, '.git')); return dir; } catch { /* not here: one folder up */ }
+    const up = path.dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
   }
-  return gitBinary.path;
+  return undefined;
 }
+
+/** git on PATH, as an absolute path outside the repository (never a relative PATH entry nor the current folder). */
+const gitBinary = new Map<string, { path?: string; looked: string[] }>();
+function gitFor(cwd: string): { path?: string; looked: string[] } {
+  let g = gitBinary.get(cwd);
+  if (!g) {
+    const top = repositoryTop(cwd);
+    const r = resolveExecutable('git', top ? [cwd, top] : [cwd]);
+    gitBinary.set(cwd, (g = { path: r.path, looked: [...r.looked, ...r.skipped.map((x) => `not ${x}`)] }));
+  }
+  return g;
+}
+const gitPath = (cwd: string): string | undefined => gitFor(cwd).path;
 
 /** Per cwd: `-c filter.<name>.<key>=` for every filter the repository's configuration defines (read, never run). */
 const filterEnv = new Map<string, Record<string, string>>();
@@ -89,7 +110,7 @@ let gitTimeoutMs = 60_000;
 
 function git(cwd: string, args: string[], maxBuffer = 512 * 1024 * 1024): { ok: boolean; out: Buffer; err: string; missing?: boolean; timedOut?: boolean } {
   const bin = gitPath(cwd);
-  if (!bin) return { ok: false, out: Buffer.alloc(0), err: `git not found (looked at ${gitBinary!.looked.slice(0, 6).join(', ')})`, missing: true };
+  if (!bin) return { ok: false, out: Buffer.alloc(0), err: `git not found (looked at ${gitFor(cwd).looked.slice(0, 6).join(', ')})`, missing: true };
   const r = spawnSync(bin, [...NEUTRAL.flatMap((c) => ['-c', c]), ...args], { cwd, env: { ...GIT_ENV, ...filterOverrides(bin, cwd) }, maxBuffer, stdio: ['ignore', 'pipe', 'pipe'], timeout: gitTimeoutMs, killSignal: 'SIGKILL' });
   if (r.error) {
     const code = (r.error as NodeJS.ErrnoException).code;

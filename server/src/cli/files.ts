@@ -44,6 +44,7 @@ export function collectFiles(args: string[], cwd: string, ignorePatterns: string
   const unreadable: PathNote[] = [];
   const invalid: string[] = [];
   const links: PathNote[] = [];
+  const deferred: Walk['deferred'] = [];
   // Real folders walked: a link to one already walked is not walked again (its files are checked there), and a link
   // to a folder above it (a loop) is reported, not followed.
   const visited = new Set<string>();
@@ -66,7 +67,7 @@ export function collectFiles(args: string[], cwd: string, ignorePatterns: string
         continue;
       }
       const before = files.size;
-      const w: Walk = { add: (f) => { if (match(f.split(path.sep).join('/'))) files.add(f); }, userIgnored: isIgnoredByUser, onlyServed: false, skipped: 0, unreadable, noIgnore, links, visited, roots: [cwd, base] };
+      const w: Walk = { add: (f) => { if (match(f.split(path.sep).join('/'))) files.add(f); }, userIgnored: isIgnoredByUser, onlyServed: false, skipped: 0, unreadable, noIgnore, links, visited, roots: [cwd, base], deferred };
       w.skippedMatch = (f) => match(f.split(path.sep).join('/'));
       walk(base, [], w);
       if (files.size === before) {
@@ -86,12 +87,17 @@ export function collectFiles(args: string[], cwd: string, ignorePatterns: string
       // A folder named on the command line is checked even when the rules above it ignore it (as a named file is).
       const itself = ignoredBy(above, abs, true) || isIgnoredByUser(abs);
       const before = files.size;
-      const w: Walk = { add: (f) => files.add(f), userIgnored: itself ? never : isIgnoredByUser, onlyServed: true, skipped: 0, unreadable, noIgnore, links, visited, roots: [cwd, abs] };
+      const w: Walk = { add: (f) => files.add(f), userIgnored: itself ? never : isIgnoredByUser, onlyServed: true, skipped: 0, unreadable, noIgnore, links, visited, roots: [cwd, abs], deferred };
       walk(abs, itself ? [] : above, w);
       if (files.size === before && w.skipped) {
         ignored.push({ path: abs, reason: `all ${w.skipped} files and folders under ${showArg(arg)} are ignored by .gitignore or the ignore: list of .skewguard.yaml; use --no-ignore to check them` });
       }
     } else files.add(abs);
+  }
+  // A folder link whose target no walk went through (it lies in a folder .gitignore, the ignore: list or the folders
+  // always skipped leave out): its files are not checked, through the link or under their own name.
+  for (const d of deferred) {
+    if (!visited.has(d.target)) links.push({ path: d.path, reason: `not checked: a symbolic link to ${d.target}, a folder the walk leaves out (ignored by .gitignore or the ignore: list, or always skipped; not followed)` });
   }
   return { files: [...files].sort(), missing, ignored, unreadable, invalid, links };
 }
@@ -144,6 +150,8 @@ interface Walk {
   visited: Set<string>;
   /** Where a symbolic link may lead to be followed: the working folder and the walked argument. */
   roots: string[];
+  /** Folder links not walked through because their target is under a walked folder (walked there under its own name). */
+  deferred: Array<{ path: string; target: string }>;
 }
 
 const realOf = (p: string): string | undefined => { try { return fs.realpathSync(p); } catch { return undefined; } };
@@ -187,7 +195,9 @@ function walk(dir: string, parents: Layer[], w: Walk, ancestors: string[] = [], 
         if (above.includes(target) || within(real, target)) { w.links.push({ path: abs, reason: `not checked: a symbolic link to ${target}, a folder above it (a loop, not followed)` }); continue; }
         // Walked under its own name when it is under the walked folder (not through the link: its files are checked
         // once); elsewhere in the workspace, through the link.
-        if (w.roots.slice(1).some((r) => within(target, realOf(r) ?? r))) continue;
+        // Whether it was is known once every argument is walked (collectFiles): a target the walk left out (an ignored
+        // folder) is reported then, not passed over.
+        if (w.roots.slice(1).some((r) => within(target, realOf(r) ?? r))) { w.deferred.push({ path: abs, target }); continue; }
         walk(abs, layers, w, above, true);
       } else if (st.isFile()) {
         if (w.onlyServed && !isServedFile(abs)) continue;

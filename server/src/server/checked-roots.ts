@@ -10,16 +10,21 @@ import { isWithin } from '../shared/within';
 const within = isWithin;
 
 export class CheckedRoots {
+  /**
+   * Real paths found, per path: only of paths that exist (a realpath that succeeded). A lookup that failed (a path
+   * not there yet) is never kept, so a file created later is looked up again rather than judged as it was written;
+   * the paths found are dropped on every watched-file batch (invalidate), when links may have changed.
+   */
   private reals = new Map<string, string>();
   constructor(private readonly roots: () => readonly string[], private readonly extra: readonly string[] = []) {}
 
-  private real(p: string): string {
-    let r = this.reals.get(p);
-    if (r === undefined) {
-      try { r = fs.realpathSync(p); } catch { r = p; }
-      if (this.reals.size > 20_000) this.reals.clear();
-      this.reals.set(p, r);
-    }
+  private real(p: string): string | undefined {
+    const hit = this.reals.get(p);
+    if (hit !== undefined) return hit;
+    let r: string;
+    try { r = fs.realpathSync(p); } catch { return undefined; }
+    if (this.reals.size >= 20_000) this.reals.clear();
+    this.reals.set(p, r);
     return r;
   }
 
@@ -29,17 +34,18 @@ export class CheckedRoots {
     if (!roots.length) return true;
     const abs = path.resolve(p);
     if (!roots.some((r) => within(abs, path.resolve(r)))) return false;
-    // Through its links (a missing path: as written, its existing parent through links).
-    let probe = abs;
-    while (probe !== path.dirname(probe)) {
+    // Through its links (a missing path: its nearest existing parent through links, and the rest as written). A path
+    // whose realpath is known exists: no other call to the file system is made for it.
+    for (let probe = abs; ; ) {
       const r = this.real(probe);
-      if (r !== probe || fs.existsSync(probe)) {
+      if (r !== undefined) {
         const real = path.join(r, path.relative(probe, abs));
-        return roots.some((root) => within(real, this.real(path.resolve(root))));
+        return roots.some((root) => { const at = path.resolve(root); return within(real, this.real(at) ?? at); });
       }
-      probe = path.dirname(probe);
+      const up = path.dirname(probe);
+      if (up === probe) return true;
+      probe = up;
     }
-    return true;
   }
 
   /** Links may have changed (a watched-file change): resolve them again. */

@@ -40,7 +40,8 @@ function flushWatched(): void {
   watchedPending = undefined;
   if (!pending) return;
   files.invalidate();
-  if (pending.all) { checkedRoots.invalidate(); revalidateAll(true); return; }
+  checkedRoots.invalidate(); // any created or deleted path may be a link now, or no longer one
+  if (pending.all) { revalidateAll(true); return; }
   // The CRD index is told of every changed manifest; the files are re-checked once for the whole batch (each changed
   // CRD file re-scheduled every open file and restarted the whole closed re-check: N times the work for N files).
   let crds = false;

@@ -92,7 +92,7 @@ function checkTemplate(ctx: HelmContext, input: AnalyzeInput, tr: TemplateRun, p
         if (!overlaps({ start: u.outStart, end: u.outEnd }, span) && !overlaps(span, { start: u.outStart, end: u.outEnd })) continue;
         const at = place(unknownAt(p, r, u, defines));
         const why = `${crdName(c.crd)}: ${u.reason}`;
-        say(notEvaluated, { message: '', range: at.range, data: { template: tr.template.rel, crd: c.crd.name } }, why,
+        say(notEvaluated, { message: '', range: at.range, data: { template: tr.template.rel, crd: c.crd.name, notChecked: true } }, why,
           (shown) => `${at.prefix}not checked at ${shown} against ${why}`, steps);
       }
     }

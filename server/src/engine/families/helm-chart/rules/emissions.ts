@@ -358,7 +358,8 @@ export const notEvaluated: Rule<HelmContext> = {
     + 'vendored dependency whose `Chart.yaml` cannot be read or parsed or is missing, and a `templates/` or `charts/` folder that cannot be '
     + 'listed; on the archive, links inside a packaged dependency), and a value of a rendered custom resource that it could not compute '
     + '(not checked against its CustomResourceDefinition there).',
-  why: 'Never a silent pass: those steps are not checked for this template, and the note says so instead of guessing.',
+  why: 'Never a silent pass: those steps are not checked for this template, and the note says so instead of guessing; '
+    + 'lsp-lint exits 2 on it unless `--allow-unchecked` (a step that was not checked is not a green).',
   bad: { filename: 'templates/job.yaml', text: 'apiVersion: {{ .Values.job.apiVersion }}\nkind: Job\nmetadata:\n  name: migrate\n', options: 'Kubernetes 1.21..1.22' },
   good: { filename: 'templates/job.yaml', text: 'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n', options: 'Kubernetes 1.21..1.22' },
   fix: 'none',
@@ -377,7 +378,8 @@ export const notEvaluated: Rule<HelmContext> = {
       }
       for (const g of [...m.values()].sort((a, b) => a.at.start - b.at.start)) {
         const p = place(g.at);
-        report({ message: `${p.prefix}not checked at ${stepsText(g.steps, minors)}: ${g.reason}`, range: p.range, data: { steps: g.steps, template: tr.template.rel } });
+        // Those steps were not checked for this template: a "not checked" note (exit 2 unless --allow-unchecked).
+        report({ message: `${p.prefix}not checked at ${stepsText(g.steps, minors)}: ${g.reason}`, range: p.range, data: { steps: g.steps, template: tr.template.rel, notChecked: true } });
       }
     }
     // What of the chart was not read at all: a "not checked" note (lsp-lint fails the run on it unless --allow-unchecked).

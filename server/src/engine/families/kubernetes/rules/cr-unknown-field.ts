@@ -39,7 +39,7 @@ export const rule: Rule<KubernetesContext> = {
             message: `${relPath(o, x.path)} and the rest of this ${o.kind} not checked against the schema in ${crdName(crd)}: the check stops after ${x.reason}`,
             range: loc.key ?? loc.value,
             severity: 'info',
-            data: { path: relPath(o, x.path), crd: crd.name, notChecked: x.reason },
+            data: { path: relPath(o, x.path), crd: crd.name, notChecked: true, stoppedAfter: x.reason },
           });
           continue;
         }
