@@ -15,6 +15,7 @@ import { fsAccess } from './helpers/fs-access.mjs';
 import { scratch, lint } from './helpers/cli-run.mjs';
 
 const dir = path.join(repoRoot, 'test', 'fixtures', 'classify');
+const dir0 = dir;
 const WINDOW = '1.24..1.26';
 const config = (loaded) => e.resolveConfig({ cli: { kubernetesWindow: WINDOW }, config: loaded });
 const run = (rel, { text, loaded, files = fsAccess() } = {}) => {
@@ -50,6 +51,8 @@ const CORPUS = {
     'a file made a manifest by its modeline: the document with Helm syntax is said at its own line, the other is checked'],
   'helm-fragment.yaml': ['helm-chart', 'content', ['helm/not-evaluated @ 4:9', 'helm/not-in-chart @ 4:9'],
     'name: {{ include … }} and {{- include … }} lines outside a chart: a template fragment, as before'],
+  'helm-fragment-fail.yaml': ['helm-chart', 'content', ['helm/not-in-chart @ 2:1', 'helm/not-evaluated @ 3:1', 'helm/removed-api @ 17:13'],
+    'a fragment outside a chart whose document 1 calls fail: that document is said not checked at its fail, and document 2\'s removed PodDisruptionBudget is still found (each document rendered on its own)'],
   'helm-fragment-unparseable.yaml': ['helm-chart', 'content', ['helm/not-in-chart @ 4:9'],
     'a fragment that parses neither as it is nor with its actions taken out: one finding, what it was taken for and why'],
   'chart/templates/deployment.yaml': ['helm-chart', 'path', [],
@@ -186,4 +189,26 @@ test('a document that is no object is said even when the only object of its file
   const r = lint(dir, ['--format', 'json', 'f.yaml']);
   const found = JSON.parse(r.stdout)[0].messages.map((m) => `${m.line} ${m.ruleId}`);
   assert.deepEqual(found, ['5 k8s/helm-template', '7 k8s/document-not-checked']);
+});
+
+test('#26 bullet 2: a fragment outside a chart is rendered document by document; the one that stops is not checked, and lsp-lint exits 2 for it', (t) => {
+  const r = run('helm-fragment-fail.yaml');
+  const stop = r.diagnostics.find((d) => d.ruleId === 'helm/not-evaluated');
+  assert.match(stop.message, /^not checked at 1\.24\.\.1\.26: this document of the fragment stops rendering with an error \(read without its chart\): install the Prometheus Operator CRDs before the monitoring add-on; it is not checked, the fragment's other documents are$/);
+  assert.equal(stop.data.notChecked, true);
+  // The fix of the removed apiVersion in document 2 edits that document's own text.
+  const removed = r.diagnostics.find((d) => d.ruleId === 'helm/removed-api');
+  assert.deepEqual(removed.fixes[0].edits, [{ range: { start: { line: 16, character: 12 }, end: { line: 16, character: 26 } }, newText: 'policy/v1' }]);
+  // A file-level variable is declared for every document; a `---` inside an {{ if }} … {{ end }} does not cut.
+  const text = '{{- $name := printf "%s-web" .Release.Name -}}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ $name }}\ndata:\n  a: {{ fail "no" }}\n---\n'
+    + '{{- if .Values.pdb }}\napiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: {{ $name }}\n---\napiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: x\n{{- end }}\n---\n'
+    + 'apiVersion: autoscaling/v2beta2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: {{ $name }}\n';
+  assert.deepEqual(findings(run('helm-fragment.yaml', { text }).diagnostics), ['helm/not-in-chart @ 1:1', 'helm/not-evaluated @ 8:6', 'helm/not-evaluated @ 10:1', 'helm/removed-api @ 22:13']);
+  // lsp-lint: the PDB's error, and the document not checked makes the run exit 2 (unless --allow-unchecked).
+  const dir = scratch(t, { '.skewguard.yaml': `kubernetes:\n  window: "${WINDOW}"\n`, 'monitoring.yaml': fs.readFileSync(path.join(dir0, 'helm-fragment-fail.yaml'), 'utf8') });
+  const cli = lint(dir, ['--format', 'json', 'monitoring.yaml']);
+  assert.equal(cli.code, 2, cli.stderr);
+  assert.match(cli.stderr, /1 file not \(fully\) checked: monitoring\.yaml/);
+  assert.deepEqual(JSON.parse(cli.stdout)[0].messages.map((m) => `${m.line} ${m.ruleId}`), ['2 helm/not-in-chart', '3 helm/not-evaluated', '17 helm/removed-api']);
+  assert.equal(lint(dir, ['--allow-unchecked', 'monitoring.yaml']).code, 1);
 });

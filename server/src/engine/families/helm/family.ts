@@ -37,9 +37,12 @@ function kindOf(file: string, ext: string): HelmFileKind {
 }
 
 /** A chart of one template, for a template read without its chart (no Chart.yaml above it, no file access). */
-function loneChart(file: string, text: string): Chart {
-  return { name: 'chart', dir: path.dirname(file), prefix: '', templates: [{ rel: `templates/${path.basename(file)}`, abs: file, text }], subcharts: [], library: false, problems: [], alone: true };
+function loneChart(file: string, text: string, byDocument = false): Chart {
+  return { name: 'chart', dir: path.dirname(file), prefix: '', templates: [{ rel: `templates/${path.basename(file)}`, abs: file, text, ...(byDocument ? { byDocument } : {}) }], subcharts: [], library: false, problems: [], alone: true };
 }
+
+/** A template fragment outside any chart's templates/ (read as Helm by its content or modeline), not a helper. */
+const isFragment = (file: string) => !segs(file).slice(0, -1).includes('templates') && path.extname(file).toLowerCase() !== '.tpl';
 
 /** The chart tree with one template's text replaced (an open buffer the FileAccess does not show, a fix being proven). */
 function withText(top: Chart, abs: string, text: string): Chart {
@@ -67,7 +70,8 @@ function contextOf(input: { path: string; text: string; files?: FileAccess; helm
     ctx.alone = files
       ? 'not checked as part of a chart: no Chart.yaml found above this file; it is rendered alone, so what depends on its values, Chart.yaml or helpers is not checked'
       : 'not checked as part of a chart: its chart\'s files cannot be read here (no file access, e.g. stdin); it is rendered alone, so what depends on its values, Chart.yaml or helpers is not checked';
-    const lone = loneChart(input.path, input.text);
+    // A fragment outside a chart is rendered document by document: Helm never renders it as one file of a chart.
+    const lone = loneChart(input.path, input.text, isFragment(input.path));
     ctx.chart = ctx.own = lone;
     ctx.run = chartRun(lone, window.minors);
     ctx.template = ctx.run.byRel.get(lone.templates[0].rel);
@@ -202,7 +206,7 @@ export const helmChart: FamilyModule<'helm-chart'> = {
     // A fragment outside a chart that parses as YAML neither as it is nor with its actions taken out: one finding
     // says what it was taken for and why, instead of guessing at what it renders.
     // (Under a templates/ folder the file is placed in a chart, and a Go syntax error is said by helm/template-syntax.)
-    const outside = helm.alone && kind === 'template' && ext !== '.tpl' && !segs(input.path).slice(0, -1).includes('templates') && !helm.template?.parsed.errors.length;
+    const outside = helm.alone && kind === 'template' && isFragment(input.path) && !helm.template?.parsed.errors.length;
     const unread = outside ? stage('parse', () => neitherParses(input.text)) : undefined;
     if (unread) {
       emit(notInChart, unread);

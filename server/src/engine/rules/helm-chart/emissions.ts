@@ -357,7 +357,9 @@ export const notEvaluated: Rule<HelmContext> = {
     + 'values), and what of a chart could not be read (a packaged dependency, a template over the size limit; on the parent\'s `Chart.yaml`, a '
     + 'vendored dependency whose `Chart.yaml` cannot be read or parsed or is missing, and a `templates/` or `charts/` folder that cannot be '
     + 'listed; on the archive, links inside a packaged dependency), and a value of a rendered custom resource that it could not compute '
-    + '(not checked against its CustomResourceDefinition there).',
+    + '(not checked against its CustomResourceDefinition there). A template fragment outside any chart (read as Helm by its content) is '
+    + 'rendered document by document: a document whose render stops (`fail`) is said not checked at that action (lsp-lint exits 2 on it '
+    + 'unless `--allow-unchecked`), and the fragment\'s other documents are still checked.',
   why: 'Never a silent pass: those steps are not checked for this template, and the note says so instead of guessing.',
   bad: { filename: 'templates/job.yaml', text: 'apiVersion: {{ .Values.job.apiVersion }}\nkind: Job\nmetadata:\n  name: migrate\n', options: 'Kubernetes 1.21..1.22' },
   good: { filename: 'templates/job.yaml', text: 'apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n', options: 'Kubernetes 1.21..1.22' },
@@ -366,18 +368,21 @@ export const notEvaluated: Rule<HelmContext> = {
   check(ctx, report) {
     const minors = ctx.window.minors;
     for (const { tr, place } of runsOf(ctx)) {
-      const m = new Map<string, { at: Span; reason: string; steps: string[] }>();
+      const m = new Map<string, { at: Span; reason: string; steps: string[]; notChecked: boolean }>();
       for (const s of tr.steps) {
         for (const u of s.undecided) {
           const k = `${u.at.start}:${u.at.end}|${u.reason}`;
           let g = m.get(k);
-          if (!g) m.set(k, (g = { at: u.at, reason: u.reason, steps: [] }));
+          if (!g) m.set(k, (g = { at: u.at, reason: u.reason, steps: [], notChecked: false }));
           if (!g.steps.includes(s.step)) g.steps.push(s.step);
+          g.notChecked ||= !!u.notChecked;
         }
       }
       for (const g of [...m.values()].sort((a, b) => a.at.start - b.at.start)) {
         const p = place(g.at);
-        report({ message: `${p.prefix}not checked at ${stepsText(g.steps, minors)}: ${g.reason}`, range: p.range, data: { steps: g.steps, template: tr.template.rel } });
+        // A document of a fragment outside a chart that stops rendering: a "not checked" note (lsp-lint fails on it
+        // unless --allow-unchecked), as a chart's file that is not read.
+        report({ message: `${p.prefix}not checked at ${stepsText(g.steps, minors)}: ${g.reason}`, range: p.range, data: { steps: g.steps, template: tr.template.rel, ...(g.notChecked ? { notChecked: true } : {}) } });
       }
     }
     // What of the chart was not read at all: a "not checked" note (lsp-lint fails the run on it unless --allow-unchecked).
