@@ -142,6 +142,10 @@ test('#26: lsp-lint --print-config <file> says which family read it and why; the
     assert.equal(readAs.by, by, rel);
     assert.match(readAs.why, why, rel);
   }
+  // The classifier alone answers (no rule, no context is built): a check that would fail still says who reads the file.
+  const faulty = spawnSync(process.execPath, [path.join(repoRoot, 'dist', 'lsp-lint.js'), '--print-config', 'prometheusrule.yaml'], { cwd: dir, encoding: 'utf8', timeout: 60000, env: { ...process.env, SKEWGUARD_FAULT: 'context,rule' } });
+  assert.equal(faulty.status, 0, faulty.stderr);
+  assert.deepEqual(JSON.parse(faulty.stdout).readAs, { family: 'kubernetes', by: 'content', why: JSON.parse(spawnSync(process.execPath, [path.join(repoRoot, 'dist', 'lsp-lint.js'), '--print-config', 'prometheusrule.yaml'], { cwd: dir, encoding: 'utf8', timeout: 60000 }).stdout).readAs.why });
   // No file: no readAs; a file that is not there: said.
   const none = spawnSync(process.execPath, [path.join(repoRoot, 'dist', 'lsp-lint.js'), '--print-config'], { cwd: dir, encoding: 'utf8', timeout: 60000 });
   assert.equal(JSON.parse(none.stdout).readAs, undefined);

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { format } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { analyze, type AnalyzeResult } from '../engine/analyze';
+import { analyze, readAsOf, type AnalyzeResult } from '../engine/analyze';
 import { setParseCacheBudget } from '../engine/parse/yaml';
 import { resolveConfig, describeResolved, checkCliOverrides, type ResolvedConfig, type LoadedConfig } from '../engine/config';
 import { hover, complete } from '../engine/language';
@@ -891,11 +891,11 @@ function resolvedConfigResult(p: ResolvedConfigParams): ResolvedConfigResult {
   };
 }
 
-/** How a file not open would be read (--print-config <file>): analysed as lsp-lint would, its ReadAs kept. */
+/** How a file not open would be read (--print-config <file>): classified as analyze() does, no rule run. */
 function readAsOnDisk(file: string, config: Resolved): AnalyzeResult['readAs'] | { family: null; by: 'none'; why: string } {
   const text = files.read(file);
   if (text === undefined) return { family: null, by: 'none', why: `not read: ${files.unreadable(file) ?? 'no such file'}` };
-  return analyze({ path: file, text, config, root: ws.rootFor(file), today: today(), neighbours: ws.lazyNeighboursFor(file), faults: FAULTS, files }).readAs;
+  return readAsOf({ path: file, text, config, root: ws.rootFor(file), files });
 }
 
 /** --print-config's and the status bar's Helm part: the settings, the binary found, how a chart would be read. */
