@@ -216,3 +216,15 @@ test('#26 bullet 2: a fragment outside a chart is rendered document by document;
   assert.deepEqual(JSON.parse(cli.stdout)[0].messages.map((m) => `${m.line} ${m.ruleId}`), ['2 helm/not-in-chart', '3 helm/not-evaluated', '17 helm/removed-api']);
   assert.equal(lint(dir, ['--allow-unchecked', 'monitoring.yaml']).code, 1);
 });
+
+test('#26: one list of Helm actions — a .tpl outside a chart is Helm by the same actions the scanner counts', () => {
+  const famOf = (file, text) => e.analyze({ path: file, text, config: config() }).family ?? null;
+  // An Alertmanager-style template file: `{{ $labels.x }}` and `{{ .Labels.x }}` read the same way as in a scalar.
+  assert.equal(famOf('/w/alerts/page.tpl', 'Alert {{ $labels.alertname }} on {{ $labels.instance }}\n'), null, 'Prometheus variables are no Helm action');
+  assert.equal(famOf('/w/lib/_names.tpl', '{{- define "web.name" -}}\n{{ .Chart.Name | trunc 63 }}\n{{- end }}\n'), 'helm-chart');
+  assert.equal(famOf('/w/lib/vars.tpl', '{{ $name := "web" }}{{ $name }}\n'), 'helm-chart', 'a variable set is a Helm action');
+  // The scanner's verdict on the same action where YAML reads structure agrees.
+  const scanned = (action) => { const r = e.analyze({ path: '/w/x.yaml', text: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${action}\n`, config: config() }); return r.family; };
+  assert.equal(scanned('{{ $labels.instance }}'), 'kubernetes');
+  assert.equal(scanned('{{ .Chart.Name }}'), 'helm-chart');
+});

@@ -17,11 +17,21 @@ export interface TemplateScan {
 const NONE: TemplateScan = Object.freeze({ syntax: [], bare: [], text: [] }) as TemplateScan;
 
 /**
- * A Helm action: the chart's objects or the dot, a variable set or `$.`, a keyword or function a chart template
- * writes, a comment, or a trim marker. `{{ $labels.instance }}` (Prometheus), `{{instance}}` (Grafana),
- * `{{inputs.parameters.x}}` (Argo) are not: they read variables or names no Helm template defines.
+ * A Helm action (the one list of them: the scanner below and the Helm family's look at a chart's file both ask it):
+ * the chart's objects or the dot, a variable set or `$.`, a keyword or function a chart template writes, a comment,
+ * or a trim marker. `{{ $labels.instance }}` (Prometheus), `{{instance}}` (Grafana), `{{inputs.parameters.x}}` (Argo)
+ * are not: they read variables or names no Helm template defines. Tried at a `{{`.
  */
 const HELM_ACTION = /^\{\{-?\s*(?:\.|\$\.|\$[A-Za-z_]\w*\s*:?=|(?:if|else|end|range|with|define|template|include|block|toYaml|toJson|tpl|default|required|quote|squote|printf|nindent|indent|lookup|fail|trim|trunc|lower|upper|list|dict|get|hasKey|empty|not|and|or|eq|ne)\b|\/\*|-\s)/;
+
+/** Whether the `{{` at `at` opens a Helm action (HELM_ACTION). */
+const helmActionAt = (text: string, at: number): boolean => HELM_ACTION.test(text.slice(at, at + 80));
+
+/** Whether any `{{` of the text, wherever it stands, opens a Helm action (a helper's or a chart template's text). */
+export function hasHelmAction(text: string): boolean {
+  for (let at = text.indexOf('{{'); at >= 0; at = text.indexOf('{{', at + 2)) if (helmActionAt(text, at)) return true;
+  return false;
+}
 
 let memoText: string | undefined;
 let memoScan: TemplateScan = NONE;
@@ -145,7 +155,7 @@ function scanAll(text: string): TemplateScan {
     if (c === 35 /* # */) { textIn(p, e); return; }
     if (c === 123 && text.charCodeAt(p + 1) === 123) {
       // `{{` where YAML reads a node: template syntax, or a flow mapping YAML takes it for.
-      (HELM_ACTION.test(text.slice(p, p + 80)) ? out.syntax : out.bare).push(p);
+      (helmActionAt(text, p) ? out.syntax : out.bare).push(p);
       const close = closeAfter(p + 2);
       const after = close >= 0 && close < e ? close + 2 : e;
       rest(after, col, true);
@@ -204,7 +214,7 @@ function scanAll(text: string): TemplateScan {
         continue;
       }
       if (c === 123 && text.charCodeAt(p + 1) === 123) {
-        (HELM_ACTION.test(text.slice(p, p + 80)) ? out.syntax : out.bare).push(p);
+        (helmActionAt(text, p) ? out.syntax : out.bare).push(p);
         const close = closeAfter(p + 2);
         p = close >= 0 && close < e ? close + 2 : e;
         continue;

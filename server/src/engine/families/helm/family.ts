@@ -9,9 +9,9 @@ import type { FileAccess } from '../../files';
 import { kubernetesApis } from '../../data';
 import { runRule, reportSyntax } from '../core';
 import { parseYaml } from '../../parse/yaml';
-import { looksLikeHelmTemplate, lifecycleRows } from '../kubernetes';
+import { lifecycleRows } from '../kubernetes';
 import { withOpenapi } from '../../kubernetes/openapi';
-import { scanTemplates, withoutActions } from '../../parse/template-text';
+import { scanTemplates, withoutActions, hasHelmAction } from '../../parse/template-text';
 import { chartRootOf, loadChart, chartOfFile, allCharts, type Chart } from './chart';
 import { chartRun, type ChartRun, type ChartRender } from './run';
 import { windowText, type HelmContext, type HelmFileKind } from './index';
@@ -154,7 +154,7 @@ export const helmChart: FamilyModule<'helm-chart'> = {
     if (b === 'Chart.yaml' || isValuesName(b)) return { notYaml: false };
     // In a templates/ folder any action is the chart's; elsewhere only `{{` where YAML reads structure (issue #26).
     const inTemplates = segs(file).slice(0, -1).includes('templates');
-    return { notYaml: ext === '.tgz' || ext === '.tpl' || (inTemplates ? looksLikeHelmTemplate(text) : scanTemplates(text).syntax.length > 0) };
+    return { notYaml: ext === '.tgz' || ext === '.tpl' || (inTemplates ? hasHelmAction(text) : scanTemplates(text).syntax.length > 0) };
   },
   detect({ file, ext, text, files, yaml }) {
     const b = path.basename(file);
@@ -163,7 +163,7 @@ export const helmChart: FamilyModule<'helm-chart'> = {
     if (ext === '.tgz') return parts[parts.length - 2] === 'charts' ? DETECT.name : DETECT.no;
     if (isValuesName(b)) return files && chartRootOf(file, files) ? DETECT.name : DETECT.no;
     const inTemplates = parts.slice(0, -1).includes('templates');
-    if (ext === '.tpl') return inTemplates || looksLikeHelmTemplate(text) ? DETECT.name : DETECT.no;
+    if (ext === '.tpl') return inTemplates || hasHelmAction(text) ? DETECT.name : DETECT.no;
     // In a templates/ folder: a chart's template when a Chart.yaml is above it, or when nothing around it can be read
     // (Helm renders every file there; a JSON one only with a chart above it).
     if (ext === '.json') return inTemplates && files && chartRootOf(file, files) ? DETECT.name : DETECT.no;
@@ -196,9 +196,8 @@ export const helmChart: FamilyModule<'helm-chart'> = {
   analyze({ input, ext, yaml, emit, stage }) {
     const { config, faults } = input;
     const kind = kindOf(input.path, ext);
-    if (yaml && (kind === 'chart-yaml' || kind === 'values' || (kind === 'template' && !looksLikeHelmTemplate(input.text) && ext !== '.tpl'))) {
-      if (kind !== 'template') stage('parse', () => reportSyntax(yaml, emit));
-    }
+    // Chart.yaml and values files are YAML; a template's syntax is said by its render (helm/template-syntax).
+    if (yaml && (kind === 'chart-yaml' || kind === 'values')) stage('parse', () => reportSyntax(yaml, emit));
     const helm = stage('context', () => {
       const rows = withOpenapi(lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin), config.kubernetesOpenapi);
       return contextOf(input as typeof input & { helmRenders?: ChartRender[] }, kind, config.kubernetes, rows);
