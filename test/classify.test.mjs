@@ -85,6 +85,10 @@ test('#26: the messages say what a file was taken for and why', () => {
   assert.match(bare.message, /quote the value/);
   assert.match(bare.message, /not taken for a Helm template/);
   assert.equal(bare.range.end.character - bare.range.start.character, '{{instance}}'.length);
+  // In a later document, with more errors after it: the document's number and the reader's own message, each once.
+  const later = e.analyze({ path: '/w/x.yaml', config: config(), text: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\ndata:\n  legend: {{instance}} - {{job}}\n  x: [\n' }).diagnostics;
+  assert.deepEqual(later.map((d) => [d.ruleId, d.range.start.line, d.range.start.character, d.range.end.character]), [['syntax/parse-error', 10, 10, 22]]);
+  assert.match(later[0].message, /^YAML syntax error \(document 2\): `\{\{instance\}\}` stands at the start of a plain value, .* the file is not in a chart's templates\/ \(YAML: Unexpected [^()]* \(and \d+ more errors after it\)\)$/);
   const unread = run('helm-fragment-unparseable.yaml').diagnostics[0];
   assert.match(unread.message, /^taken for a Helm template fragment: the `\{\{` at line 4 stands where YAML reads structure/);
   assert.match(unread.message, /parses as YAML neither as it is nor with its template actions taken out \(line 6: /);

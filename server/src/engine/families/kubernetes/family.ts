@@ -1,12 +1,12 @@
 // The Kubernetes family: manifests (YAML or JSON, one object per document, Lists), checked across the window.
 import * as path from 'node:path';
 import type { AnalyzeInput } from '../../analyze';
-import type { Emit, FamilyModule } from '../types';
+import type { FamilyModule } from '../types';
 import { DETECT } from '../types';
 import type { Rule } from '../../rules/types';
 import { kubernetesApis } from '../../data';
 import { windowPastDataOf } from '../../config';
-import { runRule, reportSyntax } from '../core';
+import { runRule, reportSyntax, type SyntaxHint } from '../core';
 import { KubernetesContext, manifestObjects, isManifestValue, isManifestLike, lifecycleRows } from './index';
 import { withOpenapi } from '../../kubernetes/openapi';
 import { mayHoldCrd } from './crds';
@@ -44,7 +44,6 @@ import { rule as crdVersionInUse } from '../../rules/kubernetes/crd-version-in-u
 import { partialObjects } from './partial';
 import { scanTemplates } from '../../parse/template-text';
 import { parseYaml, YamlFile, type YamlDoc } from '../../parse/yaml';
-import { parseError } from '../../rules/general';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -228,7 +227,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     }
     if (!yaml) return {};
     const read = yaml;
-    stage('parse', () => reportSyntax(read, bareHint(read, scan.bare, emit), numbered));
+    stage('parse', () => reportSyntax(read, emit, numbered, bareHint(read, scan.bare)));
     const context = (objects: ReturnType<typeof manifestObjects>) => {
       const rows = withOpenapi(lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin), config.kubernetesOpenapi);
       return new KubernetesContext(read, objects, config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux);
@@ -267,30 +266,20 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
 /**
  * A document that YAML cannot read because a `{{` stands at the start of a plain value (`legendFormat: {{instance}}`:
  * YAML reads a flow mapping there) and whose action is no Helm one: its syntax error is said at that `{{`, with
- * what it was taken for and why, instead of wherever the YAML reader gave up.
+ * what it was taken for and why, instead of wherever the YAML reader gave up (reportSyntax builds the message).
  */
-function bareHint(yaml: YamlFile, bare: number[], emit: Emit): Emit {
-  if (!bare.length) return emit;
-  const atOf = new Map<number, number>();
-  for (const d of yaml.docs) {
-    const errs = d.errors;
-    if (!errs.length) continue;
+function bareHint(yaml: YamlFile, bare: number[]): SyntaxHint | undefined {
+  if (!bare.length) return undefined;
+  return (d) => {
     const at = firstIn(bare, d);
-    if (at >= 0 && errs.some((e) => e.start >= at || yaml.text.lastIndexOf('\n', e.start) === yaml.text.lastIndexOf('\n', at))) atOf.set(errs[0].start, at);
-  }
-  if (!atOf.size) return emit;
-  return (rule, f) => {
-    const at = rule === parseError ? atOf.get(f.range.start) : undefined;
-    if (at === undefined) { emit(rule, f); return; }
+    if (at < 0 || !d.errors.some((e) => e.start >= at || yaml.text.lastIndexOf('\n', e.start) === yaml.text.lastIndexOf('\n', at))) return undefined;
     const close = yaml.text.indexOf('}}', at);
     const action = yaml.text.slice(at, close >= 0 && close - at < 80 ? close + 2 : at + 2);
-    const doc = /\(document \d+\)/.exec(f.message)?.[0];
-    emit(rule, {
-      ...f,
-      message: `YAML syntax error${doc ? ` ${doc}` : ''}: \`${action}\` stands at the start of a plain value, where YAML reads a flow mapping, not text, so this document is not read; `
-        + `quote the value if it is another tool's template (e.g. "${action}"). It is not taken for a Helm template: \`${action}\` is no Helm action and the file is not in a chart's templates/ (YAML: ${f.message.replace(/^YAML syntax error( \(document \d+\))?: /, '')})`,
+    return {
       range: { start: at, end: at + action.length },
-    });
+      says: `\`${action}\` stands at the start of a plain value, where YAML reads a flow mapping, not text, so this document is not read; `
+        + `quote the value if it is another tool's template (e.g. "${action}"). It is not taken for a Helm template: \`${action}\` is no Helm action and the file is not in a chart's templates/`,
+    };
   };
 }
 
