@@ -79,6 +79,18 @@ test('#26 corpus: every fixture is read by its expected family, for the expected
   }
 });
 
+test('#26 corpus with lone CR line ends (as the editor and the YAML reader break lines there): the same families, reasons and findings', () => {
+  for (const [rel, [family, by, expected]] of Object.entries(CORPUS)) {
+    const lf = fs.readFileSync(path.join(dir, rel), 'utf8');
+    if (!lf.includes('\n')) continue;
+    const r = run(rel, { text: lf.replace(/\r?\n/g, '\r') });
+    assert.equal(r.family ?? null, family, rel);
+    assert.equal(r.readAs.by, by, rel);
+    assert.equal(r.readAs.why, run(rel).readAs.why, `${rel}: its lines are numbered as with LF`);
+    assert.deepEqual(findings(r.diagnostics), expected, rel);
+  }
+});
+
 test('#26: the messages say what a file was taken for and why', () => {
   const bare = run('grafana-unquoted.yaml').diagnostics.find((d) => d.ruleId === 'syntax/parse-error');
   assert.match(bare.message, /`\{\{instance\}\}` stands at the start of a plain value, where YAML reads a flow mapping/);

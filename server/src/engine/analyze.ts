@@ -105,7 +105,7 @@ export function classifyFile(file: string, text: string, config: ResolvedConfig,
   }
   const head = text.slice(0, 2000);
   const m = MODELINE.exec(head);
-  if (m) return { family: modelineFamily(m[1]) ?? null, by: 'modeline', why: `the modeline "${m[0]}" at line ${head.slice(0, m.index).split('\n').length}` };
+  if (m) return { family: modelineFamily(m[1]) ?? null, by: 'modeline', why: `the modeline "${m[0]}" at line ${new LineIndex(head).positionAt(m.index).line + 1}` };
   const ext = path.extname(file).toLowerCase();
   let best: FamilyModule | undefined;
   let surest = 0;

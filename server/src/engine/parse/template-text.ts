@@ -3,7 +3,9 @@
 // Argo, Grafana, Go templates in a ConfigMap) and never an action; or where YAML would read structure (at a line's
 // start, at the start of a key's or a sequence item's value, in a flow collection), where it is template syntax.
 // Family-neutral: the families decide from this whether a file outside a chart is a template fragment (issue #26).
-// One pass over the lines, no YAML parse; every `{{` is looked at once.
+// One pass over the lines (engine/text.ts LineIndex: \n, \r\n or a lone \r), no YAML parse; every `{{` is looked at once.
+
+import { LineIndex } from '../text';
 
 export interface TemplateScan {
   /** `{{` where YAML reads structure and the action is one a Helm template writes (`.Values`, `include`, `if` …). */
@@ -62,8 +64,8 @@ export function withoutActions(text: string): string {
 }
 
 const isSpace = (c: number) => c === 32 || c === 9;
-/** `,` `]` `}` and a lone CR end a plain scalar in a flow collection. */
-const FLOW_END = new Set([44, 93, 125, 13]);
+/** `,` `]` `}` end a plain scalar in a flow collection (a line break ends the line). */
+const FLOW_END = new Set([44, 93, 125]);
 
 function scanAll(text: string): TemplateScan {
   const out: TemplateScan = { syntax: [], bare: [], text: [] };
@@ -71,7 +73,8 @@ function scanAll(text: string): TemplateScan {
   let blockIndent = -1; // in a block scalar: the indentation its content must exceed
   let plainIndent = -1; // after a plain scalar value: the indentation its continuation lines exceed
   let quote = 0; // in a multi-line quoted scalar: its quote character
-  const n = text.length;
+  // Lines as the editor and the YAML reader see them: \n, \r\n or a lone \r ends one.
+  const lines = new LineIndex(text);
   let lineStart = 0;
   // The next `{{` and the `}}` after an action, each searched forward only once (no rescans of a long text).
   let nextOpen = text.indexOf('{{');
@@ -82,17 +85,14 @@ function scanAll(text: string): TemplateScan {
     return closeRes;
   };
   // The line being read: its end (before its line break), whether it holds a `{{`, its indentation.
-  let lineEnd = 0;
   let e = 0;
   let lineHas = false;
   let indent = 0;
   const textIn = (from: number, end: number) => { if (lineHas) for (let k = from; k + 1 < end; k++) if (text.charCodeAt(k) === 123 && text.charCodeAt(k + 1) === 123) { out.text.push(k); k++; } };
   const textUpTo = (end: number) => textIn(lineStart, end);
-  while (lineStart <= n) {
-    lineEnd = text.indexOf('\n', lineStart);
-    if (lineEnd < 0) lineEnd = n;
-    e = lineEnd;
-    if (e > lineStart && text.charCodeAt(e - 1) === 13) e--;
+  for (let line = 0; line < lines.lineCount; line++) {
+    lineStart = lines.lineStart(line);
+    e = lines.lineEnd(line);
     if (nextOpen >= 0 && nextOpen < lineStart) nextOpen = text.indexOf('{{', lineStart);
     lineHas = nextOpen >= 0 && nextOpen < e;
     // A BOM before the first line is no part of it.
@@ -104,34 +104,29 @@ function scanAll(text: string): TemplateScan {
 
     if (quote) {
       const close = quoteEnd(text, i, e, quote);
-      if (close < 0) { textUpTo(e); next(); continue; }
+      if (close < 0) { textUpTo(e); continue; }
       textUpTo(close);
       quote = 0;
       rest(close + 1, indent);
-      next();
       continue;
     }
     if (blockIndent >= 0) {
-      if (i >= e || indent > blockIndent) { textUpTo(e); next(); continue; }
+      if (i >= e || indent > blockIndent) { textUpTo(e); continue; }
       blockIndent = -1;
     }
     if (plainIndent >= 0) {
-      if (!blank && indent > plainIndent && !/^(?:-[ \t]|[^:#]*:(?:[ \t]|$))/.test(text.slice(i, e))) { textUpTo(e); next(); continue; }
+      if (!blank && indent > plainIndent && !/^(?:-[ \t]|[^:#]*:(?:[ \t]|$))/.test(text.slice(i, e))) { textUpTo(e); continue; }
       if (!blank) plainIndent = -1;
     }
-    if (blank) { textUpTo(e); next(); continue; }
+    if (blank) { textUpTo(e); continue; }
     // Document markers.
     if (indent === 0 && (text.startsWith('---', i) || text.startsWith('...', i)) && (i + 3 >= e || isSpace(text.charCodeAt(i + 3)))) {
       rest(i + 3, 0);
-      next();
       continue;
     }
     node(i, indent);
-    next();
   }
   return out;
-
-  function next() { lineStart = lineEnd + 1; }
 
   /** A node starts at `p` (a line's content, or a value after `key:`/`- `); `col` is the column of its parent. */
   function node(p: number, col: number, isValue = false): void {

@@ -9,6 +9,7 @@ import type { FileAccess } from '../../files';
 import { kubernetesApis } from '../../data';
 import { runRule, reportSyntax } from '../core';
 import { parseYaml } from '../../parse/yaml';
+import { LineIndex } from '../../text';
 import { lifecycleRows } from '../kubernetes';
 import { withOpenapi } from '../../kubernetes/openapi';
 import { scanTemplates, withoutActions, hasHelmAction } from '../../parse/template-text';
@@ -117,7 +118,8 @@ function contextOf(input: { path: string; text: string; files?: FileAccess; helm
   return ctx;
 }
 
-const lineOf = (text: string, at: number) => { let n = 1; for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) n++; return n; };
+/** The 1-based line of an offset, as the editor numbers lines (\n, \r\n or a lone \r end one). */
+const lineOf = (lines: LineIndex, at: number) => lines.positionAt(at).line + 1;
 
 /**
  * A template fragment outside a chart that does not parse as YAML, as it is or once its actions are taken out: the
@@ -131,9 +133,10 @@ function neitherParses(text: string): { message: string; range: { start: number;
   const scan = scanTemplates(text);
   const at = scan.syntax[0] ?? scan.bare[0] ?? Math.max(0, text.indexOf('{{'));
   const first = stripped.reduce((a, b) => (b.start < a.start ? b : a));
+  const lines = new LineIndex(text);
   return {
-    message: `taken for a Helm template fragment: the \`{{\` at line ${lineOf(text, at)} stands where YAML reads structure and holds a Helm action, and no chart's templates/ holds the file; `
-      + `but it parses as YAML neither as it is nor with its template actions taken out (line ${lineOf(text, first.start)}: ${first.message}), so it is neither rendered nor checked as a manifest`,
+    message: `taken for a Helm template fragment: the \`{{\` at line ${lineOf(lines, at)} stands where YAML reads structure and holds a Helm action, and no chart's templates/ holds the file; `
+      + `but it parses as YAML neither as it is nor with its template actions taken out (line ${lineOf(lines, first.start)}: ${first.message}), so it is neither rendered nor checked as a manifest`,
     range: { start: at, end: at + 2 },
   };
 }
@@ -187,7 +190,8 @@ export const helmChart: FamilyModule<'helm-chart'> = {
     if (root) return `its place: under templates/ of the chart at ${root.own}/Chart.yaml`;
     if (level === DETECT.name && segs(file).slice(0, -1).includes('templates')) return ext === '.tpl' ? 'its name: a template helper (.tpl)' : 'its place: under a templates/ folder, whose chart\'s files cannot be read here';
     const scan = scanTemplates(text);
-    const line = (at: number) => lineOf(text, at);
+    const lines = new LineIndex(text);
+    const line = (at: number) => lineOf(lines, at);
     if (scan.syntax.length) return `its content: the \`{{\` at line ${line(scan.syntax[0])} stands where YAML reads structure and holds a Helm action, and no chart's templates/ holds the file: a template fragment, rendered alone`;
     if (scan.bare.length) return `its content: it does not parse as YAML but does once its template actions are taken out (the \`{{\` at line ${line(scan.bare[0])}), and no other family claims it`;
     return ext === '.tpl' ? 'its content: a .tpl file holding Helm actions' : undefined;

@@ -6,6 +6,7 @@ import { DETECT } from '../types';
 import type { Rule } from '../../rules/types';
 import { kubernetesApis } from '../../data';
 import { windowPastDataOf } from '../../config';
+import { LineIndex } from '../../text';
 import { runRule, reportSyntax, type SyntaxHint } from '../core';
 import { KubernetesContext, manifestObjects, isManifestValue, isManifestLike, lifecycleRows } from './index';
 import { withOpenapi } from '../../kubernetes/openapi';
@@ -85,6 +86,7 @@ export const documentNotCheckedRule: Rule<{ yaml: YamlFile; numbered: boolean; f
   ...documentNotChecked,
   check({ yaml, numbered, firstDocument, objectElsewhere }, report) {
     if (!objectElsewhere && !yaml.docs.some((d) => !d.errors.length && isManifestLike(d.value))) return;
+    let lines: LineIndex | undefined;
     for (const d of yaml.docs) {
       if (d.empty || d.errors.length || d.value == null || isManifestLike(d.value)) continue;
       const v = d.value;
@@ -92,7 +94,8 @@ export const documentNotCheckedRule: Rule<{ yaml: YamlFile; numbered: boolean; f
       const r = d.rootRange();
       report({
         message: `${numbered ? `document ${d.index + 1 + firstDocument}` : 'this document'} is not checked: it is ${what}, no Kubernetes object; the file's other documents are checked`,
-        range: { start: r.start, end: Math.max(r.start, Math.min(r.end, yaml.text.indexOf('\n', r.start) < 0 ? r.end : yaml.text.indexOf('\n', r.start))) },
+        // Its first line (up to the line's end, whatever ends it).
+        range: { start: r.start, end: Math.max(r.start, Math.min(r.end, (lines ??= new LineIndex(yaml.text)).lineEnd(lines.positionAt(r.start).line))) },
       });
     }
   },
@@ -190,7 +193,8 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     return DETECT.no;
   },
   explain({ text, yaml }, level) {
-    const line = (at: number) => { let n = 1; for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) n++; return n; };
+    const lines = new LineIndex(text);
+    const line = (at: number) => lines.positionAt(at).line + 1;
     const docs = yaml?.docs.filter((d) => isManifestLike(d.value)).length ?? 0;
     const parts = [level === DETECT.hint ? 'its content: apiVersion and kind at the top level of a document it could not read' : `its content: apiVersion and kind in ${docs} document${docs === 1 ? '' : 's'}`];
     const scan = scanTemplates(text);
