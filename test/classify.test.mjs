@@ -27,6 +27,8 @@ const run = (rel, { text, loaded, files = fsAccess() } = {}) => {
 const CORPUS = {
   'prometheusrule.yaml': ['kubernetes', 'content', ['k8s/removed-api @ 29:13'],
     'quoted, plain-after-text, block (| and >-) scalars holding {{ $labels.x }} are text; the PDB in the next document is checked'],
+  'prometheusrule-continued.yaml': ['kubernetes', 'content', ['k8s/removed-api @ 22:13'],
+    'a plain value that starts on the line after its key and continues, less indented, with `{{ .Labels.job }}` at a line\'s start is one scalar, as YAML reads it: text, no template fragment; the PDB is checked'],
   'prometheusrule-crlf.yaml': ['kubernetes', 'content', ['k8s/removed-api @ 16:13'],
     'the same with CRLF line ends: positions exact'],
   'alertmanager-configmap.yaml': ['kubernetes', 'content', ['k8s/removed-api @ 25:13'],
@@ -136,9 +138,10 @@ test('#26: where each {{ stands (the scanner), quoted, plain, flow, block, comme
   for (const text of [
     m('  a: "x {{ .Values.y }}"'), m("  a: 'x {{ .Values.y }}'"), m('  a: x {{ .Values.y }}'), m('  a: |\n    {{ .Values.y }}\n    {{- if .x }}'),
     m('  a: >-\n    {{ include "x" . }}'), m('  a: [b, "{{ .Values.y }}"]'), m('  a: x # {{ .Values.y }}'), m('  a: "multi\n    {{ .Values.y }} line"'),
-    m('  a: plain\n    {{ .Values.y }} continued'), m('  a: "{{ .Values.y }}"').replace(/\n/g, '\r\n'), m('  "{{ key }}": v'), `\uFEFF${m('  a: "{{ .Values.y }}"')}`,
+    m('  a: plain\n    {{ .Values.y }} continued'), m('  a:\n      plain {{ .Values.x }}\n    {{ .Values.y }} continued'), m('  a: # note\n      plain\n    {{ .Values.y }} continued'),
+    m('  - \n      plain\n    {{ .Values.y }} continued'), m('  a: "{{ .Values.y }}"').replace(/\n/g, '\r\n'), m('  "{{ key }}": v'), `\uFEFF${m('  a: "{{ .Values.y }}"')}`,
   ]) assert.deepEqual(kinds(text), ['kubernetes', []], JSON.stringify(text));
-  for (const text of [m('  a: {{ .Values.y }}'), m('  {{- if .Values.x }}\n  a: b\n  {{- end }}'), m('  a:\n  - {{ .Values.y }}'), m('  a: [{{ .Values.y }}]'), m('{{ toYaml .Values.data | indent 2 }}'), `\uFEFF{{- if .Values.on }}\n${m('  a: b')}{{- end }}\n`]) {
+  for (const text of [m('  a:\n      plain\n  {{ .Values.y }}: b'), m('  a:\n  {{ .Values.y }}'), m('  a: {{ .Values.y }}'), m('  {{- if .Values.x }}\n  a: b\n  {{- end }}'), m('  a:\n  - {{ .Values.y }}'), m('  a: [{{ .Values.y }}]'), m('{{ toYaml .Values.data | indent 2 }}'), `\uFEFF{{- if .Values.on }}\n${m('  a: b')}{{- end }}\n`]) {
     assert.equal(kinds(text)[0], 'helm-chart', JSON.stringify(text));
   }
 });

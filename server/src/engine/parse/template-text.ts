@@ -72,6 +72,8 @@ function scanAll(text: string): TemplateScan {
   // Context carried from line to line.
   let blockIndent = -1; // in a block scalar: the indentation its content must exceed
   let plainIndent = -1; // after a plain scalar value: the indentation its continuation lines exceed
+  let openCol = -1; // after a key (or `- `) whose value starts on a later line: the key's column
+  let lineParent = -1; // the line starts that value: the column its continuation lines exceed
   let quote = 0; // in a multi-line quoted scalar: its quote character
   // Lines as the editor and the YAML reader see them: \n, \r\n or a lone \r ends one.
   const lines = new LineIndex(text);
@@ -120,6 +122,8 @@ function scanAll(text: string): TemplateScan {
     }
     if (blank) { textUpTo(e); continue; }
     // Document markers.
+    lineParent = openCol >= 0 && indent > openCol ? openCol : -1;
+    openCol = -1;
     if (indent === 0 && (text.startsWith('---', i) || text.startsWith('...', i)) && (i + 3 >= e || isSpace(text.charCodeAt(i + 3)))) {
       rest(i + 3, 0);
       continue;
@@ -145,9 +149,10 @@ function scanAll(text: string): TemplateScan {
       while (p < e && !isSpace(text.charCodeAt(p))) p++;
       while (p < e && isSpace(text.charCodeAt(p))) p++;
     }
-    if (p >= e) return;
+    // Nothing (or a comment) after `key:` or `- `: the value starts on a later line.
+    if (p >= e) { if (isValue) openCol = col; return; }
     const c = text.charCodeAt(p);
-    if (c === 35 /* # */) { textIn(p, e); return; }
+    if (c === 35 /* # */) { textIn(p, e); if (isValue) openCol = col; return; }
     if (c === 123 && text.charCodeAt(p + 1) === 123) {
       // `{{` where YAML reads a node: template syntax, or a flow mapping YAML takes it for.
       (helmActionAt(text, p) ? out.syntax : out.bare).push(p);
@@ -175,12 +180,14 @@ function scanAll(text: string): TemplateScan {
       textIn(p, key);
       let v = key + 1;
       while (v < e && isSpace(text.charCodeAt(v))) v++;
-      if (v < e) node(v, p - lineStart, true);
+      if (v < e) node(v, p - lineStart, true); else openCol = p - lineStart;
       return;
     }
-    // A plain scalar value: every `{{` in it is text; the lines after it, more indented, continue it.
+    // A plain scalar value: every `{{` in it is text; the lines after it continue it when indented more than its
+    // key (a value on the key's line, or on the lines after `key:`: then its later lines may be indented less than
+    // its first, as YAML reads them).
     textIn(p, e);
-    plainIndent = isValue ? col : indent - 1;
+    plainIndent = isValue ? col : lineParent >= 0 ? lineParent : indent - 1;
   }
 
   /** After a quoted scalar or an action on the line: a `:` makes it a key, whose value follows. */
@@ -189,7 +196,7 @@ function scanAll(text: string): TemplateScan {
     if (p < e && text.charCodeAt(p) === 58 /* : */ && (p + 1 >= e || isSpace(text.charCodeAt(p + 1)))) {
       let v = p + 1;
       while (v < e && isSpace(text.charCodeAt(v))) v++;
-      if (v < e) node(v, keyCol, true);
+      if (v < e) node(v, keyCol, true); else openCol = keyCol;
       return;
     }
     // Whatever else is on the line (text after an action, a comment): a `{{` there is after other text.
