@@ -220,7 +220,7 @@ function joinRendered(all: Rendered[]): Rendered {
     out.text += r.text;
     for (const s of r.segments) out.segments.push({ ...s, outStart: s.outStart + shift, outEnd: s.outEnd + shift });
     for (const u of r.unknowns) out.unknowns.push({ ...u, outStart: u.outStart + shift, outEnd: u.outEnd + shift });
-    out.branches.push(...r.branches);
+    for (const b of r.branches) out.branches.push(b);
   }
   return out;
 }
