@@ -15,6 +15,7 @@ import { fsAccess } from './helpers/fs-access.mjs';
 import { scratch, lint } from './helpers/cli-run.mjs';
 
 const dir = path.join(repoRoot, 'test', 'fixtures', 'classify');
+const dir0 = dir;
 const WINDOW = '1.24..1.26';
 const config = (loaded) => e.resolveConfig({ cli: { kubernetesWindow: WINDOW }, config: loaded });
 const run = (rel, { text, loaded, files = fsAccess() } = {}) => {
@@ -26,6 +27,8 @@ const run = (rel, { text, loaded, files = fsAccess() } = {}) => {
 const CORPUS = {
   'prometheusrule.yaml': ['kubernetes', 'content', ['k8s/removed-api @ 29:13'],
     'quoted, plain-after-text, block (| and >-) scalars holding {{ $labels.x }} are text; the PDB in the next document is checked'],
+  'prometheusrule-continued.yaml': ['kubernetes', 'content', ['k8s/removed-api @ 22:13'],
+    'a plain value that starts on the line after its key and continues, less indented, with `{{ .Labels.job }}` at a line\'s start is one scalar, as YAML reads it: text, no template fragment; the PDB is checked'],
   'prometheusrule-crlf.yaml': ['kubernetes', 'content', ['k8s/removed-api @ 16:13'],
     'the same with CRLF line ends: positions exact'],
   'alertmanager-configmap.yaml': ['kubernetes', 'content', ['k8s/removed-api @ 25:13'],
@@ -50,6 +53,8 @@ const CORPUS = {
     'a file made a manifest by its modeline: the document with Helm syntax is said at its own line, the other is checked'],
   'helm-fragment.yaml': ['helm-chart', 'content', ['helm/not-evaluated @ 4:9', 'helm/not-in-chart @ 4:9'],
     'name: {{ include … }} and {{- include … }} lines outside a chart: a template fragment, as before'],
+  'helm-fragment-fail.yaml': ['helm-chart', 'content', ['helm/not-in-chart @ 2:1', 'helm/not-evaluated @ 3:1', 'helm/removed-api @ 17:13'],
+    'a fragment outside a chart whose document 1 calls fail: that document is said not checked at its fail, and document 2\'s removed PodDisruptionBudget is still found (each document rendered on its own)'],
   'helm-fragment-unparseable.yaml': ['helm-chart', 'content', ['helm/not-in-chart @ 4:9'],
     'a fragment that parses neither as it is nor with its actions taken out: one finding, what it was taken for and why'],
   'chart/templates/deployment.yaml': ['helm-chart', 'path', [],
@@ -76,12 +81,28 @@ test('#26 corpus: every fixture is read by its expected family, for the expected
   }
 });
 
+test('#26 corpus with lone CR line ends (as the editor and the YAML reader break lines there): the same families, reasons and findings', () => {
+  for (const [rel, [family, by, expected]] of Object.entries(CORPUS)) {
+    const lf = fs.readFileSync(path.join(dir, rel), 'utf8');
+    if (!lf.includes('\n')) continue;
+    const r = run(rel, { text: lf.replace(/\r?\n/g, '\r') });
+    assert.equal(r.family ?? null, family, rel);
+    assert.equal(r.readAs.by, by, rel);
+    assert.equal(r.readAs.why, run(rel).readAs.why, `${rel}: its lines are numbered as with LF`);
+    assert.deepEqual(findings(r.diagnostics), expected, rel);
+  }
+});
+
 test('#26: the messages say what a file was taken for and why', () => {
   const bare = run('grafana-unquoted.yaml').diagnostics.find((d) => d.ruleId === 'syntax/parse-error');
   assert.match(bare.message, /`\{\{instance\}\}` stands at the start of a plain value, where YAML reads a flow mapping/);
   assert.match(bare.message, /quote the value/);
   assert.match(bare.message, /not taken for a Helm template/);
   assert.equal(bare.range.end.character - bare.range.start.character, '{{instance}}'.length);
+  // In a later document, with more errors after it: the document's number and the reader's own message, each once.
+  const later = e.analyze({ path: '/w/x.yaml', config: config(), text: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\ndata:\n  legend: {{instance}} - {{job}}\n  x: [\n' }).diagnostics;
+  assert.deepEqual(later.map((d) => [d.ruleId, d.range.start.line, d.range.start.character, d.range.end.character]), [['syntax/parse-error', 10, 10, 22]]);
+  assert.match(later[0].message, /^YAML syntax error \(document 2\): `\{\{instance\}\}` stands at the start of a plain value, .* the file is not in a chart's templates\/ \(YAML: Unexpected [^()]* \(and \d+ more errors after it\)\)$/);
   const unread = run('helm-fragment-unparseable.yaml').diagnostics[0];
   assert.match(unread.message, /^taken for a Helm template fragment: the `\{\{` at line 4 stands where YAML reads structure/);
   assert.match(unread.message, /parses as YAML neither as it is nor with its template actions taken out \(line 6: /);
@@ -117,9 +138,10 @@ test('#26: where each {{ stands (the scanner), quoted, plain, flow, block, comme
   for (const text of [
     m('  a: "x {{ .Values.y }}"'), m("  a: 'x {{ .Values.y }}'"), m('  a: x {{ .Values.y }}'), m('  a: |\n    {{ .Values.y }}\n    {{- if .x }}'),
     m('  a: >-\n    {{ include "x" . }}'), m('  a: [b, "{{ .Values.y }}"]'), m('  a: x # {{ .Values.y }}'), m('  a: "multi\n    {{ .Values.y }} line"'),
-    m('  a: plain\n    {{ .Values.y }} continued'), m('  a: "{{ .Values.y }}"').replace(/\n/g, '\r\n'), m('  "{{ key }}": v'), `\uFEFF${m('  a: "{{ .Values.y }}"')}`,
+    m('  a: plain\n    {{ .Values.y }} continued'), m('  a:\n      plain {{ .Values.x }}\n    {{ .Values.y }} continued'), m('  a: # note\n      plain\n    {{ .Values.y }} continued'),
+    m('  - \n      plain\n    {{ .Values.y }} continued'), m('  a: "{{ .Values.y }}"').replace(/\n/g, '\r\n'), m('  "{{ key }}": v'), `\uFEFF${m('  a: "{{ .Values.y }}"')}`,
   ]) assert.deepEqual(kinds(text), ['kubernetes', []], JSON.stringify(text));
-  for (const text of [m('  a: {{ .Values.y }}'), m('  {{- if .Values.x }}\n  a: b\n  {{- end }}'), m('  a:\n  - {{ .Values.y }}'), m('  a: [{{ .Values.y }}]'), m('{{ toYaml .Values.data | indent 2 }}'), `\uFEFF{{- if .Values.on }}\n${m('  a: b')}{{- end }}\n`]) {
+  for (const text of [m('  a:\n      plain\n  {{ .Values.y }}: b'), m('  a:\n  {{ .Values.y }}'), m('  a: {{ .Values.y }}'), m('  {{- if .Values.x }}\n  a: b\n  {{- end }}'), m('  a:\n  - {{ .Values.y }}'), m('  a: [{{ .Values.y }}]'), m('{{ toYaml .Values.data | indent 2 }}'), `\uFEFF{{- if .Values.on }}\n${m('  a: b')}{{- end }}\n`]) {
     assert.equal(kinds(text)[0], 'helm-chart', JSON.stringify(text));
   }
 });
@@ -139,6 +161,10 @@ test('#26: lsp-lint --print-config <file> says which family read it and why; the
     assert.equal(readAs.by, by, rel);
     assert.match(readAs.why, why, rel);
   }
+  // The classifier alone answers (no rule, no context is built): a check that would fail still says who reads the file.
+  const faulty = spawnSync(process.execPath, [path.join(repoRoot, 'dist', 'lsp-lint.js'), '--print-config', 'prometheusrule.yaml'], { cwd: dir, encoding: 'utf8', timeout: 60000, env: { ...process.env, SKEWGUARD_FAULT: 'context,rule' } });
+  assert.equal(faulty.status, 0, faulty.stderr);
+  assert.deepEqual(JSON.parse(faulty.stdout).readAs, { family: 'kubernetes', by: 'content', why: JSON.parse(spawnSync(process.execPath, [path.join(repoRoot, 'dist', 'lsp-lint.js'), '--print-config', 'prometheusrule.yaml'], { cwd: dir, encoding: 'utf8', timeout: 60000 }).stdout).readAs.why });
   // No file: no readAs; a file that is not there: said.
   const none = spawnSync(process.execPath, [path.join(repoRoot, 'dist', 'lsp-lint.js'), '--print-config'], { cwd: dir, encoding: 'utf8', timeout: 60000 });
   assert.equal(JSON.parse(none.stdout).readAs, undefined);
@@ -186,4 +212,38 @@ test('a document that is no object is said even when the only object of its file
   const r = lint(dir, ['--format', 'json', 'f.yaml']);
   const found = JSON.parse(r.stdout)[0].messages.map((m) => `${m.line} ${m.ruleId}`);
   assert.deepEqual(found, ['5 k8s/helm-template', '7 k8s/document-not-checked']);
+});
+
+test('#26 bullet 2: a fragment outside a chart is rendered document by document; the one that stops is not checked, and lsp-lint exits 2 for it', (t) => {
+  const r = run('helm-fragment-fail.yaml');
+  const stop = r.diagnostics.find((d) => d.ruleId === 'helm/not-evaluated');
+  assert.match(stop.message, /^not checked at 1\.24\.\.1\.26: this document of the fragment stops rendering with an error \(read without its chart\): install the Prometheus Operator CRDs before the monitoring add-on; it is not checked, the fragment's other documents are$/);
+  assert.equal(stop.data.notChecked, true);
+  // The fix of the removed apiVersion in document 2 edits that document's own text.
+  const removed = r.diagnostics.find((d) => d.ruleId === 'helm/removed-api');
+  assert.deepEqual(removed.fixes[0].edits, [{ range: { start: { line: 16, character: 12 }, end: { line: 16, character: 26 } }, newText: 'policy/v1' }]);
+  // A file-level variable is declared for every document; a `---` inside an {{ if }} … {{ end }} does not cut.
+  const text = '{{- $name := printf "%s-web" .Release.Name -}}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ $name }}\ndata:\n  a: {{ fail "no" }}\n---\n'
+    + '{{- if .Values.pdb }}\napiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: {{ $name }}\n---\napiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: x\n{{- end }}\n---\n'
+    + 'apiVersion: autoscaling/v2beta2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: {{ $name }}\n';
+  assert.deepEqual(findings(run('helm-fragment.yaml', { text }).diagnostics), ['helm/not-in-chart @ 1:1', 'helm/not-evaluated @ 8:6', 'helm/not-evaluated @ 10:1', 'helm/removed-api @ 22:13']);
+  // lsp-lint: the PDB's error, and the document not checked makes the run exit 2 (unless --allow-unchecked).
+  const dir = scratch(t, { '.skewguard.yaml': `kubernetes:\n  window: "${WINDOW}"\n`, 'monitoring.yaml': fs.readFileSync(path.join(dir0, 'helm-fragment-fail.yaml'), 'utf8') });
+  const cli = lint(dir, ['--format', 'json', 'monitoring.yaml']);
+  assert.equal(cli.code, 2, cli.stderr);
+  assert.match(cli.stderr, /1 file not \(fully\) checked: monitoring\.yaml/);
+  assert.deepEqual(JSON.parse(cli.stdout)[0].messages.map((m) => `${m.line} ${m.ruleId}`), ['2 helm/not-in-chart', '3 helm/not-evaluated', '17 helm/removed-api']);
+  assert.equal(lint(dir, ['--allow-unchecked', 'monitoring.yaml']).code, 1);
+});
+
+test('#26: one list of Helm actions — a .tpl outside a chart is Helm by the same actions the scanner counts', () => {
+  const famOf = (file, text) => e.analyze({ path: file, text, config: config() }).family ?? null;
+  // An Alertmanager-style template file: `{{ $labels.x }}` and `{{ .Labels.x }}` read the same way as in a scalar.
+  assert.equal(famOf('/w/alerts/page.tpl', 'Alert {{ $labels.alertname }} on {{ $labels.instance }}\n'), null, 'Prometheus variables are no Helm action');
+  assert.equal(famOf('/w/lib/_names.tpl', '{{- define "web.name" -}}\n{{ .Chart.Name | trunc 63 }}\n{{- end }}\n'), 'helm-chart');
+  assert.equal(famOf('/w/lib/vars.tpl', '{{ $name := "web" }}{{ $name }}\n'), 'helm-chart', 'a variable set is a Helm action');
+  // The scanner's verdict on the same action where YAML reads structure agrees.
+  const scanned = (action) => { const r = e.analyze({ path: '/w/x.yaml', text: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${action}\n`, config: config() }); return r.family; };
+  assert.equal(scanned('{{ $labels.instance }}'), 'kubernetes');
+  assert.equal(scanned('{{ .Chart.Name }}'), 'helm-chart');
 });

@@ -105,7 +105,7 @@ export function classifyFile(file: string, text: string, config: ResolvedConfig,
   }
   const head = text.slice(0, 2000);
   const m = MODELINE.exec(head);
-  if (m) return { family: modelineFamily(m[1]) ?? null, by: 'modeline', why: `the modeline "${m[0]}" at line ${head.slice(0, m.index).split('\n').length}` };
+  if (m) return { family: modelineFamily(m[1]) ?? null, by: 'modeline', why: `the modeline "${m[0]}" at line ${new LineIndex(head).positionAt(m.index).line + 1}` };
   const ext = path.extname(file).toLowerCase();
   let best: FamilyModule | undefined;
   let surest = 0;
@@ -177,18 +177,19 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
   }
 }
 
-function analyzeStages(input: AnalyzeInput, diagnostics: Diagnostic[], emit: Emit, stage: Stage): AnalyzeResult {
-  const { text, config, faults } = input;
+/** Why a text is not read at all (binary, over the size limit), or undefined. */
+function notRead(text: string): string | undefined {
   const nul = text.indexOf('\u0000');
-  if (nul >= 0) {
-    emit(skippedFile, { message: `not checked: binary data (NUL byte at offset ${nul})`, range: { start: 0, end: 0 } });
-    return { diagnostics };
-  }
-  if (text.length > MAX_FILE_BYTES) {
-    emit(skippedFile, { message: `not checked: larger than the ${MAX_FILE_BYTES / 1048576} MB limit`, range: { start: 0, end: 0 } });
-    return { diagnostics };
-  }
+  if (nul >= 0) return `not checked: binary data (NUL byte at offset ${nul})`;
+  if (text.length > MAX_FILE_BYTES) return `not checked: larger than the ${MAX_FILE_BYTES / 1048576} MB limit`;
+  return undefined;
+}
 
+type ClassifyInput = Pick<AnalyzeInput, 'path' | 'text' | 'config' | 'root' | 'files'>;
+
+/** Each family's look, the YAML parse when one is wanted, and the family with its reason: analyze()'s first stages. */
+function classifyStages(input: ClassifyInput, stage: Stage): { ext: string; yaml: YamlFile | undefined; readAs: ReadAs } {
+  const { text } = input;
   const ext = path.extname(input.path).toLowerCase();
   // Each family's cheap look (name, a scan of the text) says whether the file is to be read as YAML at all.
   const memos = new Map<Family, unknown>();
@@ -203,7 +204,33 @@ function analyzeStages(input: AnalyzeInput, diagnostics: Diagnostic[], emit: Emi
     return no;
   });
   const yaml = stage('parse', () => (notYaml ? undefined : parseYaml(text)));
-  const readAs = stage('detect', () => classifyFile(input.path, text, config, input.root, yaml, memos, input.files));
+  const readAs = stage('detect', () => classifyFile(input.path, text, input.config, input.root, yaml, memos, input.files));
+  return { ext, yaml, readAs };
+}
+
+/**
+ * Which family reads a file and why, decided as analyze() decides it, without running any rule (`lsp-lint
+ * --print-config <file>`). Undefined where analyze() gives none: a file not read (binary, over the size limit), or
+ * one whose detection fails.
+ */
+export function readAsOf(input: ClassifyInput): ReadAs | undefined {
+  if (notRead(input.text)) return undefined;
+  try {
+    return classifyStages(input, (_name, fn) => fn()).readAs;
+  } catch {
+    return undefined;
+  }
+}
+
+function analyzeStages(input: AnalyzeInput, diagnostics: Diagnostic[], emit: Emit, stage: Stage): AnalyzeResult {
+  const { text, config, faults } = input;
+  const skipped = notRead(text);
+  if (skipped) {
+    emit(skippedFile, { message: skipped, range: { start: 0, end: 0 } });
+    return { diagnostics };
+  }
+
+  const { ext, yaml, readAs } = classifyStages(input, stage);
   const family = readAs.family ?? undefined;
   if (!family) return { diagnostics, yaml, readAs };
   const own = familyById(family)?.analyze({ input, ext, yaml, emit, stage }) ?? {};

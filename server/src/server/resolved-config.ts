@@ -3,7 +3,7 @@
 // initialize result (its flags' problems, and the same answer, which spares it a round trip).
 import * as path from 'node:path';
 import { ResponseError } from 'vscode-languageserver/node';
-import { analyze, type AnalyzeResult } from '../engine/analyze';
+import { readAsOf, type AnalyzeResult } from '../engine/analyze';
 import { describeResolved, checkCliOverrides, CONFIG_SECTIONS, type ResolvedConfig as Resolved } from '../engine/config';
 import { LineIndex } from '../engine/text';
 import { injectFault } from '../engine/faults';
@@ -20,7 +20,7 @@ import { helmInput, helmConfigOf } from './helm-input';
 import { factsOf } from './diagnostics';
 import { reportFailure } from './publishing';
 import {
-  FAULTS, connection, settings, ws, files, results, docSettings, helm, today, uriToPath, shutdownRequested, afterShutdown,
+  FAULTS, connection, settings, ws, files, results, docSettings, helm, uriToPath, shutdownRequested, afterShutdown,
 } from './session';
 
 export function registerResolvedConfig(): void {
@@ -73,11 +73,11 @@ function resolvedConfigResult(p: ResolvedConfigParams): ResolvedConfigResult {
   };
 }
 
-/** How a file not open would be read (--print-config <file>): analysed as lsp-lint would, its ReadAs kept. */
+/** How a file not open would be read (--print-config <file>): classified as analyze() does, no rule run. */
 function readAsOnDisk(file: string, config: Resolved): AnalyzeResult['readAs'] | { family: null; by: 'none'; why: string } {
   const text = files.read(file);
   if (text === undefined) return { family: null, by: 'none', why: `not read: ${files.unreadable(file) ?? 'no such file'}` };
-  return analyze({ path: file, text, config, root: ws.rootFor(file), today: today(), neighbours: ws.lazyNeighboursFor(file), faults: FAULTS, files }).readAs;
+  return readAsOf({ path: file, text, config, root: ws.rootFor(file), files });
 }
 
 /** --print-config's and the status bar's Helm part: the settings, the binary found, how a chart would be read. */

@@ -1,5 +1,5 @@
 // Steps every family's analyze() shares: running a rule, reporting YAML syntax. Family-neutral.
-import type { YamlFile } from '../parse/yaml';
+import type { YamlFile, YamlDoc, OffsetRange } from '../parse/yaml';
 import type { Faults } from '../faults';
 import { injectFault } from '../faults';
 import type { Finding, RuleMeta } from '../rules/types';
@@ -17,7 +17,13 @@ export function runRule<C>(rule: { check(ctx: C, report: (f: Finding) => void): 
   }
 }
 
-export function reportSyntax(yaml: YamlFile, emit: Emit, partOf?: { firstDocument: number }) {
+/**
+ * What a family knows of a document's syntax error that the YAML reader does not (where it really stands and why):
+ * the error is said there, with `says` before the reader's own message. Undefined: the reader's message as it is.
+ */
+export type SyntaxHint = (doc: YamlDoc) => { range: OffsetRange; says: string } | undefined;
+
+export function reportSyntax(yaml: YamlFile, emit: Emit, partOf?: { firstDocument: number }, hint?: SyntaxHint) {
   for (const doc of yaml.docs) {
     for (const dup of doc.duplicateKeys) {
       const key = yaml.text.slice(dup.start).match(/^["']?([^:"'\r\n]*)/)?.[1]?.trim() ?? '';
@@ -28,9 +34,11 @@ export function reportSyntax(yaml: YamlFile, emit: Emit, partOf?: { firstDocumen
     if (!e) continue;
     const more = doc.errors.length - 1;
     const where = yaml.docs.length > 1 || partOf ? ` (document ${doc.index + 1 + (partOf?.firstDocument ?? 0)})` : '';
-    emit(parseError, {
-      message: `${e.code === 'TO_JS' || e.code === 'RESOURCE_EXHAUSTION' || e.code === 'TOO_DEEP' ? 'YAML not read' : 'YAML syntax error'}${where}: ${e.message}${more > 0 ? ` (and ${more} more error${more === 1 ? '' : 's'} after it)` : ''}`,
-      range: { start: e.start, end: e.end },
-    });
+    const heading = `${e.code === 'TO_JS' || e.code === 'RESOURCE_EXHAUSTION' || e.code === 'TOO_DEEP' ? 'YAML not read' : 'YAML syntax error'}${where}`;
+    const said = `${e.message}${more > 0 ? ` (and ${more} more error${more === 1 ? '' : 's'} after it)` : ''}`;
+    const h = hint?.(doc);
+    emit(parseError, h
+      ? { message: `${heading}: ${h.says} (YAML: ${said})`, range: h.range }
+      : { message: `${heading}: ${said}`, range: { start: e.start, end: e.end } });
   }
 }

@@ -3,7 +3,9 @@
 // Argo, Grafana, Go templates in a ConfigMap) and never an action; or where YAML would read structure (at a line's
 // start, at the start of a key's or a sequence item's value, in a flow collection), where it is template syntax.
 // Family-neutral: the families decide from this whether a file outside a chart is a template fragment (issue #26).
-// One pass over the lines, no YAML parse; every `{{` is looked at once.
+// One pass over the lines (engine/text.ts LineIndex: \n, \r\n or a lone \r), no YAML parse; every `{{` is looked at once.
+
+import { LineIndex } from '../text';
 
 export interface TemplateScan {
   /** `{{` where YAML reads structure and the action is one a Helm template writes (`.Values`, `include`, `if` …). */
@@ -17,11 +19,21 @@ export interface TemplateScan {
 const NONE: TemplateScan = Object.freeze({ syntax: [], bare: [], text: [] }) as TemplateScan;
 
 /**
- * A Helm action: the chart's objects or the dot, a variable set or `$.`, a keyword or function a chart template
- * writes, a comment, or a trim marker. `{{ $labels.instance }}` (Prometheus), `{{instance}}` (Grafana),
- * `{{inputs.parameters.x}}` (Argo) are not: they read variables or names no Helm template defines.
+ * A Helm action (the one list of them: the scanner below and the Helm family's look at a chart's file both ask it):
+ * the chart's objects or the dot, a variable set or `$.`, a keyword or function a chart template writes, a comment,
+ * or a trim marker. `{{ $labels.instance }}` (Prometheus), `{{instance}}` (Grafana), `{{inputs.parameters.x}}` (Argo)
+ * are not: they read variables or names no Helm template defines. Tried at a `{{`.
  */
 const HELM_ACTION = /^\{\{-?\s*(?:\.|\$\.|\$[A-Za-z_]\w*\s*:?=|(?:if|else|end|range|with|define|template|include|block|toYaml|toJson|tpl|default|required|quote|squote|printf|nindent|indent|lookup|fail|trim|trunc|lower|upper|list|dict|get|hasKey|empty|not|and|or|eq|ne)\b|\/\*|-\s)/;
+
+/** Whether the `{{` at `at` opens a Helm action (HELM_ACTION). */
+const helmActionAt = (text: string, at: number): boolean => HELM_ACTION.test(text.slice(at, at + 80));
+
+/** Whether any `{{` of the text, wherever it stands, opens a Helm action (a helper's or a chart template's text). */
+export function hasHelmAction(text: string): boolean {
+  for (let at = text.indexOf('{{'); at >= 0; at = text.indexOf('{{', at + 2)) if (helmActionAt(text, at)) return true;
+  return false;
+}
 
 let memoText: string | undefined;
 let memoScan: TemplateScan = NONE;
@@ -52,16 +64,19 @@ export function withoutActions(text: string): string {
 }
 
 const isSpace = (c: number) => c === 32 || c === 9;
-/** `,` `]` `}` and a lone CR end a plain scalar in a flow collection. */
-const FLOW_END = new Set([44, 93, 125, 13]);
+/** `,` `]` `}` end a plain scalar in a flow collection (a line break ends the line). */
+const FLOW_END = new Set([44, 93, 125]);
 
 function scanAll(text: string): TemplateScan {
   const out: TemplateScan = { syntax: [], bare: [], text: [] };
   // Context carried from line to line.
   let blockIndent = -1; // in a block scalar: the indentation its content must exceed
   let plainIndent = -1; // after a plain scalar value: the indentation its continuation lines exceed
+  let openCol = -1; // after a key (or `- `) whose value starts on a later line: the key's column
+  let lineParent = -1; // the line starts that value: the column its continuation lines exceed
   let quote = 0; // in a multi-line quoted scalar: its quote character
-  const n = text.length;
+  // Lines as the editor and the YAML reader see them: \n, \r\n or a lone \r ends one.
+  const lines = new LineIndex(text);
   let lineStart = 0;
   // The next `{{` and the `}}` after an action, each searched forward only once (no rescans of a long text).
   let nextOpen = text.indexOf('{{');
@@ -72,17 +87,14 @@ function scanAll(text: string): TemplateScan {
     return closeRes;
   };
   // The line being read: its end (before its line break), whether it holds a `{{`, its indentation.
-  let lineEnd = 0;
   let e = 0;
   let lineHas = false;
   let indent = 0;
   const textIn = (from: number, end: number) => { if (lineHas) for (let k = from; k + 1 < end; k++) if (text.charCodeAt(k) === 123 && text.charCodeAt(k + 1) === 123) { out.text.push(k); k++; } };
   const textUpTo = (end: number) => textIn(lineStart, end);
-  while (lineStart <= n) {
-    lineEnd = text.indexOf('\n', lineStart);
-    if (lineEnd < 0) lineEnd = n;
-    e = lineEnd;
-    if (e > lineStart && text.charCodeAt(e - 1) === 13) e--;
+  for (let line = 0; line < lines.lineCount; line++) {
+    lineStart = lines.lineStart(line);
+    e = lines.lineEnd(line);
     if (nextOpen >= 0 && nextOpen < lineStart) nextOpen = text.indexOf('{{', lineStart);
     lineHas = nextOpen >= 0 && nextOpen < e;
     // A BOM before the first line is no part of it.
@@ -94,34 +106,31 @@ function scanAll(text: string): TemplateScan {
 
     if (quote) {
       const close = quoteEnd(text, i, e, quote);
-      if (close < 0) { textUpTo(e); next(); continue; }
+      if (close < 0) { textUpTo(e); continue; }
       textUpTo(close);
       quote = 0;
       rest(close + 1, indent);
-      next();
       continue;
     }
     if (blockIndent >= 0) {
-      if (i >= e || indent > blockIndent) { textUpTo(e); next(); continue; }
+      if (i >= e || indent > blockIndent) { textUpTo(e); continue; }
       blockIndent = -1;
     }
     if (plainIndent >= 0) {
-      if (!blank && indent > plainIndent && !/^(?:-[ \t]|[^:#]*:(?:[ \t]|$))/.test(text.slice(i, e))) { textUpTo(e); next(); continue; }
+      if (!blank && indent > plainIndent && !/^(?:-[ \t]|[^:#]*:(?:[ \t]|$))/.test(text.slice(i, e))) { textUpTo(e); continue; }
       if (!blank) plainIndent = -1;
     }
-    if (blank) { textUpTo(e); next(); continue; }
+    if (blank) { textUpTo(e); continue; }
     // Document markers.
+    lineParent = openCol >= 0 && indent > openCol ? openCol : -1;
+    openCol = -1;
     if (indent === 0 && (text.startsWith('---', i) || text.startsWith('...', i)) && (i + 3 >= e || isSpace(text.charCodeAt(i + 3)))) {
       rest(i + 3, 0);
-      next();
       continue;
     }
     node(i, indent);
-    next();
   }
   return out;
-
-  function next() { lineStart = lineEnd + 1; }
 
   /** A node starts at `p` (a line's content, or a value after `key:`/`- `); `col` is the column of its parent. */
   function node(p: number, col: number, isValue = false): void {
@@ -140,12 +149,13 @@ function scanAll(text: string): TemplateScan {
       while (p < e && !isSpace(text.charCodeAt(p))) p++;
       while (p < e && isSpace(text.charCodeAt(p))) p++;
     }
-    if (p >= e) return;
+    // Nothing (or a comment) after `key:` or `- `: the value starts on a later line.
+    if (p >= e) { if (isValue) openCol = col; return; }
     const c = text.charCodeAt(p);
-    if (c === 35 /* # */) { textIn(p, e); return; }
+    if (c === 35 /* # */) { textIn(p, e); if (isValue) openCol = col; return; }
     if (c === 123 && text.charCodeAt(p + 1) === 123) {
       // `{{` where YAML reads a node: template syntax, or a flow mapping YAML takes it for.
-      (HELM_ACTION.test(text.slice(p, p + 80)) ? out.syntax : out.bare).push(p);
+      (helmActionAt(text, p) ? out.syntax : out.bare).push(p);
       const close = closeAfter(p + 2);
       const after = close >= 0 && close < e ? close + 2 : e;
       rest(after, col, true);
@@ -170,12 +180,14 @@ function scanAll(text: string): TemplateScan {
       textIn(p, key);
       let v = key + 1;
       while (v < e && isSpace(text.charCodeAt(v))) v++;
-      if (v < e) node(v, p - lineStart, true);
+      if (v < e) node(v, p - lineStart, true); else openCol = p - lineStart;
       return;
     }
-    // A plain scalar value: every `{{` in it is text; the lines after it, more indented, continue it.
+    // A plain scalar value: every `{{` in it is text; the lines after it continue it when indented more than its
+    // key (a value on the key's line, or on the lines after `key:`: then its later lines may be indented less than
+    // its first, as YAML reads them).
     textIn(p, e);
-    plainIndent = isValue ? col : indent - 1;
+    plainIndent = isValue ? col : lineParent >= 0 ? lineParent : indent - 1;
   }
 
   /** After a quoted scalar or an action on the line: a `:` makes it a key, whose value follows. */
@@ -184,7 +196,7 @@ function scanAll(text: string): TemplateScan {
     if (p < e && text.charCodeAt(p) === 58 /* : */ && (p + 1 >= e || isSpace(text.charCodeAt(p + 1)))) {
       let v = p + 1;
       while (v < e && isSpace(text.charCodeAt(v))) v++;
-      if (v < e) node(v, keyCol, true);
+      if (v < e) node(v, keyCol, true); else openCol = keyCol;
       return;
     }
     // Whatever else is on the line (text after an action, a comment): a `{{` there is after other text.
@@ -204,7 +216,7 @@ function scanAll(text: string): TemplateScan {
         continue;
       }
       if (c === 123 && text.charCodeAt(p + 1) === 123) {
-        (HELM_ACTION.test(text.slice(p, p + 80)) ? out.syntax : out.bare).push(p);
+        (helmActionAt(text, p) ? out.syntax : out.bare).push(p);
         const close = closeAfter(p + 2);
         p = close >= 0 && close < e ? close + 2 : e;
         continue;

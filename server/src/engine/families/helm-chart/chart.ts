@@ -14,6 +14,11 @@ export interface ChartTemplate {
   /** On disk (undefined inside a .tgz). */
   abs?: string;
   text: string;
+  /**
+   * A template fragment outside any chart (read as Helm by its content or modeline): each of its documents is
+   * rendered on its own (run.ts documentParts), so one that stops rendering does not stop the others (issue #26).
+   */
+  byDocument?: boolean;
 }
 export interface Chart {
   name: string;

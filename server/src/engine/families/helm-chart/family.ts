@@ -9,9 +9,10 @@ import type { FileAccess } from '../../files';
 import { kubernetesApis } from '../../data';
 import { runRule, reportSyntax } from '../core';
 import { parseYaml } from '../../parse/yaml';
-import { looksLikeHelmTemplate, lifecycleRows } from '../kubernetes';
+import { LineIndex } from '../../text';
+import { lifecycleRows } from '../kubernetes';
 import { withOpenapi } from '../kubernetes/data/openapi';
-import { scanTemplates, withoutActions } from '../../parse/template-text';
+import { scanTemplates, withoutActions, hasHelmAction } from '../../parse/template-text';
 import { chartRootOf, loadChart, chartOfFile, allCharts, type Chart } from './chart';
 import { chartRun, type ChartRun, type ChartRender } from './run';
 import { windowText, type HelmContext, type HelmFileKind } from './index';
@@ -37,9 +38,12 @@ function kindOf(file: string, ext: string): HelmFileKind {
 }
 
 /** A chart of one template, for a template read without its chart (no Chart.yaml above it, no file access). */
-function loneChart(file: string, text: string): Chart {
-  return { name: 'chart', dir: path.dirname(file), prefix: '', templates: [{ rel: `templates/${path.basename(file)}`, abs: file, text }], subcharts: [], library: false, problems: [], alone: true };
+function loneChart(file: string, text: string, byDocument = false): Chart {
+  return { name: 'chart', dir: path.dirname(file), prefix: '', templates: [{ rel: `templates/${path.basename(file)}`, abs: file, text, ...(byDocument ? { byDocument } : {}) }], subcharts: [], library: false, problems: [], alone: true };
 }
+
+/** A template fragment outside any chart's templates/ (read as Helm by its content or modeline), not a helper. */
+const isFragment = (file: string) => !segs(file).slice(0, -1).includes('templates') && path.extname(file).toLowerCase() !== '.tpl';
 
 /** The chart tree with one template's text replaced (an open buffer the FileAccess does not show, a fix being proven). */
 function withText(top: Chart, abs: string, text: string): Chart {
@@ -67,7 +71,8 @@ function contextOf(input: { path: string; text: string; files?: FileAccess; helm
     ctx.alone = files
       ? 'not checked as part of a chart: no Chart.yaml found above this file; it is rendered alone, so what depends on its values, Chart.yaml or helpers is not checked'
       : 'not checked as part of a chart: its chart\'s files cannot be read here (no file access, e.g. stdin); it is rendered alone, so what depends on its values, Chart.yaml or helpers is not checked';
-    const lone = loneChart(input.path, input.text);
+    // A fragment outside a chart is rendered document by document: Helm never renders it as one file of a chart.
+    const lone = loneChart(input.path, input.text, isFragment(input.path));
     ctx.chart = ctx.own = lone;
     ctx.run = chartRun(lone, window.minors);
     ctx.template = ctx.run.byRel.get(lone.templates[0].rel);
@@ -113,7 +118,8 @@ function contextOf(input: { path: string; text: string; files?: FileAccess; helm
   return ctx;
 }
 
-const lineOf = (text: string, at: number) => { let n = 1; for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) n++; return n; };
+/** The 1-based line of an offset, as the editor numbers lines (\n, \r\n or a lone \r end one). */
+const lineOf = (lines: LineIndex, at: number) => lines.positionAt(at).line + 1;
 
 /**
  * A template fragment outside a chart that does not parse as YAML, as it is or once its actions are taken out: the
@@ -127,9 +133,10 @@ function neitherParses(text: string): { message: string; range: { start: number;
   const scan = scanTemplates(text);
   const at = scan.syntax[0] ?? scan.bare[0] ?? Math.max(0, text.indexOf('{{'));
   const first = stripped.reduce((a, b) => (b.start < a.start ? b : a));
+  const lines = new LineIndex(text);
   return {
-    message: `taken for a Helm template fragment: the \`{{\` at line ${lineOf(text, at)} stands where YAML reads structure and holds a Helm action, and no chart's templates/ holds the file; `
-      + `but it parses as YAML neither as it is nor with its template actions taken out (line ${lineOf(text, first.start)}: ${first.message}), so it is neither rendered nor checked as a manifest`,
+    message: `taken for a Helm template fragment: the \`{{\` at line ${lineOf(lines, at)} stands where YAML reads structure and holds a Helm action, and no chart's templates/ holds the file; `
+      + `but it parses as YAML neither as it is nor with its template actions taken out (line ${lineOf(lines, first.start)}: ${first.message}), so it is neither rendered nor checked as a manifest`,
     range: { start: at, end: at + 2 },
   };
 }
@@ -151,7 +158,7 @@ export const helmChart: FamilyModule<'helm-chart'> = {
     if (b === 'Chart.yaml' || isValuesName(b)) return { notYaml: false };
     // In a templates/ folder any action is the chart's; elsewhere only `{{` where YAML reads structure (issue #26).
     const inTemplates = segs(file).slice(0, -1).includes('templates');
-    return { notYaml: ext === '.tgz' || ext === '.tpl' || (inTemplates ? looksLikeHelmTemplate(text) : scanTemplates(text).syntax.length > 0) };
+    return { notYaml: ext === '.tgz' || ext === '.tpl' || (inTemplates ? hasHelmAction(text) : scanTemplates(text).syntax.length > 0) };
   },
   detect({ file, ext, text, files, yaml }) {
     const b = path.basename(file);
@@ -160,7 +167,7 @@ export const helmChart: FamilyModule<'helm-chart'> = {
     if (ext === '.tgz') return parts[parts.length - 2] === 'charts' ? DETECT.name : DETECT.no;
     if (isValuesName(b)) return files && chartRootOf(file, files) ? DETECT.name : DETECT.no;
     const inTemplates = parts.slice(0, -1).includes('templates');
-    if (ext === '.tpl') return inTemplates || looksLikeHelmTemplate(text) ? DETECT.name : DETECT.no;
+    if (ext === '.tpl') return inTemplates || hasHelmAction(text) ? DETECT.name : DETECT.no;
     // In a templates/ folder: a chart's template when a Chart.yaml is above it, or when nothing around it can be read
     // (Helm renders every file there; a JSON one only with a chart above it).
     if (ext === '.json') return inTemplates && files && chartRootOf(file, files) ? DETECT.name : DETECT.no;
@@ -184,7 +191,8 @@ export const helmChart: FamilyModule<'helm-chart'> = {
     if (root) return `its place: under templates/ of the chart at ${root.own}/Chart.yaml`;
     if (level === DETECT.name && segs(file).slice(0, -1).includes('templates')) return ext === '.tpl' ? 'its name: a template helper (.tpl)' : 'its place: under a templates/ folder, whose chart\'s files cannot be read here';
     const scan = scanTemplates(text);
-    const line = (at: number) => lineOf(text, at);
+    const lines = new LineIndex(text);
+    const line = (at: number) => lineOf(lines, at);
     if (scan.syntax.length) return `its content: the \`{{\` at line ${line(scan.syntax[0])} stands where YAML reads structure and holds a Helm action, and no chart's templates/ holds the file: a template fragment, rendered alone`;
     if (scan.bare.length) return `its content: it does not parse as YAML but does once its template actions are taken out (the \`{{\` at line ${line(scan.bare[0])}), and no other family claims it`;
     return ext === '.tpl' ? 'its content: a .tpl file holding Helm actions' : undefined;
@@ -193,9 +201,8 @@ export const helmChart: FamilyModule<'helm-chart'> = {
   analyze({ input, ext, yaml, emit, stage }) {
     const { config, faults } = input;
     const kind = kindOf(input.path, ext);
-    if (yaml && (kind === 'chart-yaml' || kind === 'values' || (kind === 'template' && !looksLikeHelmTemplate(input.text) && ext !== '.tpl'))) {
-      if (kind !== 'template') stage('parse', () => reportSyntax(yaml, emit));
-    }
+    // Chart.yaml and values files are YAML; a template's syntax is said by its render (helm/template-syntax).
+    if (yaml && (kind === 'chart-yaml' || kind === 'values')) stage('parse', () => reportSyntax(yaml, emit));
     const helm = stage('context', () => {
       const rows = withOpenapi(lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin), config.kubernetesOpenapi);
       return contextOf(input as typeof input & { helmRenders?: ChartRender[] }, kind, config.kubernetes, rows);
@@ -203,7 +210,7 @@ export const helmChart: FamilyModule<'helm-chart'> = {
     // A fragment outside a chart that parses as YAML neither as it is nor with its actions taken out: one finding
     // says what it was taken for and why, instead of guessing at what it renders.
     // (Under a templates/ folder the file is placed in a chart, and a Go syntax error is said by helm/template-syntax.)
-    const outside = helm.alone && kind === 'template' && ext !== '.tpl' && !segs(input.path).slice(0, -1).includes('templates') && !helm.template?.parsed.errors.length;
+    const outside = helm.alone && kind === 'template' && isFragment(input.path) && !helm.template?.parsed.errors.length;
     const unread = outside ? stage('parse', () => neitherParses(input.text)) : undefined;
     if (unread) {
       emit(notInChart, unread);

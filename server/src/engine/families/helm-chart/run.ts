@@ -2,9 +2,9 @@
 // emits there: each document's apiVersion and kind, mapped back through the render's segments to the template's
 // own text (a literal: its span; an expression or an include: the action's span in the template). Cached per chart
 // (object, so per FileAccess stamp) and window.
-import { parseYaml } from '../../parse/yaml';
+import { parseYaml, splitDocuments } from '../../parse/yaml';
 import { capabilitiesAt } from '../kubernetes/data/served';
-import { parseTemplate, renderTemplate, actionsOf, type ParsedTemplate, type Rendered } from './template';
+import { parseTemplate, renderTemplate, actionsOf, type ParsedTemplate, type Rendered, type TemplateNode as Node } from './template';
 import { Unk } from './template/values';
 import { loadChart, allCharts, valuesOf, chartObject, enabledOf, RELEASE, type Chart, type ChartTemplate } from './chart';
 
@@ -32,7 +32,9 @@ export interface Emission {
   byHelm?: boolean;
 }
 
-export interface Undecided { step: string; at: Span; reason: string }
+export interface Undecided {
+  step: string; at: Span; reason: string;
+}
 
 export interface TemplateStep {
   step: string;
@@ -127,10 +129,28 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
           // Most steps render a template to the same text: its YAML is parsed once per distinct output.
           const yamls = new Map<string, ReturnType<typeof parseYaml>>();
           const yamlOf = (text: string) => { let y = yamls.get(text); if (!y) yamls.set(text, (y = parseYaml(text))); return y; };
+          // A fragment outside a chart: each document on its own (one that stops does not stop the others).
+          const parts = t.byDocument ? documentParts(p) : [p];
           for (const step of minors) {
-            const rendered = renderTemplate(p, { values, chart, release: RELEASE, capabilities: capabilitiesAt(step), templates: parsed, topChartName: top.name });
-            for (const b of rendered.branches) allBranches.push({ step, ...b });
-            steps.push(emissionsOf(p, step, rendered, helmRenders, defines, !!c.alone, yamlOf));
+            const scope = { values, chart, release: RELEASE, capabilities: capabilitiesAt(step), templates: parsed, topChartName: top.name };
+            if (parts.length === 1) {
+              const rendered = renderTemplate(p, scope);
+              for (const b of rendered.branches) allBranches.push({ step, ...b });
+              steps.push(emissionsOf(p, step, rendered, helmRenders, defines, !!c.alone, yamlOf, t.byDocument ? {} : undefined));
+              continue;
+            }
+            const each = parts.map((part, n) => {
+              const rendered = renderTemplate(part, scope);
+              if (!rendered.error) for (const b of rendered.branches) allBranches.push({ step, ...b });
+              return emissionsOf(part, step, rendered, helmRenders, defines, !!c.alone, yamlOf, { part: n + 1, parts: parts.length });
+            });
+            steps.push({
+              step,
+              // What the documents that rendered output, one after the other (custom resources and branches read it).
+              rendered: joinRendered(each.map((x) => x.rendered!).filter((r) => !r.error)),
+              emissions: each.flatMap((x) => x.emissions),
+              undecided: each.flatMap((x) => x.undecided),
+            });
           }
           return steps;
         },
@@ -148,6 +168,59 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
   if (m.size > 16) m.clear();
   m.set(key, run);
   return run;
+}
+
+/**
+ * The documents of a template, each as a template of its own that renders only that document: the template's
+ * top-level nodes cut where splitDocuments (the one splitter of YAML documents) starts a document. A node goes whole
+ * to the part it starts in, so a block or action that spans a cut is never split (a `---` inside `{{ if }} …
+ * {{ end }}` leaves those documents one part); only top-level text is cut. The
+ * variables the template declares at its top level before a part are declared in it too (`{{ $name := … }}` at the
+ * top of the file is read by every document). Offsets stay the template's own. One part when nothing cuts.
+ */
+export function documentParts(p: ParsedTemplate): ParsedTemplate[] {
+  if (p.errors.length) return [p];
+  const cuts = splitDocuments(p.text).slice(1).map((c) => c.start);
+  if (!cuts.length) return [p];
+  const lists: Node[][] = cuts.map(() => []);
+  lists.push([]);
+  for (const n of p.root) {
+    let i = 0;
+    while (i < cuts.length && cuts[i] <= n.start) i++;
+    if (n.k === 'text') {
+      // Text crossing cuts: a piece of it in each part.
+      let from = n.start;
+      for (let j = i; j < cuts.length && cuts[j] < n.end; j++) {
+        if (cuts[j] > from) lists[j].push({ k: 'text', start: from, end: cuts[j] });
+        from = cuts[j];
+      }
+      if (n.end > from) lists[cuts.filter((c) => c <= from).length].push({ k: 'text', start: from, end: n.end });
+      continue;
+    }
+    lists[i].push(n);
+  }
+  const declared: Node[] = [];
+  const out: ParsedTemplate[] = [];
+  for (const list of lists) {
+    if (!list.length) continue;
+    out.push({ ...p, root: [...declared, ...list] });
+    for (const n of list) if (n.k === 'action' && n.pipe.decl.length) declared.push(n);
+  }
+  return out.length ? out : [p];
+}
+
+/** The outputs of several renders one after the other, as one render (offsets in the output shifted). */
+function joinRendered(all: Rendered[]): Rendered {
+  if (all.length === 1) return all[0];
+  const out: Rendered = { text: '', segments: [], unknowns: [], branches: [] };
+  for (const r of all) {
+    const shift = out.text.length;
+    out.text += r.text;
+    for (const s of r.segments) out.segments.push({ ...s, outStart: s.outStart + shift, outEnd: s.outEnd + shift });
+    for (const u of r.unknowns) out.unknowns.push({ ...u, outStart: u.outStart + shift, outEnd: u.outEnd + shift });
+    for (const b of r.branches) out.branches.push(b);
+  }
+  return out;
 }
 
 /** Parsed templates by path and text, across chart reloads (a keystroke re-reads the chart, not every template's parse). */
@@ -220,11 +293,20 @@ export function unknownAt(p: ParsedTemplate, r: Rendered, u: { path: string; sta
 
 export function overlaps(a: Span, b: Span): boolean { return a.start < b.end && b.start < a.end || (a.start === a.end && b.start <= a.start && a.start <= b.end); }
 
-function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: ChartRender[] | undefined, defines: Map<string, string>, alone = false, yamlOf: (text: string) => ReturnType<typeof parseYaml> = parseYaml): TemplateStep {
+/**
+ * What a template (or one document of a fragment outside a chart: `fragment`, its part among how many) emits at a step.
+ * A fragment's render that stops leaves that document (or the fragment) not checked, said so.
+ */
+function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: ChartRender[] | undefined, defines: Map<string, string>, alone = false, yamlOf: (text: string) => ReturnType<typeof parseYaml> = parseYaml, fragment?: { part?: number; parts?: number }): TemplateStep {
   const out: TemplateStep = { step, rendered: r, emissions: [], undecided: [] };
   const ownUnknown = (u: { path: string; start: number; end: number; outStart: number; outEnd: number }): Span => unknownAt(p, r, u, defines);
   if (r.error) {
     const at = r.error.path === p.path ? { start: r.error.start, end: r.error.end } : ownUnknown({ ...r.error, outStart: r.text.length, outEnd: r.text.length });
+    if (fragment) {
+      const what = fragment.parts ? 'this document of the fragment' : 'the fragment';
+      out.undecided.push({ step, at, reason: `${what} stops rendering with an error (read without its chart): ${r.error.message}; it is not checked${fragment.parts ? ', the fragment\'s other documents are' : ''}` });
+      return out;
+    }
     out.undecided.push({ step, at, reason: `the template stops with an error${alone ? ' (read without its chart)' : " with the chart's default values"}: ${r.error.message}` });
     return out;
   }

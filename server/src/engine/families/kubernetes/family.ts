@@ -1,13 +1,14 @@
 // The Kubernetes family: manifests (YAML or JSON, one object per document, Lists), checked across the window.
 import * as path from 'node:path';
 import type { AnalyzeInput } from '../../analyze';
-import type { Emit, FamilyModule } from '../types';
+import type { FamilyModule } from '../types';
 import { DETECT } from '../types';
 import type { Rule } from '../../rules/types';
 import { kubernetesApis } from '../../data';
 import { windowPastDataOf } from '../../windows';
 import { COMPONENTS } from '../../components/registry';
-import { runRule, reportSyntax } from '../core';
+import { LineIndex } from '../../text';
+import { runRule, reportSyntax, type SyntaxHint } from '../core';
 import { KubernetesContext, manifestObjects, isManifestValue, isManifestLike, lifecycleRows } from './index';
 import { withOpenapi } from './data/openapi';
 import { mayHoldCrd } from './crds';
@@ -45,7 +46,6 @@ import { rule as crdVersionInUse } from './rules/crd-version-in-use';
 import { partialObjects } from './partial';
 import { scanTemplates } from '../../parse/template-text';
 import { parseYaml, YamlFile, type YamlDoc } from '../../parse/yaml';
-import { parseError } from '../../rules/general';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -87,6 +87,7 @@ export const documentNotCheckedRule: Rule<{ yaml: YamlFile; numbered: boolean; f
   ...documentNotChecked,
   check({ yaml, numbered, firstDocument, objectElsewhere }, report) {
     if (!objectElsewhere && !yaml.docs.some((d) => !d.errors.length && isManifestLike(d.value))) return;
+    let lines: LineIndex | undefined;
     for (const d of yaml.docs) {
       if (d.empty || d.errors.length || d.value == null || isManifestLike(d.value)) continue;
       const v = d.value;
@@ -94,7 +95,8 @@ export const documentNotCheckedRule: Rule<{ yaml: YamlFile; numbered: boolean; f
       const r = d.rootRange();
       report({
         message: `${numbered ? `document ${d.index + 1 + firstDocument}` : 'this document'} is not checked: it is ${what}, no Kubernetes object; the file's other documents are checked`,
-        range: { start: r.start, end: Math.max(r.start, Math.min(r.end, yaml.text.indexOf('\n', r.start) < 0 ? r.end : yaml.text.indexOf('\n', r.start))) },
+        // Its first line (up to the line's end, whatever ends it).
+        range: { start: r.start, end: Math.max(r.start, Math.min(r.end, (lines ??= new LineIndex(yaml.text)).lineEnd(lines.positionAt(r.start).line))) },
       });
     }
   },
@@ -193,7 +195,8 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     return DETECT.no;
   },
   explain({ text, yaml }, level) {
-    const line = (at: number) => { let n = 1; for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) n++; return n; };
+    const lines = new LineIndex(text);
+    const line = (at: number) => lines.positionAt(at).line + 1;
     const docs = yaml?.docs.filter((d) => isManifestLike(d.value)).length ?? 0;
     const parts = [level === DETECT.hint ? 'its content: apiVersion and kind at the top level of a document it could not read' : `its content: apiVersion and kind in ${docs} document${docs === 1 ? '' : 's'}`];
     const scan = scanTemplates(text);
@@ -230,7 +233,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     }
     if (!yaml) return {};
     const read = yaml;
-    stage('parse', () => reportSyntax(read, bareHint(read, scan.bare, emit), numbered));
+    stage('parse', () => reportSyntax(read, emit, numbered, bareHint(read, scan.bare)));
     const context = (objects: ReturnType<typeof manifestObjects>) => {
       const rows = withOpenapi(lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin), config.kubernetesOpenapi);
       return new KubernetesContext(read, objects, config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux,
@@ -270,30 +273,20 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
 /**
  * A document that YAML cannot read because a `{{` stands at the start of a plain value (`legendFormat: {{instance}}`:
  * YAML reads a flow mapping there) and whose action is no Helm one: its syntax error is said at that `{{`, with
- * what it was taken for and why, instead of wherever the YAML reader gave up.
+ * what it was taken for and why, instead of wherever the YAML reader gave up (reportSyntax builds the message).
  */
-function bareHint(yaml: YamlFile, bare: number[], emit: Emit): Emit {
-  if (!bare.length) return emit;
-  const atOf = new Map<number, number>();
-  for (const d of yaml.docs) {
-    const errs = d.errors;
-    if (!errs.length) continue;
+function bareHint(yaml: YamlFile, bare: number[]): SyntaxHint | undefined {
+  if (!bare.length) return undefined;
+  return (d) => {
     const at = firstIn(bare, d);
-    if (at >= 0 && errs.some((e) => e.start >= at || yaml.text.lastIndexOf('\n', e.start) === yaml.text.lastIndexOf('\n', at))) atOf.set(errs[0].start, at);
-  }
-  if (!atOf.size) return emit;
-  return (rule, f) => {
-    const at = rule === parseError ? atOf.get(f.range.start) : undefined;
-    if (at === undefined) { emit(rule, f); return; }
+    if (at < 0 || !d.errors.some((e) => e.start >= at || yaml.text.lastIndexOf('\n', e.start) === yaml.text.lastIndexOf('\n', at))) return undefined;
     const close = yaml.text.indexOf('}}', at);
     const action = yaml.text.slice(at, close >= 0 && close - at < 80 ? close + 2 : at + 2);
-    const doc = /\(document \d+\)/.exec(f.message)?.[0];
-    emit(rule, {
-      ...f,
-      message: `YAML syntax error${doc ? ` ${doc}` : ''}: \`${action}\` stands at the start of a plain value, where YAML reads a flow mapping, not text, so this document is not read; `
-        + `quote the value if it is another tool's template (e.g. "${action}"). It is not taken for a Helm template: \`${action}\` is no Helm action and the file is not in a chart's templates/ (YAML: ${f.message.replace(/^YAML syntax error( \(document \d+\))?: /, '')})`,
+    return {
       range: { start: at, end: at + action.length },
-    });
+      says: `\`${action}\` stands at the start of a plain value, where YAML reads a flow mapping, not text, so this document is not read; `
+        + `quote the value if it is another tool's template (e.g. "${action}"). It is not taken for a Helm template: \`${action}\` is no Helm action and the file is not in a chart's templates/`,
+    };
   };
 }
 

@@ -16,15 +16,6 @@ import { rootNode, fieldEntries, type FieldEntry, type FieldNode } from './data/
 export { manifestObjects, isManifestValue, isManifestLike, type ManifestObject } from './manifest-objects';
 import { isObj, type ManifestObject } from './manifest-objects';
 
-const HELM_SYNTAX = /\{\{-?\s*(?:[.$]|if\b|range\b|include\b|template\b|with\b|define\b|end\b|toYaml\b|tpl\b|default\b|required\b|else\b|\/\*)/;
-/** Unrendered Helm (Go template) syntax. */
-export function looksLikeHelmTemplate(text: string): boolean {
-  // Every match starts with `{{`: the native search finds the first one (most files have none) far faster than the
-  // regular expression scans a big text; the expression is tried from there on.
-  const at = text.indexOf('{{');
-  return at >= 0 && HELM_SYNTAX.test(at ? text.slice(at) : text);
-}
-
 export interface StepStatus { minor: string; served: boolean; deprecated: boolean; removed: boolean }
 
 export interface ContainerImage {

@@ -357,7 +357,9 @@ export const notEvaluated: Rule<HelmContext> = {
     + 'values), and what of a chart could not be read (a packaged dependency, a template over the size limit; on the parent\'s `Chart.yaml`, a '
     + 'vendored dependency whose `Chart.yaml` cannot be read or parsed or is missing, and a `templates/` or `charts/` folder that cannot be '
     + 'listed; on the archive, links inside a packaged dependency), and a value of a rendered custom resource that it could not compute '
-    + '(not checked against its CustomResourceDefinition there).',
+    + '(not checked against its CustomResourceDefinition there). A template fragment outside any chart (read as Helm by its content) is '
+    + 'rendered document by document: a document whose render stops (`fail`) is said not checked at that action, and the fragment\'s '
+    + 'other documents are still checked.',
   why: 'Never a silent pass: those steps are not checked for this template, and the note says so instead of guessing; '
     + 'lsp-lint exits 2 on it unless `--allow-unchecked` (a step that was not checked is not a green).',
   bad: { filename: 'templates/job.yaml', text: 'apiVersion: {{ .Values.job.apiVersion }}\nkind: Job\nmetadata:\n  name: migrate\n', options: 'Kubernetes 1.21..1.22' },
