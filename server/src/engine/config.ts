@@ -372,7 +372,7 @@ export function checkCliOverrides(cli: Overrides): string[] {
     const err = checkComponentVersion(name, v);
     if (err) out.push(`--component-versions ${name}: ${err}`);
   }
-  for (const c of CONFIG_SECTIONS) out.push(...c.checkCli(cli));
+  for (const c of CONFIG_SECTIONS) for (const m of c.checkCli(cli)) out.push(m);
   return out;
 }
 
