@@ -43,13 +43,13 @@ import { ServerFiles } from './file-access';
 import { CheckedRoots } from './checked-roots';
 import { readOpenapiFile } from './openapi-docs';
 import { registerWindowFeatures } from './code-lens';
-import { WorkspaceState, readDisk } from './workspace';
+import { WorkspaceState, readDisk, unsavedConfigText } from './workspace';
 import { coalesced } from '../shared/coalesce';
 import { memoIn, weakMemoIn } from '../engine/memo';
 import { normalizeSettings, debounceOf } from '../shared/settings';
 import { ruleIds } from '../engine/rules';
 import { SettingsReporter } from './settingsReport';
-import { CONFIG_FILENAMES, isConfigFileName } from '../shared/names';
+import { isConfigFileName } from '../shared/names';
 import { VERSION } from '../shared/version';
 import { writePendingCodeCache } from '../shared/code-cache-handoff';
 import { HelmService, chartRootOf, type HelmRead, type HelmConfig } from './helm-render';
@@ -336,7 +336,7 @@ function recheckInTurns(uris: string[]): void {
 }
 
 /** A watched-file change that is a plain manifest's (not a config, localhost.yml or a Helm chart's file). */
-const onlyManifest = (uri: string) => /\.(ya?ml|json)$/i.test(uri) && !affectsWorkspace(uri) && !ws.openapiFiles.has(uriToPath(uri)) && !/\/(templates|charts)\/|\/(Chart|values)\.ya?ml$/.test(uri);
+const onlyManifest = (uri: string) => /\.(ya?ml|json)$/i.test(uri) && !affectsWorkspace(uri) && !isConfigFile(uri) && !ws.openapiFiles.has(uriToPath(uri)) && !/\/(templates|charts)\/|\/(Chart|values)\.ya?ml$/.test(uri);
 
 /**
  * A file's effective text changed for the workspace's CRD index (server/crd-index.ts: a CRD, or the custom groups a
@@ -522,11 +522,8 @@ function publish(uri: string, version: number | undefined, diagnostics: Diagnost
 
 function publishConfigProblems(): void {
   const seen = new Set<string>();
-  const configs = new Set<LoadedConfig>();
-  for (const d of documents.all()) { const c = ws.configFor(uriToPath(d.uri)); if (c) configs.add(c); }
-  if (ws.explicitConfig) { const c = ws.loadConfigFile(ws.explicitConfig); if (c) configs.add(c); }
-  for (const root of ws.roots) { const c = ws.configFor(path.join(root, CONFIG_FILENAMES[0])); if (c) configs.add(c); }
-  for (const c of configs) {
+  // An open .skewguard.yaml's problems are its buffer's; every other file's configuration is the saved one (workspace.ts).
+  for (const c of ws.shownConfigs(documents.all().map((d) => uriToPath(d.uri)))) {
     const uri = pathToFileURL(c.path).toString();
     seen.add(uri);
     const lines = new LineIndex(c.text);
@@ -573,7 +570,18 @@ function schedule(doc: TextDocument, delay: number): void {
 }
 
 const isConfigFile = (uri: string) => isConfigFileName(uri);
-const affectsWorkspace = (uri: string) => isConfigFile(uri) || /localhost[^/]*\.ya?ml$/i.test(uri);
+/** A bootstrap file: its open buffer's text is what other files' windows are read from (the disk's when closed). */
+const affectsWorkspace = (uri: string) => /localhost[^/]*\.ya?ml$/i.test(uri);
+
+/**
+ * A .skewguard.yaml buffer opened, edited or closed (undefined): only its own problems change. The windows, rules and
+ * ignore: lists of other files come from the saved file (issue #27 item 1), re-read when the watcher says it changed.
+ */
+function configBufferChanged(file: string, text: string | undefined): void {
+  if (text === undefined) ws.openTexts.delete(file); else ws.openTexts.set(file, text);
+  publishConfigProblems();
+  void connection.sendNotification(ConfigChangedNotification, {});
+}
 
 /** Only control-plane static pods are facts for their folder; other files never invalidate it (lsp-lint opens thousands). */
 const STATIC_POD = /kube-(apiserver|controller-manager|scheduler)/;
@@ -618,11 +626,11 @@ documents.onDidOpen((e) => {
   const file = uriToPath(e.document.uri);
   publishedClosed.delete(e.document.uri);
   try {
-    if (affectsWorkspace(e.document.uri)) {
+    if (isConfigFile(e.document.uri)) configBufferChanged(file, e.document.getText());
+    else if (affectsWorkspace(e.document.uri)) {
       // Open documents win over the disk. A buffer equal to the file on disk changes no other file's window (lsp-lint
       // opens thousands of localhost.yml files this way); a different one is an edit and re-checks everything.
       if (ws.setOpenText(file, e.document.getText())) workspaceChanged(e.document.uri, 0);
-      else if (isConfigFile(e.document.uri)) publishConfigProblems(); // its problems show while it is open
     } else { ws.openTexts.set(file, e.document.getText()); crdIndexChanged(e.document.uri, e.document.getText()); }
     files.opened(file, e.document.getText());
     // The folder's facts were read from the disk; the open text may differ.
@@ -646,6 +654,7 @@ documents.onDidChangeContent((e) => {
     if (before !== e.document.getText()) { chartChanged(e.document.uri); crdIndexChanged(e.document.uri, e.document.getText()); }
     // A config or localhost.yml edit changes the windows of other files: re-check everything.
     if (affectsWorkspace(e.document.uri) && before !== e.document.getText()) workspaceChanged(e.document.uri, debounce());
+    else if (isConfigFile(e.document.uri) && before !== e.document.getText()) configBufferChanged(uriToPath(e.document.uri), e.document.getText());
     folderChanged(e.document.uri, () => before, () => e.document.getText());
   } catch (err) { workspaceFailure(e.document.uri, err); }
   // didOpen also fires onDidChangeContent; the open handler already validated that version.
@@ -665,7 +674,8 @@ documents.onDidClose((e) => {
   const file = uriToPath(e.document.uri);
   const closedText = ws.openTexts.get(file);
   try {
-    if (affectsWorkspace(e.document.uri)) {
+    if (isConfigFile(e.document.uri)) configBufferChanged(file, undefined);
+    else if (affectsWorkspace(e.document.uri)) {
       // The disk takes over again: only a buffer that differed from it changes anything.
       if (ws.setOpenText(file, undefined)) workspaceChanged(e.document.uri, 0);
     } else {
@@ -734,7 +744,7 @@ connection.onHover(guarded('hover', null, (p) => {
   if (dh) return dh;
   const v = viewAt(c.result, c.doc.getText(), p.position);
   const h = hover(v.result, v.text, v.position);
-  return h ? { contents: hoverContents(h.markdown + windowChoiceNote(c.result, uriToPath(p.textDocument.uri)), ws.rootFor(uriToPath(p.textDocument.uri))), range: h.range && v.back(h.range) } : null;
+  return h ? { contents: hoverContents(h.markdown + windowChoiceNote(c.result, uriToPath(p.textDocument.uri)) + unsavedConfigNote(uriToPath(p.textDocument.uri)), ws.rootFor(uriToPath(p.textDocument.uri))), range: h.range && v.back(h.range) } : null;
 }));
 
 /** Several bootstrap files competed for the file's Kubernetes window: which one was used, and how to choose (workspace.ts). */
@@ -743,6 +753,12 @@ function windowChoiceNote(r: AnalyzeResult, file: string): string {
   if (!k || k.kind !== 'workspace' || r.windowSource !== k) return '';
   const l = ws.factsFor(file).localhost;
   return l?.note ? `\n\nKubernetes window from ${l.path}: ${l.note}.` : '';
+}
+
+/** An open .skewguard.yaml with unsaved changes that would apply to the file: said in its hover (not applied until saved). */
+function unsavedConfigNote(file: string): string {
+  const p = ws.unsavedConfigFor(file);
+  return p ? `\n\n${unsavedConfigText(p, ws.rootFor(file))}` : '';
 }
 
 connection.onCompletion(guarded('completion', [], (p) => {
@@ -887,6 +903,7 @@ function resolvedConfigResult(p: ResolvedConfigParams): ResolvedConfigResult {
     configProblems: (loaded?.problems ?? []).map((pr) => ({ file: loaded!.path, ...lines!.positionAt(pr.range.start), message: pr.message })),
     summary,
     settingsProblems: normalizeSettings((p.uri && docSettings.get(p.uri)) || settings, ruleIds).problems,
+    ...(p.uri && ws.unsavedConfigFor(file) ? { unsavedConfig: unsavedConfigText(ws.unsavedConfigFor(file)!, ws.rootFor(file)) } : {}),
     ...(p.uri ? fileStatus(r?.result.family, r ? factsSafe(p.uri, r.result) : undefined, config, ignoredFile(ws, file, config), ws.rootFor(file)) : {}),
   };
 }
