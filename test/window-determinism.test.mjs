@@ -148,6 +148,36 @@ test('#27 item 3: after "Check whole workspace", a change of the configuration, 
   assert.deepEqual(cleared.diagnostics, []);
 });
 
+test('#27 item 3: a closed file that a workspace check published and that then turns binary or grows past the size limit is said "not checked", as lsp-lint says it (not cleared)', async (t) => {
+  const root = makeWorkspace({ '.skewguard.yaml': 'kubernetes:\n  window: "1.18..1.21"\n', 'a/ingress.yaml': INGRESS, 'b/ingress.yaml': INGRESS, 'c/ingress.yaml': INGRESS });
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const uri = (f) => uriOf(path.join(root, f));
+  const client = await server(t, root);
+  const r = await client.request('skewguard/checkWorkspace', {});
+  assert.equal(r.files, 3);
+  for (const f of ['a/ingress.yaml', 'b/ingress.yaml']) assert.ok(client.published.get(uri(f)).at(-1).diagnostics.length > 0, f);
+  // a/ turns binary, b/ grows past the limit (20 MiB), c/ is deleted; the watcher says so.
+  fs.writeFileSync(path.join(root, 'a/ingress.yaml'), Buffer.concat([Buffer.from(INGRESS), Buffer.from([0, 1, 2])]));
+  fs.writeFileSync(path.join(root, 'b/ingress.yaml'), `${INGRESS}# ${'x'.repeat(20 * 1024 * 1024)}\n`);
+  fs.rmSync(path.join(root, 'c/ingress.yaml'));
+  const lint = JSON.parse(lintRun(root, ['-f', 'json', '--max-warnings', '-1', 'a/ingress.yaml', 'b/ingress.yaml']).stdout);
+  const want = Object.fromEntries(lint.map((x) => [rel(root, x.filePath), x.messages.map(fromCli).sort()]));
+  assert.match(want['a/ingress.yaml'].join('\n'), /^skewguard\/skipped-file 0:0-0:0 not checked: binary data/);
+  assert.match(want['b/ingress.yaml'].join('\n'), /^skewguard\/skipped-file 0:0-0:0 not checked: larger than the 20 MB limit/);
+  const counts = Object.fromEntries(['a/ingress.yaml', 'b/ingress.yaml', 'c/ingress.yaml'].map((f) => [f, client.count(uri(f))]));
+  await client.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: ['a/ingress.yaml', 'b/ingress.yaml', 'c/ingress.yaml'].map((f) => ({ uri: uri(f), type: f.startsWith('c') ? 3 : 2 })) });
+  for (const f of ['a/ingress.yaml', 'b/ingress.yaml']) {
+    const p = await client.waitFor(uri(f), () => true, { since: counts[f] });
+    assert.deepEqual(p.diagnostics.map(fromLsp).sort(), want[f], f);
+  }
+  assert.deepEqual((await client.waitFor(uri('c/ingress.yaml'), () => true, { since: counts['c/ingress.yaml'] })).diagnostics, [], 'a deleted file is cleared');
+  // "Check whole workspace" itself publishes the same note for them (and names them in notChecked).
+  const counts2 = client.count(uri('a/ingress.yaml'));
+  const r2 = await client.request('skewguard/checkWorkspace', {});
+  assert.deepEqual(r2.notChecked.sort(), ['a/ingress.yaml: binary', `b/ingress.yaml: over ${20 * 1024 * 1024} bytes`]);
+  assert.deepEqual(client.published.get(uri('a/ingress.yaml')).slice(counts2).at(-1).diagnostics.map(fromLsp), want['a/ingress.yaml']);
+});
+
 // A Kata configuration a user wrote for the Go runtime: ctlpath and valid_ctlpaths are read by the Go runtime up to 3.9.
 const KATA = '[hypervisor.qemu]\npath = "/usr/bin/qemu-system-x86_64"\nctlpath = "/usr/bin/qemu-ctl"\nvalid_ctlpaths = []\n\n[runtime]\nenable_debug = false\n';
 

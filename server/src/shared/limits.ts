@@ -2,3 +2,13 @@
 
 /** Files above this size are not analysed (skewguard/skipped-file); lsp-lint reads at most one byte more. */
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
+
+/**
+ * The text a binary or over-size file is handed to the server as (lsp-lint and the editor's re-checks of closed files
+ * alike): only what the analysis needs to see that, the first NUL byte or a text over the limit. The server then says
+ * "not checked" (skewguard/skipped-file, at the severity the configuration gives it), never a clean file.
+ */
+export function skippedFileText(head: Uint8Array | undefined, over: boolean): string {
+  // Latin-1, one character per byte (no Buffer: this module is in the web build too).
+  return over || !head ? ' '.repeat(MAX_FILE_BYTES + 1) : String.fromCharCode(...head.subarray(0, 8192));
+}
