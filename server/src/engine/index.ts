@@ -20,6 +20,7 @@ export * as k8sConvert from './kubernetes/convert';
 export * as k8sServed from './kubernetes/served';
 export type { FileAccess } from './files';
 export { helmEmissions } from './families/registry';
+export { literalFix as helmLiteralFix, groupsOf as helmEmissionGroups } from './rules/helm-chart/emissions';
 export * as helmTemplate from './families/helm/template';
 export * as k8sFields from './kubernetes/fields';
 export { workspaceFacts } from './families/registry';
