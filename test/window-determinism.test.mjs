@@ -265,3 +265,40 @@ test('#27 item 4: under the default Kubernetes window --fix still changes a valu
     assert.match(fs.readFileSync(path.join(root, 'ing.yaml'), 'utf8'), /^apiVersion: networking\.k8s\.io\/v1$/m);
   } finally { fs.rmSync(root, { recursive: true, force: true }); }
 });
+
+test('#27 item 4: which fixes remove or rewrite a key is declared by the rule (Fix.destructive), not guessed from the edit text: a key deleted from a one-line JSON object is held under the default window', () => {
+  // The conversion deletes spec.templateGeneration (apps/v1 has none). On one line no edit starts a line with a key,
+  // so the old guess from the text let --fix delete it under a window nobody chose.
+  const DEP = '{"apiVersion": "extensions/v1beta1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"templateGeneration": 2, "template": {"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "a", "image": "nginx"}]}}}}\n';
+  const PLAIN = DEP.replace('"templateGeneration": 2, ', '');
+  const root = makeWorkspace({ 'dep.json': DEP, 'plain.json': PLAIN });
+  try {
+    const r = lintRun(root, ['--fix', '-f', 'json', '.']);
+    assert.equal(fs.readFileSync(path.join(root, 'dep.json'), 'utf8'), DEP, 'templateGeneration is not deleted under the default window');
+    const dep = JSON.parse(r.stdout).find((x) => x.filePath.endsWith('dep.json'));
+    assert.match(dep.messages[0].message, /\(not fixed: the Kubernetes window is the default [\d.]+; set kubernetes\.window or starlingx\.release\)$/);
+    // The conversion that only changes a value and adds keys still applies.
+    assert.match(fs.readFileSync(path.join(root, 'plain.json'), 'utf8'), /^\{"apiVersion": "apps\/v1"/);
+    // Chosen: converted, templateGeneration gone.
+    lintRun(root, ['--fix', '--kubernetes-window', '1.34', '.']);
+    const after = fs.readFileSync(path.join(root, 'dep.json'), 'utf8');
+    assert.match(after, /"apiVersion": "apps\/v1"/);
+    assert.doesNotMatch(after, /templateGeneration/);
+  } finally { fs.rmSync(root, { recursive: true, force: true }); }
+});
+
+test('#27 item 4: the YAML editor records whether its edits remove or rewrite a key (the fixes built from it declare that)', async () => {
+  const { engine: e } = await import('./helpers/k8s.mjs');
+  const text = 'a: 1\nb: {c: 2, d: 3}\ne:\n  - x\nf: [{g: 1}]\n';
+  const doc = e.parseYaml(text).docs[0];
+  const made = (op) => { const ed = new e.YamlEditor(text, doc); assert.ok(op(ed)); return ed.destructive; };
+  assert.equal(made((ed) => ed.setScalar(['a'], 'z')), false);
+  assert.equal(made((ed) => ed.insertKey([], 'h', 1)), false);
+  assert.equal(made((ed) => ed.replaceValue(['e'], ['y'])), false, 'a list of scalars holds no key');
+  assert.equal(made((ed) => ed.replaceValue(['a'], { k: 1 })), false, 'a scalar holds no key');
+  assert.equal(made((ed) => ed.renameKey(['a'], 'z')), true);
+  assert.equal(made((ed) => ed.deleteKey(['b', 'd'])), true, 'in a flow mapping too');
+  assert.equal(made((ed) => ed.replaceValue(['b'], { z: 1 })), true);
+  assert.equal(made((ed) => ed.replaceValue(['f'], [])), true, 'a list of mappings holds keys');
+  assert.equal(made((ed) => ed.replaceEntry(['a'], 'z', 2)), true);
+});

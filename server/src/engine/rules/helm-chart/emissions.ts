@@ -143,7 +143,7 @@ export function maskForConversion(text: string, acts: ReadonlyArray<{ start: num
  * template is not parsed again (a template of another text, which should not happen, is).
  */
 export function literalFix(text: string, g: Group, target: string, parsed: ParsedTemplate): FindingFix | undefined {
-  const plain: FindingFix = { title: `Change apiVersion to ${target}`, edits: [{ range: g.at, newText: target }] };
+  const plain: FindingFix = { title: `Change apiVersion to ${target}`, edits: [{ range: g.at, newText: target }], destructive: false };
   const pair = conversionPairs().find((p) => p.from === g.apiVersion && p.to === target && p.kind === g.kind);
   if (pair?.apiVersionOnly) return { ...plain, preferred: true };
   if (!pair) return { ...plain, title: `Change apiVersion to ${target} — partial: no known conversion of ${g.kind} from ${g.apiVersion}; check the spec against ${target}`, partial: true };
@@ -171,7 +171,7 @@ export function literalFix(text: string, g: Group, target: string, parsed: Parse
   }
   return {
     title: conv.complete ? `Convert to ${target}${ed.edits.length > 1 ? ` (${convertedWhat(v as Record<string, any>, g.kind)})` : ''}` : `Convert to ${target} — partial: ${conv.notes.join('; ')}`,
-    edits, preferred: conv.complete, partial: !conv.complete,
+    edits, preferred: conv.complete, partial: !conv.complete, destructive: ed.destructive,
   };
 }
 
@@ -239,6 +239,8 @@ export function capabilityBranch(text: string, g: Group, newer: string, older: s
     title: `Emit ${newer} where the cluster serves ${newer}/${g.kind}, else ${older} — partial: check the spec against both`,
     edits: [{ range: { start: lineStart, end }, newText: body }],
     partial: true,
+    // The apiVersion line is kept (in both arms, the new one with another value): no key is removed.
+    destructive: false,
   };
 }
 

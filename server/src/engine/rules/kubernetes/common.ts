@@ -23,6 +23,7 @@ export function moveTo(ctx: KubernetesContext, o: ManifestObject, target: string
       edits: ed.edits,
       preferred: conv.complete,
       partial: !conv.complete,
+      destructive: ed.destructive,
     };
   }
   ed.setScalar([...o.at, 'apiVersion'], target);
@@ -35,6 +36,7 @@ export function moveTo(ctx: KubernetesContext, o: ManifestObject, target: string
     edits: ed.edits,
     preferred: false,
     partial: true,
+    destructive: ed.destructive,
   };
 }
 
