@@ -20,6 +20,7 @@ export { SEVERITIES };
 // The family ids come from the registry (families/registry.ts), which imports the families, some of which import
 // this module: read them when used (the getter below), not while the modules load.
 import { FAMILIES } from './families/registry';
+import { windowText } from './window-text';
 
 export const configSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -595,7 +596,7 @@ export function describeResolved(c: ResolvedConfig): Record<string, unknown> {
   return {
     starlingx: { release: c.starlingx.release.release, source: c.starlingx.source, ...(c.starlingx.path.length > 1 ? { path: c.starlingx.path.map((r) => r.release) } : {}) },
     ...(c.flux ? { flux: { window: c.flux.text, versions: c.flux.steps.map((s) => ({ starlingx: s.starlingx, flux: s.flux })), source: c.flux.source } } : {}),
-    kubernetes: { window: c.kubernetes.minors.length > 1 ? `${c.kubernetes.minors[0]}..${c.kubernetes.minors[c.kubernetes.minors.length - 1]}` : c.kubernetes.minors[0], versions: c.kubernetes.patches ?? c.kubernetes.minors, source: c.kubernetes.source, pastData: windowPastDataOf(c.kubernetes.minors, c.kubernetesOpenapi) ?? null, knowledge: knowledgeOf(c) },
+    kubernetes: { window: windowText(c.kubernetes.minors), versions: c.kubernetes.patches ?? c.kubernetes.minors, source: c.kubernetes.source, pastData: windowPastDataOf(c.kubernetes.minors, c.kubernetesOpenapi) ?? null, knowledge: knowledgeOf(c) },
     components: c.components,
     kata: { window: c.kata.window ? kataWindowText(c.kata.window) : null, flavour: c.kata.flavour ?? null, source: c.kata.source },
     containerd: { window: c.containerd.window ? `${c.containerd.window.from}..${c.containerd.window.to}` : null, source: c.containerd.source ?? { kind: 'default', detail: 'from StarlingX\'s release data or the Kubernetes window, per file (containerd family)' } },
@@ -705,7 +706,7 @@ function kataDeployWindow(k: WorkspaceFacts['kataDeploy']): [string, SourceInfo]
   const tags = [...new Set(k.tags)].sort(compareVersions);
   // A patch release the data does not list stands for its minor (the data has every minor, not every patch).
   const end = (t: string) => (checkKataWindowSpec(t) ? t.split('.').slice(0, 2).join('.') : t);
-  const w = tags.length > 1 ? `${end(tags[0])}..${end(tags[tags.length - 1])}` : end(tags[0]);
+  const w = windowText(tags.map((t) => end(t)));
   if (checkKataWindowSpec(w)) return undefined;
   return [w, { kind: 'workspace', detail: `${k.path}: kata-deploy image ${tags.join(', ')}` }];
 }

@@ -26,3 +26,4 @@ export * as k8sFields from './kubernetes/fields';
 export { workspaceFacts } from './families/registry';
 export * as kataChain from './kata/chain';
 export * as windowSteps from './window-verdict';
+export { windowText } from './window-text';

@@ -7,13 +7,14 @@
 import type { AnalyzeResult } from '../engine/analyze';
 import type { Fix } from '../engine/types';
 import { stepAxisOf } from '../engine/window-verdict';
+import { windowText } from '../engine/window-text';
 
 /** Why fix-all leaves a result's key-changing fixes alone ("the Kata window is the default 4.1; set kata.window"); undefined: it applies them. */
 export function defaultWindowReason(result: AnalyzeResult): string | undefined {
   const src = result.windowSource;
   const steps = result.windowSteps;
   if (!src || src.kind !== 'default' || !steps?.length) return undefined;
-  const w = steps.length > 1 ? `${steps[0]}..${steps[steps.length - 1]}` : steps[0];
+  const w = windowText(steps);
   const axis = stepAxisOf(result)?.name;
   if (axis === 'Kata Containers') return `the Kata window is the default ${w}; set kata.window`;
   if (axis === 'Containerd') return `the containerd window is the default ${w}; set containerd.window`;

@@ -4,6 +4,7 @@
 import type { ResolvedConfig } from '../engine/config';
 import { describeIgnored } from './ignore';
 import type { IgnoreVerdict } from '../engine/ignore';
+import { windowText } from '../engine/window-text';
 
 export interface FileStatus {
   /** The file's window in a few words, e.g. "Kata 3.1.0..3.32.0 (go)"; absent: the file is not checked. */
@@ -12,7 +13,7 @@ export interface FileStatus {
   ignored?: string;
 }
 
-const kube = (c: ResolvedConfig) => (c.kubernetes.minors.length > 1 ? `${c.kubernetes.minors[0]}..${c.kubernetes.minors[c.kubernetes.minors.length - 1]}` : c.kubernetes.minors[0]) + mark(c.kubernetes.source);
+const kube = (c: ResolvedConfig) => windowText(c.kubernetes.minors) + mark(c.kubernetes.source);
 
 /** A part of the window nobody chose (no command line, .skewguard.yaml, setting or workspace fact): said "(default)". */
 export const mark = (s: { kind?: string } | undefined) => (s?.kind === 'default' ? ' (default)' : '');

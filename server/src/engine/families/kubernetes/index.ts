@@ -11,6 +11,7 @@ import { memoIn, weakMemoIn } from '../../memo';
 import type { FluxWindow } from '../../starlingx-app/data';
 import { crdsForFile, groupVersion, mayBeCustomGroup, isCrdObject, type CrdFacts, type CrdDef, type CrdVersion, type CustomResourceUse } from './crds';
 import { rootNode, fieldEntries, type FieldEntry, type FieldNode } from '../../kubernetes/fields';
+import { windowText } from '../../window-text';
 
 export interface ManifestObject {
   doc: YamlDoc;
@@ -235,7 +236,7 @@ export class KubernetesContext {
   get minors(): string[] { return this.window.minors; }
   get windowText(): string {
     const m = this.minors;
-    return m.length > 1 ? `${m[0]}..${m[m.length - 1]}` : m[0];
+    return windowText(m);
   }
 
   /**

@@ -3,6 +3,7 @@ import type { FindingFix } from '../types';
 import { YamlEditor } from '../../parse/yaml-edit';
 import { convert } from '../../kubernetes/convert';
 import { findRow, statusAt } from '../../kubernetes/lifecycle';
+import { windowText } from '../../window-text';
 
 export const what = (o: ManifestObject) => `${o.apiVersion} ${o.kind}`;
 
@@ -50,7 +51,7 @@ export const readerOf = (row: { readBy?: string } | undefined): string | undefin
 export const acrossWindow = (reader: string | undefined): string => (reader ? `read by ${reader} at every step of the window` : 'served across the whole window');
 
 export function range(lo: string[]): string {
-  return lo.length > 1 ? `${lo[0]}..${lo[lo.length - 1]}` : lo[0];
+  return windowText(lo);
 }
 
 type ComponentCheck = NonNullable<ReturnType<KubernetesContext['componentRow']>>;
