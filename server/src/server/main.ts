@@ -43,7 +43,7 @@ import { ServerFiles } from './file-access';
 import { CheckedRoots } from './checked-roots';
 import { readOpenapiFile } from './openapi-docs';
 import { registerWindowFeatures } from './code-lens';
-import { WorkspaceState, readDisk, unsavedConfigText } from './workspace';
+import { WorkspaceState, readDisk } from './workspace';
 import { coalesced } from '../shared/coalesce';
 import { memoIn, weakMemoIn } from '../engine/memo';
 import { normalizeSettings, debounceOf } from '../shared/settings';
@@ -652,7 +652,8 @@ documents.onDidChangeContent((e) => {
     if (before !== e.document.getText()) ws.bufferChanged(uriToPath(e.document.uri));
     files.edited(before, e.document.getText());
     if (before !== e.document.getText()) { chartChanged(e.document.uri); crdIndexChanged(e.document.uri, e.document.getText()); }
-    // A config or localhost.yml edit changes the windows of other files: re-check everything.
+    // A localhost.yml edit changes the windows of other files: re-check everything. A .skewguard.yaml edit changes only
+    // its own problems (it applies once saved).
     if (affectsWorkspace(e.document.uri) && before !== e.document.getText()) workspaceChanged(e.document.uri, debounce());
     else if (isConfigFile(e.document.uri) && before !== e.document.getText()) configBufferChanged(uriToPath(e.document.uri), e.document.getText());
     folderChanged(e.document.uri, () => before, () => e.document.getText());
@@ -756,10 +757,7 @@ function windowChoiceNote(r: AnalyzeResult, file: string): string {
 }
 
 /** An open .skewguard.yaml with unsaved changes that would apply to the file: said in its hover (not applied until saved). */
-function unsavedConfigNote(file: string): string {
-  const p = ws.unsavedConfigFor(file);
-  return p ? `\n\n${unsavedConfigText(p, ws.rootFor(file))}` : '';
-}
+const unsavedConfigNote = (file: string) => { const u = ws.unsavedConfigSaid(file); return u ? `\n\n${u}` : ''; };
 
 connection.onCompletion(guarded('completion', [], (p) => {
   const c = current(p.textDocument.uri);
@@ -903,7 +901,7 @@ function resolvedConfigResult(p: ResolvedConfigParams): ResolvedConfigResult {
     configProblems: (loaded?.problems ?? []).map((pr) => ({ file: loaded!.path, ...lines!.positionAt(pr.range.start), message: pr.message })),
     summary,
     settingsProblems: normalizeSettings((p.uri && docSettings.get(p.uri)) || settings, ruleIds).problems,
-    ...(p.uri && ws.unsavedConfigFor(file) ? { unsavedConfig: unsavedConfigText(ws.unsavedConfigFor(file)!, ws.rootFor(file)) } : {}),
+    unsavedConfig: p.uri ? ws.unsavedConfigSaid(file) : undefined,
     ...(p.uri ? fileStatus(r?.result.family, r ? factsSafe(p.uri, r.result) : undefined, config, ignoredFile(ws, file, config), ws.rootFor(file)) : {}),
   };
 }

@@ -246,6 +246,12 @@ export class WorkspaceState {
     }
   }
 
+  /** What the hover and the status item say of unsavedConfigFor(file), or undefined. */
+  unsavedConfigSaid(file: string): string | undefined {
+    const p = this.unsavedConfigFor(file);
+    return p && unsavedConfigText(p, this.rootFor(file));
+  }
+
   private loadConfig(p: string, open: string | undefined): LoadedConfig | null {
     const r = readConfigText(p, open);
     if (r === undefined) return null;
