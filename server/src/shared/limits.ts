@@ -9,6 +9,9 @@ export const MAX_FILE_BYTES = 20 * 1024 * 1024;
  * "not checked" (skewguard/skipped-file, at the severity the configuration gives it), never a clean file.
  */
 export function skippedFileText(head: Uint8Array | undefined, over: boolean): string {
+  if (over || !head) return ' '.repeat(MAX_FILE_BYTES + 1);
   // Latin-1, one character per byte (no Buffer: this module is in the web build too).
-  return over || !head ? ' '.repeat(MAX_FILE_BYTES + 1) : String.fromCharCode(...head.subarray(0, 8192));
+  let text = '';
+  for (let i = 0, n = Math.min(head.length, 8192); i < n; i++) text += String.fromCharCode(head[i]);
+  return text;
 }
