@@ -65,3 +65,23 @@ test('#27 the editor\'s quick fix of a templated workload equals lsp-lint --fix,
   const left = JSON.parse(again.stdout).filter((x) => x.messages.some((m) => m.ruleId === 'helm/removed-api')).map((x) => path.relative(cli, x.filePath)).sort();
   assert.deepEqual(left, ['web/templates/canary.yaml', 'web/templates/statefulset.yaml']);
 });
+
+test('#27 the Helm conversion fix works from the template as the rule parsed it (TemplateRun.parsed), not a second parse of the text', async () => {
+  const { engine } = await import('./helpers/k8s.mjs');
+  const text = fs.readFileSync(path.join(CHART, 'templates', 'deployment.yaml'), 'utf8');
+  const parsed = engine.helmTemplate.parseTemplate({ path: 'web/templates/deployment.yaml', text });
+  const start = text.indexOf('extensions/v1beta1');
+  const g = { at: { start, end: start + 'extensions/v1beta1'.length }, apiVersion: 'extensions/v1beta1', kind: 'Deployment', steps: ['1.16'], literal: true, byHelm: false };
+  const fix = engine.helmLiteralFix(text, g, 'apps/v1', parsed);
+  assert.match(fix.title, /^Convert to apps\/v1/);
+  assert.match(fix.edits.map((e) => e.newText).join('\n'), /matchLabels:\n\s+app: \{\{ template "web\.name" \. \}\}/);
+  // The actions it keeps clear of are the given parse's: read from it, and a parse that says the pod template's labels
+  // are one action (no such template: a stand-in) makes the conversion cross it, so no fix is offered.
+  let reads = 0;
+  const watched = new Proxy(parsed, { get: (o, k) => { if (k === 'actions') reads++; return o[k]; } });
+  assert.deepEqual(engine.helmLiteralFix(text, g, 'apps/v1', watched), fix);
+  assert.ok(reads > 0, 'the given parse is read');
+  const labels = text.indexOf('      labels:\n        app:');
+  const doctored = { ...parsed, actions: [...parsed.actions, { start: text.indexOf('spec:'), end: labels + 10, kind: 'if' }] };
+  assert.equal(engine.helmLiteralFix(text, g, 'apps/v1', doctored), undefined);
+});

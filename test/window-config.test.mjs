@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
+import { spawnSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { LspClient, makeWorkspace, uriOf, repoRoot, applyTextEdits } from './helpers/lsp-client.mjs';
 import { engine as e } from './helpers/k8s.mjs';
 
@@ -103,4 +105,70 @@ test('.skewguard.yaml: completion of keys and release values, hover on a key, an
   const fix = actions.find((a) => a.title === 'Change to release');
   assert.ok(fix, JSON.stringify(actions.map((a) => a.title)));
   assert.equal(applyTextEdits(text, fix.edit.changes[u]).split('\n')[1], '  release: "6.0"');
+});
+
+// Issue #27 item 1: a file's window is a function of the disk and the configuration, never of editor state. An open,
+// unsaved .skewguard.yaml is validated on its own (its problems, hover, completion) but sets no other file's window
+// until it is saved; the hover and the status item say so. lsp-lint reads the disk: the findings are the same.
+test('#27 item 1: an unsaved .skewguard.yaml sets no other file\'s window (same findings as lsp-lint); its own problems show; saved, it applies', async (t) => {
+  const OLD = 'kubernetes:\n  window: "1.18..1.21"\n';
+  const NEW = 'kubernetes:\n  window: "1.22..1.24"\n  windw: x\n';
+  const ING = 'apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  backend:\n    serviceName: web\n    servicePort: 80\n';
+  const { client, uri, root } = await start(t, { '.skewguard.yaml': OLD, 'apps/ing.yaml': ING });
+  const lint = () => {
+    const r = spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'lsp-lint.js'), '-f', 'json', '--max-warnings', '-1', 'apps/ing.yaml'], { cwd: root, encoding: 'utf8', timeout: 120000 });
+    return JSON.parse(r.stdout)[0].messages.map((m) => `${m.ruleId} ${m.line - 1}:${m.column - 1} ${m.message}`).sort();
+  };
+  const fromLsp = (ds) => ds.map((d) => `${d.code} ${d.range.start.line}:${d.range.start.character} ${d.message}`).sort();
+  const cli = lint();
+  assert.ok(cli.some((m) => /1\.18\.\.1\.21/.test(m)), JSON.stringify(cli));
+  const cfg = uri('.skewguard.yaml'), ing = uri('apps/ing.yaml');
+  // Opened first, with unsaved changes (a new window and a typo), then the manifest; then the manifest first and the config edited.
+  await client.notify('textDocument/didOpen', { textDocument: { uri: cfg, languageId: 'yaml', version: 1, text: NEW } });
+  const first = await client.open(ing, ING);
+  assert.deepEqual(fromLsp(first.diagnostics), cli, 'the saved window (1.18..1.21), as lsp-lint reads it');
+  // The buffer's own problem is published on it (the saved file has none).
+  const own = await client.waitFor(cfg, (p) => p.diagnostics.some((d) => /kubernetes\.windw/.test(d.message)));
+  assert.equal(own.diagnostics[0].code, 'config/invalid');
+  const rc = await client.request('skewguard/resolvedConfig', { uri: ing });
+  assert.equal(rc.resolved.kubernetes.window, '1.18..1.21');
+  assert.match(rc.unsavedConfig, /^Unsaved changes to \.skewguard\.yaml are not applied until it is saved/);
+  const hover = await client.request('textDocument/hover', { textDocument: { uri: ing }, position: { line: 0, character: 3 } });
+  assert.match(hover.contents.value, /Unsaved changes to \.skewguard\.yaml are not applied until it is saved/);
+  // Typing on in the config re-checks nothing else: the manifest's list is not published again with another window.
+  const since = client.count(ing);
+  const edit = (version, text) => client.notify('textDocument/didChange', { textDocument: { uri: cfg, version }, contentChanges: [{ text }] });
+  await edit(2, 'kubernetes:\n  window: "1.30"\n');
+  await client.waitFor(cfg, (p) => p.diagnostics.length === 0);
+  await sleep(400);
+  for (const p of client.published.get(ing).slice(since)) assert.deepEqual(fromLsp(p.diagnostics), cli);
+  // A buffer equal to the disk is no unsaved change.
+  await edit(3, OLD);
+  await sleep(200);
+  assert.equal((await client.request('skewguard/resolvedConfig', { uri: ing })).unsavedConfig, undefined);
+  // Saved (the watcher says so): the new window applies, in the editor as in lsp-lint.
+  await edit(4, 'kubernetes:\n  window: "1.22..1.24"\n');
+  fs.writeFileSync(path.join(root, '.skewguard.yaml'), 'kubernetes:\n  window: "1.22..1.24"\n');
+  const cli2 = lint();
+  assert.notDeepEqual(cli2, cli);
+  const since2 = client.count(ing);
+  await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: cfg, type: 2 }] });
+  const after = await client.waitFor(ing, (p) => JSON.stringify(fromLsp(p.diagnostics)) === JSON.stringify(cli2), { since: since2 });
+  assert.ok(after);
+  assert.equal((await client.request('skewguard/resolvedConfig', { uri: ing })).unsavedConfig, undefined);
+  assert.equal((await client.request('skewguard/resolvedConfig', { uri: ing })).resolved.kubernetes.window, '1.22..1.24');
+});
+
+test('#27 item 1: a new .skewguard.yaml that is open but not saved applies to no file; "Change window…" edits its buffer, not the older saved text', async (t) => {
+  const { client, uri, root } = await start(t, { 'a/.skewguard.yaml': 'kubernetes:\n  window: "1.18..1.21"\n' });
+  const ing = uri('a/b/ing.yaml');
+  await client.notify('textDocument/didOpen', { textDocument: { uri: uri('a/b/.skewguard.yaml'), languageId: 'yaml', version: 1, text: 'kubernetes:\n  window: "1.30"\n' } });
+  await client.open(ing, INGRESS);
+  const rc = await client.request('skewguard/resolvedConfig', { uri: ing });
+  assert.equal(rc.resolved.config, path.join(root, 'a/.skewguard.yaml'), 'the saved one');
+  assert.match(rc.unsavedConfig, /^Unsaved changes to a\/b\/\.skewguard\.yaml/);
+  // An unsaved edit of the configuration that applies: "Change window…" starts from the buffer, so nothing typed is lost.
+  await client.notify('textDocument/didOpen', { textDocument: { uri: uri('a/.skewguard.yaml'), languageId: 'yaml', version: 1, text: '# typed\nkubernetes:\n  window: "1.18..1.21"\n' } });
+  const r = await client.request('skewguard/windowEdit', { uri: uri('a/c/x.yaml'), part: 'kubernetes.window', value: '1.20..1.22' });
+  assert.equal(r.text, '# typed\nkubernetes:\n  window: "1.20..1.22"\n');
 });

@@ -148,6 +148,36 @@ test('#27 item 3: after "Check whole workspace", a change of the configuration, 
   assert.deepEqual(cleared.diagnostics, []);
 });
 
+test('#27 item 3: a closed file that a workspace check published and that then turns binary or grows past the size limit is said "not checked", as lsp-lint says it (not cleared)', async (t) => {
+  const root = makeWorkspace({ '.skewguard.yaml': 'kubernetes:\n  window: "1.18..1.21"\n', 'a/ingress.yaml': INGRESS, 'b/ingress.yaml': INGRESS, 'c/ingress.yaml': INGRESS });
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const uri = (f) => uriOf(path.join(root, f));
+  const client = await server(t, root);
+  const r = await client.request('skewguard/checkWorkspace', {});
+  assert.equal(r.files, 3);
+  for (const f of ['a/ingress.yaml', 'b/ingress.yaml']) assert.ok(client.published.get(uri(f)).at(-1).diagnostics.length > 0, f);
+  // a/ turns binary, b/ grows past the limit (20 MiB), c/ is deleted; the watcher says so.
+  fs.writeFileSync(path.join(root, 'a/ingress.yaml'), Buffer.concat([Buffer.from(INGRESS), Buffer.from([0, 1, 2])]));
+  fs.writeFileSync(path.join(root, 'b/ingress.yaml'), `${INGRESS}# ${'x'.repeat(20 * 1024 * 1024)}\n`);
+  fs.rmSync(path.join(root, 'c/ingress.yaml'));
+  const lint = JSON.parse(lintRun(root, ['-f', 'json', '--max-warnings', '-1', 'a/ingress.yaml', 'b/ingress.yaml']).stdout);
+  const want = Object.fromEntries(lint.map((x) => [rel(root, x.filePath), x.messages.map(fromCli).sort()]));
+  assert.match(want['a/ingress.yaml'].join('\n'), /^skewguard\/skipped-file 0:0-0:0 not checked: binary data/);
+  assert.match(want['b/ingress.yaml'].join('\n'), /^skewguard\/skipped-file 0:0-0:0 not checked: larger than the 20 MB limit/);
+  const counts = Object.fromEntries(['a/ingress.yaml', 'b/ingress.yaml', 'c/ingress.yaml'].map((f) => [f, client.count(uri(f))]));
+  await client.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: ['a/ingress.yaml', 'b/ingress.yaml', 'c/ingress.yaml'].map((f) => ({ uri: uri(f), type: f.startsWith('c') ? 3 : 2 })) });
+  for (const f of ['a/ingress.yaml', 'b/ingress.yaml']) {
+    const p = await client.waitFor(uri(f), () => true, { since: counts[f] });
+    assert.deepEqual(p.diagnostics.map(fromLsp).sort(), want[f], f);
+  }
+  assert.deepEqual((await client.waitFor(uri('c/ingress.yaml'), () => true, { since: counts['c/ingress.yaml'] })).diagnostics, [], 'a deleted file is cleared');
+  // "Check whole workspace" itself publishes the same note for them (and names them in notChecked).
+  const counts2 = client.count(uri('a/ingress.yaml'));
+  const r2 = await client.request('skewguard/checkWorkspace', {});
+  assert.deepEqual(r2.notChecked.sort(), ['a/ingress.yaml: binary', `b/ingress.yaml: over ${20 * 1024 * 1024} bytes`]);
+  assert.deepEqual(client.published.get(uri('a/ingress.yaml')).slice(counts2).at(-1).diagnostics.map(fromLsp), want['a/ingress.yaml']);
+});
+
 // A Kata configuration a user wrote for the Go runtime: ctlpath and valid_ctlpaths are read by the Go runtime up to 3.9.
 const KATA = '[hypervisor.qemu]\npath = "/usr/bin/qemu-system-x86_64"\nctlpath = "/usr/bin/qemu-ctl"\nvalid_ctlpaths = []\n\n[runtime]\nenable_debug = false\n';
 
@@ -234,4 +264,41 @@ test('#27 item 4: under the default Kubernetes window --fix still changes a valu
     lintRun(root, ['--fix', '--kubernetes-window', '1.34', '.']);
     assert.match(fs.readFileSync(path.join(root, 'ing.yaml'), 'utf8'), /^apiVersion: networking\.k8s\.io\/v1$/m);
   } finally { fs.rmSync(root, { recursive: true, force: true }); }
+});
+
+test('#27 item 4: which fixes remove or rewrite a key is declared by the rule (Fix.destructive), not guessed from the edit text: a key deleted from a one-line JSON object is held under the default window', () => {
+  // The conversion deletes spec.templateGeneration (apps/v1 has none). On one line no edit starts a line with a key,
+  // so the old guess from the text let --fix delete it under a window nobody chose.
+  const DEP = '{"apiVersion": "extensions/v1beta1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"templateGeneration": 2, "template": {"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "a", "image": "nginx"}]}}}}\n';
+  const PLAIN = DEP.replace('"templateGeneration": 2, ', '');
+  const root = makeWorkspace({ 'dep.json': DEP, 'plain.json': PLAIN });
+  try {
+    const r = lintRun(root, ['--fix', '-f', 'json', '.']);
+    assert.equal(fs.readFileSync(path.join(root, 'dep.json'), 'utf8'), DEP, 'templateGeneration is not deleted under the default window');
+    const dep = JSON.parse(r.stdout).find((x) => x.filePath.endsWith('dep.json'));
+    assert.match(dep.messages[0].message, /\(not fixed: the Kubernetes window is the default [\d.]+; set kubernetes\.window or starlingx\.release\)$/);
+    // The conversion that only changes a value and adds keys still applies.
+    assert.match(fs.readFileSync(path.join(root, 'plain.json'), 'utf8'), /^\{"apiVersion": "apps\/v1"/);
+    // Chosen: converted, templateGeneration gone.
+    lintRun(root, ['--fix', '--kubernetes-window', '1.34', '.']);
+    const after = fs.readFileSync(path.join(root, 'dep.json'), 'utf8');
+    assert.match(after, /"apiVersion": "apps\/v1"/);
+    assert.doesNotMatch(after, /templateGeneration/);
+  } finally { fs.rmSync(root, { recursive: true, force: true }); }
+});
+
+test('#27 item 4: the YAML editor records whether its edits remove or rewrite a key (the fixes built from it declare that)', async () => {
+  const { engine: e } = await import('./helpers/k8s.mjs');
+  const text = 'a: 1\nb: {c: 2, d: 3}\ne:\n  - x\nf: [{g: 1}]\n';
+  const doc = e.parseYaml(text).docs[0];
+  const made = (op) => { const ed = new e.YamlEditor(text, doc); assert.ok(op(ed)); return ed.destructive; };
+  assert.equal(made((ed) => ed.setScalar(['a'], 'z')), false);
+  assert.equal(made((ed) => ed.insertKey([], 'h', 1)), false);
+  assert.equal(made((ed) => ed.replaceValue(['e'], ['y'])), false, 'a list of scalars holds no key');
+  assert.equal(made((ed) => ed.replaceValue(['a'], { k: 1 })), false, 'a scalar holds no key');
+  assert.equal(made((ed) => ed.renameKey(['a'], 'z')), true);
+  assert.equal(made((ed) => ed.deleteKey(['b', 'd'])), true, 'in a flow mapping too');
+  assert.equal(made((ed) => ed.replaceValue(['b'], { z: 1 })), true);
+  assert.equal(made((ed) => ed.replaceValue(['f'], [])), true, 'a list of mappings holds keys');
+  assert.equal(made((ed) => ed.replaceEntry(['a'], 'z', 2)), true);
 });

@@ -40,6 +40,7 @@ export function registerStatus(
     if (readAs?.family) md.appendMarkdown(`- Read as **${escapeMd(readAs.family)}** (by ${escapeMd(readAs.by)}) — ${escapeMd(readAs.why)}\n`);
     const helm = r.resolved.helm?.readBy as { readBy: string; why?: string; helmVersion?: string } | undefined;
     if (helm) md.appendMarkdown(`- Helm chart read by **${helm.readBy === 'evaluator' ? "skewguard's evaluator" : `helm ${helm.helmVersion ?? ''}`}**${helm.why ? ` — ${escapeMd(helm.why)}` : ''}\n`);
+    if (r.unsavedConfig) md.appendMarkdown(`\n$(edit) ${escapeMd(r.unsavedConfig)}\n`);
     if (r.configProblems.length) md.appendMarkdown(`\n$(warning) ${r.configProblems.length} problem(s) in ${r.configProblems[0].file.split(/[\\/]/).pop()}`);
     md.appendMarkdown('\n\nClick to change the window, open .skewguard.yaml or show the resolved window.');
     status.tooltip = md;

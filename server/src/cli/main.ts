@@ -20,7 +20,7 @@ import type { SeveritySetting } from '../engine/types';
 import { ruleIds, allRules } from './rule-meta';
 import { familyFlag, familyFlagsHelp } from './family-flags';
 import { SEVERITIES } from '../shared/names';
-import { MAX_FILE_BYTES } from '../shared/limits';
+import { MAX_FILE_BYTES, skippedFileText } from '../shared/limits';
 import { VERSION } from '../shared/version';
 import { html } from './html';
 import { markdown } from './markdown';
@@ -568,7 +568,7 @@ async function main(argv: string[]): Promise<number> {
 /** The server reports a binary or over-large file as skipped (with the severity the config gives that rule). */
 async function openSkipped(session: ServerSession, uri: string, buf: Buffer): Promise<Diagnostic[]> {
   // Send it only what it needs to see that: the first NUL byte, or a text over the limit.
-  const head = buf.length > MAX_FILE_BYTES ? ' '.repeat(MAX_FILE_BYTES + 1) : buf.subarray(0, 8192).toString('latin1');
+  const head = skippedFileText(buf, buf.length > MAX_FILE_BYTES);
   const diags = await session.open(uri, head);
   session.close(uri);
   return diags;

@@ -269,7 +269,7 @@ function applySuppressions(text: string, diagnostics: Diagnostic[], emit: (r: Ru
   for (const s of sups) {
     const unknown = s.ruleIds.filter((id) => !ruleIds.has(id));
     const unusedIds = s.ruleIds.filter((id) => ruleIds.has(id) && !s.used.has(id));
-    const removeAll: Finding['fixes'] = [{ title: 'Remove this suppression', edits: [{ range: s.lineRange, newText: '' }], preferred: true }];
+    const removeAll: Finding['fixes'] = [{ title: 'Remove this suppression', edits: [{ range: s.lineRange, newText: '' }], preferred: true, destructive: false }];
     if (unknown.length) {
       emit(unusedSuppression, { message: `suppression names unknown rule id${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`, range: s.range });
     } else if ((s.ruleIds.length === 0 && s.used.size === 0) || (s.ruleIds.length && unusedIds.length === s.ruleIds.length)) {

@@ -28,6 +28,7 @@ export const CONFIG_SECTIONS: readonly ConfigSection[] = families
   .flatMap((f) => ((f as { config?: ConfigSection }).config ? [(f as { config?: ConfigSection }).config!] : []))
   .map((c, i) => [c, i] as const).sort((a, b) => a[0].order - b[0].order || a[1] - b[1]).map(([c]) => c);
 const sectionSchemas = Object.fromEntries(CONFIG_SECTIONS.map((c) => [c.section, c.schema]));
+import { windowText } from './window-text';
 
 export const configSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -527,7 +528,7 @@ export function describeResolved(c: ResolvedConfig): Record<string, unknown> {
     starlingx: { release: c.starlingx.release.release, source: c.starlingx.source, ...(c.starlingx.path.length > 1 ? { path: c.starlingx.path.map((r) => r.release) } : {}) },
     // The component modules' windows (components/registry.ts), those that have one.
     ...Object.fromEntries(COMPONENTS.flatMap((m) => ((c as unknown as Record<string, unknown>)[m.key] ? [[m.key, m.describe((c as unknown as Record<string, unknown>)[m.key])]] : []))),
-    kubernetes: { window: c.kubernetes.minors.length > 1 ? `${c.kubernetes.minors[0]}..${c.kubernetes.minors[c.kubernetes.minors.length - 1]}` : c.kubernetes.minors[0], versions: c.kubernetes.patches ?? c.kubernetes.minors, source: c.kubernetes.source, pastData: windowPastDataOf(c.kubernetes.minors, c.kubernetesOpenapi) ?? null, knowledge: knowledgeOf(c) },
+    kubernetes: { window: windowText(c.kubernetes.minors), versions: c.kubernetes.patches ?? c.kubernetes.minors, source: c.kubernetes.source, pastData: windowPastDataOf(c.kubernetes.minors, c.kubernetesOpenapi) ?? null, knowledge: knowledgeOf(c) },
     components: c.components,
     ...Object.fromEntries(CONFIG_SECTIONS.map((s) => [s.section, s.describe(c)])),
     rules: Object.fromEntries(Object.entries(c.rules).map(([k, v]) => [k, { severity: v, source: c.ruleSources[k] }])),

@@ -19,6 +19,12 @@ export interface Fix {
   preferred?: boolean;
   /** A partial fix leaves work for the user; fix-all never applies it. */
   partial?: boolean;
+  /**
+   * Whether the fix removes or rewrites a key (renames, deletes or replaces an entry, or replaces a value that holds
+   * keys), declared by the rule that builds it (a YamlEditor's `destructive`). Under a window nobody chose, fix-all
+   * does not apply such a fix (server/fix-window.ts); changing a value or adding a key is not destructive.
+   */
+  destructive: boolean;
 }
 
 export interface Diagnostic {

@@ -10,6 +10,7 @@ import { starlingxPath } from './windows';
 import { LineIndex } from './text';
 import { familyById } from './families/registry';
 import type { FamilyModule } from './families/types';
+import { windowText } from './window-text';
 
 export type StepVerdict = 'pass' | 'warn' | 'fail';
 export interface StepAxis {
@@ -161,7 +162,7 @@ export function inlayHints(result: AnalyzeResult, text: string): InlayHint[] {
   return out;
 }
 
-const rangeText = (m: string[]) => (m.length > 1 ? `${m[0]}–${m[m.length - 1]}` : m[0]);
+const rangeText = (m: string[]) => windowText(m, '–');
 
 /** A localhost.yml's result (told by its family's facts, which say the StarlingX release). */
 function isStarlingxResult(result: AnalyzeResult): boolean {

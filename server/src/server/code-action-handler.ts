@@ -58,7 +58,7 @@ export function registerCodeActions(): void {
         here.push({ d, lsp: ctxDiag ?? toLsp(d) });
         if (!fixesOf(d, uri).length) continue;
         for (const f of fixesOf(d, uri)) {
-          const held = !!heldReason && fixTouchesKey(c.doc.getText(), f.edits, (pos) => c.doc.offsetAt(pos));
+          const held = !!heldReason && fixTouchesKey(f);
           const title = f.partial ? `${f.title} (partial)` : f.title;
           actions.push({
             title: held ? `${title} (${heldReason!.replace(/;.*/, '')})` : title,
@@ -111,7 +111,7 @@ export function fixAllPlan(result: AnalyzeResult, doc: TextDocument, uri: string
   for (const d of [...diags]) {
     const f = fixesOf(d, uri).find((x) => x.preferred && !x.partial);
     if (!f) continue;
-    if (reason && fixTouchesKey(doc.getText(), f.edits, offset)) { held.push({ d, reason }); continue; }
+    if (reason && fixTouchesKey(f)) { held.push({ d, reason }); continue; }
     candidates.push(f.edits.map((e) => ({ start: offset(e.range.start), end: offset(e.range.end), edit: e })));
   }
   return { edits: chooseNonOverlapping(candidates).map((c) => c.edit), held };

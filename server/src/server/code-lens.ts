@@ -10,6 +10,7 @@ import {
   SHOW_STEP_FINDINGS, WindowStatusRequest, type StepFinding, type StepFindingsArgs, type WindowStatusParams, type WindowStatusResult, type FileWindowStatus,
 } from '../shared/window';
 import { registerInlayHints } from './inlay';
+import { windowText } from '../engine/window-text';
 
 export interface WindowFeatureDeps {
   /** The current analysis of an open document. */
@@ -38,7 +39,7 @@ export function codeLenses(uri: string, result: AnalyzeResult, ignored?: string)
   const all = result.diagnostics.map(finding);
   // A window nobody chose is said so: "Kata Containers 3.32.0 (default):".
   const dflt = result.windowSource?.kind === 'default' ? ' (default)' : '';
-  const out = [lens(`${v.axis.name} ${windowText(v)}${dflt}:`, { uri, step: `the whole window (${windowText(v)}${dflt})`, findings: all })];
+  const out = [lens(`${v.axis.name} ${verdictWindow(v)}${dflt}:`, { uri, step: `the whole window (${verdictWindow(v)}${dflt})`, findings: all })];
   for (const r of runsOf(v)) {
     const idx = [...new Set(r.steps.flatMap((s) => s.findings))].sort((a, b) => a - b);
     out.push(lens(`${r.label} ${verdictMark(r.verdict)}`, { uri, step: `${v.axis.name} ${r.label}`, findings: idx.map((i) => all[i]) }));
@@ -49,7 +50,7 @@ export function codeLenses(uri: string, result: AnalyzeResult, ignored?: string)
 /** The reason without the "not checked: " the skipped-file message starts with (the lens says it once). */
 const notCheckedWhy = (why: string) => why.replace(/^not checked:\s*/, '');
 
-const windowText = (v: WindowVerdict) => (v.steps.length > 1 ? `${v.steps[0].step}..${v.steps[v.steps.length - 1].step}` : v.steps[0].step);
+const verdictWindow = (v: WindowVerdict) => windowText(v.steps.map((s) => s.step));
 
 /** The steps one by one, or for a window of more than 8 steps, the runs of one verdict (as verdictLine shows them). */
 function runsOf(v: WindowVerdict): Array<{ label: string; verdict: StepVerdict; steps: WindowVerdict['steps'] }> {
@@ -59,7 +60,7 @@ function runsOf(v: WindowVerdict): Array<{ label: string; verdict: StepVerdict; 
     const last = runs[runs.length - 1];
     if (last && last.verdict === s.verdict) last.steps.push(s); else runs.push({ label: '', verdict: s.verdict, steps: [s] });
   }
-  for (const r of runs) r.label = r.steps.length > 1 ? `${r.steps[0].step}–${r.steps[r.steps.length - 1].step}` : r.steps[0].step;
+  for (const r of runs) r.label = windowText(r.steps.map((s) => s.step), '–');
   return runs;
 }
 

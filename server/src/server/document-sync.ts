@@ -84,16 +84,26 @@ function workspaceFailure(uri: string, e: unknown): void {
   pendingFailures.set(uri, [...(pendingFailures.get(uri) ?? []), internalDiagnostic('workspace', e)]);
 }
 
+/**
+ * A .skewguard.yaml buffer opened, edited or closed (undefined): only its own problems change. The windows, rules and
+ * ignore: lists of other files come from the saved file (issue #27 item 1), re-read when the watcher says it changed.
+ */
+function configBufferChanged(file: string, text: string | undefined): void {
+  if (text === undefined) ws.openTexts.delete(file); else ws.openTexts.set(file, text);
+  publishConfigProblems();
+  void connection.sendNotification(ConfigChangedNotification, {});
+}
+
 export function registerDocumentSync(): void {
   documents.onDidOpen((e) => {
     const file = uriToPath(e.document.uri);
     publishedClosed.delete(e.document.uri);
     try {
-      if (affectsWorkspace(e.document.uri)) {
+      if (isConfigFile(e.document.uri)) configBufferChanged(file, e.document.getText());
+      else if (affectsWorkspace(e.document.uri)) {
         // Open documents win over the disk. A buffer equal to the file on disk changes no other file's window (lsp-lint
         // opens thousands of localhost.yml files this way); a different one is an edit and re-checks everything.
         if (ws.setOpenText(file, e.document.getText())) workspaceChanged(e.document.uri, 0);
-        else if (isConfigFile(e.document.uri)) publishConfigProblems(); // its problems show while it is open
       } else { ws.openTexts.set(file, e.document.getText()); crdIndexChanged(e.document.uri, e.document.getText()); }
       files.opened(file, e.document.getText());
       // The folder's facts were read from the disk; the open text may differ.
@@ -115,8 +125,10 @@ export function registerDocumentSync(): void {
       if (before !== e.document.getText()) ws.bufferChanged(uriToPath(e.document.uri));
       files.edited(before, e.document.getText());
       if (before !== e.document.getText()) { chartChanged(e.document.uri); crdIndexChanged(e.document.uri, e.document.getText()); }
-      // A config or localhost.yml edit changes the windows of other files: re-check everything.
+      // A localhost.yml edit changes the windows of other files: re-check everything. A .skewguard.yaml edit changes only
+      // its own problems (it applies once saved).
       if (affectsWorkspace(e.document.uri) && before !== e.document.getText()) workspaceChanged(e.document.uri, debounce());
+      else if (isConfigFile(e.document.uri) && before !== e.document.getText()) configBufferChanged(uriToPath(e.document.uri), e.document.getText());
       folderChanged(e.document.uri, () => before, () => e.document.getText());
     } catch (err) { workspaceFailure(e.document.uri, err); }
     // didOpen also fires onDidChangeContent; the open handler already validated that version.
@@ -136,7 +148,8 @@ export function registerDocumentSync(): void {
     const file = uriToPath(e.document.uri);
     const closedText = ws.openTexts.get(file);
     try {
-      if (affectsWorkspace(e.document.uri)) {
+      if (isConfigFile(e.document.uri)) configBufferChanged(file, undefined);
+      else if (affectsWorkspace(e.document.uri)) {
         // The disk takes over again: only a buffer that differed from it changes anything.
         if (ws.setOpenText(file, undefined)) workspaceChanged(e.document.uri, 0);
       } else {

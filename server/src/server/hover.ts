@@ -17,11 +17,14 @@ export function registerHover(): void {
     if (dh) return dh;
     const v = viewAt(c.result, c.doc.getText(), p.position);
     const h = hover(v.result, v.text, v.position);
-    return h ? { contents: hoverContents(h.markdown + windowChoiceNote(c.result, uriToPath(p.textDocument.uri)), ws.rootFor(uriToPath(p.textDocument.uri))), range: h.range && v.back(h.range) } : null;
+    return h ? { contents: hoverContents(h.markdown + windowChoiceNote(c.result, uriToPath(p.textDocument.uri)) + unsavedConfigNote(uriToPath(p.textDocument.uri)), ws.rootFor(uriToPath(p.textDocument.uri))), range: h.range && v.back(h.range) } : null;
   }));
 }
 
 /** Several bootstrap files competed for the file's Kubernetes window: which one was used, and how to choose (workspace.ts). */
+/** An open .skewguard.yaml with unsaved changes that would apply to the file: said in its hover (not applied until saved). */
+const unsavedConfigNote = (file: string) => { const u = ws.unsavedConfigSaid(file); return u ? `\n\n${u}` : ''; };
+
 function windowChoiceNote(r: AnalyzeResult, file: string): string {
   const k = r.config?.kubernetes.source;
   if (!k || k.kind !== 'workspace' || r.windowSource !== k) return '';

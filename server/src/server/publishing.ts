@@ -2,16 +2,13 @@
 // (capped for the editor by publish.ts), a .skewguard.yaml's problems, and the failure path's second half: a failure
 // outside the analysis added to the document's findings, and the guard every request handler runs in.
 import { DiagnosticSeverity, ResponseError, type Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
-import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { LoadedConfig } from '../engine/config';
 import type { Diagnostic, Severity } from '../engine/types';
 import { LineIndex } from '../engine/text';
 import { docsUrl } from '../engine/rules';
 import { invalidConfig } from '../engine/rules/general';
 import { injectFault } from '../engine/faults';
 import { dataWithSteps as withSteps } from '../engine/steps';
-import { CONFIG_FILENAMES } from '../shared/names';
 import { docHrefFor } from './editor-support';
 import { DiagnosticLimiter } from './publish';
 import { internalDiagnostic, logFailure } from './failures';
@@ -60,11 +57,8 @@ export function publish(uri: string, version: number | undefined, diagnostics: D
 
 export function publishConfigProblems(): void {
   const seen = new Set<string>();
-  const configs = new Set<LoadedConfig>();
-  for (const d of documents.all()) { const c = ws.configFor(uriToPath(d.uri)); if (c) configs.add(c); }
-  if (ws.explicitConfig) { const c = ws.loadConfigFile(ws.explicitConfig); if (c) configs.add(c); }
-  for (const root of ws.roots) { const c = ws.configFor(path.join(root, CONFIG_FILENAMES[0])); if (c) configs.add(c); }
-  for (const c of configs) {
+  // An open .skewguard.yaml's problems are its buffer's; every other file's configuration is the saved one (workspace.ts).
+  for (const c of ws.shownConfigs(documents.all().map((d) => uriToPath(d.uri)))) {
     const uri = pathToFileURL(c.path).toString();
     seen.add(uri);
     const lines = new LineIndex(c.text);

@@ -68,9 +68,11 @@ function checkClosedAgain(uri: string): void {
   // Opened meanwhile: the open document is checked as such.
   if (documents.get(uri) || !publishedClosed.has(uri)) { publishedClosed.delete(uri); return; }
   const read = readWorkspaceFile(uriToPath(uri));
-  if ('reason' in read) { publishedClosed.delete(uri); void connection.sendDiagnostics({ uri, diagnostics: [] }).catch(() => undefined); return; }
+  // Grown past the size limit or turned binary: said "not checked", as lsp-lint says it; gone or unreadable: cleared.
+  const text = 'text' in read ? read.text : read.skipped;
+  if (text === undefined) { publishedClosed.delete(uri); void connection.sendDiagnostics({ uri, diagnostics: [] }).catch(() => undefined); return; }
   try {
-    validateStages(TextDocument.create(uri, 'plaintext', 0, read.text));
+    validateStages(TextDocument.create(uri, 'plaintext', 0, text));
   } catch (e) { logFailure('workspace', uri, e); }
   results.delete(uri);
 }

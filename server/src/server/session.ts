@@ -67,7 +67,8 @@ export let shutdownRequested = false;
 export const afterShutdown = () => new ResponseError(ErrorCodes.InvalidRequest, 'the server is shutting down: only the exit notification is accepted after shutdown');
 
 export const isConfigFile = (uri: string) => isConfigFileName(uri);
-export const affectsWorkspace = (uri: string) => isConfigFile(uri) || /localhost[^/]*\.ya?ml$/i.test(uri);
+/** A bootstrap file: its open buffer's text is what other files' windows are read from (the disk's when closed). */
+export const affectsWorkspace = (uri: string) => /localhost[^/]*\.ya?ml$/i.test(uri);
 
 /** The values replaced after start (initialize, settings, shutdown), each by its one writer. */
 export const set = {

@@ -64,7 +64,9 @@ export function windowEdit(w: WorkspaceState, p: WindowEditParams): WindowEditRe
   const loaded = w.configFor(file);
   const target = loaded?.path ?? path.join(w.rootFor(file) ?? w.roots[0] ?? path.dirname(file), CONFIG_FILENAMES[0]);
   const exists = !!loaded || fs.existsSync(target);
-  const before = loaded?.text ?? '';
+  // Its open buffer when there is one (unsaved changes included): the client replaces the buffer's text and saves it,
+  // so nothing typed there is lost; the saved file (loaded) is what the windows come from until then.
+  const before = w.openTexts.get(target) ?? loaded?.text ?? '';
   const text = setWindowValue(before, p.part, p.value.trim());
   // The validator's verdict on the new text: only problems the change brings are refused.
   const was = new Set(parseConfig(target, before, ruleIds).problems.map((x) => x.message));

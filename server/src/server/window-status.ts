@@ -5,6 +5,7 @@ import { CONFIG_SECTIONS, type ResolvedConfig } from '../engine/config';
 import { mark } from '../engine/config-core';
 import { describeIgnored } from './ignore';
 import type { IgnoreVerdict } from '../engine/ignore';
+import { windowText } from '../engine/window-text';
 
 export interface FileStatus {
   /** The file's window in a few words, e.g. "Kata 3.1.0..3.32.0 (go)"; absent: the file is not checked. */
@@ -13,7 +14,7 @@ export interface FileStatus {
   ignored?: string;
 }
 
-const kube = (c: ResolvedConfig) => (c.kubernetes.minors.length > 1 ? `${c.kubernetes.minors[0]}..${c.kubernetes.minors[c.kubernetes.minors.length - 1]}` : c.kubernetes.minors[0]) + mark(c.kubernetes.source);
+const kube = (c: ResolvedConfig) => windowText(c.kubernetes.minors) + mark(c.kubernetes.source);
 
 export { mark };
 

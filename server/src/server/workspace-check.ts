@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { Connection, TextEdit } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { collectFiles } from '../cli/files';
-import { MAX_FILE_BYTES } from '../shared/limits';
+import { MAX_FILE_BYTES, skippedFileText } from '../shared/limits';
 import { readFileUpTo } from '../shared/bounded-read';
 import type { WorkspaceState } from './workspace';
 import type { Diagnostic } from '../engine/types';
@@ -20,15 +20,19 @@ export interface CheckedFile { diagnostics: number; fixAll: () => { edits: TextE
 /** How many not-fixed lines the answer holds at most. */
 export const MAX_NOT_FIXED = 200;
 
-/** A workspace file's text as the workspace check reads it (size limit, binary files), or why it is not read. */
-export function readWorkspaceFile(f: string): { text: string } | { reason: string } {
+/**
+ * A workspace file's text as the workspace check reads it (size limit, binary files), or why it is not read. A binary
+ * or over-size file also has `skipped`: the text lsp-lint hands the server for it (shared/limits.ts skippedFileText),
+ * whose analysis is the "not checked" note lsp-lint reports; the editor publishes the same.
+ */
+export function readWorkspaceFile(f: string): { text: string } | { reason: string; skipped?: string } {
   try {
     // Bounded whatever stat says (a file stat calls regular may read without end).
     const r = readFileUpTo(f, MAX_FILE_BYTES);
-    if ('over' in r) return { reason: `over ${MAX_FILE_BYTES} bytes` };
+    if ('over' in r) return { reason: `over ${MAX_FILE_BYTES} bytes`, skipped: skippedFileText(undefined, true) };
     if (!('bytes' in r)) return { reason: r.notFile ? `${r.notFile}, not a regular file` : r.message };
     const buf = r.bytes;
-    if (buf.subarray(0, 8192).includes(0)) return { reason: 'binary' };
+    if (buf.subarray(0, 8192).includes(0)) return { reason: 'binary', skipped: skippedFileText(buf, false) };
     return { text: buf.toString('utf8').replace(/^\uFEFF/, '') };
   } catch (e) { return { reason: (e as Error).message }; }
 }
@@ -53,7 +57,12 @@ export function registerWorkspaceCommands(
       let text = open(uri)?.getText();
       if (text === undefined) {
         const read = readWorkspaceFile(f);
-        if ('reason' in read) { out.notChecked.push(`${path.relative(roots[0] ?? '', f)}: ${read.reason}`); continue; }
+        if ('reason' in read) {
+          out.notChecked.push(`${path.relative(roots[0] ?? '', f)}: ${read.reason}`);
+          // A binary or over-size file: its "not checked" note is published too, as lsp-lint reports it.
+          if (read.skipped !== undefined) check(uri, read.skipped);
+          continue;
+        }
         text = read.text;
       }
       const r = check(uri, text);

@@ -2,7 +2,7 @@
 // localhost.yml in the workspace (whose Kubernetes path sets the window for manifests). Reads files; runs nothing.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ALWAYS_SKIPPED_FOLDERS } from '../shared/names';
+import { ALWAYS_SKIPPED_FOLDERS, isConfigFileName } from '../shared/names';
 import { CONFIG_FILENAMES, parseConfig, crdsEntry, openapiEntry, type LoadedConfig, type WorkspaceFacts } from '../engine/config';
 import { workspaceFacts, type NeighbourFacts } from '../engine/families/registry';
 import { ruleIds } from '../engine/rules';
@@ -57,7 +57,7 @@ export class WorkspaceState {
   private folders = new Map<string, NonNullable<NeighbourFacts['staticPods']>>();
 
   invalidate(): void {
-    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.runtimeConfigs.clear(); this.crds.forgetConfig(); this.kataChains.clear();
+    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.runtimeConfigs.clear(); this.crds.forgetConfig(); this.kataChains.clear(); this.bufferCache.clear();
   }
 
   /** Everything read from the disk is in doubt (watched files, trust, settings): the CRD index is walked again too. */
@@ -186,39 +186,103 @@ export class WorkspaceState {
     return readTextUpTo(p, MAX_FILE_BYTES);
   }
 
+  /**
+   * A configuration file as saved on disk: what sets the windows, rules and ignore: lists of other files. An open
+   * buffer of it never does (issue #27 item 1: a file's window is a function of the disk, whatever is open, as in
+   * lsp-lint); the buffer is validated on its own (bufferConfig) and its unsaved changes are said (unsavedConfigFor).
+   */
   loadConfigFile(p: string): LoadedConfig | null {
-    return memoIn(this.configCache, p, () => {
-      const r = readConfigText(p, this.openTexts.get(p));
-      if (r === undefined) return null;
-      // A config that cannot be read is reported at its line 1, not skipped: a silent fallback checks every file
-      // against the wrong window.
-      if ('problem' in r) return { path: p, text: '', overrides: {}, problems: [{ message: r.problem, range: { start: 0, end: 0 } }] };
-      const loaded = parseConfig(p, r.text, ruleIds);
-      // kubernetes.crds names files on disk: one that cannot be used is said at its entry, not passed over.
-      const crds = loaded.overrides.kubernetesCrds;
-      if (crds?.length) {
-        const doc = parseYaml(r.text).docs.find((d) => !d.empty);
-        for (const x of this.crds.problemsOf(p, crds)) {
-          const at = doc?.locate(crdsEntry(this.configIndexOf(doc.value, crds[x.index])).path).value ?? { start: 0, end: 0 };
-          loaded.problems.push({ message: x.message, range: at });
-        }
+    return memoIn(this.configCache, p, () => this.loadConfig(p, undefined));
+  }
+
+  /**
+   * An open configuration buffer read as the configuration it would be once saved: its own problems (published on
+   * it, with its hover and completion) while it is edited. Applied to no file. null: not open.
+   */
+  bufferConfig(p: string): LoadedConfig | null {
+    const text = this.openTexts.get(p);
+    if (text === undefined) return null;
+    const hit = this.bufferCache.get(p);
+    if (hit && hit.text === text) return hit.loaded;
+    const loaded = this.loadConfig(p, text);
+    if (this.bufferCache.size > 64) this.bufferCache.clear();
+    if (loaded) this.bufferCache.set(p, { text, loaded });
+    return loaded;
+  }
+  private bufferCache = new Map<string, { text: string; loaded: LoadedConfig }>();
+
+  /**
+   * The configurations whose problems are shown: each open file's (as saved), --config's, each root's, and every open
+   * configuration buffer's own reading (which stands, on its own uri, for the saved file of the same path).
+   */
+  shownConfigs(openFiles: Iterable<string>): LoadedConfig[] {
+    const byPath = new Map<string, LoadedConfig>();
+    const add = (c: LoadedConfig | null | undefined) => { if (c && !byPath.has(c.path)) byPath.set(c.path, c); };
+    for (const p of this.openTexts.keys()) if (isConfigFileName(p)) add(this.bufferConfig(p));
+    for (const f of openFiles) add(this.configFor(f));
+    if (this.explicitConfig) add(this.loadConfigFile(this.explicitConfig));
+    for (const root of this.roots) add(this.configFor(path.join(root, CONFIG_FILENAMES[0])));
+    return [...byPath.values()];
+  }
+
+  /**
+   * The open .skewguard.yaml buffer with unsaved changes that would apply to a file once saved (the nearest
+   * configuration, as configFor looks for it, counting the buffer as if it were saved), or undefined. Its changes
+   * are not applied until it is saved: the hover and the status item say so.
+   */
+  unsavedConfigFor(file: string): string | undefined {
+    if (this.explicitConfig || ![...this.openTexts.keys()].some((p) => isConfigFileName(p))) return undefined;
+    const root = this.rootFor(file);
+    const bare = (t: string | undefined) => t?.replace(/^\uFEFF/, '');
+    for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+      for (const n of CONFIG_FILENAMES) {
+        const p = path.join(dir, n);
+        const open = this.openTexts.get(p);
+        const onDisk = fs.existsSync(p);
+        if (open !== undefined && (!onDisk || bare(open) !== bare(readConfigDisk(p)))) return p;
+        if (onDisk) return undefined;
       }
-      // kubernetes.openapi names documents on disk: read here (bounded, inside the workspace), said at the entry when unusable.
-      const oa = loaded.overrides.kubernetesOpenapi;
-      if (oa && Object.keys(oa).length) {
-        const doc = parseYaml(r.text).docs.find((d) => !d.empty);
-        loaded.overrides.kubernetesOpenapiDocs = {};
-        for (const [minor, written] of Object.entries(oa)) {
-          if (this.openapiFiles.size < 1000) this.openapiFiles.add(path.resolve(path.dirname(p), written));
-          const got = readOpenapiFile(minor, written, path.dirname(p), this.crds.inside(p) ? this.crds.inside : undefined);
-          if ('problem' in got) {
-            const at = doc?.locate(openapiEntry(minor).path).value ?? { start: 0, end: 0 };
-            loaded.problems.push({ message: got.problem, range: at });
-          } else loaded.overrides.kubernetesOpenapiDocs[minor] = got;
-        }
+      if ((root && dir === root) || path.dirname(dir) === dir) return undefined;
+    }
+  }
+
+  /** What the hover and the status item say of unsavedConfigFor(file), or undefined. */
+  unsavedConfigSaid(file: string): string | undefined {
+    const p = this.unsavedConfigFor(file);
+    return p && unsavedConfigText(p, this.rootFor(file));
+  }
+
+  private loadConfig(p: string, open: string | undefined): LoadedConfig | null {
+    const r = readConfigText(p, open);
+    if (r === undefined) return null;
+    // A config that cannot be read is reported at its line 1, not skipped: a silent fallback checks every file
+    // against the wrong window.
+    if ('problem' in r) return { path: p, text: '', overrides: {}, problems: [{ message: r.problem, range: { start: 0, end: 0 } }] };
+    const loaded = parseConfig(p, r.text, ruleIds);
+    // kubernetes.crds names files on disk: one that cannot be used is said at its entry, not passed over.
+    const crds = loaded.overrides.kubernetesCrds;
+    if (crds?.length) {
+      const doc = parseYaml(r.text).docs.find((d) => !d.empty);
+      for (const x of this.crds.problemsOf(p, crds)) {
+        const at = doc?.locate(crdsEntry(this.configIndexOf(doc.value, crds[x.index])).path).value ?? { start: 0, end: 0 };
+        loaded.problems.push({ message: x.message, range: at });
       }
-      return loaded;
-    });
+    }
+    // kubernetes.openapi names documents on disk: read here (bounded, inside the workspace), said at the entry when unusable.
+    const oa = loaded.overrides.kubernetesOpenapi;
+    if (oa && Object.keys(oa).length) {
+      const doc = parseYaml(r.text).docs.find((d) => !d.empty);
+      loaded.overrides.kubernetesOpenapiDocs = {};
+      for (const [minor, written] of Object.entries(oa)) {
+        if (this.openapiFiles.size < 1000) this.openapiFiles.add(path.resolve(path.dirname(p), written));
+        const got = readOpenapiFile(minor, written, path.dirname(p), this.crds.inside(p) ? this.crds.inside : undefined);
+        if ('problem' in got) {
+          const at = doc?.locate(openapiEntry(minor).path).value ?? { start: 0, end: 0 };
+          loaded.problems.push({ message: got.problem, range: at });
+        } else loaded.overrides.kubernetesOpenapiDocs[minor] = got;
+      }
+    }
+    return loaded;
   }
 
   /** The index in the file's kubernetes.crds list of an entry (empty entries are left out of the overrides). */
@@ -235,7 +299,8 @@ export class WorkspaceState {
       for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
         for (const n of CONFIG_FILENAMES) {
           const p = path.join(dir, n);
-          if ((this.openTexts.has(p) || fs.existsSync(p)) && this.loadConfigFile(p)) return p;
+          // On disk only: an open, unsaved buffer of a configuration applies to no file until it is saved.
+          if (fs.existsSync(p) && this.loadConfigFile(p)) return p;
         }
         if ((root && dir === root) || path.dirname(dir) === dir) return null;
       }
@@ -326,6 +391,18 @@ export function readConfigText(p: string, open?: string): { text: string } | { p
   if (text.length > CONFIG_MAX_BYTES) return { problem: `${name} is ${text.length} characters; a configuration is read only up to ${CONFIG_MAX_BYTES} (1 MiB), so it is not used` };
   if (text.includes('\u0000')) return { problem: `${name} is a binary file (it holds NUL bytes), not YAML; it is not used` };
   return { text };
+}
+
+/** What the hover and the status item say of an open configuration with unsaved changes (unsavedConfigFor). */
+export function unsavedConfigText(p: string, root: string | undefined): string {
+  const rel = (root && path.relative(root, p).split(path.sep).join('/')) || path.basename(p);
+  return `Unsaved changes to ${rel} are not applied until it is saved: this file is checked with the saved configuration, as lsp-lint checks it.`;
+}
+
+/** A configuration file's text on disk (undefined: missing or not usable), to compare an open buffer with. */
+function readConfigDisk(p: string): string | undefined {
+  const r = readConfigText(p);
+  return r && 'text' in r ? r.text : undefined;
 }
 
 /** A file's text on disk, or undefined when it is missing, unreadable or too large to be a config. */

@@ -11,6 +11,12 @@ const indentSeqOf = new WeakMap<YamlDoc, boolean>();
 
 export class YamlEditor {
   readonly edits: OffsetEdit[] = [];
+  /**
+   * Whether an edit so far removes or rewrites a key: renameKey, deleteKey, replaceEntry, or replaceValue of a value
+   * that holds keys. setScalar, insertKey and the replacement of a value without keys are not. A fix built from this
+   * editor declares it (Fix.destructive), which fix-all reads under a default window (server/fix-window.ts).
+   */
+  destructive = false;
   private readonly indentSeq: boolean;
   /** `json`: the file is JSON, so new values and keys are written as JSON. */
   constructor(readonly text: string, readonly doc: YamlDoc, readonly json = false) {
@@ -88,6 +94,7 @@ export class YamlEditor {
     const src = this.text.slice(this.abs(pair.key.range[0]), this.abs(pair.key.range[1]));
     const q = /^["']/.test(src) ? src[0] : '';
     this.edits.push({ range: { start: this.abs(pair.key.range[0]), end: this.abs(pair.key.range[1]) }, newText: q ? `${q}${newKey}${q}` : this.key(newKey) });
+    this.destructive = true;
     return true;
   }
 
@@ -96,6 +103,7 @@ export class YamlEditor {
     const { node } = this.node(path);
     if (!isNode(node) || !node.range) return false;
     const start = this.abs(node.range[0]), end = this.abs(node.range[1]);
+    if (holdsKeys(node)) this.destructive = true;
     const flowStyle = isScalar(node) || (node as YAMLMap).flow || value === null || typeof value !== 'object';
     if (flowStyle) {
       this.edits.push({ range: { start, end }, newText: this.flow(value) });
@@ -163,11 +171,13 @@ export class YamlEditor {
       if (tail) e += tail[0].length;
       else if (idx > 0) { const head = this.text.slice(0, s).match(/,\s*$/); if (head) s -= head[0].length; }
       this.edits.push({ range: { start: s, end: e }, newText: '' });
+      this.destructive = true;
       return true;
     }
     const lineStart = kStart - this.columnOf(kStart);
     const end = this.text[vEnd - 1] === '\n' ? vEnd : this.lineStartAfter(vEnd);
     this.edits.push({ range: { start: lineStart, end }, newText: '' });
+    this.destructive = true;
     return true;
   }
 
@@ -188,6 +198,7 @@ export class YamlEditor {
     const pad = ' '.repeat(indent);
     const comments = commentsIn(this.text.slice(lineStart, end)).map((c) => `${pad}${c}${this.newline}`).join('');
     this.edits.push({ range: { start: lineStart, end }, newText: `${comments}${pad}${this.key(newKey)}: ${this.flow(value)}${this.newline}` });
+    this.destructive = true;
     return true;
   }
 
@@ -259,3 +270,11 @@ export function detectIndentSeq(text: string): boolean {
 }
 
 export { isPair };
+
+/** Whether a node is or holds a mapping with at least one key (a value whose replacement rewrites keys). */
+function holdsKeys(node: unknown): boolean {
+  if (isMap(node)) return node.items.length > 0;
+  if (isSeq(node)) return node.items.some(holdsKeys);
+  if (isPair(node)) return true;
+  return false;
+}

@@ -9,6 +9,7 @@ import type { ResolvedConfig } from '../../config';
 import { compareMinor, leadingMinor } from '../../versions';
 import { loadJson } from '../../data';
 import { containerdData, containerdMinors, containerdRelease, containerdWindow, minorsText, type ContainerdKey, type ContainerdRelease } from './data';
+import { windowText } from '../../window-text';
 
 export { containerdData, minorsText };
 
@@ -218,7 +219,7 @@ export class ContainerdContext {
   }
 
   readonly data = containerdData();
-  get windowText(): string { const w = this.window.minors; return w.length > 1 ? `${w[0]}..${w[w.length - 1]}` : w[0]; }
+  get windowText(): string { return windowText(this.window.minors); }
   get minors(): string[] { return this.window.minors; }
 
   /** Whether a minor reads the file's config version at all. */

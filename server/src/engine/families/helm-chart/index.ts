@@ -31,9 +31,7 @@ export interface HelmContext {
   problems?: Array<{ message: string }>;
 }
 
-export function windowText(minors: string[]): string {
-  return minors.length > 1 ? `${minors[0]}..${minors[minors.length - 1]}` : minors[0];
-}
+export { windowText } from '../../window-text';
 
 /** Steps as text: "1.25", "1.25, 1.26", "1.25..1.28" when consecutive in the window. */
 export function stepsText(steps: string[], minors: string[]): string {

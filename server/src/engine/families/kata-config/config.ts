@@ -4,6 +4,7 @@ import type { SourceInfo } from '../../types';
 import type { ConfigSection } from '../../config-core';
 import { mark } from '../../config-core';
 import { compareVersions } from '../../versions';
+import { windowText } from '../../window-text';
 import { checkKataWindowSpec, parseKataWindowSpec, isSpec, type KataWindowSpec } from './data/window';
 
 declare module '../../config' {
@@ -54,7 +55,7 @@ function kataDeployWindow(k: { path: string; tags: string[] } | undefined): Pick
   const tags = [...new Set(k.tags)].sort(compareVersions);
   // A patch release the data does not list stands for its minor (the data has every minor, not every patch).
   const end = (t: string) => (checkKataWindowSpec(t) ? t.split('.').slice(0, 2).join('.') : t);
-  const w = tags.length > 1 ? `${end(tags[0])}..${end(tags[tags.length - 1])}` : end(tags[0]);
+  const w = windowText(tags.map((t) => end(t)));
   if (checkKataWindowSpec(w)) return undefined;
   return [w, { kind: 'workspace', detail: `${k.path}: kata-deploy image ${tags.join(', ')}` }];
 }

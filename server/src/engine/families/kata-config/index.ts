@@ -10,6 +10,7 @@ import { memoIn, weakMemoIn } from '../../memo';
 import { didYouMean } from '../../text';
 import { crossesFlavours, splitCrossing } from './data/window';
 import type { KataRuntimeFact } from './data/chain';
+import { windowText } from '../../window-text';
 
 export function isKataName(file: string): boolean {
   const base = path.basename(file);
@@ -127,7 +128,7 @@ export class KataContext {
   readonly data = kataData();
   get windowText(): string {
     const w = this.window;
-    return w.length > 1 ? `${w[0]}..${w[w.length - 1]}` : w[0];
+    return windowText(w);
   }
   get flavourName(): string { return this.flavour === 'go' ? 'Go runtime' : 'runtime-rs'; }
 

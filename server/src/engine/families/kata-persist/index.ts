@@ -6,6 +6,7 @@ import type { SourceInfo } from '../../types';
 import { persistData, fieldTrie, inAny, inRel, type FieldTrie, type PersistField } from './data';
 import { validatorFor } from '../../schema';
 import { persistSchemaPath } from './data';
+import { windowText } from '../../window-text';
 
 const LEGACY = new Set(['state.json', 'devices.json', 'hypervisor.json', 'agent.json', 'network.json', 'mounts.json', 'process.json', 'config.json', 'uuid.json']);
 const SANDBOX_KEYS = ['PersistVersion', 'HypervisorState', 'AgentState', 'ProxyState', 'SandboxContainer', 'GuestMemoryBlockSizeMB'];
@@ -70,7 +71,7 @@ export class PersistContext {
   get data() { return persistData(); }
   get windowText(): string {
     const w = this.window;
-    return w.length > 1 ? `${w[0]}..${w[w.length - 1]}` : w[0];
+    return windowText(w);
   }
 
   /** Layout eras the file is consistent with: every era marker (presence, absence, type) agrees and the era's schema accepts it. */

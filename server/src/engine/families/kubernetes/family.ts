@@ -46,6 +46,7 @@ import { rule as crdVersionInUse } from './rules/crd-version-in-use';
 import { partialObjects } from './partial';
 import { scanTemplates } from '../../parse/template-text';
 import { parseYaml, YamlFile, type YamlDoc } from '../../parse/yaml';
+import { windowText } from '../../window-text';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -136,7 +137,7 @@ export const windowPastDataRule: Rule<DataNoteRun> = {
     const announced = past.announced.length ? `; only the removals already announced for them are checked (${past.announced.join(', ')})` : '';
     report({
       message: `the Kubernetes window ${k8s.windowText} goes past the API lifecycle data, which knows Kubernetes up to ${past.knownUpTo} (as of ${past.asOf}): `
-        + `${past.steps.length > 1 ? `${past.steps[0]}..${past.steps[past.steps.length - 1]} are` : `${past.steps[0]} is`} not vouched for, removals there are not known${announced}`,
+        + `${windowText(past.steps)} ${past.steps.length > 1 ? 'are' : 'is'} not vouched for, removals there are not known${announced}`,
       range: k8s.objects[0].apiVersionRange,
       data: { ...past },
     });

@@ -11,6 +11,7 @@ import { memoIn, weakMemoIn } from '../../memo';
 import type { FluxWindow } from '../starlingx-app/data';
 import { crdsForFile, groupVersion, mayBeCustomGroup, isCrdObject, type CrdFacts, type CrdDef, type CrdVersion, type CustomResourceUse } from './crds';
 import { rootNode, fieldEntries, type FieldEntry, type FieldNode } from './data/fields';
+import { windowText } from '../../window-text';
 
 // The objects of a manifest file (manifest-objects.ts: crds.ts reads them too, without a cycle through this module).
 export { manifestObjects, isManifestValue, isManifestLike, type ManifestObject } from './manifest-objects';
@@ -194,7 +195,7 @@ export class KubernetesContext {
   get minors(): string[] { return this.window.minors; }
   get windowText(): string {
     const m = this.minors;
-    return m.length > 1 ? `${m[0]}..${m[m.length - 1]}` : m[0];
+    return windowText(m);
   }
 
   /**

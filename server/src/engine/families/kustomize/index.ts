@@ -8,6 +8,7 @@ import { compareVersions } from '../../versions';
 import { compareMinor } from '../kubernetes/data/lifecycle';
 import type { KubernetesContext } from '../kubernetes';
 import type { FileAccess } from '../../files';
+import { windowText } from '../../window-text';
 
 export interface KustomizeSource { repo: string; path: string; commit: string | null; what: string }
 export interface KubectlRow { from: string; to: string | null; version: string | null; major: number | null; atLeast?: string; note?: string; sources: KustomizeSource[] }
@@ -107,7 +108,7 @@ export class KustomizeContext {
   }
   get value(): Record<string, any> { return (isObj(this.doc?.value) ? this.doc!.value : {}) as Record<string, any>; }
   get minors(): string[] { return this.window.minors; }
-  get windowText(): string { const m = this.minors; return m.length > 1 ? `${m[0]}..${m[m.length - 1]}` : m[0]; }
+  get windowText(): string { return windowText(this.minors); }
   field(name: string): TopField | undefined { return this.fields.find((f) => f.name === name); }
   locate(p: Array<string | number>) { return this.doc!.locate(p); }
 }

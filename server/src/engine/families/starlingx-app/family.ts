@@ -17,6 +17,7 @@ import { rule as invalidValue } from './rules/invalid-value';
 import { rule as outside } from './rules/kubernetes-outside-supported';
 import { rule as maxNoPatch } from './rules/maximum-without-patch';
 import { rule as notCovered } from './rules/release-not-covered';
+import { windowText } from '../../window-text';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -60,7 +61,7 @@ export const starlingxApp: FamilyModule<'starlingx-app'> = {
     const app = stage('context', () => {
       const known = appMetadata().releases;
       const names = config.starlingx.path.map((r) => r.release);
-      const pathText = names.length > 1 ? `${names[0]}..${names[names.length - 1]}` : names[0];
+      const pathText = windowText(names);
       return new AppContext(yaml, doc, names.filter((r) => known.includes(r)), names.filter((r) => !known.includes(r)), config.starlingx.release, config.kubernetes, pathText);
     });
     for (const rule of appRules) runRule(rule, app, emit, faults);

@@ -40,6 +40,8 @@ function binDirFix(ctx: ContainerdContext, it: ContainerdItem): FindingFix | und
     ],
     // A quick fix the user picks (the rule's other findings have none, so fix-all does not apply it).
     preferred: false,
+    // bin_dir becomes bin_dirs: a key is rewritten (an insertion after the key, which the old text guess missed).
+    destructive: true,
   };
 }
 

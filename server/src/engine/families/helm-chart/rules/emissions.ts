@@ -6,7 +6,7 @@ import type { Emission, Span, TemplateRun } from '../run';
 import { parseYaml } from '../../../parse/yaml';
 import { YamlEditor } from '../../../parse/yaml-edit';
 import { convert, conversionPairs } from '../../kubernetes/data/convert';
-import { maskActions, actionsOf, parseTemplate } from '../template';
+import { maskActions, actionsOf, parseTemplate, type ParsedTemplate } from '../template';
 import { LineIndex } from '../../../text';
 
 interface Group { at: Span; apiVersion: string; kind: string; steps: string[]; literal: boolean; via?: Emission['via']; byHelm: boolean }
@@ -83,7 +83,7 @@ export const removedApi: Rule<HelmContext> = {
         };
         if (ctx.template && g.literal && !g.byHelm) {
           const other = !target && there ? servedElsewhere(ctx, g, bad) : undefined;
-          f.fixes = () => { const fx = target ? literalFix(ctx.text, g, target) : other ? capabilityBranch(ctx.text, g, there!, other) : undefined; return fx ? [fx] : []; };
+          f.fixes = () => { const fx = target ? literalFix(ctx.text, g, target, tr.parsed) : other ? capabilityBranch(ctx.text, g, there!, other) : undefined; return fx ? [fx] : []; };
         }
         report(f);
       }
@@ -138,14 +138,16 @@ export function maskForConversion(text: string, acts: ReadonlyArray<{ start: num
 /**
  * Replace the literal apiVersion; with the known conversion when its edits touch only the template's YAML (never an
  * action) and keep their meaning at every render. No fix is offered where the target would reject the result: an
- * apps/v1 workload whose selector cannot be derived from its pod template's labels as they are written.
+ * apps/v1 workload whose selector cannot be derived from its pod template's labels as they are written. `parsed` is the
+ * template as the rule's run parsed it (TemplateRun.parsed): its actions are where the fix must not write, and the
+ * template is not parsed again (a template of another text, which should not happen, is).
  */
-export function literalFix(text: string, g: Group, target: string): FindingFix | undefined {
-  const plain: FindingFix = { title: `Change apiVersion to ${target}`, edits: [{ range: g.at, newText: target }] };
+export function literalFix(text: string, g: Group, target: string, parsed: ParsedTemplate): FindingFix | undefined {
+  const plain: FindingFix = { title: `Change apiVersion to ${target}`, edits: [{ range: g.at, newText: target }], destructive: false };
   const pair = conversionPairs().find((p) => p.from === g.apiVersion && p.to === target && p.kind === g.kind);
   if (pair?.apiVersionOnly) return { ...plain, preferred: true };
   if (!pair) return { ...plain, title: `Change apiVersion to ${target} — partial: no known conversion of ${g.kind} from ${g.apiVersion}; check the spec against ${target}`, partial: true };
-  const acts = actionsOf(parseTemplate({ path: 'fix', text }));
+  const acts = actionsOf(parsed.text === text ? parsed : parseTemplate({ path: parsed.path, text }));
   const { masked, blanked, restore } = maskForConversion(text, acts);
   const yaml = parseYaml(masked);
   const doc = yaml.docs.find((d) => d.offset <= g.at.start && g.at.start < d.end);
@@ -169,7 +171,7 @@ export function literalFix(text: string, g: Group, target: string): FindingFix |
   }
   return {
     title: conv.complete ? `Convert to ${target}${ed.edits.length > 1 ? ` (${convertedWhat(v as Record<string, any>, g.kind)})` : ''}` : `Convert to ${target} — partial: ${conv.notes.join('; ')}`,
-    edits, preferred: conv.complete, partial: !conv.complete,
+    edits, preferred: conv.complete, partial: !conv.complete, destructive: ed.destructive,
   };
 }
 
@@ -237,6 +239,8 @@ export function capabilityBranch(text: string, g: Group, newer: string, older: s
     title: `Emit ${newer} where the cluster serves ${newer}/${g.kind}, else ${older} — partial: check the spec against both`,
     edits: [{ range: { start: lineStart, end }, newText: body }],
     partial: true,
+    // The apiVersion line is kept (in both arms, the new one with another value): no key is removed.
+    destructive: false,
   };
 }
 
@@ -268,7 +272,7 @@ export const deprecatedApi: Rule<HelmContext> = {
             + (target ? `; use ${target}, served across the window ${windowText(minors)}` : '') + helmText(g),
           range: p.range,
           data: { steps: dep, apiVersion: g.apiVersion, kind: g.kind, replacement: target ?? null, template: tr.template.rel },
-          fixes: ctx.template && g.literal && target && !g.byHelm ? () => { const fx = literalFix(ctx.text, g, target); return fx ? [fx] : []; } : undefined,
+          fixes: ctx.template && g.literal && target && !g.byHelm ? () => { const fx = literalFix(ctx.text, g, target, tr.parsed); return fx ? [fx] : []; } : undefined,
         });
       }
     }

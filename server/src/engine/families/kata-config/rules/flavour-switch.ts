@@ -207,15 +207,15 @@ function insertFix(x: KataCrossing, e: TomlEntry, target: { section: string; key
   if (target.section === e.table.join('.')) {
     const at = lineEnd(e.range.end);
     const pre = at === text.length && !text.endsWith('\n') ? eol : '';
-    return { title, edits: [{ range: { start: at, end: at }, newText: `${pre}${target.key} = ${value}${eol}` }] };
+    return { title, edits: [{ range: { start: at, end: at }, newText: `${pre}${target.key} = ${value}${eol}` }], destructive: false };
   }
   const t = x.toml.tables.find((tt) => tt.path.join('.') === target.section && tt.kind === 'standard');
   if (t) {
     const at = lineEnd(t.headerRange.end);
-    return { title, edits: [{ range: { start: at, end: at }, newText: `${target.key} = ${value}${eol}` }] };
+    return { title, edits: [{ range: { start: at, end: at }, newText: `${target.key} = ${value}${eol}` }], destructive: false };
   }
   const pre = text.length && !text.endsWith('\n') ? eol : '';
-  return { title, edits: [{ range: { start: text.length, end: text.length }, newText: `${pre}${eol}[${target.section}]${eol}${target.key} = ${value}${eol}` }] };
+  return { title, edits: [{ range: { start: text.length, end: text.length }, newText: `${pre}${eol}[${target.section}]${eol}${target.key} = ${value}${eol}` }], destructive: false };
 }
 
 /** block_device_driver: both read it, with different value sets (the guide leaves out two Go values). */

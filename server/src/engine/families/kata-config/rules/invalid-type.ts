@@ -43,7 +43,7 @@ export const rule: Rule<KataContext> = {
       const fixes = [];
       if (actual === 'float' && wanted.has('integer') && typeof k.entry.value === 'number') {
         const n = Math.ceil(k.entry.value);
-        fixes.push({ title: `Use ${n} (an integer every release reads)`, edits: [{ range: k.entry.valueRange, newText: String(n) }] });
+        fixes.push({ title: `Use ${n} (an integer every release reads)`, edits: [{ range: k.entry.valueRange, newText: String(n) }], destructive: false });
       }
       report({
         message: `${k.key} = ${quoteValue(k.valueText)} is ${article(actual)} ${actual}, but ${rel(ctx, bad)} decode${bad.length === 1 ? 's' : ''} ${k.key} as ${article(w)} ${w}: the runtime fails to load this file there`,

@@ -61,7 +61,7 @@ export const rule: Rule<KataContext> = {
           + (everywhere.length ? `; every release in the window accepts: ${everywhere.join(', ')}` : '; no value is accepted by every release in the window')
           + (flavourHint ? `; ${flavourHint}` : ''),
         range: k.entry.valueRange,
-        fixes: choices.slice(0, 4).map((c) => ({ title: `Change to ${c}${onlyOn(c) && onlyOn(c) !== arch ? ` (${onlyOn(c)} only)` : ''}`, edits: [{ range: k.entry.valueRange, newText: typeof v === 'number' ? c : `${q}${c}${q}` }] })),
+        fixes: choices.slice(0, 4).map((c) => ({ title: `Change to ${c}${onlyOn(c) && onlyOn(c) !== arch ? ` (${onlyOn(c)} only)` : ''}`, destructive: false, edits: [{ range: k.entry.valueRange, newText: typeof v === 'number' ? c : `${q}${c}${q}` }] })),
         data: { key: k.key, rejectedBy: [...rejecting], acceptedEverywhere: everywhere, ...(flavourHint ? { flavourHint: 'runtime-rs' } : {}) },
       });
     }

@@ -63,7 +63,7 @@ export const rule: Rule<KataContext> = {
           : `no release in the window ${ctx.windowText} reads ${k.key}${fatal.length ? `, and ${rel(ctx, fatal)} refuse${fatal.length === 1 ? 's' : ''} the file because of it` : ''} (${life})`,
         range: k.entry.keyRange,
         severity: fatal.length ? 'error' : undefined,
-        fixes: accepted.length ? [] : [{ title: `Remove ${k.key} (no release in the window reads it)`, edits: [removeLine(ctx, k)], preferred: true }],
+        fixes: accepted.length ? [] : [{ title: `Remove ${k.key} (no release in the window reads it)`, edits: [removeLine(ctx, k)], preferred: true, destructive: true }],
         data: { key: k.key, table: k.section, ignoredIn: ignored, fatalIn: fatal },
       });
     }

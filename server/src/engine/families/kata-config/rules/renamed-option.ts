@@ -73,9 +73,9 @@ function renameFix(k: KataContext['keys'][number], newKey: string, mapping?: str
     // dial_timeout (seconds) -> dial_timeout_ms: a unit in the new name that the old one lacks is not a plain rename.
     const unit = (s: string) => /_(ms|us|ns|secs?|seconds|kb|mb|gb|kib|mib|gib|bytes)$/i.exec(s)?.[1]?.toLowerCase();
     if (unit(newKey) !== unit(k.key)) {
-      return { title: `Rename to ${newKey} — partial: check the unit (${newKey} is in ${unit(newKey) ?? 'another unit'})`, edits: [{ range: k.entry.keyRange, newText: newKey }], partial: true };
+      return { title: `Rename to ${newKey} — partial: check the unit (${newKey} is in ${unit(newKey) ?? 'another unit'})`, edits: [{ range: k.entry.keyRange, newText: newKey }], partial: true, destructive: true };
     }
-    return { title: `Rename to ${newKey}`, edits: [{ range: k.entry.keyRange, newText: newKey }], preferred: true };
+    return { title: `Rename to ${newKey}`, edits: [{ range: k.entry.keyRange, newText: newKey }], preferred: true, destructive: true };
   }
   const m = renameMapping(mapping);
   if (!m || m.from !== k.valueText.trim()) return undefined;
@@ -83,5 +83,6 @@ function renameFix(k: KataContext['keys'][number], newKey: string, mapping?: str
     title: `Replace with ${newKey} = ${m.to}`,
     edits: [{ range: { start: k.entry.keyRange.start, end: k.entry.valueRange.end }, newText: `${newKey} = ${m.to}` }],
     preferred: true,
+    destructive: true,
   };
 }

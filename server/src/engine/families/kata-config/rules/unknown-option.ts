@@ -34,7 +34,7 @@ export const rule: Rule<KataContext> = {
           + (flavourHint ? `; ${flavourHint}` : ''),
         range: k.entry.keyRange,
         severity: fatal.length ? 'error' : undefined,
-        fixes: hint ? [{ title: `Rename to ${hint}`, edits: [{ range: k.entry.keyRange, newText: hint }] }] : [],
+        fixes: hint ? [{ title: `Rename to ${hint}`, edits: [{ range: k.entry.keyRange, newText: hint }], destructive: true }] : [],
         data: { key: k.key, table: k.section, suggestion: hint ?? null, fatalIn: fatal.slice(), ...(flavourHint ? { flavourHint: 'runtime-rs' } : {}) },
       });
     }

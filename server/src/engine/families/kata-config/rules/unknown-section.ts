@@ -37,7 +37,7 @@ export const rule: Rule<KataContext> = {
           + (hint ? `; did you mean [${hint}]?` : ''),
         range: t.headerRange,
         severity: fatalIn.length ? 'error' : undefined,
-        fixes: hint ? [{ title: `Rename to [${hint}]`, edits: [{ range: t.headerRange, newText: hint }] }] : [],
+        fixes: hint ? [{ title: `Rename to [${hint}]`, edits: [{ range: t.headerRange, newText: hint }], destructive: true }] : [],
         data: { table: name, suggestion: hint, fatalIn },
       });
     }

@@ -114,7 +114,7 @@ export const rule: Rule<PersistContext> = {
           + (other ? `; every release of the window reads it as ${other}` : ''),
         range: at.key,
         // Renaming keeps the value for every reader; no fix invents state.
-        fixes: other ? [{ title: `Rename to ${other}`, edits: [{ range: at.key, newText: JSON.stringify(other) }], preferred: true }] : [],
+        fixes: other ? [{ title: `Rename to ${other}`, edits: [{ range: at.key, newText: JSON.stringify(other) }], preferred: true, destructive: true }] : [],
         data: { field: f.path.join('.'), droppedBy: notRead, lost: f.lostOnRead ?? null, renameTo: other ?? null },
       });
     }

@@ -3,6 +3,7 @@ import type { FindingFix } from '../../../rules/types';
 import { YamlEditor } from '../../../parse/yaml-edit';
 import { convert } from '../data/convert';
 import { findRow, statusAt } from '../data/lifecycle';
+import { windowText } from '../../../window-text';
 
 export const what = (o: ManifestObject) => `${o.apiVersion} ${o.kind}`;
 
@@ -23,6 +24,7 @@ export function moveTo(ctx: KubernetesContext, o: ManifestObject, target: string
       edits: ed.edits,
       preferred: conv.complete,
       partial: !conv.complete,
+      destructive: ed.destructive,
     };
   }
   ed.setScalar([...o.at, 'apiVersion'], target);
@@ -35,6 +37,7 @@ export function moveTo(ctx: KubernetesContext, o: ManifestObject, target: string
     edits: ed.edits,
     preferred: false,
     partial: true,
+    destructive: ed.destructive,
   };
 }
 
@@ -48,7 +51,7 @@ export const readerOf = (row: { readBy?: string } | undefined): string | undefin
 export const acrossWindow = (reader: string | undefined): string => (reader ? `read by ${reader} at every step of the window` : 'served across the whole window');
 
 export function range(lo: string[]): string {
-  return lo.length > 1 ? `${lo[0]}..${lo[lo.length - 1]}` : lo[0];
+  return windowText(lo);
 }
 
 type ComponentCheck = NonNullable<ReturnType<KubernetesContext['componentRow']>>;

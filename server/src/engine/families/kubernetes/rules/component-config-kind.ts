@@ -64,7 +64,7 @@ export const rule: Rule<KubernetesContext> = {
       const fixes: FindingFix[] = [];
       if (whole.length === 1) {
         const ed = new YamlEditor(ctx.file.text, o.doc, ctx.json);
-        if (ed.setScalar([...o.at, 'apiVersion'], whole[0].apiVersion)) fixes.push({ title: `Change apiVersion to ${whole[0].apiVersion}`, edits: ed.edits, preferred: false });
+        if (ed.setScalar([...o.at, 'apiVersion'], whole[0].apiVersion)) fixes.push({ title: `Change apiVersion to ${whole[0].apiVersion}`, edits: ed.edits, preferred: false, destructive: ed.destructive });
       }
       report({
         message: `${o.kind} is not a kind of ${o.apiVersion}: no component reads this document, so its settings never take effect; `

@@ -40,7 +40,7 @@ export const rule: Rule<KubernetesContext> = {
         const tag = tagFor(c, target, img.ref.tag);
         advice = `${c.name} ${target.version} is validated for every version of the window${tag ? ` (e.g. ${tag})` : ''}`;
         // A digest pins the old image whatever the tag says: the fix replaces tag and digest together.
-        if (tag) fixes.push({ title: `Use ${c.name} ${tag}${img.ref.digest ? ` (drops the digest of ${img.ref.tag})` : ''}`, edits: [{ range: tagRange(img), newText: tag }] });
+        if (tag) fixes.push({ title: `Use ${c.name} ${tag}${img.ref.digest ? ` (drops the digest of ${img.ref.tag})` : ''}`, edits: [{ range: tagRange(img), newText: tag }], destructive: false });
       } else {
         advice = splitAdvice(ctx.minors, c, row, ctx.starlingxRelease);
       }

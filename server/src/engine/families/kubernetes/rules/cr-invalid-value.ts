@@ -40,7 +40,7 @@ export const rule: Rule<KubernetesContext> = {
         if (x.suggestion) {
           const src = text.slice(range.start, range.end);
           const q = /^["']/.test(src) ? src[0] : '';
-          fixes.push({ title: `Use ${x.suggestion}`, edits: [{ range, newText: `${q}${x.suggestion}${q}` }] });
+          fixes.push({ title: `Use ${x.suggestion}`, edits: [{ range, newText: `${q}${x.suggestion}${q}` }], destructive: false });
         }
         report({
           message: `${shown} ${shownValue(x.got)} is not one of ${x.values.map(shownValue).join(', ')} (${where}): the API server refuses the object${x.suggestion ? `; did you mean ${x.suggestion}?` : ''}`,

@@ -52,7 +52,7 @@ export const rule: Rule<KubernetesContext> = {
         if (x.suggestion && loc.key) {
           const src = text.slice(loc.key.start, loc.key.end);
           const q = /^["']/.test(src) ? src[0] : '';
-          fixes.push({ title: `Rename ${x.key} to ${x.suggestion}`, edits: [{ range: loc.key, newText: `${q}${x.suggestion}${q}` }] });
+          fixes.push({ title: `Rename ${x.key} to ${x.suggestion}`, edits: [{ range: loc.key, newText: `${q}${x.suggestion}${q}` }], destructive: true });
         }
         const fate = crd.preserveUnknown
           ? 'the API server keeps it (spec.preserveUnknownFields of the v1beta1 CRD) but nothing declared reads it'

@@ -41,7 +41,7 @@ export const rule: Rule<KubernetesContext> = {
         fixes: best ? () => {
           const ed = new YamlEditor(ctx.file.text, o.doc, ctx.json);
           ed.setScalar([...o.at, 'apiVersion'], `${c.crd.group}/${best}`);
-          return [{ title: `Change apiVersion to ${c.crd.group}/${best} — partial: check the fields against the CRD's ${best} schema`, edits: ed.edits, partial: true, preferred: false }];
+          return [{ title: `Change apiVersion to ${c.crd.group}/${best} — partial: check the fields against the CRD's ${best} schema`, edits: ed.edits, partial: true, preferred: false, destructive: ed.destructive }];
         } : [],
         data: { crd: c.crd.name, crdFile: c.crd.file, version: c.versionName, served: c.crd.versions.filter((v) => v.served).map((v) => v.name) },
       });

@@ -132,7 +132,7 @@ export const rule: Rule<KubernetesContext> = {
             let cur: unknown = o.value;
             for (const s of target.slice(o.at.length)) cur = isObj(cur) || Array.isArray(cur) ? (cur as Record<string | number, unknown>)[s] : undefined;
             const fix = !ctx.json && annLoc.key && fixFor(target, mapped, cur, annKeys.length === 1 ? [...h.at, 'metadata', 'annotations'] : undefined, annLoc);
-            if (fix) fixes.push({ title: `Use ${fieldShown} instead of the annotation`, edits: fix, ...(row.scope === 'ingress' ? {} : { preferred: true }) });
+            if (fix) fixes.push({ title: `Use ${fieldShown} instead of the annotation`, edits: fix, destructive: true, ...(row.scope === 'ingress' ? {} : { preferred: true }) });
             else why = ctx.json ? 'a JSON file is not rewritten' : cur !== undefined && JSON.stringify(cur) !== JSON.stringify(mapped) ? `${fieldShown} is already set to something else` : 'a comment or flow style around the annotation or where the field goes (the fix does not rewrite those)';
           }
           report({

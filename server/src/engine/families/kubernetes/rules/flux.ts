@@ -64,7 +64,7 @@ export function fluxMove(ctx: KubernetesContext, o: ManifestObject, target: stri
       fixes: () => {
         const ed = new YamlEditor(ctx.file.text, o.doc, ctx.json);
         ed.setScalar([...o.at, 'apiVersion'], target);
-        return [{ title: `Change apiVersion to ${target} (same spec fields)`, edits: ed.edits, preferred: true }];
+        return [{ title: `Change apiVersion to ${target} (same spec fields)`, edits: ed.edits, preferred: true, destructive: ed.destructive }];
       },
     };
   }

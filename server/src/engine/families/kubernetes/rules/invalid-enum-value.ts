@@ -87,7 +87,7 @@ export const rule: Rule<KubernetesContext> = {
           // Only the case differs, and the value so written is in every judged minor's enum: a fix that keeps the meaning.
           const same = values.filter((x) => x.toLowerCase() === val.toLowerCase());
           const fixes: FindingFix[] = same.length === 1 && judged.every((j) => j.values.includes(same[0]))
-            ? [{ title: `Write ${same[0]}`, edits: [{ range: loc, newText: `${q}${same[0]}${q}` }], preferred: true }] : [];
+            ? [{ title: `Write ${same[0]}`, edits: [{ range: loc, newText: `${q}${same[0]}${q}` }], preferred: true, destructive: false }] : [];
           report({
             message: `${shown}: ${val} is not one of ${formatList(values, 'or')} (the enum of ${listOf(refusing.map((r) => r.minor))})`
               + (notJudged.length ? `; not judged at ${listOf(notJudged)} (no enum data for it there: the table has enums only from the sources of ${listOf(known)})` : ''),

@@ -31,7 +31,7 @@ export const rule: Rule<KubernetesContext> = {
         report({
           message: `kubernetesVersion ${v} differs from kubernetes_version ${lhv} in ${lh!.path}: bootstrap installs one and the upgrade plan assumes the other`,
           range: loc,
-          fixes: [{ title: `Use ${want} (from ${lh!.path})`, edits: [{ range: loc, newText: `${q}${want}${q}` }] }],
+          fixes: [{ title: `Use ${want} (from ${lh!.path})`, edits: [{ range: loc, newText: `${q}${want}${q}` }], destructive: false }],
           data: { kubeadm: v, localhost: lhv },
         });
         continue;
@@ -44,7 +44,7 @@ export const rule: Rule<KubernetesContext> = {
         report({
           message: `kubernetesVersion ${v} is outside the Kubernetes window ${ctx.windowText}${want ? `, which starts at ${start}` : ''}`,
           range: loc,
-          fixes: want ? [{ title: `Use ${want}, the start of the window`, edits: [{ range: loc, newText: `${q}${want}${q}` }] }] : [],
+          fixes: want ? [{ title: `Use ${want}, the start of the window`, edits: [{ range: loc, newText: `${q}${want}${q}` }], destructive: false }] : [],
           data: { kubeadm: v, window: ctx.minors },
         });
       }

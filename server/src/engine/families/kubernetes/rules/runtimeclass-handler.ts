@@ -40,7 +40,7 @@ export const rule: Rule<KubernetesContext> = {
       report({
         message: `RuntimeClass handler "${h}": no containerd config of the workspace defines runtime "${h}" (${rt.files.join(', ')} ${rt.files.length > 1 ? 'define' : 'defines'} ${rt.names.length ? rt.names.map((n) => `"${n}"`).join(', ') : 'no runtime'}); its pods fail to start`,
         range: loc,
-        fixes: hint ? [{ title: `Use handler ${hint} (defined in ${rt.files.join(', ')})`, edits: [{ range: loc, newText: `${q}${hint}${q}` }] }] : [],
+        fixes: hint ? [{ title: `Use handler ${hint} (defined in ${rt.files.join(', ')})`, edits: [{ range: loc, newText: `${q}${hint}${q}` }], destructive: false }] : [],
         data: { handler: h, runtimes: rt.names, files: rt.files },
       });
     }

@@ -152,7 +152,7 @@ export const rule: Rule<KubernetesContext> = {
         if (only && loc.key && !Object.prototype.hasOwnProperty.call(v, only.name) && sameJsonType(v[key], only.type)) {
           const src = text.slice(loc.key.start, loc.key.end);
           const q = /^["']/.test(src) ? src[0] : '';
-          fixes.push({ title: `Rename ${key} to ${only.name}`, edits: [{ range: loc.key, newText: `${q}${only.name}${q}` }] });
+          fixes.push({ title: `Rename ${key} to ${only.name}`, edits: [{ range: loc.key, newText: `${q}${only.name}${q}` }], destructive: true });
         }
         const parent = shown.slice(0, shown.length - key.length);
         const reader = componentReader(o.apiVersion, o.kind);

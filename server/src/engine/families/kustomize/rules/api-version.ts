@@ -32,7 +32,7 @@ export const rule: Rule<KustomizeContext> = {
     report({
       message: `apiVersion ${JSON.stringify(v.apiVersion)}: a ${kind ?? 'Kustomization'} must be ${want}, kustomize refuses anything else`,
       range: loc,
-      fixes: [{ title: `Use ${want}`, edits: [{ range: loc, newText: `${q}${want}${q}` }], preferred: true }],
+      fixes: [{ title: `Use ${want}`, edits: [{ range: loc, newText: `${q}${want}${q}` }], preferred: true, destructive: false }],
       data: { apiVersion: v.apiVersion, required: want },
     });
   },

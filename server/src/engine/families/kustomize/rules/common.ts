@@ -57,12 +57,12 @@ export function conversion(ctx: KustomizeContext, f: FieldRow): { fix?: FindingF
       if (!Array.isArray(old) || !old.every((x) => typeof x === 'string') || !listOk('resources')) return { why: 'bases or resources is not a list of strings' };
       // edit fix appends the bases after the resources; resource order only decides the output order.
       into('resources', old);
-      return { fix: { title: 'Move the bases into resources (as `kustomize edit fix` does)', edits: ed.edits, preferred: true } };
+      return { fix: { title: 'Move the bases into resources (as `kustomize edit fix` does)', edits: ed.edits, preferred: true, destructive: ed.destructive } };
     }
     case 'imageTags-to-images': {
       if (!Array.isArray(old) || !listOk('images')) return { why: 'imageTags or images is not a list' };
       into('images', old);
-      return { fix: { title: 'Move the imageTags entries into images', edits: ed.edits, preferred: true } };
+      return { fix: { title: 'Move the imageTags entries into images', edits: ed.edits, preferred: true, destructive: ed.destructive } };
     }
     case 'patchesStrategicMerge-to-patches':
     case 'patchesJson6902-to-patches': {
@@ -86,16 +86,16 @@ export function conversion(ctx: KustomizeContext, f: FieldRow): { fix?: FindingF
       const both = olds.length > 1 ? 'patchesStrategicMerge and patchesJson6902' : olds[0];
       const between = j !== undefined ? BETWEEN.filter((k) => v[k] !== undefined) : [];
       if (between.length) {
-        return { fix: { title: `Convert ${both} to patches — partial: patchesJson6902 ran after ${between.join(', ')}, patches run before them; check the JSON patches that touch what those set`, edits: ed.edits, preferred: false, partial: true } };
+        return { fix: { title: `Convert ${both} to patches — partial: patchesJson6902 ran after ${between.join(', ')}, patches run before them; check the JSON patches that touch what those set`, edits: ed.edits, preferred: false, partial: true, destructive: ed.destructive } };
       }
-      return { fix: { title: `Convert ${both} to patches (path or inline patch; JSON patches keep their target)`, edits: ed.edits, preferred: true } };
+      return { fix: { title: `Convert ${both} to patches (path or inline patch; JSON patches keep their target)`, edits: ed.edits, preferred: true, destructive: ed.destructive } };
     }
     case 'commonLabels-to-labels': {
       if (!isObj(old) || !listOk('labels')) return { why: 'commonLabels is not a mapping or labels is not a list' };
       const clash = (v.labels ?? []).flatMap((l: any) => (isObj(l) && isObj(l.pairs) ? Object.keys(l.pairs) : [])).filter((k: string) => k in old);
       if (clash.length) return { why: `label ${clash.join(', ')} is in both commonLabels and labels (kustomize edit fix refuses this too)` };
       into('labels', [{ pairs: old, includeSelectors: true }]);
-      return { fix: { title: 'Convert to labels with includeSelectors: true (selectors and templates labelled as before)', edits: ed.edits, preferred: true } };
+      return { fix: { title: 'Convert to labels with includeSelectors: true (selectors and templates labelled as before)', edits: ed.edits, preferred: true, destructive: ed.destructive } };
     }
     default:
       return {};

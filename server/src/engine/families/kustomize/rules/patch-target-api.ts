@@ -48,7 +48,7 @@ export const rule: Rule<KustomizeContext> = {
           : `is not served yet at ${stepsText(notYet)} (introduced ${row.introduced})`;
         const advice = target ? `target ${target}, served across the whole window` : `no apiVersion of ${t.kind} is served across the whole window ${ctx.windowText}`;
         // Only the version changes when the group stays: that is a plain, complete edit of the target.
-        const fixes = target && tg === group ? [{ title: `Target ${target}`, edits: [{ range: loc, newText: `${q}${tv}${q}` }], preferred: false }] : [];
+        const fixes = target && tg === group ? [{ title: `Target ${target}`, edits: [{ range: loc, newText: `${q}${tv}${q}` }], preferred: false, destructive: false }] : [];
         report({
           message: `this ${field} target names ${what}, which ${when}; ${removed.length ? 'resources moved to a served apiVersion no longer match it' : 'there the resources are at another apiVersion and do not match it'}: ${advice}`,
           range: loc,

@@ -42,7 +42,7 @@ export const rule: Rule<KustomizeContext> = {
       report({
         message: `unknown field "${key}"${where}: kustomize rejects the kustomization${hint ? `; did you mean "${hint}"?` : ` (known: ${candidates.join(', ')})`}`,
         range,
-        fixes: hint ? [{ title: `Rename to ${hint}`, edits: [{ range, newText: `${q}${hint}${q}` }] }] : [],
+        fixes: hint ? [{ title: `Rename to ${hint}`, edits: [{ range, newText: `${q}${hint}${q}` }], destructive: true }] : [],
         data: { key, suggestion: hint ?? null },
       });
     };

@@ -3,6 +3,7 @@
 // of every StarlingX release on the configured upgrade path, which the Flux manifests of a bundle are checked at.
 import { loadJson, type StxRelease } from '../../../data';
 import type { SourceInfo } from '../../../types';
+import { windowText } from '../../../window-text';
 
 export interface AppKeyRelease { rule: string; source: string | null; validated: boolean; required?: boolean }
 export interface AppKeyCheck {
@@ -77,7 +78,7 @@ export function fluxWindowOf(path: StxRelease[], source: SourceInfo): FluxWindow
   const steps = path.map((r): StxFlux => rows.find((f) => f.starlingx === r.release)
     ?? { starlingx: r.release, flux: null, notes: [`the Flux data starts at ${rows[0].starlingx}, which ships no FluxCD`], notInData: true });
   const names = path.map((r) => r.release);
-  return { steps, text: `StarlingX ${names.length > 1 ? `${names[0]}..${names[names.length - 1]}` : names[0]}`, source };
+  return { steps, text: `StarlingX ${windowText(names)}`, source };
 }
 
 /** "StarlingX 12.0 (Flux 2.7.5)" */

@@ -1,6 +1,7 @@
 import type { Rule } from '../../../rules/types';
 import type { AppContext } from '../index';
 import { looseCompare, K8S_VERSION_FORMAT, listText, stripV, boundVersion } from '../index';
+import { windowText } from '../../../window-text';
 
 const isMap = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
@@ -64,7 +65,7 @@ export const rule: Rule<AppContext> = {
       const more = outside.length > 1 ? ` (also ${listText(outside.slice(1))})` : '';
       const note = k === 'maximum' && /^\d+\.\d+$/.test(stripV(max!)) ? `; ${max} is read as ${boundVersion(max!)}, so later ${stripV(max!)} patches are above it` : '';
       const message = i === 0
-        ? `Kubernetes ${first}, the start of the window ${ctx.window.minors.length > 1 ? `${versions[0]}..${versions[versions.length - 1]}` : first}, is ${k === 'minimum' ? 'below' : 'above'} this app's supported_k8s_version ${range}${more}: `
+        ? `Kubernetes ${first}, the start of the window ${ctx.window.minors.length > 1 ? windowText(versions) : first}, is ${k === 'minimum' ? 'below' : 'above'} this app's supported_k8s_version ${range}${more}: `
           + `application-apply is rejected ("The application … is incompatible with the current Kubernetes version ${first}")${note}`
         : `the Kubernetes upgrade ${versions[i - 1]} → ${first} (step ${i} of ${versions.length - 1} on the window ${versions[0]}..${versions[versions.length - 1]}) goes ${k === 'minimum' ? 'below' : 'above'} this app's supported_k8s_version ${range}${more}: ${atUpgrade(ctx, first)}${note}`;
       report({ message, range: loc.value, data: { bound: k, value: s[k], outside, window: versions, exact } });

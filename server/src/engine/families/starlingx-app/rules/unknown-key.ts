@@ -31,7 +31,7 @@ export const rule: Rule<AppContext> = {
         message: `unknown key "${e.name}": sysinv reads no such key in any release and ignores it, so it has no effect`
           + (hint === 'helm_repo' && last === 'repo' ? '; sysinv\'s docstring calls the Helm repository key "repo", but the code reads "helm_repo"' : hint ? `; did you mean "${hint}"?` : ''),
         range: e.keyRange,
-        fixes: hint ? [{ title: `Rename to ${hint}`, edits: [{ range: e.keyRange, newText: `${q}${hint}${q}` }] }] : [],
+        fixes: hint ? [{ title: `Rename to ${hint}`, edits: [{ range: e.keyRange, newText: `${q}${hint}${q}` }], destructive: true }] : [],
         data: { key: e.name, suggestion: hint ?? null },
       });
     }

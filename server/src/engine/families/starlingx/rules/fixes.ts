@@ -4,7 +4,7 @@ import type { FindingFix } from '../../../rules/types';
 /** A fix that replaces the kubernetes_version value, keeping the user's quoting. */
 export function setKubeVersion(kv: KubeVersionValue, version: string, title: string, preferred = false): FindingFix {
   const q = kv.quote;
-  return { title, preferred, edits: [{ range: kv.range, newText: `${q}${version}${q}` }] };
+  return { title, preferred, edits: [{ range: kv.range, newText: `${q}${version}${q}` }], destructive: false };
 }
 
 export function defaultFix(ctx: StarlingxContext, kv: KubeVersionValue, preferred = false) {

@@ -35,7 +35,7 @@ export const rule: Rule<StarlingxContext> = {
         report({
           message: `${where}: ${JSON.stringify(val)} is not accepted by StarlingX ${ctx.release.release}; allowed: ${allowed.map(String).join(', ')}`,
           range: p.range,
-          fixes: hint ? [{ title: `Change to ${hint}`, edits: [{ range: p.range, newText: `${q}${hint}${q}` }] }] : [],
+          fixes: hint ? [{ title: `Change to ${hint}`, edits: [{ range: p.range, newText: `${q}${hint}${q}` }], destructive: false }] : [],
           data: { allowed },
         });
       } else if (p.keyword === 'propertyNames' || nested) {

@@ -27,7 +27,7 @@ export const rule: Rule<StarlingxContext> = {
       report({
         message: `unknown key "${p.property}": no StarlingX release reads it, so Ansible ignores it${hint ? `; did you mean "${hint}"?` : ''}`,
         range: p.range,
-        fixes: hint ? [{ title: `Rename to ${hint}`, edits: [{ range: p.range, newText: `${q}${hint}${q}` }] }] : [],
+        fixes: hint ? [{ title: `Rename to ${hint}`, edits: [{ range: p.range, newText: `${q}${hint}${q}` }], destructive: true }] : [],
         data: { key: p.property, suggestion: hint },
       });
     }
