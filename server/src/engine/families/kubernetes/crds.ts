@@ -7,6 +7,7 @@ import { parseYaml, splitDocuments } from '../../parse/yaml';
 import { manifestObjects, type ManifestObject } from './index';
 import { fieldTable } from '../../kubernetes/fields';
 import { kubernetesApis } from '../../data';
+import { groupOf } from '../../kubernetes/api-version';
 import { readTgz } from '../helm/tar';
 
 /** A JSON schema node as a CRD writes it (openAPIV3Schema and below), read as plain data. */
@@ -169,7 +170,6 @@ export function mayBeCustomGroup(group: string): boolean {
   if (!group.includes('.')) return false;
   if (!builtinGroups) {
     builtinGroups = new Set<string>();
-    const groupOf = (a: string) => (a.includes('/') ? a.slice(0, a.lastIndexOf('/')) : '');
     for (const k of Object.keys(fieldTable().kinds)) builtinGroups.add(groupOf(k.split(' ')[0]));
     for (const r of kubernetesApis().apis) if ((r as { readBy?: string }).readBy) builtinGroups.add(groupOf(r.apiVersion));
   }

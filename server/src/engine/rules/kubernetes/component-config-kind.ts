@@ -2,13 +2,13 @@ import type { Rule, FindingFix } from '../types';
 import type { KubernetesContext } from '../../families/kubernetes';
 import { componentFieldTable, componentReader } from '../../kubernetes/fields';
 import { findRow } from '../../kubernetes/lifecycle';
+import { groupOf } from '../../kubernetes/api-version';
 import { minorNumber } from '../../kubernetes/fields';
 import { YamlEditor } from '../../parse/yaml-edit';
 import { formatList } from '../../versions';
 
 interface KindIndex { groups: Set<string>; byKind: Map<string, Array<{ apiVersion: string; runs: [number, number][] }>> }
 let index: KindIndex | undefined;
-const groupOf = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
 
 /** The component configuration groups, and per kind name the apiVersions the component table has it under. */
 function kindIndex(): KindIndex {
