@@ -201,6 +201,9 @@ export function withOpenapi(rows: ApiRow[], openapi: Readonly<Record<string, Ope
 }
 const memo = new WeakMap<ApiRow[], Map<string, { docs: OpenapiDoc[]; rows: ApiRow[] }>>();
 
+/** Whether a document speaks for an apiVersion: a whole cluster's always, a v3 document set for the group-versions it covers. */
+export const speaksFor = (doc: OpenapiDoc, apiVersion: string): boolean => !doc.covers || doc.covers.includes(apiVersion);
+
 function applyOpenapi(rows: ApiRow[], openapi: Readonly<Record<string, OpenapiMinor>>): ApiRow[] {
   const minors = Object.keys(openapi).sort(compareMinor);
   const served = new Map(minors.map((m) => [m, new Set(openapi[m].doc.gvks)]));
@@ -212,6 +215,8 @@ function applyOpenapi(rows: ApiRow[], openapi: Readonly<Record<string, OpenapiMi
     const at: Record<string, boolean> = {};
     let removed = r.removed;
     for (const m of minors) {
+      // A document of some group-versions (OpenAPI v3) says nothing about the others: the data answers there.
+      if (!speaksFor(openapi[m].doc, r.apiVersion)) continue;
       at[m] = served.get(m)!.has(id);
       const introduced = r.introduced == null || r.introduced === '' || compareMinor(m, r.introduced) >= 0;
       if (!at[m] && introduced && (removed == null || removed === '' || compareMinor(m, removed) < 0)) removed = m;
@@ -219,7 +224,9 @@ function applyOpenapi(rows: ApiRow[], openapi: Readonly<Record<string, OpenapiMi
       // the document's word; a removal after it is not known.
       else if (at[m] && removed != null && removed !== '' && compareMinor(m, removed) >= 0) removed = null;
     }
-    return { ...r, removed, servedAt: at, sources: [...(r.sources ?? []), ...minors.map((m) => `${openapi[m].file} (OpenAPI document for ${m}, ${openapi[m].origin})`)] };
+    const judged = minors.filter((m) => m in at);
+    if (!judged.length) return r;
+    return { ...r, removed, servedAt: at, sources: [...(r.sources ?? []), ...judged.map((m) => `${openapi[m].file} (OpenAPI document for ${m}, ${openapi[m].origin})`)] };
   });
   for (const m of minors) {
     for (const id of served.get(m)!) {
@@ -228,7 +235,7 @@ function applyOpenapi(rows: ApiRow[], openapi: Readonly<Record<string, OpenapiMi
       if (!groups.has(groupOf(apiVersion))) continue;
       known.add(id);
       const at: Record<string, boolean> = {};
-      for (const n of minors) at[n] = served.get(n)!.has(id);
+      for (const n of minors) if (speaksFor(openapi[n].doc, apiVersion)) at[n] = served.get(n)!.has(id);
       out.push({ apiVersion, kind, introduced: m, deprecated: null, removed: null, replacementAvailable: null, servedAt: at, sources: [`${openapi[m].file} (OpenAPI document for ${m}, ${openapi[m].origin})`] });
     }
   }

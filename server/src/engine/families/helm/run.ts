@@ -4,6 +4,21 @@
 // (object, so per FileAccess stamp) and window.
 import { parseYaml } from '../../parse/yaml';
 import { capabilitiesAt } from '../../kubernetes/served';
+import type { OpenapiDoc, OpenapiMinor } from '../../kubernetes/openapi';
+
+// The documents of a run, as part of its cache key: one id per document read (a re-read document is a new run).
+const docIds = new WeakMap<OpenapiDoc, number>();
+let nextDocId = 0;
+const openapiKey = (openapi?: Readonly<Record<string, OpenapiMinor>>): string => {
+  if (!openapi) return '';
+  const ids = Object.keys(openapi).sort().map((m) => {
+    const d = openapi[m].doc;
+    let id = docIds.get(d);
+    if (id === undefined) docIds.set(d, (id = ++nextDocId));
+    return `${m}=${id}`;
+  });
+  return ids.length ? `|openapi ${ids.join(',')}` : '';
+};
 import { parseTemplate, renderTemplate, actionsOf, type ParsedTemplate, type Rendered } from './template';
 import { Unk } from './template/values';
 import { loadChart, allCharts, valuesOf, chartObject, enabledOf, RELEASE, type Chart, type ChartTemplate } from './chart';
@@ -93,8 +108,8 @@ function notRenderedWhy(t: ChartTemplate, c: Chart): string | undefined {
   return undefined;
 }
 
-export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender[]): ChartRun {
-  const key = minors.join(',') + (helmRenders ? `|helm${renderIds.get(helmRenders) ?? (renderIds.set(helmRenders, ++nextRenderId), nextRenderId)}` : '');
+export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender[], openapi?: Readonly<Record<string, OpenapiMinor>>): ChartRun {
+  const key = minors.join(',') + openapiKey(openapi) + (helmRenders ? `|helm${renderIds.get(helmRenders) ?? (renderIds.set(helmRenders, ++nextRenderId), nextRenderId)}` : '');
   let m = runs.get(top);
   if (!m) runs.set(top, (m = new Map()));
   const hit = m.get(key);
@@ -128,7 +143,7 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
           const yamls = new Map<string, ReturnType<typeof parseYaml>>();
           const yamlOf = (text: string) => { let y = yamls.get(text); if (!y) yamls.set(text, (y = parseYaml(text))); return y; };
           for (const step of minors) {
-            const rendered = renderTemplate(p, { values, chart, release: RELEASE, capabilities: capabilitiesAt(step), templates: parsed, topChartName: top.name });
+            const rendered = renderTemplate(p, { values, chart, release: RELEASE, capabilities: capabilitiesAt(step, openapi?.[step]?.doc), templates: parsed, topChartName: top.name });
             for (const b of rendered.branches) allBranches.push({ step, ...b });
             steps.push(emissionsOf(p, step, rendered, helmRenders, defines, !!c.alone, yamlOf));
           }
