@@ -9,6 +9,7 @@ import { windowPastDataOf } from '../../config';
 import { runRule, reportSyntax } from '../core';
 import { KubernetesContext, manifestObjects, isManifestValue, isManifestLike, lifecycleRows } from './index';
 import { withOpenapi } from '../../kubernetes/openapi';
+import { fieldTableWith } from '../../kubernetes/fields';
 import { mayHoldCrd } from './crds';
 import { k8sComplete, k8sHover } from './language';
 import { parseImage, componentOf, kubeMinorOfTag } from '../../kubernetes/components';
@@ -231,7 +232,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     stage('parse', () => reportSyntax(read, bareHint(read, scan.bare, emit), numbered));
     const context = (objects: ReturnType<typeof manifestObjects>) => {
       const rows = withOpenapi(lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin), config.kubernetesOpenapi);
-      return new KubernetesContext(read, objects, config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux);
+      return new KubernetesContext(read, objects, config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux, fieldTableWith(config.kubernetesOpenapi));
     };
     runRule(documentNotCheckedRule, { yaml: read, numbered: !!numbered || read.docs.length > 1, firstDocument: numbered?.firstDocument ?? 0, objectElsewhere }, emit, faults);
     const k8s = stage('context', () => context(manifestObjects(read)));

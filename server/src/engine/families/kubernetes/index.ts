@@ -10,7 +10,7 @@ import { parseImage, componentOf, type ImageRef, type Component } from '../../ku
 import { memoIn, weakMemoIn } from '../../memo';
 import type { FluxWindow } from '../../starlingx-app/data';
 import { crdsForFile, groupVersion, mayBeCustomGroup, isCrdObject, type CrdFacts, type CrdDef, type CrdVersion, type CustomResourceUse } from './crds';
-import { rootNode, fieldEntries, type FieldEntry, type FieldNode } from '../../kubernetes/fields';
+import { rootNode, fieldEntries, fieldTable, type FieldEntry, type FieldNode, type FieldTable } from '../../kubernetes/fields';
 
 export interface ManifestObject {
   doc: YamlDoc;
@@ -115,6 +115,8 @@ export class KubernetesContext {
     readonly components: Record<string, ComponentVersionSetting> = {},
     /** The Flux of the StarlingX releases on the path: Flux rows are checked there (k8s/flux-*), not at one version. */
     readonly flux?: FluxWindow,
+    /** The field table the field rules judge from: the shipped one, with the user's OpenAPI documents (fieldTableWith). */
+    readonly fields: FieldTable = fieldTable(),
   ) {}
 
   /** The CRD facts of this file: its own CRDs first, then the workspace's (read from the neighbours only when asked). */
@@ -171,7 +173,7 @@ export class KubernetesContext {
     const walks = (this.fieldWalks ??= new Map());
     let w = walks.get(o);
     if (w === undefined) {
-      const root = rootNode(o.apiVersion, o.kind);
+      const root = rootNode(o.apiVersion, o.kind, this.fields);
       w = root ? { root, entries: fieldEntries(o.value, root, o.at) } : null;
       walks.set(o, w);
     }
