@@ -350,3 +350,46 @@ test('Helm\'s .Capabilities.APIVersions at a minor with a document answers from 
   assert.ok(withDoc.some((m) => new RegExp(`at ${next.replace('.', '\\.')} this template emits batch/v1beta1 CronJob`).test(m.message)), JSON.stringify(withDoc.map((m) => m.message)));
   assert.ok(!withDoc.some((m) => new RegExp(`at ${next.replace('.', '\\.')} this template emits batch/v1 CronJob`).test(m.message)));
 });
+
+test('editor setting skewguard.kubernetes.openapi: a workspace value is read only inside the workspace, a user-level one anywhere; the findings are lsp-lint\'s', async (t) => {
+  const { withLspClient, uriOf } = await import('./helpers/lsp-client.mjs');
+  const outside = workspace(t, { 'next.json': JSON.stringify(nextCut()) });
+  const outsideDoc = path.join(outside, 'next.json');
+  const files = { 'm.yaml': FIELDS, 'cluster/next.json': JSON.stringify(nextCut()) };
+  const window = `${prevLast}..${next}`;
+  const immutableDropped = (p) => p.diagnostics.some((d) => d.code === 'k8s/field-not-served' && d.range.start.line === 4);
+  const fieldsNotChecked = (p) => p.diagnostics.some((d) => d.code === 'k8s/fields-not-checked');
+  const settingsProblems = (client) => client.notifications.filter((n) => n.method === 'skewguard/settingsProblems').flatMap((n) => n.params.problems);
+  // 1. A workspace value pointing outside the workspace: not read, said as an invalid setting; the step stays unchecked.
+  await withLspClient(files, async (client, dir) => {
+    const uri = uriOf(path.join(dir, 'm.yaml'));
+    await client.open(uri, files['m.yaml']);
+    const p = await client.waitFor(uri, (x) => fieldsNotChecked(x) && !immutableDropped(x));
+    assert.ok(!immutableDropped(p));
+    const deadline = Date.now() + 10000;
+    while (!settingsProblems(client).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const sp = settingsProblems(client);
+    assert.equal(sp.length, 1, JSON.stringify(sp));
+    assert.equal(sp[0].setting, `skewguard.kubernetes.openapi.${next}`);
+    assert.match(sp[0].message, /is outside the workspace: not read \(a workspace setting: read only inside the workspace\)/);
+  }, { settings: { skewguard: { debounceMs: 0, kubernetes: { window, openapi: { [next]: outsideDoc } } } } });
+  // 2. The same value set at the user level (the VS Code client says so in userLevel): read.
+  await withLspClient(files, async (client, dir) => {
+    const uri = uriOf(path.join(dir, 'm.yaml'));
+    await client.open(uri, files['m.yaml']);
+    const p = await client.waitFor(uri, immutableDropped);
+    assert.ok(!fieldsNotChecked(p), JSON.stringify(p.diagnostics.map((d) => d.message)));
+  }, { settings: { skewguard: { debounceMs: 0, kubernetes: { window, openapi: { [next]: outsideDoc } }, userLevel: { 'kubernetes.openapi': [next] } } } });
+  // 3. A workspace value inside the workspace (relative to the folder): read; the same findings as lsp-lint given the document.
+  await withLspClient(files, async (client, dir) => {
+    const uri = uriOf(path.join(dir, 'm.yaml'));
+    await client.open(uri, files['m.yaml']);
+    const p = await client.waitFor(uri, immutableDropped);
+    const cli = messages(lint(dir, ['--format', 'json', '--kubernetes-window', window, '--kubernetes-openapi', `${next}=cluster/next.json`, 'm.yaml']));
+    const norm = (s) => s.replace(/judged from \S+ \(OpenAPI document for ([\d.]+), from [^)]*\)/g, 'judged from the document for $1');
+    const editor = p.diagnostics.map((d) => `${d.code} ${d.range.start.line + 1}:${d.range.start.character + 1} ${norm(d.message)}`).sort();
+    const batch = cli.map((m) => `${m.ruleId} ${m.line}:${m.column} ${norm(m.message)}`).sort();
+    assert.deepEqual(editor, batch);
+    assert.ok(editor.some((l) => l.startsWith('k8s/unknown-field 14:3')));
+  }, { settings: { skewguard: { debounceMs: 0, kubernetes: { window, openapi: { [next]: 'cluster/next.json' } } } } });
+});

@@ -13,7 +13,7 @@ import { setFlagsFromString } from 'node:v8';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { analyze, type AnalyzeResult } from '../engine/analyze';
 import { setParseCacheBudget } from '../engine/parse/yaml';
-import { resolveConfig, describeResolved, checkCliOverrides, type ResolvedConfig, type LoadedConfig } from '../engine/config';
+import { resolveConfig, describeResolved, checkCliOverrides, type ResolvedConfig, type LoadedConfig, type Overrides } from '../engine/config';
 import { hover, complete } from '../engine/language';
 import { familyById } from '../engine/families/registry';
 import type { Diagnostic, Severity, TextEdit } from '../engine/types';
@@ -116,7 +116,8 @@ const docSettings = new Map<string, Settings>();
 let staleDataReported = false;
 let settingsReporter: SettingsReporter | undefined;
 /** Settings arrived or changed: say which of them are invalid (they are left out, as in .skewguard.yaml). */
-const settingsReceived = () => settingsReporter?.report([settings, ...docSettings.values()]);
+const settingsReceived = () => settingsReporter?.report([settings, ...docSettings.values()],
+  [...(ws?.settingsOpenapiProblems ?? new Map<string, string>())].map(([minor, message]) => ({ setting: `skewguard.kubernetes.openapi.${minor}`, message })));
 // Read once: each process.env read is a call into the C++ environment (once per checked file adds up in lsp-lint).
 const TODAY_ENV = process.env.SKEWGUARD_TODAY;
 const today = () => (TODAY_ENV ? new Date(TODAY_ENV) : new Date());
@@ -173,6 +174,7 @@ connection.onInitialize((params: InitializeParams) => {
   checkedRoots = new CheckedRoots(() => ws.roots, (init.cli?.extraRoots ?? []).filter((r) => typeof r === 'string'));
   files.inside = (p) => checkedRoots.inside(p);
   ws.crds.inside = (p) => checkedRoots.inside(p);
+  ws.onSettingsProblem = () => settingsReceived();
   // The CRD index leaves out what the ignore: lists leave out (as the editor and lsp-lint do), unless lsp-lint --no-ignore.
   if (!init.cli?.noIgnore) ws.ignoredForCrds = (f) => !!ignoredFile(ws, f, configFor(f).config);
   helm = new HelmService({
@@ -381,10 +383,20 @@ function configFor(file: string, uri?: string): { config: ResolvedConfig; loaded
   // which spares resolving it again for each of thousands of files (and gives later caches one config to key on).
   const byConfig = weakMemoIn(resolvedCache, loaded ?? NO_CONFIG, () => new WeakMap<object, WeakMap<object, ResolvedConfig>>());
   const bySettings = weakMemoIn(byConfig, s, () => new WeakMap<object, ResolvedConfig>());
-  const config = weakMemoIn(bySettings, facts, () => resolveConfig({ cli: init.cli, config: loaded, settings: normalizeSettings(s, ruleIds).overrides, workspace: facts }));
+  const config = weakMemoIn(bySettings, facts, () => resolveConfig({ cli: init.cli, config: loaded, settings: withSettingsOpenapi(file, s, normalizeSettings(s, ruleIds).overrides), workspace: facts }));
   return { config, loaded };
 }
 const NO_CONFIG = {};
+
+/** skewguard.kubernetes.openapi: the documents read (workspace.ts settingsOpenapi), for the settings' overrides. */
+function withSettingsOpenapi(file: string, s: Settings, o: Overrides): Overrides {
+  if (!o.kubernetesOpenapi || !Object.keys(o.kubernetesOpenapi).length) return o;
+  // The VS Code client says which minors are set at the user level (userLevel, from inspect()); every other client's
+  // value is taken as the workspace's (the safe reading: inside the workspace only).
+  const lv = (s as { userLevel?: { 'kubernetes.openapi'?: unknown } }).userLevel?.['kubernetes.openapi'];
+  const user = Array.isArray(lv) ? lv.filter((m): m is string => typeof m === 'string') : [];
+  return { ...o, kubernetesOpenapiDocs: ws.settingsOpenapi(file, o.kubernetesOpenapi, user) };
+}
 
 /**
  * Whether the document's last analysis is of this version with a configuration equal to the one it would get now:
