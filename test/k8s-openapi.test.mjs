@@ -257,6 +257,14 @@ test('fields at a minor with a document come from its definitions: field-not-ser
   assert.match(cfg.kubernetes.knowledge[next], /the kinds it serves and their fields$/);
 });
 
+test('a component configuration file keeps its own table at a minor with a document (no API the document serves)', (t) => {
+  const dir = workspace(t, { 'doc.json': JSON.stringify(cut()), 'kubelet.yaml': 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nfailSwapOnn: false\nfailSwapOn: [true]\n' });
+  const ms = messages(lint(dir, ['--format', 'json', '--kubernetes-window', last, '--kubernetes-openapi', `${last}=doc.json`, 'kubelet.yaml']));
+  assert.deepEqual(ms.filter((m) => m.ruleId === 'k8s/unknown-field').map((m) => [m.line, m.data.suggestions]), [[3, ['failSwapOn']]], JSON.stringify(ms));
+  // Judged at the document's minor from the component table: the wrong type is found there.
+  assert.deepEqual(ms.filter((m) => m.ruleId === 'k8s/field-type').map((m) => m.line), [4], JSON.stringify(ms));
+});
+
 test('a minor between the data and a document has no field source: said by fields-not-checked, not judged', (t) => {
   const after = `1.${Number(next.split('.')[1]) + 1}`;
   const dir = workspace(t, { 'after.json': JSON.stringify(nextCut()), 'm.yaml': FIELDS });

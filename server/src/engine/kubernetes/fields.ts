@@ -116,7 +116,8 @@ function overlay(base: FieldTable, docs: ReadonlyArray<{ m: number; d: OpenapiMi
   // The shipped table's kinds, without the documents' minors (a v3 document set's only for the group-versions it covers).
   for (const [k, iv] of Object.entries(base.kinds)) {
     const apiVersion = k.slice(0, k.indexOf(' '));
-    const at = new Set(docs.filter((x) => speaksFor(x.d.doc, apiVersion)).map((x) => x.m));
+    // A component configuration file's kind (kubelet, kubeadm …) is no API the document serves: its own table stays.
+    const at = isComponentKind(apiVersion, k.slice(k.indexOf(' ') + 1)) ? new Set<number>() : new Set(docs.filter((x) => speaksFor(x.d.doc, apiVersion)).map((x) => x.m));
     if (!at.size) { kinds[k] = iv; continue; }
     const out: Interval[] = [];
     for (const [model, a, b] of iv) {
