@@ -6,7 +6,8 @@ import type { Family, SeveritySetting } from '../engine/types';
 /** The `skewguard` section of the editor settings. */
 export interface Settings {
   starlingx?: { release?: string; upgradeFrom?: string };
-  kubernetes?: { window?: string };
+  /** openapi: the cluster's OpenAPI document (or v3 folder) per minor; a workspace value is read only inside the workspace. */
+  kubernetes?: { window?: string; openapi?: Record<string, string> };
   kata?: { window?: string; flavour?: string };
   containerd?: { window?: string };
   rules?: Record<string, SeveritySetting>;
