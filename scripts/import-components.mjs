@@ -26,12 +26,13 @@
 //  * where the material is silent the lists stay empty and `upstreamMatrix` says so.
 // Output is deterministic (fixed order, 2-space JSON, trailing newline). Sanity checks throw.
 import fs from 'node:fs';
+import { referenceOf } from './lib/reference.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { normalizeKubernetesVersion, compareMinor as cmpMinor, minorsBetween as minorsFromTo } from './lib/kubernetes-version.mjs';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const refDir = path.resolve(process.argv[2] ?? path.join(repoRoot, '..', 'shared', 'reference', 'kubernetes'));
+const refDir = path.resolve(process.argv[2] ?? referenceOf('kubernetes'));
 const stxDir = path.resolve(process.argv[3] ?? path.join(refDir, '..', 'starlingx'));
 const outComponents = path.join(repoRoot, 'data', 'kubernetes', 'components.json');
 const outSkew = path.join(repoRoot, 'data', 'kubernetes', 'skew-policy.json');

@@ -10,11 +10,12 @@
 // VERIFIED below, each with where; the rest is the reference material's, as its SOURCES.md says.
 // Output is deterministic (fixed order, 2-space JSON, trailing newline). Sanity checks throw.
 import fs from 'node:fs';
+import { referenceOf } from './lib/reference.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const refDir = process.env.CONTAINERD_REF ?? path.join(repoRoot, '..', 'shared', 'reference', 'containerd');
+const refDir = referenceOf('containerd');
 const ref = (f) => JSON.parse(fs.readFileSync(path.join(fs.existsSync(refDir) ? refDir : '/work/shared/reference/containerd', f), 'utf8'));
 const keysRef = ref('config-keys.json');
 const support = ref('kubernetes-support.json');
@@ -153,13 +154,7 @@ if (!releases.find((r) => r.minor === '1.7').configVersions.includes(2) || relea
 if (releases.find((r) => r.minor === '2.3').currentConfigVersion !== 4) throw new Error('2.3 writes version 4');
 if (!keys.find((k) => k.path === 'plugins."io.containerd.grpc.v1.cri".systemd_cgroup')) throw new Error('systemd_cgroup missing');
 const text = JSON.stringify(out, null, 2) + '\n';
-if (process.argv.includes('--check')) {
-  // Freshness (test/containerd-removals.test.mjs): the shipped file is what this script writes from the reference.
-  const now = fs.existsSync(outFile) ? fs.readFileSync(outFile, 'utf8') : '';
-  if (now !== text) { console.error(`${path.relative(repoRoot, outFile)} differs from what scripts/import-containerd.mjs writes`); process.exit(1); }
-  console.log(`${path.relative(repoRoot, outFile)} is fresh`);
-  process.exit(0);
-}
+// Freshness is checked once for every table: npm run gen:data -- --check (test/data-fresh.test.mjs).
 fs.mkdirSync(path.dirname(outFile), { recursive: true });
 fs.writeFileSync(outFile, text);
 console.log(`wrote ${path.relative(repoRoot, outFile)}: ${keys.length} keys; per minor: ${releases.map((r) => `${r.minor} ${keys.filter((k) => k.minors.includes(r.minor)).length}`).join(', ')}`);

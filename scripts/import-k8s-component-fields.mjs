@@ -14,14 +14,14 @@
 // by its kind and JSON path ("kubeadm.k8s.io/v1beta4 ClusterConfiguration.apiServer.extraArgs[]"); types are those of
 // fields.json (string, integer, number, boolean, int-or-string, object = free-form JSON, a model, []T, {}T).
 //   node scripts/import-k8s-component-fields.mjs          (writes the file)
-//   node scripts/import-k8s-component-fields.mjs --check  (exit 1 when the shipped file differs)
 // Deterministic output: fixed key order, one model per line (the layout fields.ts reads lazily).
 import fs from 'node:fs';
+import { referenceOf } from './lib/reference.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const refDir = process.env.K8S_REF ?? path.join(repoRoot, '..', 'shared', 'reference', 'kubernetes');
+const refDir = referenceOf('kubernetes');
 const REF_FILE = 'component-config-fields.json';
 const APIS_FILE = 'component-config-apis.json';
 export const OUT = path.join(repoRoot, 'data', 'kubernetes', 'fields', 'component-config.json');
@@ -162,14 +162,9 @@ if (isMain) {
   const ref = JSON.parse(fs.readFileSync(path.join(refDir, REF_FILE), 'utf8'));
   const apis = JSON.parse(fs.readFileSync(path.join(refDir, APIS_FILE), 'utf8'));
   const text = render(build(ref, apis));
-  if (process.argv.includes('--check')) {
-    const now = fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '';
-    if (now !== text) { console.error(`${path.relative(repoRoot, OUT)} differs from what ${path.basename(fileURLToPath(import.meta.url))} writes`); process.exit(1); }
-    console.log(`${path.relative(repoRoot, OUT)} is fresh`);
-  } else {
-    fs.mkdirSync(path.dirname(OUT), { recursive: true });
-    fs.writeFileSync(OUT, text);
-    const o = JSON.parse(text);
-    console.log(`wrote ${path.relative(repoRoot, OUT)}: ${o.counts.kinds} kinds, ${o.counts.paths} paths, ${o.counts.models} models`);
-  }
+  // Freshness is checked once for every table: npm run gen:data -- --check (test/data-fresh.test.mjs).
+  fs.mkdirSync(path.dirname(OUT), { recursive: true });
+  fs.writeFileSync(OUT, text);
+  const o = JSON.parse(text);
+  console.log(`wrote ${path.relative(repoRoot, OUT)}: ${o.counts.kinds} kinds, ${o.counts.paths} paths, ${o.counts.models} models`);
 }

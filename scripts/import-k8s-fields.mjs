@@ -9,6 +9,7 @@
 // a folder in the system temp dir) and reads them as text: no code of the packages is run (the attributeTypeMap
 // literals are parsed, the .d.ts files are read with the TypeScript parser).
 import fs from 'node:fs';
+import { referenceDir as refRoot } from './lib/reference.mjs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -23,7 +24,7 @@ const cache = process.argv[2] ?? path.join(os.tmpdir(), 'skewguard-k8s-fields');
 fs.mkdirSync(cache, { recursive: true });
 // The upstream OpenAPI documents (1.16, 1.35) and structured-merge-diff schemas (1.37) and the generated lifecycle,
 // read from the reference folder next to the repository (SOURCES.md there; SKEWGUARD_REFERENCE overrides it).
-const referenceDir = process.env.SKEWGUARD_REFERENCE ?? path.join(repoRoot, '..', 'shared', 'reference');
+const referenceDir = refRoot;
 const openapiDir = path.join(referenceDir, 'kubernetes', 'openapi');
 const lifecycle = JSON.parse(fs.readFileSync(path.join(referenceDir, 'kubernetes', 'prerelease-lifecycle.json'), 'utf8'));
 

@@ -12,11 +12,12 @@
 // facts come from shared/reference/kata/persist-format.md (read at 3.32.0). Nothing is fetched at run time; the
 // output is deterministic (2-space JSON, trailing newline).
 import fs from 'node:fs';
+import { referenceOf } from './lib/reference.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const refDir = path.resolve(process.argv[2] ?? path.join(repoRoot, '..', 'shared', 'reference', 'kata'));
+const refDir = path.resolve(process.argv[2] ?? referenceOf('kata'));
 const outFile = path.join(repoRoot, 'data', 'kata', 'flavour-switch.json');
 
 // Sanity check: the Go paths below are persist-format.md §1's; fail when that text is gone.

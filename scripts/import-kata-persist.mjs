@@ -31,12 +31,13 @@
 // Output is deterministic (fixed order, 2-space JSON, trailing newline).
 // gen:data after: import-kata.mjs
 import fs from 'node:fs';
+import { referenceOf } from './lib/reference.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const refDir = path.resolve(process.argv[2] ?? path.join(repoRoot, '..', 'shared', 'reference', 'kata'));
+const refDir = path.resolve(process.argv[2] ?? referenceOf('kata'));
 const outFile = path.join(repoRoot, 'data', 'kata', 'persist.json');
 const fixturesDir = path.join(repoRoot, 'test', 'fixtures', 'kata', 'persist-examples');
 

@@ -26,6 +26,7 @@
 // Output is deterministic (fixed order, 2-space JSON, trailing newline). Sanity checks throw, so
 // a changed reference fails loudly instead of producing different facts silently.
 import fs from 'node:fs';
+import { referenceOf } from './lib/reference.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import semver from 'semver';
@@ -34,7 +35,7 @@ import { parseTOML, getStaticTOMLValue } from 'toml-eslint-parser';
 import { applyRuntimeRs, migrationGuide, RS_KEYS, GUIDE } from './lib/kata-runtime-rs.mjs';
 import { stripComments } from './strip-fixture-comments.mjs';
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const refDir = path.resolve(process.argv[2] ?? path.join(repoRoot, '..', 'shared', 'reference', 'kata'));
+const refDir = path.resolve(process.argv[2] ?? referenceOf('kata'));
 const outFile = path.join(repoRoot, 'data', 'kata', 'config.json');
 const fixturesDir = path.join(repoRoot, 'test', 'fixtures', 'kata', 'config-rendered');
 

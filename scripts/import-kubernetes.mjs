@@ -23,6 +23,7 @@
 // Output is deterministic (fixed order, 2-space JSON, trailing newline). Sanity checks throw.
 // gen:data after: import-k8s-fields.mjs
 import fs from 'node:fs';
+import { referenceOf } from './lib/reference.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
@@ -33,7 +34,7 @@ import { componentConfigRows } from './lib/component-config-rows.mjs';
 import { applyPrerelease } from './lib/prerelease-rows.mjs';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const refDir = path.resolve(process.argv[2] ?? path.join(repoRoot, '..', 'shared', 'reference', 'kubernetes'));
+const refDir = path.resolve(process.argv[2] ?? referenceOf('kubernetes'));
 const outFile = path.join(repoRoot, 'data', 'kubernetes', 'api-lifecycle.json');
 
 // ---------------------------------------------------------------------------------------------

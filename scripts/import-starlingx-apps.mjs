@@ -12,11 +12,12 @@
 // What was checked again upstream through the search tool's code corpus (and what could not be) is in VERIFIED.
 // Output is deterministic: fixed order, 2-space JSON, trailing newline. Sanity checks throw.
 import fs from 'node:fs';
+import { referenceOf } from './lib/reference.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const refDir = path.resolve(process.argv[2] ?? path.join(repoRoot, '..', 'shared', 'reference', 'starlingx'));
+const refDir = path.resolve(process.argv[2] ?? referenceOf('starlingx'));
 const outFile = path.join(repoRoot, 'data', 'starlingx', 'app-metadata.json');
 
 function fail(msg) { throw new Error(`import-starlingx-apps: ${msg}`); }

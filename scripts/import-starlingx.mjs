@@ -8,6 +8,7 @@
 // Anything silent or contradictory in the material is written into `notes` / `note` fields
 // instead of being guessed. Sanity checks throw, so a changed reference fails loudly.
 import fs from 'node:fs';
+import { referenceOf } from './lib/reference.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
@@ -15,7 +16,7 @@ import { normalizeKubernetesVersion } from './lib/kubernetes-version.mjs';
 import { releaseRanges as sharedReleaseRanges } from './schemas/common.mjs';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const refDir = path.resolve(process.argv[2] ?? path.join(repoRoot, '..', 'shared', 'reference', 'starlingx'));
+const refDir = path.resolve(process.argv[2] ?? referenceOf('starlingx'));
 const outDir = path.join(repoRoot, 'data', 'starlingx');
 
 const PLAYBOOKS_REPO = 'starlingx/ansible-playbooks';

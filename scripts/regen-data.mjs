@@ -14,6 +14,7 @@
 // whose output it reads: import-kubernetes reads data/kubernetes/fields/fields.json); the rest alphabetically. Every
 // script runs with a time limit (SKEWGUARD_REGEN_TIMEOUT_MS, default 10 minutes), its output kept for the report.
 import fs from 'node:fs';
+import { referenceDir } from './lib/reference.mjs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -21,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = new Set(process.argv.slice(2));
-const reference = path.resolve(process.env.SKEWGUARD_REFERENCE ?? path.join(repoRoot, '..', 'shared', 'reference'));
+const reference = referenceDir;
 const timeout = Number(process.env.SKEWGUARD_REGEN_TIMEOUT_MS ?? 600_000);
 /** What the importers write: data/ and the upstream fixtures some of them copy (kata). Compared in --check. */
 const OUTPUTS = ['data', path.join('test', 'fixtures')];

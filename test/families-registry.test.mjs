@@ -58,6 +58,7 @@ const ALLOWED = [
   { file: 'server/src/server/helm-render.ts', line: /from '\.\.\/engine\/families\/(kubernetes\/data\/served|helm-chart\/template\/semver|helm-chart\/rendered)';$/ },
   { file: 'server/src/server/kata-chain.ts', line: /from '\.\.\/engine\/families\/kata-config\/data\/chain';$/ },
   { file: 'server/src/server/workspace.ts', line: /^import type \{ KataChainFacts \} from '\.\.\/engine\/families\/kata-config\/data\/chain';$/ },
+  { file: 'server/src/server/workspace.ts', line: /^import type \{ OpenapiDoc \} from '\.\.\/engine\/families\/kubernetes\/data\/openapi';$/ },
   { file: 'server/src/server/openapi-docs.ts', line: /from '\.\.\/engine\/families\/kubernetes\/data\/openapi';$/ },
   { file: 'server/src/web/helm-render.ts', line: /^import type \{ ChartRender \} from '\.\.\/engine\/families\/helm-chart\/rendered';$/ },
   { file: 'server/src/web/shims/misc.ts', line: /^import \{ NotEvaluated \} from '\.\.\/\.\.\/engine\/families\/helm-chart\/template\/fmt';$/ },

@@ -54,7 +54,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // The client shows invalid settings itself (a warning and the status bar), so the server sends no showMessage.
     // The server never runs Helm in Restricted Mode; it is told when the user trusts the workspace.
     initializationOptions: { showSettingsProblems: false, workspaceTrusted: vscode.workspace.isTrusted, clientCommands: [SHOW_DOCS] } satisfies InitializationOptions,
-    middleware: { ...docsMiddleware },
+    middleware: { ...docsMiddleware, workspace: { configuration: withUserLevel } },
     // A server that dies is restarted a bounded number of times, and the user is told why it died.
     errorHandler: restarts,
     stdioOptions: {
@@ -101,3 +101,22 @@ async function warnAboutSettings(problems: SettingsProblem[]): Promise<void> {
 export async function deactivate(): Promise<void> {
   await client?.stop();
 }
+
+/**
+ * workspace/configuration answers for the skewguard section, with `userLevel`: the minors of skewguard.kubernetes.openapi
+ * set at the user level and not overridden by the workspace or folder (inspect()). The server reads a workspace
+ * value's documents only inside the workspace: that value comes from the repository (.vscode/settings.json).
+ */
+const withUserLevel: NonNullable<NonNullable<LanguageClientOptions['middleware']>['workspace']>['configuration'] = async (params, token, next) => {
+  const result = await next(params, token);
+  if (!Array.isArray(result)) return result;
+  return result.map((r, i) => {
+    const item = params.items[i];
+    if (item?.section !== 'skewguard' || !r || typeof r !== 'object') return r;
+    const scope = item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined;
+    const seen = vscode.workspace.getConfiguration('skewguard', scope).inspect<Record<string, string>>('kubernetes.openapi');
+    const repo = { ...(seen?.workspaceValue ?? {}), ...(seen?.workspaceFolderValue ?? {}) };
+    const user = Object.keys(seen?.globalValue ?? {}).filter((m) => !(m in repo));
+    return { ...r, userLevel: { 'kubernetes.openapi': user } };
+  });
+};

@@ -63,8 +63,9 @@ export const configSchema = {
         openapi: {
           type: 'object',
           description: 'Your cluster\'s own OpenAPI document per Kubernetes minor, e.g. { "1.38": "openapi-1.38.json" } (relative to this file, '
-            + 'inside the workspace): the output of `kubectl get --raw /openapi/v2`. That minor is judged from the document (the kinds it '
-            + 'serves), even past the shipped data.',
+            + 'inside the workspace): the output of `kubectl get --raw /openapi/v2`, or a folder of OpenAPI v3 documents (one per '
+            + 'group-version: `kubectl get --raw /openapi/v3/apis/<group>/<version>`). That minor is judged from the document (the kinds '
+            + 'it serves and their fields; a v3 document only for the group-versions it covers), even past the shipped data.',
           propertyNames: { pattern: '^\\d+\\.\\d+$' },
           additionalProperties: { type: 'string', minLength: 1 },
         },

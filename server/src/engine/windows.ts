@@ -51,7 +51,7 @@ export function knowledgeOf(c: ResolvedConfig): Record<string, string> {
   const docs = c.kubernetesOpenapi ?? {};
   for (const m of [...new Set([...c.kubernetes.minors, ...Object.keys(docs)])].sort(compareVersions)) {
     const d = docs[m];
-    out[m] = d ? `openapi file ${d.file} (${d.origin}): the kinds it serves; fields ${compareVersions(m, knownUpTo) > 0 ? 'not checked' : 'from the shipped data'}`
+    out[m] = d ? `openapi file ${d.file} (${d.origin}): the kinds it serves and their fields${d.doc.covers ? ` (for ${d.doc.covers.join(', ')}; the other group-versions from the shipped data)` : ''}`
       : compareVersions(m, knownUpTo) > 0 ? `not known: past the shipped data (it knows Kubernetes up to ${knownUpTo})`
         : `shipped data (data/kubernetes/api-lifecycle.json as of ${data.asOf}, data/kubernetes/fields/fields.json)`;
   }
@@ -63,7 +63,8 @@ export function windowPastDataOf(minors: string[], openapi?: Readonly<Record<str
   const data = kubernetesApis();
   const knownUpTo = data.minors[data.minors.length - 1];
   const newer = (a: string, b: string) => compareVersions(a, b) > 0;
-  const steps = minors.filter((m) => newer(m, knownUpTo) && !openapi?.[m]);
+  // A document of some group-versions only (a v3 document set) does not vouch for the step.
+  const steps = minors.filter((m) => newer(m, knownUpTo) && !(openapi?.[m] && !(openapi[m] as { doc?: { covers?: unknown } }).doc?.covers));
   if (!steps.length) return undefined;
   const announced = [...new Set(data.apis
     .filter((r) => (r.component ?? 'k8s') === 'k8s' && r.removed && steps.includes(r.removed))

@@ -30,7 +30,7 @@ import { SettingsReporter } from './settingsReport';
 import { CheckedRoots } from './checked-roots';
 import { WorkspaceState } from './workspace';
 import { HelmService } from './helm-render';
-import { configFor } from './config-for';
+import { configFor, settingsReceived } from './config-for';
 import { limiter, guarded } from './publishing';
 import { validateStages, current } from './diagnostics';
 import { publishedClosed } from './recheck';
@@ -79,6 +79,7 @@ connection.onInitialize((params: InitializeParams) => {
   set.checkedRoots(new CheckedRoots(() => ws.roots, (init.cli?.extraRoots ?? []).filter((r) => typeof r === 'string')));
   files.inside = (p) => checkedRoots.inside(p);
   ws.crds.inside = (p) => checkedRoots.inside(p);
+  ws.onSettingsProblem = () => settingsReceived();
   // The CRD index leaves out what the ignore: lists leave out (as the editor and lsp-lint do), unless lsp-lint --no-ignore.
   if (!init.cli?.noIgnore) ws.ignoredForCrds = (f) => !!ignoredFile(ws, f, configFor(f).config);
   const helm = new HelmService({

@@ -11,9 +11,10 @@ export class SettingsReporter {
   constructor(private connection: Connection, private showMessages: boolean) {}
 
   /** All settings objects in use (workspace-wide and per document): reports their problems if they changed. */
-  report(all: unknown[]): void {
+  report(all: unknown[], extra: readonly SettingsProblem[] = []): void {
     const seen = new Map<string, SettingsProblem>();
     for (const s of all) for (const p of normalizeSettings(s, ruleIds).problems) seen.set(`${p.setting}\u0000${p.message}`, p);
+    for (const p of extra) seen.set(`${p.setting}\u0000${p.message}`, p);
     const problems = [...seen.values()];
     const key = problemsKey(problems);
     if (key === this.lastKey) return;

@@ -12,6 +12,7 @@ import { MAX_FILE_BYTES } from '../shared/limits';
 import { readFileUpTo, readTextUpTo } from '../shared/bounded-read';
 import { CrdIndex } from './crd-index';
 import { readOpenapiFile } from './openapi-docs';
+import type { OpenapiDoc } from '../engine/families/kubernetes/data/openapi';
 import { walkFolders, unreadableNote } from './walk';
 import { walkKataChain } from './kata-chain';
 import type { KataChainFacts } from '../engine/families/kata-config/data/chain';
@@ -27,6 +28,38 @@ export class WorkspaceState {
   private rootLocalhost = new Map<string, AnchorChoice | null>();
   /** The OpenAPI documents (kubernetes.openapi) the loaded configs named, absolute: a change to one reloads the configs. */
   readonly openapiFiles = new Set<string>();
+  /** skewguard.kubernetes.openapi (editor settings) read per folder and entries; forgotten with the configs. */
+  private settingsOpenapiCache = new Map<string, Record<string, { file: string; doc: OpenapiDoc }>>();
+  /** The setting's documents that cannot be used, per minor: said as invalid settings (SettingsReporter). */
+  readonly settingsOpenapiProblems = new Map<string, string>();
+  /** Called when a setting's document turns out unusable (the server reports the settings' problems again). */
+  onSettingsProblem?: () => void;
+
+  /**
+   * The documents skewguard.kubernetes.openapi names for a file's folder. A relative path is the workspace folder's.
+   * A value set in the workspace or folder settings comes from the repository (.vscode/settings.json): read only inside
+   * the checked roots, like .skewguard.yaml's entry. One set at the user level (`userMinors`, as the client says from
+   * VS Code's inspect()) is the user's choice: read wherever it points. Bounded as every document is (openapi-docs.ts).
+   */
+  settingsOpenapi(file: string, entries: Readonly<Record<string, string>>, userMinors: readonly string[]): Record<string, { file: string; doc: OpenapiDoc }> {
+    const root = this.rootFor(file) ?? path.dirname(file);
+    const key = `${root}\u0000${JSON.stringify(entries)}\u0000${userMinors.join(',')}`;
+    return memoIn(this.settingsOpenapiCache, key, () => {
+      const out: Record<string, { file: string; doc: OpenapiDoc }> = {};
+      let said = false;
+      for (const [minor, written] of Object.entries(entries)) {
+        if (this.openapiFiles.size < 1000) this.openapiFiles.add(path.resolve(root, written));
+        const user = userMinors.includes(minor);
+        const got = readOpenapiFile(minor, written, root, user ? undefined : this.crds.inside);
+        if ('problem' in got) {
+          const msg = `${got.problem}${user ? '' : ' (a workspace setting: read only inside the workspace)'}`;
+          if (this.settingsOpenapiProblems.get(minor) !== msg) { this.settingsOpenapiProblems.set(minor, msg); said = true; }
+        } else out[minor] = got;
+      }
+      if (said) this.onSettingsProblem?.();
+      return out;
+    });
+  }
   /** Texts of open documents, which win over the disk. */
   readonly openTexts = new Map<string, string>();
 
@@ -57,7 +90,7 @@ export class WorkspaceState {
   private folders = new Map<string, NonNullable<NeighbourFacts['staticPods']>>();
 
   invalidate(): void {
-    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.runtimeConfigs.clear(); this.crds.forgetConfig(); this.kataChains.clear(); this.bufferCache.clear();
+    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.runtimeConfigs.clear(); this.crds.forgetConfig(); this.kataChains.clear(); this.bufferCache.clear(); this.settingsOpenapiCache.clear(); this.settingsOpenapiProblems.clear();
   }
 
   /** Everything read from the disk is in doubt (watched files, trust, settings): the CRD index is walked again too. */

@@ -11,7 +11,8 @@ export * from './visible';
 /** The `skewguard` section of the editor settings. */
 export interface Settings {
   starlingx?: { release?: string; upgradeFrom?: string };
-  kubernetes?: { window?: string };
+  /** openapi: the cluster's OpenAPI document (or v3 folder) per minor; a workspace value is read only inside the workspace. */
+  kubernetes?: { window?: string; openapi?: Record<string, string> };
   // Each family with a window of its own adds its section here (families/<id>/config.ts, module augmentation).
   rules?: Record<string, SeveritySetting>;
   files?: Record<string, Family>;

@@ -9,11 +9,14 @@ export const settingsSchema = {
   title: 'skewguard editor settings (skewguard.*)',
   properties: {
     ...configSchema.properties,
-    kubernetes: { ...configSchema.properties.kubernetes, properties: { window: configSchema.properties.kubernetes.properties.window } },
+    kubernetes: { ...configSchema.properties.kubernetes, properties: { window: configSchema.properties.kubernetes.properties.window, openapi: configSchema.properties.kubernetes.properties.openapi } },
     // Only the binary: whether to render is the workspace's own choice (.skewguard.yaml helm.render, --helm-render).
     helm: { ...configSchema.properties.helm, properties: { path: configSchema.properties.helm.properties.path } },
     debounceMs: { type: 'number', minimum: 0, maximum: 5000 },
     trace: { type: 'object' },
+    // Added by the VS Code client, not a setting of its own: which settings' values are the user's (user level, from
+    // inspect()), e.g. { "kubernetes.openapi": ["1.38"] }; a value set in the workspace is read only inside it.
+    userLevel: { type: 'object' },
   },
 } as const;
 

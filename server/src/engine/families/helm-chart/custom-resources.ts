@@ -5,6 +5,7 @@
 // include; a packaged dependency's template on its archive, prefixed). What of a custom resource the evaluator could not
 // compute is said (helm/not-evaluated) instead of judged: a value that is not known is never "the wrong type".
 import type { Emit } from '../types';
+import { fieldTableWith } from '../kubernetes/data/fields';
 import type { Faults } from '../../faults';
 import type { AnalyzeInput } from '../../analyze';
 import type { Finding, FindingFix, Rule, RuleMeta } from '../../rules/types';
@@ -65,7 +66,7 @@ function checkTemplate(ctx: HelmContext, input: AnalyzeInput, tr: TemplateRun, p
     const yaml = parseYaml(r.text);
     const objects = manifestObjects(yaml);
     if (!objects.some((o) => customApiVersion(o.apiVersion))) continue;
-    const k8s = new KubernetesContext(yaml, objects, ctx.window, ctx.rows, false, input.neighbours, input.path, input.config.starlingx.release.release, input.config.components);
+    const k8s = new KubernetesContext(yaml, objects, ctx.window, ctx.rows, false, input.neighbours, input.path, input.config.starlingx.release.release, input.config.components, undefined, fieldTableWith(input.config.kubernetesOpenapi));
     const unknownSpans = r.unknowns.map((u) => ({ start: u.outStart, end: u.outEnd }));
     const touchesUnknown = (a: Span) => unknownSpans.some((u) => overlaps(a, u) || overlaps(u, a));
     const docOf = (off: number) => yaml.docs.find((d) => d.offset <= off && off <= d.end);

@@ -1,6 +1,7 @@
 // The Helm chart family: a chart's templates (and helpers), Chart.yaml, values.yaml and packaged dependencies,
 // checked in place at every step of the Kubernetes window by rendering the chart with the embedded evaluator
 // (no Helm binary). Files around the analysed one come through AnalyzeInput.files (the server's FileAccess).
+import type { OpenapiMinor } from '../kubernetes/data/openapi';
 import * as path from 'node:path';
 import type { FamilyModule } from '../types';
 import { DETECT } from '../types';
@@ -55,7 +56,7 @@ function withText(top: Chart, abs: string, text: string): Chart {
   return clone(top);
 }
 
-function contextOf(input: { path: string; text: string; files?: FileAccess; helmRenders?: ChartRender[] }, kind: HelmFileKind, window: HelmContext['window'], rows: HelmContext['rows']): HelmContext {
+function contextOf(input: { path: string; text: string; files?: FileAccess; helmRenders?: ChartRender[] }, kind: HelmFileKind, window: HelmContext['window'], rows: HelmContext['rows'], openapi?: Readonly<Record<string, OpenapiMinor>>): HelmContext {
   const ctx: HelmContext = { file: input.path, text: input.text, kind, window, rows };
   const files = input.files;
   const root = files ? chartRootOf(input.path, files) : undefined;
@@ -74,7 +75,7 @@ function contextOf(input: { path: string; text: string; files?: FileAccess; helm
     // A fragment outside a chart is rendered document by document: Helm never renders it as one file of a chart.
     const lone = loneChart(input.path, input.text, isFragment(input.path));
     ctx.chart = ctx.own = lone;
-    ctx.run = chartRun(lone, window.minors);
+    ctx.run = chartRun(lone, window.minors, undefined, openapi);
     ctx.template = ctx.run.byRel.get(lone.templates[0].rel);
     return ctx;
   }
@@ -83,7 +84,7 @@ function contextOf(input: { path: string; text: string; files?: FileAccess; helm
     const t = allCharts(top).flatMap((c) => c.templates).find((x) => x.abs === input.path);
     if (t && t.text !== input.text) top = withText(top, input.path, input.text);
   }
-  const run: ChartRun = chartRun(top, window.minors, input.helmRenders);
+  const run: ChartRun = chartRun(top, window.minors, input.helmRenders, openapi);
   ctx.chart = top;
   ctx.run = run;
   ctx.own = chartOfFile(top, input.path);
@@ -205,7 +206,7 @@ export const helmChart: FamilyModule<'helm-chart'> = {
     if (yaml && (kind === 'chart-yaml' || kind === 'values')) stage('parse', () => reportSyntax(yaml, emit));
     const helm = stage('context', () => {
       const rows = withOpenapi(lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin), config.kubernetesOpenapi);
-      return contextOf(input as typeof input & { helmRenders?: ChartRender[] }, kind, config.kubernetes, rows);
+      return contextOf(input as typeof input & { helmRenders?: ChartRender[] }, kind, config.kubernetes, rows, config.kubernetesOpenapi);
     });
     // A fragment outside a chart that parses as YAML neither as it is nor with its actions taken out: one finding
     // says what it was taken for and why, instead of guessing at what it renders.

@@ -3,6 +3,7 @@
 // else the repository) when the template takes it from values, the template's own text when it is literal there.
 // Rendered once, at the window's first step (images do not depend on the step's capabilities in the charts read).
 import type { Emit } from '../types';
+import { fieldTableWith } from '../kubernetes/data/fields';
 import type { Faults } from '../../faults';
 import type { AnalyzeInput } from '../../analyze';
 import type { Finding, FindingFix, Rule } from '../../rules/types';
@@ -31,7 +32,7 @@ export function runImageRules(ctx: HelmContext, input: AnalyzeInput, emit: Emit,
     const yaml = parseYaml(r.text);
     const objects = manifestObjects(yaml);
     if (!objects.length) continue;
-    const k8s = new KubernetesContext(yaml, objects, ctx.window, ctx.rows, false, input.neighbours, input.path, input.config.starlingx.release.release, input.config.components);
+    const k8s = new KubernetesContext(yaml, objects, ctx.window, ctx.rows, false, input.neighbours, input.path, input.config.starlingx.release.release, input.config.components, undefined, fieldTableWith(input.config.kubernetesOpenapi));
     const place = (f: Finding): Finding | undefined => {
       const segs = r.segments.filter((s) => s.outStart < f.range.end && f.range.start < s.outEnd);
       if (!segs.length) return undefined;

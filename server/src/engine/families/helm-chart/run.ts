@@ -4,7 +4,22 @@
 // (object, so per FileAccess stamp) and window.
 import { parseYaml, splitDocuments } from '../../parse/yaml';
 import { capabilitiesAt } from '../kubernetes/data/served';
+import type { OpenapiDoc, OpenapiMinor } from '../kubernetes/data/openapi';
 import { parseTemplate, renderTemplate, actionsOf, type ParsedTemplate, type Rendered, type TemplateNode as Node } from './template';
+
+// The documents of a run, as part of its cache key: one id per document read (a re-read document is a new run).
+const docIds = new WeakMap<OpenapiDoc, number>();
+let nextDocId = 0;
+const openapiKey = (openapi?: Readonly<Record<string, OpenapiMinor>>): string => {
+  if (!openapi) return '';
+  const ids = Object.keys(openapi).sort().map((m) => {
+    const d = openapi[m].doc;
+    let id = docIds.get(d);
+    if (id === undefined) docIds.set(d, (id = ++nextDocId));
+    return `${m}=${id}`;
+  });
+  return ids.length ? `|openapi ${ids.join(',')}` : '';
+};
 import { Unk } from './template/values';
 import { loadChart, allCharts, valuesOf, chartObject, enabledOf, RELEASE, type Chart, type ChartTemplate } from './chart';
 
@@ -95,8 +110,8 @@ function notRenderedWhy(t: ChartTemplate, c: Chart): string | undefined {
   return undefined;
 }
 
-export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender[]): ChartRun {
-  const key = minors.join(',') + (helmRenders ? `|helm${renderIds.get(helmRenders) ?? (renderIds.set(helmRenders, ++nextRenderId), nextRenderId)}` : '');
+export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender[], openapi?: Readonly<Record<string, OpenapiMinor>>): ChartRun {
+  const key = minors.join(',') + openapiKey(openapi) + (helmRenders ? `|helm${renderIds.get(helmRenders) ?? (renderIds.set(helmRenders, ++nextRenderId), nextRenderId)}` : '');
   let m = runs.get(top);
   if (!m) runs.set(top, (m = new Map()));
   const hit = m.get(key);
@@ -132,7 +147,7 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
           // A fragment outside a chart: each document on its own (one that stops does not stop the others).
           const parts = t.byDocument ? documentParts(p) : [p];
           for (const step of minors) {
-            const scope = { values, chart, release: RELEASE, capabilities: capabilitiesAt(step), templates: parsed, topChartName: top.name };
+            const scope = { values, chart, release: RELEASE, capabilities: capabilitiesAt(step, openapi?.[step]?.doc), templates: parsed, topChartName: top.name };
             if (parts.length === 1) {
               const rendered = renderTemplate(p, scope);
               for (const b of rendered.branches) allBranches.push({ step, ...b });

@@ -8,6 +8,7 @@ import { manifestObjects, type ManifestObject } from './manifest-objects';
 import { fieldTable } from './data/fields';
 import { kubernetesApis } from '../../data';
 import { readTgz } from '../helm-chart/tar';
+import { groupOf } from './data/api-version';
 
 /** A JSON schema node as a CRD writes it (openAPIV3Schema and below), read as plain data. */
 export type CrdSchema = Record<string, unknown>;
@@ -169,7 +170,6 @@ export function mayBeCustomGroup(group: string): boolean {
   if (!group.includes('.')) return false;
   if (!builtinGroups) {
     builtinGroups = new Set<string>();
-    const groupOf = (a: string) => (a.includes('/') ? a.slice(0, a.lastIndexOf('/')) : '');
     for (const k of Object.keys(fieldTable().kinds)) builtinGroups.add(groupOf(k.split(' ')[0]));
     for (const r of kubernetesApis().apis) if ((r as { readBy?: string }).readBy) builtinGroups.add(groupOf(r.apiVersion));
   }

@@ -11,6 +11,7 @@ import { LineIndex } from '../../text';
 import { runRule, reportSyntax, type SyntaxHint } from '../core';
 import { KubernetesContext, manifestObjects, isManifestValue, isManifestLike, lifecycleRows } from './index';
 import { withOpenapi } from './data/openapi';
+import { fieldTableWith } from './data/fields';
 import { mayHoldCrd } from './crds';
 import { k8sComplete, k8sHover } from './language';
 import { parseImage, componentOf, kubeMinorOfTag } from './data/components';
@@ -237,7 +238,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     stage('parse', () => reportSyntax(read, emit, numbered, bareHint(read, scan.bare)));
     const context = (objects: ReturnType<typeof manifestObjects>) => {
       const rows = withOpenapi(lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin), config.kubernetesOpenapi);
-      return new KubernetesContext(read, objects, config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux,
+      return new KubernetesContext(read, objects, config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux, fieldTableWith(config.kubernetesOpenapi),
         new Set(COMPONENTS.filter((m) => (config as unknown as Record<string, unknown>)[m.key]).map((m) => m.id)));
     };
     runRule(documentNotCheckedRule, { yaml: read, numbered: !!numbered || read.docs.length > 1, firstDocument: numbered?.firstDocument ?? 0, objectElsewhere }, emit, faults);

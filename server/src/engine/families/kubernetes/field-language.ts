@@ -6,7 +6,7 @@ import type { CompletionResult, HoverResult } from '../../language';
 import type { LineIndex } from '../../text';
 import type { KubernetesContext, ManifestObject } from './index';
 import type { YamlDoc } from '../../parse/yaml';
-import { rootNode, fieldTable, maskOf, minorNumber, describeType, sourceOf, pathText, isComponentKind, componentFieldTable, type FieldNode } from './data/fields';
+import { rootNode, maskOf, minorNumber, describeType, sourceOf, pathText, isComponentKind, componentFieldTable, type FieldNode, covers, type FieldTable } from './data/fields';
 import { annotationRow } from './rules/deprecated-annotation';
 import { listOf } from './rules/common';
 import { schemaAt, schemaChild, schemaType, schemaDescription, isOpen, ANY } from './crd-schema';
@@ -43,17 +43,17 @@ export function keyAt(o: ManifestObject, off: number): { path: Array<string | nu
 
 /** The window's minors in the table, their mask, and the table's size. */
 function windowOf(ctx: KubernetesContext) {
-  const t = fieldTable();
-  const minors = ctx.minors.map(minorNumber).filter((m) => m >= t.first && m <= t.last);
-  return { t, minors, mask: maskOf(minors), n: t.last - t.first + 1 };
+  const t = ctx.fields;
+  const minors = ctx.minors.map(minorNumber).filter((m) => covers(t, m));
+  return { t, minors, mask: maskOf(minors, t), n: t.last - t.first + 1 };
 }
 
 const runs = listOf;
 const minorsOf = (mask: number, first: number, n: number): number[] => { const out: number[] = []; for (let i = 0; i < n; i++) if (mask & (1 << i)) out.push(first + i); return out; };
 
 /** The node of a path below an object's root (list indices are transparent in the table). */
-function nodeOf(o: ManifestObject, rel: ReadonlyArray<string | number>): FieldNode | undefined {
-  let node = rootNode(o.apiVersion, o.kind);
+function nodeOf(o: ManifestObject, rel: ReadonlyArray<string | number>, t: FieldTable): FieldNode | undefined {
+  let node = rootNode(o.apiVersion, o.kind, t);
   if (!node) return undefined;
   for (const seg of rel) if (typeof seg === 'string') node = node.child(seg);
   return node;
@@ -81,7 +81,7 @@ export function fieldHover(ctx: KubernetesContext, lines: LineIndex, off: number
   const range = lines.range(at.range.start, at.range.end);
   const c = ctx.crdFor(o);
   if (c) return { markdown: crHover(ctx, o, rel, shown, c), range };
-  const node = nodeOf(o, rel);
+  const node = nodeOf(o, rel, ctx.fields);
   if (!node) return { markdown: `**${shown}** of ${o.apiVersion} ${o.kind}\n\nNot checked: the field table has no ${o.apiVersion} ${o.kind}, and no CustomResourceDefinition of the workspace defines it.`, range };
   return { markdown: builtinHover(ctx, o, rel, shown, node), range };
 }
@@ -91,7 +91,7 @@ function builtinHover(ctx: KubernetesContext, o: ManifestObject, rel: ReadonlyAr
   const head = `**${shown}** of ${o.apiVersion} ${o.kind}`;
   const annotation = annotationOf(rel, o.kind);
   if (!node.served) {
-    const parentFree = (() => { const p = nodeOf(o, rel.slice(0, -1)); return p ? (p.freeForm & p.served) === p.served && p.served !== 0 : false; })();
+    const parentFree = (() => { const p = nodeOf(o, rel.slice(0, -1), ctx.fields); return p ? (p.freeForm & p.served) === p.served && p.served !== 0 : false; })();
     return [head, '', parentFree ? 'A key of a free-form map: any key is served.' : `Not a field of ${o.apiVersion} ${o.kind} in any Kubernetes version of the field table (1.${t.first}..1.${t.last}): the API server drops it.`].concat(annotation).join('\n');
   }
   const type = typeOf(node, minors, t.first);
@@ -121,7 +121,7 @@ function builtinHover(ctx: KubernetesContext, o: ManifestObject, rel: ReadonlyAr
     out.push(`| ${minors.map((m) => { const b = 1 << (m - t.first); return !(node.kindServed & b) ? '— kind not served' : node.served & b ? (node.inferred & b ? '✓ inferred' : '✓') : node.unknown & b ? '? not known' : '✗'; }).join(' | ')} |`);
     const id = `${o.apiVersion} ${o.kind}`;
     const own = isComponentKind(o.apiVersion, o.kind) ? componentFieldTable() : undefined;
-    const src = own ? own.files[id] ?? [] : [...new Set(minors.map((m) => sourceOf(m)).filter(Boolean))];
+    const src = own ? own.files[id] ?? [] : [...new Set(minors.map((m) => sourceOf(m, t)).filter(Boolean))];
     if (own) out.push('', `Read by ${own.readBy[id]} (a component configuration file, not an API the apiserver serves).`);
     if (src.length) out.push('', `Sources: ${src.join('; ')}`);
   }
@@ -239,7 +239,7 @@ export function fieldComplete(ctx: KubernetesContext, lines: LineIndex, pos: Pos
   const c = ctx.crdFor({ apiVersion, kind });
   if (c) return crComplete(c, at.path, at.siblings, replace);
   const fake = { apiVersion, kind } as ManifestObject;
-  const node = nodeOf(fake, at.path);
+  const node = nodeOf(fake, at.path, ctx.fields);
   if (!node || !node.served) return undefined;
   const { t, minors, mask, n } = windowOf(ctx);
   const names = new Set<string>();

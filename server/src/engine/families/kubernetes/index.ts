@@ -10,7 +10,7 @@ import { parseImage, componentOf, type ImageRef, type Component } from './data/c
 import { memoIn, weakMemoIn } from '../../memo';
 import type { FluxWindow } from '../starlingx-app/data';
 import { crdsForFile, groupVersion, mayBeCustomGroup, isCrdObject, type CrdFacts, type CrdDef, type CrdVersion, type CustomResourceUse } from './crds';
-import { rootNode, fieldEntries, type FieldEntry, type FieldNode } from './data/fields';
+import { rootNode, fieldEntries, type FieldEntry, type FieldNode, fieldTable, type FieldTable } from './data/fields';
 import { windowText } from '../../window-text';
 
 // The objects of a manifest file (manifest-objects.ts: crds.ts reads them too, without a cycle through this module).
@@ -73,6 +73,8 @@ export class KubernetesContext {
     readonly components: Record<string, ComponentVersionSetting> = {},
     /** The Flux of the StarlingX releases on the path: Flux rows are checked there (k8s/flux-*), not at one version. */
     readonly flux?: FluxWindow,
+    /** The field table the field rules judge from: the shipped one, with the user's OpenAPI documents (fieldTableWith). */
+    readonly fields: FieldTable = fieldTable(),
     /** The components (components/registry.ts) whose window the configuration has: their rows are not checked at one version. */
     readonly windowed?: ReadonlySet<string>,
   ) {}
@@ -131,7 +133,7 @@ export class KubernetesContext {
     const walks = (this.fieldWalks ??= new Map());
     let w = walks.get(o);
     if (w === undefined) {
-      const root = rootNode(o.apiVersion, o.kind);
+      const root = rootNode(o.apiVersion, o.kind, this.fields);
       w = root ? { root, entries: fieldEntries(o.value, root, o.at) } : null;
       walks.set(o, w);
     }

@@ -1,6 +1,7 @@
 // Known conversions between Kubernetes API versions, as minimal text edits. Each returns whether the
 // conversion is complete; an incomplete one says what is left for a person to do.
 import { YamlEditor } from '../../../parse/yaml-edit';
+import { groupOf } from './api-version';
 
 type Path = Array<string | number>;
 type Obj = Record<string, any>;
@@ -184,7 +185,7 @@ function rbacSubjectsToV1(s: Step): void {
     if (!isObj(sub) || !('apiVersion' in sub)) return;
     const p = [...s.at, 'subjects', i, 'apiVersion'];
     const v = String(sub.apiVersion ?? '');
-    const group = v.includes('/') ? v.slice(0, v.indexOf('/')) : '';
+    const group = groupOf(v);
     if ('apiGroup' in sub) {
       if (String(sub.apiGroup ?? '') !== group) s.note(`subjects[${i}] has both apiVersion ${v} and apiGroup ${sub.apiGroup}; keep the one you mean as apiGroup`, `subjects[${i}]`);
       else s.ed.deleteKey(p);

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { packageRoot } from '../../../data';
 import { parseMinor } from '../../../versions';
+import { speaksFor, type OpenapiDoc, type OpenapiMinor } from './openapi';
 
 /** [type, firstMinor, lastMinor]: the field has this type in the minors with a source from first to last. */
 type Interval = [string, number, number];
@@ -12,6 +13,8 @@ interface ModelRow { seen: [number, number][]; fields: Record<string, string | I
 export interface FieldTable {
   description: string;
   notes: string[];
+  /** Minors of the span without a source and why (none since #28: every minor 1.15..1.37 has one). Such a minor is not
+   *  covered (covers): its fields are not checked and k8s/fields-not-checked says so; nothing is inferred from neighbours. */
   gaps: Record<string, string>;
   first: number;
   last: number;
@@ -21,10 +24,14 @@ export interface FieldTable {
   enums: Record<string, { values: string[]; minors: number[] }[]>;
   /** Per minor, the "Model.field" its source leaves out without saying so. */
   unsaid: Record<string, string[]>;
+  /** Minors whose fields come from the user's OpenAPI document (fieldTableWith): the document, as the findings cite it. */
+  documents?: Record<string, string>;
+  /** Those documents, per minor ("38"). */
+  openapiDocs?: Record<string, OpenapiDoc>;
 }
 
 export const FIELDS_FILE = 'data/kubernetes/fields/fields.json';
-/** The component configuration files' table (scripts/import-k8s-component-fields.mjs), same layout, no gaps. */
+/** The component configuration files' table (scripts/import-k8s-component-fields.mjs), same layout. */
 export const COMPONENT_FIELDS_FILE = 'data/kubernetes/fields/component-config.json';
 let table: FieldTable | undefined;
 let componentTable: ComponentTable | undefined;
@@ -38,11 +45,22 @@ export interface ComponentTable {
   /** Values a field takes only from some minor (kube-proxy `mode: nftables` from 1.29). */
   values: Array<{ apiVersion: string; kind: string; path: string[]; value: string; from: number; change: string; sources: string[] }>;
 }
+/**
+ * Whether the table has a source for a minor's fields: inside its span, with a source (every minor 1.15..1.37 of the
+ * shipped table; a table with the user's documents also has their minors, and none between the data and them).
+ * The field rules check exactly these minors; k8s/fields-not-checked says the others.
+ */
+export function covers(t: FieldTable, minor: number): boolean {
+  if (!(minor >= t.first && minor <= t.last)) return false;
+  const s = t.sources[String(minor)];
+  return !!s && !s.none;
+}
+
 /** The component configuration table alone (hover cites its sources; fields-not-checked its span). */
 export function componentFieldTable(): ComponentTable {
   return (componentTable ??= readFieldTable(fs.readFileSync(path.join(packageRoot, COMPONENT_FIELDS_FILE), 'utf8')) as unknown as ComponentTable);
 }
-/** Whether an apiVersion/kind is a component configuration file's (its paths are judged from its own table, no gaps). */
+/** Whether an apiVersion/kind is a component configuration file's (its paths are judged from its own table). */
 export function isComponentKind(apiVersion: string, kind: string): boolean { return !!componentFieldTable().kinds[`${apiVersion} ${kind}`]; }
 /** The component that reads a component configuration kind ("kubeadm", "kubelet", "kube-proxy" …), else undefined. */
 export function componentReader(apiVersion: string, kind: string): string | undefined {
@@ -57,6 +75,102 @@ export function componentSpan(apiVersion: string, kind: string): string {
 /** What a component does with a field it does not know: not recorded per component and minor (the reference says so). */
 export const COMPONENT_UNKNOWN = 'ignored, warned about or refused, depending on the component and its version';
 export function fieldTable(): FieldTable { return (table ??= withComponents(readFieldTable(fs.readFileSync(path.join(packageRoot, FIELDS_FILE), 'utf8')), componentFieldTable())); }
+
+/** The widest span of minors a table may have: its masks are 31-bit integers. */
+export const MAX_SPAN = 31;
+
+/**
+ * The field table with the user's OpenAPI documents (kubernetes.openapi, --kubernetes-openapi): at a minor given a
+ * document, every kind's fields are the document's (its definitions, read by kubernetes/openapi.ts) and the shipped
+ * table's are not used; the span grows to the documents' minors (a minor between the data and a document has no
+ * source: not covered, said by k8s/fields-not-checked). A document's models are named "<definition>@1.<minor>", so
+ * two documents never share one. A document whose minor would make the span wider than MAX_SPAN is left out (its
+ * minor is then not covered). Memoised per documents read; the shipped table when there is none.
+ */
+export function fieldTableWith(openapi: Readonly<Record<string, OpenapiMinor>> | undefined): FieldTable {
+  const base = fieldTable();
+  if (!openapi) return base;
+  const docs = Object.entries(openapi).map(([m, d]) => ({ m: minorNumber(m), d })).filter((x) => Number.isInteger(x.m)).sort((a, b) => a.m - b.m);
+  const fit: typeof docs = [];
+  let first = base.first, last = base.last;
+  for (const x of docs) {
+    const f = Math.min(first, x.m), l = Math.max(last, x.m);
+    if (l - f + 1 > MAX_SPAN) continue;
+    fit.push(x); first = f; last = l;
+  }
+  if (!fit.length) return base;
+  let hit = overlays.get(base);
+  if (!hit) overlays.set(base, (hit = new Map()));
+  const key = fit.map((x) => `${x.m}\u0000${x.d.file}\u0000${x.d.origin}`).join('\n');
+  const was = hit.get(key);
+  if (was && was.docs.length === fit.length && was.docs.every((d, i) => d === fit[i].d.doc)) return was.table;
+  if (hit.size >= 16) hit.clear();
+  const table = overlay(base, fit, first, last);
+  hit.set(key, { docs: fit.map((x) => x.d.doc), table });
+  return table;
+}
+const overlays = new WeakMap<FieldTable, Map<string, { docs: unknown[]; table: FieldTable }>>();
+
+function overlay(base: FieldTable, docs: ReadonlyArray<{ m: number; d: OpenapiMinor }>, first: number, last: number): FieldTable {
+  const kinds: Record<string, Interval[]> = {};
+  // The shipped table's kinds, without the documents' minors (a v3 document set's only for the group-versions it covers).
+  for (const [k, iv] of Object.entries(base.kinds)) {
+    const apiVersion = k.slice(0, k.indexOf(' '));
+    // A component configuration file's kind (kubelet, kubeadm …) is no API the document serves: its own table stays.
+    const at = isComponentKind(apiVersion, k.slice(k.indexOf(' ') + 1)) ? new Set<number>() : new Set(docs.filter((x) => speaksFor(x.d.doc, apiVersion)).map((x) => x.m));
+    if (!at.size) { kinds[k] = iv; continue; }
+    const out: Interval[] = [];
+    for (const [model, a, b] of iv) {
+      let from = a;
+      for (let m = a; m <= b + 1; m++) {
+        if (m <= b && !at.has(m)) continue;
+        if (from <= m - 1) out.push([model, from, m - 1]);
+        from = m + 1;
+      }
+    }
+    if (out.length) kinds[k] = out;
+  }
+  const own: Record<string, ModelRow> = {};
+  const enums: FieldTable['enums'] = { ...base.enums };
+  const sources: FieldTable['sources'] = { ...base.sources };
+  const unsaid: FieldTable['unsaid'] = { ...base.unsaid };
+  const documents: Record<string, string> = {};
+  const openapiDocs: Record<string, OpenapiDoc> = {};
+  const PRIM = new Set(['string', 'integer', 'number', 'boolean', 'int-or-string', 'object']);
+  for (const { m, d } of docs) {
+    const tag = `@1.${m}`;
+    const named = (type: string): string => {
+      const pre = /^(\[\]|\{\})*/.exec(type)![0];
+      const b = type.slice(pre.length);
+      return PRIM.has(b) ? type : `${pre}${b}${tag}`;
+    };
+    const f = d.doc.fields;
+    for (const [k, model] of Object.entries(f.kinds)) (kinds[k] ??= []).push([`${model}${tag}`, m, m]);
+    for (const [name, fields] of Object.entries(f.models)) {
+      const row: ModelRow = { seen: [[m, m]], fields: {} };
+      for (const [fname, type] of Object.entries(fields)) row.fields[fname] = named(type);
+      own[`${name}${tag}`] = row;
+    }
+    for (const [k, values] of Object.entries(f.enums)) enums[`${k.slice(0, k.lastIndexOf('.'))}${tag}${k.slice(k.lastIndexOf('.'))}`] = [{ values, minors: [m] }];
+    const cite = `${d.file} (OpenAPI document for 1.${m}, ${d.origin})`;
+    sources[String(m)] = { document: d.file, openapi: cite };
+    delete unsaid[String(m)];
+    documents[String(m)] = cite;
+    openapiDocs[String(m)] = d.doc;
+  }
+  for (const k of Object.keys(kinds)) kinds[k].sort((a, b) => a[1] - b[1]);
+  const b = base.models;
+  const models = new Proxy({} as Record<string, ModelRow>, {
+    get: (_, k) => (typeof k === 'string' ? own[k] ?? b[k] : undefined),
+    has: (_, k) => k in own || k in b,
+    ownKeys: () => [...new Set([...Reflect.ownKeys(b), ...Reflect.ownKeys(own)])],
+    getOwnPropertyDescriptor: (_, k) => { const v = typeof k === 'string' ? own[k] ?? b[k] : undefined; return v ? { value: v, writable: true, enumerable: true, configurable: true } : undefined; },
+    set: () => false,
+    defineProperty: () => false,
+    deleteProperty: () => false,
+  });
+  return { ...base, first, last, kinds, models, enums, sources, unsaid, gaps: {}, documents, openapiDocs };
+}
 
 /**
  * The built-in kinds' table with the component configuration kinds and models beside them: one table for the walk,
@@ -144,7 +258,7 @@ export interface FieldInfo {
   lastMinor: number;
   /** Every run of minors that serve it. */
   ranges: [number, number][];
-  /** Not read but inferred at `minor`: the minor has no source, or its source leaves this part out without saying
+  /** Not read but inferred at `minor`: its source leaves this part out without saying
    *  so (the table's `unsaid` and `partial`: e.g. status at 1.31, JSONSchemaProps' x-kubernetes-* at 1.17/1.26). */
   inferred: boolean;
   /** Not served as far as the table knows, but it cannot vouch for that at `minor` (see FieldNode.unknown). */
@@ -155,13 +269,11 @@ export interface FieldInfo {
   kindServed: boolean;
 }
 
-let gapSet: Set<number> | undefined;
-let unsaidSets: Map<number, Set<string>> | undefined;
-
-const gaps = (): Set<number> => (gapSet ??= new Set(Object.keys(fieldTable().gaps).map(Number)));
-const unsaidAt = (minor: number): Set<string> | undefined => {
-  unsaidSets ??= new Map(Object.entries(fieldTable().unsaid ?? {}).map(([m, xs]) => [Number(m), new Set(xs)]));
-  return unsaidSets.get(minor);
+const unsaidSets = new WeakMap<FieldTable, Map<number, Set<string>>>();
+const unsaidAt = (t: FieldTable, minor: number): Set<string> | undefined => {
+  let sets = unsaidSets.get(t);
+  if (!sets) unsaidSets.set(t, (sets = new Map(Object.entries(t.unsaid ?? {}).map(([m, xs]) => [Number(m), new Set(xs)]))));
+  return sets.get(minor);
 };
 
 function typeIn(entry: string | Interval[] | undefined, model: ModelRow, minor: number): string | undefined {
@@ -179,48 +291,14 @@ const isFree = (type: string): boolean => {
   return base === 'object' || (base !== type.replace(/^(\[\])+/, '') && PRIMITIVE.has(base));
 };
 
-/**
- * A minor without a source (the table's gaps) serves a path when the nearest minors with a source on both sides
- * do (whatever the model is called there): its type is the later one's. Filled in after the minors with a source.
- */
-function fillGaps(types: (string | undefined)[], owners: (string | undefined)[], freeForm: number): { freeForm: number; unknown: number } {
-  const t = fieldTable();
-  let unknown = 0;
-  for (const g of gaps()) {
-    const i = g - t.first;
-    if (i < 0 || i >= types.length) continue;
-    let p = i - 1;
-    while (p >= 0 && gaps().has(t.first + p)) p--;
-    let n = i + 1;
-    while (n < types.length && gaps().has(t.first + n)) n++;
-    const before = p >= 0 ? types[p] !== undefined : undefined;
-    const after = n < types.length ? types[n] !== undefined : undefined;
-    if (before && after) {
-      types[i] = types[n];
-      owners[i] = owners[n];
-      if (freeForm & (1 << n)) freeForm |= 1 << i;
-    } else {
-      types[i] = undefined;
-      // Both sides without it: not served either. One side with it (or no side to ask): cannot be judged.
-      if (before !== false || after !== false) unknown |= 1 << i;
-    }
-  }
-  return { freeForm, unknown };
-}
-
 /** Bit of `minor` in a node's masks (bit 0 = the table's first minor). */
-export function minorBit(minor: number): number { return 1 << (minor - fieldTable().first); }
-/** The mask of a list of minors (those outside the table are left out). */
-export function maskOf(minors: readonly number[]): number {
-  const t = fieldTable();
+export function minorBit(minor: number, t: FieldTable = fieldTable()): number { return 1 << (minor - t.first); }
+/** The mask of a list of minors (those the table has no source for are left out: covers). */
+export function maskOf(minors: readonly number[], t: FieldTable = fieldTable()): number {
   let m = 0;
-  for (const n of minors) if (n >= t.first && n <= t.last) m |= 1 << (n - t.first);
+  for (const n of minors) if (covers(t, n)) m |= 1 << (n - t.first);
   return m;
 }
-
-let gapMaskMemo: number | undefined;
-/** The mask of the minors without a field source (the table's gaps), computed once. */
-export function gapMask(): number { return (gapMaskMemo ??= maskOf([...gaps()])); }
 
 /**
  * One field path of one apiVersion/kind, for every minor of the table at once: a rule walks a manifest's keys
@@ -229,10 +307,10 @@ export function gapMask(): number { return (gapMaskMemo ??= maskOf([...gaps()]))
 export class FieldNode {
   /** Minors (bits) that serve the path. */
   readonly served: number;
-  /** Minors where that answer is inferred, not read (no source, or the source leaves this part out unsaid). */
+  /** Minors where that answer is inferred, not read (the source leaves this part out unsaid). */
   readonly inferred: number;
   /** Minors where the path is not served as far as the table knows, but the table cannot vouch for it: a minor
-   *  without a source whose neighbours disagree, or a part its source leaves out. A subset of `inferred`. */
+   *  where its source leaves the part out (the table's `unsaid`). A subset of `inferred`. */
   readonly unknown: number;
   /** Minors where the path is, or is inside, a free-form map or free-form JSON (any key below is served). */
   readonly freeForm: number;
@@ -241,10 +319,10 @@ export class FieldNode {
   private children?: Map<string, FieldNode>;
   private mapChild?: FieldNode;
 
-  /** types[i]: the path's type at minor first+i (undefined: not served); owners[i]: the model holding the field. */
-  constructor(readonly types: readonly (string | undefined)[], readonly owners: readonly (string | undefined)[], inferred: number, freeForm: number, kindServed: number, unknown = 0, private readonly inMap = false,
-    /** A component configuration kind's path: every minor of its table has a source (the table's gaps are not its). */
-    readonly noGaps = false) {
+  /** types[i]: the path's type at minor first+i of `table` (undefined: not served); owners[i]: the model holding the field. */
+  constructor(readonly table: FieldTable, readonly types: readonly (string | undefined)[], readonly owners: readonly (string | undefined)[], inferred: number, freeForm: number, kindServed: number, unknown = 0, private readonly inMap = false,
+    /** A component configuration kind's path (its own table, component-config.json). */
+    readonly component = false) {
     let served = 0;
     for (let i = 0; i < types.length; i++) if (types[i] !== undefined) served |= 1 << i;
     this.served = served;
@@ -259,7 +337,7 @@ export class FieldNode {
     const hit = this.children?.get(name);
     if (hit) return hit;
     if (this.mapChild) return this.mapChild;
-    const t = fieldTable();
+    const t = this.table;
     const n = this.types.length;
     const types: (string | undefined)[] = new Array(n);
     const owners: (string | undefined)[] = new Array(n);
@@ -268,10 +346,9 @@ export class FieldNode {
     let freeForm = 0;
     let named = false;
     let mapped = false;
-    const gap = this.noGaps ? NO_GAPS : gaps();
     for (let i = 0; i < n; i++) {
       const type = this.types[i];
-      if (type === undefined || gap.has(t.first + i)) continue;
+      if (type === undefined) continue;
       let base = type;
       while (base.startsWith('[]')) base = base.slice(2);
       if (base.startsWith('{}')) {
@@ -288,15 +365,14 @@ export class FieldNode {
       const row = t.models[base];
       if (!row) continue;
       const minor = t.first + i;
-      if (!modelSeen(row, minor) || unsaidAt(minor)?.has(`${base}.${name}`)) { inferred |= 1 << i; unknown |= 1 << i; }
+      if (!modelSeen(row, minor) || unsaidAt(t, minor)?.has(`${base}.${name}`)) { inferred |= 1 << i; unknown |= 1 << i; }
       const next = typeIn(row.fields[name], row, minor);
       if (next === undefined) continue;
       types[i] = next;
       owners[i] = base;
       if (isFree(next)) freeForm |= 1 << i;
     }
-    const filled = this.noGaps ? { freeForm, unknown: 0 } : fillGaps(types, owners, freeForm);
-    const node = new FieldNode(types, owners, inferred, filled.freeForm, this.kindServed, unknown | filled.unknown, mapped, this.noGaps);
+    const node = new FieldNode(t, types, owners, inferred, freeForm, this.kindServed, unknown, mapped, this.component);
     if (mapped && !named) { this.mapChild = node; return node; }
     // Memoize only what some minor serves: unknown keys (typos, hostile input) leave no trace.
     if (node.served !== 0 && !this.inMap) (this.children ??= new Map()).set(name, node);
@@ -305,8 +381,7 @@ export class FieldNode {
   }
 }
 
-const NO_GAPS: ReadonlySet<number> = new Set();
-const roots = new Map<string, FieldNode | null>();
+const rootsOf = new WeakMap<FieldTable, Map<string, FieldNode | null>>();
 
 /** A JSON path as a linked list, built while walking (no array per step). */
 export type FieldPath = { up: FieldPath; seg: string | number } | null;
@@ -401,28 +476,25 @@ export function walkServedEntries(
 }
 
 /** The node of an apiVersion/kind's object, or undefined when the table has no such kind. */
-export function rootNode(apiVersion: string, kind: string): FieldNode | undefined {
+export function rootNode(apiVersion: string, kind: string, t: FieldTable = fieldTable()): FieldNode | undefined {
   const key = `${apiVersion} ${kind}`;
+  let roots = rootsOf.get(t);
+  if (!roots) rootsOf.set(t, (roots = new Map()));
   let r = roots.get(key);
   if (r === undefined) {
-    const t = fieldTable();
     const iv = t.kinds[key];
     if (!iv) r = null;
     else {
       const n = t.last - t.first + 1;
       const types: (string | undefined)[] = new Array(n);
       let kindServed = 0;
-      let inferred = 0;
       const owners: (string | undefined)[] = new Array(n);
-      const own = isComponentKind(apiVersion, kind);
       for (let i = 0; i < n; i++) {
         const minor = t.first + i;
-        if (!own && gaps().has(minor)) { inferred |= 1 << i; continue; }
         for (const [m, a, b] of iv) if (minor >= a && minor <= b) types[i] = m;
       }
-      const filled = own ? { unknown: 0 } : fillGaps(types, owners, 0);
       for (let i = 0; i < n; i++) if (types[i] !== undefined) kindServed |= 1 << i;
-      r = new FieldNode(types, owners, inferred, 0, kindServed, filled.unknown, false, own);
+      r = new FieldNode(t, types, owners, 0, 0, kindServed, 0, false, isComponentKind(apiVersion, kind));
     }
     if (roots.size < 4096) roots.set(key, r);
   }
@@ -451,11 +523,10 @@ export function minorNumber(v: number | string): number {
  * `apiVersion`/`kind` at `minor`. Undefined when the table does not have the apiVersion/kind at all, the minor is
  * outside the table, or the path is served at no minor of the table.
  */
-export function fieldAt(apiVersion: string, kind: string, path: readonly string[], minor: number | string): FieldInfo | undefined {
-  const t = fieldTable();
+export function fieldAt(apiVersion: string, kind: string, path: readonly string[], minor: number | string, t: FieldTable = fieldTable()): FieldInfo | undefined {
   const m = minorNumber(minor);
-  if (!(m >= t.first && m <= t.last)) return undefined;
-  let node = rootNode(apiVersion, kind);
+  if (!covers(t, m)) return undefined;
+  let node = rootNode(apiVersion, kind, t);
   if (!node) return undefined;
   for (const seg of path) node = node.child(seg);
   if (!node.served) return undefined;
@@ -495,6 +566,8 @@ export function hasKind(apiVersion: string, kind: string): boolean { return !!fi
 
 /** "array of V1Container", "map of string", "object (V1PodOS)", "string". */
 export function describeType(type: string): string {
+  const doc = /@1\.\d+$/.exec(type);
+  if (doc) return describeType(type.slice(0, doc.index)); // a model of the user's OpenAPI document (fieldTableWith)
   if (type.startsWith('[]')) return `array of ${describeType(type.slice(2))}`;
   if (type.startsWith('{}')) return `map of ${describeType(type.slice(2))}`;
   if (type === 'object') return 'object (free-form)';
@@ -503,11 +576,19 @@ export function describeType(type: string): string {
 }
 
 /** The source of one minor, as the data cites it ("@kubernetes/client-node@0.13.2 (v1.19.0)", or why none). */
-export function sourceOf(minor: number | string): string | undefined {
-  const s = fieldTable().sources[String(minorNumber(minor))];
+export function sourceOf(minor: number | string, t: FieldTable = fieldTable()): string | undefined {
+  const s = t.sources[String(minorNumber(minor))];
   if (!s) return undefined;
   if (s.none) return `no source: ${s.none}`;
   // An upstream document read from the reference folder (1.16, 1.35, 1.37): its `openapi` names it and its copy.
   if (s.document) return s.openapi;
   return `${s.package} (${s.openapi})${s.partial ? `, ${s.partial}` : ''}`;
+}
+
+/** "1.15..1.37", or "1.15..1.37 and the OpenAPI document for 1.39": the minors a table has sources for, as findings say them. */
+export function fieldSpanText(t: FieldTable): string {
+  const docs = Object.keys(t.documents ?? {}).map(Number).sort((a, b) => a - b);
+  const base = fieldTable();
+  const outside = docs.filter((m) => m < base.first || m > base.last);
+  return `1.${base.first}..1.${base.last}${outside.length ? ` and the OpenAPI document${outside.length > 1 ? 's' : ''} for ${outside.map((m) => `1.${m}`).join(', ')}` : ''}`;
 }

@@ -7,6 +7,7 @@
 // "group/version/Kind"; VersionSet.Has matches the string exactly. capabilitiesAt() answers that way.
 import { kubernetesApis, loadJson } from '../../../data';
 import { parseMinor } from './lifecycle';
+import type { OpenapiDoc } from './openapi';
 
 export interface ServedSet {
   groupVersions: Set<string>;
@@ -93,13 +94,37 @@ export function apiVersionsAt(minor: string): string[] {
   return out.sort();
 }
 
-/** Helm's .Capabilities at a step: KubeVersion "v1.25.0" and APIVersions.Has answered from what the minor serves. */
-export function capabilitiesAt(minor: string): { kubeVersion: string; has(apiVersion: string): boolean } {
+/**
+ * Helm's .Capabilities at a step: KubeVersion "v1.25.0" and APIVersions.Has answered from what the minor serves; at a
+ * minor with the user's OpenAPI document (kubernetes.openapi), from the document for the group-versions it speaks for
+ * (every one for a whole cluster's /openapi/v2; those of its paths for a v3 document set), from the data for the rest.
+ */
+export function capabilitiesAt(minor: string, doc?: OpenapiDoc): { kubeVersion: string; has(apiVersion: string): boolean } {
   const key = minorKey(minor);
   if (!key) throw new Error(`capabilitiesAt: not a Kubernetes minor: ${minor}`);
+  if (doc) {
+    let c = docCapabilities.get(doc)?.get(key);
+    if (!c) {
+      const gvs = new Set<string>(), kinds = new Set<string>();
+      for (const id of doc.gvks) { const [gv, kind] = id.split(' '); gvs.add(gv); kinds.add(`${gv}/${kind}`); }
+      const covers = doc.covers && new Set(doc.covers);
+      const has = (a: string): boolean => {
+        if (gvs.has(a) || kinds.has(a)) return true;
+        // "apps/v1", "v1" (group-versions) or "apps/v1/Deployment", "v1/Pod" (kinds): the document's word where it speaks.
+        const i = a.lastIndexOf('/');
+        const speaks = !covers || covers.has(a) || (i > 0 && covers.has(a.slice(0, i)));
+        return speaks ? false : servesAt(key, a);
+      };
+      let byMinor = docCapabilities.get(doc);
+      if (!byMinor) docCapabilities.set(doc, (byMinor = new Map()));
+      byMinor.set(key, (c = Object.freeze({ kubeVersion: `v${key}.0`, has })));
+    }
+    return c;
+  }
   // One object per minor: the evaluator keys what it builds from a step's capabilities on it.
   let c = capabilitiesMemo.get(key);
   if (!c) capabilitiesMemo.set(key, (c = Object.freeze({ kubeVersion: `v${key}.0`, has: (a: string) => servesAt(key, a) })));
   return c;
 }
 const capabilitiesMemo = new Map<string, { kubeVersion: string; has(apiVersion: string): boolean }>();
+const docCapabilities = new WeakMap<OpenapiDoc, Map<string, { kubeVersion: string; has(apiVersion: string): boolean }>>();

@@ -5,10 +5,10 @@ import { findRow } from '../data/lifecycle';
 import { minorNumber } from '../data/fields';
 import { YamlEditor } from '../../../parse/yaml-edit';
 import { formatList } from '../../../versions';
+import { groupOf } from '../data/api-version';
 
 interface KindIndex { groups: Set<string>; byKind: Map<string, Array<{ apiVersion: string; runs: [number, number][] }>> }
 let index: KindIndex | undefined;
-const groupOf = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '');
 
 /** The component configuration groups, and per kind name the apiVersions the component table has it under. */
 function kindIndex(): KindIndex {

@@ -2,7 +2,7 @@ import type { Rule, FindingFix } from '../../../rules/types';
 import type { KubernetesContext } from '../index';
 import type { OffsetRange } from '../../../parse/yaml';
 import { loadJson } from '../../../data';
-import { rootNode, maskOf, minorNumber, fieldTable, pathText } from '../data/fields';
+import { rootNode, maskOf, minorNumber, pathText, covers } from '../data/fields';
 
 export interface AnnotationRow {
   key?: string;
@@ -63,10 +63,10 @@ export const rule: Rule<KubernetesContext> = {
     'data/kubernetes/fields/fields.json: whether each step serves the replacing field',
   ],
   check(ctx, report) {
-    const t = fieldTable();
+    const t = ctx.fields;
     const windowMinors = ctx.minors.map(minorNumber).filter((m) => Number.isFinite(m));
     if (!windowMinors.length) return;
-    const win = maskOf(windowMinors);
+    const win = maskOf(windowMinors, t);
     const last = windowMinors.reduce((a, b) => (b > a ? b : a), -Infinity);
     const text = ctx.file.text;
     const nl = text.includes('\r\n') ? '\r\n' : '\n';
@@ -75,7 +75,7 @@ export const rule: Rule<KubernetesContext> = {
     const nextLine = (off: number) => { const e = lineEnd(off); return text[e] === '\r' && text[e + 1] === '\n' ? e + 2 : Math.min(e + 1, text.length); };
     const blank = (a: number, b: number) => /^[ ]*$/.test(text.slice(a, b));
     for (const o of ctx.objects) {
-      const root = rootNode(o.apiVersion, o.kind);
+      const root = rootNode(o.apiVersion, o.kind, t);
       // Pod templates at any depth (a Pod itself, a Deployment's, a CronJob's), and the Ingress object.
       type Holder = { at: Array<string | number>; v: Record<string, unknown>; scope: 'pod' | 'ingress' };
       const holders: Holder[] = [];
@@ -114,7 +114,7 @@ export const rule: Rule<KubernetesContext> = {
           // Does every step of the window serve the field (the field table; a kind it does not have cannot be told)?
           let node = root;
           if (node && target) for (const s of target.slice(o.at.length)) if (typeof s === 'string') node = node.child(s);
-          const servedAll = !!node && !!target && (node.served & win) === win && !(node.unknown & win) && windowMinors.every((m) => m >= t.first && m <= t.last);
+          const servedAll = !!node && !!target && (node.served & win) === win && !(node.unknown & win) && windowMinors.every((m) => covers(t, m));
           const firstServed = target && node && node.served ? t.first + (31 - Math.clz32(node.served & -node.served)) : undefined;
           const effect = [
             row.ignoredByKubelet && last >= row.ignoredByKubelet ? `the kubelet ignores it from 1.${row.ignoredByKubelet}` : '',

@@ -1,7 +1,7 @@
 import type { Rule } from '../../../rules/types';
 import type { KubernetesContext } from '../index';
 import { loadJson } from '../../../data';
-import { maskOf, minorNumber, fieldTable, walkServedEntries, pathSegments, pathText } from '../data/fields';
+import { maskOf, minorNumber, walkServedEntries, pathSegments, pathText, covers } from '../data/fields';
 import { listOf } from './common';
 
 interface GateRow { gates: string[]; minors: number[]; text: string }
@@ -39,11 +39,11 @@ export const rule: Rule<KubernetesContext> = {
     'Kubernetes feature gates: alpha features are disabled by default',
   ],
   check(ctx, report) {
-    const t = fieldTable();
+    const t = ctx.fields;
     const { fields: data, notRead: notReadAt } = loadJson<GateData>(FILE);
     const gated = gatedNames();
-    const windowMinors = ctx.minors.map(minorNumber).filter((m) => m >= t.first && m <= t.last);
-    const win = maskOf(windowMinors);
+    const windowMinors = ctx.minors.map(minorNumber).filter((m) => covers(t, m));
+    const win = maskOf(windowMinors, t);
     if (!win) return;
     for (const o of ctx.objects) {
       const walk = ctx.fieldWalk(o);

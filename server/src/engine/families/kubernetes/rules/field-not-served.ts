@@ -1,6 +1,6 @@
 import type { Rule } from '../../../rules/types';
 import type { KubernetesContext, ManifestObject } from '../index';
-import { maskOf, minorNumber, fieldTable, walkServedEntries, pathSegments, pathText, componentReader, componentFieldTable, COMPONENT_UNKNOWN } from '../data/fields';
+import { maskOf, minorNumber, walkServedEntries, pathSegments, pathText, componentReader, componentFieldTable, COMPONENT_UNKNOWN, covers } from '../data/fields';
 import { range, listOf } from './common';
 
 /** Before server-side field validation (GA in 1.25; kubectl's default from then on) an unknown field is dropped. */
@@ -58,9 +58,9 @@ export const rule: Rule<KubernetesContext> = {
     + 'does not have for that apiVersion/kind, while another version does (e.g. `spec.ingressClassName` of an Ingress at 1.18, '
     + '`spec.template.spec.os` at 1.22). It says which steps lack it and which versions serve it. Free-form maps (labels, '
     + 'annotations, `data`) and free-form JSON accept any key; `status` is not checked (the API server ignores it in what is '
-    + 'applied); a field no version knows is left to the unknown-field check. Steps the field table cannot vouch for (1.16, 1.35 '
-    + 'and 1.37 have no source; a source that leaves a part out) are not judged: where they are the only steps lacking the field, '
-    + 'it says so as information. Component configuration files (kubeadm, kubelet, kube-proxy, kube-scheduler, the '
+    + 'applied); a field no version knows is left to the unknown-field check. Steps the field table cannot vouch for (a source '
+    + 'that leaves a part out, e.g. status at 1.31) are not judged: where they are the only steps lacking the field, it says so as '
+    + 'information. A minor given the user\'s own OpenAPI document (kubernetes.openapi) is judged from that document\'s definitions. Component configuration files (kubeadm, kubelet, kube-proxy, kube-scheduler, the '
     + 'kube-apiserver\'s configuration files, audit Policy) are checked against their own table, which has a source at every '
     + 'minor 1.16 … 1.37 (`failCgroupV1` before 1.31, kube-proxy\'s `nftables` section before 1.29), and so is a value a '
     + 'component knows only from some minor (kube-proxy `mode: nftables`, from 1.29).',
@@ -76,15 +76,15 @@ export const rule: Rule<KubernetesContext> = {
     'data/kubernetes/fields/component-config.json: the component configuration fields per minor and the values known from a minor (scripts/import-k8s-component-fields.mjs)',
   ],
   check(ctx, report) {
-    const t = fieldTable();
+    const t = ctx.fields;
     const n = t.last - t.first + 1;
-    const windowMinors = ctx.minors.map(minorNumber).filter((m) => m >= t.first && m <= t.last);
-    const win = maskOf(windowMinors);
+    const windowMinors = ctx.minors.map(minorNumber).filter((m) => covers(t, m));
+    const win = maskOf(windowMinors, t);
     if (!win) return;
     for (const o of ctx.objects) {
       const walk = ctx.fieldWalk(o);
       if (!walk) continue;
-      if (walk.root.noGaps) valuesNotKnown(ctx, o, windowMinors, walk.root.kindServed, t.first, report);
+      if (walk.root.component) valuesNotKnown(ctx, o, windowMinors, walk.root.kindServed, t.first, report);
       walkServedEntries(walk.entries, walk.root, win, (key, c, alive, at) => {
         const missing = alive & ~c.served;
         const definite = missing & ~c.unknown;
@@ -95,7 +95,7 @@ export const rule: Rule<KubernetesContext> = {
         const shown = pathText(rel);
         const stepsIn = (mask: number) => windowMinors.filter((m) => mask & (1 << (m - t.first)));
         const served = servedText(c.served, c.kindServed, t.first, n);
-        const why = (m: number) => `1.${m}${t.gaps[String(m)] ? ' (no source for its fields)' : ' (its source leaves this out)'}`;
+        const why = (m: number) => `1.${m} (its source leaves this out)`;
         const notJudged = stepsIn(unsure).map(why).join(', ');
         const loc = o.doc.locate(segs);
         const data = { path: shown, notServedAt: stepsIn(definite).map((m) => `1.${m}`), notJudgedAt: stepsIn(unsure).map((m) => `1.${m}`), servedIn: minorsText(c.served, t.first, n), window: range(ctx.minors) };
@@ -109,9 +109,9 @@ export const rule: Rule<KubernetesContext> = {
             : strict
             ? `${steps} ${count > 1 ? 'do' : 'does'} not serve ${shown} (dropped, or refused where field validation is strict)`
             : `${steps} ${count > 1 ? 'drop' : 'drops'} ${shown} silently`;
-          // A step without a field source is judged from its neighbours (both lack the field): said.
-          const fromNeighbours = stepsIn(definite).filter((m) => !walk.root.noGaps && t.gaps[String(m)]).map((m) => `1.${m} has no field source, judged from 1.${m - 1} and 1.${m + 1}`);
-          const notes = [...fromNeighbours, ...(notJudged ? [`not judged at ${notJudged}`] : [])];
+          // A step judged from the user's OpenAPI document: said, with the document.
+          const fromDocument = stepsIn(definite).filter((m) => t.documents?.[String(m)]).map((m) => `1.${m} judged from ${t.documents![String(m)]}`);
+          const notes = [...fromDocument, ...(notJudged ? [`not judged at ${notJudged}`] : [])];
           report({ message: `${verb}; ${reader ? served.replace(/^served/, 'known') : served}${notes.length ? `; ${notes.join('; ')}` : ''}`, range: loc.key ?? loc.value, data });
         } else {
           // Only steps the table cannot vouch for: said, as information, instead of passing in silence.

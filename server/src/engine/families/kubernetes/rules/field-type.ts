@@ -1,6 +1,6 @@
 import type { Rule } from '../../../rules/types';
 import type { KubernetesContext } from '../index';
-import { maskOf, minorNumber, fieldTable, pathSegments, pathText, describeType, componentReader, isComponentKind, componentFieldTable, type FieldNode } from '../data/fields';
+import { maskOf, minorNumber, fieldTable, pathSegments, pathText, describeType, componentReader, isComponentKind, componentFieldTable, type FieldNode, covers } from '../data/fields';
 import { listOf } from './common';
 
 const SCALAR = new Set(['string', 'integer', 'number', 'boolean', 'int-or-string']);
@@ -87,9 +87,9 @@ export const rule: Rule<KubernetesContext> = {
     'data/kubernetes/fields/component-config.json: each component configuration field\'s type per minor, from the Go types and json tags (scripts/import-k8s-component-fields.mjs; ../shared/reference/kubernetes/component-config-fields.json)',
   ],
   check(ctx, report) {
-    const t = fieldTable();
-    const windowMinors = ctx.minors.map(minorNumber).filter((m) => m >= t.first && m <= t.last);
-    const win = maskOf(windowMinors);
+    const t = ctx.fields;
+    const windowMinors = ctx.minors.map(minorNumber).filter((m) => covers(t, m));
+    const win = maskOf(windowMinors, t);
     if (!win) return;
     for (const o of ctx.objects) {
       if (!isComponentKind(o.apiVersion, o.kind)) continue;

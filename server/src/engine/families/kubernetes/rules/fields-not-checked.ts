@@ -1,12 +1,14 @@
 import type { Rule } from '../../../rules/types';
 import type { KubernetesContext, ManifestObject } from '../index';
-import { rootNode, fieldTable, minorNumber, minorBit, componentFieldTable, isComponentKind } from '../data/fields';
+import { rootNode, fieldTable, minorNumber, minorBit, componentFieldTable, isComponentKind, covers, fieldSpanText } from '../data/fields';
 import { servesAt } from '../data/served';
+import { speaksFor } from '../data/openapi';
 import { listOf } from './common';
 
 /** A minor's source as the message names it; a document that has no type for the kind says so (1.37's schema). */
 function sourceName(t: ReturnType<typeof fieldTable>, m: number, id: string): string {
   const s = t.sources[String(m)] as { package?: string; document?: string; servedNotInSchema?: string[] } | undefined;
+  if (t.documents?.[String(m)]) return t.documents[String(m)];
   if (s?.package) return s.package;
   if (s?.document) return `${s.document}${s.servedNotInSchema?.includes(id) ? ', which has no type for it' : ''}`;
   return 'none';
@@ -48,8 +50,8 @@ export const rule: Rule<KubernetesContext> = {
   title: 'Fields not checked at some step',
   what: 'Says, once per file at the first built-in object\'s `apiVersion`, which steps of the window the field rules '
     + '(k8s/field-not-served, k8s/unknown-field, k8s/invalid-enum-value) cannot check: steps outside the field table '
-    + '(data/kubernetes/fields/fields.json, 1.15 … 1.37), and steps of the table without a field source of their own (none '
-    + 'since every minor 1.15 … 1.37 has one; such a step would be judged from the neighbouring minors only where both agree). '
+    + '(data/kubernetes/fields/fields.json, 1.15 … 1.37; every minor there has a source) and not given by the user\'s own '
+    + 'OpenAPI document (kubernetes.openapi: a minor with a document is checked from its definitions). '
     + 'And, once per apiVersion/kind of the file, a built-in kind the kube-apiserver serves at a step where the field table '
     + 'does not have it, whose fields are then not checked there (v1 ComponentStatus, which no source creates; at 1.37, whose '
     + 'source is client-go\'s v0.37.0-beta.0 schema, CustomResourceDefinition, APIService and the create-only review kinds). '
@@ -65,7 +67,7 @@ export const rule: Rule<KubernetesContext> = {
     'data/kubernetes/api-lifecycle.json and data/kubernetes/served-stable.json: what kube-apiserver serves at each minor',
   ],
   check(ctx, report) {
-    const t = fieldTable();
+    const t = ctx.fields;
     const steps = ctx.minors.map(minorNumber).filter((m) => Number.isFinite(m));
     if (!steps.length) return;
     // servesAt per step, asked once per apiVersion/kind of the file (a bundle has thousands of objects of a few kinds).
@@ -82,27 +84,13 @@ export const rule: Rule<KubernetesContext> = {
     const at = (o: ManifestObject) => o.doc.locate([...o.at, 'apiVersion']);
     const first = objects[0];
     const where = at(first);
-    const outside = steps.filter((m) => m < t.first || m > t.last);
+    // Steps the table has no source for: outside its span, or between the data and a document of the user's.
+    const outside = steps.filter((m) => !covers(t, m));
     if (outside.length) {
       report({
-        message: `fields not checked at ${listOf(outside)}: the field table covers 1.${t.first}..1.${t.last} (data/kubernetes/fields/fields.json)`,
+        message: `fields not checked at ${listOf(outside)}: the field table covers ${fieldSpanText(t)} (data/kubernetes/fields/fields.json${t.documents ? ', kubernetes.openapi' : ''})`,
         range: where.value ?? where.key,
         data: { reason: 'outside-table', minors: outside.map((m) => `1.${m}`) },
-      });
-    }
-    const gaps = steps.filter((m) => t.gaps[String(m)]);
-    for (const g of gaps) {
-      // A gap with a minor with a source on both sides is judged from them where they agree (fields.ts fillGaps).
-      let lo = g - 1, hi = g + 1;
-      while (lo >= t.first && t.gaps[String(lo)]) lo--;
-      while (hi <= t.last && t.gaps[String(hi)]) hi++;
-      const between = lo >= t.first && hi <= t.last;
-      report({
-        message: between
-          ? `fields at 1.${g} not read from a source: no field data for that minor (${t.gaps[String(g)]}); a field is judged there only where 1.${lo} and 1.${hi} agree`
-          : `fields not checked at 1.${g}: no field data for that minor (${t.gaps[String(g)]})`,
-        range: where.value ?? where.key,
-        data: { reason: between ? 'no-source' : 'no-source-not-judged', minors: [`1.${g}`] },
       });
     }
     const seen = new Set<string>();
@@ -110,10 +98,13 @@ export const rule: Rule<KubernetesContext> = {
       const id = `${o.apiVersion} ${o.kind}`;
       if (seen.has(id)) continue;
       seen.add(id);
-      const root = rootNode(o.apiVersion, o.kind);
+      const root = rootNode(o.apiVersion, o.kind, t);
       const flags = served(o);
-      const missing = steps.filter((m, i) => m >= t.first && m <= t.last && !t.gaps[String(m)]
-        && flags[i] && !(root && (root.kindServed & minorBit(m))));
+      // At a minor with the user's document that speaks for the apiVersion, the document says what is served (a kind
+      // it lacks is not served there: the lifecycle rules say so), so its fields are not missing.
+      const doc = (m: number) => t.openapiDocs?.[String(m)];
+      const missing = steps.filter((m, i) => covers(t, m) && !(doc(m) && speaksFor(doc(m)!, o.apiVersion))
+        && flags[i] && !(root && (root.kindServed & minorBit(m, t))));
       if (!missing.length) continue;
       const loc = at(o);
       report({

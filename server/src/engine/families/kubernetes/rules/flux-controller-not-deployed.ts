@@ -1,6 +1,7 @@
 import type { Rule } from '../../../rules/types';
 import type { KubernetesContext } from '../index';
-import { fluxSteps, fluxData, windowNote, groupOf } from './flux';
+import { fluxSteps, fluxData, windowNote } from './flux';
+import { groupOf } from '../data/api-version';
 import { fluxStepName } from '../../starlingx-app/data';
 
 /** The Flux controller that reconciles a group's objects (image.toolkit.fluxcd.io: the reflector or the automation controller). */
@@ -30,7 +31,7 @@ export const rule: Rule<KubernetesContext> = {
     for (const o of ctx.objects) {
       const steps = fluxSteps(ctx, o, false);
       if (!steps || steps.some((s) => !s.served)) continue; // k8s/flux-api-not-served speaks
-      const controller = CONTROLLERS[groupOf(o.apiVersion).group]?.(o.kind);
+      const controller = CONTROLLERS[groupOf(o.apiVersion)]?.(o.kind);
       if (!controller) continue;
       const idle = steps.filter((s) => s.step.deployedControllers && !s.step.deployedControllers.includes(controller));
       if (!idle.length) continue;

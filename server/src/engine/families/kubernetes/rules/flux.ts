@@ -4,21 +4,18 @@
 import type { KubernetesContext, ManifestObject } from '../index';
 import type { FindingFix } from '../../../rules/types';
 import { YamlEditor } from '../../../parse/yaml-edit';
+import { splitApiVersion } from '../data/api-version';
 import { appMetadata, fluxStepName, type StxFlux } from '../../starlingx-app/data';
 
 export const isFluxGroup = (group: string) => /(^|\.)fluxcd\.io$/.test(group);
 
 export interface FluxStepStatus { step: StxFlux; served: boolean; deprecated: boolean; kindInstalled: boolean; versions: string[] }
 
-export function groupOf(apiVersion: string): { group: string; version: string } {
-  const i = apiVersion.lastIndexOf('/');
-  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
-}
 
 /** The object's status at each step of the Flux window, or undefined when it is not a Flux object or there is no window. */
 export function fluxSteps(ctx: KubernetesContext, o: ManifestObject, crdWins = true): FluxStepStatus[] | undefined {
   if (!ctx.flux) return undefined;
-  const { group, version } = groupOf(o.apiVersion);
+  const { group, version } = splitApiVersion(o.apiVersion);
   if (!isFluxGroup(group)) return undefined;
   // A Flux CRD in the workspace is what is installed: the object's version is checked against it (k8s/cr-*) instead
   // (whether the release runs the object's controller is still asked: crdWins false).
@@ -38,7 +35,7 @@ const STABILITY = (v: string): [number, number, number] => {
 
 /** apiVersions of the object's group and kind served at every step, best first (deprecated at no step, then GA > beta, higher). */
 export function fluxCommon(ctx: KubernetesContext, o: ManifestObject): string[] {
-  const { group } = groupOf(o.apiVersion);
+  const { group } = splitApiVersion(o.apiVersion);
   const gk = `${group}/${o.kind}`;
   const steps = ctx.flux!.steps;
   let acc: Set<string> | undefined;

@@ -1,17 +1,18 @@
 import type { Rule, FindingFix } from '../../../rules/types';
 import type { KubernetesContext } from '../index';
 import { formatList } from '../../../versions';
-import { maskOf, minorNumber, fieldTable, pathSegments, pathText, type FieldNode } from '../data/fields';
+import { maskOf, minorNumber, pathSegments, pathText, type FieldNode, covers, type FieldTable } from '../data/fields';
 import { range, listOf } from './common';
 
 /** The minors of the table whose source lists enums at all (the others are never judged). */
-let knownMemo: number[] | undefined;
-function enumMinors(): number[] {
-  if (knownMemo) return knownMemo;
-  const t = fieldTable();
+const knownMemo = new WeakMap<FieldTable, number[]>();
+function enumMinors(t: FieldTable): number[] {
+  let hit = knownMemo.get(t);
+  if (hit) return hit;
   const out = new Set<number>();
   for (const es of Object.values(t.enums)) for (const e of es) for (const m of e.minors) out.add(m);
-  return (knownMemo = [...out].sort((a, b) => a - b));
+  knownMemo.set(t, (hit = [...out].sort((a, b) => a - b)));
+  return hit;
 }
 
 /** Per node (a named field: its owners per minor are fixed), the enum of each minor with enum data; [] for most fields. */
@@ -20,9 +21,9 @@ const NONE: Array<{ minor: number; values: string[] }> = [];
 function enumsAt(c: FieldNode, key: string): Array<{ minor: number; values: string[] }> {
   let hit = enumsOf.get(c);
   if (hit) return hit;
-  const t = fieldTable();
+  const t = c.table;
   hit = [];
-  for (const m of enumMinors()) {
+  for (const m of enumMinors(t)) {
     const owner = c.owners[m - t.first];
     const e = owner ? t.enums[`${owner}.${key}`]?.find((x) => x.minors.includes(m)) : undefined;
     if (e) hit.push({ minor: m, values: e.values });
@@ -51,11 +52,11 @@ export const rule: Rule<KubernetesContext> = {
     'data/kubernetes/fields/fields.json `enums`: the enum values each minor\'s OpenAPI-generated package lists (the package of each minor is cited there)',
   ],
   check(ctx, report) {
-    const t = fieldTable();
-    const windowMinors = ctx.minors.map(minorNumber).filter((m) => m >= t.first && m <= t.last);
-    const win = maskOf(windowMinors);
+    const t = ctx.fields;
+    const windowMinors = ctx.minors.map(minorNumber).filter((m) => covers(t, m));
+    const win = maskOf(windowMinors, t);
     if (!win) return;
-    const known = enumMinors();
+    const known = enumMinors(t);
     const text = ctx.file.text;
     for (const o of ctx.objects) {
       // The shared walk (fieldEntries): it goes into exactly the keys this rule went into (served, not free-form).

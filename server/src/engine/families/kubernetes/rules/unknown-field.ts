@@ -2,17 +2,17 @@ import type { Rule, FindingFix } from '../../../rules/types';
 import type { KubernetesContext } from '../index';
 import { formatList } from '../../../versions';
 import { misfitsEverywhere } from './field-type';
-import { fieldTable, gapMask, pathSegments, pathText, componentReader, componentSpan, COMPONENT_UNKNOWN, type FieldNode } from '../data/fields';
+import { pathSegments, pathText, componentReader, componentSpan, COMPONENT_UNKNOWN, type FieldNode, fieldSpanText, type FieldTable } from '../data/fields';
 
 const PRIMITIVE = new Set(['string', 'integer', 'number', 'boolean', 'int-or-string', 'object']);
 
 /** The model names a node's value is at the minors of the table that have a source (arrays stripped). */
 function modelsOf(node: FieldNode): Set<string> | undefined {
-  const t = fieldTable();
+  const t = node.table;
   const out = new Set<string>();
   for (let i = 0; i < node.types.length; i++) {
     let base = node.types[i];
-    if (base === undefined || t.gaps[String(t.first + i)]) continue;
+    if (base === undefined) continue;
     while (base.startsWith('[]')) base = base.slice(2);
     // A map or free-form JSON at some minor: any key is a field there; not judged.
     if (base.startsWith('{}') || base === 'object') return undefined;
@@ -60,8 +60,7 @@ function sameJsonType(value: unknown, type: string): boolean {
 const MAX_DISTANCE = 2;
 
 /** The fields of those models (at any minor) within MAX_DISTANCE of `key`, nearest first, with their latest type. */
-function closeFields(models: Set<string>, key: string): Array<{ name: string; type: string; d: number }> {
-  const t = fieldTable();
+function closeFields(t: FieldTable, models: Set<string>, key: string): Array<{ name: string; type: string; d: number }> {
   const found = new Map<string, { name: string; type: string; d: number }>();
   for (const m of models) {
     for (const [name, entry] of Object.entries(t.models[m].fields)) {
@@ -78,8 +77,7 @@ function closeFields(models: Set<string>, key: string): Array<{ name: string; ty
 }
 
 /** The fields of those models whose own model (or array of it) has a field named `key`: "containers[]" for imagePullPolicy in a PodSpec. */
-function oneLevelDown(models: Set<string>, key: string): string[] {
-  const t = fieldTable();
+function oneLevelDown(t: FieldTable, models: Set<string>, key: string): string[] {
   const out = new Set<string>();
   for (const m of models) {
     for (const [name, entry] of Object.entries(t.models[m].fields)) {
@@ -119,9 +117,8 @@ export const rule: Rule<KubernetesContext> = {
     'data/kubernetes/fields/component-config.json: the fields of each component configuration kind per minor, from the Go types (scripts/import-k8s-component-fields.mjs)',
   ],
   check(ctx, report) {
-    const t = fieldTable();
+    const t = ctx.fields;
     const text = ctx.file.text;
-    const gaps = gapMask();
     for (const o of ctx.objects) {
       // The shared walk (fieldEntries) goes into the keys this rule went into: served, not free-form at every minor
       // that serves them (below a free-form map or free-form JSON every key is served).
@@ -134,17 +131,16 @@ export const rule: Rule<KubernetesContext> = {
       for (const { v, node, at, key, c, parent: up } of walk.entries) {
         if (node === root && (key === 'status' || key === 'apiVersion' || key === 'kind')) continue;
         if (c.served) continue;
-        // Some minor's source leaves this part out: not judged. (A minor without a source is not asked: the rule
-        // is about the minors whose documents were read.)
-        if (c.unknown & ~gaps) continue;
+        // Some minor's source leaves this part out: not judged.
+        if (c.unknown) continue;
         // Below a component configuration value of the wrong shape (k8s/field-type says so): not a typo.
-        if (root.noGaps && up >= 0 && misfitsEverywhere(walk.entries[up].c, walk.entries[up].val)) continue;
+        if (root.component && up >= 0 && misfitsEverywhere(walk.entries[up].c, walk.entries[up].val)) continue;
         if (modelsNode !== node) { modelsNode = node; models = modelsOf(node); }
         if (!models) continue;
         const segs = pathSegments({ up: at, seg: key });
         const rel = segs.slice(o.at.length);
         const shown = pathText(rel);
-        const close = closeFields(models, key);
+        const close = closeFields(t, models, key);
         const loc = o.doc.locate(segs);
         const range = loc.key ?? loc.value;
         const fixes: FindingFix[] = [];
@@ -159,9 +155,9 @@ export const rule: Rule<KubernetesContext> = {
         report({
           message: (reader
             ? `${shown} is not a field of ${o.apiVersion} ${o.kind} at any ${reader} version of the component configuration table (${componentSpan(o.apiVersion, o.kind)}); ${reader} does not apply it (${COMPONENT_UNKNOWN})`
-            : `${shown} is not a field of ${o.apiVersion} ${o.kind} in any Kubernetes version of the field table (1.${t.first}..1.${t.last}); the API server drops it`)
+            : `${shown} is not a field of ${o.apiVersion} ${o.kind} in any Kubernetes version of the field table (${fieldSpanText(t)}); the API server drops it`)
             + (close.length ? `; did you mean ${formatList(close.map((x) => parent + x.name), 'or')}?` : '')
-            + (() => { const down = close.length ? [] : oneLevelDown(models, key); return down.length ? `; it is a field of ${formatList(down.map((d) => parent + d), 'or')}` : ''; })(),
+            + (() => { const down = close.length ? [] : oneLevelDown(t, models, key); return down.length ? `; it is a field of ${formatList(down.map((d) => parent + d), 'or')}` : ''; })(),
           range,
           fixes,
           data: { path: shown, suggestions: close.map((x) => x.name) },
