@@ -286,7 +286,7 @@ export class Scheduler {
         full = this.reanalysis(st, key, seg.text, partInput);
         kept = compact(result, full);
         if (hot) this.keepHot(st, key, seg.text, result);
-        else forgetParsed(seg.text, [...st.hot.values()].map((h) => h.text));
+        else forgetParsed(seg.text, [...st.hot.values()].map((h) => h.text), result.yaml);
       }
       p = { result: kept, line: seg.line, firstDocument, shifted: kept.diagnostics.map((d) => shifted(d, seg.line)), wise, full };
       st.parts.set(key, p);
