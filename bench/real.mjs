@@ -98,15 +98,16 @@ export function realSuites({ ROOT, WINDOW, SERVER_ENV, check, row, stats, ms, mb
       if (BASE) {
         b = await probed(dir, `base-${i}`, process.execPath, lintArgs(BASE, `b${i}`));
         // The other checkout may fail where this one does not (the point of an A/B): said in its row, not fatal.
-        if (b.code !== 0 && b.code !== 1) { baseCounts.add(`exit ${b.code}: ${b.stderr.trim().split('\n')[0]}`); if (i >= 0) { base.push(b.ms); baseSrvHwm.push(NaN); } continue; }
-        baseCounts.add(count(`b${i}`));
+        // This checkout's timings of the same repeat are kept either way (they were dropped with a `continue`).
+        if (b.code !== 0 && b.code !== 1) baseCounts.add(`exit ${b.code}: ${b.stderr.trim().split('\n')[0]}`);
+        else baseCounts.add(count(`b${i}`));
       }
       if (i < 0) continue;
       js.push(j.ms); jsHwm.push(j.procs[0]?.hwmKb ?? NaN);
       lint.push(l.ms);
       lintHwm.push(l.procs.find((p) => p.script === 'lsp-lint.js')?.hwmKb ?? NaN);
       srvHwm.push(l.procs.find((p) => p.script === 'server.js')?.hwmKb ?? NaN);
-      if (b) { base.push(b.ms); baseSrvHwm.push(b.procs.find((p) => p.script === 'server.js')?.hwmKb ?? NaN); }
+      if (b) { base.push(b.ms); baseSrvHwm.push(b.code === 0 || b.code === 1 ? b.procs.find((p) => p.script === 'server.js')?.hwmKb ?? NaN : NaN); }
     }
     const [n] = counts;
     check(`lsp-lint findings (${id})`, counts.size === 1 && n > 0, `${[...counts].join('/')} every run`);

@@ -251,6 +251,14 @@ test('#18.5 forgetParsed drops the parsed documents of a text from the parse cac
   assert.equal(wb, vb, 'a document of a kept text stays');
   assert.notEqual(wc, vc, 'the last document (CRLF) was forgotten');
   assert.deepEqual([wa, wb, wc], [va, vb, vc], 'parsed again to the same values');
+  // Given the text's parse (as the editor's background pass does), the same documents go, found by their cache keys.
+  const parsed = e.parseYaml(part);
+  const [xa, xb, xc] = parsed.docs.map((d) => d.value);
+  e.forgetParsed(part, [b + '---\nkind: Other\n'], parsed);
+  const [ya, yb, yc] = values(part);
+  assert.notEqual(ya, xa, 'the first document was forgotten (by its parse)');
+  assert.equal(yb, xb, 'a document of a kept text stays (by its parse)');
+  assert.notEqual(yc, xc, 'the last document (CRLF) was forgotten (by its parse)');
 });
 
 // Issue 29: a big bundle whose CRD stops serving a version that custom resources far below it in the same file use: the

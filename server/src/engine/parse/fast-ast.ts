@@ -2,13 +2,13 @@
 // the full parse (which costs about ten times more). The rules ask for it through YamlDoc.ast whenever
 // they compute a fix (parse/yaml-edit.ts), which is for every document with a finding.
 //
-// Same as the full parse's Document: the node classes (YAMLMap, YAMLSeq, Pair, Scalar), every node's
+// Same as the full parse's Document: the node classes (YAMLMap, YAMLSeq, Pair, Scalar, Alias), anchors, every node's
 // range (all three offsets), scalar value, source, type, format and minFractionDigits, collection `flow`
 // flags, `doc.range`, `doc.directives.docStart`, the options, the schema, and so toJS() and the value
 // side of toString(). Not attached: comments and blank-line markers (`comment`, `commentBefore`,
 // `spaceBefore`); YamlDoc.fullAst has them. test/yaml-fast.test.mjs compares the two Documents node by
 // node and runs YamlEditor on both.
-import { parseDocument, isScalar, Pair, Scalar, YAMLMap, YAMLSeq, type Document, type Node, type Schema } from 'yaml';
+import { parseDocument, isScalar, Alias, Pair, Scalar, YAMLMap, YAMLSeq, type Document, type Node, type Schema } from 'yaml';
 import { MAP_STRIDE, SEQ_STRIDE, plainTag, quotedText, unfold, type FastColl, type FastResult } from './fast-yaml';
 
 let template: Document.Parsed | null = null;
@@ -28,7 +28,7 @@ export function fastDocument(src: string, fast: FastResult, options: object): Do
   if (fast.docStart >= 0) doc.directives.docStart = true;
   if (fast.root) {
     const root = fast.root;
-    doc.contents = collection(src, root, fast.value, root.s, root.e, root.e2, schema) as Document.Parsed['contents'];
+    doc.contents = collection(src, root, fast.value, root.s, root.e, root.e2, schema, fast.anchors) as Document.Parsed['contents'];
     // Text after the last value is the document's (its end), unless that value is empty and took it.
     doc.range = [fast.docOffset, root.e2, fast.emptyLast ? root.e2 : src.length];
   } else if (fast.emptyRoot) {
@@ -45,7 +45,9 @@ export function fastDocument(src: string, fast: FastResult, options: object): Do
  * A collection node. Its items are built on first access (an accessor that replaces itself with the
  * array): a fix usually touches a few paths of a document, not all of it.
  */
-function collection(src: string, c: FastColl, value: unknown, s: number, e: number, e2: number, schema: Schema): Node {
+type Anchors = FastResult['anchors'];
+
+function collection(src: string, c: FastColl, value: unknown, s: number, e: number, e2: number, schema: Schema, anchors: Anchors): Node {
   const node = c.t === 1 ? new YAMLMap(schema) : new YAMLSeq(schema);
   if (c.flow) node.flow = true;
   node.range = [s, e, e2];
@@ -53,7 +55,7 @@ function collection(src: string, c: FastColl, value: unknown, s: number, e: numb
     configurable: true,
     enumerable: true,
     get() {
-      const items = c.t === 1 ? mapItems(src, c, value as Record<string, unknown>, schema) : seqItems(src, c, value as unknown[], schema);
+      const items = c.t === 1 ? mapItems(src, c, value as Record<string, unknown>, schema, anchors) : seqItems(src, c, value as unknown[], schema, anchors);
       Object.defineProperty(node, 'items', { value: items, writable: true, enumerable: true, configurable: true });
       return items;
     },
@@ -64,7 +66,21 @@ function collection(src: string, c: FastColl, value: unknown, s: number, e: numb
   return node;
 }
 
-function mapItems(src: string, c: FastColl, obj: Record<string, unknown>, schema: Schema): Pair[] {
+/** An item's value node: a collection, an alias (`*name`: no plain scalar starts with `*`) or a scalar, with its anchor. */
+function valueNode(src: string, kid: FastColl | undefined, v: unknown, s: number, e: number, e2: number, schema: Schema, anchors: Anchors): Node {
+  let node: Node;
+  if (kid) node = collection(src, kid, v, s, e, e2, schema, anchors);
+  else if (src.charCodeAt(s) === 42 && s < e) {
+    node = new Alias(src.slice(s + 1, e));
+    node.range = [s, e, e2];
+    return node;
+  } else node = scalar(src, s, e, e2, v, schema);
+  const anchor = anchors?.get(s);
+  if (anchor !== undefined) node.anchor = anchor;
+  return node;
+}
+
+function mapItems(src: string, c: FastColl, obj: Record<string, unknown>, schema: Schema, anchors: Anchors): Pair[] {
   const r = c.r;
   const items: Pair[] = [];
   for (let i = 0; i < c.keys.length; i++) {
@@ -73,19 +89,19 @@ function mapItems(src: string, c: FastColl, obj: Record<string, unknown>, schema
     const vs = r[o + 2];
     const kid = c.kids?.[i];
     const v = obj[c.keys[i]];
-    const val = vs < 0 ? null : kid ? collection(src, kid, v, vs, r[o + 3], r[o + 4], schema) : scalar(src, vs, r[o + 3], r[o + 4], v, schema);
+    const val = vs < 0 ? null : valueNode(src, kid, v, vs, r[o + 3], r[o + 4], schema, anchors);
     items.push(new Pair(key, val));
   }
   return items;
 }
 
-function seqItems(src: string, c: FastColl, arr: unknown[], schema: Schema): Node[] {
+function seqItems(src: string, c: FastColl, arr: unknown[], schema: Schema, anchors: Anchors): Node[] {
   const r = c.r;
   const items: Node[] = [];
   for (let i = 0, n = r.length / SEQ_STRIDE; i < n; i++) {
     const o = i * SEQ_STRIDE;
     const kid = c.kids?.[i];
-    items.push(kid ? collection(src, kid, arr[i], r[o], r[o + 1], r[o + 2], schema) : scalar(src, r[o], r[o + 1], r[o + 2], arr[i], schema));
+    items.push(valueNode(src, kid, arr[i], r[o], r[o + 1], r[o + 2], schema, anchors));
   }
   return items;
 }

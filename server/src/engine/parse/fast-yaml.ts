@@ -6,11 +6,19 @@
 // `parseDocument(text, {version: '1.1', uniqueKeys: true}).toJS()` for the value, and the yaml package's
 // range[0..2] for every key and value node — and that parse reports no error. Anything it is not sure
 // about makes it give up (return null), and the caller runs the full parse: tabs, CR, BOM, anchors and
-// aliases, tags, directives, `...`, explicit (`?`) and multi-line keys, merge keys, duplicate keys,
+// aliases other than those below, tags, directives, `...`, explicit (`?`) and multi-line keys, merge keys, duplicate keys,
 // multi-line flow collections, `- - x`, block scalars on their own line, root scalars and root flow
 // collections, and everything the full parse would call an error. test/yaml-fast.test.mjs compares the
 // two on the fixtures, the bench corpus, tricky snippets and random documents; fastParseWhy() says where
 // a chunk gave up.
+//
+// Anchors and aliases in block context are read (issue #29: 3% of real documents, which took a quarter of the parse
+// time in the full parse): `&name` before a value of a mapping entry or a sequence item (a scalar or flow collection
+// on the same line, or a block collection on the lines after it), and `*name` as such a value. An alias's value is
+// its anchor's (the same object, as toJS() gives it). The fast path gives up on an anchor with an empty value or
+// before an implicit key, on any anchor or alias in a flow collection or as a key, on an alias inside an anchored node
+// (a cycle, "anchor value contains itself", or a nested expansion the full parse counts against its alias limit),
+// on an alias whose anchor is not set before it, and past 1,000 aliases of one anchor (the full parse's maxAliasCount).
 //
 // Scalars resolve through the yaml package's own YAML 1.1 schema tags (same tests, same resolvers, same
 // order), so `yes`/`on`/`0x1F`/`1:20`/`.inf`/timestamps come out as in the full parse. The folding
@@ -64,6 +72,8 @@ export interface FastResult {
   docOffset: number;
   /** Whether the document's last value is empty (then the text after it is that value's, not the document's). */
   emptyLast: boolean;
+  /** The anchors of the document: the start offset of the anchored value → its name (fast-ast.ts sets `anchor`); null when none. */
+  anchors: Map<number, string> | null;
 }
 
 /** Thrown to give up on a chunk; never escapes fastParse. */
@@ -215,6 +225,12 @@ class FastParser {
   private emptyLast = false;
   /** Collections open (the recursion depth of parseMap/parseSeq/flowColl), at most MAX_DEPTH. */
   private depth = 0;
+  /** Anchors set so far: name → the anchored value and its aliases so far (a later anchor of the same name wins, as in the full parse). */
+  private anchorValues: Map<string, { value: unknown; aliases: number }> | null = null;
+  /** Start offset of each anchored value → its anchor's name (FastResult.anchors). */
+  private anchorAt: Map<number, string> | null = null;
+  /** Anchored values being parsed (an alias inside one makes the fast path give up). */
+  private openAnchors = 0;
 
   constructor(private readonly s: string) { this.len = s.length; }
 
@@ -302,12 +318,12 @@ class FastParser {
       if (this.nj < 0) {
         // `---` and nothing else: a null scalar right after the marker and its spaces.
         const e2 = ch === 35 || this.cc > 0 ? this.len : p;
-        return { value: null, root: null, emptyRoot: [p, p, e2], docStart, docOffset, emptyLast: true };
+        return { value: null, root: null, emptyRoot: [p, p, e2], docStart, docOffset, emptyLast: true, anchors: null };
       }
     } else if (this.nj === 0 && s.charCodeAt(this.nq) === 37 /* % */) {
       giveUp();
     }
-    if (this.nj < 0) return { value: null, root: null, emptyRoot: null, docStart, docOffset, emptyLast: false };
+    if (this.nj < 0) return { value: null, root: null, emptyRoot: null, docStart, docOffset, emptyLast: false, anchors: null };
     if (this.nj !== 0) giveUp();
     this.carry = false;
     let value: unknown;
@@ -318,7 +334,7 @@ class FastParser {
       value = this.parseMap(0);
     }
     if (this.nj >= 0) giveUp(); // content after the root collection
-    return { value, root: this.kid!, emptyRoot: null, docStart, docOffset, emptyLast: this.emptyLast };
+    return { value, root: this.kid!, emptyRoot: null, docStart, docOffset, emptyLast: this.emptyLast, anchors: this.anchorAt };
   }
 
   private isSeqLine(q: number): boolean {
@@ -397,9 +413,11 @@ class FastParser {
       const ks = this.kS, ke = this.kE;
       let v = this.kColon + 1;
       while (s.charCodeAt(v) === 32) v++;
-      const ch = s.charCodeAt(v);
+      let ch = s.charCodeAt(v);
       let value: unknown;
       this.kid = undefined;
+      const anchor = ch === 38 ? this.anchorName(v) : null;
+      if (anchor !== null) { v = this.pendPos; ch = s.charCodeAt(v); this.openAnchors++; }
       if (ch === 10 || ch !== ch || ch === 35) {
         // Nothing on the key's line: a nested block, an indentless sequence, a scalar on its own line, or null.
         const lineComment = ch === 35;
@@ -408,7 +426,9 @@ class FastParser {
         this.trivia();
         if (this.nj > indent || (this.nj === indent && this.isSeqLine(this.nq))) {
           value = this.parseNested(this.nj, indent);
+          if (anchor !== null && !this.blockKid()) giveUp(); // an anchored scalar or flow on its own line
         } else {
+          if (anchor !== null) giveUp(); // an anchored empty value
           value = null;
           this.emptyLast = true;
           this.vs = this.ve = v;
@@ -418,6 +438,7 @@ class FastParser {
       } else {
         value = this.parseInlineValue(v, indent);
       }
+      if (anchor !== null) this.setAnchor(anchor, value);
       obj[key] = value;
       r.push(ks, ke, this.vs, this.ve, this.v2);
       if (this.kid) (kids ??= [])[n] = this.kid;
@@ -481,9 +502,11 @@ class FastParser {
     for (let n = 0; ; n++) {
       let v = this.nq + 1;
       while (s.charCodeAt(v) === 32) v++;
-      const ch = s.charCodeAt(v);
+      let ch = s.charCodeAt(v);
       let value: unknown;
       this.kid = undefined;
+      const anchor = ch === 38 ? this.anchorName(v) : null;
+      if (anchor !== null) { v = this.pendPos; ch = s.charCodeAt(v); this.openAnchors++; }
       if (ch === 10 || ch !== ch || ch === 35) {
         const lineComment = ch === 35;
         const e = this.eol(v);
@@ -491,7 +514,9 @@ class FastParser {
         this.trivia();
         if (this.nj > indent) {
           value = this.parseNested(this.nj, indent);
+          if (anchor !== null && !this.blockKid()) giveUp(); // an anchored scalar or flow on its own line
         } else {
+          if (anchor !== null) giveUp(); // an anchored empty item
           value = null;
           this.emptyLast = true;
           this.vs = this.ve = v;
@@ -501,11 +526,13 @@ class FastParser {
       } else if (ch === 45 && isWs(s.charCodeAt(v + 1))) {
         giveUp(); // `- - x`
       } else if (this.keyAt(v)) {
+        if (anchor !== null) giveUp(); // `- &a key: value`: the anchor is the key's
         // `- key: value`: a mapping whose indent is the key's column.
         value = this.parseMap(v - this.lineStartOf(v));
       } else {
         value = this.parseInlineValue(v, indent);
       }
+      if (anchor !== null) this.setAnchor(anchor, value);
       arr.push(value);
       r.push(this.vs, this.ve, this.v2);
       if (this.kid) (kids ??= [])[n] = this.kid;
@@ -548,6 +575,7 @@ class FastParser {
     if (ch === 34 || ch === 39) return this.quotedScalar(v, indent);
     if (ch === 91 || ch === 123) return this.flowValue(v, indent);
     if (ch === 124 || ch === 62) return this.blockScalar(v, indent);
+    if (ch === 42) return this.alias(v, indent);
     if (ch < 128 && BAD_START[ch]) giveUp();
     if ((ch === 45 || ch === 63 || ch === 58) && isWs(s.charCodeAt(v + 1))) giveUp();
     return this.plainScalar(v, indent);
@@ -563,6 +591,64 @@ class FastParser {
     if (i >= this.len) return this.len;
     if (ch === 35 && i > end) { const e = this.eol(i); return e < this.len ? e + 1 : this.len; }
     return giveUp();
+  }
+
+  // ------------------------------------------------------------------------------------------ anchors and aliases
+
+  /** Whether the value parsed last is a block collection. */
+  private blockKid(): boolean { const k = this.kid as FastColl | undefined; return !!k && !k.flow; }
+
+  /** Where the value after the anchor read by anchorName() starts (after its spaces). */
+  private pendPos = 0;
+
+  /**
+   * The name of the anchor `&name` at v (a block value's properties); pendPos is the first character after it and
+   * its spaces. Gives up on names the full parse might end elsewhere (flow indicators, quotes, other properties).
+   */
+  private anchorName(v: number): string {
+    const e = this.nameEnd(v + 1);
+    if (e === v + 1) giveUp();
+    let i = e;
+    while (this.s.charCodeAt(i) === 32) i++;
+    const ch = this.s.charCodeAt(i);
+    if (ch === 38 || ch === 42 || ch === 33) giveUp(); // another anchor, an alias or a tag after it
+    this.pendPos = i;
+    return this.s.slice(v + 1, e);
+  }
+
+  /** End of an anchor or alias name starting at i: letters, digits and `-_./` only, then a space, a line break or the end. */
+  private nameEnd(i: number): number {
+    const s = this.s;
+    for (;;) {
+      const c = s.charCodeAt(i);
+      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 45 && c <= 57) || c === 95) { i++; continue; }
+      if (isWs(c)) return i;
+      return giveUp();
+    }
+  }
+
+  /** The anchored value is parsed: later aliases of its name give it. */
+  private setAnchor(name: string, value: unknown): void {
+    this.openAnchors--;
+    (this.anchorValues ??= new Map()).set(name, { value, aliases: 0 });
+    (this.anchorAt ??= new Map()).set(this.vs, name);
+  }
+
+  /** The alias `*name` at v, a block value: its anchor's value, its range as a plain scalar's. */
+  private alias(v: number, indent: number): unknown {
+    const e = this.nameEnd(v + 1);
+    const name = this.s.slice(v + 1, e);
+    const anchor = this.anchorValues?.get(name);
+    // Undefined, a cycle or an expansion inside an anchored node, or past the full parse's limit of 1,000 aliases of
+    // one node (maxAliasCount: its aliases times the aliases inside it, which here is none).
+    if (e === v + 1 || this.openAnchors > 0 || !anchor || ++anchor.aliases > 1000) giveUp();
+    const value = anchor.value;
+    const after = this.lineRest(e);
+    this.pos = after;
+    this.trivia();
+    this.emptyLast = false;
+    this.vs = v; this.ve = e; this.v2 = this.attach(after, indent);
+    return value;
   }
 
   // ------------------------------------------------------------------------------------------ scalars

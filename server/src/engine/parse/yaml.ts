@@ -63,6 +63,8 @@ export class YamlDoc {
   get fullAst(): Document.Parsed { return this.chunk.fullDoc; }
   /** Whether this document was read by the fast path (values and ranges identical to the full parse). */
   get fastPath(): boolean { return this.chunk.fast !== null; }
+  /** The document's text as the parse cache keeps it (forgetParsed). */
+  get cacheKey(): string { return this.chunk.text; }
 
   private abs(r: readonly number[] | null | undefined): OffsetRange | undefined {
     if (!r) return undefined;
@@ -604,9 +606,11 @@ function documentTexts(text: string): string[] {
  * For a caller that keeps what it needs of an analysis itself: the language server keeps only the findings of most
  * parts of a big file, and their parsed documents (about 15 times the size of their text) need not stay.
  */
-export function forgetParsed(text: string, keep: readonly string[] = []): void {
+export function forgetParsed(text: string, keep: readonly string[] = [], parsed?: YamlFile): void {
   let kept: Set<string> | undefined;
-  for (const d of documentTexts(text)) {
+  // `parsed`: text's parse, whose documents are the cache's own keys (no cutting and copying of the text again, and
+  // each key's hash is already worked out; a big file's background pass spent 6% of its time cutting its parts again).
+  for (const d of parsed ? parsed.docs.map((x) => x.cacheKey) : documentTexts(text)) {
     if (!chunkCache.has(d)) continue;
     // The texts to keep are cut only when a document is there to drop, and each once while it is kept (the editor's
     // background pass asks once per part with the same few hot parts: cutting them every time cost more than the rest).

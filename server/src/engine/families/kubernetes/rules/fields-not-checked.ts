@@ -23,10 +23,18 @@ function sourceName(t: ReturnType<typeof fieldTable>, m: number, id: string): st
  * Component configuration files (their own table, data/kubernetes/fields/component-config.json): the steps of the
  * window outside that table's span, once per apiVersion/kind of the file (a kubelet file at 1.38 is not field-checked).
  */
-function componentsNotChecked(ctx: KubernetesContext, steps: number[], report: Parameters<Rule<KubernetesContext>['check']>[1]): void {
-  const seen = new Set<string>();
+/** The minors the component table spans, worked out once (the editor runs this rule once per part of a big file). */
+let span: [number, number] | undefined;
+function componentSpan(): [number, number] {
+  if (span) return span;
   let lo = Infinity, hi = -Infinity;
   for (const iv of Object.values(componentFieldTable().kinds)) for (const [, a, b] of iv) { if (a < lo) lo = a; if (b > hi) hi = b; }
+  return (span = [lo, hi]);
+}
+
+function componentsNotChecked(ctx: KubernetesContext, steps: number[], report: Parameters<Rule<KubernetesContext>['check']>[1]): void {
+  const seen = new Set<string>();
+  const [lo, hi] = componentSpan();
   const outside = steps.filter((m) => m < lo || m > hi);
   if (!outside.length) return;
   for (const o of ctx.objects) {
