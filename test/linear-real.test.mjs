@@ -65,7 +65,7 @@ const SHAPES = [
   ['one CRD, N custom resources (some at a version it does not serve)', 1500, (n, r) => ({ text: [crd(0), ...range(n, (i) => cr(0, i, r, i % 10 ? 'v1' : 'v1alpha1'))].join('---\n') })],
   ['one custom resource with N unknown keys', 2000, (n, r) => ({ text: `${crd(0)}---\n${cr(0, 1, r)}${range(n, (i) => `  extra${i}: ${i}`).join('\n')}\n` })],
   ['one line of N characters', 40000, (n, r) => ({ text: `${crd(0)}---\n${cr(0, 1, r)}  note: "${'x'.repeat(n)}"\n` })],
-  ['a CRD, and a neighbour file of N custom resources of it', 600, (n, r) => ({ text: crd(0), neighbour: range(n, (i) => cr(0, i, r, i % 10 ? 'v1' : 'v1alpha1')).join('---\n') })],
+  ['a CRD, and a neighbour file of N custom resources of it', 2000, (n, r) => ({ text: crd(0), neighbour: range(n, (i) => cr(0, i, r, i % 10 ? 'v1' : 'v1alpha1')).join('---\n') })],
 ];
 
 let salt = 0;
