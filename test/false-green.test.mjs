@@ -203,6 +203,19 @@ test('12: helm/not-evaluated\'s per-step notes fail the run unless --allow-unche
   assert.equal(lint(dir, ['merge-reports', '--allow-unchecked', 'a.sarif']).code, 0);
 });
 
+test('#26 bullet 2 in a chart: a template whose document 1 stops rendering (required) still has its document 2 checked, and says document 1 not checked', (t) => {
+  const TEMPLATE = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-cfg\ndata:\n  password: {{ required "set .Values.password" .Values.password | quote }}\n---\napiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: {{ .Release.Name }}-pdb\nspec:\n  minAvailable: 1\n';
+  const dir = scratch(t, { '.skewguard.yaml': K8S_WINDOW('1.24..1.26'), 'chart/Chart.yaml': 'apiVersion: v2\nname: stops\nversion: 0.1.0\n', 'chart/values.yaml': 'replicas: 1\n', 'chart/templates/app.yaml': TEMPLATE });
+  const r = lint(dir, ['-f', 'json', '.']);
+  const ms = messagesOf(json(r), 'app.yaml');
+  assert.deepEqual(ms.map((m) => [m.ruleId, m.severity, m.line, m.column, m.data?.notChecked ?? false]), [
+    ['helm/not-evaluated', 'info', 6, 13, true],
+    ['helm/removed-api', 'error', 8, 13, false],
+  ], r.stdout);
+  assert.match(ms[0].message, /^not checked at 1\.24\.\.1\.26: this document of the template stops with an error with the chart's default values: set \.Values\.password; it is not checked, the template's other documents are$/);
+  assert.equal(r.code, 2, r.stderr);
+});
+
 test('11: a folder link whose target lies in an ignored folder is reported as not followed, by lsp-lint and by "Check whole workspace" alike', async (t) => {
   const dir = scratch(t, { '.skewguard.yaml': K, '.gitignore': 'vendor/\n', 'vendor/ing.yaml': ING_BETA, 'apps/plain.yaml': CM });
   fs.symlinkSync(path.join(dir, 'vendor'), path.join(dir, 'apps', 'vendored'));

@@ -146,18 +146,25 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
           const yamlOf = (text: string) => { let y = yamls.get(text); if (!y) yamls.set(text, (y = parseYaml(text))); return y; };
           // A fragment outside a chart: each document on its own (one that stops does not stop the others).
           const parts = t.byDocument ? documentParts(p) : [p];
+          let docParts: ParsedTemplate[] | undefined;
           for (const step of minors) {
             const scope = { values, chart, release: RELEASE, capabilities: capabilitiesAt(step, openapi?.[step]?.doc), templates: parsed, topChartName: top.name };
+            let cut = parts;
             if (parts.length === 1) {
               const rendered = renderTemplate(p, scope);
-              for (const b of rendered.branches) allBranches.push({ step, ...b });
-              steps.push(emissionsOf(p, step, rendered, helmRenders, defines, !!c.alone, yamlOf, t.byDocument ? {} : undefined));
-              continue;
+              // A chart's template whose render stops: its documents are rendered one by one, so the one that stops
+              // does not leave the others unchecked (a template that renders is read whole, as Helm reads it).
+              cut = rendered.error && !t.byDocument ? (docParts ??= documentParts(p)) : parts;
+              if (cut.length === 1) {
+                for (const b of rendered.branches) allBranches.push({ step, ...b });
+                steps.push(emissionsOf(p, step, rendered, helmRenders, defines, !!c.alone, yamlOf, t.byDocument ? {} : undefined));
+                continue;
+              }
             }
-            const each = parts.map((part, n) => {
+            const each = cut.map((part, n) => {
               const rendered = renderTemplate(part, scope);
               if (!rendered.error) for (const b of rendered.branches) allBranches.push({ step, ...b });
-              return emissionsOf(part, step, rendered, helmRenders, defines, !!c.alone, yamlOf, { part: n + 1, parts: parts.length });
+              return emissionsOf(part, step, rendered, helmRenders, defines, !!c.alone, yamlOf, { part: n + 1, parts: cut.length, template: !t.byDocument });
             });
             steps.push({
               step,
@@ -309,14 +316,19 @@ export function unknownAt(p: ParsedTemplate, r: Rendered, u: { path: string; sta
 export function overlaps(a: Span, b: Span): boolean { return a.start < b.end && b.start < a.end || (a.start === a.end && b.start <= a.start && a.start <= b.end); }
 
 /**
- * What a template (or one document of a fragment outside a chart: `fragment`, its part among how many) emits at a step.
+ * What a template (or one document of a fragment outside a chart, or of a chart's template whose whole render stops:
+ * `fragment`, its part among how many) emits at a step.
  * A fragment's render that stops leaves that document (or the fragment) not checked, said so.
  */
-function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: ChartRender[] | undefined, defines: Map<string, string>, alone = false, yamlOf: (text: string) => ReturnType<typeof parseYaml> = parseYaml, fragment?: { part?: number; parts?: number }): TemplateStep {
+function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: ChartRender[] | undefined, defines: Map<string, string>, alone = false, yamlOf: (text: string) => ReturnType<typeof parseYaml> = parseYaml, fragment?: { part?: number; parts?: number; template?: boolean }): TemplateStep {
   const out: TemplateStep = { step, rendered: r, emissions: [], undecided: [] };
   const ownUnknown = (u: { path: string; start: number; end: number; outStart: number; outEnd: number }): Span => unknownAt(p, r, u, defines);
   if (r.error) {
     const at = r.error.path === p.path ? { start: r.error.start, end: r.error.end } : ownUnknown({ ...r.error, outStart: r.text.length, outEnd: r.text.length });
+    if (fragment?.template) {
+      out.undecided.push({ step, at, reason: `this document of the template stops with an error${alone ? ' (read without its chart)' : " with the chart's default values"}: ${r.error.message}; it is not checked, the template's other documents are` });
+      return out;
+    }
     if (fragment) {
       const what = fragment.parts ? 'this document of the fragment' : 'the fragment';
       out.undecided.push({ step, at, reason: `${what} stops rendering with an error (read without its chart): ${r.error.message}; it is not checked${fragment.parts ? ', the fragment\'s other documents are' : ''}` });

@@ -363,7 +363,7 @@ export const notEvaluated: Rule<HelmContext> = {
     + 'listed; on the archive, links inside a packaged dependency), and a value of a rendered custom resource that it could not compute '
     + '(not checked against its CustomResourceDefinition there). A template fragment outside any chart (read as Helm by its content) is '
     + 'rendered document by document: a document whose render stops (`fail`) is said not checked at that action, and the fragment\'s '
-    + 'other documents are still checked.',
+    + 'other documents are still checked; so is a chart\'s template whose whole render stops (its documents rendered again one by one).',
   why: 'Never a silent pass: those steps are not checked for this template, and the note says so instead of guessing; '
     + 'lsp-lint exits 2 on it unless `--allow-unchecked` (a step that was not checked is not a green).',
   bad: { filename: 'templates/job.yaml', text: 'apiVersion: {{ .Values.job.apiVersion }}\nkind: Job\nmetadata:\n  name: migrate\n', options: 'Kubernetes 1.21..1.22' },
