@@ -216,6 +216,20 @@ test('#26 bullet 2 in a chart: a template whose document 1 stops rendering (requ
   assert.equal(r.code, 2, r.stderr);
 });
 
+test('12: a template read without its chart (helm/not-in-chart) and a kubeVersion Helm cannot read are "not checked" notes: exit 2 unless --allow-unchecked', (t) => {
+  const loose = scratch(t, { '.skewguard.yaml': K8S_WINDOW('1.24..1.25'), 'loose/templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Values.name }}\n' });
+  const r = lint(loose, ['-f', 'json', '.']);
+  const ms = messagesOf(json(r), 'cm.yaml');
+  assert.deepEqual(ms.map((m) => [m.ruleId, m.data?.notChecked]), [['helm/not-in-chart', true]], r.stdout);
+  assert.equal(r.code, 2, r.stderr);
+  assert.equal(lint(loose, ['--allow-unchecked', '.']).code, 0);
+  const kv = scratch(t, { '.skewguard.yaml': K8S_WINDOW('1.24..1.25'), 'chart/Chart.yaml': 'apiVersion: v2\nname: kv\nversion: 0.1.0\nkubeVersion: ">= 1.2x"\n', 'chart/templates/cm.yaml': CM });
+  const k = lint(kv, ['-f', 'json', '.']);
+  const notes = messagesOf(json(k), 'Chart.yaml').filter((m) => /is not a constraint Helm reads/.test(m.message));
+  assert.deepEqual(notes.map((m) => m.data?.notChecked), [true], k.stdout);
+  assert.equal(k.code, 2, k.stderr);
+});
+
 test('11: a folder link whose target lies in an ignored folder is reported as not followed, by lsp-lint and by "Check whole workspace" alike', async (t) => {
   const dir = scratch(t, { '.skewguard.yaml': K, '.gitignore': 'vendor/\n', 'vendor/ing.yaml': ING_BETA, 'apps/plain.yaml': CM });
   fs.symlinkSync(path.join(dir, 'vendor'), path.join(dir, 'apps', 'vendored'));

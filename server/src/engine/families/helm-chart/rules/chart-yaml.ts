@@ -57,7 +57,7 @@ export const kubeVersion: Rule<HelmContext> = {
       if (out.length) report({ message: `kubeVersion "${kv}" excludes ${stepsText(out, minors)} of the window ${windowText(minors)}: Helm refuses to install or upgrade the chart there`, range, data: { steps: out, constraint: kv } });
       if (early.length) report({ severity: 'warning', message: `kubeVersion "${kv}" excludes the first patch releases of ${stepsText(early, minors)} (v${early[0]}.0 fails it): Helm refuses the chart on a cluster still at such a patch`, range, data: { steps: early, constraint: kv } });
       if (tagged.length && !out.length) report({ severity: 'warning', message: `kubeVersion "${kv}" has no "-0": a cluster whose version carries a pre-release tag (e.g. v${tagged[0]}.3-eks-1, as EKS and GKE report) fails it, and Helm refuses the chart there; write it with "-0": "${kv.replace(/(\d+\.\d+(?:\.\d+)?)(?![-.\d])/g, '$1-0')}"`, range, data: { steps: tagged, constraint: kv } });
-      if (undecided.length) report({ severity: 'info', message: `not checked at ${stepsText(undecided, minors)}: kubeVersion "${kv}" is not a constraint Helm reads (${error}): Helm refuses to install the chart`, range });
+      if (undecided.length) report({ severity: 'info', message: `not checked at ${stepsText(undecided, minors)}: kubeVersion "${kv}" is not a constraint Helm reads (${error}): Helm refuses to install the chart`, range, data: { steps: undecided, constraint: kv, notChecked: true } });
     }
     const deps = Array.isArray(c.chartYaml?.value?.dependencies) ? c.chartYaml!.value.dependencies : [];
     for (const sub of c.subcharts) {

@@ -31,7 +31,8 @@ export const notInChart: Rule<HelmContext> = {
     + 'Helm action stands where YAML reads structure (`{{- if … }}` lines, `name: {{ .Release.Name }}`): `{{ … }}` inside a scalar is another tool\'s '
     + 'text and the file a manifest. A fragment that parses as YAML neither as it is nor with its actions taken out gets this one finding '
     + 'instead, saying what it was taken for and why, and is neither rendered nor checked.',
-  why: 'A template renders with its chart\'s values, helpers and Chart.yaml: without them most of what it emits cannot be decided.',
+  why: 'A template renders with its chart\'s values, helpers and Chart.yaml: without them most of what it emits cannot be decided, so the '
+    + 'file is not (fully) checked: lsp-lint exits 2 on it unless `--allow-unchecked`.',
   bad: { filename: 'deploy/web.yaml', text: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\n' },
   good: { filename: 'deploy/web.yaml', text: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n' },
   fix: 'none',
@@ -39,6 +40,6 @@ export const notInChart: Rule<HelmContext> = {
   check(ctx, report) {
     if (!ctx.alone) return;
     const at = Math.max(0, ctx.text.indexOf('{{'));
-    report({ message: ctx.alone, range: { start: at, end: ctx.text.indexOf('{{') >= 0 ? at + 2 : at } });
+    report({ message: ctx.alone, range: { start: at, end: ctx.text.indexOf("{{") >= 0 ? at + 2 : at }, data: { notChecked: true } });
   },
 };
