@@ -166,6 +166,10 @@ test('(b) an apiserver edited and closed without saving changes nothing for its 
   // The scheduler's own re-check (an edit of it) still reads the disk's apiserver.
   const p = await replaceAll(client, sch, 2, `${files['manifests/kube-scheduler.yaml']}# edited\n`);
   assert.deepEqual(p.diagnostics, []);
+  // Opened with unsaved changes (as VS Code restores a buffer after a restart) before anything read the folder: the same.
+  const { client: c2, uri: u2 } = await start(t, files);
+  await c2.open(u2('manifests/kube-apiserver.yaml'), POD('kube-apiserver', 'v1.30.0'));
+  assert.deepEqual((await c2.open(u2('manifests/kube-scheduler.yaml'), files['manifests/kube-scheduler.yaml'])).diagnostics, [], 'the apiserver on disk is 1.28');
 });
 
 test('(b) HA apiservers two minors apart: each reports the other, and the fix of one clears both', async (t) => {
