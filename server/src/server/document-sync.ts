@@ -62,9 +62,10 @@ function workspaceFailure(uri: string, e: unknown): void {
  */
 function bufferOnlyChanged(uri: string, file: string, text: string | undefined): void {
   if (affectsWorkspace(uri)) {
-    // Whether it differs from the disk only matters to the unsaved note; setOpenText keeps that bookkeeping.
+    // Whether it differs from the disk only matters to the unsaved note (the status items are told): a buffer equal to
+    // the disk says nothing (lsp-lint opens thousands of localhost.yml files).
     const changed = ws.setOpenText(file, text);
-    if (changed || text !== undefined) void connection.sendNotification(ConfigChangedNotification, {});
+    if (changed) void connection.sendNotification(ConfigChangedNotification, {});
     return;
   }
   if (text === undefined) ws.openTexts.delete(file); else ws.openTexts.set(file, text);
