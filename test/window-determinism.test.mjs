@@ -187,6 +187,29 @@ test('#27 item 1: a new localhost.yml that is open but not saved applies to no f
   assert.match(own.resolved.kubernetes.source.detail, /^apps\/localhost\.yml: StarlingX 12\.0 upgrade path from 1\.34\.1/);
 });
 
+// The other facts read for other files are the disk's too: a containerd config's unsaved runtimes define no handler.
+test('#27 item 1: an unsaved containerd config defines no RuntimeClass handler for other files (same findings as lsp-lint); saved, it does', async (t) => {
+  const CTR = (names) => `version = 2\n${names.map((n) => `[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.${n}]\n  runtime_type = "io.containerd.${n}.v2"\n`).join('')}`;
+  const RC = 'apiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata:\n  name: fc\nhandler: kata-fc\n';
+  const files = { '.skewguard.yaml': 'kubernetes:\n  window: "1.32"\n', 'node/containerd/config.toml': CTR(['kata-qemu']), 'rc.yaml': RC };
+  const root = makeWorkspace(files);
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const uri = (f) => uriOf(path.join(root, f));
+  const lintRc = () => JSON.parse(lintRun(root, ['-f', 'json', '--max-warnings', '-1', 'rc.yaml']).stdout)[0].messages.map(fromCli).sort();
+  const cli = lintRc();
+  assert.deepEqual(cli.map((m) => m.split(' ')[0]), ['k8s/runtimeclass-handler']);
+  const client = await server(t, root);
+  await client.open(uri('node/containerd/config.toml'), CTR(['kata-qemu', 'kata-fc']), 1, 'toml');
+  const p = await client.open(uri('rc.yaml'), RC);
+  assert.deepEqual(p.diagnostics.map(fromLsp).sort(), cli, 'the saved config, as lsp-lint reads it');
+  // Saved: the handler is defined, in the editor as in lsp-lint.
+  fs.writeFileSync(path.join(root, 'node/containerd/config.toml'), CTR(['kata-qemu', 'kata-fc']));
+  assert.deepEqual(lintRc(), []);
+  const since = client.count(uri('rc.yaml'));
+  await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('node/containerd/config.toml'), type: 2 }] });
+  await client.waitFor(uri('rc.yaml'), (x) => x.diagnostics.length === 0, { since });
+});
+
 test('#27 item 3: after "Check whole workspace", a change of the configuration, then of the settings, re-checks every published list, open or not', async (t) => {
   const files = {
     '.skewguard.yaml': 'kubernetes:\n  window: "1.18..1.21"\n',
