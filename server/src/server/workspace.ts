@@ -97,9 +97,9 @@ export class WorkspaceState {
   invalidateAll(): void { this.invalidate(); this.crds.clear(); }
 
   /**
-   * Records an open document's text (undefined: closed) and says whether the text the workspace sees for that
-   * path changed: open documents win over the disk, so opening a file whose buffer equals the disk changes
-   * nothing, and neither does closing it again. Only a real difference needs the caches cleared.
+   * Records an open bootstrap buffer's text (undefined: closed) and says whether the text its own analysis sees
+   * changed (from the disk's or the buffer's before): opening a file whose buffer equals the disk changes nothing,
+   * and neither does closing it again. Other files' facts read the disk (readSaved) and are not affected.
    */
   setOpenText(file: string, text: string | undefined): boolean {
     // Closing a buffer that was opened with the disk's text and never changed: nothing to read or compare.
@@ -111,13 +111,6 @@ export class WorkspaceState {
     const bare = (t: string | undefined) => t?.replace(/^\uFEFF/, '');
     const changed = bare(before) !== bare(after);
     if (text !== undefined && !changed) this.sameAsDisk.add(file); else this.sameAsDisk.delete(file);
-    if (changed && workspaceFacts.isRuntimeConfigName(file)) this.runtimeConfigs.clear();
-    // The chain reads containerd configs, the TOML files a ConfigPath may name and kata-deploy's YAML.
-    // Only what can change it: a containerd config's text, a kata-deploy file's, or a TOML buffer the walk has not listed.
-    if (changed && (workspaceFacts.isRuntimeConfigName(file) || /kata-deploy/i.test(file) || (/\.toml$/i.test(file) && ![...this.kataChains.values()].some((c) => c.kataConfigs.includes(file))))) {
-      this.kataChains.clear();
-      if (/kata-deploy/i.test(file)) { this.facts.clear(); this.factsByLocalhost.clear(); }
-    }
     return changed;
   }
   /** Open workspace files whose buffer is the disk's text (opened so, not changed since). */
