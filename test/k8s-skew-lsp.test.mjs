@@ -1,7 +1,8 @@
 // Cross-file behaviour of the skew rules through the language server (`node dist/server.js --stdio`), as an
-// editor sees it: a change in one file of the workspace changes the diagnostics of another open file —
+// editor sees it: a saved change in one file of the workspace changes the diagnostics of another open file —
 // localhost.yml's kubernetes_version moves the window of the manifests and the kubeadm file, a static pod's
-// image tag changes the findings of the other static pods in its folder — and the hover on an image.
+// image tag changes the findings of the other static pods in its folder — and the hover on an image. Other files read
+// the disk (issue #27 item 1: as lsp-lint does): an edit applies to them once saved (the watcher's change), not before.
 // Temporary workspaces only. Run `node scripts/build.mjs` first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -27,6 +28,18 @@ async function start(t, files) {
 /** Replaces the whole text of an open document (a full-content didChange). */
 const replaceAll = (client, uri, version, text) => client.change(uri, version, [{ text }]);
 
+/**
+ * Edits an open document and saves it: the buffer, then the disk and the watcher's change (what VS Code sends on save).
+ * Resolves with the document's own diagnostics for the edit.
+ */
+async function save(client, root, uri, rel, version, text) {
+  const own = await replaceAll(client, uri, version, text);
+  fs.writeFileSync(path.join(root, rel), text);
+  await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri, type: 2 }] });
+  return own;
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
 /** The next diagnostics published for `uri` after `since` (a re-check triggered by another file). */
 const republished = (client, uri, since, pred = () => true) => client.waitFor(uri, pred, { since, timeout: 10000 });
 
@@ -38,8 +51,8 @@ const POD = (c, tag) => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${c}\n  n
 const CALICO_NODE = (tag) => 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: calico-node\n  namespace: kube-system\nspec:\n  selector:\n    matchLabels:\n      k8s-app: calico-node\n'
   + `  template:\n    metadata:\n      labels:\n        k8s-app: calico-node\n    spec:\n      containers:\n        - name: calico-node\n          image: quay.io/calico/node:${tag}\n`;
 
-test('(a) editing localhost.yml kubernetes_version re-checks an open Ingress manifest with the new window', async (t) => {
-  const { client, uri } = await start(t, { '.skewguard.yaml': STX6, 'localhost.yml': LOCALHOST('1.18.1'), 'manifests/ingress.yaml': INGRESS_V1BETA1 });
+test('(a) saving localhost.yml kubernetes_version re-checks an open Ingress manifest with the new window', async (t) => {
+  const { client, uri, root } = await start(t, { '.skewguard.yaml': STX6, 'localhost.yml': LOCALHOST('1.18.1'), 'manifests/ingress.yaml': INGRESS_V1BETA1 });
   const lh = uri('localhost.yml');
   const ing = uri('manifests/ingress.yaml');
   await client.open(lh, LOCALHOST('1.18.1'));
@@ -52,7 +65,7 @@ test('(a) editing localhost.yml kubernetes_version re-checks an open Ingress man
   assert.deepEqual(actions1.filter((a) => a.kind === 'quickfix' && !/^(Disable |Fix all skewguard)/.test(a.title)), [], 'no fix while 1.18 is in the window');
 
   const since = client.count(ing);
-  await replaceAll(client, lh, 2, LOCALHOST('1.21.3'));
+  await save(client, root, lh, 'localhost.yml', 2, LOCALHOST('1.21.3'));
   const p2 = await republished(client, ing, since, (p) => /window 1\.21\)/.test(p.diagnostics[0]?.message ?? ''));
   assert.deepEqual(p2.diagnostics.map(at), ['k8s/deprecated-api @ 1:13']);
   assert.match(p2.diagnostics[0].message, /deprecated from Kubernetes 1\.19 and removed in 1\.22 \(window 1\.21\); move to networking\.k8s\.io\/v1, served across the whole window/);
@@ -61,19 +74,19 @@ test('(a) editing localhost.yml kubernetes_version re-checks an open Ingress man
 
   // And back: the fix disappears again.
   const since3 = client.count(ing);
-  await replaceAll(client, lh, 3, LOCALHOST('1.18.1'));
+  await save(client, root, lh, 'localhost.yml', 3, LOCALHOST('1.18.1'));
   const p3 = await republished(client, ing, since3, (p) => /window 1\.18\.\.1\.21/.test(p.diagnostics[0]?.message ?? ''));
   assert.deepEqual(p3.diagnostics.map(at), ['k8s/deprecated-api @ 1:13']);
 });
 
-test('(b) editing kube-apiserver.yaml\'s image tag changes the diagnostics of the open kube-scheduler.yaml in the same folder', async (t) => {
+test('(b) saving kube-apiserver.yaml\'s image tag changes the diagnostics of the open kube-scheduler.yaml in the same folder', async (t) => {
   const files = {
     '.skewguard.yaml': 'kubernetes: { window: "1.28" }\n',
     'manifests/kube-apiserver.yaml': POD('kube-apiserver', 'v1.28.4'),
     'manifests/kube-scheduler.yaml': POD('kube-scheduler', 'v1.28.4'),
     'other/kube-scheduler.yaml': POD('kube-scheduler', 'v1.28.4'),
   };
-  const { client, uri } = await start(t, files);
+  const { client, uri, root } = await start(t, files);
   const api = uri('manifests/kube-apiserver.yaml');
   const sch = uri('manifests/kube-scheduler.yaml');
   const otherSch = uri('other/kube-scheduler.yaml');
@@ -81,10 +94,11 @@ test('(b) editing kube-apiserver.yaml\'s image tag changes the diagnostics of th
   assert.deepEqual((await client.open(sch, files['manifests/kube-scheduler.yaml'])).diagnostics, []);
   assert.deepEqual((await client.open(otherSch, files['other/kube-scheduler.yaml'])).diagnostics, []);
 
-  // The apiserver moves to 1.30 (unsaved): the scheduler is now two minors older.
+  // The apiserver moves to 1.30 (saved): the scheduler is now two minors older.
   let since = client.count(sch);
   const otherSince = client.count(otherSch);
-  await replaceAll(client, api, 2, POD('kube-apiserver', 'v1.30.0'));
+  const API = 'manifests/kube-apiserver.yaml';
+  await save(client, root, api, API, 2, POD('kube-apiserver', 'v1.30.0'));
   let p = await republished(client, sch, since, (x) => x.diagnostics.length > 0);
   assert.deepEqual(p.diagnostics.map(at), ['k8s/control-plane-skew @ 9:14']);
   assert.equal(p.diagnostics[0].severity, 1);
@@ -93,37 +107,46 @@ test('(b) editing kube-apiserver.yaml\'s image tag changes the diagnostics of th
 
   // Newer than the apiserver is an error too.
   since = client.count(sch);
-  await replaceAll(client, api, 3, POD('kube-apiserver', 'v1.27.5'));
+  await save(client, root, api, API, 3, POD('kube-apiserver', 'v1.27.5'));
   p = await republished(client, sch, since, (x) => /newer/.test(x.diagnostics[0]?.message ?? ''));
   assert.equal(p.diagnostics[0].message, 'kube-scheduler v1.28.4 is outside the version-skew policy: it is newer than the kube-apiserver in kube-apiserver.yaml (1.27); it must never be newer');
 
   // One minor ahead of the scheduler is allowed: the finding goes away.
   since = client.count(sch);
-  await replaceAll(client, api, 4, POD('kube-apiserver', 'v1.29.1'));
+  await save(client, root, api, API, 4, POD('kube-apiserver', 'v1.29.1'));
   p = await republished(client, sch, since, (x) => x.diagnostics.length === 0);
   assert.deepEqual(p.diagnostics, []);
   // A kube-scheduler in another folder is not part of this control plane: nothing was re-published for it.
   assert.equal(client.count(otherSch), otherSince);
 });
 
-test('(b) a static pod opened after its folder\'s apiserver was edited sees the edited (unsaved) text', async (t) => {
+// Issue #27 item 1: an unsaved edit was a fact for the folder's other files in the editor and not in lsp-lint. The
+// folder's static pods are read from the disk now: the edit applies once saved.
+test('(b) a static pod opened after its folder\'s apiserver was edited sees the saved text, not the unsaved edit; saved, the edit applies', async (t) => {
   const files = {
     '.skewguard.yaml': 'kubernetes: { window: "1.28" }\n',
     'manifests/kube-apiserver.yaml': POD('kube-apiserver', 'v1.28.4'),
     'manifests/kube-controller-manager.yaml': POD('kube-controller-manager', 'v1.28.4'),
   };
-  const { client, uri } = await start(t, files);
+  const { client, uri, root } = await start(t, files);
   const api = uri('manifests/kube-apiserver.yaml');
+  const kcm = uri('manifests/kube-controller-manager.yaml');
   await client.open(api, files['manifests/kube-apiserver.yaml']);
   // Only the apiserver is open in its folder when it changes.
   await replaceAll(client, api, 2, POD('kube-apiserver', 'v1.30.0'));
-  const p = await client.open(uri('manifests/kube-controller-manager.yaml'), files['manifests/kube-controller-manager.yaml']);
-  assert.deepEqual(p.diagnostics.map((d) => d.message), [
+  const p = await client.open(kcm, files['manifests/kube-controller-manager.yaml']);
+  assert.deepEqual(p.diagnostics, [], 'the apiserver on disk is 1.28, as lsp-lint reads it');
+  const since = client.count(kcm);
+  fs.writeFileSync(path.join(root, 'manifests/kube-apiserver.yaml'), POD('kube-apiserver', 'v1.30.0'));
+  await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: api, type: 2 }] });
+  const saved = await republished(client, kcm, since, (x) => x.diagnostics.length > 0);
+  assert.deepEqual(saved.diagnostics.map((d) => d.message), [
     'kube-controller-manager v1.28.4 is outside the version-skew policy: it is 2 minors older than the kube-apiserver in kube-apiserver.yaml (1.30); at most 1 allowed',
   ]);
 });
 
-test('(b) closing an edited apiserver without saving re-checks its folder against the file on disk', async (t) => {
+// Issue #27 item 1: the unsaved edit used to count for the folder until the buffer was closed; now it never does.
+test('(b) an apiserver edited and closed without saving changes nothing for its folder: the file on disk counts', async (t) => {
   const files = {
     '.skewguard.yaml': 'kubernetes: { window: "1.28" }\n',
     'manifests/kube-apiserver.yaml': POD('kube-apiserver', 'v1.28.4'),
@@ -134,13 +157,19 @@ test('(b) closing an edited apiserver without saving re-checks its folder agains
   const sch = uri('manifests/kube-scheduler.yaml');
   await client.open(api, files['manifests/kube-apiserver.yaml']);
   await client.open(sch, files['manifests/kube-scheduler.yaml']);
-  let since = client.count(sch);
+  const since = client.count(sch);
   await replaceAll(client, api, 2, POD('kube-apiserver', 'v1.30.0'));
-  await republished(client, sch, since, (x) => x.diagnostics.length === 1);
-  since = client.count(sch);
+  await sleep(300);
   await client.notify('textDocument/didClose', { textDocument: { uri: api } });
-  const p = await republished(client, sch, since);
-  assert.deepEqual(p.diagnostics, [], 'the apiserver on disk is still 1.28');
+  await sleep(300);
+  for (const p of client.published.get(sch).slice(since)) assert.deepEqual(p.diagnostics, [], 'the apiserver on disk is still 1.28');
+  // The scheduler's own re-check (an edit of it) still reads the disk's apiserver.
+  const p = await replaceAll(client, sch, 2, `${files['manifests/kube-scheduler.yaml']}# edited\n`);
+  assert.deepEqual(p.diagnostics, []);
+  // Opened with unsaved changes (as VS Code restores a buffer after a restart) before anything read the folder: the same.
+  const { client: c2, uri: u2 } = await start(t, files);
+  await c2.open(u2('manifests/kube-apiserver.yaml'), POD('kube-apiserver', 'v1.30.0'));
+  assert.deepEqual((await c2.open(u2('manifests/kube-scheduler.yaml'), files['manifests/kube-scheduler.yaml'])).diagnostics, [], 'the apiserver on disk is 1.28');
 });
 
 test('(b) HA apiservers two minors apart: each reports the other, and the fix of one clears both', async (t) => {
@@ -149,7 +178,7 @@ test('(b) HA apiservers two minors apart: each reports the other, and the fix of
     'manifests/kube-apiserver.yaml': POD('kube-apiserver', 'v1.28.4'),
     'manifests/kube-apiserver-b.yaml': POD('kube-apiserver', 'v1.26.1'),
   };
-  const { client, uri } = await start(t, files);
+  const { client, uri, root } = await start(t, files);
   const a = uri('manifests/kube-apiserver.yaml');
   const b = uri('manifests/kube-apiserver-b.yaml');
   const pa = await client.open(a, files['manifests/kube-apiserver.yaml']);
@@ -157,22 +186,22 @@ test('(b) HA apiservers two minors apart: each reports the other, and the fix of
   assert.deepEqual(pa.diagnostics.map((d) => d.message), ['kube-apiserver v1.28.4 is outside the version-skew policy: the kube-apiserver in kube-apiserver-b.yaml runs 1.26: HA apiservers must be within one minor of each other']);
   assert.deepEqual(pb.diagnostics.map((d) => d.message), ['kube-apiserver v1.26.1 is outside the version-skew policy: the kube-apiserver in kube-apiserver.yaml runs 1.28: HA apiservers must be within one minor of each other']);
   const since = client.count(a);
-  const pb2 = await replaceAll(client, b, 2, POD('kube-apiserver', 'v1.27.5'));
+  const pb2 = await save(client, root, b, 'manifests/kube-apiserver-b.yaml', 2, POD('kube-apiserver', 'v1.27.5'));
   assert.deepEqual(pb2.diagnostics, []);
   const pa2 = await republished(client, a, since, (x) => x.diagnostics.length === 0);
   assert.deepEqual(pa2.diagnostics, []);
 });
 
-test('(c) the kubeadm ClusterConfiguration finding follows localhost.yml\'s kubernetes_version', async (t) => {
+test('(c) the kubeadm ClusterConfiguration finding follows localhost.yml\'s saved kubernetes_version', async (t) => {
   const files = { '.skewguard.yaml': STX6, 'localhost.yml': LOCALHOST('1.18.1'), 'bootstrap/kubeadm.yaml': KUBEADM('v1.18.1') };
-  const { client, uri } = await start(t, files);
+  const { client, uri, root } = await start(t, files);
   const lh = uri('localhost.yml');
   const ka = uri('bootstrap/kubeadm.yaml');
   await client.open(lh, files['localhost.yml']);
   assert.deepEqual((await client.open(ka, files['bootstrap/kubeadm.yaml'])).diagnostics, []);
 
   let since = client.count(ka);
-  await replaceAll(client, lh, 2, LOCALHOST('1.21.3'));
+  await save(client, root, lh, 'localhost.yml', 2, LOCALHOST('1.21.3'));
   let p = await republished(client, ka, since, (x) => x.diagnostics.length > 0);
   assert.deepEqual(p.diagnostics.map(at), ['k8s/kubeadm-version-mismatch @ 3:20']);
   assert.equal(p.diagnostics[0].severity, 2);
@@ -182,12 +211,12 @@ test('(c) the kubeadm ClusterConfiguration finding follows localhost.yml\'s kube
   assert.deepEqual(actions.filter((x) => !/^(Disable |Fix all skewguard)/.test(x.title)).map((x) => [x.title, x.edit.changes[ka]]), [['Use v1.21.3 (from localhost.yml)', [{ range: range(2, 19, 2, 26), newText: 'v1.21.3' }]]]);
 
   since = client.count(ka);
-  await replaceAll(client, lh, 3, LOCALHOST('1.20.9'));
+  await save(client, root, lh, 'localhost.yml', 3, LOCALHOST('1.20.9'));
   p = await republished(client, ka, since, (x) => /1\.20\.9/.test(x.diagnostics[0]?.message ?? ''));
   assert.equal(p.diagnostics[0].message, 'kubernetesVersion v1.18.1 differs from kubernetes_version 1.20.9 in localhost.yml: bootstrap installs one and the upgrade plan assumes the other');
 
   since = client.count(ka);
-  await replaceAll(client, lh, 4, LOCALHOST('1.18.1'));
+  await save(client, root, lh, 'localhost.yml', 4, LOCALHOST('1.18.1'));
   p = await republished(client, ka, since, (x) => x.diagnostics.length === 0);
   assert.deepEqual(p.diagnostics, []);
 });

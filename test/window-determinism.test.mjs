@@ -95,6 +95,121 @@ test('#27 item 1: a manifest\'s window is the same whatever bootstrap file is op
   assert.doesNotMatch(own.resolved.kubernetes.source.detail, /bootstrap files/);
 });
 
+// Issue #27 item 1 for bootstrap files: an open localhost.yml whose buffer differs from the disk sets no other file's
+// window (the editor reads the disk, as lsp-lint does); its own diagnostics and window come from its buffer; the hover
+// and the status item of the files it would apply to say so; saved (the watcher's change), it applies.
+test('#27 item 1: an unsaved localhost.yml sets no other file\'s window (same findings as lsp-lint on the disk); its own analysis reads the buffer; saved, it applies', async (t) => {
+  const root = makeWorkspace(SITE);
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const uri = (f) => uriOf(path.join(root, f));
+  const lintOf = (dir) => Object.fromEntries(JSON.parse(lintRun(dir, ['-f', 'json', '--max-warnings', '-1', '.']).stdout).map((x) => [rel(dir, x.filePath), x.messages.map(fromCli).sort()]));
+  const cli = lintOf(root);
+  // What lsp-lint says once the buffer is saved (another workspace holding it), for the bootstrap file's own findings.
+  // 1.34.1: the window 1.34 serves the DeviceClass's group (1.32..1.34 does not), and the bootstrap file is not below the default.
+  const BUFFER = `${LOCALHOST('1.34.1')}# typed, not saved\n`;
+  const savedRoot = makeWorkspace({ ...SITE, 'starlingx/localhost.yml': BUFFER });
+  t.after(() => fs.rmSync(savedRoot, { recursive: true, force: true }));
+  const cliSaved = lintOf(savedRoot);
+  for (const f of MANIFESTS) assert.notDeepEqual(cliSaved[f], cli[f], `${f}: the buffer's window gives other findings`);
+  assert.notDeepEqual(cliSaved['starlingx/localhost.yml'], cli['starlingx/localhost.yml'], 'the buffer gives the bootstrap file other findings');
+
+  const lh = uri('starlingx/localhost.yml');
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  for (const first of ['bootstrap', 'manifests']) {
+    const client = await server(t, root);
+    const openLh = async () => {
+      const own = await client.open(lh, BUFFER);
+      // Its own diagnostics come from its buffer, as lsp-lint checks the saved text.
+      assert.deepEqual(own.diagnostics.map(fromLsp).sort(), cliSaved['starlingx/localhost.yml'], `${first} first: the buffer's own findings`);
+    };
+    if (first === 'bootstrap') await openLh();
+    for (const f of MANIFESTS) await client.open(uri(f), SITE[f]);
+    const counts = Object.fromEntries(MANIFESTS.map((f) => [f, client.count(uri(f))]));
+    if (first === 'manifests') await openLh();
+    await sleep(300);
+    for (const f of MANIFESTS) {
+      for (const p of client.published.get(uri(f))) assert.deepEqual(p.diagnostics.map(fromLsp).sort(), cli[f], `${f} (${first} first): the disk's window, as lsp-lint`);
+    }
+    // Its own window is its buffer's; the manifests' is the disk's, and their hover and status item say why.
+    const ownRc = await client.request('skewguard/resolvedConfig', { uri: lh });
+    assert.equal(ownRc.resolved.kubernetes.window, '1.34');
+    assert.match(ownRc.resolved.kubernetes.source.detail, /^starlingx\/localhost\.yml: StarlingX 12\.0 upgrade path from 1\.34\.1/);
+    const rc = await client.request('skewguard/resolvedConfig', { uri: uri(MANIFESTS[0]) });
+    assert.equal(rc.resolved.kubernetes.window, '1.32..1.34');
+    const UNSAVED = /Unsaved changes to starlingx\/localhost\.yml are not applied until it is saved: this file is checked with the saved bootstrap file, as lsp-lint checks it\./;
+    assert.match(rc.unsavedConfig, UNSAVED);
+    const hover = await client.request('textDocument/hover', { textDocument: { uri: uri(MANIFESTS[0]) }, position: { line: 1, character: 8 } });
+    assert.match(JSON.stringify(hover?.contents ?? null), UNSAVED);
+    // The bootstrap file's own status item says nothing of the kind (its buffer is what it is checked with).
+    assert.equal((await client.request('skewguard/resolvedConfig', { uri: lh })).unsavedConfig, undefined);
+    // Typing on re-checks nothing else.
+    await client.change(lh, 2, [{ text: `${LOCALHOST('1.30.1')}` }]);
+    await sleep(300);
+    for (const f of MANIFESTS) assert.equal(client.count(uri(f)), counts[f], `${f} is not checked again for an unsaved edit`);
+    // Back to the disk's text: no unsaved change to say.
+    await client.change(lh, 3, [{ text: SITE['starlingx/localhost.yml'] }]);
+    assert.equal((await client.request('skewguard/resolvedConfig', { uri: uri(MANIFESTS[0]) })).unsavedConfig, undefined);
+    client.kill();
+  }
+
+  // Saved (the file written, the watcher's change): the buffer's window applies, in the editor as in lsp-lint.
+  const client = await server(t, root);
+  await client.open(lh, BUFFER);
+  for (const f of MANIFESTS) await client.open(uri(f), SITE[f]);
+  const counts = Object.fromEntries(MANIFESTS.map((f) => [f, client.count(uri(f))]));
+  fs.writeFileSync(path.join(root, 'starlingx/localhost.yml'), BUFFER);
+  assert.deepEqual(lintOf(root), cliSaved);
+  await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: lh, type: 2 }] });
+  for (const f of MANIFESTS) {
+    const p = await client.waitFor(uri(f), (x) => JSON.stringify(x.diagnostics.map(fromLsp).sort()) === JSON.stringify(cliSaved[f]), { since: counts[f] });
+    assert.ok(p, f);
+  }
+  assert.equal((await client.request('skewguard/resolvedConfig', { uri: uri(MANIFESTS[0]) })).unsavedConfig, undefined);
+});
+
+// A new bootstrap file, open and never saved, that would be chosen for a folder: no file's window, said in its status.
+test('#27 item 1: a new localhost.yml that is open but not saved applies to no file; the files it would apply to say so', async (t) => {
+  const root = makeWorkspace(SITE);
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const uri = (f) => uriOf(path.join(root, f));
+  const client = await server(t, root);
+  const fresh = uri('apps/localhost.yml');
+  await client.open(fresh, LOCALHOST('1.34.1'));
+  const p = await client.open(uri(MANIFESTS[0]), SITE[MANIFESTS[0]]);
+  const cli = Object.fromEntries(JSON.parse(lintRun(root, ['-f', 'json', '--max-warnings', '-1', '.']).stdout).map((x) => [rel(root, x.filePath), x.messages.map(fromCli).sort()]));
+  assert.deepEqual(p.diagnostics.map(fromLsp).sort(), cli[MANIFESTS[0]]);
+  const rc = await client.request('skewguard/resolvedConfig', { uri: uri(MANIFESTS[0]) });
+  assert.equal(rc.resolved.kubernetes.window, '1.32..1.34');
+  assert.match(rc.unsavedConfig, /^Unsaved changes to apps\/localhost\.yml are not applied until it is saved/);
+  // Its own window is its buffer's.
+  const own = await client.request('skewguard/resolvedConfig', { uri: fresh });
+  assert.equal(own.resolved.kubernetes.window, '1.34');
+  assert.match(own.resolved.kubernetes.source.detail, /^apps\/localhost\.yml: StarlingX 12\.0 upgrade path from 1\.34\.1/);
+});
+
+// The other facts read for other files are the disk's too: a containerd config's unsaved runtimes define no handler.
+test('#27 item 1: an unsaved containerd config defines no RuntimeClass handler for other files (same findings as lsp-lint); saved, it does', async (t) => {
+  const CTR = (names) => `version = 2\n${names.map((n) => `[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.${n}]\n  runtime_type = "io.containerd.${n}.v2"\n`).join('')}`;
+  const RC = 'apiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata:\n  name: fc\nhandler: kata-fc\n';
+  const files = { '.skewguard.yaml': 'kubernetes:\n  window: "1.32"\n', 'node/containerd/config.toml': CTR(['kata-qemu']), 'rc.yaml': RC };
+  const root = makeWorkspace(files);
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const uri = (f) => uriOf(path.join(root, f));
+  const lintRc = () => JSON.parse(lintRun(root, ['-f', 'json', '--max-warnings', '-1', 'rc.yaml']).stdout)[0].messages.map(fromCli).sort();
+  const cli = lintRc();
+  assert.deepEqual(cli.map((m) => m.split(' ')[0]), ['k8s/runtimeclass-handler']);
+  const client = await server(t, root);
+  await client.open(uri('node/containerd/config.toml'), CTR(['kata-qemu', 'kata-fc']), 1, 'toml');
+  const p = await client.open(uri('rc.yaml'), RC);
+  assert.deepEqual(p.diagnostics.map(fromLsp).sort(), cli, 'the saved config, as lsp-lint reads it');
+  // Saved: the handler is defined, in the editor as in lsp-lint.
+  fs.writeFileSync(path.join(root, 'node/containerd/config.toml'), CTR(['kata-qemu', 'kata-fc']));
+  assert.deepEqual(lintRc(), []);
+  const since = client.count(uri('rc.yaml'));
+  await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('node/containerd/config.toml'), type: 2 }] });
+  await client.waitFor(uri('rc.yaml'), (x) => x.diagnostics.length === 0, { since });
+});
+
 test('#27 item 3: after "Check whole workspace", a change of the configuration, then of the settings, re-checks every published list, open or not', async (t) => {
   const files = {
     '.skewguard.yaml': 'kubernetes:\n  window: "1.18..1.21"\n',

@@ -1,11 +1,11 @@
 // Open, edited and closed documents (textDocument/didOpen, didChange, didClose), and what a change means for the other
-// files: a .skewguard.yaml or localhost.yml sets windows (everything is checked again), a manifest may be a CRD or a
-// folder's static pod, a chart's file renders with the others.
+// files: a .skewguard.yaml or localhost.yml buffer sets no other file's window (issue #27 item 1: they apply as saved,
+// the watcher's change re-checks), a manifest may be a CRD, a chart's file renders with the others. A folder's static
+// pods are read from the disk too (watched-files.ts re-checks the folder when one is saved).
 import * as path from 'node:path';
 import { existsSync } from 'node:fs';
 import { ConfigChangedNotification } from '../shared/protocol';
 import { chartRootOf } from './helm-render';
-import { readDisk } from './workspace';
 import { internalDiagnostic, logFailure } from './failures';
 import { analysedWithCurrentConfig, debounce, pullDocSettings } from './config-for';
 import { limiter, publishConfigProblems } from './publishing';
@@ -26,15 +26,6 @@ function crdIndexChanged(uri: string, text: string | undefined, before?: string)
   recheckClosed();
 }
 
-/** A config file or localhost.yml's effective text changed: forget the workspace facts, re-check the other open files. */
-function workspaceChanged(uri: string, delay: number): void {
-  ws.invalidate();
-  for (const d of documents.all()) if (d.uri !== uri) schedule(d, delay);
-  recheckClosed();
-  if (isConfigFile(uri)) publishConfigProblems();
-  void connection.sendNotification(ConfigChangedNotification, {});
-}
-
 export function revalidateAll(inTurns = false): void {
   ws.invalidateAll();
   helm.reset();
@@ -43,27 +34,6 @@ export function revalidateAll(inTurns = false): void {
   recheckClosed();
   publishConfigProblems();
   void connection.sendNotification(ConfigChangedNotification, {});
-}
-
-/** Only control-plane static pods are facts for their folder; other files never invalidate it (lsp-lint opens thousands). */
-const STATIC_POD = /kube-(apiserver|controller-manager|scheduler)/;
-const holdsFolderFacts = (...texts: Array<string | undefined>) => texts.some((t) => t !== undefined && STATIC_POD.test(t));
-
-/**
- * The text a folder's other files see for `uri` went from before() to after() (an open, an edit or a close):
- * a manifest's images are facts for its folder's other manifests (control-plane skew), so forget them and
- * re-check the others. Only a folder whose static pods were read can go stale (a static-pod or kube-proxy
- * manifest asked for them); the texts, which may mean a disk read, are looked at only then.
- */
-function folderChanged(uri: string, before: () => string | undefined, after: () => string | undefined): void {
-  if (!/\.(ya?ml|json)$/i.test(uri)) return;
-  const dir = path.dirname(uriToPath(uri));
-  if (!ws.hasFolderFacts(dir)) return;
-  const a = before(), b = after();
-  if (a === b || !holdsFolderFacts(a, b)) return;
-  // Before scheduling: with debounceMs 0 the re-checks run at once.
-  ws.invalidateFolder(dir);
-  for (const d of documents.all()) if (d.uri !== uri && path.dirname(uriToPath(d.uri)) === dir) schedule(d, debounce());
 }
 
 /**
@@ -85,10 +55,19 @@ function workspaceFailure(uri: string, e: unknown): void {
 }
 
 /**
- * A .skewguard.yaml buffer opened, edited or closed (undefined): only its own problems change. The windows, rules and
- * ignore: lists of other files come from the saved file (issue #27 item 1), re-read when the watcher says it changed.
+ * A .skewguard.yaml or bootstrap (localhost.yml) buffer opened, edited or closed (undefined): only its own analysis
+ * changes (a configuration's problems; a bootstrap file's diagnostics, scheduled as any document's). The windows, rules
+ * and ignore: lists of other files come from the saved file (issue #27 item 1), re-read when the watcher says it
+ * changed; the client asks the status again (it says an unsaved buffer that would apply).
  */
-function configBufferChanged(file: string, text: string | undefined): void {
+function bufferOnlyChanged(uri: string, file: string, text: string | undefined): void {
+  if (affectsWorkspace(uri)) {
+    // Whether it differs from the disk only matters to the unsaved note (the status items are told): a buffer equal to
+    // the disk says nothing (lsp-lint opens thousands of localhost.yml files).
+    const changed = ws.setOpenText(file, text);
+    if (changed) void connection.sendNotification(ConfigChangedNotification, {});
+    return;
+  }
   if (text === undefined) ws.openTexts.delete(file); else ws.openTexts.set(file, text);
   publishConfigProblems();
   void connection.sendNotification(ConfigChangedNotification, {});
@@ -99,15 +78,10 @@ export function registerDocumentSync(): void {
     const file = uriToPath(e.document.uri);
     publishedClosed.delete(e.document.uri);
     try {
-      if (isConfigFile(e.document.uri)) configBufferChanged(file, e.document.getText());
-      else if (affectsWorkspace(e.document.uri)) {
-        // Open documents win over the disk. A buffer equal to the file on disk changes no other file's window (lsp-lint
-        // opens thousands of localhost.yml files this way); a different one is an edit and re-checks everything.
-        if (ws.setOpenText(file, e.document.getText())) workspaceChanged(e.document.uri, 0);
-      } else { ws.openTexts.set(file, e.document.getText()); crdIndexChanged(e.document.uri, e.document.getText()); }
+      // A configuration or bootstrap buffer counts only for its own analysis (lsp-lint opens thousands of localhost.yml files).
+      if (isConfigFile(e.document.uri) || affectsWorkspace(e.document.uri)) bufferOnlyChanged(e.document.uri, file, e.document.getText());
+      else { ws.openTexts.set(file, e.document.getText()); crdIndexChanged(e.document.uri, e.document.getText()); }
       files.opened(file, e.document.getText());
-      // The folder's facts were read from the disk; the open text may differ.
-      folderChanged(e.document.uri, () => readDisk(file), () => e.document.getText());
     } catch (err) { workspaceFailure(e.document.uri, err); }
     schedule(e.document, 0);
     // Folder-scoped settings arrive asynchronously; re-check when they differ from the workspace-wide ones.
@@ -125,11 +99,8 @@ export function registerDocumentSync(): void {
       if (before !== e.document.getText()) ws.bufferChanged(uriToPath(e.document.uri));
       files.edited(before, e.document.getText());
       if (before !== e.document.getText()) { chartChanged(e.document.uri); crdIndexChanged(e.document.uri, e.document.getText()); }
-      // A localhost.yml edit changes the windows of other files: re-check everything. A .skewguard.yaml edit changes only
-      // its own problems (it applies once saved).
-      if (affectsWorkspace(e.document.uri) && before !== e.document.getText()) workspaceChanged(e.document.uri, debounce());
-      else if (isConfigFile(e.document.uri) && before !== e.document.getText()) configBufferChanged(uriToPath(e.document.uri), e.document.getText());
-      folderChanged(e.document.uri, () => before, () => e.document.getText());
+      // A localhost.yml or .skewguard.yaml edit changes only its own analysis: it applies to other files once saved.
+      if ((affectsWorkspace(e.document.uri) || isConfigFile(e.document.uri)) && before !== e.document.getText()) bufferOnlyChanged(e.document.uri, uriToPath(e.document.uri), e.document.getText());
     } catch (err) { workspaceFailure(e.document.uri, err); }
     // didOpen also fires onDidChangeContent; the open handler already validated that version.
     const last = results.get(e.document.uri);
@@ -148,16 +119,11 @@ export function registerDocumentSync(): void {
     const file = uriToPath(e.document.uri);
     const closedText = ws.openTexts.get(file);
     try {
-      if (isConfigFile(e.document.uri)) configBufferChanged(file, undefined);
-      else if (affectsWorkspace(e.document.uri)) {
-        // The disk takes over again: only a buffer that differed from it changes anything.
-        if (ws.setOpenText(file, undefined)) workspaceChanged(e.document.uri, 0);
-      } else {
+      if (isConfigFile(e.document.uri) || affectsWorkspace(e.document.uri)) bufferOnlyChanged(e.document.uri, file, undefined);
+      else {
         ws.openTexts.delete(file);
         files.closed(file, closedText);
         crdIndexChanged(e.document.uri, undefined, closedText);
-        // The others saw the closed buffer's text; now they see the disk's.
-        folderChanged(e.document.uri, () => closedText, () => readDisk(file));
       }
     } catch (err) { logFailure('workspace', e.document.uri, err); } // the document is gone: the log says it
     if (!isConfigFile(e.document.uri) && init.clearDiagnosticsOnClose !== false) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });

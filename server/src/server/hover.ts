@@ -22,8 +22,8 @@ export function registerHover(): void {
 }
 
 /** Several bootstrap files competed for the file's Kubernetes window: which one was used, and how to choose (workspace.ts). */
-/** An open .skewguard.yaml with unsaved changes that would apply to the file: said in its hover (not applied until saved). */
-const unsavedConfigNote = (file: string) => { const u = ws.unsavedConfigSaid(file); return u ? `\n\n${u}` : ''; };
+/** An open .skewguard.yaml or bootstrap file with unsaved changes that would apply to the file: said in its hover (not applied until saved). */
+const unsavedConfigNote = (file: string) => { const u = ws.unsavedSaid(file); return u ? `\n\n${u}` : ''; };
 
 function windowChoiceNote(r: AnalyzeResult, file: string): string {
   const k = r.config?.kubernetes.source;

@@ -69,7 +69,7 @@ function resolvedConfigResult(p: ResolvedConfigParams): ResolvedConfigResult {
     summary,
     windows: CONFIG_SECTIONS.flatMap((c) => { const t = c.tooltip?.(config); return t ? [t] : []; }),
     settingsProblems: normalizeSettings((p.uri && docSettings.get(p.uri)) || settings, ruleIds).problems,
-    unsavedConfig: p.uri ? ws.unsavedConfigSaid(file) : undefined,
+    unsavedConfig: p.uri ? ws.unsavedSaid(file) : undefined,
     ...(p.uri ? fileStatus(r?.result.family, r ? factsSafe(p.uri, r.result) : undefined, config, ignoredFile(ws, file, config), ws.rootFor(file)) : {}),
   };
 }

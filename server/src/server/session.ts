@@ -67,7 +67,7 @@ export let shutdownRequested = false;
 export const afterShutdown = () => new ResponseError(ErrorCodes.InvalidRequest, 'the server is shutting down: only the exit notification is accepted after shutdown');
 
 export const isConfigFile = (uri: string) => isConfigFileName(uri);
-/** A bootstrap file: its open buffer's text is what other files' windows are read from (the disk's when closed). */
+/** A bootstrap file: its saved text sets other files' windows; its open buffer counts only for its own analysis (issue #27 item 1). */
 export const affectsWorkspace = (uri: string) => /localhost[^/]*\.ya?ml$/i.test(uri);
 
 /** The values replaced after start (initialize, settings, shutdown), each by its one writer. */

@@ -1,6 +1,7 @@
 // workspace/didChangeWatchedFiles: files changed on disk. A .skewguard.yaml, a localhost.yml or a chart's file
-// re-reads the workspace facts and re-checks everything; plain manifests only touch the CRD index and the files
-// published while closed.
+// re-reads the workspace facts and re-checks everything (their open buffers apply to other files only once saved);
+// plain manifests only touch the CRD index, their folder's static pods and the files published while closed.
+import * as path from 'node:path';
 import { debounce } from './config-for';
 import { schedule } from './diagnostics';
 import { recheckClosed } from './recheck';
@@ -45,8 +46,15 @@ function flushWatched(): void {
   // The CRD index is told of every changed manifest; the files are re-checked once for the whole batch (each changed
   // CRD file re-scheduled every open file and restarted the whole closed re-check: N times the work for N files).
   let crds = false;
-  for (const uri of pending.manifests) { const f = uriToPath(uri); if (!ws.openTexts.has(f) && ws.crdsChanged(f, undefined)) crds = true; }
+  const folders = new Set<string>();
+  for (const uri of pending.manifests) {
+    const f = uriToPath(uri);
+    if (!ws.openTexts.has(f) && ws.crdsChanged(f, undefined)) crds = true;
+    // A folder's static pods are read from the disk (issue #27 item 1): a saved one re-reads them for the folder's files.
+    if (ws.hasFolderFacts(path.dirname(f))) { ws.invalidateFolder(path.dirname(f)); folders.add(path.dirname(f)); }
+  }
   if (crds) { for (const d of documents.all()) schedule(d, debounce()); recheckClosed(); return; }
+  if (folders.size) for (const d of documents.all()) if (folders.has(path.dirname(uriToPath(d.uri)))) schedule(d, debounce());
   // A file whose findings were published while it was not open changed on disk: its findings are checked again.
   recheckClosed([...pending.manifests]);
 }

@@ -60,7 +60,7 @@ export class WorkspaceState {
       return out;
     });
   }
-  /** Texts of open documents, which win over the disk. */
+  /** Texts of open documents: each wins over the disk for its own file (other files' windows and facts read the disk, readSaved). */
   readonly openTexts = new Map<string, string>();
 
   constructor(public roots: string[], public explicitConfig?: string) {}
@@ -90,16 +90,16 @@ export class WorkspaceState {
   private folders = new Map<string, NonNullable<NeighbourFacts['staticPods']>>();
 
   invalidate(): void {
-    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.runtimeConfigs.clear(); this.crds.forgetConfig(); this.kataChains.clear(); this.bufferCache.clear(); this.settingsOpenapiCache.clear(); this.settingsOpenapiProblems.clear();
+    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.runtimeConfigs.clear(); this.crds.forgetConfig(); this.kataChains.clear(); this.bufferCache.clear(); this.settingsOpenapiCache.clear(); this.settingsOpenapiProblems.clear(); this.bufferFacts.clear();
   }
 
   /** Everything read from the disk is in doubt (watched files, trust, settings): the CRD index is walked again too. */
   invalidateAll(): void { this.invalidate(); this.crds.clear(); }
 
   /**
-   * Records an open document's text (undefined: closed) and says whether the text the workspace sees for that
-   * path changed: open documents win over the disk, so opening a file whose buffer equals the disk changes
-   * nothing, and neither does closing it again. Only a real difference needs the caches cleared.
+   * Records an open bootstrap buffer's text (undefined: closed) and says whether the text its own analysis sees
+   * changed (from the disk's or the buffer's before): opening a file whose buffer equals the disk changes nothing,
+   * and neither does closing it again. Other files' facts read the disk (readSaved) and are not affected.
    */
   setOpenText(file: string, text: string | undefined): boolean {
     // Closing a buffer that was opened with the disk's text and never changed: nothing to read or compare.
@@ -111,13 +111,6 @@ export class WorkspaceState {
     const bare = (t: string | undefined) => t?.replace(/^\uFEFF/, '');
     const changed = bare(before) !== bare(after);
     if (text !== undefined && !changed) this.sameAsDisk.add(file); else this.sameAsDisk.delete(file);
-    if (changed && workspaceFacts.isRuntimeConfigName(file)) this.runtimeConfigs.clear();
-    // The chain reads containerd configs, the TOML files a ConfigPath may name and kata-deploy's YAML.
-    // Only what can change it: a containerd config's text, a kata-deploy file's, or a TOML buffer the walk has not listed.
-    if (changed && (workspaceFacts.isRuntimeConfigName(file) || /kata-deploy/i.test(file) || (/\.toml$/i.test(file) && ![...this.kataChains.values()].some((c) => c.kataConfigs.includes(file))))) {
-      this.kataChains.clear();
-      if (/kata-deploy/i.test(file)) { this.facts.clear(); this.factsByLocalhost.clear(); }
-    }
     return changed;
   }
   /** Open workspace files whose buffer is the disk's text (opened so, not changed since). */
@@ -130,7 +123,7 @@ export class WorkspaceState {
   /** Whether the folder's static pods were read (only then can a file there make them stale). */
   hasFolderFacts(dir: string): boolean { return this.folders.has(dir); }
 
-  /** kube-* static pods in the file's folder (other files), and the workspace's localhost.yml. */
+  /** kube-* static pods in the file's folder (other files, as saved), and the workspace's localhost.yml. */
   neighboursFor(file: string): NeighbourFacts {
     const dir = path.dirname(file);
     const pods = memoIn(this.folders, dir, () => {
@@ -139,11 +132,9 @@ export class WorkspaceState {
       try { names = fs.readdirSync(dir).filter((n) => /\.(ya?ml|json)$/i.test(n)).sort().slice(0, 200); } catch { /* unreadable */ }
       for (const n of names) {
         const p = path.join(dir, n);
-        let text = this.openTexts.get(p);
-        if (text === undefined) {
-          text = readTextUpTo(p, 512 * 1024);
-          if (text === undefined) continue;
-        }
+        // On disk only (issue #27 item 1): an open, unsaved static pod is no fact for its folder's other files until saved.
+        const text = readTextUpTo(p, 512 * 1024);
+        if (text === undefined) continue;
         for (const f of workspaceFacts.folderFacts(text)) found.push({ file: p, ...f });
       }
       return found;
@@ -156,9 +147,9 @@ export class WorkspaceState {
     return this.kataChainForRoot(this.rootFor(file) ?? path.dirname(file));
   }
   private kataChainForRoot(root: string): KataChainFacts {
-    // Files on disk only (open buffers count for their content): kata-deploy's tag sets the Kata window, which must not
+    // Files on disk only, and their saved text (issue #27 item 1): kata-deploy's tag sets the Kata window, which must not
     // depend on what is open (nor on which files come first when the walk's caps are reached).
-    return memoIn(this.kataChains, root, () => walkKataChain(root, [], (p) => this.readText(p)), 16);
+    return memoIn(this.kataChains, root, () => walkKataChain(root, [], (p) => this.readSaved(p)), 16);
   }
   private kataChains = new Map<string, KataChainFacts>();
 
@@ -169,8 +160,8 @@ export class WorkspaceState {
   runtimeConfigsFor(file: string): { files: string[]; names: string[]; truncated?: string } | undefined {
     const root = this.rootFor(file) ?? path.dirname(file);
     return memoIn(this.runtimeConfigs, root, () => {
-      // Files on disk only, as for the Kata chain: which configs count must not depend on what is open (an open one
-      // beyond the walk's cap counted in the editor and not in lsp-lint); open buffers count for their content.
+      // Files on disk only, as saved, as for the Kata chain: which configs count and what they define must not depend on
+      // what is open (an open one beyond the walk's cap counted in the editor and not in lsp-lint).
       const found = new Set<string>();
       const w = walkFolders(root, { maxFolders: 2000, onFile: (p) => { if (workspaceFacts.isRuntimeConfigName(p)) found.add(p); } });
       // The walk's cap reached: said, so that a RuntimeClass handler is not passed (or failed) on a partial look.
@@ -178,7 +169,7 @@ export class WorkspaceState {
       for (const n of unreadableNote('the workspace walk for containerd configs', w.unreadable)) partial.push(n);
       const files: string[] = [], names = new Set<string>();
       for (const p of [...found].sort()) {
-        const text = this.readText(p);
+        const text = this.readSaved(p);
         const ns = text === undefined ? undefined : workspaceFacts.runtimeNamesOf(text);
         // A config that cannot be read (over 512 KiB, unreadable) or does not parse may define the handler: said too.
         if (!ns) { partial.push(`${path.relative(root, p) || p} ${text === undefined ? 'was not read' : 'does not parse'}`); continue; }
@@ -213,9 +204,11 @@ export class WorkspaceState {
     return this.roots.filter(under).sort((a, b) => b.length - a.length)[0];
   }
 
-  private readText(p: string): string | undefined {
-    const open = this.openTexts.get(p);
-    if (open !== undefined) return open;
+  /**
+   * A file's saved text: what other files' windows and facts are read from (issue #27 item 1: a function of the disk,
+   * never of which buffers are open, as in lsp-lint). An open buffer counts only for its own analysis.
+   */
+  private readSaved(p: string): string | undefined {
     return readTextUpTo(p, MAX_FILE_BYTES);
   }
 
@@ -279,10 +272,38 @@ export class WorkspaceState {
     }
   }
 
-  /** What the hover and the status item say of unsavedConfigFor(file), or undefined. */
-  unsavedConfigSaid(file: string): string | undefined {
-    const p = this.unsavedConfigFor(file);
-    return p && unsavedConfigText(p, this.rootFor(file));
+  /**
+   * The open bootstrap buffer with unsaved changes that would set the file's Kubernetes window once saved, or undefined:
+   * the bootstrap file chosen on disk (factsFor) when its buffer differs from the disk, or a new one, open and not saved,
+   * that would be chosen before it (in the file's folder or nearer to it). A bootstrap file's own buffer is its own.
+   */
+  unsavedBootstrapFor(file: string): string | undefined {
+    if (isAnchorName(file)) return undefined;
+    const open = [...this.openTexts.keys()].filter((p) => isAnchorName(p));
+    if (!open.length) return undefined;
+    const root = this.rootFor(file) ?? path.dirname(file);
+    const l = this.factsFor(file).localhost;
+    const chosen = l && path.resolve(root, l.path);
+    const bare = (t: string | undefined) => t?.replace(/^\uFEFF/, '');
+    if (chosen && this.openTexts.has(chosen) && bare(this.openTexts.get(chosen)) !== bare(readDisk(chosen))) return chosen;
+    // A new bootstrap file not saved yet: in the file's folder or a parent up to the root, nearer than the chosen one.
+    const dir = path.dirname(file);
+    const within = (d: string) => d === dir || dir.startsWith(d.endsWith(path.sep) ? d : d + path.sep);
+    const nearer = (p: string) => !chosen || !within(path.dirname(chosen)) || path.dirname(p).length > path.dirname(chosen).length
+      || (path.dirname(p) === path.dirname(chosen) && anchorOrder(path.basename(p), path.basename(chosen)) < 0);
+    return open.filter((p) => within(path.dirname(p)) && (path.dirname(p) === root || path.dirname(p).startsWith(root.endsWith(path.sep) ? root : root + path.sep)) && !fs.existsSync(p) && nearer(p))
+      .sort((a, b) => path.dirname(b).length - path.dirname(a).length || anchorOrder(path.basename(a), path.basename(b)))[0];
+  }
+
+  /**
+   * What the hover and the status item say of the open files with unsaved changes that would apply to a file once saved
+   * (its .skewguard.yaml, unsavedConfigFor; its bootstrap file, unsavedBootstrapFor), or undefined: they are not applied.
+   */
+  unsavedSaid(file: string): string | undefined {
+    const root = this.rootFor(file);
+    const c = this.unsavedConfigFor(file), b = this.unsavedBootstrapFor(file);
+    const said = [c && unsavedText(c, root, 'configuration'), b && unsavedText(b, root, 'bootstrap file')].filter(Boolean);
+    return said.length ? said.join(' ') : undefined;
   }
 
   private loadConfig(p: string, open: string | undefined): LoadedConfig | null {
@@ -344,32 +365,48 @@ export class WorkspaceState {
   /**
    * Workspace facts for a file: the localhost.yml nearest to it — the file itself when it is one, else in its folder or
    * a parent folder up to the workspace root, else the first one found below the root. Only files on disk are looked
-   * for (an open buffer counts for its own content, never for whether a file is there): the window of a file is the
-   * same whatever is open and in whichever order, in the editor and in lsp-lint. Several bootstrap files in the folder
-   * that wins: the choice (anchorOrder) is said in the facts' note.
+   * for, and read as saved (issue #27 item 1): the window of a file is the same whatever is open and in whichever order,
+   * in the editor and in lsp-lint. An open bootstrap buffer counts only for its own analysis (its facts read the
+   * buffer); its unsaved changes are said to the files it would apply to (unsavedSaid). Several bootstrap files in the
+   * folder that wins: the choice (anchorOrder) is said in the facts' note.
    */
   factsFor(file: string): WorkspaceFacts {
     const root = this.rootFor(file) ?? path.dirname(file);
     const dir = path.dirname(file);
     const self = isAnchorName(file);
+    const open = self ? this.openTexts.get(file) : undefined;
+    if (open !== undefined) {
+      // Its own buffer: one facts object per text (the resolved configuration cached on it stays right).
+      const hit = this.bufferFacts.get(file);
+      if (hit && hit.text === open) return hit.facts;
+      const facts = this.anchorFacts(root, { file, among: [file] }, this.configFor(file)?.path ?? '', open);
+      if (this.bufferFacts.size > 64) this.bufferFacts.clear();
+      this.bufferFacts.set(file, { text: open, facts });
+      return facts;
+    }
     // Folders that find the same localhost.yml share one facts object: it is read and parsed once, and the
     // resolved configuration cached on the facts is shared too. A bootstrap file is its own anchor.
     return memoIn(this.facts, self ? file : dir, () => {
       const found: AnchorChoice | undefined = self ? { file, among: [file] } : this.nearestLocalhost(dir, root) ?? this.firstBelow(root);
       // kata-deploy's tag is the window of the files under the same .skewguard.yaml (or none) as its DaemonSet/values.
       const scope = this.configFor(file)?.path ?? '';
-      return memoIn(this.factsByLocalhost, `${root}\u0000${found?.file ?? ''}\u0000${scope}`, () => {
-        // kata-deploy's tags: looked up (a walk of the workspace) only when a Kata file's window needs them.
-        const ws = this;
-        let kd: WorkspaceFacts['kataDeploy'] | null | undefined;
-        const lazy = { get kataDeploy() { return (kd ??= ws.kataDeployOf(root, scope) ?? null) ?? undefined; } };
-        if (!found) return lazy;
-        const note = competitionNote(found, root);
-        return Object.defineProperties({ localhost: { path: path.relative(root, found.file) || found.file, kubernetesVersion: workspaceFacts.anchorKubernetesVersion(this.readText(found.file)), ...(note ? { note } : {}) } }, Object.getOwnPropertyDescriptors(lazy)) as WorkspaceFacts;
-      });
+      return memoIn(this.factsByLocalhost, `${root}\u0000${found?.file ?? ''}\u0000${scope}`, () => this.anchorFacts(root, found, scope, found && this.readSaved(found.file)));
     });
   }
   private factsByLocalhost = new Map<string, WorkspaceFacts>();
+  /** Open bootstrap files' own facts, read from their buffers: file → the buffer's text and its facts. */
+  private bufferFacts = new Map<string, { text: string; facts: WorkspaceFacts }>();
+
+  /** The facts of a bootstrap file chosen for a window (its text: as saved, or its own open buffer), with kata-deploy's tags. */
+  private anchorFacts(root: string, found: AnchorChoice | undefined, scope: string, text: string | undefined): WorkspaceFacts {
+    // kata-deploy's tags: looked up (a walk of the workspace) only when a Kata file's window needs them.
+    const ws = this;
+    let kd: WorkspaceFacts['kataDeploy'] | null | undefined;
+    const lazy = { get kataDeploy() { return (kd ??= ws.kataDeployOf(root, scope) ?? null) ?? undefined; } };
+    if (!found) return lazy;
+    const note = competitionNote(found, root);
+    return Object.defineProperties({ localhost: { path: path.relative(root, found.file) || found.file, kubernetesVersion: workspaceFacts.anchorKubernetesVersion(text), ...(note ? { note } : {}) } }, Object.getOwnPropertyDescriptors(lazy)) as WorkspaceFacts;
+  }
 
   /** kata-deploy's image tags under the same .skewguard.yaml as a file (or none): the Kata window when none is configured. */
   private kataDeployOf(root: string, scope: string): WorkspaceFacts['kataDeploy'] {
@@ -426,10 +463,10 @@ export function readConfigText(p: string, open?: string): { text: string } | { p
   return { text };
 }
 
-/** What the hover and the status item say of an open configuration with unsaved changes (unsavedConfigFor). */
-export function unsavedConfigText(p: string, root: string | undefined): string {
+/** What the hover and the status item say of an open configuration or bootstrap file with unsaved changes (unsavedSaid). */
+export function unsavedText(p: string, root: string | undefined, what: 'configuration' | 'bootstrap file'): string {
   const rel = (root && path.relative(root, p).split(path.sep).join('/')) || path.basename(p);
-  return `Unsaved changes to ${rel} are not applied until it is saved: this file is checked with the saved configuration, as lsp-lint checks it.`;
+  return `Unsaved changes to ${rel} are not applied until it is saved: this file is checked with the saved ${what}, as lsp-lint checks it.`;
 }
 
 /** A configuration file's text on disk (undefined: missing or not usable), to compare an open buffer with. */

@@ -93,7 +93,7 @@ export interface ResolvedConfigResult {
   windows?: Array<{ label: string; window: string; source: { kind: string; detail: string } }>;
   /** Invalid editor settings for this file (left out of the resolved configuration). */
   settingsProblems?: SettingsProblem[];
-  /** An open .skewguard.yaml that would apply to the file has unsaved changes, which are not applied until it is saved. */
+  /** An open .skewguard.yaml or bootstrap file (localhost.yml) that would apply to the file has unsaved changes, which are not applied until it is saved. */
   unsavedConfig?: string;
 }
 
