@@ -236,11 +236,14 @@ export function filesSettingFields(families) {
  */
 export function withFamilySettings(properties, sections) {
   const owned = (k) => sections.some((c) => k.startsWith(`skewguard.${c.section}.`));
-  const core = Object.entries(properties).filter(([k]) => !owned(k));
-  let at = core.findLastIndex(([k]) => k.startsWith('skewguard.kubernetes.'));
-  if (at < 0) at = core.findLastIndex(([k]) => k.startsWith('skewguard.starlingx.'));
+  // The sections' settings go where the first of them was (every window is a section's: the StarlingX release and the
+  // Kubernetes window first), else first.
+  const entries = Object.entries(properties);
+  const first = entries.findIndex(([k]) => owned(k));
+  const at = first < 0 ? 0 : entries.slice(0, first).filter(([k]) => !owned(k)).length;
+  const core = entries.filter(([k]) => !owned(k));
   const family = sections.flatMap((c) => Object.entries(c.packageSettings));
-  return Object.fromEntries([...core.slice(0, at + 1), ...family, ...core.slice(at + 1)]);
+  return Object.fromEntries([...core.slice(0, at), ...family, ...core.slice(at)]);
 }
 
 function updateManifest() {

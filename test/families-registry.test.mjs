@@ -33,32 +33,34 @@ const FAMILY_SPECIFIC = [
 
 // Allowed, each for a reason (ARCHITECTURE.md, "What still names a family outside its folder"):
 const ALLOWED = [
-  // The configuration file's `kubernetes.additionalVersions` rows (pluto's format) are parsed by config.ts, the
-  // settings schema: the row type lives with the Kubernetes lifecycle rows that consume it.
-  { file: 'server/src/engine/config.ts', line: /^import type \{ PlutoRow \} from '\.\/families\/kubernetes';$/ },
   // `components:` names a component, and "kubernetes" (like "k8s") is the Kubernetes version itself, not a family.
   { file: 'server/src/engine/config.ts', line: /name === 'k8s' \|\| name === 'kubernetes'/ },
-  // The Kubernetes window's own OpenAPI documents (kubernetes.openapi) are part of the core's Kubernetes section.
-  { file: 'server/src/engine/config.ts', line: /^import type \{ OpenapiDoc, OpenapiMinor \} from '\.\/families\/kubernetes\/data\/openapi';$/ },
+  // kubernetes.components (the component modules' versions, defaults from the lifecycle data's componentTargets) is
+  // still the core's: left in engine/config.ts while the operator-lifecycle work changes it.
+  { file: 'server/src/engine/config.ts', line: /^import \{ kubernetesApis \} from '\.\/families\/kubernetes\/data\/apis';$/ },
   // The Flux component (engine/components/, the plug-in point for products inside manifests) reads the Flux
   // versions StarlingX applications ship, which the StarlingX application family's data holds.
   { file: 'server/src/engine/components/flux.ts', line: /from '\.\.\/families\/starlingx-app\/data';$/ },
-  // engine/data.ts keeps the StarlingX and Kubernetes data accessors its core callers (config.ts) read; its API row
-  // extends the Kubernetes lifecycle row.
-  { file: 'server/src/engine/data.ts', line: /^import type \{ LifecycleRow \} from '\.\/families\/kubernetes\/data\/lifecycle';$/ },
-  // The engine library (dist/engine.js) exports family modules for tests and the data scripts.
+  // The engine library (dist/engine.js) exports family modules for tests and the data scripts (the StarlingX and
+  // Kubernetes data accessors, the Kubernetes window's check, as it did when they were the core's).
+  { file: 'server/src/engine/index.ts', line: /^export \* from '\.\/families\/(starlingx\/data|kubernetes\/data\/apis|kubernetes\/data\/past-data)';$/ },
+  { file: 'server/src/engine/index.ts', line: /^export \{ checkKubernetesWindow, type KubeWindow \} from '\.\/families\/kubernetes\/config';$/ },
   { file: 'server/src/engine/index.ts', line: /^export \{ literalFix as helmLiteralFix, groupsOf as helmEmissionGroups \} from '\.\/families\/helm-chart\/rules\/emissions';$/ },
   { file: 'server/src/engine/index.ts', line: /^export \* as \w+ from '\.\/families\/(kubernetes\/data\/(lifecycle|convert|served|fields)|helm-chart\/template|kata-config\/data\/chain)';$/ },
   // AnalyzeInput.helmRenders: what the server's real Helm rendered, handed to the Helm family.
   { file: 'server/src/engine/analyze.ts', line: /^import type \{ ChartRender \} from '\.\/families\/helm-chart\/rendered';$/ },
   // The window at a glance gives a static pod's component standing per step (Kubernetes' skew data).
   { file: 'server/src/engine/window-verdict.ts', line: /from '\.\/families\/kubernetes\/data\/components';$/ },
+  // …and a localhost.yml's Kubernetes upgrade path per step (the StarlingX release's shipped versions).
+  { file: 'server/src/engine/window-verdict.ts', line: /^import \{ starlingxPath \} from '\.\/families\/starlingx\/data';$/ },
   // The server does what the engine may not (run processes, read the disk): Helm rendering with a fake API server
   // serving each step's kinds, the node's Kata chain walk, the user's OpenAPI documents; the web build stubs Helm.
   { file: 'server/src/server/helm-render.ts', line: /from '\.\.\/engine\/families\/(kubernetes\/data\/served|helm-chart\/template\/semver|helm-chart\/rendered)';$/ },
   { file: 'server/src/server/kata-chain.ts', line: /from '\.\.\/engine\/families\/kata-config\/data\/chain';$/ },
   { file: 'server/src/server/workspace.ts', line: /^import type \{ KataChainFacts \} from '\.\.\/engine\/families\/kata-config\/data\/chain';$/ },
   { file: 'server/src/server/workspace.ts', line: /^import type \{ OpenapiDoc \} from '\.\.\/engine\/families\/kubernetes\/data\/openapi';$/ },
+  // …and says a kubernetes.crds or kubernetes.openapi entry it cannot read at that entry of .skewguard.yaml.
+  { file: 'server/src/server/workspace.ts', line: /^import \{ crdsEntry, openapiEntry \} from '\.\.\/engine\/families\/kubernetes\/config';$/ },
   { file: 'server/src/server/openapi-docs.ts', line: /from '\.\.\/engine\/families\/kubernetes\/data\/openapi';$/ },
   { file: 'server/src/web/helm-render.ts', line: /^import type \{ ChartRender \} from '\.\.\/engine\/families\/helm-chart\/rendered';$/ },
   { file: 'server/src/web/shims/misc.ts', line: /^import \{ NotEvaluated \} from '\.\.\/\.\.\/engine\/families\/helm-chart\/template\/fmt';$/ },
@@ -96,9 +98,10 @@ function isFamilyOwnAnywhere(rel) {
     || /^scripts\/schemas\/[^/]+\.mjs$/.test(rel) || /^scripts\/(import|extract)-[^/]+\.mjs$/.test(rel);
 }
 const ID_ALLOWED = [
-  // The .skewguard.yaml sections `starlingx:` and `kubernetes:` are the config file's own keys (named like the
-  // families): the key paths at which config.ts reports a problem, and "kubernetes" as a component name (above).
-  { file: 'server/src/engine/config.ts', line: /path: \['(starlingx|kubernetes|containerd)', / },
+  // kubernetes.components is the core's key in the Kubernetes section (engine/config.ts composes it in, and reports
+  // a wrong component at its path), and "kubernetes" is the Kubernetes version itself as a component name (above).
+  { file: 'server/src/engine/config.ts', line: /^const COMPONENTS_KEY = \{ section: 'kubernetes', after: 'window' \} as const;$/ },
+  { file: 'server/src/engine/config.ts', line: /path: \['kubernetes', 'components', name\]/ },
   { file: 'server/src/engine/config.ts', line: /name === 'k8s' \|\| name === 'kubernetes'/ },
 ];
 function idViolations(files) {

@@ -45,13 +45,6 @@ Options:
                                   junit (JUnit XML: one test case per file and step), tap (TAP 14, the same test points)
   -o, --output-file <file>        write the report to a file instead of stdout
   -c, --config <file>             use this config instead of the nearest .skewguard.yaml
-      --starlingx-release <rel>   StarlingX release, e.g. 6.0
-      --starlingx-upgrade-from <rel>  StarlingX release the platform is upgraded from: the path whose FluxCD and
-                                  sysinv an application bundle is checked against, e.g. 11.0 (with --starlingx-release 12.0)
-      --kubernetes-window <w>     Kubernetes window, e.g. 1.18..1.21 or 1.21
-      --kubernetes-version <v>    one target version (Pluto's --target-versions k8s=v1.25.0): the window v..v
-      --kubernetes-openapi <minor>=<file>  judge that Kubernetes minor from your cluster's OpenAPI document
-                                  (kubectl get --raw /openapi/v2 > file), even past the shipped data; repeatable
 ${familyFlagsHelp()}      --rule <id>=<severity>      set a rule's severity (error|warning|info|hint|off); repeatable
       --component-versions <c=v,…>  versions of CRD-providing components whose API rows are checked at them,
                                   e.g. cert-manager=1.5,istio=1.11 (default: Pluto's default target per component)
@@ -105,13 +98,9 @@ interface Options {
   format: typeof FORMATS[number];
   outputFile?: string;
   config?: string;
-  starlingxRelease?: string;
-  starlingxUpgradeFrom?: string;
-  kubernetesWindow?: string;
   componentVersions?: Record<string, string>;
-  kubernetesOpenapi?: Record<string, string>;
-  /** The families' window flags (cli/family-flags.ts), by their Overrides key. */
-  family: Record<string, string>;
+  /** The families' window flags (cli/family-flags.ts: the StarlingX release, the Kubernetes window, …), by their Overrides key. */
+  family: Record<string, string | Record<string, string>>;
   rules: Record<string, SeveritySetting>;
   maxWarnings: number;
   exitCodes: 'default' | 'pluto';
@@ -159,25 +148,6 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
       }
       case '-o': case '--output-file': o.outputFile = val(); break;
       case '-c': case '--config': o.config = val(); break;
-      case '--starlingx-release': {
-        o.starlingxRelease = val(); break;
-      }
-      case '--starlingx-upgrade-from': o.starlingxUpgradeFrom = val(); break;
-      case '--kubernetes-window': {
-        o.kubernetesWindow = val(); break;
-      }
-      case '--kubernetes-version': {
-        const v = normalizeKubernetesVersion(val());
-        if (!/^\d+\.\d+(\.\d+)?$/.test(v)) throw new UsageError(`--kubernetes-version takes a version such as 1.25 or v1.25.0`);
-        o.kubernetesWindow = v; break;
-      }
-      case '--kubernetes-openapi': {
-        const m = /^\s*v?(\d+\.\d+)\s*=(.+)$/.exec(val());
-        if (!m || !m[2].trim()) throw new UsageError('--kubernetes-openapi takes <minor>=<file>, e.g. 1.38=openapi-1.38.json');
-        // Resolved here (the working folder is lsp-lint's); read by the server, which says a document it cannot use.
-        (o.kubernetesOpenapi ??= {})[m[1]] = path.resolve(m[2].trim());
-        break;
-      }
       case '--component-versions': {
         o.componentVersions ??= {};
         for (const part of val().split(',')) {
@@ -238,6 +208,20 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
         if (ff) {
           const v = val();
           if (ff.values && !ff.values.includes(v)) throw new UsageError(ff.invalid ?? `${ff.name} takes ${ff.values.join(' or ')}`);
+          if (ff.form === 'version') {
+            // One version (Pluto's --target-versions k8s=v1.25.0): normalised ("1.25"), the window v..v.
+            const n = normalizeKubernetesVersion(v);
+            if (!/^\d+\.\d+(\.\d+)?$/.test(n)) throw new UsageError(ff.invalid ?? `${ff.name} takes a version such as 1.25 or v1.25.0`);
+            o.family[ff.key] = n; break;
+          }
+          if (ff.form === 'minor=path') {
+            const m = /^\s*v?(\d+\.\d+)\s*=(.+)$/.exec(v);
+            if (!m || !m[2].trim()) throw new UsageError(ff.invalid ?? `${ff.name} takes <minor>=<file>`);
+            // Resolved here (the working folder is lsp-lint's); read by the server, which says a document it cannot use.
+            const map = (typeof o.family[ff.key] === 'object' ? o.family[ff.key] : (o.family[ff.key] = {})) as Record<string, string>;
+            map[m[1]] = path.resolve(m[2].trim());
+            break;
+          }
           o.family[ff.key] = v; break;
         }
         if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${printable(showArg(a))}`);
@@ -360,8 +344,7 @@ async function main(argv: string[]): Promise<number> {
     parseCacheChars: 256 * 1024,
     clearDiagnosticsOnClose: false,
     cli: {
-      configPath: opts.config, starlingxRelease: opts.starlingxRelease, starlingxUpgradeFrom: opts.starlingxUpgradeFrom, kubernetesWindow: opts.kubernetesWindow, componentVersions: opts.componentVersions,
-      ...(opts.kubernetesOpenapi ? { kubernetesOpenapi: opts.kubernetesOpenapi } : {}),
+      configPath: opts.config, componentVersions: opts.componentVersions,
       ...opts.family, rules: opts.rules,
       ...(opts.helmRender ? { helmRender: true } : {}), ...(opts.helmPath ? { helmPath: opts.helmPath } : {}), ...extraRoots(opts.paths, cwd), helmJobs: opts.jobs, ...(opts.noIgnore ? { noIgnore: true } : {}),
       // A render must end (and be said) before lsp-lint's stall timer would give up on the server.

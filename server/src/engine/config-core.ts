@@ -6,8 +6,9 @@
 // Families import this module, never engine/config.ts at run time (so no load-time cycle config → registry →
 // families → config); they add their own keys to `Overrides`, `ResolvedConfig` and `Settings` by module augmentation.
 import type { SourceInfo } from './types';
-import type { WindowPartSpec } from '../shared/protocol';
+import type { WindowPartSpec, WindowChoicesResult } from '../shared/protocol';
 import type { Overrides, ResolvedConfig, WorkspaceFacts } from './config';
+import type { ComponentWindowInput } from './components/types';
 
 /** A problem in a configuration value, at a path of keys ("at" says whether the key or the value is wrong). */
 export interface ValueProblem { message: string; path: Array<string | number>; at: 'key' | 'value' | 'root' }
@@ -27,7 +28,11 @@ export type PickLayer = <K extends keyof Overrides>(k: K) => [NonNullable<Overri
 
 export interface ResolveContext {
   pick: PickLayer;
+  /** Every layer, most precedent first (command line, .skewguard.yaml, editor settings), for a value merged across them. */
+  layers: ReadonlyArray<readonly [Overrides | undefined, SourceInfo]>;
   workspace?: WorkspaceFacts;
+  /** The parts resolved so far: the sections before this one in order (the Kubernetes window reads the StarlingX release). */
+  resolved: Partial<ResolvedConfig>;
 }
 
 /** One lsp-lint flag of a section (the build puts the table in lsp-lint: server/src/cli/family-flags.ts). */
@@ -43,6 +48,12 @@ export interface CliFlag {
   invalid?: string;
   /** Its lines in --help, as printed. */
   help: string;
+  /**
+   * How the value is read (default: as given). 'version': a version such as 1.25 or v1.25.0, normalised ("1.25"), else
+   * the usage error `invalid`; 'minor=path': repeatable <minor>=<file>, the file resolved against the working folder,
+   * gathered into a map by minor (else the usage error `invalid`).
+   */
+  form?: 'version' | 'minor=path';
 }
 
 /** One part of the window the picker ("Change window…") offers (its shape is the protocol's: the client reads it). */
@@ -53,12 +64,16 @@ export interface ConfigSection {
   /** Its key in .skewguard.yaml, its editor settings' prefix (skewguard.<section>.*) and its --print-config key. */
   section: string;
   /**
-   * Its place after the Kubernetes window, among the families' sections (in .skewguard.yaml's schema, --print-config,
-   * --help, the picker and the status item); ties go by the registry's order.
+   * Its place among the sections (in .skewguard.yaml's schema and validation, --print-config, --help, the picker and
+   * the status item); ties go by the registry's order. A negative order is a window every other family's is read from
+   * (StarlingX -20, Kubernetes -10): it comes before the core's component versions (kubernetes.components), the
+   * families' own windows (order >= 0) after them.
    */
   order: number;
   /** The section's JSON schema (an object with additionalProperties: false). */
   schema: { type: 'object'; additionalProperties: false; properties: Record<string, object> };
+  /** The keys of its schema the editor settings have (skewguard.<section>.<key>); absent: all of them. */
+  settingsKeys?: string[];
   /** Its entries of package.json's contributes.configuration (written by npm run gen:docs; test/manifest checks them). */
   packageSettings: Record<string, Record<string, unknown>>;
   /** Checks its part of a value against the data; valid values go to ctx.overrides, problems to ctx.problems. */
@@ -69,12 +84,25 @@ export interface ConfigSection {
   checkCli(cli: Overrides): string[];
   /** Its part of the resolved configuration (ResolvedConfig[section]). */
   resolve(ctx: ResolveContext): unknown;
+  /** Other keys of the resolved configuration it sets (after every section's own), e.g. the user's lifecycle rows. */
+  also?(ctx: ResolveContext): Partial<ResolvedConfig>;
+  /** What it tells the component modules' windows (engine/components/), e.g. the StarlingX upgrade path. */
+  componentInput?(ctx: ResolveContext): Partial<ComponentWindowInput>;
   /** Its part of --print-config and the "Show Resolved Window" document. */
   describe(c: ResolvedConfig): unknown;
   flags: CliFlag[];
   parts: WindowPart[];
-  /** The status item's words for a file whose facts (from this section's own family) name this window; undefined: none. */
-  status?(facts: Record<string, unknown>, c: ResolvedConfig): string | undefined;
+  /** Parts the picker lists after every section's (e.g. the platform's upgrade start). */
+  partsLast?: WindowPart[];
+  /** What else the picker offers (skewguard/windowChoices), e.g. the StarlingX releases to pick from. */
+  choices?(): Partial<WindowChoicesResult>;
+  /** The values .skewguard.yaml's completion offers for one of its keys, with a line about each; undefined: the schema's. */
+  values?(key: string): Array<{ label: string; detail?: string }> | undefined;
+  /**
+   * The status item's words for a file whose facts (from this section's own family) name this window; undefined: none.
+   * `said`: the parts the sections before it said.
+   */
+  status?(facts: Record<string, unknown>, c: ResolvedConfig, said: readonly string[]): string | string[] | undefined;
   /** Its line in the status item's tooltip when set (label, window, where it came from); undefined: no line. */
   tooltip?(c: ResolvedConfig): { label: string; window: string; source: SourceInfo } | undefined;
   /** Its words in the workspace's one-line summary (skewguard/resolvedConfig `summary`) when set; undefined: not said. */

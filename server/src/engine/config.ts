@@ -4,13 +4,12 @@
 import type { ErrorObject } from 'ajv';
 import { parseYaml, type OffsetRange } from './parse/yaml';
 import { didYouMean, own } from './text';
-import { parseRange, minorsBetween, compareVersions, normalizeKubernetesVersion } from './versions';
-import { findStarlingxRelease, newestStarlingxRelease, starlingxReleases, kubernetesApis, type StxRelease } from './data';
+import { normalizeKubernetesVersion } from './versions';
+import { kubernetesApis } from './families/kubernetes/data/apis';
 import type { Family, SeveritySetting, SourceInfo } from './types';
-import type { PlutoRow } from './families/kubernetes';
-import type { OpenapiDoc, OpenapiMinor } from './families/kubernetes/data/openapi';
 import { checkGlob } from './glob';
 import { COMPONENTS } from './components/registry';
+import type { ComponentWindowInput } from './components/types';
 
 import { SEVERITIES } from '../shared/names';
 export { CONFIG_FILENAMES } from '../shared/names';
@@ -18,17 +17,41 @@ export { SEVERITIES };
 // The families' config sections (families/<id>/config.ts) come from the registry; no family imports this module at
 // run time (they import config-core.ts), so the registry is loaded before the schema below is built.
 import { FAMILIES, families } from './families/registry';
-import type { ConfigSection, ValueProblem } from './config-core';
-import { windowPastDataOf, knowledgeOf, windowFromStarlingx } from './windows';
-export { windowPastDataOf, starlingxPath, windowFromStarlingx, type WindowPastData } from './windows';
+import type { ConfigSection, ValueProblem, ResolveContext } from './config-core';
 export type { ValueProblem } from './config-core';
 
-/** The families' config sections, in their order (after the Kubernetes window), ties by the registry's. */
+/** The families' config sections, in their order (ConfigSection.order), ties by the registry's. */
 export const CONFIG_SECTIONS: readonly ConfigSection[] = families
   .flatMap((f) => ((f as { config?: ConfigSection }).config ? [(f as { config?: ConfigSection }).config!] : []))
   .map((c, i) => [c, i] as const).sort((a, b) => a[0].order - b[0].order || a[1] - b[1]).map(([c]) => c);
-const sectionSchemas = Object.fromEntries(CONFIG_SECTIONS.map((c) => [c.section, c.schema]));
-import { windowText } from './window-text';
+/**
+ * The windows every other one is read from (negative order: the StarlingX release, the Kubernetes window), which come
+ * before the core's component versions (kubernetes.components), and the families' own windows, which come after them.
+ */
+const LEAD = (c: ConfigSection) => c.order < 0;
+const REST = (c: ConfigSection) => c.order >= 0;
+/** The component modules' windows are read from the StarlingX path: said (--print-config) after the sections before this order. */
+const COMPONENT_WINDOWS_AT = -15;
+
+/** kubernetes.components (the component modules' versions, below) is the core's key in that section, after that key. */
+const COMPONENTS_KEY = { section: 'kubernetes', after: 'window' } as const;
+const componentsSchema = {
+  type: 'object',
+  description: 'Version of each CRD-providing component whose lifecycle rows are checked at that version instead of the '
+    + "Kubernetes window, e.g. { cert-manager: \"1.5\", istio: \"1.11\" }. A component not named here is checked at Pluto's "
+    + 'default target for it.',
+  // Names and version format are checked by checkComponentVersion (known components, with did-you-mean).
+  additionalProperties: { type: 'string' },
+};
+
+/** A section's schema in .skewguard.yaml's (the core's kubernetes.components put in its place). */
+function sectionSchema(c: ConfigSection): object {
+  if (c.section !== COMPONENTS_KEY.section) return c.schema;
+  const props = Object.entries(c.schema.properties);
+  const at = props.findIndex(([k]) => k === COMPONENTS_KEY.after) + 1;
+  return { ...c.schema, properties: Object.fromEntries([...props.slice(0, at), ['components', componentsSchema], ...props.slice(at)]) };
+}
+const sectionSchemas = Object.fromEntries(CONFIG_SECTIONS.map((c) => [c.section, sectionSchema(c)]));
 
 export const configSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -36,57 +59,6 @@ export const configSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    starlingx: {
-      type: 'object', additionalProperties: false,
-      properties: {
-        release: { type: 'string', description: 'StarlingX release the bootstrap overrides are for, e.g. "6.0".' },
-        upgradeFrom: { type: 'string', description: 'StarlingX release the platform is upgraded from, e.g. "10.0": the releases from it to `release` are the path whose FluxCD an application bundle\'s Flux manifests must work with.' },
-      },
-    },
-    kubernetes: {
-      type: 'object', additionalProperties: false,
-      properties: {
-        window: { type: 'string', description: 'Kubernetes versions every file must work with: "1.18..1.21" or one version "1.21".' },
-        components: {
-          type: 'object',
-          description: 'Version of each CRD-providing component whose lifecycle rows are checked at that version instead of the '
-            + "Kubernetes window, e.g. { cert-manager: \"1.5\", istio: \"1.11\" }. A component not named here is checked at Pluto's "
-            + 'default target for it.',
-          // Names and version format are checked by checkComponentVersion (known components, with did-you-mean).
-          additionalProperties: { type: 'string' },
-        },
-        crds: {
-          type: 'array', items: { type: 'string' },
-          description: 'CustomResourceDefinition files or folders outside the workspace (relative to this file): their CRDs define '
-            + 'custom resources as the workspace\'s own do (served, deprecated and storage versions, openAPIV3Schema).',
-        },
-        openapi: {
-          type: 'object',
-          description: 'Your cluster\'s own OpenAPI document per Kubernetes minor, e.g. { "1.38": "openapi-1.38.json" } (relative to this file, '
-            + 'inside the workspace): the output of `kubectl get --raw /openapi/v2`, or a folder of OpenAPI v3 documents (one per '
-            + 'group-version: `kubectl get --raw /openapi/v3/apis/<group>/<version>`). That minor is judged from the document (the kinds '
-            + 'it serves and their fields; a v3 document only for the group-versions it covers), even past the shipped data.',
-          propertyNames: { pattern: '^\\d+\\.\\d+$' },
-          additionalProperties: { type: 'string', minLength: 1 },
-        },
-        additionalVersions: {
-          type: 'array', description: "Lifecycle rows for your own APIs (CRDs), in Pluto's versions.yaml row format.",
-          items: {
-            type: 'object', required: ['version', 'kind'], additionalProperties: false,
-            properties: {
-              version: { type: 'string', pattern: '^[^/\\s]+(/[^/\\s]+)?$' },
-              kind: { type: 'string' },
-              'introduced-in': { type: 'string', pattern: '^v?\\d+\\.\\d+(\\.\\d+)?$' },
-              'deprecated-in': { type: 'string', pattern: '^(v?\\d+\\.\\d+(\\.\\d+)?)?$' },
-              'removed-in': { type: 'string', pattern: '^(v?\\d+\\.\\d+(\\.\\d+)?)?$' },
-              'replacement-api': { type: 'string' },
-              'replacement-available-in': { type: 'string', pattern: '^(v?\\d+\\.\\d+(\\.\\d+)?)?$' },
-              component: { type: 'string' },
-            },
-          },
-        },
-      },
-    },
     ...sectionSchemas,
     rules: {
       type: 'object', description: 'Rule severities by rule id.',
@@ -114,21 +86,9 @@ export const configSchema = {
 
 /** The layers' values (CLI flags, .skewguard.yaml, editor settings); each family's config.ts adds its own keys. */
 export interface Overrides {
-  starlingxRelease?: string;
-  /** StarlingX release the platform is upgraded from: the releases from it to starlingxRelease are the path. */
-  starlingxUpgradeFrom?: string;
-  kubernetesWindow?: string;
   rules?: Record<string, SeveritySetting>;
   ignore?: string[];
   files?: Record<string, Family>;
-  /** Lifecycle rows for the user's own APIs, in Pluto's row format. */
-  kubernetesRows?: PlutoRow[];
-  /** CRD files or folders outside the workspace (kubernetes.crds), as written: relative to the config file. */
-  kubernetesCrds?: string[];
-  /** OpenAPI documents per Kubernetes minor (kubernetes.openapi, --kubernetes-openapi), as written. */
-  kubernetesOpenapi?: Record<string, string>;
-  /** Those documents as read by the server (it reads files; the engine does not). */
-  kubernetesOpenapiDocs?: Record<string, { file: string; doc: OpenapiDoc }>;
   /** Versions of CRD-providing components (cert-manager, istio …) their lifecycle rows are checked at. */
   componentVersions?: Record<string, string>;
   /** Render Helm charts with a real Helm (helm.render, --helm-render). */
@@ -204,56 +164,15 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
     }
   }
   const ok = (p: string) => ![...bad].some((b) => b === p || b.startsWith(p + '.') || p.startsWith(b + '.'));
-  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-
-  const rel = str(value.starlingx?.release);
-  if (rel !== undefined && ok('starlingx.release')) {
-    if (findStarlingxRelease(rel)) overrides.starlingxRelease = rel;
-    else problems.push({ message: unknownReleaseMessage(rel), path: ['starlingx', 'release'], at: 'value' });
-  }
-  const from = str(value.starlingx?.upgradeFrom);
-  if (from !== undefined && ok('starlingx.upgradeFrom')) {
-    const f = findStarlingxRelease(from);
-    const to = overrides.starlingxRelease ? findStarlingxRelease(overrides.starlingxRelease) : undefined;
-    if (!f) problems.push({ message: unknownReleaseMessage(from), path: ['starlingx', 'upgradeFrom'], at: 'value' });
-    else if (to && releaseIndex(f) > releaseIndex(to)) problems.push({ message: `starlingx.upgradeFrom ${f.release} is newer than starlingx.release ${to.release}: an upgrade path goes from an older release to a newer one`, path: ['starlingx', 'upgradeFrom'], at: 'value' });
-    else overrides.starlingxUpgradeFrom = from;
-  }
-  const kw = str(value.kubernetes?.window);
-  if (kw !== undefined && ok('kubernetes.window')) {
-    const err = checkKubernetesWindow(kw);
-    if (err) problems.push({ message: err, path: ['kubernetes', 'window'], at: 'value' });
-    else overrides.kubernetesWindow = kw;
-  }
-  // The families' sections (their windows), each from its own folder.
-  for (const c of CONFIG_SECTIONS) {
-    if (!(schema as any).properties?.[c.section]) continue;
-    const part = value[c.section];
-    c.validate(part && typeof part === 'object' && !Array.isArray(part) ? part : undefined, { ok, overrides, problems, has: (k) => !!(schema as any).properties?.[c.section]?.properties?.[k] });
-  }
-  if (Array.isArray(value.kubernetes?.additionalVersions) && ok('kubernetes.additionalVersions')) {
-    // A row's versions must be in lifecycle order; a row that is not is reported and left out (it would make every
-    // window answer nonsense, e.g. removed before it was introduced).
-    const rows = value.kubernetes.additionalVersions as Array<Record<string, unknown>>;
-    const order = ['introduced-in', 'deprecated-in', 'removed-in'] as const;
-    overrides.kubernetesRows = rows.filter((row, i) => {
-      const set = order.filter((f) => typeof row[f] === 'string' && row[f] !== '');
-      for (let a = 0; a < set.length; a++) {
-        for (let b = a + 1; b < set.length; b++) {
-          const x = String(row[set[a]]), y = String(row[set[b]]);
-          if (compareVersions(normalizeKubernetesVersion(x), normalizeKubernetesVersion(y)) > 0) {
-            problems.push({
-              message: `kubernetes.additionalVersions[${i}] (${String(row.version)} ${String(row.kind)}): ${set[b]} ${y} is before ${set[a]} ${x}; `
-                + 'a row must be introduced, then deprecated, then removed. The row is not used',
-              path: ['kubernetes', 'additionalVersions', i, set[b]], at: 'value',
-            });
-            return false;
-          }
-        }
-      }
-      return true;
-    }) as unknown as PlutoRow[];
-  }
+  // The families' sections, each from its own folder.
+  const sections = (which: (c: ConfigSection) => boolean) => {
+    for (const c of CONFIG_SECTIONS.filter(which)) {
+      if (!(schema as any).properties?.[c.section]) continue;
+      const part = value[c.section];
+      c.validate(part && typeof part === 'object' && !Array.isArray(part) ? part : undefined, { ok, overrides, problems, has: (k) => !!(schema as any).properties?.[c.section]?.properties?.[k] });
+    }
+  };
+  sections(LEAD);
   const comps = value.kubernetes?.components;
   if (comps && typeof comps === 'object' && !Array.isArray(comps) && ok('kubernetes.components')) {
     const userComponents = (overrides.kubernetesRows ?? []).map((r) => r.component).filter((c): c is string => !!c);
@@ -266,6 +185,7 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
     }
     if (Object.keys(out).length) overrides.componentVersions = out;
   }
+  sections(REST);
   if (value.rules && typeof value.rules === 'object' && !Array.isArray(value.rules)) {
     overrides.rules = {};
     for (const [id, sev] of Object.entries(value.rules as Record<string, unknown>)) {
@@ -295,21 +215,6 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
       else overrides.files[glob] = fam;
     }
   }
-  const oa = value.kubernetes?.openapi;
-  if (oa && typeof oa === 'object' && !Array.isArray(oa) && (schema as any).properties?.kubernetes?.properties?.openapi && ok('kubernetes.openapi')) {
-    overrides.kubernetesOpenapi = {};
-    for (const [minor, file] of Object.entries(oa as Record<string, unknown>)) {
-      if (!ok(`kubernetes.openapi.${minor}`) || typeof file !== 'string' || !/^\d+\.\d+$/.test(minor) || !file.trim()) continue; // reported by the schema
-      overrides.kubernetesOpenapi[minor] = file;
-    }
-  }
-  if (Array.isArray(value.kubernetes?.crds) && (schema as any).properties?.kubernetes?.properties?.crds && ok('kubernetes.crds')) {
-    overrides.kubernetesCrds = value.kubernetes.crds.filter((v: unknown, i: number) => {
-      if (typeof v === 'string' && v.trim() !== '') return true;
-      problems.push({ message: `kubernetes.crds[${i}]: a CRD file or folder path must not be empty`, path: ['kubernetes', 'crds', i], at: 'value' });
-      return false;
-    });
-  }
   // Only the helm keys this schema has (the editor settings have just the path): an unknown one is reported above.
   const helmKey = (k: string) => !!(schema as any).properties?.helm?.properties?.[k] && ok(`helm.${k}`);
   if (typeof value.helm?.render === 'boolean' && helmKey('render')) overrides.helmRender = value.helm.render;
@@ -324,37 +229,8 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
   return { overrides, problems };
 }
 
-/** Where .skewguard.yaml's kubernetes.openapi entry for a minor is (the server reports a document it cannot read there). */
-export const openapiEntry = (minor: string): { path: Array<string | number> } => ({ path: ['kubernetes', 'openapi', minor] });
-
-/** Where .skewguard.yaml's kubernetes.crds entry i is (the server reports an entry it cannot read there). */
-export const crdsEntry = (i: number): { path: Array<string | number> } => ({ path: ['kubernetes', 'crds', i] });
-
 /** A pattern for a message: quoted, and cut short when long. */
 const shortGlob = (g: string) => JSON.stringify(g.length > 60 ? `${g.slice(0, 57)}…` : g);
-
-/** A release's place in the data (master last). */
-const releaseIndex = (r: StxRelease) => starlingxReleases().releases.indexOf(r);
-
-/** The StarlingX releases from `from` to `to`, in order (master only when it is `to`). */
-export function starlingxUpgradePath(from: StxRelease | undefined, to: StxRelease): StxRelease[] {
-  if (!from || releaseIndex(from) >= releaseIndex(to)) return [to];
-  return starlingxReleases().releases.slice(releaseIndex(from), releaseIndex(to) + 1).filter((r) => r === to || r.release !== 'master');
-}
-
-export function unknownReleaseMessage(rel: string): string {
-  return `unknown StarlingX release "${rel}"; known: ${starlingxReleases().releases.map((r) => r.release).join(', ')}`;
-}
-
-/** Returns an error message for a malformed Kubernetes window, or undefined when it is fine. */
-export function checkKubernetesWindow(s: string): string | undefined {
-  const r = parseRange(s);
-  if (!r) return `Kubernetes window "${s}" is not a version or range such as "1.18..1.21"`;
-  if (!minorsBetween(r.from, r.to)) return `Kubernetes window "${s}": the start must not be newer than the end`;
-  return undefined;
-}
-
-
 
 /**
  * The problems of lsp-lint's window and version flags, with the messages lsp-lint prints as usage errors. The
@@ -362,45 +238,26 @@ export function checkKubernetesWindow(s: string): string | undefined {
  */
 export function checkCliOverrides(cli: Overrides): string[] {
   const out: string[] = [];
-  if (cli.starlingxRelease !== undefined && !findStarlingxRelease(cli.starlingxRelease)) out.push(`unknown StarlingX release "${cli.starlingxRelease}"`);
-  if (cli.starlingxUpgradeFrom !== undefined) {
-    const f = findStarlingxRelease(cli.starlingxUpgradeFrom), to = cli.starlingxRelease ? findStarlingxRelease(cli.starlingxRelease) : undefined;
-    if (!f) out.push(`--starlingx-upgrade-from: unknown StarlingX release "${cli.starlingxUpgradeFrom}"`);
-    else if (to && releaseIndex(f) > releaseIndex(to)) out.push(`--starlingx-upgrade-from ${f.release} is newer than --starlingx-release ${to.release}: an upgrade path goes from an older release to a newer one`);
-  }
-  const k = cli.kubernetesWindow !== undefined ? checkKubernetesWindow(cli.kubernetesWindow) : undefined;
-  if (k) out.push(k);
+  for (const c of CONFIG_SECTIONS.filter(LEAD)) for (const m of c.checkCli(cli)) out.push(m);
   for (const [name, v] of Object.entries(cli.componentVersions ?? {})) {
     const err = checkComponentVersion(name, v);
     if (err) out.push(`--component-versions ${name}: ${err}`);
   }
-  for (const c of CONFIG_SECTIONS) for (const m of c.checkCli(cli)) out.push(m);
+  for (const c of CONFIG_SECTIONS.filter(REST)) for (const m of c.checkCli(cli)) out.push(m);
   return out;
 }
 
 // ---- resolution ----
 
 export interface WorkspaceFacts {
-  /** A StarlingX localhost.yml found in the workspace and what it says. */
-  localhost?: { path: string; kubernetesVersion?: string; note?: string };
-  // A family adds the facts its window is found from (families/<id>/config.ts).
-}
-
-export interface KubeWindow {
-  /** Minor versions, ascending: ["1.18", "1.19", ...]. */
-  minors: string[];
-  /** Exact patch versions along a StarlingX upgrade path, when the window came from one. */
-  patches?: string[];
-  source: SourceInfo;
+  // A family adds the facts its window is found from (families/<id>/config.ts): StarlingX its localhost.yml.
 }
 
 /** The resolved configuration; each family's config.ts adds its part (module augmentation). */
 export interface ResolvedConfig {
-  /** path: the releases from starlingx.upgradeFrom to release (just [release] without one). */
-  starlingx: { release: StxRelease; source: SourceInfo; path: StxRelease[] };
-  // Each component module with a window (components/<id>.ts) adds it here (Flux: `flux`), after `starlingx`.
-  kubernetes: KubeWindow;
-  // Each family's section adds its window here (families/<id>/config.ts: ResolvedConfig[section]).
+  // Each family's section adds its part here (families/<id>/config.ts: ResolvedConfig[section]): the StarlingX release,
+  // the Kubernetes window (and the user's OpenAPI documents and lifecycle rows), then each family's window.
+  // Each component module with a window (components/<id>.ts) adds it here (Flux: `flux`).
   rules: Record<string, SeveritySetting>;
   ruleSources: Record<string, SourceInfo>;
   ignore: string[];
@@ -410,10 +267,6 @@ export interface ResolvedConfig {
    */
   ignoreLayers: Array<{ base?: string; patterns: string[]; source: string }>;
   files: Record<string, Family>;
-  /** The user's OpenAPI documents per Kubernetes minor (kubernetes.openapi, --kubernetes-openapi; the command line wins per minor). */
-  kubernetesOpenapi?: Record<string, OpenapiMinor>;
-  /** The user's lifecycle rows and the file they came from. */
-  kubernetesRows?: { rows: PlutoRow[]; origin: string };
   /** The version each component's lifecycle rows are checked at, and where it came from. */
   components: Record<string, ComponentVersionSetting>;
   configPath?: string;
@@ -451,27 +304,18 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
     return undefined;
   };
 
-  const relPick = pick('starlingxRelease');
-  const relFound = relPick && findStarlingxRelease(relPick[0]);
-  const release = relFound ?? newestStarlingxRelease();
-  const relSource: SourceInfo = relFound ? relPick![1] : { kind: 'default', detail: 'newest StarlingX release in the data' };
-
-  let kubernetes: KubeWindow;
-  const kw = pick('kubernetesWindow');
-  const r = kw && parseRange(kw[0]);
-  const minors = r ? minorsBetween(r.from, r.to) : undefined;
-  if (kw && minors) kubernetes = { minors, source: kw[1] };
-  else if (input.workspace?.localhost) {
-    const l = input.workspace.localhost;
-    kubernetes = windowFromStarlingx(release, l.kubernetesVersion, {
-      kind: 'workspace', detail: `${l.path}: StarlingX ${release.release} upgrade path from ${l.kubernetesVersion ?? `the default ${release.default}`}${l.note ? ` (${l.note})` : ''}`,
-    });
-  } else {
-    kubernetes = windowFromStarlingx(release, undefined, { kind: 'default', detail: `StarlingX ${release.release} default Kubernetes ${release.default} to its newest version` });
-  }
-
-  // The families' windows, each resolved by its section (a window found in the workspace is read when first asked for).
-  const sections = Object.fromEntries(CONFIG_SECTIONS.map((c) => [c.section, c.resolve({ pick, workspace: input.workspace })]));
+  // The sections, in order, each resolved with the parts before it (a window found in the workspace is read when first
+  // asked for); the StarlingX release first, which the Kubernetes window is read from.
+  const ctx: ResolveContext = { pick, layers, workspace: input.workspace, resolved: {} };
+  const resolveSections = (which: (c: ConfigSection) => boolean) => {
+    const out: Record<string, unknown> = {};
+    for (const c of CONFIG_SECTIONS.filter(which)) out[c.section] = (ctx.resolved as Record<string, unknown>)[c.section] = c.resolve(ctx);
+    return out;
+  };
+  const lead = resolveSections(LEAD);
+  const sections = resolveSections(REST);
+  // Other keys the sections set (the user's lifecycle rows and OpenAPI documents).
+  const also = Object.assign({}, ...CONFIG_SECTIONS.map((c) => c.also?.(ctx) ?? {}));
 
   const rules: Record<string, SeveritySetting> = {};
   const ruleSources: Record<string, SourceInfo> = {};
@@ -485,25 +329,12 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
     ...(input.cli?.ignore?.length ? [{ patterns: input.cli.ignore, source: 'command line (--ignore)' }] : []),
   ];
   const files = { ...(input.settings?.files ?? {}), ...(input.config?.overrides.files ?? {}), ...(input.cli?.files ?? {}) };
-  let kubernetesOpenapi: Record<string, OpenapiMinor> | undefined;
-  for (const [o, s] of [...layers].reverse()) {
-    for (const [minor, d] of Object.entries(o?.kubernetesOpenapiDocs ?? {})) (kubernetesOpenapi ??= {})[minor] = { file: d.file, doc: d.doc, origin: s.kind === 'cli' ? 'from the command line' : `from ${s.detail}` };
-  }
-  const rowsPick = pick('kubernetesRows');
-  const kubernetesRows = rowsPick ? { rows: rowsPick[0], origin: rowsPick[1].detail } : undefined;
   const components = resolveComponentVersions(input);
-  const fromPick = pick('starlingxUpgradeFrom');
-  const path = starlingxUpgradePath(fromPick ? findStarlingxRelease(fromPick[0]) : undefined, release);
-  // Where the configuration or the workspace says StarlingX (its upgrade path): what a component's window may be read from.
-  const saysStarlingx = relFound || fromPick || input.workspace?.localhost;
-  const starlingx = saysStarlingx ? {
-    path, release, source: (fromPick
-      ? { kind: fromPick[1].kind, detail: `${fromPick[1].detail}: StarlingX upgrade path ${path[0].release}..${release.release}` }
-      : relFound ? { kind: relSource.kind, detail: `${relSource.detail}: StarlingX ${release.release}` }
-        : { kind: 'workspace', detail: `${input.workspace!.localhost!.path}: StarlingX ${release.release} (newest release in the data)` }) as SourceInfo,
-  } : undefined;
-  const componentWindows = Object.fromEntries(COMPONENTS.map((m) => [m.key, m.window({ starlingx, version: components[m.id] })]));
-  return { starlingx: { release, source: relSource, path }, ...componentWindows, kubernetes, ...sections, rules, ruleSources, ignore, ignoreLayers, files, kubernetesRows, ...(kubernetesOpenapi ? { kubernetesOpenapi } : {}), components, configPath: input.config?.path, helm: resolveHelm(input, pick) } as ResolvedConfig;
+  // What the sections tell the component modules' windows (the StarlingX upgrade path when the configuration or the
+  // workspace says StarlingX).
+  const told = Object.assign({}, ...CONFIG_SECTIONS.map((c) => c.componentInput?.(ctx) ?? {})) as ComponentWindowInput;
+  const componentWindows = Object.fromEntries(COMPONENTS.map((m) => [m.key, m.window({ ...told, version: components[m.id] })]));
+  return { ...lead, ...componentWindows, ...sections, rules, ruleSources, ignore, ignoreLayers, files, ...also, components, configPath: input.config?.path, helm: resolveHelm(input, pick) } as ResolvedConfig;
 }
 
 /** The folder of a config file path (both separators), where its relative paths start. */
@@ -525,13 +356,14 @@ function resolveHelm(input: ResolveInput, pick: <K extends keyof Overrides>(k: K
 
 /** A human summary of the resolved windows and their sources (status bar tooltip, --print-config). */
 export function describeResolved(c: ResolvedConfig): Record<string, unknown> {
+  const described = (which: (c: ConfigSection) => boolean) => Object.fromEntries(CONFIG_SECTIONS.filter(which).map((s) => [s.section, s.describe(c)]));
   return {
-    starlingx: { release: c.starlingx.release.release, source: c.starlingx.source, ...(c.starlingx.path.length > 1 ? { path: c.starlingx.path.map((r) => r.release) } : {}) },
+    ...described((s) => s.order < COMPONENT_WINDOWS_AT),
     // The component modules' windows (components/registry.ts), those that have one.
     ...Object.fromEntries(COMPONENTS.flatMap((m) => ((c as unknown as Record<string, unknown>)[m.key] ? [[m.key, m.describe((c as unknown as Record<string, unknown>)[m.key])]] : []))),
-    kubernetes: { window: windowText(c.kubernetes.minors), versions: c.kubernetes.patches ?? c.kubernetes.minors, source: c.kubernetes.source, pastData: windowPastDataOf(c.kubernetes.minors, c.kubernetesOpenapi) ?? null, knowledge: knowledgeOf(c) },
+    ...described((s) => s.order >= COMPONENT_WINDOWS_AT && LEAD(s)),
     components: c.components,
-    ...Object.fromEntries(CONFIG_SECTIONS.map((s) => [s.section, s.describe(c)])),
+    ...described(REST),
     rules: Object.fromEntries(Object.entries(c.rules).map(([k, v]) => [k, { severity: v, source: c.ruleSources[k] }])),
     ignore: c.ignore,
     files: c.files,
@@ -539,9 +371,6 @@ export function describeResolved(c: ResolvedConfig): Record<string, unknown> {
     config: c.configPath ?? null,
   };
 }
-
-// ---- the Kubernetes window and the lifecycle data (k8s/window-past-data) ----
-
 
 // ---- component versions (cert-manager, istio …: their lifecycle rows use the component's own releases) ----
 

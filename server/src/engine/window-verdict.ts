@@ -6,7 +6,7 @@ import type { AnalyzeResult } from './analyze';
 import type { Diagnostic } from './types';
 import { findingSteps } from './steps';
 import { componentOf, versionRow, standingAt, type Standing } from './families/kubernetes/data/components';
-import { starlingxPath } from './windows';
+import { starlingxPath } from './families/starlingx/data';
 import { LineIndex } from './text';
 import { familyById } from './families/registry';
 import type { FamilyModule } from './families/types';

@@ -4,8 +4,7 @@
 // (block style, as the README's example is written); flow mappings are left to the schema-aware YAML extension.
 import { CompletionItemKind, MarkupKind, type CompletionItem, type Hover, type Position } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { configSchema } from '../engine/config';
-import { starlingxReleases } from '../engine/data';
+import { configSchema, CONFIG_SECTIONS } from '../engine/config';
 import { allRules, ruleById } from '../engine/rules';
 import { FAMILIES, families } from '../engine/families/registry';
 import { SEVERITIES, isConfigFileName } from '../shared/names';
@@ -37,10 +36,9 @@ function schemaAt(path: string[]): Schema | undefined {
 
 /** The values the validator knows for a key path, with a line about each. */
 function valuesFor(path: string[]): Array<{ label: string; detail?: string }> {
-  const p = path.join('.');
-  if (p === 'starlingx.release' || p === 'starlingx.upgradeFrom') {
-    return starlingxReleases().releases.map((r) => ({ label: r.release, detail: `${r.tag}: Kubernetes ${r.kubernetes.map((k) => k.version).join(', ')} (fresh install ${r.default})` }));
-  }
+  // A section's own values (the StarlingX releases), from its folder (families/<id>/config.ts).
+  const own = path.length === 2 ? CONFIG_SECTIONS.find((c) => c.section === path[0])?.values?.(path[1]) : undefined;
+  if (own) return own;
   if (path[0] === 'rules' && path.length === 2) return SEVERITIES.map((s) => ({ label: s }));
   if (path[0] === 'files' && path.length === 2) return FAMILIES.map((f, i) => ({ label: f, detail: families[i]?.title }));
   const s = schemaAt(path);

@@ -13,7 +13,7 @@ import {
   ResolvedConfigRequest, type InitializationOptions, type ResolvedConfigParams, type ResolvedConfigResult, type CliInitializeResult,
 } from '../shared/protocol';
 import { ignoredFile } from './ignore';
-import { fileStatus, mark } from './window-status';
+import { fileStatus } from './window-status';
 import { readOpenapiFile } from './openapi-docs';
 import { configFor } from './config-for';
 import { helmInput, helmConfigOf } from './helm-input';
@@ -58,9 +58,8 @@ function resolvedConfigResult(p: ResolvedConfigParams): ResolvedConfigResult {
   resolved.helm = helmDescription(resolved.helm as Record<string, unknown>, file, config, !!p.uri);
   // Which family reads the file and why (path, content, files:, modeline): the open document's, else the file's on disk.
   if (p.uri) resolved.readAs = r?.result.readAs ?? readAsOnDisk(file, config) ?? null;
-  const k = resolved.kubernetes as { window: string; source: { kind: string } };
   // Each part nobody chose is marked "(default)" (the status item, --print-config, Show Resolved Window).
-  const summary = `StarlingX ${config.starlingx.release.release}${mark(config.starlingx.source)} · Kubernetes ${k.window}${mark(config.kubernetes.source)}${CONFIG_SECTIONS.map((c) => c.summary?.(config)).filter(Boolean).map((x) => ` · ${x}`).join('')}`;
+  const summary = CONFIG_SECTIONS.map((c) => c.summary?.(config)).filter(Boolean).join(' · ');
   return {
     resolved,
     family: r?.result.family ?? null,

@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 import type { Connection } from 'vscode-languageserver/node';
 import { parseConfig, CONFIG_SECTIONS } from '../engine/config';
 import type { WindowPart as PartSpec } from '../engine/config-core';
-import { starlingxReleases } from '../engine/data';
 import { parseYamlFull } from '../engine/parse/yaml';
 import { YamlEditor } from '../engine/parse/yaml-edit';
 import { ruleIds } from '../engine/rules';
@@ -20,14 +19,13 @@ import {
 } from '../shared/protocol';
 
 /**
- * The parts of the window a person can change (section.key of .skewguard.yaml), in the picker's order: the StarlingX
- * release and the Kubernetes window, then each family's (families/<id>/config.ts), then the platform's upgrade start.
+ * The parts of the window a person can change (section.key of .skewguard.yaml), in the picker's order: each section's
+ * (families/<id>/config.ts: the StarlingX release, the Kubernetes window, then each family's), then the parts each
+ * lists last (the platform's upgrade start).
  */
 export const WINDOW_PART_SPECS: readonly PartSpec[] = [
-  { part: 'starlingx.release', label: 'StarlingX release', unset: '', detail: 'The release whose playbooks read localhost.yml; it sets the Kubernetes upgrade path' },
-  { part: 'kubernetes.window', label: 'Kubernetes window', unset: '', detail: 'The Kubernetes minors every file must work with, e.g. 1.29..1.32' },
   ...CONFIG_SECTIONS.flatMap((c) => c.parts),
-  { part: 'starlingx.upgradeFrom', label: 'StarlingX upgrade from', unset: 'no platform upgrade', current: 'starlingx.path.0', detail: 'The release the platform is upgraded from (application bundles)' },
+  ...CONFIG_SECTIONS.flatMap((c) => c.partsLast ?? []),
 ];
 export const WINDOW_PARTS: readonly string[] = WINDOW_PART_SPECS.map((p) => p.part);
 
@@ -51,7 +49,9 @@ export function setWindowValue(text: string, part: WindowPart, value: string): s
 
 export function registerWindowCommands(connection: Connection, ws: () => WorkspaceState): void {
   connection.onRequest(WindowChoicesRequest, (): WindowChoicesResult => ({
-    releases: starlingxReleases().releases.map((r) => ({ release: r.release, tag: r.tag, kubernetes: r.kubernetes.map((k) => k.version), default: r.default })),
+    releases: [],
+    // What the sections offer beyond their parts (the StarlingX releases to pick from).
+    ...Object.assign({}, ...CONFIG_SECTIONS.map((c) => c.choices?.() ?? {})),
     parts: [...WINDOW_PART_SPECS],
   }));
   connection.onRequest(WindowEditRequest, (p: WindowEditParams) => windowEdit(ws(), p));

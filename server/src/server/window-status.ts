@@ -23,14 +23,10 @@ export function fileStatus(family: string | null | undefined, facts: Record<stri
   if (!family) return {};
   const f = facts ?? {};
   const parts: string[] = [];
-  const stx = mark(config.starlingx.source);
-  if (typeof f.starlingxRelease === 'string') parts.push(`StarlingX ${f.starlingxRelease}${stx}`, `Kubernetes ${kube(config)}`);
-  else if (Array.isArray(f.starlingxReleases) && f.starlingxReleases.length) parts.push(`StarlingX ${f.starlingxReleases.join(' → ')}${stx}`);
-  if (typeof f.kubernetesWindow === 'string' && !parts.some((p) => p.startsWith('Kubernetes'))) parts.push(`Kubernetes ${f.kubernetesWindow}${mark(config.kubernetes.source)}`);
   // Each family's window, in its section's words (families/<id>/config.ts), from the facts its family gives.
   for (const c of CONFIG_SECTIONS) {
-    const s = c.status?.(f, config);
-    if (s) parts.push(s);
+    const s = c.status?.(f, config, parts);
+    if (Array.isArray(s)) parts.push(...s); else if (s) parts.push(s);
   }
   // A family whose facts name no window: the Kubernetes window, which every family's checks start from.
   if (!parts.length) parts.push(`Kubernetes ${kube(config)}`);

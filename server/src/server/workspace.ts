@@ -3,7 +3,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ALWAYS_SKIPPED_FOLDERS, isConfigFileName } from '../shared/names';
-import { CONFIG_FILENAMES, parseConfig, crdsEntry, openapiEntry, type LoadedConfig, type WorkspaceFacts } from '../engine/config';
+import { CONFIG_FILENAMES, parseConfig, type LoadedConfig, type WorkspaceFacts } from '../engine/config';
+import { crdsEntry, openapiEntry } from '../engine/families/kubernetes/config';
 import { workspaceFacts, type NeighbourFacts } from '../engine/families/registry';
 import { ruleIds } from '../engine/rules';
 import { memoIn } from '../engine/memo';

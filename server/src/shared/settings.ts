@@ -9,7 +9,11 @@ export const settingsSchema = {
   title: 'skewguard editor settings (skewguard.*)',
   properties: {
     ...configSchema.properties,
-    kubernetes: { ...configSchema.properties.kubernetes, properties: { window: configSchema.properties.kubernetes.properties.window, openapi: configSchema.properties.kubernetes.properties.openapi } },
+    // A section's keys the editor settings have (ConfigSection.settingsKeys; the Kubernetes window and OpenAPI documents).
+    ...Object.fromEntries(CONFIG_SECTIONS.filter((c) => c.settingsKeys).map((c) => {
+      const s = (configSchema.properties as unknown as Record<string, { properties: Record<string, object> }>)[c.section];
+      return [c.section, { ...s, properties: Object.fromEntries(c.settingsKeys!.map((k) => [k, s.properties[k]])) }];
+    })),
     // Only the binary: whether to render is the workspace's own choice (.skewguard.yaml helm.render, --helm-render).
     helm: { ...configSchema.properties.helm, properties: { path: configSchema.properties.helm.properties.path } },
     debounceMs: { type: 'number', minimum: 0, maximum: 5000 },
@@ -74,8 +78,6 @@ function normalizeUncached(raw: unknown, knownRules: Set<string>): NormalizedSet
     problems: problems.map((p) => ({ setting: ['skewguard', ...p.path.map(shortSeg)].join('.'), message: p.message })),
   };
   const s = out.settings;
-  if (overrides.starlingxRelease || overrides.starlingxUpgradeFrom) s.starlingx = { release: overrides.starlingxRelease, upgradeFrom: overrides.starlingxUpgradeFrom };
-  if (overrides.kubernetesWindow) s.kubernetes = { window: overrides.kubernetesWindow };
   // The families' sections (families/<id>/config.ts), each from its valid overrides.
   for (const c of CONFIG_SECTIONS) {
     const part = c.settingsOf(overrides);

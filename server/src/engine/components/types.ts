@@ -2,17 +2,13 @@
 // versions, not at the Kubernetes window: a component module (issue #30 item 3). Each is one module in this folder,
 // listed in components/registry.ts; engine/config.ts resolves and describes their windows from that list, and the
 // Kubernetes family checks a component that has a window at its window's steps (its own rules) instead of at one version.
-import type { StxRelease } from '../data';
-import type { SourceInfo } from '../types';
 import type { ComponentVersionSetting } from '../config';
 
-/** What a component's window may be read from, besides a version the user gives. */
+/**
+ * What a component's window may be read from, besides a version the user gives. The config sections add what they
+ * tell (ConfigSection.componentInput, by module augmentation): the StarlingX section its upgrade path (`starlingx`).
+ */
 export interface ComponentWindowInput {
-  /**
-   * The StarlingX upgrade path (the releases from starlingx.upgradeFrom to starlingx.release) when the configuration or
-   * the workspace says StarlingX (a release, an upgradeFrom, a localhost.yml), with where it says so; else undefined.
-   */
-  starlingx?: { path: StxRelease[]; release: StxRelease; source: SourceInfo };
   /** Its version as the user set it (kubernetes.components.<id>, --component-versions <id>=…), or its default. */
   version?: ComponentVersionSetting;
 }

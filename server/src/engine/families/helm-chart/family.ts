@@ -7,7 +7,7 @@ import type { FamilyModule } from '../types';
 import { DETECT } from '../types';
 import type { Rule } from '../../rules/types';
 import type { FileAccess } from '../../files';
-import { kubernetesApis } from '../../data';
+import { kubernetesApis } from '../kubernetes/data/apis';
 import { runRule, reportSyntax } from '../core';
 import { parseYaml } from '../../parse/yaml';
 import { LineIndex } from '../../text';

@@ -1,8 +1,8 @@
 // The Helm chart family's per-file context: which chart file this is, its chart (read through FileAccess), the
 // chart rendered at every step of the Kubernetes window, and the lifecycle facts its rules judge emissions by.
 import * as path from 'node:path';
-import type { KubeWindow } from '../../config';
-import type { ApiRow } from '../../data';
+import type { KubeWindow } from '../kubernetes/config';
+import type { ApiRow } from '../kubernetes/data/apis';
 import { findRow, statusAt, servedKinds } from '../kubernetes/data/lifecycle';
 import { rankApiVersions } from '../kubernetes';
 import type { Chart, ChartTemplate } from './chart';

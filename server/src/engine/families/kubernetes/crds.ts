@@ -6,7 +6,7 @@ import type { YamlFile, OffsetRange } from '../../parse/yaml';
 import { parseYaml, splitDocuments } from '../../parse/yaml';
 import { manifestObjects, type ManifestObject } from './manifest-objects';
 import { fieldTable } from './data/fields';
-import { kubernetesApis } from '../../data';
+import { kubernetesApis } from './data/apis';
 import { readTgz } from '../helm-chart/tar';
 import { groupOf } from './data/api-version';
 

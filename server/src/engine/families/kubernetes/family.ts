@@ -4,8 +4,8 @@ import type { AnalyzeInput } from '../../analyze';
 import type { FamilyModule } from '../types';
 import { DETECT } from '../types';
 import type { Rule } from '../../rules/types';
-import { kubernetesApis } from '../../data';
-import { windowPastDataOf } from '../../windows';
+import { kubernetesApis } from './data/apis';
+import { windowPastDataOf } from './data/past-data';
 import { COMPONENTS } from '../../components/registry';
 import { LineIndex } from '../../text';
 import { runRule, reportSyntax, type SyntaxHint } from '../core';
@@ -48,6 +48,7 @@ import { partialObjects } from './partial';
 import { scanTemplates } from '../../parse/template-text';
 import { parseYaml, YamlFile, type YamlDoc } from '../../parse/yaml';
 import { windowText } from '../../window-text';
+import { kubernetesConfigSection } from './config';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -179,6 +180,8 @@ const YAML_EXT = new Set(['.yml', '.yaml', '']);
 export const kubernetes: FamilyModule<'kubernetes'> = {
   id: 'kubernetes',
   title: 'Kubernetes manifests',
+  // Its section of the configuration (kubernetes.window, crds, openapi, additionalVersions): the window every manifest is checked against.
+  config: kubernetesConfigSection,
   modelineNames: ['kubernetes'],
   serves: { files: [{ ext: '.yaml' }, { ext: '.yml' }, { ext: '.json' }], languages: ['yaml', 'json', 'jsonc'] },
   detect({ ext, text, head, yaml }) {

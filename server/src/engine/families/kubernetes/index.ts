@@ -2,8 +2,9 @@
 // against every minor of the Kubernetes window with the lifecycle data.
 import type { KataChainFacts } from '../kata-config/data/chain';
 import type { YamlFile, OffsetRange } from '../../parse/yaml';
-import { kubernetesApis, type ApiRow } from '../../data';
-import type { KubeWindow, ComponentVersionSetting } from '../../config';
+import { kubernetesApis, type ApiRow } from './data/apis';
+import type { ComponentVersionSetting } from '../../config';
+import type { KubeWindow } from './config';
 import { leadingMinor } from '../../versions';
 import { statusAt, findRow, servedKinds, compareMinor } from './data/lifecycle';
 import { parseImage, componentOf, type ImageRef, type Component } from './data/components';

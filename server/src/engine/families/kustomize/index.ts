@@ -2,7 +2,7 @@
 // embeds (`kubectl apply -k`), from data/kubernetes/kustomize.json.
 import * as path from 'node:path';
 import type { YamlDoc, YamlFile, OffsetRange } from '../../parse/yaml';
-import type { KubeWindow } from '../../config';
+import type { KubeWindow } from '../kubernetes/config';
 import { loadJson } from '../../data';
 import { compareVersions } from '../../versions';
 import { compareMinor } from '../kubernetes/data/lifecycle';

@@ -3,8 +3,8 @@
 // the StarlingX upgrade path (data/starlingx/app-metadata.json) and the Kubernetes window.
 import * as path from 'node:path';
 import type { YamlDoc, YamlFile, OffsetRange } from '../../parse/yaml';
-import type { KubeWindow } from '../../config';
-import type { StxRelease } from '../../data';
+import type { KubeWindow } from '../kubernetes/config';
+import type { StxRelease } from '../starlingx/data';
 import { formatList } from '../../versions';
 import { appMetadata, type AppKey, type AppEnforcement } from './data';
 

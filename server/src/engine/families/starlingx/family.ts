@@ -3,7 +3,8 @@ import type { FamilyModule } from '../types';
 import { DETECT } from '../types';
 import type { Rule } from '../../rules/types';
 import { parseError } from '../../rules/general';
-import { starlingxReleases } from '../../data';
+import { starlingxReleases } from './data';
+import { starlingxConfigSection } from './config';
 import { runRule, reportSyntax } from '../core';
 import { isStarlingxName, looksLikeStarlingx, StarlingxContext } from './index';
 import { stxComplete, stxHover } from './language';
@@ -31,6 +32,8 @@ const YAML_EXT = new Set(['.yml', '.yaml', '']);
 export const starlingx: FamilyModule<'starlingx'> = {
   id: 'starlingx',
   title: 'StarlingX bootstrap overrides (`localhost.yml`)',
+  // Its section of the configuration (starlingx.release, upgradeFrom): the release every other window is read from.
+  config: starlingxConfigSection,
   modelineNames: ['starlingx'],
   serves: { files: [{ ext: '.yaml' }, { ext: '.yml' }], languages: ['yaml'] },
   detect({ file, ext, yaml }) {

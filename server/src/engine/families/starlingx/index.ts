@@ -1,11 +1,12 @@
 // StarlingX bootstrap overrides (localhost.yml): recognition and the per-file context its rules read.
 import * as path from 'node:path';
 import type { YamlDoc, YamlFile, OffsetRange } from '../../parse/yaml';
-import { schemaPath, starlingxKeyNames, type StxRelease } from '../../data';
+import { schemaPath } from '../../data';
+import { starlingxKeyNames, type StxRelease } from './data';
 import { validateDoc, schemaFor, type SchemaProblem } from '../../schema';
 import type { SourceInfo } from '../../types';
-import type { KubeWindow } from '../../config';
-import { starlingxPath, windowFromStarlingx } from '../../windows';
+import type { KubeWindow } from '../kubernetes/config';
+import { starlingxPath, windowFromStarlingx } from './data';
 import { compareVersions, minorOf, normalizeKubernetesVersion } from '../../versions';
 
 export function isStarlingxName(file: string): boolean {

@@ -4,7 +4,8 @@ import type { AnalyzeResult } from '../../analyze';
 import type { CompletionResult, HoverResult } from '../../language';
 import { LineIndex, own } from '../../text';
 import { versionStates, type StarlingxContext } from './index';
-import { starlingxKeys, starlingxReleases, schemaPath } from '../../data';
+import { schemaPath } from '../../data';
+import { starlingxKeys, starlingxReleases } from './data';
 import { schemaFor } from '../../schema';
 import { compareVersions } from '../../versions';
 

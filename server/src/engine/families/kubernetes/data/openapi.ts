@@ -3,7 +3,7 @@
 // document. A minor given this way is judged from the document: a group/version/kind is served there exactly when one
 // of the document's definitions carries it in `x-kubernetes-group-version-kind`. Pure: the server reads the file
 // (bounded) and hands the text here; nothing of the document is executed or fetched.
-import type { ApiRow } from '../../../data';
+import type { ApiRow } from './apis';
 import { compareMinor } from './lifecycle';
 import { groupOf } from './api-version';
 

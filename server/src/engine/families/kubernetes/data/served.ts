@@ -5,7 +5,8 @@
 //
 // Helm's .Capabilities.APIVersions is a VersionSet filled from discovery: every "group/version" and every
 // "group/version/Kind"; VersionSet.Has matches the string exactly. capabilitiesAt() answers that way.
-import { kubernetesApis, loadJson } from '../../../data';
+import { loadJson } from '../../../data';
+import { kubernetesApis } from './apis';
 import { parseMinor } from './lifecycle';
 import type { OpenapiDoc } from './openapi';
 

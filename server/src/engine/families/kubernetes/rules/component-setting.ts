@@ -1,6 +1,6 @@
 import type { Rule } from '../../../rules/types';
 import type { KubernetesContext } from '../index';
-import { kubernetesApis } from '../../../data';
+import { kubernetesApis } from '../data/apis';
 import { compareMinor } from '../data/lifecycle';
 
 interface Setting {

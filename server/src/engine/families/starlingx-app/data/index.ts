@@ -1,7 +1,8 @@
 // StarlingX application bundles: the metadata.yaml keys sysinv reads per release and the FluxCD each release ships
 // (data/starlingx/app-metadata.json, written by scripts/import-starlingx-apps.mjs). Also the Flux window: the Flux
 // of every StarlingX release on the configured upgrade path, which the Flux manifests of a bundle are checked at.
-import { loadJson, type StxRelease } from '../../../data';
+import { loadJson } from '../../../data';
+import type { StxRelease } from '../../starlingx/data';
 import type { SourceInfo } from '../../../types';
 import { windowText } from '../../../window-text';
 

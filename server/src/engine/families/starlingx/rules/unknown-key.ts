@@ -1,7 +1,7 @@
 import type { Rule } from '../../../rules/types';
 import type { StarlingxContext } from '../index';
 import { didYouMean } from '../../../text';
-import { starlingxKeyNames } from '../../../data';
+import { starlingxKeyNames } from '../data';
 
 export const rule: Rule<StarlingxContext> = {
   id: 'starlingx/unknown-key',

@@ -1,35 +1,8 @@
-// The core's windows, which the families read and engine/config.ts resolves: the Kubernetes window along a StarlingX
-// upgrade path (a release's shipped versions from a start to its newest), and what the shipped data knows of each
-// minor of a Kubernetes window (k8s/window-past-data, --print-config). Not engine/config.ts, which the families must
-// not import at run time (config.ts → registry → families → config.ts would be a load-time cycle).
-import { kubernetesApis, type StxRelease } from './data';
-import type { SourceInfo } from './types';
-import type { KubeWindow, ResolvedConfig } from './config';
-import { compareVersions, minorOf, normalizeKubernetesVersion } from './versions';
-
-/** The upgrade path of a StarlingX release from `start` to its newest version, one minor at a time, newest patch of each minor. */
-export function starlingxPath(rel: StxRelease, start: string): string[] {
-  const versions = rel.kubernetes.map((k) => k.version);
-  const startMinor = minorOf(start);
-  const bestPerMinor = new Map<string, string>();
-  for (const v of versions) {
-    const m = minorOf(v)!;
-    if (!bestPerMinor.has(m) || compareVersions(v, bestPerMinor.get(m)!) > 0) bestPerMinor.set(m, v);
-  }
-  const path = [start];
-  for (const [m, v] of [...bestPerMinor].sort((a, b) => compareVersions(a[0], b[0]))) {
-    if (startMinor && compareVersions(m, startMinor) > 0) path.push(v);
-  }
-  return path;
-}
-
-export function windowFromStarlingx(rel: StxRelease, kubernetesVersion: string | undefined, source: SourceInfo): KubeWindow {
-  const shipped = rel.kubernetes.map((k) => k.version);
-  const v = kubernetesVersion === undefined ? undefined : normalizeKubernetesVersion(kubernetesVersion);
-  const start = v && shipped.includes(v) ? v : rel.default;
-  const patches = starlingxPath(rel, start);
-  return { minors: patches.map((p) => minorOf(p)!), patches, source };
-}
+// What the shipped data knows of each minor of a Kubernetes window (k8s/window-past-data, --print-config: the
+// Kubernetes section's describe, families/kubernetes/config.ts).
+import { kubernetesApis } from './apis';
+import type { ResolvedConfig } from '../../../config';
+import { compareVersions } from '../../../versions';
 
 // ---- the Kubernetes window and the lifecycle data (k8s/window-past-data) ----
 

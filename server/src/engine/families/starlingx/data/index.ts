@@ -1,0 +1,106 @@
+// The StarlingX data (data/starlingx/, from scripts/import-starlingx*.mjs): its releases with the Kubernetes versions
+// each ships and its upgrade paths, and the bootstrap keys each release reads. Loaded lazily and once: a run that never
+// sees a StarlingX file nor a StarlingX window never reads it. The core reads it only through the StarlingX config
+// section (families/starlingx/config.ts) and the Kubernetes window it sets (windowFromStarlingx).
+import { loadJson } from '../../../data';
+import type { SourceInfo } from '../../../types';
+import type { KubeWindow } from '../../kubernetes/config';
+import { minorOf, compareVersions, normalizeKubernetesVersion } from '../../../versions';
+
+export interface StxKubeVersion { version: string; upgradeFrom: string[] }
+export interface StxRelease {
+  release: string;
+  tag: string;
+  kubernetes: StxKubeVersion[];
+  default: string;
+  upgradeBootstrapVersion: string | null;
+  override: 'supported' | 'not-supported';
+  overrideNote?: string;
+  availableRule: 'upgrade-from' | 'upgrade-from+higher-if-simplex' | 'upgrade-from+higher' | 'none';
+  kubeletSkewTolerance: number | null;
+  hasSchema: boolean;
+  /** Versions with a load-images-information/vars/k8s-v<X.Y.Z> directory at that tag; null = not examined. */
+  playbookImageVars?: Array<{ version: string; symlinkTo: string | null }> | null;
+  /** Keys the release reads but replaces before they take effect. */
+  keysReplaced?: Array<{ key: string; why: string; source: string }>;
+  source: Record<string, unknown>;
+  notes?: string[];
+}
+export interface StxReleases { asOf: string; releases: StxRelease[] }
+
+export interface StxKey {
+  key: string;
+  type: string;
+  category: string;
+  description: string;
+  releases: string[];
+  defaults?: Record<string, unknown>;
+  source?: Record<string, unknown>;
+}
+export interface StxKeys { asOf: string; releases: string[]; keys: StxKey[] }
+
+export function starlingxReleases(): StxReleases { return loadJson<StxReleases>('data/starlingx/releases.json'); }
+export function starlingxKeys(): StxKeys { return loadJson<StxKeys>('data/starlingx/keys.json'); }
+
+export function findStarlingxRelease(name: string): StxRelease | undefined {
+  const n = normaliseStxRelease(name);
+  return starlingxReleases().releases.find((r) => r.release === n);
+}
+
+/** "6", "6.0", "6.0.0", "stx-6.0", "r/stx.6.0" -> "6.0"; "master" stays. */
+export function normaliseStxRelease(name: string): string {
+  const s = String(name).trim().toLowerCase();
+  if (s === 'master') return 'master';
+  const m = /(\d+)(?:\.(\d+))?/.exec(s);
+  return m ? `${Number(m[1])}.${Number(m[2] ?? 0)}` : s;
+}
+
+/** The newest tagged release (master is a moving branch, not a release). */
+export function newestStarlingxRelease(): StxRelease {
+  const rs = starlingxReleases().releases.filter((r) => r.release !== 'master');
+  return rs[rs.length - 1];
+}
+
+let allStxKeyNames: Set<string> | undefined;
+export function starlingxKeyNames(): Set<string> {
+  return (allStxKeyNames ??= new Set(starlingxKeys().keys.map((k) => k.key)));
+}
+
+// ---- upgrade paths: the platform's (starlingx.upgradeFrom..release) and the Kubernetes path a release ships ----
+
+/** A release's place in the data (master last). */
+export const releaseIndex = (r: StxRelease) => starlingxReleases().releases.indexOf(r);
+
+/** The StarlingX releases from `from` to `to`, in order (master only when it is `to`). */
+export function starlingxUpgradePath(from: StxRelease | undefined, to: StxRelease): StxRelease[] {
+  if (!from || releaseIndex(from) >= releaseIndex(to)) return [to];
+  return starlingxReleases().releases.slice(releaseIndex(from), releaseIndex(to) + 1).filter((r) => r === to || r.release !== 'master');
+}
+
+export function unknownReleaseMessage(rel: string): string {
+  return `unknown StarlingX release "${rel}"; known: ${starlingxReleases().releases.map((r) => r.release).join(', ')}`;
+}
+
+/** The upgrade path of a StarlingX release from `start` to its newest version, one minor at a time, newest patch of each minor. */
+export function starlingxPath(rel: StxRelease, start: string): string[] {
+  const versions = rel.kubernetes.map((k) => k.version);
+  const startMinor = minorOf(start);
+  const bestPerMinor = new Map<string, string>();
+  for (const v of versions) {
+    const m = minorOf(v)!;
+    if (!bestPerMinor.has(m) || compareVersions(v, bestPerMinor.get(m)!) > 0) bestPerMinor.set(m, v);
+  }
+  const path = [start];
+  for (const [m, v] of [...bestPerMinor].sort((a, b) => compareVersions(a[0], b[0]))) {
+    if (startMinor && compareVersions(m, startMinor) > 0) path.push(v);
+  }
+  return path;
+}
+
+export function windowFromStarlingx(rel: StxRelease, kubernetesVersion: string | undefined, source: SourceInfo): KubeWindow {
+  const shipped = rel.kubernetes.map((k) => k.version);
+  const v = kubernetesVersion === undefined ? undefined : normalizeKubernetesVersion(kubernetesVersion);
+  const start = v && shipped.includes(v) ? v : rel.default;
+  const patches = starlingxPath(rel, start);
+  return { minors: patches.map((p) => minorOf(p)!), patches, source };
+}
