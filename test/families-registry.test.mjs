@@ -230,3 +230,24 @@ test('detection order is unchanged: files: globs, modeline, then name > structur
   assert.equal(fam('/w/a.txt', pod), null);
   assert.equal(fam('/w/a.toml', '[hypervisor.qemu]\npath = "/usr/bin/qemu"\n[runtime]\n'), 'kata-config');
 });
+
+test('a family\'s workspace facts (kata-deploy\'s tags) are its own producers, which the server walks without naming them', () => {
+  const producers = e.families.flatMap((f) => (f.workspaceFactProducers ?? []).map((p) => ({ family: f.id, key: p.key, p })));
+  assert.ok(producers.some((x) => x.family === 'kata-config' && x.key === 'kataDeploy'), producers.map((x) => x.key).join(', '));
+  // Nothing outside the families' folders names a produced fact's key (the server's walk is generic: registry.ts).
+  const hits = [];
+  for (const file of tsSources(src)) {
+    const rel = path.relative(repoRoot, file).split(path.sep).join('/');
+    if (isFamilyOwn(rel)) continue;
+    fs.readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+      if (/^\s*(\/\/|\*|\/\*)/.test(line)) return;
+      for (const x of producers) if (new RegExp(`\\b${x.key}\\b`).test(line)) hits.push(`${rel}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  assert.deepEqual(hits, []);
+  // A producer works from what the server gives it: the root's facts, the .skewguard.yaml scope, paths as said.
+  const kd = producers.find((x) => x.key === 'kataDeploy').p;
+  const chain = { kataDeploy: [{ file: '/w/a/ds.yaml', tag: '3.2.0', line: 1 }, { file: '/w/b/ds.yaml', tag: '3.5.0', line: 1 }] };
+  assert.deepEqual(kd.produce({ neighbours: { kataChain: chain }, inScope: (f) => f.startsWith('/w/a/'), relative: (f) => f.slice(3) }), { path: 'a/ds.yaml', tags: ['3.2.0'] });
+  assert.equal(kd.produce({ neighbours: { kataChain: chain }, inScope: () => false, relative: (f) => f }), undefined);
+});

@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { ALWAYS_SKIPPED_FOLDERS, isConfigFileName } from '../shared/names';
 import { CONFIG_FILENAMES, parseConfig, type LoadedConfig, type WorkspaceFacts } from '../engine/config';
 import { crdsEntry, openapiEntry } from '../engine/families/kubernetes/config';
-import { workspaceFacts, type NeighbourFacts } from '../engine/families/registry';
+import { workspaceFacts, workspaceFactProducers, type NeighbourFacts } from '../engine/families/registry';
+import type { WorkspaceFactInput } from '../engine/families/types';
 import { ruleIds } from '../engine/rules';
 import { memoIn } from '../engine/memo';
 import { parseYaml } from '../engine/parse/yaml';
@@ -398,23 +399,23 @@ export class WorkspaceState {
   /** Open bootstrap files' own facts, read from their buffers: file → the buffer's text and its facts. */
   private bufferFacts = new Map<string, { text: string; facts: WorkspaceFacts }>();
 
-  /** The facts of a bootstrap file chosen for a window (its text: as saved, or its own open buffer), with kata-deploy's tags. */
+  /** The facts of a bootstrap file chosen for a window (its text: as saved, or its own open buffer), with the families' workspace facts. */
   private anchorFacts(root: string, found: AnchorChoice | undefined, scope: string, text: string | undefined): WorkspaceFacts {
-    // kata-deploy's tags: looked up (a walk of the workspace) only when a Kata file's window needs them.
-    const ws = this;
-    let kd: WorkspaceFacts['kataDeploy'] | null | undefined;
-    const lazy = { get kataDeploy() { return (kd ??= ws.kataDeployOf(root, scope) ?? null) ?? undefined; } };
+    // The families' workspace facts (kata-deploy's tags …: FamilyModule.workspaceFactProducers), each looked up (a walk
+    // of the workspace) only when a file's window needs it, from the facts of the root and the files under `scope`.
+    const input: WorkspaceFactInput = {
+      neighbours: this.lazyNeighboursFor(path.join(root, '__workspace__')),
+      inScope: (f) => (this.configFor(f)?.path ?? '') === scope,
+      relative: (f) => path.relative(root, f) || f,
+    };
+    const lazy = {} as WorkspaceFacts;
+    for (const p of workspaceFactProducers) {
+      let v: unknown;
+      Object.defineProperty(lazy, p.key, { enumerable: true, configurable: true, get: () => (v ??= p.produce(input) ?? null) ?? undefined });
+    }
     if (!found) return lazy;
     const note = competitionNote(found, root);
     return Object.defineProperties({ localhost: { path: path.relative(root, found.file) || found.file, kubernetesVersion: workspaceFacts.anchorKubernetesVersion(text), ...(note ? { note } : {}) } }, Object.getOwnPropertyDescriptors(lazy)) as WorkspaceFacts;
-  }
-
-  /** kata-deploy's image tags under the same .skewguard.yaml as a file (or none): the Kata window when none is configured. */
-  private kataDeployOf(root: string, scope: string): WorkspaceFacts['kataDeploy'] {
-    const k = this.kataChainForRoot(root).kataDeploy.filter((x) => (this.configFor(x.file)?.path ?? '') === scope);
-    if (!k.length) return undefined;
-    const files = [...new Set(k.map((x) => path.relative(root, x.file) || x.file))];
-    return { path: files.join(', '), tags: k.map((x) => x.tag) };
   }
 
   private firstBelow(root: string): AnchorChoice | undefined {

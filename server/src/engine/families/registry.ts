@@ -64,5 +64,7 @@ export const workspaceFacts = {
   nodeRootOf: containerdNodeRoot,
 };
 export type { NeighbourFacts } from './kubernetes';
+/** The families' workspace facts (kata-deploy's tags …), which the server produces when a window first needs them. */
+export const workspaceFactProducers = families.flatMap((f) => (f as FamilyModule).workspaceFactProducers ?? []);
 /** What each template of a Helm chart emits at each minor (the helm-render agreement test compares it with `helm template`). */
 export { helmEmissions } from './helm-chart/run';

@@ -8,6 +8,8 @@ import type { Position, SourceInfo } from '../types';
 import type { Finding, Rule, RuleMeta } from '../rules/types';
 import type { FileAccess } from '../files';
 import type { ConfigSection } from '../config-core';
+import type { WorkspaceFacts } from '../config';
+import type { NeighbourFacts } from './kubernetes';
 
 export type Emit = (rule: RuleMeta, f: Finding) => void;
 export type Stage = <T>(name: string, fn: () => T) => T;
@@ -114,6 +116,11 @@ export interface FamilyModule<Id extends string = string> {
    * composes .skewguard.yaml's schema, the settings, lsp-lint's flags, --print-config, the picker and status from it.
    */
   config?: ConfigSection;
+  /**
+   * The workspace facts its window is read from when none is configured (e.g. kata-deploy's image tags: the Kata
+   * window), each produced by the server (server/workspace.ts) from what its bounded walks found, when first asked for.
+   */
+  workspaceFactProducers?: readonly WorkspaceFactProducer[];
   /** Loads the family's upstream data (cached by the loader). */
   data(): unknown;
   /**
@@ -124,4 +131,21 @@ export interface FamilyModule<Id extends string = string> {
    * Absent: never.
    */
   documentWise?(text: string, firstPart: AnalyzeResult): boolean;
+}
+
+/** What the server gives a family's workspace fact (server/workspace.ts): it reads the disk, the families do not. */
+export interface WorkspaceFactInput {
+  /** What the server's walks gathered for the workspace root (the node's chain …), each read when first asked for. */
+  neighbours: NeighbourFacts;
+  /** Whether a file is under the same .skewguard.yaml (or none) as the files the fact is for. */
+  inScope(file: string): boolean;
+  /** A file's path as the fact says it (relative to the workspace root). */
+  relative(file: string): string;
+}
+
+/** A fact of the workspace (WorkspaceFacts[key], declared by the family's config.ts) that a family produces. */
+export interface WorkspaceFactProducer<K extends keyof WorkspaceFacts = keyof WorkspaceFacts> {
+  key: K;
+  /** The fact, or undefined when the workspace has none. */
+  produce(input: WorkspaceFactInput): WorkspaceFacts[K] | undefined;
 }

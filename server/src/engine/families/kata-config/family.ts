@@ -24,6 +24,7 @@ import type { Finding, RuleMeta } from '../../rules/types';
 import type { Faults } from '../../faults';
 import * as path from 'node:path';
 import { kataConfigSection } from './config';
+import { kataDeployFact } from './workspace-facts';
 import { runtimesNaming, type KataRuntimeFact } from './data/chain';
 import type { SourceInfo } from '../../types';
 
@@ -90,6 +91,8 @@ export const kataConfig: FamilyModule<'kata-config'> = {
   steps: (r) => (r.kataCrossing ? r.kataCrossing.sides.flatMap((s) => s.window) : r.kata?.window ?? (r.config ? resolveKataWindow(r.config).window : undefined)),
   stepsName: 'Kata Containers',
   config: kataConfigSection,
+  // kata-deploy's image tags in the workspace: the Kata window when none is configured.
+  workspaceFactProducers: [kataDeployFact],
   data: kataData,
 };
 
