@@ -165,8 +165,6 @@ test('no file outside the families\' folders names a section\'s keys (its overri
     { file: 'server/src/server/window-status.ts', line: /^const kube = \(c: ResolvedConfig\) => windowText\(c\.kubernetes\.minors\) \+ mark\(c\.kubernetes\.source\);$/ },
     // The window view's Kubernetes path hint is a localhost.yml's (its facts name the release it is for).
     { file: 'server/src/engine/window-verdict.ts', line: /\?\.facts\(result\)\?\.starlingxRelease !== undefined;/ },
-    // Fix-all's reason under the default StarlingX release (its window is the release's Kubernetes path).
-    { file: 'server/src/server/fix-window.ts', line: /src === result\.config\.starlingx\.source\)/ },
     // The server reads the user's OpenAPI documents (kubernetes.openapi, --kubernetes-openapi, the setting) from the
     // disk, which the engine may not.
     { file: 'server/src/server/config-for.ts', line: /o\.kubernetesOpenapi\b/ },
@@ -187,4 +185,18 @@ test('no file outside the families\' folders names a section\'s keys (its overri
   // It can fail: the line server/main.ts had before the summary came from the sections.
   assert.ok(res[1].test("${config.kata.window ? ` · Kata ${(resolved.kata as { window: string }).window}${mark(config.kata.source)}` : ''}"));
   assert.ok(res[0].test('kataWindow: opts.kataWindow, containerdWindow: opts.containerdWindow,'));
+});
+
+test('fix-all\'s reason under a default window is the section\'s whose window it is (a family\'s steps, the StarlingX release, else the Kubernetes window)', async () => {
+  const { build } = await import('esbuild');
+  const r = await build({ entryPoints: [path.join(repoRoot, 'server/src/server/fix-window.ts')], absWorkingDir: repoRoot, bundle: true, write: false, platform: 'node', format: 'cjs', logLevel: 'silent', packages: 'external' });
+  const mod = { exports: {} };
+  new Function('module', 'exports', 'require', '__dirname', r.outputFiles[0].text)(mod, mod.exports, (await import('node:module')).createRequire(path.join(repoRoot, 'dist/engine.js')), path.join(repoRoot, 'dist'));
+  const { defaultWindowReason } = mod.exports;
+  const config = e.resolveConfig({});
+  const at = (family, windowSource, windowSteps) => defaultWindowReason({ family, windowSource, windowSteps, config });
+  assert.equal(at('kata-config', { kind: 'default', detail: 'x' }, ['4.1.0']), 'the Kata window is the default 4.1.0; set kata.window');
+  assert.equal(at('starlingx', config.starlingx.source, ['1.32', '1.34']), 'the StarlingX release is the default 1.32..1.34; set starlingx.release');
+  assert.equal(at('kubernetes', config.kubernetes.source, ['1.34']), 'the Kubernetes window is the default 1.34; set kubernetes.window or starlingx.release');
+  assert.equal(at('kubernetes', { kind: 'config', detail: 'x' }, ['1.34']), undefined, 'a chosen window holds nothing back');
 });

@@ -111,7 +111,15 @@ export interface ConfigSection {
    * Fix-all holds back key-changing fixes under a default window (server/fix-window.ts): what it says for a file whose
    * steps are this window's (FamilyModule.stepsName), e.g. "the Kata window is the default 4.1.0; set kata.window".
    */
-  heldBack?: { stepsName: string; text(window: string): string };
+  heldBack?: {
+    /** A file whose steps are this window's (FamilyModule.stepsName). */
+    stepsName?: string;
+    /** Else a file whose window's source is this section's (the Kubernetes path of the default StarlingX release). */
+    source?(c: ResolvedConfig): SourceInfo | undefined;
+    /** Else any other file (the Kubernetes window, which every family's checks start from). */
+    otherwise?: boolean;
+    text(window: string): string;
+  };
 }
 
 /** A part of the window nobody chose (no command line, .skewguard.yaml, setting or workspace fact): said "(default)". */

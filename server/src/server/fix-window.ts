@@ -18,10 +18,10 @@ export function defaultWindowReason(result: AnalyzeResult): string | undefined {
   const w = windowText(steps);
   const axis = stepAxisOf(result)?.name;
   // A family's own window says what to set (its config section, families/<id>/config.ts).
-  const own = CONFIG_SECTIONS.find((c) => c.heldBack?.stepsName === axis)?.heldBack;
-  if (own) return own.text(w);
-  if (result.config && src === result.config.starlingx.source) return `the StarlingX release is the default ${w}; set starlingx.release`;
-  return `the Kubernetes window is the default ${w}; set kubernetes.window or starlingx.release`;
+  const own = (axis !== undefined ? CONFIG_SECTIONS.find((c) => c.heldBack?.stepsName === axis)?.heldBack : undefined)
+    ?? (result.config ? CONFIG_SECTIONS.find((c) => c.heldBack?.source && c.heldBack.source(result.config!) === src)?.heldBack : undefined)
+    ?? CONFIG_SECTIONS.find((c) => c.heldBack?.otherwise)?.heldBack;
+  return own?.text(w);
 }
 
 /**

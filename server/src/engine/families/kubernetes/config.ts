@@ -212,6 +212,8 @@ export const kubernetesConfigSection: ConfigSection = {
     },
   ],
   parts: [{ part: 'kubernetes.window', label: 'Kubernetes window', unset: '', detail: 'The Kubernetes minors every file must work with, e.g. 1.29..1.32' }],
+  // Fix-all under a default window that no other section's is: the Kubernetes window, every family's start.
+  heldBack: { otherwise: true, text: (w) => `the Kubernetes window is the default ${w}; set kubernetes.window or starlingx.release` },
   summary: (c) => `Kubernetes ${windowText(c.kubernetes.minors)}${mark(c.kubernetes.source)}`,
   // The facts of a manifest (its Kubernetes window), unless the StarlingX section said the window already.
   status: (f, c, said) => (typeof f.kubernetesWindow === 'string' && !said.some((p) => p.startsWith('Kubernetes')) ? `Kubernetes ${f.kubernetesWindow}${mark(c.kubernetes.source)}` : undefined),

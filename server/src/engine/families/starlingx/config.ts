@@ -156,6 +156,8 @@ export const starlingxConfigSection: ConfigSection = {
   values: (key) => (key === 'release' || key === 'upgradeFrom'
     ? starlingxReleases().releases.map((r) => ({ label: r.release, detail: `${r.tag}: Kubernetes ${r.kubernetes.map((k) => k.version).join(', ')} (fresh install ${r.default})` }))
     : undefined),
+  // Fix-all under the default release: a file whose window is the release's Kubernetes path.
+  heldBack: { source: (c) => c.starlingx.source, text: (w) => `the StarlingX release is the default ${w}; set starlingx.release` },
   summary: (c) => `StarlingX ${c.starlingx.release.release}${mark(c.starlingx.source)}`,
   // The facts of a localhost.yml (its release and Kubernetes path) or of an application bundle (the releases of its path).
   status(f, c) {
