@@ -3,7 +3,8 @@
 // server/src/engine/families/crio/ and its line in families/registry.ts, nothing else), built and generated there
 // (npm run build, tsc, npm run gen:docs), and checked end to end: the lsp-lint flag and its help, the .skewguard.yaml
 // section and its validation, the editor setting in the generated package.json, a finding from lsp-lint (a named
-// file and a folder walk), --print-config, and the server's window picker entry and status text. A toy component module
+// file and a folder walk), --print-config, a workspace fact it produces (its window when none is configured), and the
+// server's window picker entry and status text. A toy component module
 // (item 3: a product inside manifests, its window read from the StarlingX path) is added the same way, by its module
 // in server/src/engine/components/ and its line in components/registry.ts, and shows in --print-config.
 // The toy's data (a key "removed" at 1.30) is made up for this test: it is no CRI-O fact and is never shipped.
@@ -21,11 +22,19 @@ import type { SourceInfo } from '../../types';
 import type { ConfigSection } from '../../config-core';
 import { mark } from '../../config-core';
 import { compareVersions, parseRange } from '../../versions';
+import type { WorkspaceFactProducer } from '../types';
 
 declare module '../../config' {
   interface Overrides { crioWindow?: string }
   interface ResolvedConfig { crio: { window?: { from: string; to: string }; source?: SourceInfo } }
+  interface WorkspaceFacts { crioPinned?: { path: string; minor: string } }
 }
+
+/** Its workspace fact (made up): a StarlingX localhost.yml in the workspace pins CRI-O 1.29 when no window is set. */
+export const crioPinnedFact: WorkspaceFactProducer<'crioPinned'> = {
+  key: 'crioPinned',
+  produce: ({ neighbours }) => (neighbours.localhost ? { path: neighbours.localhost.path, minor: '1.29' } : undefined),
+};
 
 /** Toy data: the CRI-O minors it knows, and a key it says was removed at 1.30 (made up for the test). */
 export const CRIO_MINORS = ['1.28', '1.29', '1.30', '1.31'];
@@ -58,8 +67,10 @@ export const crioConfigSection: ConfigSection = {
     const err = cli.crioWindow !== undefined ? checkCrioWindow(cli.crioWindow) : undefined;
     return err ? [\`--crio-window: \${err}\`] : [];
   },
-  resolve({ pick }) {
+  resolve({ pick, workspace }) {
     const w = pick('crioWindow');
+    const pin = w ? undefined : workspace?.crioPinned;
+    if (pin) return { window: { from: pin.minor, to: pin.minor }, source: { kind: 'workspace', detail: \`\${pin.path}: toy pin\` } };
     return { window: w ? parseRange(w[0]) : undefined, source: w?.[1] };
   },
   describe: (c) => ({ window: c.crio.window ? \`\${c.crio.window.from}..\${c.crio.window.to}\` : null, source: c.crio.source ?? { kind: 'default', detail: 'the newest CRI-O minor' } }),
@@ -78,7 +89,7 @@ import type { SourceInfo } from '../../types';
 import { parseError } from '../../rules/general';
 import { parseToml } from '../../parse/toml';
 import { runRule } from '../core';
-import { crioConfigSection, crioMinors, CRIO_MINORS, TOY_REMOVED } from './config';
+import { crioConfigSection, crioPinnedFact, crioMinors, CRIO_MINORS, TOY_REMOVED } from './config';
 
 interface CrioContext { minors: string[]; source: SourceInfo; entries: ReturnType<typeof parseToml>['entries'] }
 declare module '../registry' { interface FamilyResults { crio?: CrioContext } }
@@ -129,6 +140,7 @@ export const crio: FamilyModule<'crio'> = {
   stepsSource: (r) => r.crio?.source,
   stepsName: 'CRI-O',
   config: crioConfigSection,
+  workspaceFactProducers: [crioPinnedFact],
   data: () => ({ minors: CRIO_MINORS, removed: TOY_REMOVED }),
 };
 `;
@@ -247,6 +259,21 @@ test('a toy family added by its folder and one registry line is built and served
   assert.equal(stx.toyOperator.window, 'StarlingX 11.0..12.0');
   assert.equal(stx.toyOperator.source.kind, 'cli');
   assert.ok(stx.flux, 'Flux, the other component module, still reads its window');
+
+  // Its workspace fact, produced by the server from what its walks found (a localhost.yml), sets the window when none
+  // is configured, and says where it came from.
+  const ws2 = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'skewguard-add-family-ws2-')));
+  t.after(() => fs.rmSync(ws2, { recursive: true, force: true }));
+  const dropIn2 = path.join(ws2, 'etc/crio/crio.conf.d/10-toy.conf');
+  fs.mkdirSync(path.dirname(dropIn2), { recursive: true });
+  fs.writeFileSync(dropIn2, '[crio.runtime]\ntoy_removed_option = true\n');
+  const pinless = json(run(dir, [lint, '--print-config', dropIn2], { cwd: ws2 }));
+  assert.equal(pinless.crio.window, null, 'no localhost.yml: no pin');
+  fs.writeFileSync(path.join(ws2, 'localhost.yml'), 'system_mode: simplex\n');
+  const pinned = json(run(dir, [lint, '--print-config', dropIn2], { cwd: ws2 }));
+  assert.equal(pinned.crio.window, '1.29..1.29');
+  assert.deepEqual(pinned.crio.source, { kind: 'workspace', detail: 'localhost.yml: toy pin' });
+  assert.deepEqual(json(run(dir, [lint, '-f', 'json', dropIn2], { cwd: ws2 }))[0].messages, [], 'at 1.29 the key is still read');
 
   // A bad value in the section is said at its key, and the run fails as for any invalid .skewguard.yaml.
   fs.writeFileSync(path.join(ws, '.skewguard.yaml'), 'crio:\n  window: "9.9"\n');
