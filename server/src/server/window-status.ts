@@ -26,7 +26,7 @@ export function fileStatus(family: string | null | undefined, facts: Record<stri
   // Each family's window, in its section's words (families/<id>/config.ts), from the facts its family gives.
   for (const c of CONFIG_SECTIONS) {
     const s = c.status?.(f, config, parts);
-    if (Array.isArray(s)) parts.push(...s); else if (s) parts.push(s);
+    for (const x of Array.isArray(s) ? s : s ? [s] : []) parts.push(x);
   }
   // A family whose facts name no window: the Kubernetes window, which every family's checks start from.
   if (!parts.length) parts.push(`Kubernetes ${kube(config)}`);
