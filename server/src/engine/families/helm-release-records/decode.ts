@@ -54,7 +54,7 @@ export function decodeRelease(value: string, secret: boolean, budget: number = M
       bytes = nodeZlib().gunzipSync(bytes, { maxOutputLength: Math.max(1, limit) });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ERR_WEB_EXTENSION') return { ok: false, web: true, why: 'the web extension does not unpack gzip: this record is not checked here (the desktop extension and lsp-lint decode it)' };
+      if (code === 'ERR_WEB_EXTENSION') return { ok: false, web: true, why: 'the web extension does not unpack gzip (the desktop extension and lsp-lint decode it)' };
       if (code === 'ERR_BUFFER_TOO_LARGE' || code === 'ERR_OUT_OF_RANGE') {
         return { ok: false, why: limit < MAX_RECORD_BYTES ? `it unpacks to more than the ${mib(limit)} left of the ${mib(MAX_FILE_UNPACKED)} the records of one file may unpack to in all` : `it unpacks to more than ${mib(MAX_RECORD_BYTES)} (a gzip bomb, or no release Helm could store)` };
       }
