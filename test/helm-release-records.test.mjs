@@ -79,6 +79,11 @@ test('recognised by content: Secrets of helm.sh/release.v1, owner=helm ConfigMap
   const j = analyze(json, '1.24..1.25', '/x/records.json');
   assert.equal(j.family, 'helm-release-records');
   assert.deepEqual(j.diagnostics.map((d) => d.ruleId), ['helm/release-record-api']);
+  // Named records by a modeline but holding none: said as not checked, never a clean pass.
+  const forced = analyze('# skewguard: helm-release-records\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n');
+  assert.equal(forced.family, 'helm-release-records');
+  assert.deepEqual(forced.diagnostics.map((d) => `${d.ruleId} ${d.severity} ${d.range.start.line}:${d.range.start.character} ${d.data.notChecked}`), ['helm/release-record-unreadable info 2:6 true']);
+  assert.deepEqual(analyze('# skewguard: helm-release-records\n').diagnostics.map((d) => `${d.severity} ${d.data.notChecked}`), ['info true']);
   // Not gzipped: Helm reads it, so do we.
   assert.deepEqual(analyze(record(secretData(release(PDB('policy/v1beta1')), { gzip: false }))).diagnostics.map((d) => d.ruleId), ['helm/release-record-api']);
 });

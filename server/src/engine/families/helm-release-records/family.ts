@@ -11,7 +11,8 @@ import { withOpenapi } from '../kubernetes/data/openapi';
 import { fieldTableWith } from '../kubernetes/data/fields';
 import { COMPONENTS } from '../../components/registry';
 import { windowText } from '../../window-text';
-import { ReleaseRecordsContext, holdsRecords, mayHoldRecords, readRecords } from './index';
+import { ReleaseRecordsContext, holdsRecords, readRecords } from './index';
+import { parseYaml } from '../../parse/yaml';
 import { recordsHover } from './language';
 import { rule as recordApi } from './rules/release-record-api';
 import { rule as rollbackApi } from './rules/release-record-rollback-api';
@@ -40,8 +41,8 @@ export const helmReleaseRecords: FamilyModule<'helm-release-records'> = {
   rules: recordRules,
   analyze({ input, yaml, emit, stage }) {
     const { text, config, faults } = input;
-    if (!yaml || !mayHoldRecords(text)) return {};
-    const read = yaml;
+    // Named by `files:` or a modeline, a file may hold no record at all: read anyway, and said (release-record-unreadable).
+    const read = yaml ?? stage('parse', () => parseYaml(text));
     stage('parse', () => reportSyntax(read, emit));
     const rows = withOpenapi(lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin), config.kubernetesOpenapi);
     const windowed = new Set(COMPONENTS.filter((m) => (config as unknown as Record<string, unknown>)[m.key]).map((m) => m.id));

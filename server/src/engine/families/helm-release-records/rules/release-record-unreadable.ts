@@ -34,6 +34,10 @@ export const rule: Rule<ReleaseRecordsContext> = {
         });
       }
     }
+    if (!ctx.records.length && !ctx.others.length && !ctx.file.errors.length) {
+      // Read as records (files:, a modeline) but holding none: said, never a clean pass.
+      report({ message: 'no Helm release record in this file (a Secret of type helm.sh/release.v1, or an object labelled owner=helm with data.release): nothing in it is checked', range: { start: 0, end: 0 }, severity: 'info', data: { notChecked: true } });
+    }
     for (const o of ctx.others) {
       report({
         message: `${o.what} is no Helm release record: in a file of release records it is not checked (keep manifests in files of their own)`,
