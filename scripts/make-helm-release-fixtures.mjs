@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Writes the fixtures of the Helm release record rules (test/fixtures/rules/helm/release-record-*/), hostile ones
 // included, encoded as Helm 3's storage writes records (JSON, gzip, base64; a Secret adds Kubernetes' base64) or broken
-// on purpose: a gzip bomb (40 MiB of zeros, about 40 KB gzipped), a record over the per-file budget, bad base64 in
+// on purpose: a gzip bomb (40 MiB of zeros, about 40 KB gzipped), records over the per-file budget, bad base64 in
 // either layer, truncated gzip, not JSON, JSON that is not an object, no manifest, a manifest YAML cannot read, an object
 // that is no record. Deterministic (gzip's mtime is 0), so `--check` can say when a fixture was edited by hand.
 //   node scripts/make-helm-release-fixtures.mjs [--check]
@@ -96,9 +96,10 @@ const add = (rule, file, text, expect, options = 'Kubernetes 1.24..1.25', extra 
   add('release-record-unreadable', 'broken-records.yaml', list([...items, other]), 'finding');
   // A gzip bomb: 40 MiB of zeros gzipped, refused at 20 MiB (maxOutputLength), never unpacked whole
   add('release-record-unreadable', 'gzip-bomb.yaml', list([item(r(9), b64(b64(gz(Buffer.alloc(40 * 1024 * 1024)))), { i: 9 })]), 'finding');
-  // Records whose sum is over the file's 40 MiB budget: each 15 MiB of JSON (a big string value), three of them
-  const big = (n) => ({ ...r(n), chart: { metadata: { name: 'db', version: '1.2.0' }, values: { blob: 'x'.repeat(15 * 1024 * 1024) } } });
-  add('release-record-unreadable', 'over-budget.yaml', list([10, 11, 12].map((n) => item(big(n), secretData(big(n)), { i: n }))), 'finding');
+  // Records whose sum is over the file's 100 MiB budget: each 18 MiB of JSON (a big string value), seven of them; the
+  // sixth gets the 10 MiB left and is refused, the seventh is refused without being unpacked
+  const big = (n) => ({ ...r(n), chart: { metadata: { name: 'db', version: '1.2.0' }, values: { blob: 'x'.repeat(18 * 1024 * 1024) } } });
+  add('release-record-unreadable', 'over-budget.yaml', list([10, 11, 12, 13, 14, 15, 16].map((n) => item(big(n), secretData(big(n)), { i: n }))), 'finding');
   add('release-record-unreadable', 'readable.yaml', list([item(ok, secretData(ok))]), 'none');
 }
 

@@ -110,6 +110,15 @@ test('hostile records each get a positioned "not checked" finding, never a crash
     assert.equal(d.data.notChecked, true, name);
     assert.equal(d.range.start.line, 4, `${name}: at metadata.name`);
   }
+  // A file of gzip bombs costs a bounded amount of work: five are unpacked up to 20 MiB each (the file's 100 MiB), the
+  // others are refused without being unpacked; each is said at its own record.
+  const bomb = secretData(Buffer.alloc(24 * 1024 * 1024));
+  const bombs = ['apiVersion: v1', 'kind: List', 'items:', ...Array.from({ length: 12 }, (_, i) => record(bomb, { rev: i + 1 }).trimEnd().split('\n').map((l, j) => (j ? `  ${l}` : `- ${l}`)).join('\n')), ''].join('\n');
+  const b = analyze(bombs);
+  assert.equal(b.diagnostics.length, 12);
+  assert.deepEqual(b.diagnostics.map((d) => (/more than 20 MiB/.test(d.message) ? 'unpacked' : /already unpacked to the 100 MiB/.test(d.message) ? 'refused' : d.message)),
+    [...Array(5).fill('unpacked'), ...Array(7).fill('refused')]);
+  assert.equal(new Set(b.diagnostics.map((d) => d.range.start.line)).size, 12);
   // A stored manifest nested too deeply for YAML: its document is said as not read.
   const deep = analyze(record(secretData(release(`---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata: ${'['.repeat(5000)}${']'.repeat(5000)}\n`))));
   assert.deepEqual(deep.diagnostics.map((d) => d.ruleId), ['helm/release-record-unreadable']);

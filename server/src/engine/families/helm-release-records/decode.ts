@@ -9,12 +9,17 @@ import { MAX_FILE_BYTES } from '../../files';
 
 /** At most this much JSON per record once unpacked (20 MiB; Kubernetes keeps an object under 1.5 MiB, gzipped). */
 export const MAX_RECORD_BYTES = MAX_FILE_BYTES;
-/** At most this much unpacked for all the records of one file together (40 MiB). */
-export const MAX_FILE_UNPACKED = 2 * MAX_FILE_BYTES;
+/**
+ * At most this much unpacked for all the records of one file together (100 MiB: a 20 MB export of gzipped records
+ * unpacks to about 60 MB of JSON). A record refused for its size is charged what was unpacked of it, so a file of
+ * gzip bombs costs at most this much work, not 20 MiB per bomb. Only what the rules need is kept of each release.
+ */
+export const MAX_FILE_UNPACKED = 5 * MAX_FILE_BYTES;
 
+/** `bytes`: what the record took of the file's budget (its unpacked size; for one refused, what was unpacked of it). */
 export type Decoded =
   | { ok: true; release: Record<string, unknown>; gzipped: boolean; bytes: number }
-  | { ok: false; why: string; web?: boolean };
+  | { ok: false; why: string; web?: boolean; bytes?: number };
 
 const mib = (n: number) => `${Math.round((n / 1048576) * 10) / 10} MiB`;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -47,6 +52,7 @@ export function decodeRelease(value: string, secret: boolean, budget: number = M
     bytes = inner;
   }
   const limit = Math.max(0, Math.min(MAX_RECORD_BYTES, budget));
+  if (limit === 0) return { ok: false, why: `the records before it in this file have already unpacked to the ${mib(MAX_FILE_UNPACKED)} the records of one file may unpack to in all` };
   let gzipped = false;
   if (bytes.length >= 3 && bytes[0] === 0x1f && bytes[1] === 0x8b && bytes[2] === 0x08) {
     gzipped = true;
@@ -56,12 +62,12 @@ export function decodeRelease(value: string, secret: boolean, budget: number = M
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ERR_WEB_EXTENSION') return { ok: false, web: true, why: 'the web extension does not unpack gzip (the desktop extension and lsp-lint decode it)' };
       if (code === 'ERR_BUFFER_TOO_LARGE' || code === 'ERR_OUT_OF_RANGE') {
-        return { ok: false, why: limit < MAX_RECORD_BYTES ? `it unpacks to more than the ${mib(limit)} left of the ${mib(MAX_FILE_UNPACKED)} the records of one file may unpack to in all` : `it unpacks to more than ${mib(MAX_RECORD_BYTES)} (a gzip bomb, or no release Helm could store)` };
+        return { ok: false, bytes: limit, why: limit < MAX_RECORD_BYTES ? `it unpacks to more than the ${mib(limit)} left of the ${mib(MAX_FILE_UNPACKED)} the records of one file may unpack to in all` : `it unpacks to more than ${mib(MAX_RECORD_BYTES)} (a gzip bomb, or no release Helm could store)` };
       }
       return { ok: false, why: `its gzip data is broken (${(e as Error).message})` };
     }
   } else if (bytes.length > limit) {
-    return { ok: false, why: `it is more than ${mib(limit)} of JSON` };
+    return { ok: false, why: limit < MAX_RECORD_BYTES ? `it is more than the ${mib(limit)} of JSON left of the ${mib(MAX_FILE_UNPACKED)} the records of one file may unpack to in all` : `it is more than ${mib(limit)} of JSON` };
   }
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   let release: unknown;

@@ -39,7 +39,7 @@ export function objectsOf(yaml: YamlFile): Array<{ doc: YamlDoc; at: Array<strin
 }
 
 /** A cheap look at the text before anything is walked: every record names Helm (its type or its owner label). */
-export const mayHoldRecords = (text: string): boolean => text.includes(RELEASE_TYPE) || /["']?owner["']?\s*:\s*["']?helm\b/.test(text);
+export const mayHoldRecords = (text: string): boolean => text.includes(RELEASE_TYPE) || (text.includes('owner') && /["']?owner["']?\s*:\s*["']?helm\b/.test(text));
 
 export function holdsRecords(yaml: YamlFile | undefined, text: string): boolean {
   if (!yaml || !mayHoldRecords(text)) return false;
@@ -67,7 +67,8 @@ export interface ReleaseRecord {
   objectName: string;
   /** Where its findings go: its metadata.name, else its data.release key, else its kind. */
   range: OffsetRange;
-  decoded: Decoded | { ok: false; why: string; web?: boolean };
+  /** How it was read (the release itself is not kept: only what the rules need, below). */
+  decoded: { ok: true; gzipped: boolean; bytes: number } | { ok: false; why: string; web?: boolean };
   name: string;
   namespace?: string;
   revision?: number;
@@ -115,11 +116,11 @@ export function readRecords(yaml: YamlFile, window: KubeWindow, rows: ApiRow[], 
       : isObj(v.data) && 'release' in v.data ? doc.locate([...at, 'data', 'release']).key ?? doc.locate([...at, 'data', 'release']).value
         : doc.locate([...at, 'kind']).value;
     const raw = isObj(v.data) ? v.data.release : undefined;
-    let decoded: ReleaseRecord['decoded'];
+    let decoded: Decoded;
     if (typeof raw !== 'string') decoded = { ok: false, why: raw === undefined ? 'it has no data.release' : 'its data.release is not a string' };
     else {
       decoded = decodeRelease(raw, storage === 'Secret', budget);
-      if (decoded.ok) budget -= decoded.bytes;
+      budget -= decoded.bytes ?? 0;
     }
     // The release's own fields when decoded; Helm's labels (name, version, status) otherwise.
     const rel = decoded.ok ? decoded.release : {};
@@ -127,7 +128,8 @@ export function readRecords(yaml: YamlFile, window: KubeWindow, rows: ApiRow[], 
     const chartMeta = isObj(rel.chart) && isObj((rel.chart as Record<string, unknown>).metadata) ? (rel.chart as Record<string, any>).metadata : {};
     const revNum = typeof rel.version === 'number' ? rel.version : Number(labels.version);
     const rec: ReleaseRecord = {
-      doc, at, storage, objectName, range, decoded,
+      doc, at, storage, objectName, range,
+      decoded: decoded.ok ? { ok: true, gzipped: decoded.gzipped, bytes: decoded.bytes } : { ok: false, why: decoded.why, web: decoded.web },
       name: str(rel.name) ?? str(labels.name) ?? (/^sh\.helm\.release\.v1\.(.+)\.v\d+$/.exec(objectName)?.[1]) ?? objectName,
       namespace: str(rel.namespace) ?? str(meta.namespace),
       revision: Number.isInteger(revNum) && revNum > 0 ? revNum : undefined,
