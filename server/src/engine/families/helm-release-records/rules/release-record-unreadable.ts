@@ -7,7 +7,7 @@ export const rule: Rule<ReleaseRecordsContext> = {
   family: 'helm-release-records',
   defaultSeverity: 'warning',
   title: 'A Helm release record that is not read, so its release is not checked',
-  what: 'Reports, at the record\'s `metadata.name`, a Helm release record whose `release` cannot be decoded: not base64, gzip data that is broken or unpacks to more than 20 MiB (a gzip bomb is refused, not followed), not JSON, no `manifest`; a document of the stored manifest that YAML cannot read; and, as information, an object of the file that is no release record (not checked in a file of records). '
+  what: 'Reports, at the record\'s `metadata.name`, a Helm release record whose `release` cannot be decoded: not base64, gzip data that is broken or unpacks to more than 20 MiB (a gzip bomb is refused, not followed) or past the 100 MiB all the records of one file may unpack to, not JSON, no `manifest`; a document of the stored manifest that YAML cannot read; and, as information, an object of the file that is no release record (not checked in a file of records). '
     + 'In the web extension, which does not unpack gzip, each gzipped record is said as not checked there.',
   why: 'Never a silent pass: a record that is not read is a release whose stored APIs are not checked, so the file cannot be called clean. lsp-lint exits 2 for it unless `--allow-unchecked`.',
   bad: { filename: 'helm-release.yaml', text: "apiVersion: v1\nkind: Secret\ntype: helm.sh/release.v1\nmetadata:\n  name: sh.helm.release.v1.db.v7\n  namespace: db\n  labels:\n    name: db\n    owner: helm\n    status: deployed\n    version: \"7\"\ndata:\n  release: not-base64!\n", options: 'Kubernetes 1.24..1.25' },
