@@ -47,6 +47,11 @@ test('the bar: a deployed release storing policy/v1beta1 PodDisruptionBudget is 
   const w = r.diagnostics.filter((x) => x.severity === 'warning');
   assert.deepEqual(w.map((x) => `${x.ruleId} @ ${x.range.start.line}`), [`helm/release-record-rollback-api @ ${lineOf(example, 'name: sh.helm.release.v1.db.v6')}`]);
   assert.match(w[0].message, /`helm rollback db 6` to this revision fails/);
+  // Hovering the record's name lists its stored objects and where each is not served.
+  const h = e.hover(r, example, { line, character: 14 });
+  assert.match(h.markdown, /\*\*Helm release db \(revision 7, chart db-1\.2\.0, namespace db\)\*\* — deployed/);
+  assert.match(h.markdown, /- ✗ not served at 1\.25 `policy\/v1beta1 PodDisruptionBudget` db-pdb/);
+  assert.match(h.markdown, /- ✓ `apps\/v1 StatefulSet` db/);
   // Release web stores policy/v1 and networking.k8s.io/v1: nothing. Under 1.24 alone nothing fails either.
   assert.ok(!r.diagnostics.some((x) => /release web/.test(x.message)));
   assert.deepEqual(analyze(example, '1.24').diagnostics, []);
