@@ -135,7 +135,7 @@ export function html(reports: FileReport[], cwd: string, o: HtmlOptions): string
     out.push('</tbody></table>');
   }
   if (!m.groups.length) out.push('<p>No file of a kind skewguard checks was found.</p>');
-  out.push(...blockersHtml(m, rowIndex));
+  for (const line of blockersHtml(m, rowIndex)) out.push(line);
   if (fileSections.length) { out.push('<h2>Findings</h2>'); for (const f of fileSections) out.push(f); }
   if (m.others.length) {
     out.push('<h2>Other files</h2>');

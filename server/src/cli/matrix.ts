@@ -155,7 +155,7 @@ export function stepBlockers(m: Matrix): StepBlockers[] {
           if (!b) at.set(id, b = { subject, row, errors: 0 });
           b.errors++;
         }
-        w!.perStep[j].push(...at.values());
+        for (const b of at.values()) w!.perStep[j].push(b);
       });
     }
   }
