@@ -40,6 +40,9 @@ test('npm run demo: lsp-lint examples/ reports the findings examples/README.md d
     'examples/ci/gitlab/.gitlab-ci.yml': [],
     'examples/ci/gitlab/skewguard.gitlab-ci.yml': [],
     'examples/ci/pre-commit/.pre-commit-config.yaml': [],
+    // kubectl get secrets -A -l owner=helm: release db's deployed revision 7 stores policy/v1beta1 PodDisruptionBudget (an
+    // error at 1.25), its superseded revision 6 too (a rollback target: a warning); release web stores policy/v1.
+    'examples/cluster-evidence/helm-releases.yaml': ['15:11 warning helm/release-record-rollback-api', '32:11 error helm/release-record-api'],
     // examples/containerd/: a containerd 1.7 → 2.1 upgrade (window 1.7..2.1 from its .skewguard.yaml); see test/containerd.test.mjs.
     'examples/containerd/upgrade-1.7-to-2.1/etc/containerd/config.toml': [
       '10:3 warning containerd/not-read', // systemd_cgroup: removed in 2.0, the migration's target is not read

@@ -66,7 +66,11 @@ test('the web server reports what the desktop server reports for every example f
     // And one the web server adds: a custom resource no CRD read defines names the packaged charts it could not read
     // (their CRDs may define it), instead of passing in silence.
     const archiveNotRead = (m) => /^k8s\/cr-version-not-served 3 .*; not read: .*\.tgz was not read \(packaged charts \(\.tgz\) are not unpacked by the web extension/.test(m);
-    const rest = differ.filter((x) => !(x.desktop.every((m) => x.web.includes(m)) && x.web.filter((m) => !x.desktop.includes(m)).every(archiveNotRead)));
+    // And Helm release records (gzipped, which the browser does not unpack): each is said as not checked there (an
+    // info note on its record), where the desktop decodes it and reports what its stored manifest holds.
+    const recordNotUnpacked = (m) => /^helm\/release-record-unreadable 3 .* is not checked: the web extension does not unpack gzip/.test(m);
+    const recordsOnly = (x) => x.web.every(recordNotUnpacked) && x.desktop.every((m) => /^helm\/release-record-/.test(m)) && x.web.length > 0;
+    const rest = differ.filter((x) => !recordsOnly(x) && !(x.desktop.every((m) => x.web.includes(m)) && x.web.filter((m) => !x.desktop.includes(m)).every(archiveNotRead)));
     for (const x of rest) {
       const extra = x.web.filter((m) => !x.desktop.includes(m));
       assert.ok(chartWithArchive(x.rel) && !extra.length, `${x.rel}:\nweb:     ${x.web.join('\n         ')}\ndesktop: ${x.desktop.join('\n         ')}`);

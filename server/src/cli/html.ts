@@ -3,6 +3,7 @@
 // cell linking to the findings of that file at that step with their source lines, and a per-step chart (inline SVG).
 import { msg, printable, sevName, count, type FileReport } from './format';
 import { buildMatrix, relPath, compareText, sourceLines, verdictOf, windowLabel, type CompareSummary, type Group, type Row, type Verdict } from './matrix';
+import { stepBlockers } from './matrix';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 
 /** Findings shown with their source lines, per file and in all (the rest are counted, and the page says so). */
@@ -40,6 +41,7 @@ ul.sf{margin:4px 0;padding-left:18px}ul.sf li{margin:2px 0}
 .legend span{display:inline-block;width:12px;height:12px;border-radius:2px;margin:0 4px 0 12px;vertical-align:-1px}
 .cmp li.breaks{color:var(--fail)}.cmp li.repairs{color:var(--pass)}
 .more{color:var(--mute);font-style:italic}
+td.clear span{color:var(--pass);font-weight:600}td.blocked{color:var(--fail)}td.blocked li{color:var(--fg)}
 `;
 
 /** The per-step chart of a window: one stacked bar per step (files failing, with warnings, with notes, passing). */
@@ -112,6 +114,7 @@ export function html(reports: FileReport[], cwd: string, o: HtmlOptions): string
   let shown = 0, left = 0;
   const fileSections: string[] = [];
   let fileIndex = 0;
+  const rowIndex = new Map<Row, number>();
   for (const g of m.groups) {
     out.push(`<h2>${esc(g.family)} · ${esc(windowLabel(g.steps))}</h2>`);
     out.push(chart(g));
@@ -125,12 +128,14 @@ export function html(reports: FileReport[], cwd: string, o: HtmlOptions): string
         else out.push(`<td class="c ${v}"><a href="#f${i}-s${j}" title="${esc(row.rel)} at ${esc(g.steps[j])}: ${c.findings.length} finding${c.findings.length === 1 ? '' : 's'}">${VERDICT_TEXT[v]} ${c.findings.length}</a></td>`);
       });
       out.push('</tr>');
+      rowIndex.set(row, i);
       const sec = fileSection(row, g, i, (k) => { if (shown >= HTML_LIMITS.total) { left += k; return 0; } const take = Math.min(k, HTML_LIMITS.total - shown); shown += take; left += k - take; return take; });
       fileSections.push(sec);
     }
     out.push('</tbody></table>');
   }
   if (!m.groups.length) out.push('<p>No file of a kind skewguard checks was found.</p>');
+  for (const line of blockersHtml(m, rowIndex)) out.push(line);
   if (fileSections.length) { out.push('<h2>Findings</h2>'); for (const f of fileSections) out.push(f); }
   if (m.others.length) {
     out.push('<h2>Other files</h2>');
@@ -187,4 +192,32 @@ function compareHtml(c: CompareSummary): string {
   for (const x of c.notCompared) out.push(`<p class="sum">not compared: <code>${esc(x.file)}</code>: ${esc(x.why)}</p>`);
   if (c.deleted.length) out.push(`<p class="sum">Deleted: ${c.deleted.map((d) => `<code>${esc(d)}</code>`).join(', ')}</p>`);
   return out.join('\n');
+}
+
+/** At most this many blockers are listed per step on the page; the rest are counted. */
+export const HTML_BLOCKERS_PER_STEP = 100;
+
+/**
+ * What blocks each step (matrix.ts stepBlockers): per window, a table of its steps, each with the files, releases and
+ * callers that have an error there, each linking to that file's findings at that step.
+ */
+function blockersHtml(m: ReturnType<typeof buildMatrix>, rowIndex: Map<Row, number>): string[] {
+  const out: string[] = [];
+  for (const w of stepBlockers(m)) {
+    out.push(`<h2>What blocks each step · ${esc(w.families.join(', '))} · ${esc(windowLabel(w.steps))}</h2>`);
+    out.push('<table class="m blk"><thead><tr><th>step</th><th class="f">blocked by</th></tr></thead><tbody>');
+    w.steps.forEach((s, j) => {
+      const list = w.perStep[j];
+      if (!list.length) { out.push(`<tr><td>${esc(s)}</td><td class="f clear"><span>${VERDICT_TEXT.pass}</span> nothing</td></tr>`); return; }
+      const items = list.slice(0, HTML_BLOCKERS_PER_STEP).map((b) => {
+        const i = rowIndex.get(b.row);
+        const file = i === undefined ? `<code>${esc(b.row.rel)}</code>` : `<a href="#f${i}-s${j}"><code>${esc(b.row.rel)}</code></a>`;
+        return `<li>${b.subject ? `${esc(b.subject)} in ` : ''}${file}${b.errors > 1 ? ` (${b.errors} errors)` : ''}</li>`;
+      });
+      const more = list.length - items.length;
+      out.push(`<tr><td>${esc(s)}</td><td class="f blocked"><ul class="sf">${items.join('')}${more ? `<li class="more">… and ${more} more</li>` : ''}</ul></td></tr>`);
+    });
+    out.push('</tbody></table>');
+  }
+  return out;
 }

@@ -3,6 +3,7 @@
 // findings grouped by step. It stays under GitHub's comment limit (65,536 characters) and says what it left out.
 import { msg, printable, sevName, count, type FileReport } from './format';
 import { buildMatrix, compareText, relPath, verdictOf, windowLabel, type CompareSummary, type Verdict } from './matrix';
+import { stepBlockers, type Blocker } from './matrix';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 
 /** GitHub's limit on a comment's body (and a job summary is shown like one). */
@@ -76,6 +77,17 @@ export function markdown(reports: FileReport[], cwd: string, o: MarkdownOptions)
     if (passing) { add(`${passing} other file${passing === 1 ? '' : 's'} of this window pass${passing === 1 ? 'es' : ''} at every step.`); add(''); }
   }
 
+  // What blocks each step: the files, and the releases and callers their findings name, with an error there.
+  for (const w of stepBlockers(m)) {
+    if (full) break;
+    add(`### What blocks each step · ${md(w.families.join(', '))} · ${md(windowLabel(w.steps))}`);
+    add('');
+    add('| step | blocked by |');
+    add('|---|---|');
+    w.steps.forEach((s, j) => { const list = w.perStep[j]; add(`| ${md(s)} | ${list.length ? `❌ ${blockersText(list)}` : '✅ nothing'} |`); });
+    add('');
+  }
+
   // The findings by step: those of every step once, then each step's own.
   const item = (r: FileReport, rel: string, d: Diagnostic) => {
     const href = d.codeDescription?.href;
@@ -123,4 +135,14 @@ export function markdown(reports: FileReport[], cwd: string, o: MarkdownOptions)
   }
   lines.push('', `<sub>skewguard ${md(o.version)}</sub>`, '');
   return lines.join('\n');
+}
+
+/** At most this many blockers are named per step in the markdown summary; the rest are counted. */
+export const BLOCKERS_PER_STEP = 10;
+
+/** "release db (namespace db) in <code>records.yaml</code>, <code>deploy/app.yaml</code> (2 errors), and 3 more". */
+function blockersText(list: Blocker[]): string {
+  const named = list.slice(0, BLOCKERS_PER_STEP).map((b) => `${b.subject ? `${md(b.subject)} in ` : ''}${code(b.row.rel)}${b.errors > 1 ? ` (${b.errors} errors)` : ''}`);
+  const more = list.length - named.length;
+  return `${named.join(', ')}${more ? `, and ${more} more` : ''}`;
 }

@@ -108,3 +108,61 @@ export function compareText(e: CompareSummary['entries'][number], file: (f: stri
     ? `this change makes ${file(e.file)} fail at ${at}${e.added ? text(' (a file the change adds)') : ''}`
     : `this change makes ${file(e.file)} pass again at ${at}`;
 }
+
+/** Something that blocks a step: a file, or what a finding's `data.subject` names in it (a release, a caller). */
+export interface Blocker {
+  /** `data.subject` of the findings ("release db (namespace db)", "caller backup-operator/2.3.1"), absent: the file itself. */
+  subject?: string;
+  row: Row;
+  /** Its error findings at that step. */
+  errors: number;
+}
+
+/** For one window (the groups of every family with these steps): what blocks each step. */
+export interface StepBlockers { steps: readonly string[]; families: string[]; perStep: Blocker[][] }
+
+/** A finding's short subject, if its data names one (at most 200 characters, one line). */
+export function subjectOf(d: Diagnostic): string | undefined {
+  const s = (d.data as Record<string, unknown> | undefined)?.subject;
+  if (typeof s !== 'string' || !s.trim()) return undefined;
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > 200 ? `${one.slice(0, 199)}…` : one;
+}
+
+/**
+ * What blocks each step of each window: the files, and the subjects their findings name (Helm releases, API callers),
+ * with an error that concerns that step (the cell's findings: engine/steps.ts reads them from `data.steps` and the
+ * rules' own step keys). Groups of different families with the same steps are one window here: a step of the
+ * upgrade is blocked by whatever file of whatever kind fails there. Windows with no error at any step are left out.
+ */
+export function stepBlockers(m: Matrix): StepBlockers[] {
+  const byWindow = new Map<string, StepBlockers>();
+  for (const g of m.groups) {
+    const key = g.steps.join('\u0000');
+    let w = byWindow.get(key);
+    if (!w) byWindow.set(key, w = { steps: g.steps, families: [], perStep: g.steps.map(() => []) });
+    if (!w.families.includes(g.family)) w.families.push(g.family);
+    for (const row of g.rows) {
+      row.cells.forEach((c, j) => {
+        if (!c.errors) return;
+        const at = new Map<string, Blocker>();
+        for (const k of c.findings) {
+          const d = row.report.diagnostics[k];
+          if (sevName(d) !== 'error') continue;
+          const subject = subjectOf(d);
+          const id = subject ?? '';
+          let b = at.get(id);
+          if (!b) at.set(id, b = { subject, row, errors: 0 });
+          b.errors++;
+        }
+        for (const b of at.values()) w!.perStep[j].push(b);
+      });
+    }
+  }
+  const out = [...byWindow.values()].filter((w) => w.perStep.some((b) => b.length));
+  for (const w of out) {
+    w.families.sort();
+    for (const list of w.perStep) list.sort((a, b) => (a.row.rel < b.row.rel ? -1 : a.row.rel > b.row.rel ? 1 : (a.subject ?? '') < (b.subject ?? '') ? -1 : (a.subject ?? '') > (b.subject ?? '') ? 1 : 0));
+  }
+  return out;
+}
