@@ -65,11 +65,10 @@ test('a misspelt Certificate field is found with no CRD in the workspace, whatev
   const values = only(at121, 'k8s/cr-invalid-value');
   assert.deepEqual(findings(values), ['k8s/cr-invalid-value @ 12:16', 'k8s/cr-invalid-value @ 13:11']);
   assert.match(values[0].message, /\(cert-manager 1\.21 schema, bundled; cert-manager 1\.21\.1 from --component-versions\).*did you mean RSA\?/);
-  // A version outside the releases bundled: said, not passed.
+  // A version outside the releases bundled: read as no version, and said.
   const old = only(analyze(CERT, { componentVersions: { 'cert-manager': '0.16.1' } }), 'k8s/cr-unknown-field');
-  assert.equal(old.length, 1);
-  assert.equal(old[0].severity, 'info');
-  assert.match(old[0].message, /not among the cert-manager releases bundled \(1\.0\.\.1\.21\)/);
+  assert.deepEqual(findings(old), ['k8s/cr-unknown-field @ 7:3']);
+  assert.match(old[0].message, /cert-manager 0\.16\.1 from --component-versions is not among the cert-manager releases bundled \(1\.0\.\.1\.21\), so it was read against the fields of every bundled cert-manager release serving v1/);
 });
 
 test('a CRD in the workspace for the group wins over the bundled data', () => {

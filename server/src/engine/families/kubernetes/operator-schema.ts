@@ -28,6 +28,8 @@ export interface BundledTarget {
   versionKnown: boolean;
   /** Where the version came from ("cert-manager 1.14.4 from --component-versions"), when known. */
   versionSource?: string;
+  /** The version given is not among the releases bundled: read as if no version were known. */
+  outside?: boolean;
 }
 
 export type BundledIssue =
@@ -65,8 +67,10 @@ export function bundledTargets(ctx: KubernetesContext): BundledTarget[] {
     const releases = operatorReleasesFor(ctx, op);
     const fields = operatorFields(op).value?.crds[key]?.[version];
     const withSchema = (r: string) => !!fields && inRanges(fields.servedWithSchema, r, row.releaseIds);
-    const judged = releases ? releases.filter(withSchema) : row.releaseIds.filter(withSchema);
-    m.push({ o, op, key, version, judged, versionKnown: !!releases, versionSource: operatorVersionSource(ctx, op) });
+    // A version outside the releases bundled is read as no version (fields no release ever accepted), and said so.
+    const known = !!releases?.length;
+    const judged = known ? releases!.filter(withSchema) : row.releaseIds.filter(withSchema);
+    m.push({ o, op, key, version, judged, versionKnown: known, versionSource: operatorVersionSource(ctx, op), ...(releases && !known ? { outside: true } : {}) });
   }
   targetsMemo.set(ctx, m);
   return m;
@@ -190,13 +194,14 @@ function targetIssues(ctx: KubernetesContext, t: BundledTarget): BundledIssue[] 
   if (!fieldsData.value) { out.push({ kind: 'not-checked', t, path: where, why: fieldsData.error ?? 'no bundled field data' }); return out; }
   const fv = fieldsData.value.crds[t.key]?.[t.version];
   if (!fv) return out;
-  if (t.versionKnown && !t.judged.length) {
+  if (t.versionKnown) {
     const asked = operatorReleasesFor(ctx, t.op) ?? [];
-    const first = row.releaseIds[0], last = row.releaseIds[row.releaseIds.length - 1];
-    out.push({ kind: 'not-checked', t, path: where, why: asked.length
-      ? `no release of the window serves ${t.o.apiVersion} ${t.o.kind} with a schema in the bundled data (${asked.join(', ')})`
-      : `${t.versionSource} is not among the ${t.op} releases bundled (${first}..${last})` });
-    return out;
+    // Releases that serve the version without a schema the data holds: said. Releases that do not serve it at all are
+    // the apiVersion rules' (k8s/removed-api, k8s/cr-version-*): its fields do not matter there.
+    const served = row.crds[t.key].versions[t.version].served;
+    const noSchema = asked.filter((r) => inRanges(served, r, row.releaseIds) && !t.judged.includes(r));
+    if (noSchema.length) out.push({ kind: 'not-checked', t, path: where, why: `the bundled data has no schema of ${t.o.apiVersion} ${t.o.kind} at ${t.op} ${noSchema.join(', ')}` });
+    if (!t.judged.length) return out;
   }
   // Fields: per release judged (or every release at once when no version is known).
   const perPath = new Map<string, { path: Array<string | number>; fieldPath: string; key: string; known: string[]; releases: string[] }>();

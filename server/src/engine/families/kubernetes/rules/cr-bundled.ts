@@ -21,7 +21,11 @@ function acceptedText(op: string, ranges: string[]): string {
   }).join(', ');
 }
 
-const noVersion = (t: BundledTarget) => `no ${t.op} version is known (kubernetes.components.${t.op} or --component-versions ${t.op}=…), so it was read against the fields of every bundled ${t.op} release serving ${t.version} (${judgedText(t)}), none of which accepts it`;
+const noVersion = (t: BundledTarget) => {
+  const ids = operatorIndex().operators[t.op].releaseIds;
+  const why = t.outside ? `${t.versionSource} is not among the ${t.op} releases bundled (${ids[0]}..${ids[ids.length - 1]})` : `no ${t.op} version is known (kubernetes.components.${t.op} or --component-versions ${t.op}=…)`;
+  return `${why}, so it was read against the fields of every bundled ${t.op} release serving ${t.version} (${judgedText(t)}), none of which accepts it`;
+};
 
 function common(x: BundledIssue) {
   return { operator: x.t.op, bundled: true, ...(x.t.versionSource ? { versionFrom: x.t.versionSource } : {}) };

@@ -25,7 +25,8 @@ export const rule: Rule<KubernetesContext> = {
     + '"did you mean"), and a field some release of the window does not accept ("accepted from 1.14"); '
     + 'x-kubernetes-preserve-unknown-fields is honoured. With no version of the operator known, only fields that no bundled release '
     + 'ever accepted are said, naming the releases consulted. Each finding says which source judged it ("cert-manager 1.14 fields, '
-    + 'bundled"); a version outside the releases bundled is said as not checked.',
+    + 'bundled"); a version outside the releases bundled is read as no version, and the finding says so; window releases that serve the '
+    + 'version without a schema in the data are said as not checked.',
   why: 'The API server prunes what a structural schema does not declare: a misspelt field is dropped without an error and the '
     + 'controller runs with its default. A v1beta1 CRD with `preserveUnknownFields` keeps it, but nothing reads it.',
   bad: { filename: 'crontab.yaml', text: `${CRD}---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: nightly\nspec:\n  cronSpec: "0 3 * * *"\n  replica: 2\n`, options: 'Kubernetes 1.30' },
