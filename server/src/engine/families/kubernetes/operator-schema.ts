@@ -28,8 +28,9 @@ export interface BundledTarget {
   versionKnown: boolean;
   /** Where the version came from ("cert-manager 1.14.4 from --component-versions"), when known. */
   versionSource?: string;
-  /** The version given is not among the releases bundled: read as if no version were known. */
-  outside?: boolean;
+  /** Read as if no version were known: the version given is not among the releases bundled (outside), or no release of
+   *  the window serves this apiVersion with a schema (unserved). */
+  fallback?: 'outside' | 'unserved';
 }
 
 export type BundledIssue =
@@ -67,10 +68,13 @@ export function bundledTargets(ctx: KubernetesContext): BundledTarget[] {
     const releases = operatorReleasesFor(ctx, op);
     const fields = operatorFields(op).value?.crds[key]?.[version];
     const withSchema = (r: string) => !!fields && inRanges(fields.servedWithSchema, r, row.releaseIds);
-    // A version outside the releases bundled is read as no version (fields no release ever accepted), and said so.
-    const known = !!releases?.length;
-    const judged = known ? releases!.filter(withSchema) : row.releaseIds.filter(withSchema);
-    m.push({ o, op, key, version, judged, versionKnown: known, versionSource: operatorVersionSource(ctx, op), ...(releases && !known ? { outside: true } : {}) });
+    // A version outside the releases bundled, or a window none of whose releases serves this version with a schema (the
+    // apiVersion rules say it is not served), is read as no version (fields no release ever accepted), and said so.
+    const inWindow = releases?.filter(withSchema) ?? [];
+    const known = inWindow.length > 0;
+    const judged = known ? inWindow : row.releaseIds.filter(withSchema);
+    const why = releases && !known ? (releases.length ? 'unserved' as const : 'outside' as const) : undefined;
+    m.push({ o, op, key, version, judged, versionKnown: known, versionSource: operatorVersionSource(ctx, op), ...(why ? { fallback: why } : {}) });
   }
   targetsMemo.set(ctx, m);
   return m;

@@ -23,7 +23,9 @@ function acceptedText(op: string, ranges: string[]): string {
 
 const noVersion = (t: BundledTarget) => {
   const ids = operatorIndex().operators[t.op].releaseIds;
-  const why = t.outside ? `${t.versionSource} is not among the ${t.op} releases bundled (${ids[0]}..${ids[ids.length - 1]})` : `no ${t.op} version is known (kubernetes.components.${t.op} or --component-versions ${t.op}=…)`;
+  const why = t.fallback === 'outside' ? `${t.versionSource} is not among the ${t.op} releases bundled (${ids[0]}..${ids[ids.length - 1]})`
+    : t.fallback === 'unserved' ? `${t.versionSource} does not serve ${t.o.apiVersion} ${t.o.kind} with a schema`
+      : `no ${t.op} version is known (kubernetes.components.${t.op} or --component-versions ${t.op}=…)`;
   return `${why}, so it was read against the fields of every bundled ${t.op} release serving ${t.version} (${judgedText(t)}), none of which accepts it`;
 };
 
