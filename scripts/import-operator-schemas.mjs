@@ -14,9 +14,10 @@
 //   has them (status skipped; `[]` array item, `{}` map value; ranges inclusive over releaseIds).
 // - schemas/<op>/<release>.json.gz: the openAPIV3Schema of every served version at the newest release and at the
 //   last release serving each version the newest no longer serves, keeping what the rules read (type, properties,
-//   items, additionalProperties, required, enum, nullable, x-kubernetes-preserve-unknown-fields,
-//   x-kubernetes-int-or-string, x-kubernetes-embedded-resource, x-kubernetes-validations) and dropping descriptions,
-//   examples, defaults and the validations the rules do not evaluate (patterns, bounds, formats, junctors).
+//   items, additionalProperties, required, enum, nullable, default (the API server defaults before the CEL rules run),
+//   x-kubernetes-preserve-unknown-fields, x-kubernetes-int-or-string, x-kubernetes-embedded-resource,
+//   x-kubernetes-validations) and dropping descriptions, examples and the validations the rules do not evaluate
+//   (patterns, bounds, formats, junctors).
 //
 // Output is gzip -9 of compact JSON (Node's zlib: the same bytes on every run), so `npm run gen:data` reproduces it and
 // test/data-fresh compares it byte for byte.
@@ -30,7 +31,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 const ref = referenceOf('operators');
 const dest = path.join(repoRoot, 'data', 'operators');
 
-const KEEP = new Set(['type', 'properties', 'items', 'additionalProperties', 'required', 'enum', 'nullable',
+const KEEP = new Set(['type', 'properties', 'items', 'additionalProperties', 'required', 'enum', 'nullable', 'default',
   'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-int-or-string', 'x-kubernetes-embedded-resource', 'x-kubernetes-validations']);
 
 /** A schema node with only the keys the rules read (recursively through properties, items, additionalProperties). */

@@ -153,6 +153,10 @@ test('CEL: Kubernetes libraries, transition rules skipped, unsupported functions
   assert.equal(out.kind, 'too-costly');
   // A missing field (no has()) is an evaluation error, reported as not checked, never a pass.
   assert.equal(run('self.missing == 1', {}).kind, 'error');
+  // The schema's defaults are applied before the rules run, as the API server does.
+  const dflt = { type: 'object', properties: { tls: { type: 'object', properties: { mode: { type: 'string', default: 'Terminate' } } }, n: { type: 'number', default: 2 } } };
+  const pd = cel.prepareRule("self.tls.mode == 'Terminate' && self.n == 2.0");
+  assert.deepEqual(cel.runRule(pd, { rule: 'x' }, cel.celValue({ tls: {} }, dflt, { n: 100 }), 2), { kind: 'pass' });
   // messageExpression wins over message.
   const p = cel.prepareRule('self.n < 3');
   assert.deepEqual(cel.runRule(p, { rule: 'self.n < 3', message: 'm', messageExpression: "'n is ' + string(self.n)" }, cel.celValue({ n: 5 }, undefined, { n: 100 }), 2), { kind: 'fail', message: 'n is 5' });

@@ -224,7 +224,8 @@ function prepare(rule: string): PreparedRule {
   return { kind: 'ok', run: (ctx) => parsed(ctx), nodes, depth };
 }
 
-/** A CR value as CEL sees it: integers are int (bigint) unless the schema says number. Bounded by `budget`. */
+/** A CR value as CEL sees it: integers are int (bigint) unless the schema says number; absent properties that have a
+ *  schema default are given it (structural defaulting). Bounded by `budget`. */
 export function celValue(v: unknown, s: CrdSchema | undefined, budget: { n: number }): unknown {
   budget.n--;
   if (budget.n < 0) throw new RangeError('value too large');
@@ -238,6 +239,8 @@ export function celValue(v: unknown, s: CrdSchema | undefined, budget: { n: numb
     const props = isObj(s?.properties) ? s!.properties as Record<string, CrdSchema> : undefined;
     const ap = isObj(s?.additionalProperties) ? s!.additionalProperties as CrdSchema : undefined;
     for (const [k, x] of Object.entries(v)) out[k] = celValue(x, props?.[k] ?? ap, budget);
+    // The API server applies the schema's defaults before it validates: an absent property with a default is there.
+    if (props) for (const [k, ps] of Object.entries(props)) if (!(k in out) && isObj(ps) && ps.default !== undefined) out[k] = celValue(JSON.parse(JSON.stringify(ps.default)), ps, budget);
     return out;
   }
   return v;
