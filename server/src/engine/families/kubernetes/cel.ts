@@ -4,9 +4,9 @@
 // custom functions, receiver types and macros; the Kubernetes extensions are added here): strings (charAt, replace,
 // reverse; the library has the rest), lists (isSorted, sum, min, max, indexOf, lastIndexOf), sets (contains,
 // equivalent, intersects), regex (matches, find, findAll: through re2js, RE2's linear-time semantics, as the API
-// server's), quantity and url. Not supported, and said as not evaluated: every other function (ip, cidr, format,
-// authorizer …). Transition rules (those naming `oldSelf`) compare an update with the stored object and cannot be judged
-// on a file: skipped, as documented. Bounded: a rule of more than 1,000 characters or 2,000 AST nodes is not parsed;
+// server's), quantity, url, and isIP / isCIDR. Not supported, and said as not evaluated: every other function (ip(),
+// cidr(), format, authorizer …). Transition rules (those naming `oldSelf`) compare an update with the stored object and cannot be judged
+// on a file: skipped, as documented. Bounded: a rule of more than 10,000 characters or 10,000 AST nodes is not parsed;
 // a rule whose estimated cost (AST nodes × the value's size to the power of its comprehension nesting) is over
 // 10,000,000 is not run and is said as not evaluated; a single evaluation that still takes over 200 ms is said so.
 import { RE2JS } from 're2js';
@@ -52,6 +52,23 @@ function urlOf(s: string): CelUrl | undefined {
   try { return new CelUrl(new URL(s), '', s); } catch { return undefined; }
 }
 
+// ---- ip/cidr checks (k8s.io/apiserver/pkg/cel/library/ip.go, cidr.go: isIP, isCIDR): IPv4 without leading zeros,
+// IPv6 without a zone, no IPv4-mapped IPv6 ----
+const V4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+function ipFamily(s: string): 4 | 6 | undefined {
+  if (V4.test(s)) return 4;
+  if (!s.includes(':') || s.includes('%') || s.length > 45 || !/^[0-9A-Fa-f:.]+$/.test(s)) return undefined;
+  if (/^::ffff:/i.test(s) && s.includes('.')) return undefined;
+  try { return new URL(`http://[${s}]/`).hostname ? 6 : undefined; } catch { return undefined; }
+}
+function isCidr(s: string): boolean {
+  const i = s.indexOf('/');
+  if (i < 0) return false;
+  const f = ipFamily(s.slice(0, i));
+  const bits = s.slice(i + 1);
+  return !!f && /^(0|[1-9]\d{0,2})$/.test(bits) && Number(bits) <= (f === 4 ? 32 : 128);
+}
+
 class SetsNs {}
 
 /** Function names the environment knows (the library's, its macros, and the extensions below). */
@@ -74,7 +91,7 @@ function celEnv(): any {
   // Loaded on first use: a workspace without CEL rules never loads the library.
   // eslint-disable-next-line @typescript-eslint/no-var-requires
   const { Environment } = require('@marcbachmann/cel-js') as typeof import('@marcbachmann/cel-js');
-  const e = new Environment({ unlistedVariablesAreDyn: true, enableOptionalTypes: true, homogeneousAggregateLiterals: false, limits: { maxAstNodes: 2000, maxDepth: 64, maxListElements: 1000, maxMapEntries: 1000, maxCallArguments: 32 } });
+  const e = new Environment({ unlistedVariablesAreDyn: true, enableOptionalTypes: true, homogeneousAggregateLiterals: false, limits: { maxAstNodes: 10000, maxDepth: 128, maxListElements: 1000, maxMapEntries: 1000, maxCallArguments: 32 } });
   const lt = (a: any, b: any) => (a < b ? -1 : a > b ? 1 : 0);
   // strings
   e.registerFunction('string.charAt(int): string', (s: string, i: bigint) => { if (i < 0n || i > BigInt(s.length)) throw new Error('index out of range'); return s.charAt(Number(i)); });
@@ -138,6 +155,9 @@ function celEnv(): any {
     for (const [k, v] of q) (out[k] ??= []).push(v);
     return out;
   });
+  // ip / cidr: the checks only (ip(), cidr() and their methods are not supported: said as not evaluated)
+  e.registerFunction('isIP(string): bool', (s: string) => ipFamily(s) !== undefined);
+  e.registerFunction('isCIDR(string): bool', isCidr);
   supported = new Set(e.getDefinitions().functions.map((f: { name: string }) => f.name));
   supported.delete('re2Matches');
   supported.add('matches');
@@ -194,7 +214,7 @@ export function prepareRule(rule: string): PreparedRule {
 }
 
 function prepare(rule: string): PreparedRule {
-  if (rule.length > 1000) return { kind: 'invalid', why: 'the rule is over 1,000 characters' };
+  if (rule.length > 10000) return { kind: 'invalid', why: 'the rule is over 10,000 characters' };
   const e = celEnv();
   let parsed: any;
   try { parsed = e.parse(rewriteMatches(rule)); } catch (err) { return { kind: 'invalid', why: `it does not parse here (${String((err as Error).message).split('\n')[0]})` }; }

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { packageRoot, loadJson } from '../../../data';
 import { nodeZlib } from '../../../../shared/lazy-node';
+import { leadingMinor } from '../../../versions';
 import type { CrdSchema } from '../crds';
 import type { ComponentVersionSetting } from '../../../config';
 
@@ -95,10 +96,8 @@ export const inRanges = (ranges: readonly string[], release: string, ids: readon
 /** "1.14.4", "v1.14" -> the release id "1.14" when the operator's data has it. */
 export function releaseIdOf(op: string, version: string): string | undefined {
   const ids = operatorIndex().operators[op]?.releaseIds ?? [];
-  const m = /^v?(\d+)\.(\d+)/.exec(version.trim());
-  if (!m) return undefined;
-  const id = `${Number(m[1])}.${Number(m[2])}`;
-  return ids.includes(id) ? id : undefined;
+  const id = leadingMinor(version.trim());
+  return id && ids.includes(id) ? id : undefined;
 }
 
 /**
