@@ -32,6 +32,8 @@ export const ALLOWED = [
   /^package\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE$/, /^images\/icon\.png$/,
   /^dist\/(client|server|server-main)\.js$/, /^dist\/web\/(client|server)\.js$/,
   /^data\/(starlingx|kubernetes|kata|containerd)\/(?:[\w.-]+\/)?[\w.-]+\.json$/,
+  // The bundled operator CRDs (scripts/import-operator-schemas.mjs): an index, then gzip-compressed fields and schemas per operator.
+  /^data\/operators\/(?:[\w.-]+\/){0,2}[\w.-]+\.json(?:\.gz)?$/,
   /^syntaxes\/[\w.-]+\.json$/,
   // The rule pages: the editor opens them offline (codeDescription links, "Show documentation for <rule>").
   /^docs\/rules\/(?:[\w.-]+\/)?[\w.-]+\.md$/,
@@ -44,7 +46,7 @@ export function requiredFiles() {
   const list = [
     'package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', pkg.icon, pkg.main.replace(/^\.\//, ''), 'dist/server.js', 'dist/server-main.js',
     pkg.browser.replace(/^\.\//, ''), 'dist/web/server.js',
-    ...fs.readdirSync(path.join(root, 'data'), { recursive: true }).filter((f) => f.endsWith('.json')).map((f) => `data/${f.split(path.sep).join('/')}`),
+    ...fs.readdirSync(path.join(root, 'data'), { recursive: true }).filter((f) => f.endsWith('.json') || f.endsWith('.json.gz')).map((f) => `data/${f.split(path.sep).join('/')}`),
     ...fs.readdirSync(path.join(root, 'docs/rules'), { recursive: true }).filter((f) => f.endsWith('.md')).map((f) => `docs/rules/${f.split(path.sep).join('/')}`),
     ...releases.filter((r) => r.hasSchema).map((r) => `schemas/starlingx/${r.release}/localhost.schema.json`),
   ];

@@ -28,6 +28,8 @@ export { helmEmissions } from './families/registry';
 export { literalFix as helmLiteralFix, groupsOf as helmEmissionGroups } from './families/helm-chart/rules/emissions';
 export * as helmTemplate from './families/helm-chart/template';
 export * as k8sFields from './families/kubernetes/data/fields';
+export * as k8sOperators from './families/kubernetes/data/operators';
+export * as k8sCel from './families/kubernetes/cel';
 export { workspaceFacts } from './families/registry';
 export * as kataChain from './families/kata-config/data/chain';
 export * as windowSteps from './window-verdict';

@@ -42,6 +42,7 @@ import { rule as crVersionNotServed } from './rules/cr-version-not-served';
 import { rule as crVersionDeprecated } from './rules/cr-version-deprecated';
 import { rule as crUnknownField } from './rules/cr-unknown-field';
 import { rule as crInvalidValue } from './rules/cr-invalid-value';
+import { rule as crValidationRule } from './rules/cr-validation-rule';
 import { rule as crdStorageVersion } from './rules/crd-storage-version';
 import { rule as crdVersionInUse } from './rules/crd-version-in-use';
 import { partialObjects } from './partial';
@@ -60,7 +61,7 @@ declare module '../registry' {
 export const kubernetesRules: Rule<KubernetesContext>[] = [
   removedApi, deprecatedApi, notYetServed, noCommon, componentNotValidated, controlPlaneSkew, nodeComponentSkew, kubeadmVersion,
   fluxNotServed, fluxDeprecated, fluxIdle, fieldNotServed, componentSetting, unknownField, invalidEnum, deprecatedAnnotation, runtimeClassHandler, fieldsNotChecked, apiOffByDefault, fieldFeatureGated,
-  crVersionNotServed, crVersionDeprecated, crUnknownField, crInvalidValue, crdStorageVersion, crdVersionInUse,
+  crVersionNotServed, crVersionDeprecated, crUnknownField, crInvalidValue, crValidationRule, crdStorageVersion, crdVersionInUse,
   fieldType, componentConfigKind,
 ];
 

@@ -1,6 +1,7 @@
 import type { Rule, FindingFix } from '../../../rules/types';
 import type { KubernetesContext } from '../index';
 import { crIssues, crdName, relPath } from './cr-common';
+import { reportBundledFields } from './cr-bundled';
 
 const CRD = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: crontabs.stable.example.com\nspec:\n  group: stable.example.com\n  scope: Namespaced\n  names: {plural: crontabs, singular: crontab, kind: CronTab}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n              cronSpec: {type: string}\n              replicas: {type: integer}\n              template: {type: object, x-kubernetes-preserve-unknown-fields: true}\n              selector:\n                type: object\n                additionalProperties: {type: string}\n';
 
@@ -16,7 +17,16 @@ export const rule: Rule<KubernetesContext> = {
     + 'itself are not checked; allOf/anyOf/oneOf add no fields (a structural schema declares every field outside them). '
     + 'A version without a schema, or one the CRD does not serve, is not read (k8s/cr-version-not-served says the latter). '
     + 'The check of one resource stops after 500 issues or 200,000 values; where it stops, an information at that field says '
-    + 'that it and the rest were not checked.',
+    + 'that it and the rest were not checked. '
+    + 'A custom resource with no CRD of its group in the workspace, of an operator whose CRDs skewguard bundles (cert-manager, '
+    + 'External Secrets, prometheus-operator, Argo CD, Kyverno, Istio, Traefik, KEDA, Velero, Cilium, Tekton Pipelines, Crossplane, '
+    + 'Knative Serving, Argo Rollouts: data/operators/, read from their CRDs at each release), is read against the field paths of '
+    + 'each release of the operator\'s window (kubernetes.components / --component-versions): a field no release accepts (with '
+    + '"did you mean"), and a field some release of the window does not accept ("accepted from 1.14"); '
+    + 'x-kubernetes-preserve-unknown-fields is honoured. With no version of the operator known, only fields that no bundled release '
+    + 'ever accepted are said, naming the releases consulted. Each finding says which source judged it ("cert-manager 1.14 fields, '
+    + 'bundled"); a version outside the releases bundled is read as no version, and the finding says so; window releases that serve the '
+    + 'version without a schema in the data are said as not checked.',
   why: 'The API server prunes what a structural schema does not declare: a misspelt field is dropped without an error and the '
     + 'controller runs with its default. A v1beta1 CRD with `preserveUnknownFields` keeps it, but nothing reads it.',
   bad: { filename: 'crontab.yaml', text: `${CRD}---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: nightly\nspec:\n  cronSpec: "0 3 * * *"\n  replica: 2\n`, options: 'Kubernetes 1.30' },
@@ -25,6 +35,7 @@ export const rule: Rule<KubernetesContext> = {
   sources: [
     'kubernetes/kubernetes staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning/algorithm.go (structural pruning, x-kubernetes-preserve-unknown-fields, additionalProperties, x-kubernetes-embedded-resource)',
     'Kubernetes docs: Extend the Kubernetes API with CustomResourceDefinitions (field pruning)',
+    'data/operators/ (scripts/import-operator-schemas.mjs): the operators\' CRDs at their release tags, ../shared/reference/operators',
   ],
   check(ctx, report) {
     const text = ctx.file.text;
@@ -65,5 +76,6 @@ export const rule: Rule<KubernetesContext> = {
         });
       }
     }
+    reportBundledFields(ctx, report);
   },
 };
