@@ -70,13 +70,15 @@ export class AuditContext {
 
   private note(u: Unread, start: number, end: number, why: string) {
     u.count++;
-    u.first ??= { start, end: Math.min(end, this.lineEnd(start)), why };
+    u.first ??= { start, end: this.firstLineEnd(start, end), why };
   }
 
-  private lineEnd(i: number): number {
-    const t = this.text;
-    while (i < t.length) { const c = t.charCodeAt(i); if (c === 10 || c === 13) break; i++; }
-    return i;
+  /** The end of the first line of the record [start, end) (native searches within the record only). */
+  private firstLineEnd(start: number, end: number): number {
+    const r = this.text.slice(start, end);
+    const lf = r.indexOf('\n'), cr = r.indexOf('\r');
+    const at = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+    return at < 0 ? end : start + at;
   }
 
   private event(v: unknown, start: number, end: number) {
@@ -112,7 +114,7 @@ export class AuditContext {
       const imp = isObj(v.impersonatedUser) ? str(v.impersonatedUser.username) : '';
       g = {
         judgement: j, apiVersion, resource, subresource: sub, username: user, userAgent: agent, ...(imp ? { impersonated: imp } : {}),
-        range: { start, end: Math.min(end, this.lineEnd(start)) }, firstVerb: str(v.verb), firstUri: str(v.requestURI),
+        range: { start, end: this.firstLineEnd(start, end) }, firstVerb: str(v.verb), firstUri: str(v.requestURI),
         verbs: new Map(), verbsOther: new Map(), completed: 0, received: 0, started: 0, annotated: deprecated || !!removed,
       };
       this.byKey.set(key, g);

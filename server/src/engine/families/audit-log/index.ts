@@ -12,43 +12,57 @@ export const MAX_DEPTH = 512;
 
 const WS = (c: number) => c === 32 || c === 9 || c === 10 || c === 13 || c === 0xfeff;
 
-/** The index after the string starting at t[i] (a quote), or -1 when it is not closed before a line break or the end. */
-function stringEnd(t: string, i: number): number {
-  for (let j = i + 1; j < t.length; j++) {
-    const c = t.charCodeAt(j);
-    if (c === 92) { j++; continue; }
-    if (c === 34) return j + 1;
-    if (c === 10 || c === 13) return -1;
+/**
+ * The index after the string starting at t[i] (a quote), or -1 when it is not closed before `limit` (a JSON string
+ * never holds a line break: a record's line end, or the text's end when a record may span lines and JSON.parse says
+ * the rest). Jumps from quote to quote (indexOf), counting the backslashes before each.
+ */
+function stringEnd(t: string, i: number, limit: number): number {
+  let j = i + 1;
+  for (;;) {
+    const q = t.indexOf('"', j);
+    if (q < 0 || q >= limit) return -1;
+    let b = q - 1;
+    while (b > i && t.charCodeAt(b) === 92) b--;
+    if ((q - 1 - b) % 2 === 0) return q + 1;
+    j = q + 1;
   }
-  return -1;
 }
 
-/** The end of the object or array starting at t[i], and its depth; end -1 when it does not close (or runs too deep, depth > MAX_DEPTH). */
-function containerEnd(t: string, i: number, stopAtLine: boolean): { end: number; depth: number } {
+/** The end of the object or array starting at t[i] (before `limit`), and its depth; end -1 when it does not close (or runs deeper than MAX_DEPTH). */
+function containerEnd(t: string, i: number, limit: number): { end: number; depth: number } {
   let depth = 0, max = 0;
-  for (let j = i; j < t.length; j++) {
+  for (let j = i; j < limit; j++) {
     const c = t.charCodeAt(j);
     if (c === 34) {
-      const e = stringEnd(t, j);
+      const e = stringEnd(t, j, limit);
       if (e < 0) return { end: -1, depth: max };
       j = e - 1;
     } else if (c === 123 || c === 91) {
-      if (++depth > max) max = depth;
+      if (++depth > max) { max = depth; if (max > MAX_DEPTH) return { end: -1, depth: max }; }
     } else if (c === 125 || c === 93) {
       if (--depth === 0) return { end: j + 1, depth: max };
-    } else if (stopAtLine && (c === 10 || c === 13)) return { end: -1, depth: max };
+    }
   }
   return { end: -1, depth: max };
 }
 
 const skipWs = (t: string, i: number) => { while (i < t.length && WS(t.charCodeAt(i))) i++; return i; };
-const lineEnd = (t: string, i: number) => { while (i < t.length) { const c = t.charCodeAt(i); if (c === 10 || c === 13) break; i++; } return i; };
+/** Where the line holding t[i] ends: at the next LF, or CR (`cr`: the text has a CR at all; else LF alone is looked for, natively). */
+const lineEndOf = (t: string, i: number, cr: boolean) => {
+  if (!cr) { const n = t.indexOf('\n', i); return n < 0 ? t.length : n; }
+  while (i < t.length) { const c = t.charCodeAt(i); if (c === 10 || c === 13) break; i++; }
+  return i;
+};
+let hasCr = false;
+const lineEnd = (t: string, i: number) => lineEndOf(t, i, hasCr);
+const skipSpaces = (t: string, i: number) => { while (i < t.length && (t.charCodeAt(i) === 32 || t.charCodeAt(i) === 9)) i++; return i; };
+const tooDeep = `nested more than ${MAX_DEPTH} levels deep`;
 
-function parse(t: string, start: number, end: number, depth: number): AuditRecord {
-  if (depth > MAX_DEPTH) return { start, end, why: `nested more than ${MAX_DEPTH} levels deep` };
+function parse(t: string, start: number, end: number): AuditRecord {
   try {
     return { start, end, value: JSON.parse(t.slice(start, end)) };
-  } catch (e) {
+  } catch {
     // Not the parser's message: it quotes the file's text.
     return { start, end, why: 'not valid JSON' };
   }
@@ -57,10 +71,13 @@ function parse(t: string, start: number, end: number, depth: number): AuditRecor
 /** Whether the log is JSON lines: its first record is one line, and another line or the end follows it. */
 function isJsonLines(t: string, first: number): boolean {
   if (t.charCodeAt(first) !== 123) return false;
-  const { end } = containerEnd(t, first, true);
-  return end > 0 && lineEnd(t, end) === skipSpaces(t, end);
+  const le = lineEnd(t, first);
+  const { end } = containerEnd(t, first, le);
+  return end > 0 && skipSpaces(t, end) === le;
 }
-const skipSpaces = (t: string, i: number) => { while (i < t.length && (t.charCodeAt(i) === 32 || t.charCodeAt(i) === 9)) i++; return i; };
+
+/** Lines longer than this are checked for their depth before they are parsed (an audit event is a few KB). */
+const LONG_LINE = 1 << 20;
 
 /**
  * Every record of the log, in order, handed to `each` (no list is made). JSON lines: one record per non-blank line;
@@ -68,6 +85,7 @@ const skipSpaces = (t: string, i: number) => { while (i < t.length && (t.charCod
  * A record that cannot be read is handed over with why, and the reading goes on at the next line.
  */
 export function eachRecord(t: string, each: (r: AuditRecord) => void): void {
+  hasCr = t.indexOf('\r') >= 0;
   const first = skipWs(t, 0);
   if (first >= t.length) return;
   if (isJsonLines(t, first)) {
@@ -78,12 +96,9 @@ export function eachRecord(t: string, each: (r: AuditRecord) => void): void {
       const e = lineEnd(t, s);
       let end = e;
       while (end > s && (t.charCodeAt(end - 1) === 32 || t.charCodeAt(end - 1) === 9)) end--;
-      if (t.charCodeAt(s) !== 123) each({ start: s, end, why: 'not a JSON object' });
-      else {
-        const c = containerEnd(t, s, true);
-        if (c.end < 0 || skipSpaces(t, c.end) !== e) each({ start: s, end, why: c.depth > MAX_DEPTH ? `nested more than ${MAX_DEPTH} levels deep` : 'not valid JSON' });
-        else each(parse(t, s, c.end, c.depth));
-      }
+      if (t.charCodeAt(s) !== 123 || t.charCodeAt(end - 1) !== 125) each({ start: s, end, why: t.charCodeAt(s) !== 123 ? 'not a JSON object' : 'not valid JSON (cut before its end)' });
+      else if (end - s > LONG_LINE && containerEnd(t, s, end).depth > MAX_DEPTH) each({ start: s, end, why: tooDeep });
+      else each(parse(t, s, end));
       s = e;
     }
     return;
@@ -97,9 +112,9 @@ export function eachRecord(t: string, each: (r: AuditRecord) => void): void {
     if (c === 123) {
       const items = eventListItems(t, i);
       if (items) { elements(t, items.at, each); i = items.end; continue; }
-      const { end, depth } = containerEnd(t, i, false);
-      if (end < 0) { each({ start: i, end: lineEnd(t, i), why: depth > MAX_DEPTH ? `nested more than ${MAX_DEPTH} levels deep` : 'not valid JSON (not closed)' }); i = lineEnd(t, i); continue; }
-      each(parse(t, i, end, depth));
+      const { end, depth } = containerEnd(t, i, t.length);
+      if (end < 0) { each({ start: i, end: lineEnd(t, i), why: depth > MAX_DEPTH ? tooDeep : 'not valid JSON (not closed)' }); i = lineEnd(t, i); continue; }
+      each(parse(t, i, end));
       i = end;
       continue;
     }
@@ -118,14 +133,14 @@ function elements(t: string, i: number, each: (r: AuditRecord) => void): number 
     if (j >= t.length) { each({ start: i, end: lineEnd(t, i), why: 'the array is not closed' }); return t.length; }
     const c = t.charCodeAt(j);
     if (c === 123 || c === 91) {
-      const { end, depth } = containerEnd(t, j, false);
-      if (end < 0) { each({ start: j, end: lineEnd(t, j), why: depth > MAX_DEPTH ? `nested more than ${MAX_DEPTH} levels deep` : 'not valid JSON (not closed)' }); return t.length; }
-      each(parse(t, j, end, depth));
+      const { end, depth } = containerEnd(t, j, t.length);
+      if (end < 0) { each({ start: j, end: lineEnd(t, j), why: depth > MAX_DEPTH ? tooDeep : 'not valid JSON (not closed)' }); return t.length; }
+      each(parse(t, j, end));
       j = end;
     } else {
       // A scalar element: not an event.
       let e = j;
-      if (c === 34) e = stringEnd(t, j);
+      if (c === 34) e = stringEnd(t, j, t.length);
       else while (e < t.length && !WS(t.charCodeAt(e)) && t.charCodeAt(e) !== 44 && t.charCodeAt(e) !== 93) e++;
       if (e < 0 || e === j) { each({ start: j, end: lineEnd(t, j), why: 'not valid JSON' }); return lineEnd(t, j); }
       each({ start: j, end: e, why: 'not a JSON object' });
@@ -150,7 +165,7 @@ function eventListItems(t: string, i: number): { at: number; end: number } | und
   for (;;) {
     if (t.charCodeAt(j) === 125) break;
     if (t.charCodeAt(j) !== 34) return undefined;
-    const ke = stringEnd(t, j);
+    const ke = stringEnd(t, j, t.length);
     if (ke < 0) return undefined;
     let key: string;
     try { key = JSON.parse(t.slice(j, ke)); } catch { return undefined; }
@@ -159,8 +174,8 @@ function eventListItems(t: string, i: number): { at: number; end: number } | und
     j = skipWs(t, j + 1);
     const c = t.charCodeAt(j);
     let ve: number;
-    if (c === 123 || c === 91) ve = containerEnd(t, j, false).end;
-    else if (c === 34) ve = stringEnd(t, j);
+    if (c === 123 || c === 91) ve = containerEnd(t, j, t.length).end;
+    else if (c === 34) ve = stringEnd(t, j, t.length);
     else { ve = j; while (ve < t.length && !WS(t.charCodeAt(ve)) && t.charCodeAt(ve) !== 44 && t.charCodeAt(ve) !== 125) ve++; }
     if (ve < 0 || ve === j) return undefined;
     if (key === 'kind' && c === 34) { try { kind = JSON.parse(t.slice(j, ve)); } catch { return undefined; } }

@@ -40,8 +40,14 @@ const isBlank = (c: number) => c === 32 || c === 9;
 const VALUE = /^(?:[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[+-]?Inf|NaN)$/;
 const TIMESTAMP = /^-?\d+(?:\.\d+)?$/;
 
-/** A quoted string at t[i] (the opening quote): its unescaped value and the index after the closing quote. */
+/** A quoted string at t[i] (the opening quote), within the line [.., end): its unescaped value and the index after the closing quote. */
 function quoted(t: string, i: number, end: number): { value: string; next: number } | string {
+  // The usual value has no backslash: one native search for the closing quote.
+  const q = t.indexOf('"', i + 1);
+  if (q >= 0 && q < end) {
+    const plain = t.slice(i + 1, q);
+    if (!plain.includes('\\')) return { value: plain, next: q + 1 };
+  }
   let out = '';
   let from = i + 1;
   for (let j = i + 1; j < end; j++) {
@@ -60,10 +66,10 @@ function quoted(t: string, i: number, end: number): { value: string; next: numbe
   return 'a quoted value is not closed on its line';
 }
 
-interface Sample { name: string; labels: Record<string, string>; nameStart: number; labelsEnd: number; value: string }
+interface Sample { name: string; labels: Record<string, string>; labelCount: number; nameStart: number; labelsEnd: number; value: string }
 
-/** One sample line [s, e) (no line break), or why it is not one. */
-function sample(t: string, s: number, e: number): Sample | string {
+/** One sample line [s, e) (no line break), or why it is not one. `keep`: whether the labels of a metric are kept. */
+function sample(t: string, s: number, e: number, keep: (name: string) => boolean = () => true): Sample | string {
   let i = s;
   let name = '';
   const nameStart = i;
@@ -73,6 +79,8 @@ function sample(t: string, s: number, e: number): Sample | string {
   } else if (t.charCodeAt(i) !== 123) return 'a line that is neither a comment nor a sample (`name{labels} value`)';
   while (i < e && isBlank(t.charCodeAt(i))) i++;
   const labels: Record<string, string> = Object.create(null);
+  let labelCount = 0;
+  const seen: string[] = [];
   if (t.charCodeAt(i) === 123) {
     i++;
     for (;;) {
@@ -106,8 +114,10 @@ function sample(t: string, s: number, e: number): Sample | string {
       if (t.charCodeAt(i) !== 34) return `the value of the label ${label} is not quoted`;
       const v = quoted(t, i, e);
       if (typeof v === 'string') return v;
-      if (label in labels) return `the label ${label} is given twice`;
-      labels[label] = v.value;
+      if (seen.includes(label)) return `the label ${label} is given twice`;
+      if (seen.length < 64) seen.push(label);
+      labelCount++;
+      if (keep(name)) labels[label] = v.value;
       i = v.next;
       while (i < e && isBlank(t.charCodeAt(i))) i++;
       if (t.charCodeAt(i) === 44) { i++; continue; }
@@ -117,22 +127,34 @@ function sample(t: string, s: number, e: number): Sample | string {
   }
   if (!name) return 'a sample without a metric name';
   const labelsEnd = i;
-  const rest = t.slice(i, e).trim().split(/[ \t]+/);
-  if (!rest[0]) return `the sample of ${name} has no value`;
-  if (rest.length > 2 || !VALUE.test(rest[0]) || (rest[1] !== undefined && !TIMESTAMP.test(rest[1]))) return `the sample of ${name} does not end in a number (and a timestamp)`;
-  return { name, labels, nameStart, labelsEnd, value: rest[0] };
+  // The value and the optional timestamp: at most two words.
+  while (i < e && isBlank(t.charCodeAt(i))) i++;
+  const vs = i;
+  while (i < e && !isBlank(t.charCodeAt(i))) i++;
+  const value = t.slice(vs, i);
+  while (i < e && isBlank(t.charCodeAt(i))) i++;
+  const ts = i;
+  while (i < e && !isBlank(t.charCodeAt(i))) i++;
+  const stamp = t.slice(ts, i);
+  while (i < e && isBlank(t.charCodeAt(i))) i++;
+  if (!value) return `the sample of ${name} has no value`;
+  if (i < e || !VALUE.test(value) || (stamp && !TIMESTAMP.test(stamp))) return `the sample of ${name} does not end in a number (and a timestamp)`;
+  return { name, labels, labelCount, nameStart, labelsEnd, value };
 }
 
 /** Reads the text line by line (no array of lines: the file may be 20 MB); keeps the deprecated-API series only. */
 export function scanMetrics(t: string): MetricsScan {
   const scan: MetricsScan = { lines: 0, samples: 0, apiserverSamples: 0, deprecatedDeclared: false, series: [], seriesDropped: 0, bad: { count: 0 } };
   const n = t.length;
+  // Lines end at LF, CRLF or a lone CR, as the editor's line index counts them; without a lone CR the LFs are found natively.
+  const loneCr = /\r(?!\n)/.test(t);
+  const keep = (name: string) => name === DEPRECATED_METRIC;
   let s = t.charCodeAt(0) === 0xfeff ? 1 : 0;
   for (let line = 0; s <= n; line++) {
-    // The line [s, e) and its break (LF, CRLF or a lone CR, as the editor's line index counts them).
-    let e = s;
-    while (e < n) { const c = t.charCodeAt(e); if (c === 10 || c === 13) break; e++; }
+    let e: number;
+    if (loneCr) { e = s; while (e < n) { const c = t.charCodeAt(e); if (c === 10 || c === 13) break; e++; } } else { e = t.indexOf('\n', s); if (e < 0) e = n; }
     const next = e < n && t.charCodeAt(e) === 13 && t.charCodeAt(e + 1) === 10 ? e + 2 : e + 1;
+    if (!loneCr && e > s && t.charCodeAt(e - 1) === 13) e--;
     if (e > s || e < n) scan.lines++;
     let i = s;
     while (i < e && isBlank(t.charCodeAt(i))) i++;
@@ -141,7 +163,7 @@ export function scanMetrics(t: string): MetricsScan {
         const m = /^#[ \t]+TYPE[ \t]+(\S+)/.exec(t.slice(i, Math.min(e, i + 200)));
         if (m && m[1] === DEPRECATED_METRIC) scan.deprecatedDeclared = true;
       } else {
-        const r = sample(t, i, e);
+        const r = sample(t, i, e, keep);
         if (typeof r === 'string') {
           scan.bad.count++;
           scan.bad.first ??= { start: i, end: e, line, why: r };
@@ -168,7 +190,7 @@ function firstLineLooks(head: string): boolean {
   const l = m[1];
   if (/^#[ \t]+(HELP|TYPE)[ \t]+[a-zA-Z_:][a-zA-Z0-9_:]*([ \t]|$)/.test(l)) return true;
   const r = sample(l, 0, l.length);
-  return typeof r !== 'string' && Object.keys(r.labels).length > 0;
+  return typeof r !== 'string' && r.labelCount > 0;
 }
 
 const OTHER_FORMATS = new Set(['.yaml', '.yml', '.json', '.toml', '.tpl', '.tgz', '.conf', '.md']);
