@@ -29,6 +29,8 @@ export interface ResourceVerdict {
   notYetAt: string[];
   /** The steps that serve it and deprecate it. */
   deprecatedAt: string[];
+  /** The row's replacement and the steps of the window that do not serve it (empty: a move there holds at every step). */
+  replacement?: { apiVersion: string; notServedAt: string[] };
 }
 
 /** "batch" + "v1beta1" → "batch/v1beta1"; the core group ("" or absent) → "v1". */
@@ -51,6 +53,10 @@ export function judgeResource(rows: readonly ApiRow[], minors: readonly string[]
       v.notServedAt.push(m);
       (s.removed ? v.removedAt : v.notYetAt).push(m);
     } else if (s.deprecated) v.deprecatedAt.push(m);
+  }
+  if (row.replacement && mapping) {
+    const r = findRow(rows, row.replacement, mapping.kind);
+    v.replacement = { apiVersion: row.replacement, notServedAt: minors.filter((m) => !r || !statusAt(r, m).served) };
   }
   return v;
 }
@@ -94,7 +100,10 @@ export function judgeCall(v: ResourceVerdict, minors: readonly string[], server:
     const unknown = v.mapping ? `the lifecycle data has no row for ${what}` : `the data knows no kind for the resource ${v.resource} of ${v.apiVersion}`;
     check = rr ? `${unknown}: judged by ${server.says}, ${rr}` : `${unknown}, and ${server.says} names no removal`;
   }
-  const advice = row?.replacement ? `move the callers to ${row.replacement}` : '';
+  const rep = v.replacement;
+  const advice = !rep ? '' : !rep.notServedAt.length ? `move the callers to ${rep.apiVersion}, served at every step`
+    : rep.notServedAt.length < minors.length ? `its replacement ${rep.apiVersion} is not served at ${rep.notServedAt.join(', ')}: move the callers once the cluster serves it`
+      : `its replacement ${rep.apiVersion} is served at no step of the window`;
   const base = { apiVersion: v.apiVersion, resource: v.resource, kind: v.mapping?.kind ?? null, ...(rr ? { removedRelease: rr } : {}) };
   if (row && v.notServedAt.length) {
     const parts: string[] = [];
