@@ -76,6 +76,13 @@ function isJsonLines(t: string, first: number): boolean {
   return end > 0 && skipSpaces(t, end) === le;
 }
 
+/** A `# skewguard-disable…` line between records (engine/suppress.ts reads it): not a record of the log. */
+const isSkewguardComment = (t: string, i: number) => t.charCodeAt(i) === 35 && /^#[ \t]*skewguard-/.test(t.slice(i, i + 40));
+function skipComments(t: string, i: number): number {
+  while (i < t.length && isSkewguardComment(t, i)) i = skipWs(t, lineEnd(t, i));
+  return i;
+}
+
 /** Lines longer than this are checked for their depth before they are parsed (an audit event is a few KB). */
 const LONG_LINE = 1 << 20;
 
@@ -86,7 +93,7 @@ const LONG_LINE = 1 << 20;
  */
 export function eachRecord(t: string, each: (r: AuditRecord) => void): void {
   hasCr = t.indexOf('\r') >= 0;
-  const first = skipWs(t, 0);
+  const first = skipComments(t, skipWs(t, 0));
   if (first >= t.length) return;
   if (isJsonLines(t, first)) {
     let s = first;
@@ -94,6 +101,7 @@ export function eachRecord(t: string, each: (r: AuditRecord) => void): void {
       s = skipWs(t, s);
       if (s >= t.length) break;
       const e = lineEnd(t, s);
+      if (isSkewguardComment(t, s)) { s = e; continue; }
       let end = e;
       while (end > s && (t.charCodeAt(end - 1) === 32 || t.charCodeAt(end - 1) === 9)) end--;
       if (t.charCodeAt(s) !== 123 || t.charCodeAt(end - 1) !== 125) each({ start: s, end, why: t.charCodeAt(s) !== 123 ? 'not a JSON object' : 'not valid JSON (cut before its end)' });
@@ -105,7 +113,7 @@ export function eachRecord(t: string, each: (r: AuditRecord) => void): void {
   }
   let i = first;
   while (i < t.length) {
-    i = skipWs(t, i);
+    i = skipComments(t, skipWs(t, i));
     if (i >= t.length) break;
     const c = t.charCodeAt(i);
     if (c === 91) { i = elements(t, i, each); continue; }
