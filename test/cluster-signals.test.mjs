@@ -268,3 +268,17 @@ test('nothing is ever sent anywhere: lsp-lint over cluster evidence opens no soc
   assert.ok(events.some((x) => x.kind === 'loaded'), 'the probe ran');
   assert.deepEqual(events.filter((x) => x.kind !== 'loaded'), []);
 });
+
+test('lsp-lint on a terminal names a big file while the server checks it, and clears the line; not when stderr is not a terminal', (t) => {
+  const evs = [];
+  for (let i = 0; i < 15000; i++) evs.push(event({ auditID: `id-${i}`, requestObject: { pad: 'x'.repeat(300) } }));
+  const dir = scratch(t, { 'big-audit.log': jsonl(evs) });
+  assert.ok(fs.statSync(path.join(dir, 'big-audit.log')).size > 4 * 1024 * 1024);
+  // util-linux `script` gives lsp-lint a terminal; the report goes to a file, so what script prints is stderr alone.
+  const r = spawnSync('script', ['-qec', `"${process.execPath}" "${path.join(repoRoot, 'bin/lsp-lint.js')}" -f json --kubernetes-window 1.24..1.25 big-audit.log > report.json`, '/dev/null'], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+  assert.equal(r.status, 1, r.stdout + r.stderr);
+  assert.match(r.stdout, /^\rlsp-lint: checking big-audit\.log \(\d+\.\d MB\)…\x1b\[K\r\x1b\[K/);
+  assert.equal(JSON.parse(fs.readFileSync(path.join(dir, 'report.json'), 'utf8'))[0].messages[0].ruleId, 'k8s/audit-api-not-served');
+  const plain = lint(dir, ['-f', 'json', '--kubernetes-window', '1.24..1.25', 'big-audit.log']);
+  assert.equal(plain.stderr, '', 'not on a terminal: nothing');
+});

@@ -5,7 +5,6 @@ import { EVENT } from './api-not-served';
 export const rule: Rule<AuditContext> = {
   id: 'k8s/audit-api-deprecated',
   family: 'audit-log',
-  plutoExitCode: 2,
   defaultSeverity: 'warning',
   title: 'A caller in the audit log uses a deprecated API that every step of the window still serves',
   what: 'Reports the calls of an audit log to a group/version/resource that every Kubernetes version of the window serves but that is deprecated (by the lifecycle data at some step, or by the API server\'s `k8s.io/deprecated` annotation), grouped by caller and API with a count, at the line of the first call.',

@@ -13,7 +13,6 @@ const EVENT = (agent: string, user: string, version: string, resource: string, g
 export const rule: Rule<AuditContext> = {
   id: 'k8s/audit-api-not-served',
   family: 'audit-log',
-  plutoExitCode: 3,
   defaultSeverity: 'error',
   title: 'A caller in the audit log uses an API that a step of the window does not serve',
   what: 'Reports the calls of an audit log (audit.k8s.io Events as JSON lines, a JSON array or an EventList) to a group/version/resource that some Kubernetes version of the window no longer serves (or does not serve yet), '

@@ -6,7 +6,6 @@ const HEAD = `# HELP ${DEPRECATED_METRIC} [STABLE] Gauge of deprecated APIs that
 export const rule: Rule<MetricsContext> = {
   id: 'k8s/cluster-api-deprecated',
   family: 'cluster-metrics',
-  plutoExitCode: 2,
   defaultSeverity: 'warning',
   title: 'The cluster calls a deprecated API that every step of the window still serves (API server metrics)',
   what: `Reports each series of the API server's \`${DEPRECATED_METRIC}\` metric whose group/version/resource every Kubernetes version of the window serves: the API is deprecated (by the lifecycle data, or by the API server itself, which counts only deprecated APIs in this metric), and will be removed later.`,

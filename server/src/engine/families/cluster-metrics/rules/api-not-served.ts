@@ -6,7 +6,6 @@ const HEAD = `# HELP ${DEPRECATED_METRIC} [STABLE] Gauge of deprecated APIs that
 export const rule: Rule<MetricsContext> = {
   id: 'k8s/cluster-api-not-served',
   family: 'cluster-metrics',
-  plutoExitCode: 3,
   defaultSeverity: 'error',
   title: 'The cluster calls an API that a step of the window does not serve (API server metrics)',
   what: `Reports each series of the API server's \`${DEPRECATED_METRIC}\` metric (\`kubectl get --raw /metrics\`) whose group/version/resource some Kubernetes version of the window no longer serves (or does not serve yet), at its line, naming the steps. `
