@@ -148,6 +148,9 @@ test('npm run demo: lsp-lint examples/ reports the findings examples/README.md d
     'examples/helm/bitnami-style-1.19-to-1.25/templates/ingress.yaml': ['2:13 error helm/removed-api'],
     'examples/helm/bitnami-style-1.19-to-1.25/templates/pdb.yaml': [],
     'examples/helm/bitnami-style-1.19-to-1.25/values.yaml': [],
+    'examples/cluster-evidence/upgrade-1.24-to-1.25/audit-policy.yaml': [],
+    'examples/cluster-evidence/upgrade-1.24-to-1.25/audit.log': ['3:1 error k8s/audit-api-not-served', '5:1 warning k8s/audit-api-deprecated', '12:1 error k8s/audit-api-not-served'],
+    'examples/cluster-evidence/upgrade-1.24-to-1.25/cluster-metrics.txt': ['51:1 warning k8s/cluster-api-deprecated', '52:1 error k8s/cluster-api-not-served', '53:1 warning k8s/cluster-api-deprecated', '54:1 error k8s/cluster-api-not-served'],
     'examples/starlingx/docs-registry-typo/localhost.yml': ['12:4 error syntax/parse-error'],
     'examples/starlingx/ipv6-duplex-clean/localhost.yml': [],
     'examples/starlingx/stx12-v-prefix/localhost.yml': [

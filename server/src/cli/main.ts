@@ -593,6 +593,9 @@ function oncePerRun(reports: FileReport[]): void {
   }
 }
 
+/** From this size a file being checked is named on a terminal (lsp-lint's progress is otherwise per file). */
+const BIG_FILE_BYTES = 4 * 1024 * 1024;
+
 /** A `.tgz` in a `charts/` folder (a Helm chart's packaged dependency), within the size limit. */
 const isChartArchive = (file: string) => /\.tgz$/i.test(file) && path.basename(path.dirname(file)) === 'charts';
 const buf0 = (b: Buffer) => b.length <= MAX_FILE_BYTES;
@@ -608,7 +611,11 @@ async function checkFile(session: ServerSession, file: string, opts: Options): P
   const raw = buf.toString('utf8');
   const hasBom = raw.startsWith(BOM);
   let text = hasBom ? raw.slice(1) : raw;
-  const first = await session.open(uri, text);
+  // A big file (an audit log, a metrics dump) is named on a terminal while the server checks it.
+  const big = !!process.stderr.isTTY && buf.length >= BIG_FILE_BYTES;
+  if (big) process.stderr.write(`\rlsp-lint: checking ${path.relative(process.cwd(), file) || file} (${(buf.length / 1048576).toFixed(1)} MB)…\x1b[K`);
+  let first: Diagnostic[];
+  try { first = await session.open(uri, text); } finally { if (big) process.stderr.write('\r\x1b[K'); }
   let diags = first;
   let fixed = false;
   let notFixed: NotFixed[] = [];

@@ -8,12 +8,12 @@ import type { ServedTable } from '../shared/served';
 export function servedTable(): ServedTable {
   const uniq = <T>(xs: T[]) => [...new Set(xs)];
   const files = families.flatMap((f) => f.serves.files);
-  const plain = uniq(files.filter((x) => !x.within && !x.parent).map((x) => x.ext.toLowerCase()));
-  const conditional = files.filter((x) => (x.within || x.parent) && !plain.includes(x.ext.toLowerCase()));
+  const plain = uniq(files.filter((x) => !x.within && !x.parent && !x.name).map((x) => x.ext.toLowerCase()));
+  const conditional = files.filter((x) => (x.within || x.parent || x.name) && !plain.includes(x.ext.toLowerCase()));
   const seen = new Set<string>();
   return {
     extensions: plain,
-    conditional: conditional.filter((x) => { const k = JSON.stringify(x); return !seen.has(k) && !!seen.add(k); }).map((x) => ({ ext: x.ext.toLowerCase(), ...(x.within ? { within: x.within } : {}), ...(x.parent ? { parent: x.parent } : {}) })),
+    conditional: conditional.filter((x) => { const k = JSON.stringify(x); return !seen.has(k) && !!seen.add(k); }).map((x) => ({ ext: x.ext.toLowerCase(), ...(x.within ? { within: x.within } : {}), ...(x.parent ? { parent: x.parent } : {}), ...(x.name ? { name: x.name } : {}) })),
     languages: uniq(families.flatMap((f) => f.serves.languages ?? [])),
     patterns: uniq(families.flatMap((f) => f.serves.patterns ?? [])),
   };

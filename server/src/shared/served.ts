@@ -3,8 +3,9 @@
 export interface ServedTable {
   /** Extensions (lower case, with the dot) served wherever they are. */
   extensions: string[];
-  /** Extensions served only below a folder of that name (`within`) or directly in one (`parent`). */
-  conditional: Array<{ ext: string; within?: string; parent?: string }>;
+  /** Extensions served only below a folder of that name (`within`), directly in one (`parent`), or in a file whose
+   *  name matches `name` (`*` any characters, case-insensitive). */
+  conditional: Array<{ ext: string; within?: string; parent?: string; name?: string }>;
   /** VS Code language ids of served documents. */
   languages: string[];
   /** Glob patterns of served documents whatever their language. */
@@ -23,7 +24,23 @@ export function isServedPath(abs: string, t: ServedTable = SERVED): boolean {
   const ext = dot <= 0 ? '' : name.slice(dot).toLowerCase();
   if (t.extensions.includes(ext)) return true;
   const parts = abs.split(/[\\/]/);
-  return t.conditional.some((c) => c.ext === ext && (c.within ? parts.slice(0, -1).includes(c.within) : parts[parts.length - 2] === c.parent));
+  return t.conditional.some((c) => c.ext === ext && (c.name ? nameMatches(c.name, name) : c.within ? parts.slice(0, -1).includes(c.within) : parts[parts.length - 2] === c.parent));
+}
+
+/** A file name against a pattern whose only wildcard is `*` (any characters), case-insensitive. */
+export function nameMatches(pattern: string, name: string): boolean {
+  const parts = pattern.toLowerCase().split('*');
+  const n = name.toLowerCase();
+  if (parts.length === 1) return n === parts[0];
+  if (!n.startsWith(parts[0])) return false;
+  let at = parts[0].length;
+  for (let i = 1; i < parts.length - 1; i++) {
+    const j = n.indexOf(parts[i], at);
+    if (j < 0) return false;
+    at = j + parts[i].length;
+  }
+  const last = parts[parts.length - 1];
+  return n.length - last.length >= at && n.endsWith(last);
 }
 
 /** Every extension read for facts (the web client), conditional ones included. */

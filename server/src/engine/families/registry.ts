@@ -14,10 +14,12 @@ import { kustomize } from './kustomize/family';
 import { starlingxApp } from './starlingx-app/family';
 import { containerd } from './containerd/family';
 import { helmReleaseRecords } from './helm-release-records/family';
+import { clusterMetrics } from './cluster-metrics/family';
+import { auditLog } from './audit-log/family';
 import { isContainerdName, containerdRuntimeNames, containerdKataRuntimes, containerdNodeRoot } from './containerd';
 import { mayHoldCrd, mayBeCustomGroup, crdsOfText, crdFacts, customResourceUsesOfText, customResourceUsesByGroup, isChartArchive, crdsOfArchive } from './kubernetes/crds';
 
-export const families = [starlingx, helmChart, kustomize, helmReleaseRecords, kubernetes, containerd, kataConfig, kataPersist, starlingxApp] as const satisfies readonly FamilyModule[];
+export const families = [starlingx, helmChart, kustomize, helmReleaseRecords, auditLog, kubernetes, containerd, kataConfig, kataPersist, starlingxApp, clusterMetrics] as const satisfies readonly FamilyModule[];
 
 /** The family ids, in registry order (the `Family` union of engine/types.ts is this list's element type). */
 export type FamilyId = (typeof families)[number]['id'];

@@ -16,7 +16,8 @@ export type Stage = <T>(name: string, fn: () => T) => T;
 
 /** What files a family is served: see FamilyModule.serves. */
 export interface ServedFiles {
-  files: Array<{ ext: string; within?: string; parent?: string }>;
+  /** `name`: only a file whose name matches this pattern (`*` any characters, case-insensitive), e.g. `*metrics*`. */
+  files: Array<{ ext: string; within?: string; parent?: string; name?: string }>;
   languages?: string[];
   patterns?: string[];
 }
