@@ -17,6 +17,7 @@ import { readOpenapiFile } from './openapi-docs';
 import type { OpenapiDoc } from '../engine/families/kubernetes/data/openapi';
 import { walkFolders, unreadableNote } from './walk';
 import { walkKataChain } from './kata-chain';
+import { isWithin } from '../shared/within';
 import type { KataChainFacts } from '../engine/families/kata-config/data/chain';
 
 const { isAnchorName } = workspaceFacts;
@@ -109,9 +110,7 @@ export class WorkspaceState {
     const before = this.openTexts.has(file) ? this.openTexts.get(file) : readDisk(file);
     if (text === undefined) this.openTexts.delete(file); else this.openTexts.set(file, text);
     const after = text ?? readDisk(file);
-    // Editors and lsp-lint hand over the text without its byte order mark.
-    const bare = (t: string | undefined) => t?.replace(/^\uFEFF/, '');
-    const changed = bare(before) !== bare(after);
+    const changed = withoutBom(before) !== withoutBom(after);
     if (text !== undefined && !changed) this.sameAsDisk.add(file); else this.sameAsDisk.delete(file);
     return changed;
   }
@@ -261,13 +260,12 @@ export class WorkspaceState {
   unsavedConfigFor(file: string): string | undefined {
     if (this.explicitConfig || ![...this.openTexts.keys()].some((p) => isConfigFileName(p))) return undefined;
     const root = this.rootFor(file);
-    const bare = (t: string | undefined) => t?.replace(/^\uFEFF/, '');
     for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
       for (const n of CONFIG_FILENAMES) {
         const p = path.join(dir, n);
         const open = this.openTexts.get(p);
         const onDisk = fs.existsSync(p);
-        if (open !== undefined && (!onDisk || bare(open) !== bare(readConfigDisk(p)))) return p;
+        if (open !== undefined && (!onDisk || withoutBom(open) !== withoutBom(readConfigDisk(p)))) return p;
         if (onDisk) return undefined;
       }
       if ((root && dir === root) || path.dirname(dir) === dir) return undefined;
@@ -286,14 +284,13 @@ export class WorkspaceState {
     const root = this.rootFor(file) ?? path.dirname(file);
     const l = this.factsFor(file).localhost;
     const chosen = l && path.resolve(root, l.path);
-    const bare = (t: string | undefined) => t?.replace(/^\uFEFF/, '');
-    if (chosen && this.openTexts.has(chosen) && bare(this.openTexts.get(chosen)) !== bare(readDisk(chosen))) return chosen;
+    if (chosen && this.openTexts.has(chosen) && withoutBom(this.openTexts.get(chosen)) !== withoutBom(readDisk(chosen))) return chosen;
     // A new bootstrap file not saved yet: in the file's folder or a parent up to the root, nearer than the chosen one.
     const dir = path.dirname(file);
-    const within = (d: string) => d === dir || dir.startsWith(d.endsWith(path.sep) ? d : d + path.sep);
-    const nearer = (p: string) => !chosen || !within(path.dirname(chosen)) || path.dirname(p).length > path.dirname(chosen).length
-      || (path.dirname(p) === path.dirname(chosen) && anchorOrder(path.basename(p), path.basename(chosen)) < 0);
-    return open.filter((p) => within(path.dirname(p)) && (path.dirname(p) === root || path.dirname(p).startsWith(root.endsWith(path.sep) ? root : root + path.sep)) && !fs.existsSync(p) && nearer(p))
+    const chosenDir = chosen && path.dirname(chosen);
+    const nearer = (p: string) => !chosenDir || !isWithin(dir, chosenDir) || path.dirname(p).length > chosenDir.length
+      || (path.dirname(p) === chosenDir && anchorOrder(path.basename(p), path.basename(chosen!)) < 0);
+    return open.filter((p) => isWithin(dir, path.dirname(p)) && isWithin(path.dirname(p), root) && !fs.existsSync(p) && nearer(p))
       .sort((a, b) => path.dirname(b).length - path.dirname(a).length || anchorOrder(path.basename(a), path.basename(b)))[0];
   }
 
@@ -478,6 +475,9 @@ function readConfigDisk(p: string): string | undefined {
 }
 
 /** A file's text on disk, or undefined when it is missing, unreadable or too large to be a config. */
+/** A text without its byte order mark: editors and lsp-lint hand over the text without it, the disk may have one. */
+const withoutBom = (t: string | undefined) => t?.replace(/^\uFEFF/, '');
+
 export function readDisk(file: string): string | undefined {
   return readTextUpTo(file, 512 * 1024);
 }

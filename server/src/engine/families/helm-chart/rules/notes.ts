@@ -39,7 +39,8 @@ export const notInChart: Rule<HelmContext> = {
   sources: ['Helm docs: Charts (The Chart File Structure)'],
   check(ctx, report) {
     if (!ctx.alone) return;
-    const at = Math.max(0, ctx.text.indexOf('{{'));
-    report({ message: ctx.alone, range: { start: at, end: ctx.text.indexOf("{{") >= 0 ? at + 2 : at }, data: { notChecked: true } });
+    const open = ctx.text.indexOf('{{');
+    const at = Math.max(0, open);
+    report({ message: ctx.alone, range: { start: at, end: open >= 0 ? at + 2 : at }, data: { notChecked: true } });
   },
 };
