@@ -11,6 +11,8 @@ import type { PlutoRow } from './families/kubernetes';
 import type { OpenapiDoc, OpenapiMinor } from './families/kubernetes/data/openapi';
 import { checkGlob } from './glob';
 import { COMPONENTS } from './components/registry';
+import { checkOperatorSetting, isOperatorId } from './components/operators';
+import { operatorIds } from './components/operator-data';
 
 import { SEVERITIES } from '../shared/names';
 export { CONFIG_FILENAMES } from '../shared/names';
@@ -502,7 +504,7 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
       : relFound ? { kind: relSource.kind, detail: `${relSource.detail}: StarlingX ${release.release}` }
         : { kind: 'workspace', detail: `${input.workspace!.localhost!.path}: StarlingX ${release.release} (newest release in the data)` }) as SourceInfo,
   } : undefined;
-  const componentWindows = Object.fromEntries(COMPONENTS.map((m) => [m.key, m.window({ starlingx, version: components[m.id] })]));
+  const componentWindows = Object.fromEntries(COMPONENTS.map((m) => [m.key, m.window({ starlingx, version: components[m.id], pins: input.workspace?.operatorPins })]));
   return { starlingx: { release, source: relSource, path }, ...componentWindows, kubernetes, ...sections, rules, ruleSources, ignore, ignoreLayers, files, kubernetesRows, ...(kubernetesOpenapi ? { kubernetesOpenapi } : {}), components, configPath: input.config?.path, helm: resolveHelm(input, pick) } as ResolvedConfig;
 }
 
@@ -554,12 +556,14 @@ export function knownComponents(): Record<string, { version: string; plutoTarget
 
 /** Whether the component name itself is wrong (Kubernetes, or not a known component). */
 function componentNameProblem(name: string, extra: string[]): boolean {
-  return name === 'k8s' || name === 'kubernetes' || !(Object.keys(knownComponents()).includes(name) || extra.includes(name));
+  return name === 'k8s' || name === 'kubernetes' || !(Object.keys(knownComponents()).includes(name) || isOperatorId(name) || extra.includes(name));
 }
 
 /** An error message for a component version setting, or undefined when it is fine. `extra`: components of user rows. */
 export function checkComponentVersion(name: string, v: unknown, extra: string[] = []): string | undefined {
-  const known = [...new Set([...Object.keys(knownComponents()), ...extra])].sort();
+  const op = checkOperatorSetting(name, v); // an operator: one release or a window (components/operators.ts)
+  if (op !== null) return op;
+  const known = [...new Set([...Object.keys(knownComponents()), ...operatorIds(), ...extra])].sort();
   if (name === 'k8s' || name === 'kubernetes') return 'Kubernetes versions are the Kubernetes window (kubernetes.window / --kubernetes-window), not a component version';
   if (!known.includes(name)) {
     const hint = didYouMean(name, known);

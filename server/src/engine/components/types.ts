@@ -5,6 +5,7 @@
 import type { StxRelease } from '../data';
 import type { SourceInfo } from '../types';
 import type { ComponentVersionSetting } from '../config';
+import type { OperatorPin } from './operator-pins-type';
 
 /** What a component's window may be read from, besides a version the user gives. */
 export interface ComponentWindowInput {
@@ -15,6 +16,8 @@ export interface ComponentWindowInput {
   starlingx?: { path: StxRelease[]; release: StxRelease; source: SourceInfo };
   /** Its version as the user set it (kubernetes.components.<id>, --component-versions <id>=…), or its default. */
   version?: ComponentVersionSetting;
+  /** Operator versions the workspace pins (WorkspaceFacts.operatorPins): an operator's window when the user gives none. */
+  pins?: readonly OperatorPin[];
 }
 
 export interface ComponentModule<W = unknown> {
