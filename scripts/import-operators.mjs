@@ -130,7 +130,7 @@ for (const id of OPERATORS) {
       apiVersions, kinds: cl.kinds,
       ...Object.fromEntries(['introduced', 'deprecated', 'stoppedServing', 'removedFromCRD', 'replacement', 'fieldsRemoved'].filter((f) => cl[f] != null).map((f) => [f, cl[f]])),
       ...(apiVersionOnly ? { apiVersionOnly: true } : {}),
-      basis: cl.basis, source: `${o.repo}: ${cl.source}`, ...(cl.note ? { note: cl.note } : {}),
+      basis: cl.basis, source: cl.source.startsWith(o.repo) ? cl.source : `${o.repo}: ${cl.source}`, ...(cl.note ? { note: cl.note } : {}),
     };
   });
   operators[id] = {

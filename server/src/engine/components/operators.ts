@@ -120,15 +120,19 @@ export function operatorWindow(config: ResolvedConfig, id: string): { steps: str
   return w ? { steps: w.steps, source: w.source } : undefined;
 }
 
-/** Every operator window of the configuration, by operator id (for the Kubernetes family's context). */
+/** Every operator window of the configuration, by operator id (for the Kubernetes family's context; reads no data). */
 export function operatorWindows(config: ResolvedConfig): Record<string, OperatorWindow> {
-  const out: Record<string, OperatorWindow> = {};
-  for (const id of operatorIds()) {
-    const w = (config as unknown as Record<string, OperatorWindow | undefined>)[keyOf(id)];
-    if (w) out[id] = w;
+  let out = windowsMemo.get(config);
+  if (!out) {
+    out = {};
+    for (const [k, w] of Object.entries(config as unknown as Record<string, unknown>)) {
+      if (k.startsWith('operator:') && w) out[k.slice('operator:'.length)] = w as OperatorWindow;
+    }
+    windowsMemo.set(config, out);
   }
   return out;
 }
+const windowsMemo = new WeakMap<ResolvedConfig, Record<string, OperatorWindow>>();
 
 /** One component module per operator of the data. */
 export const operatorComponents: ComponentModule<OperatorWindow>[] = operatorIds().map((id) => ({

@@ -12,6 +12,7 @@ import type { FluxWindow } from '../starlingx-app/data';
 import { crdsForFile, groupVersion, mayBeCustomGroup, isCrdObject, type CrdFacts, type CrdDef, type CrdVersion, type CustomResourceUse } from './crds';
 import { rootNode, fieldEntries, type FieldEntry, type FieldNode, fieldTable, type FieldTable } from './data/fields';
 import { windowText } from '../../window-text';
+import type { OperatorWindow } from '../../components/operators';
 
 // The objects of a manifest file (manifest-objects.ts: crds.ts reads them too, without a cycle through this module).
 export { manifestObjects, isManifestValue, isManifestLike, type ManifestObject } from './manifest-objects';
@@ -78,6 +79,9 @@ export class KubernetesContext {
     /** The components (components/registry.ts) whose window the configuration has: their rows are not checked at one version. */
     readonly windowed?: ReadonlySet<string>,
   ) {}
+
+  /** The operator windows of the configuration by operator id (components/operators.ts); set by whoever builds the context. */
+  operatorWindows: Readonly<Record<string, OperatorWindow>> = {};
 
   /** The CRD facts of this file: its own CRDs first, then the workspace's (read from the neighbours only when asked). */
   crdFacts(): CrdFacts | undefined {
