@@ -12,6 +12,7 @@ import type { SourceInfo } from '../types';
 import type { ResolvedConfig, ComponentVersionSetting } from '../config';
 import type { OperatorPin } from './operator-pins-type';
 import { operatorIds, operatorReleases } from './operator-data';
+import { parseRange, minorOf, compareMinor } from '../versions';
 
 export type { OperatorPin };
 
@@ -35,12 +36,6 @@ export interface OperatorWindow {
 
 const keyOf = (id: string) => `operator:${id}`;
 
-/** "v1.14.2" -> "1.14"; undefined when it is not a version. */
-function minorOf(v: string): string | undefined {
-  const m = /^\s*v?(\d+)\.(\d+)(?:\.\d+)?(?:[-+][0-9A-Za-z.-]*)?\s*$/.exec(v);
-  return m ? `${Number(m[1])}.${Number(m[2])}` : undefined;
-}
-
 /** The release ids of the operator that can be window steps (not pre-releases), oldest first. */
 function stepIds(id: string): string[] {
   return operatorReleases(id).filter((r) => !r[2]).map((r) => r[0]);
@@ -56,15 +51,16 @@ export function isOperatorId(name: string): boolean { return operatorIds().inclu
 export function parseOperatorSetting(id: string, value: string): { steps: string[]; text: string } | { error: string } {
   const ids = stepIds(id);
   const known = `${id} releases in the data: ${ids[0]} .. ${ids[ids.length - 1]}`;
-  const parts = String(value).split('..');
-  if (parts.length > 2) return { error: `"${value}" is not a version such as 0.17, v1.14.2, or a window such as 0.16..0.17` };
+  const bad = `"${value}" is not a version such as 0.17, v1.14.2, or a window such as 0.16..0.17`;
+  const range = parseRange(String(value).trim());
+  if (!range) return { error: bad };
   const ends: string[] = [];
-  for (const p of parts) {
+  for (const p of [range.from, range.to]) {
     const m = minorOf(p);
-    if (!m) return { error: `"${value}" is not a version such as 0.17, v1.14.2, or a window such as 0.16..0.17` };
+    if (!m) return { error: bad };
     if (!ids.includes(m)) {
-      const inside = ids.length && cmp(m, ids[0]) > 0 && cmp(m, ids[ids.length - 1]) < 0;
-      return { error: `unknown ${id} release "${p.trim()}" (${known}${inside ? `; ${m} is not among the minors read from its tags` : ''})` };
+      const inside = ids.length > 0 && compareMinor(m, ids[0]) > 0 && compareMinor(m, ids[ids.length - 1]) < 0;
+      return { error: `unknown ${id} release "${p}" (${known}${inside ? `; ${m} is not among the minors read from its tags` : ''})` };
     }
     ends.push(m);
   }
@@ -73,11 +69,6 @@ export function parseOperatorSetting(id: string, value: string): { steps: string
   if (j < i) return { error: `window "${value}" is reversed: give the older release first (${b}..${a})` };
   const steps = ids.slice(i, j + 1);
   return { steps, text: a === b ? a : `${a}..${b}` };
-}
-
-function cmp(a: string, b: string): number {
-  const [x1, y1] = a.split('.').map(Number), [x2, y2] = b.split('.').map(Number);
-  return x1 - x2 || y1 - y2;
 }
 
 /**
@@ -104,7 +95,7 @@ export function resolveOperatorWindow(id: string, setting?: ComponentVersionSett
   }
   const mine = (pins ?? []).filter((p) => p.operator === id).map((p) => ({ p, m: minorOf(p.version) })).filter((x) => x.m && stepIds(id).includes(x.m));
   if (!mine.length) return undefined;
-  const ms = mine.map((x) => x.m!).sort(cmp);
+  const ms = mine.map((x) => x.m!).sort(compareMinor);
   const r = parseOperatorSetting(id, ms[0] === ms[ms.length - 1] ? ms[0] : `${ms[0]}..${ms[ms.length - 1]}`);
   if ('error' in r) return undefined;
   const used = mine.map((x) => x.p);

@@ -241,8 +241,11 @@ export class KubernetesContext {
       // The workspace's own CRD of this group/kind is what is installed: its versions are checked (k8s/cr-*) instead.
       if (this.crdFor(o)) return undefined;
       const component = r.component!;
-      if (this.windowed?.has(component)) return undefined; // checked at each step of its window instead (its own rules)
-      const setting = this.components[component];
+      // An operator's window (components/operators.ts): its rows older than the operator data (certmanager.k8s.io) are
+      // checked at the window's newest release; another component's window has its own rules (Flux).
+      const op = this.operatorWindows[component];
+      if (this.windowed?.has(component) && !op) return undefined; // checked at each step of its window instead (its own rules)
+      const setting = op ? { version: op.steps[op.steps.length - 1], source: op.source } : this.components[component];
       return { row: r, component, setting, status: setting ? statusAt(r, setting.version) : undefined };
     });
   }
