@@ -4,6 +4,7 @@ import { YamlEditor } from '../../../parse/yaml-edit';
 import { bestServed, groupVersion, mayBeCustomGroup } from '../crds';
 import { crdName, servedList } from './cr-common';
 import { fluxSteps } from './flux';
+import { operatorObjects } from '../operators';
 
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/cr-version-not-served',
@@ -57,7 +58,9 @@ export const rule: Rule<KubernetesContext> = {
       if (!notRead.length) break;
       said.add(`${group}/${o.kind}`);
       // A version the built-in data knows (Flux on a StarlingX path, a component's rows) is checked there; its fields are not.
+      const op = operatorObjects(ctx).find((x) => x.o === o && x.window);
       const known = fluxSteps(ctx, o) ? 'its fields are not checked (its version is, against the Flux CRDs of the StarlingX releases)'
+        : op ? `its fields are not checked (its version is, against the bundled data of ${op.operator} ${op.window!.text})`
         : ctx.componentRow(o)?.status ? 'its fields are not checked (its version is, against the built-in lifecycle data)' : 'its version and fields are not checked';
       report({
         message: `${o.apiVersion} ${o.kind}: no CustomResourceDefinition read defines ${group}/${o.kind}, so ${known}; not read: ${notRead.join('; ')}`,
