@@ -210,3 +210,12 @@ test('a manifest without custom resources never reads the operator table; a reso
   assert.ok(!before.includes('lifecycle.json'), `read before a custom resource: ${before}`);
   assert.ok(after.includes('lifecycle.json'), `read for an ExternalSecret: ${after}`);
 });
+
+test('the editor setting skewguard.kubernetes.components takes an operator window too, validated like the config file', () => {
+  const n = e.normalizeSettings({ kubernetes: { components: { 'external-secrets': '0.16..0.17', kyvern: '1.19' } } }, new Set(e.ruleIds));
+  assert.deepEqual(n.problems.map((p) => p.setting), ['skewguard.kubernetes.components.kyvern']);
+  assert.match(n.problems[0].message, /did you mean "kyverno"\?/);
+  assert.deepEqual(n.settings.kubernetes, { components: { 'external-secrets': '0.16..0.17' } });
+  const w = e.operators.operatorWindow(e.resolveConfig({ settings: n.overrides }), 'external-secrets');
+  assert.deepEqual(w, { steps: ['0.16', '0.17'], source: { kind: 'settings', detail: 'editor settings: external-secrets 0.16..0.17' } });
+});

@@ -53,7 +53,8 @@ export const configSchema = {
           type: 'object',
           description: 'Version of each CRD-providing component whose lifecycle rows are checked at that version instead of the '
             + "Kubernetes window, e.g. { cert-manager: \"1.5\", istio: \"1.11\" }. A component not named here is checked at Pluto's "
-            + 'default target for it.',
+            + 'default target for it. An operator of the bundled data (external-secrets, kyverno, traefik …) takes one release or a '
+            + 'window of its releases, e.g. { external-secrets: "0.16..0.17" }, and has no default.',
           // Names and version format are checked by checkComponentVersion (known components, with did-you-mean).
           additionalProperties: { type: 'string' },
         },

@@ -9,7 +9,7 @@ export const settingsSchema = {
   title: 'skewguard editor settings (skewguard.*)',
   properties: {
     ...configSchema.properties,
-    kubernetes: { ...configSchema.properties.kubernetes, properties: { window: configSchema.properties.kubernetes.properties.window, openapi: configSchema.properties.kubernetes.properties.openapi } },
+    kubernetes: { ...configSchema.properties.kubernetes, properties: { window: configSchema.properties.kubernetes.properties.window, openapi: configSchema.properties.kubernetes.properties.openapi, components: configSchema.properties.kubernetes.properties.components } },
     // Only the binary: whether to render is the workspace's own choice (.skewguard.yaml helm.render, --helm-render).
     helm: { ...configSchema.properties.helm, properties: { path: configSchema.properties.helm.properties.path } },
     debounceMs: { type: 'number', minimum: 0, maximum: 5000 },
@@ -76,6 +76,7 @@ function normalizeUncached(raw: unknown, knownRules: Set<string>): NormalizedSet
   const s = out.settings;
   if (overrides.starlingxRelease || overrides.starlingxUpgradeFrom) s.starlingx = { release: overrides.starlingxRelease, upgradeFrom: overrides.starlingxUpgradeFrom };
   if (overrides.kubernetesWindow) s.kubernetes = { window: overrides.kubernetesWindow };
+  if (overrides.componentVersions) s.kubernetes = { ...s.kubernetes, components: overrides.componentVersions };
   // The families' sections (families/<id>/config.ts), each from its valid overrides.
   for (const c of CONFIG_SECTIONS) {
     const part = c.settingsOf(overrides);
