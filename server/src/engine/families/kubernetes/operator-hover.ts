@@ -34,6 +34,12 @@ export function operatorHover(ctx: KubernetesContext, o: ManifestObject): string
   }
   out.push(`${x.operator} releases:`, '');
   for (const r of rows) out.push(`- ${r.from === r.to ? r.from : `${r.from}..${r.to}`}: ${r.what}${r.inWindow.length ? ` (window: ${r.inWindow.join(', ')})` : ''}`);
+  // A release read at its latest patch whose x.y.0 differs (the reference's first-patch checks): said for the window's.
+  for (const r of x.data.releases) {
+    if (!steps.has(r.id) || !r.firstPatch) continue;
+    const mine = r.firstPatch.differences.filter((d) => d.startsWith(`${o.apiVersion} ${o.kind}:`));
+    out.push('', `${x.operator} ${r.id} is read at ${r.tag}; ${r.firstPatch.tag} differs${mine.length ? ` for this resource: ${mine.map((d) => d.slice(o.apiVersion.length + o.kind.length + 3)).join('; ')}` : ` in ${r.firstPatch.differences.length} other CRD version(s)`}.`);
+  }
   const warn = x.steps.find((s) => s.warning)?.warning;
   if (warn) out.push('', `deprecationWarning: "${warn}"`);
   out.push('', `Source: ${x.data.crds[x.crdKey]?.source ?? x.data.repo}.`);
