@@ -523,6 +523,8 @@ for (const [component, v] of Object.entries(pluto['target-versions'] ?? {}).sort
   componentTargets[component] = { version: normalizeKubernetesVersion(String(v)), plutoTarget: String(v), source: `${PLUTO} target-versions` };
 }
 if (Object.keys(componentTargets).join(',') !== 'cert-manager,istio') fail(`Pluto target-versions changed: ${JSON.stringify(pluto['target-versions'])}`);
+// cert-manager.io and acme.cert-manager.io are judged at the cert-manager window (data/operators, see MOVED_TO_OPERATORS below).
+componentTargets['cert-manager'].source += '; used only for the certmanager.k8s.io rows (cert-manager before 0.11)';
 
 // ---------------------------------------------------------------------------------------------
 // build rows
@@ -785,7 +787,19 @@ for (const row of rows.values()) {
 // output
 
 const COMPONENT_ORDER = ['k8s', 'cert-manager', 'istio'];
-const apis = [...rows.values()]
+// cert-manager.io and acme.cert-manager.io moved to data/operators/lifecycle.json (scripts/import-operators.mjs, issue #31:
+// cert-manager's own CRDs at every minor 1.0..1.21, judged by the k8s/operator-* rules at the cert-manager window), so
+// their rows are left out here. certmanager.k8s.io (cert-manager before 0.11) and Istio's authentication.istio.io and
+// rbac.istio.io rows are older than that data (cert-manager 1.0+, Istio 1.9+): they stay, checked as before.
+const operatorRef = JSON.parse(fs.readFileSync(path.join(referenceOf('operators'), 'crd-lifecycle.json'), 'utf8')).operators;
+const MOVED_TO_OPERATORS = new Set(Object.values(operatorRef['cert-manager'].crds).map((c) => c.group));
+if ([...MOVED_TO_OPERATORS].sort().join(',') !== 'acme.cert-manager.io,cert-manager.io') fail(`cert-manager operator groups changed: ${[...MOVED_TO_OPERATORS].join(', ')}`);
+for (const g of ['certmanager.k8s.io', 'authentication.istio.io', 'rbac.istio.io']) {
+  if (Object.values(operatorRef).some((o) => Object.values(o.crds).some((c) => c.group === g))) fail(`${g} is in the operators data now: move its rows too`);
+}
+const moved = (r) => r.component === 'cert-manager' && MOVED_TO_OPERATORS.has(r.group);
+const movedAv = (av) => MOVED_TO_OPERATORS.has(String(av).split('/')[0]);
+const apis = [...rows.values()].filter((r) => !moved(r))
   .sort((a, b) => {
     const c = COMPONENT_ORDER.indexOf(a.component) - COMPONENT_ORDER.indexOf(b.component);
     if (c) return c;
@@ -903,8 +917,8 @@ const out = {
   componentTargets,
   componentConfig: { source: 'shared/reference/kubernetes/component-config-apis.json', readDate: JSON.parse(fs.readFileSync(path.join(refDir, 'component-config-apis.json'), 'utf8')).readDate, omitted: componentConfig.omitted, settings: componentConfig.settings },
   prereleaseLifecycle: prerelease.summary,
-  corrections,
-  filled,
+  corrections: corrections.filter((c) => !movedAv(c.apiVersion)),
+  filled: filled.filter((f) => !movedAv(f.apiVersion)),
   apis,
 };
 

@@ -218,12 +218,12 @@ test('.skewguard.yaml kubernetes.crds: CRD files and folders outside the workspa
   } finally { fs.rmSync(dir, { recursive: true, force: true }); fs.rmSync(outside, { recursive: true, force: true }); }
 });
 
-test('a workspace CRD wins over the built-in cert-manager and Flux lifecycle rows of its group/kind', () => {
+test('a workspace CRD wins over the bundled cert-manager data and the Flux lifecycle rows of its group/kind', () => {
   const cert = 'apiVersion: cert-manager.io/v1alpha2\nkind: Certificate\nmetadata: {name: c}\nspec: {secretName: s}\n';
   const certCrd = `apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: certificates.cert-manager.io}\nspec:\n  group: cert-manager.io\n  scope: Namespaced\n  names: {plural: certificates, kind: Certificate}\n  versions:\n  - {name: v1alpha2, served: true, storage: false, deprecated: true}\n  - {name: v1, served: true, storage: true}\n`;
   const config = e.resolveConfig({ cli: { kubernetesWindow: '1.30', componentVersions: { 'cert-manager': '1.8' } } });
   const ids = (text) => e.analyze({ path: '/x/c.yaml', text, config }).diagnostics.map((d) => d.ruleId);
-  assert.deepEqual(ids(cert), ['k8s/removed-api'], 'without a CRD the built-in row (removed in cert-manager 1.7) applies');
+  assert.deepEqual(ids(cert), ['k8s/operator-api-not-served'], 'without a CRD the bundled operator data (not served from cert-manager 1.6) applies');
   assert.deepEqual(ids(`${certCrd}---\n${cert}`), ['k8s/cr-version-deprecated'], 'the installed CRD serves it, deprecated');
   const m = e.analyze({ path: '/x/c.yaml', text: `${certCrd}---\n${cert}`, config }).diagnostics[0].message;
   assert.match(m, /"cert-manager\.io\/v1alpha2 Certificate is deprecated; use cert-manager\.io\/v1 Certificate" \(the API server's default warning/);

@@ -216,15 +216,19 @@ test('D: a window past the data is one k8s/window-past-data warning per run, at 
 });
 
 // ---------------------------------------------------------------------------------------------
-// A. Component rows (cert-manager, Istio) checked at the component's own version
+// A. Component rows (cert-manager, Istio) checked at the component's own version. cert-manager.io and
+// acme.cert-manager.io moved to the operators' data (data/operators, issue #31): judged by the k8s/operator-* rules at
+// the cert-manager window, with no default (test/operators.test.mjs). The rows older than that data stay here:
+// certmanager.k8s.io (cert-manager before 0.11) and Istio's authentication.istio.io, at Pluto's default target.
 
 const ISSUER = manifest('cert-manager.io/v1alpha2', 'Issuer');
+const OLD_ISSUER = manifest('certmanager.k8s.io/v1alpha1', 'Issuer');
 const cfgWith = (cli) => e.resolveConfig({ cli: { kubernetesWindow: '1.25', ...cli } });
 const check = (text, cli, loaded) => e.analyze({ path: '/w/i.yaml', text, config: e.resolveConfig({ cli: { kubernetesWindow: '1.25', ...cli }, config: loaded }) }).diagnostics;
 
 test('A: Pluto\'s default component targets are in the data, from its versions.yaml target-versions', () => {
   assert.deepEqual(data.componentTargets, {
-    'cert-manager': { version: '1.5.3', plutoTarget: 'v1.5.3', source: 'pluto v5.24.0 versions.yaml target-versions' },
+    'cert-manager': { version: '1.5.3', plutoTarget: 'v1.5.3', source: 'pluto v5.24.0 versions.yaml target-versions; used only for the certmanager.k8s.io rows (cert-manager before 0.11)' },
     istio: { version: '1.11.0', plutoTarget: 'v1.11.0', source: 'pluto v5.24.0 versions.yaml target-versions' },
     // Not Pluto's: the newest Flux minor of fluxcd-apis.json (scripts/lib/fluxcd-rows.mjs), test/starlingx-app.test.mjs.
     fluxcd: data.componentTargets.fluxcd,
@@ -238,18 +242,20 @@ test('A: Pluto\'s default component targets are in the data, from its versions.y
   const c = cfgWith({}).components;
   assert.deepEqual(c['cert-manager'].version, '1.5.3');
   assert.equal(c['cert-manager'].source.kind, 'default');
+  assert.equal(data.apis.filter((r) => /(^|\.)cert-manager\.io$/.test(r.group)).length, 0, 'cert-manager.io rows moved to data/operators');
+  assert.deepEqual([...new Set(data.apis.filter((r) => r.component === 'cert-manager').map((r) => r.group))], ['certmanager.k8s.io']);
 });
 
-test('A: cert-manager.io/v1alpha2 Issuer at Pluto\'s default cert-manager target (1.5.3) is deprecated, naming the version and its source', () => {
+test('A: without a cert-manager version, a cert-manager.io/v1alpha2 Issuer is not judged (information); the pre-0.11 group still is, at Pluto\'s default', () => {
   const d = check(ISSUER, {});
-  assert.deepEqual(findings(d), ['k8s/deprecated-api @ 1:13']);
-  assert.equal(d[0].severity, 'warning');
-  assert.equal(d[0].message, 'cert-manager.io/v1alpha2 Issuer is deprecated from cert-manager 1.4 and removed in 1.6 (checked at cert-manager 1.5.3: '
-    + "Pluto's default target, pluto v5.24.0 versions.yaml target-versions; set another with --component-versions or kubernetes.components in .skewguard.yaml); "
-    + 'move to cert-manager.io/v1, served at cert-manager 1.5.3');
-  assert.deepEqual([d[0].data.component, d[0].data.componentVersion, d[0].data.componentVersionSource.kind], ['cert-manager', '1.5.3', 'default']);
-  // The Kubernetes window does not matter to a component row.
-  assert.deepEqual(findings(check(ISSUER, { kubernetesWindow: '1.16..1.37' })), ['k8s/deprecated-api @ 1:13']);
+  assert.deepEqual(findings(d), ['k8s/operator-api-not-served @ 1:13']);
+  assert.equal(d[0].severity, 'info');
+  assert.match(d[0].message, /no cert-manager version is known, so whether its releases serve it is not checked: set kubernetes\.components\.cert-manager/);
+  // The Kubernetes window does not matter to an operator's resource.
+  assert.deepEqual(findings(check(ISSUER, { kubernetesWindow: '1.16..1.37' })), ['k8s/operator-api-not-served @ 1:13']);
+  const old = check(OLD_ISSUER, {});
+  assert.deepEqual(findings(old), ['k8s/removed-api @ 1:13']);
+  assert.match(old[0].message, /^certmanager\.k8s\.io\/v1alpha1 Issuer is removed in cert-manager 0\.11 \(checked at cert-manager 1\.5\.3: Pluto's default target/);
   // Istio at its default (1.11.0): authentication.istio.io/v1alpha1 (every kind) is removed since 1.6
   const istio = check(manifest('authentication.istio.io/v1alpha1', 'MeshPolicy'), {});
   assert.deepEqual(findings(istio), ['k8s/removed-api @ 1:13']);
@@ -257,56 +263,63 @@ test('A: cert-manager.io/v1alpha2 Issuer at Pluto\'s default cert-manager target
   assert.match(istio[0].message, /move to security\.istio\.io\/v1beta1: .*PeerAuthentication/);
 });
 
-test('A: component versions from the flag: removed at 1.6, clean at 1.3, not served yet before 1.0 (cert-manager.io/v1)', () => {
+test('A: cert-manager versions from the flag: not served at 1.6, deprecated at 1.5, clean at 1.3; the pre-0.11 rows at the window\'s newest release', () => {
   const removed = check(ISSUER, { componentVersions: { 'cert-manager': '1.6' } });
-  assert.deepEqual(findings(removed), ['k8s/removed-api @ 1:13']);
-  assert.equal(removed[0].message, 'cert-manager.io/v1alpha2 Issuer is removed in cert-manager 1.6 (checked at cert-manager 1.6: from --component-versions); use cert-manager.io/v1, served at cert-manager 1.6');
-  assert.match(removed[0].fixes[0].title, /^Change apiVersion to cert-manager\.io\/v1/);
+  assert.deepEqual(findings(removed), ['k8s/operator-api-not-served @ 1:13']);
+  assert.equal(removed[0].message, 'cert-manager.io/v1alpha2 Issuer: cert-manager 1.6 lists v1alpha2 with served: false (last served in 1.5); move to cert-manager.io/v1, served at every release of the window (cert-manager window 1.6, from --component-versions: cert-manager 1.6)');
+  assert.deepEqual(removed[0].fixes ?? [], [], 'no apiVersion-only fix: cert-manager changed fields between versions');
+  assert.deepEqual(findings(check(ISSUER, { componentVersions: { 'cert-manager': '1.5' } })), ['k8s/operator-api-deprecated @ 1:13']);
   assert.deepEqual(check(ISSUER, { componentVersions: { 'cert-manager': '1.3' } }), []);
-  const early = check(manifest('cert-manager.io/v1', 'Issuer'), { componentVersions: { 'cert-manager': '0.15' } });
-  assert.deepEqual(findings(early), ['k8s/api-not-yet-served @ 1:13']);
-  assert.match(early[0].message, /^cert-manager\.io\/v1 Issuer is not served before cert-manager 1\.0 \(checked at cert-manager 0\.15: from --component-versions\)/);
-  assert.deepEqual(check(manifest('cert-manager.io/v1', 'Issuer'), {}), []);
+  assert.deepEqual(check(manifest('cert-manager.io/v1', 'Issuer'), { componentVersions: { 'cert-manager': '1.7..1.21' } }), []);
+  assert.deepEqual(findings(check(manifest('cert-manager.io/v1', 'Issuer'), { componentVersions: { 'cert-manager': '1.0..1.21' } })), ['k8s/operator-storage-version-dropped @ 1:13'], '1.7 drops the old versions');
+  const old = check(OLD_ISSUER, { componentVersions: { 'cert-manager': '1.0..1.2' } });
+  assert.deepEqual(findings(old), ['k8s/removed-api @ 1:13']);
+  assert.match(old[0].message, /\(checked at cert-manager 1\.2: from --component-versions: cert-manager 1\.0\.\.1\.2\)/);
 });
 
 test('A: .skewguard.yaml kubernetes.components: validated with positions, used with its path as the source, the flag wins', () => {
-  const text = 'kubernetes:\n  components:\n    cert-manager: "1.6"\n    cert-manger: "1.2"\n    istio: 1.x\n    k8s: "1.25"\n';
+  const text = 'kubernetes:\n  components:\n    cert-manager: "1.6"\n    cert-manger: "1.2"\n    istio: 1.x\n    calico: 3.x\n    k8s: "1.25"\n';
   const loaded = e.parseConfig('/w/.skewguard.yaml', text, e.ruleIds);
   const probs = loaded.problems.map((p) => [p.message, text.slice(p.range.start, p.range.end)]);
   assert.deepEqual(probs, [
-    ['kubernetes.components.cert-manger: unknown component "cert-manger"; did you mean "cert-manager"? (known: calico, cert-manager, fluxcd, gateway-api, istio, multus, sriov-network-operator)', 'cert-manger'],
-    ['kubernetes.components.istio: "1.x" is not a version such as 1.5 or v1.5.3', '1.x'],
+    ['kubernetes.components.cert-manger: unknown component "cert-manger"; did you mean "cert-manager"? (known: argo-cd, argo-rollouts, calico, cert-manager, cilium, crossplane, external-secrets, fluxcd, gateway-api, istio, keda, knative-serving, kyverno, multus, prometheus-operator, sriov-network-operator, tekton-pipelines, traefik, velero)', 'cert-manger'],
+    ['kubernetes.components.istio: "1.x" is not a version such as 0.17, v1.14.2, or a window such as 0.16..0.17', '1.x'],
+    ['kubernetes.components.calico: "3.x" is not a version such as 1.5 or v1.5.3', '3.x'],
     ['kubernetes.components.k8s: Kubernetes versions are the Kubernetes window (kubernetes.window / --kubernetes-window), not a component version', 'k8s'],
   ]);
   assert.deepEqual(loaded.overrides.componentVersions, { 'cert-manager': '1.6' });
   const fromFile = check(ISSUER, {}, loaded);
-  assert.deepEqual(findings(fromFile), ['k8s/removed-api @ 1:13']);
-  assert.match(fromFile[0].message, /\(checked at cert-manager 1\.6: from \/w\/\.skewguard\.yaml kubernetes\.components\)/);
-  assert.deepEqual(findings(check(ISSUER, { componentVersions: { 'cert-manager': 'v1.5.0' } }, loaded)), ['k8s/deprecated-api @ 1:13']);
+  assert.deepEqual(findings(fromFile), ['k8s/operator-api-not-served @ 1:13']);
+  assert.match(fromFile[0].message, /\(cert-manager window 1\.6, from \/w\/\.skewguard\.yaml kubernetes\.components: cert-manager 1\.6\)$/);
+  assert.deepEqual(findings(check(ISSUER, { componentVersions: { 'cert-manager': 'v1.5.0' } }, loaded)), ['k8s/operator-api-deprecated @ 1:13']);
   assert.ok(e.configSchema.properties.kubernetes.properties.components);
 });
 
 test('A: lsp-lint --component-versions: exit codes (default and pluto), usage errors, --print-config components', (t) => {
-  const dir = workspace(t, { 'issuer.yaml': ISSUER, '.skewguard.yaml': 'kubernetes:\n  window: "1.25"\n  components:\n    istio: "1.5"\n' });
+  // Istio is an operator of data/operators now: a version is one of its releases read (1.9..1.30).
+  const dir = workspace(t, { 'issuer.yaml': OLD_ISSUER, 'cert.yaml': ISSUER, '.skewguard.yaml': 'kubernetes:\n  window: "1.25"\n  components:\n    istio: "1.10"\n' });
   const dflt = lintJson(dir, ['issuer.yaml']);
-  assert.equal(dflt.code, 0);
-  assert.deepEqual(dflt.reports[0].messages.map((m) => m.ruleId), ['k8s/deprecated-api']);
-  assert.equal(lint(dir, ['--exit-codes', 'pluto', 'issuer.yaml']).code, 2);
-  const r = lintJson(dir, ['--component-versions', 'cert-manager=1.6,istio=1.11', 'issuer.yaml']);
+  assert.equal(dflt.code, 1);
+  assert.deepEqual(dflt.reports[0].messages.map((m) => m.ruleId), ['k8s/removed-api']);
+  assert.equal(lint(dir, ['--exit-codes', 'pluto', 'issuer.yaml']).code, 3);
+  const info = lintJson(dir, ['cert.yaml']);
+  assert.equal(info.code, 0, 'an unknown operator version is an information: no exit 2');
+  const r = lintJson(dir, ['--component-versions', 'cert-manager=1.6,istio=1.11', 'cert.yaml']);
   assert.equal(r.code, 1);
-  assert.match(r.reports[0].messages[0].message, /removed in cert-manager 1\.6 \(checked at cert-manager 1\.6: from --component-versions\)/);
-  assert.equal(lint(dir, ['--component-versions', 'cert-manager=v1.6.0', '--exit-codes', 'pluto', 'issuer.yaml']).code, 3);
-  for (const bad of ['cert-manger=1.6', 'cert-manager=one', 'cert-manager']) {
-    const u = lint(dir, ['--component-versions', bad, 'issuer.yaml']);
+  assert.match(r.reports[0].messages[0].message, /cert-manager 1\.6 lists v1alpha2 with served: false .*from --component-versions: cert-manager 1\.6\)/);
+  for (const bad of ['cert-manger=1.6', 'cert-manager=one', 'cert-manager', 'cert-manager=1.7..1.6', 'cert-manager=0.15']) {
+    const u = lint(dir, ['--component-versions', bad, 'cert.yaml']);
     assert.equal(u.code, 2, bad);
     assert.match(u.stderr, /--component-versions/, bad);
   }
-  const cfg = JSON.parse(lint(dir, ['--component-versions', 'cert-manager=1.6', '--print-config', 'issuer.yaml']).stdout);
-  assert.deepEqual(cfg.components['cert-manager'], { version: '1.6', source: { kind: 'cli', detail: '--component-versions' } });
-  assert.deepEqual(cfg.components.istio, { version: '1.5', source: { kind: 'config', detail: `${path.join(dir, '.skewguard.yaml')} kubernetes.components` } });
-  const d = JSON.parse(lint(dir, ['--print-config', 'issuer.yaml']).stdout).components['cert-manager'];
-  assert.deepEqual([d.version, d.source.kind], ['1.5.3', 'default']);
-  assert.match(d.source.detail, /^Pluto's default target, pluto v5\.24\.0 versions\.yaml target-versions$/);
+  const cfg = JSON.parse(lint(dir, ['--component-versions', 'cert-manager=1.6..1.7', '--print-config', 'cert.yaml']).stdout);
+  assert.deepEqual(cfg.components['cert-manager'], { version: '1.6..1.7', source: { kind: 'cli', detail: '--component-versions' } });
+  assert.deepEqual(cfg['operator:cert-manager'], { window: '1.6..1.7', versions: [{ release: '1.6', tag: 'v1.6.3' }, { release: '1.7', tag: 'v1.7.3' }], source: { kind: 'cli', detail: '--component-versions: cert-manager 1.6..1.7' } });
+  assert.deepEqual(cfg.components.istio, { version: '1.10', source: { kind: 'config', detail: `${path.join(dir, '.skewguard.yaml')} kubernetes.components` } });
+  const whole = JSON.parse(lint(dir, ['--print-config', 'cert.yaml']).stdout);
+  assert.deepEqual([whole.components['cert-manager'].version, whole.components['cert-manager'].source.kind], ['1.5.3', 'default']);
+  assert.match(whole.components['cert-manager'].source.detail, /^Pluto's default target, pluto v5\.24\.0 versions\.yaml target-versions; used only for the certmanager\.k8s\.io rows/);
+  assert.equal(whole['operator:cert-manager'], undefined, 'no default operator window');
 });
 
 test('A: a user row of a component without a version is said (info), not passed over', () => {

@@ -79,7 +79,7 @@ test('every setting has a description, a type and a default of that type', () =>
 
 test('the settings mirror the Settings type in server/src/shared/protocol.ts', () => {
   const expected = [
-    'skewguard.starlingx.release', 'skewguard.starlingx.upgradeFrom', 'skewguard.kubernetes.window', 'skewguard.kubernetes.openapi', 'skewguard.kata.window', 'skewguard.kata.flavour', 'skewguard.containerd.window',
+    'skewguard.starlingx.release', 'skewguard.starlingx.upgradeFrom', 'skewguard.kubernetes.window', 'skewguard.kubernetes.openapi', 'skewguard.kubernetes.components', 'skewguard.kata.window', 'skewguard.kata.flavour', 'skewguard.containerd.window',
     'skewguard.rules', 'skewguard.files', 'skewguard.ignore', 'skewguard.helm.path', 'skewguard.debounceMs', 'skewguard.trace.server',
   ];
   assert.deepEqual(Object.keys(settings).sort(), [...expected].sort());

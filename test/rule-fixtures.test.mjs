@@ -3,7 +3,8 @@
 //   cases.json      {"cases": [{"input": "<file in the folder>", "as": "<path it is analysed as>",
 //                               "options": "StarlingX 6.0, Kubernetes 1.21..1.22, Kata 3.0..3.32, go",
 //                               "rules": {"<id>": "<severity>"}, "faults": ["rule:<id>"],
-//                               "expect": "finding" | "none"}]}
+//                               "expect": "finding" | "none",
+//                               "name": "<what differs, when one input is checked under several options>"}]}
 //                   ("files": true beside "cases": the engine may read the fixture folder, as /x/…, like the disk)
 //   <input files>   the inputs, written after the patterns of real files (no upstream prose)
 //   snapshot.json   the exact findings of every case (every rule's, not only this one's): position (1-based
@@ -123,7 +124,7 @@ function casesOf(rule) {
   ];
   for (const c of own) {
     assert.ok(c.input && c.as && ['finding', 'none'].includes(c.expect), `${rule.id}: case ${JSON.stringify(c)} needs input, as and expect (finding|none)`);
-    cases.push({ ...c, name: c.input, text: c.input.endsWith('.tgz') ? '' : fs.readFileSync(path.join(folder, c.input), 'utf8'), dir, folder });
+    cases.push({ ...c, name: c.name ? `${c.input} (${c.name})` : c.input, text: c.input.endsWith('.tgz') ? '' : fs.readFileSync(path.join(folder, c.input), 'utf8'), dir, folder });
   }
   return { dir: folder, own, cases };
 }

@@ -137,7 +137,11 @@ test('the flags that need the data are usage errors checked by the server: same 
       [['--kubernetes-window', 'soon'], 'Kubernetes window "soon" is not a version or range such as "1.18..1.21"'],
       [['--kata-window', '0.1..0.2'], 'Kata window "0.1..0.2" holds no known release'],
       [['--component-versions', 'cert-manger=1.5'], '--component-versions cert-manger: unknown component "cert-manger"; did you mean "cert-manager"?'],
-      [['--component-versions', 'cert-manager=vX'], '--component-versions cert-manager: "vX" is not a version such as 1.5 or v1.5.3'],
+      [['--component-versions', 'calico=vX'], '--component-versions calico: "vX" is not a version such as 1.5 or v1.5.3'],
+      // An operator (components/operators.ts): one release or a window over its releases read.
+      [['--component-versions', 'cert-manager=vX'], '--component-versions cert-manager: "vX" is not a version such as 0.17, v1.14.2, or a window such as 0.16..0.17'],
+      [['--component-versions', 'external-secrets=0.17..0.16'], '--component-versions external-secrets: window "0.17..0.16" is reversed: give the older release first (0.16..0.17)'],
+      [['--component-versions', 'cert-manager=0.15'], '--component-versions cert-manager: unknown cert-manager release "0.15" (cert-manager releases in the data: 1.0 .. 1.21)'],
       [['--rule', 'no/such-rule=error'], 'unknown rule id "no/such-rule"'],
       [['--rule', 'kata/unknown-option=loud'], 'severity must be one of error, warning, info, hint, off'],
     ];

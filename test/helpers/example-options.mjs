@@ -16,8 +16,8 @@ export function exampleOverrides(options) {
     else if ((m = /^containerd runtimes\s+(\S+)$/i.exec(part))) neighbours = { containerdRuntimes: { files: ['containerd/config.toml'], names: m[1].split('+') } };
     else if ((m = /^containerd\s+(\S+)$/i.exec(part))) cli.containerdWindow = m[1];
     else if (/^data older than six months$/i.test(part)) staleData = true;
-    // A component's (operator's) version, as --component-versions gives it: "component cert-manager=1.21".
-    else if ((m = /^component\s+([a-z0-9-]+)=(\S+)$/i.exec(part))) cli.componentVersions = { ...cli.componentVersions, [m[1]]: m[2] };
+    // An operator's (or another component's) version or window: "component external-secrets=0.16..0.17" (--component-versions).
+    else if ((m = /^component\s+([a-z0-9-]+)=(\S+)$/i.exec(part))) (cli.componentVersions ??= {})[m[1]] = m[2];
     else throw new Error(`unknown example option "${part}"; teach test/helpers/example-options.mjs`);
   }
   return { cli, staleData, neighbours };

@@ -47,7 +47,8 @@ Options:
   -c, --config <file>             use this config instead of the nearest .skewguard.yaml
 ${familyFlagsHelp()}      --rule <id>=<severity>      set a rule's severity (error|warning|info|hint|off); repeatable
       --component-versions <c=v,…>  versions of CRD-providing components whose API rows are checked at them,
-                                  e.g. cert-manager=1.5,istio=1.11 (default: Pluto's default target per component)
+                                  e.g. cert-manager=1.5,istio=1.11 (default: Pluto's default target per component);
+                                  an operator takes a window of its releases: external-secrets=0.16..0.17
       --exit-codes <default|pluto>  pluto: exit 3 when an API is removed, 2 when one is deprecated (as Pluto does)
       --max-warnings <n>          exit 1 when there are more than n warnings (default: -1, no limit)
       --fix                       apply the preferred fixes (atomic writes; files that do not parse are left alone;

@@ -10,6 +10,8 @@ import type { Family, SeveritySetting, SourceInfo } from './types';
 import { checkGlob } from './glob';
 import { COMPONENTS } from './components/registry';
 import type { ComponentWindowInput } from './components/types';
+import { checkOperatorSetting, isOperatorId } from './components/operators';
+import { operatorIds } from './components/operator-data';
 
 import { SEVERITIES } from '../shared/names';
 export { CONFIG_FILENAMES } from '../shared/names';
@@ -39,7 +41,8 @@ const componentsSchema = {
   type: 'object',
   description: 'Version of each CRD-providing component whose lifecycle rows are checked at that version instead of the '
     + "Kubernetes window, e.g. { cert-manager: \"1.5\", istio: \"1.11\" }. A component not named here is checked at Pluto's "
-    + 'default target for it.',
+    + 'default target for it. An operator of the bundled data (external-secrets, kyverno, traefik …) takes one release or a '
+    + 'window of its releases, e.g. { external-secrets: "0.16..0.17" }, and has no default.',
   // Names and version format are checked by checkComponentVersion (known components, with did-you-mean).
   additionalProperties: { type: 'string' },
 };
@@ -333,7 +336,7 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
   // What the sections tell the component modules' windows (the StarlingX upgrade path when the configuration or the
   // workspace says StarlingX).
   const told = Object.assign({}, ...CONFIG_SECTIONS.map((c) => c.componentInput?.(ctx) ?? {})) as ComponentWindowInput;
-  const componentWindows = Object.fromEntries(COMPONENTS.map((m) => [m.key, m.window({ ...told, version: components[m.id] })]));
+  const componentWindows = Object.fromEntries(COMPONENTS.map((m) => [m.key, m.window({ ...told, version: components[m.id], pins: input.workspace?.operatorPins })]));
   return { ...lead, ...componentWindows, ...sections, rules, ruleSources, ignore, ignoreLayers, files, ...also, components, configPath: input.config?.path, helm: resolveHelm(input, pick) } as ResolvedConfig;
 }
 
@@ -383,12 +386,14 @@ export function knownComponents(): Record<string, { version: string; plutoTarget
 
 /** Whether the component name itself is wrong (Kubernetes, or not a known component). */
 function componentNameProblem(name: string, extra: string[]): boolean {
-  return name === 'k8s' || name === 'kubernetes' || !(Object.keys(knownComponents()).includes(name) || extra.includes(name));
+  return name === 'k8s' || name === 'kubernetes' || !(Object.keys(knownComponents()).includes(name) || isOperatorId(name) || extra.includes(name));
 }
 
 /** An error message for a component version setting, or undefined when it is fine. `extra`: components of user rows. */
 export function checkComponentVersion(name: string, v: unknown, extra: string[] = []): string | undefined {
-  const known = [...new Set([...Object.keys(knownComponents()), ...extra])].sort();
+  const op = checkOperatorSetting(name, v); // an operator: one release or a window (components/operators.ts)
+  if (op !== null) return op;
+  const known = [...new Set([...Object.keys(knownComponents()), ...operatorIds(), ...extra])].sort();
   if (name === 'k8s' || name === 'kubernetes') return 'Kubernetes versions are the Kubernetes window (kubernetes.window / --kubernetes-window), not a component version';
   if (!known.includes(name)) {
     const hint = didYouMean(name, known);

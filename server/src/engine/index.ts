@@ -34,3 +34,5 @@ export { workspaceFacts } from './families/registry';
 export * as kataChain from './families/kata-config/data/chain';
 export * as windowSteps from './window-verdict';
 export { windowText } from './window-text';
+export * as operators from './components/operators';
+export * as operatorData from './components/operator-data';

@@ -12,7 +12,7 @@ export * from './visible';
 export interface Settings {
   starlingx?: { release?: string; upgradeFrom?: string };
   /** openapi: the cluster's OpenAPI document (or v3 folder) per minor; a workspace value is read only inside the workspace. */
-  kubernetes?: { window?: string; openapi?: Record<string, string> };
+  kubernetes?: { window?: string; openapi?: Record<string, string>; components?: Record<string, string> };
   // Each family with a window of its own adds its section here (families/<id>/config.ts, module augmentation).
   rules?: Record<string, SeveritySetting>;
   files?: Record<string, Family>;

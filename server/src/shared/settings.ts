@@ -83,6 +83,8 @@ function normalizeUncached(raw: unknown, knownRules: Set<string>): NormalizedSet
     const part = c.settingsOf(overrides);
     if (part) (s as Record<string, unknown>)[c.section] = part;
   }
+  // The core's key in the Kubernetes section: the component modules' (operators') versions.
+  if (overrides.componentVersions) s.kubernetes = { ...s.kubernetes, components: overrides.componentVersions };
   if (overrides.rules) s.rules = overrides.rules;
   if (overrides.files) s.files = overrides.files;
   if (overrides.ignore) s.ignore = overrides.ignore;

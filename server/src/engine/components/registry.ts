@@ -2,5 +2,6 @@
 // one is its module here and its rows in the data; engine/config.ts and the Kubernetes family read this list.
 import type { ComponentModule } from './types';
 import { fluxComponent } from './flux';
+import { operatorComponents } from './operators';
 
-export const COMPONENTS: readonly ComponentModule<any>[] = [fluxComponent];
+export const COMPONENTS: readonly ComponentModule<any>[] = [fluxComponent, ...operatorComponents];

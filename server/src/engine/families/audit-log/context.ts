@@ -1,6 +1,6 @@
 // What the audit-log rules read: the log read once, record by record, into groups of calls (caller × API) that some
 // step of the window does not serve or that are deprecated; calls of APIs every step serves are counted, not kept.
-import type { ApiRow } from '../../data';
+import type { ApiRow } from '../kubernetes/data/apis';
 import { windowText } from '../../window-text';
 import { judgeResource, judgeCall, apiVersionOf, type CallJudgement } from '../kubernetes/cluster-api';
 import { eachRecord } from './index';

@@ -1,5 +1,5 @@
 // What the cluster-metrics rules read: the file's scan, the window and the lifecycle rows, each series judged once.
-import type { ApiRow } from '../../data';
+import type { ApiRow } from '../kubernetes/data/apis';
 import { windowText } from '../../window-text';
 import { judgeResource, judgeCall, apiVersionOf, type CallJudgement } from '../kubernetes/cluster-api';
 import { DEPRECATED_METRIC, type MetricsScan, type DeprecatedSeries } from './index';

@@ -17,12 +17,17 @@ import { rule as crVersionNotServed } from '../kubernetes/rules/cr-version-not-s
 import { rule as crVersionDeprecated } from '../kubernetes/rules/cr-version-deprecated';
 import { rule as crUnknownField } from '../kubernetes/rules/cr-unknown-field';
 import { rule as crInvalidValue } from '../kubernetes/rules/cr-invalid-value';
+import { rule as operatorNotServed } from '../kubernetes/rules/operator-api-not-served';
+import { rule as operatorDeprecated } from '../kubernetes/rules/operator-api-deprecated';
+import { rule as operatorStorageDropped } from '../kubernetes/rules/operator-storage-version-dropped';
+import { operatorWindows } from '../../components/operators';
 import { notEvaluated, runsOf } from './rules/emissions';
 import { stepsText, type HelmContext } from './index';
 import { backToSource, unknownAt, overlaps, type Span, type TemplateRun } from './run';
 import type { Rendered } from './template';
 
-const CR_RULES: Array<Rule<KubernetesContext>> = [crVersionNotServed, crVersionDeprecated, crUnknownField, crInvalidValue];
+// The operators' resources (k8s/operator-*, at each operator's window: components/operators.ts) too.
+const CR_RULES: Array<Rule<KubernetesContext>> = [crVersionNotServed, crVersionDeprecated, crUnknownField, crInvalidValue, operatorNotServed, operatorDeprecated, operatorStorageDropped];
 
 const customApiVersion = (av: string | undefined): boolean => !!av && av.includes('.') && av.includes('/') && mayBeCustomGroup(groupVersion(av).group);
 
@@ -67,6 +72,7 @@ function checkTemplate(ctx: HelmContext, input: AnalyzeInput, tr: TemplateRun, p
     const objects = manifestObjects(yaml);
     if (!objects.some((o) => customApiVersion(o.apiVersion))) continue;
     const k8s = new KubernetesContext(yaml, objects, ctx.window, ctx.rows, false, input.neighbours, input.path, input.config.starlingx.release.release, input.config.components, undefined, fieldTableWith(input.config.kubernetesOpenapi));
+    k8s.operatorWindows = operatorWindows(input.config);
     const unknownSpans = r.unknowns.map((u) => ({ start: u.outStart, end: u.outEnd }));
     const touchesUnknown = (a: Span) => unknownSpans.some((u) => overlaps(a, u) || overlaps(u, a));
     const docOf = (off: number) => yaml.docs.find((d) => d.offset <= off && off <= d.end);

@@ -4,7 +4,7 @@
 import type { FamilyModule } from '../types';
 import { DETECT } from '../types';
 import type { Rule } from '../../rules/types';
-import { kubernetesApis } from '../../data';
+import { kubernetesApis } from '../kubernetes/data/apis';
 import { runRule, reportSyntax } from '../core';
 import { KubernetesContext, lifecycleRows } from '../kubernetes';
 import { withOpenapi } from '../kubernetes/data/openapi';

@@ -6,8 +6,8 @@
 // `helm rollback` of it fail (helm/helm#7219; what helm-mapkubeapis rewrites).
 import type { YamlDoc, YamlFile, OffsetRange } from '../../parse/yaml';
 import { parseYaml } from '../../parse/yaml';
-import type { KubeWindow } from '../../config';
-import type { ApiRow } from '../../data';
+import type { KubeWindow } from '../kubernetes/config';
+import type { ApiRow } from '../kubernetes/data/apis';
 import { KubernetesContext, manifestObjects, type ManifestObject } from '../kubernetes';
 import { decodeRelease, MAX_FILE_UNPACKED, type Decoded } from './decode';
 

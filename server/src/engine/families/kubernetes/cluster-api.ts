@@ -2,7 +2,7 @@
 // resource (the API server's apiserver_requested_deprecated_apis metric, an audit event's objectRef), mapped to its
 // kind (data/resources.ts) and judged at every step with the lifecycle rows manifests are judged with (the user's
 // rows and OpenAPI documents included). The families of cluster evidence (cluster-metrics, audit-log) read this.
-import type { ApiRow } from '../../data';
+import type { ApiRow } from './data/apis';
 import type { ResolvedConfig } from '../../config';
 import { compareMinor } from '../../versions';
 import { lifecycleRows } from './index';

@@ -7,6 +7,7 @@ import type { Rule } from '../../rules/types';
 import { kubernetesApis } from './data/apis';
 import { windowPastDataOf } from './data/past-data';
 import { COMPONENTS } from '../../components/registry';
+import { operatorWindows } from '../../components/operators';
 import { LineIndex } from '../../text';
 import { runRule, reportSyntax, type SyntaxHint } from '../core';
 import { KubernetesContext, manifestObjects, isManifestValue, isManifestLike, lifecycleRows } from './index';
@@ -45,6 +46,9 @@ import { rule as crInvalidValue } from './rules/cr-invalid-value';
 import { rule as crValidationRule } from './rules/cr-validation-rule';
 import { rule as crdStorageVersion } from './rules/crd-storage-version';
 import { rule as crdVersionInUse } from './rules/crd-version-in-use';
+import { rule as operatorNotServed } from './rules/operator-api-not-served';
+import { rule as operatorDeprecated } from './rules/operator-api-deprecated';
+import { rule as operatorStorageDropped } from './rules/operator-storage-version-dropped';
 import { partialObjects } from './partial';
 import { scanTemplates } from '../../parse/template-text';
 import { parseYaml, YamlFile, type YamlDoc } from '../../parse/yaml';
@@ -62,6 +66,7 @@ export const kubernetesRules: Rule<KubernetesContext>[] = [
   removedApi, deprecatedApi, notYetServed, noCommon, componentNotValidated, controlPlaneSkew, nodeComponentSkew, kubeadmVersion,
   fluxNotServed, fluxDeprecated, fluxIdle, fieldNotServed, componentSetting, unknownField, invalidEnum, deprecatedAnnotation, runtimeClassHandler, fieldsNotChecked, apiOffByDefault, fieldFeatureGated,
   crVersionNotServed, crVersionDeprecated, crUnknownField, crInvalidValue, crValidationRule, crdStorageVersion, crdVersionInUse,
+  operatorNotServed, operatorDeprecated, operatorStorageDropped,
   fieldType, componentConfigKind,
 ];
 
@@ -242,8 +247,10 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     stage('parse', () => reportSyntax(read, emit, numbered, bareHint(read, scan.bare)));
     const context = (objects: ReturnType<typeof manifestObjects>) => {
       const rows = withOpenapi(lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin), config.kubernetesOpenapi);
-      return new KubernetesContext(read, objects, config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux, fieldTableWith(config.kubernetesOpenapi),
+      const k = new KubernetesContext(read, objects, config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux, fieldTableWith(config.kubernetesOpenapi),
         new Set(COMPONENTS.filter((m) => (config as unknown as Record<string, unknown>)[m.key]).map((m) => m.id)));
+      k.operatorWindows = operatorWindows(config);
+      return k;
     };
     runRule(documentNotCheckedRule, { yaml: read, numbered: !!numbered || read.docs.length > 1, firstDocument: numbered?.firstDocument ?? 0, objectElsewhere }, emit, faults);
     const k8s = stage('context', () => context(manifestObjects(read)));

@@ -13,6 +13,7 @@ import type { FluxWindow } from '../starlingx-app/data';
 import { crdsForFile, groupVersion, mayBeCustomGroup, isCrdObject, type CrdFacts, type CrdDef, type CrdVersion, type CustomResourceUse } from './crds';
 import { rootNode, fieldEntries, type FieldEntry, type FieldNode, fieldTable, type FieldTable } from './data/fields';
 import { windowText } from '../../window-text';
+import type { OperatorWindow } from '../../components/operators';
 
 // The objects of a manifest file (manifest-objects.ts: crds.ts reads them too, without a cycle through this module).
 export { manifestObjects, isManifestValue, isManifestLike, type ManifestObject } from './manifest-objects';
@@ -79,6 +80,9 @@ export class KubernetesContext {
     /** The components (components/registry.ts) whose window the configuration has: their rows are not checked at one version. */
     readonly windowed?: ReadonlySet<string>,
   ) {}
+
+  /** The operator windows of the configuration by operator id (components/operators.ts); set by whoever builds the context. */
+  operatorWindows: Readonly<Record<string, OperatorWindow>> = {};
 
   /** The CRD facts of this file: its own CRDs first, then the workspace's (read from the neighbours only when asked). */
   crdFacts(): CrdFacts | undefined {
@@ -238,8 +242,11 @@ export class KubernetesContext {
       // The workspace's own CRD of this group/kind is what is installed: its versions are checked (k8s/cr-*) instead.
       if (this.crdFor(o)) return undefined;
       const component = r.component!;
-      if (this.windowed?.has(component)) return undefined; // checked at each step of its window instead (its own rules)
-      const setting = this.components[component];
+      // An operator's window (components/operators.ts): its rows older than the operator data (certmanager.k8s.io) are
+      // checked at the window's newest release; another component's window has its own rules (Flux).
+      const op = this.operatorWindows[component];
+      if (this.windowed?.has(component) && !op) return undefined; // checked at each step of its window instead (its own rules)
+      const setting = op ? { version: op.steps[op.steps.length - 1], source: op.source } : this.components[component];
       return { row: r, component, setting, status: setting ? statusAt(r, setting.version) : undefined };
     });
   }

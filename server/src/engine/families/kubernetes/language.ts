@@ -1,5 +1,6 @@
 // Hover and completion over Kubernetes manifests: API lifecycles across the window, component images.
 import { chainLine } from '../kata-config/data/chain';
+import { operatorHover } from './operator-hover';
 import type { Position } from '../../types';
 import type { AnalyzeResult } from '../../analyze';
 import type { CompletionResult, HoverResult } from '../../language';
@@ -20,6 +21,8 @@ export function k8sHover(ctx: KubernetesContext, text: string, pos: Position): H
   const o = ctx.objects.find((x) => within(x.apiVersionRange) || within(x.kindRange));
   if (!o) return fieldHover(ctx, lines, off);
   const range = within(o.apiVersionRange) ? o.apiVersionRange : o.kindRange;
+  const op = operatorHover(ctx, o); // an operator's custom resource: its operator's releases (operator-hover.ts)
+  if (op) return { markdown: op, range: lines.range(range.start, range.end) };
   return { markdown: apiTimeline(ctx, o.apiVersion, o.kind), range: lines.range(range.start, range.end) };
 }
 

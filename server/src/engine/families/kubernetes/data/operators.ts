@@ -9,7 +9,6 @@ import { packageRoot, loadJson } from '../../../data';
 import { nodeZlib } from '../../../../shared/lazy-node';
 import { leadingMinor } from '../../../versions';
 import type { CrdSchema } from '../crds';
-import type { ComponentVersionSetting } from '../../../config';
 
 export interface OperatorVersionInfo {
   /** Release ranges ("1.0..1.21", inclusive over releaseIds) that serve it. */
@@ -101,21 +100,18 @@ export function releaseIdOf(op: string, version: string): string | undefined {
 }
 
 /**
- * The releases of operator `id` that the configuration says a custom resource must work on, oldest first; undefined
- * when no version is known. Today: the one version the user gives in kubernetes.components / --component-versions /
- * settings (`config.components[id]`; a built-in default such as Pluto's cert-manager target is no user's version and
- * counts as none). The operator windows of issue #31 item 2 (engine/components' operatorWindow) re-point this one
- * function. A version outside the releases bundled gives [] (the caller says it is not covered).
+ * The releases of operator `id` that a custom resource must work on, oldest first: the operator's window
+ * (engine/components/operators.ts, `operatorWindows` of the context: the version or window the user gives in
+ * kubernetes.components / --component-versions / settings, else the versions the workspace pins); undefined when it has
+ * none. A built-in default such as Pluto's cert-manager target is no window. A version outside the releases bundled
+ * makes no window (the configuration reports it).
  */
-export function operatorReleasesFor(config: { components?: Readonly<Record<string, ComponentVersionSetting>> }, id: string): string[] | undefined {
-  const s = config.components?.[id];
-  if (!s || s.source.kind === 'default') return undefined;
-  const r = releaseIdOf(id, s.version);
-  return r ? [r] : [];
+export function operatorReleasesFor(ctx: { operatorWindows: Readonly<Record<string, { steps: string[] }>> }, id: string): string[] | undefined {
+  return ctx.operatorWindows[id]?.steps;
 }
 
-/** Where the version of operator `id` came from, for messages: "cert-manager 1.14.4 from --component-versions". */
-export function operatorVersionSource(config: { components?: Readonly<Record<string, ComponentVersionSetting>> }, id: string): string | undefined {
-  const s = config.components?.[id];
-  return s && s.source.kind !== 'default' ? `${id} ${s.version} from ${s.source.detail ?? s.source.kind}` : undefined;
+/** Where the window of operator `id` came from, for messages: "--component-versions: cert-manager 1.14". */
+export function operatorVersionSource(ctx: { operatorWindows: Readonly<Record<string, { source: { kind: string; detail?: string } }>> }, id: string): string | undefined {
+  const w = ctx.operatorWindows[id];
+  return w ? (w.source.detail ?? w.source.kind) : undefined;
 }

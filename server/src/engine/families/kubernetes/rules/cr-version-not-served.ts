@@ -4,6 +4,7 @@ import { YamlEditor } from '../../../parse/yaml-edit';
 import { bestServed, groupVersion, mayBeCustomGroup } from '../crds';
 import { crdName, servedList } from './cr-common';
 import { fluxSteps } from './flux';
+import { operatorObjects } from '../operators';
 
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/cr-version-not-served',
@@ -15,8 +16,8 @@ export const rule: Rule<KubernetesContext> = {
     + 'dependency (`charts/*.tgz`), the analysed file itself, or a file `kubernetes.crds` in `.skewguard.yaml` names) whose version the CRD does not list or lists with `served: false`, naming the versions it serves. '
     + 'The fix changes the apiVersion to the best served version (partial: the fields are not converted). A CRD of the analysed file '
     + 'wins over one elsewhere; among the workspace\'s, the first by path. Where a workspace CRD and the built-in lifecycle rows '
-    + '(cert-manager, Flux on a StarlingX path, CRD-provided groups such as snapshot.storage.k8s.io) both know the group/kind, the '
-    + 'workspace CRD wins: it is what the cluster installs. Groups the API server serves itself (those of the field table) are never custom resources. '
+    + '(Flux on a StarlingX path, CRD-provided groups such as snapshot.storage.k8s.io) or the bundled operator data (k8s/operator-*: '
+    + 'cert-manager, External Secrets, Kyverno, Traefik …) both know the group/kind, the workspace CRD wins: it is what the cluster installs. Groups the API server serves itself (those of the field table) are never custom resources. '
     + 'Where no CRD read defines a custom group/kind and some files that may hold CRDs were not read (too big, unparsable, the '
     + 'workspace walk cut short, a `charts/*.tgz` that cannot be read), an information at its apiVersion says so, naming them. '
     + 'Custom resources a Helm chart\'s templates render are checked by this rule and the other k8s/cr-* rules too, at the template\'s '
@@ -57,7 +58,9 @@ export const rule: Rule<KubernetesContext> = {
       if (!notRead.length) break;
       said.add(`${group}/${o.kind}`);
       // A version the built-in data knows (Flux on a StarlingX path, a component's rows) is checked there; its fields are not.
+      const op = operatorObjects(ctx).find((x) => x.o === o && x.window);
       const known = fluxSteps(ctx, o) ? 'its fields are not checked (its version is, against the Flux CRDs of the StarlingX releases)'
+        : op ? `its fields are not checked (its version is, against the bundled data of ${op.operator} ${op.window!.text})`
         : ctx.componentRow(o)?.status ? 'its fields are not checked (its version is, against the built-in lifecycle data)' : 'its version and fields are not checked';
       report({
         message: `${o.apiVersion} ${o.kind}: no CustomResourceDefinition read defines ${group}/${o.kind}, so ${known}; not read: ${notRead.join('; ')}`,
