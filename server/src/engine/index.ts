@@ -28,3 +28,4 @@ export { workspaceFacts } from './families/registry';
 export * as kataChain from './families/kata-config/data/chain';
 export * as windowSteps from './window-verdict';
 export { windowText } from './window-text';
+export * as operatorPins from './components/operator-pins';
