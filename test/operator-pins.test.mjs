@@ -227,7 +227,7 @@ test('every kind of pin is read, at its 0-based line, with where it came from', 
     'velero 1.13.2 @ deploy/velero.yaml:12',
   ]);
   const eso = r.pins.find((p) => p.operator === 'external-secrets');
-  assert.match(eso.detail, /^external-secrets 0\.17\.0 from platform\/Chart\.yaml Chart\.yaml dependencies: chart 0\.17\.0/);
+  assert.match(eso.detail, /^external-secrets 0\.17\.0 from platform\/Chart\.yaml dependencies: chart 0\.17\.0/);
   assert.match(r.pins.find((p) => p.operator === 'traefik').detail, /HelmRelease traefik: chart 28\.0\.0 → traefik 3\.0\.0 .*HelmRepository traefik https:\/\/traefik\.github\.io\/charts in flux\/releases\.yaml/);
   assert.match(r.pins.find((p) => p.file === 'platform/Chart.yaml' && p.operator === 'cert-manager').detail, /range ~1\.14\.0/);
   // What names an operator but pins no version is said, not dropped.

@@ -261,7 +261,7 @@ export function scanFilePins(file: string, text: string): FilePinScan {
     if ((b === 'chart.yaml' || b === 'requirements.yaml') && Array.isArray(v.dependencies)) {
       v.dependencies.forEach((d, i) => {
         if (!isObj(d)) return;
-        chartPin(str(d.name), str(d.repository), str(d.version), ['dependencies', i, d.version !== undefined ? 'version' : 'name'], `${b === 'chart.yaml' ? 'Chart.yaml' : 'requirements.yaml'} dependencies`);
+        chartPin(str(d.name), str(d.repository), str(d.version), ['dependencies', i, d.version !== undefined ? 'version' : 'name'], 'dependencies');
       });
       continue;
     }

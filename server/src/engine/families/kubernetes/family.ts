@@ -48,6 +48,7 @@ import { partialObjects } from './partial';
 import { scanTemplates } from '../../parse/template-text';
 import { parseYaml, YamlFile, type YamlDoc } from '../../parse/yaml';
 import { windowText } from '../../window-text';
+import { rule as operatorPinsDisagree } from './rules/operator-pins-disagree';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -207,7 +208,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     if (scan.syntax.length) parts.push(`Helm template syntax at line ${line(scan.syntax[0])}: that document is not checked`);
     return parts.join('; ');
   },
-  rules: [...kubernetesRules, helmTemplateRule, documentNotCheckedRule, staleDataRule, windowPastDataRule],
+  rules: [...kubernetesRules, operatorPinsDisagree, helmTemplateRule, documentNotCheckedRule, staleDataRule, windowPastDataRule],
   analyze({ input, ext, yaml, emit, stage }) {
     const { text, config, faults } = input;
     // `{{` where YAML reads structure (a `{{- if }}` line, `name: {{ .Release.Name }}`) is Helm template syntax: the
@@ -244,6 +245,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     runRule(documentNotCheckedRule, { yaml: read, numbered: !!numbered || read.docs.length > 1, firstDocument: numbered?.firstDocument ?? 0, objectElsewhere }, emit, faults);
     const k8s = stage('context', () => context(manifestObjects(read)));
     for (const rule of kubernetesRules) runRule(rule, k8s, emit, faults);
+    runRule(operatorPinsDisagree, { text: read.text, path: input.path, neighbours: input.neighbours ?? {} }, emit, faults);
     k8s.dropFieldWalks();
     // Documents with a syntax error whose apiVersion and kind were read before it: their API version is still
     // checked (partial.ts), without fixes.

@@ -1,6 +1,7 @@
 // Kubernetes manifests: recognised by content (apiVersion + kind, multi-document, List items, JSON), checked
 // against every minor of the Kubernetes window with the lifecycle data.
 import type { KataChainFacts } from '../kata-config/data/chain';
+import type { FilePinScan } from '../../components/operator-pins';
 import type { YamlFile, OffsetRange } from '../../parse/yaml';
 import { kubernetesApis, type ApiRow } from '../../data';
 import type { KubeWindow, ComponentVersionSetting } from '../../config';
@@ -53,6 +54,9 @@ export interface NeighbourFacts {
   /** The node's chain: Kata runtime entries of the workspace's containerd configs → the configuration file each
    * ConfigPath names → the flavour its shim implies, and kata-deploy's image tags (engine/families/kata-config/data/chain.ts). */
   kataChain?: KataChainFacts;
+  /** The workspace's operator version pins, per file as saved (server/operator-pins.ts); `self`: the analysed file's
+   *  name in them. Asked only by a file that pins an operator itself (k8s/operator-pins-disagree). */
+  operatorPins?(): { scans: FilePinScan[]; self?: string; notRead: string[] };
 }
 
 const CONTAINER_LISTS = new Set(['containers', 'initContainers', 'ephemeralContainers']);
