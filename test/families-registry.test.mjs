@@ -43,6 +43,9 @@ const ALLOWED = [
   // The Flux component (engine/components/, the plug-in point for products inside manifests) reads the Flux
   // versions StarlingX applications ship, which the StarlingX application family's data holds.
   { file: 'server/src/engine/components/flux.ts', line: /from '\.\.\/families\/starlingx-app\/data';$/ },
+  // The operator pins (engine/components/operator-pins.ts) read a chart dependency's version range as Helm does: with
+  // the Masterminds semver constraints the Helm family's template evaluator implements (one implementation, not two).
+  { file: 'server/src/engine/components/operator-pins.ts', line: /from '\.\.\/families\/helm-chart\/template\/semver';$/ },
   // engine/data.ts keeps the StarlingX and Kubernetes data accessors its core callers (config.ts) read; its API row
   // extends the Kubernetes lifecycle row.
   { file: 'server/src/engine/data.ts', line: /^import type \{ LifecycleRow \} from '\.\/families\/kubernetes\/data\/lifecycle';$/ },
