@@ -250,6 +250,8 @@ test('a HelmRelease whose HelmRepository is elsewhere: matched by a distinctive 
 
 test('files that do not parse, hold templates or name no operator give no pin and no crash', () => {
   assert.deepEqual(pinsOf([['x/Chart.yaml', 'dependencies: [ {name: cert-manager'], ['t/templates/d.yaml', 'apiVersion: apps/v1\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n        - image: {{ .Values.image }}\n'], ['a.json', '{}'], ['notes.txt', 'image: traefik:v3.0.0']]).pins, []);
+  // A kustomization recognised by its apiVersion, whatever its name.
+  assert.deepEqual(pinsOf([['k/overlay.yaml', KUSTOMIZATION]]).pins.map((p) => p.version), ['1.14.2', '1.14.2', '0.70.0']);
   // A BOM and a pin on the first line.
   assert.deepEqual(pinsOf([['k/kustomization.yaml', '\uFEFFresources: [https://github.com/kyverno/kyverno/releases/download/v1.12.5/install.yaml]\n']]).pins.map(short), ['kyverno 1.12.5 @ k/kustomization.yaml:0']);
 });

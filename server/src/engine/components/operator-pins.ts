@@ -212,8 +212,8 @@ const base = (f: string): string => f.split(/[\\/]/).pop() ?? f;
 /** Text that may hold a pin: a cheap look before a parse (most manifests name no operator). */
 function mayHoldPin(file: string, text: string): boolean {
   const b = base(file).toLowerCase();
-  if (b === 'chart.yaml' || b === 'requirements.yaml' || /^kustomization\.ya?ml$/.test(b)) return true;
-  if (/HelmRelease|HelmRepository|OCIRepository|argoproj\.io/.test(text)) return true;
+  if (b === 'chart.yaml' || b === 'requirements.yaml' || /^kustomization(\.ya?ml)?$/.test(b)) return true;
+  if (/HelmRelease|HelmRepository|OCIRepository|argoproj\.io|kustomize\.config\.k8s\.io/.test(text)) return true;
   return /image\s*:/.test(text) && needles().some((n) => text.includes(n));
 }
 let needleMemo: string[] | undefined;
@@ -308,7 +308,7 @@ export function scanFilePins(file: string, text: string): FilePinScan {
       continue;
     }
     // A kustomization: remote resources, images:, helmCharts:.
-    if (/^kustomization\.ya?ml$/.test(b) || /^kustomize\.config\.k8s\.io\//.test(apiVersion)) {
+    if (/^kustomization(\.ya?ml)?$/.test(b) || /^kustomize\.config\.k8s\.io\//.test(apiVersion)) {
       for (const key of ['resources', 'bases'] as const) {
         const list = v[key];
         if (!Array.isArray(list)) continue;
