@@ -61,5 +61,12 @@ test('LSP: the same findings whatever is open; a pin saved on disk re-checks the
     const since = client.count(flux);
     await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: chartUri, type: 2 }] });
     await client.waitFor(flux, (p) => pins(p).length === 0, { since });
+    // A plain manifest saved (not a chart's file: only the indexes are told): the HelmRelease now pins chart 27.0.2,
+    // which the open chart's dependency (28.0.0 in its buffer) disagrees with.
+    fs.writeFileSync(path.join(dir, 'flux/traefik.yaml'), FLUX.replace('version: 28.0.0', 'version: 27.0.2'));
+    const since2 = client.count(chartUri);
+    await client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: flux, type: 2 }] });
+    const chartNow = await client.waitFor(chartUri, (p) => pins(p).length > 0, { since: since2 });
+    assert.deepEqual(pins(chartNow), ['9:4 traefik 3.0.0 pinned here disagrees with traefik 2.11.2 at flux/traefik.yaml']);
   });
 });
