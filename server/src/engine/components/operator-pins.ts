@@ -213,17 +213,25 @@ const base = (f: string): string => f.split(/[\\/]/).pop() ?? f;
 function mayHoldPin(file: string, text: string): boolean {
   const b = base(file).toLowerCase();
   if (b === 'chart.yaml' || b === 'requirements.yaml' || /^kustomization(\.ya?ml)?$/.test(b)) return true;
-  if (/HelmRelease|HelmRepository|OCIRepository|argoproj\.io|kustomize\.config\.k8s\.io/.test(text)) return true;
-  return /image\s*:/.test(text) && needles().some((n) => text.includes(n));
+  // Flux HelmRelease/HelmRepository/OCIRepository, Argo CD Application/ApplicationSet, a kustomization by content.
+  if (text.includes('toolkit.fluxcd.io') || text.includes('argoproj.io') || text.includes('kustomize.config.k8s.io')) return true;
+  // An image of an operator (each image value looked up once per repository: most manifests name a few repositories
+  // many times).
+  IMAGE_VALUE.lastIndex = 0;
+  for (let m = IMAGE_VALUE.exec(text); m; m = IMAGE_VALUE.exec(text)) {
+    const repo = splitImage(m[1]).repository;
+    let hit = imageMemo.get(repo);
+    if (hit === undefined) {
+      if (imageMemo.size > 4096) imageMemo.clear();
+      imageMemo.set(repo, (hit = operatorOfImage(repo) !== undefined));
+    }
+    if (hit) return true;
+  }
+  return false;
 }
-let needleMemo: string[] | undefined;
-/** The last path part of every operator image rule: an image of an operator names it. */
-function needles(): string[] {
-  return (needleMemo ??= [...new Set(Object.values(operatorChartData().operators).flatMap((e) => e.images.flatMap((i) => {
-    const p = i.repo ?? i.path ?? i.prefix;
-    return p ? [p.split('/').filter(Boolean).pop()!.replace(/-$/, '')] : [];
-  })))]);
-}
+/** An `image:` value (a container's, a values file's): what may name an operator's image. */
+const IMAGE_VALUE = /\bimage\s*:\s*["']?([^\s"'#{}]+)/g;
+const imageMemo = new Map<string, boolean>();
 
 /** Reads one file's pins and Flux sources. `text`: its content; YAML only (other files say nothing). */
 export function scanFilePins(file: string, text: string): FilePinScan {
