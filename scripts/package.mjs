@@ -31,7 +31,7 @@ const vsceBin = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
 export const ALLOWED = [
   /^package\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE$/, /^images\/icon\.png$/,
   /^dist\/(client|server|server-main)\.js$/, /^dist\/web\/(client|server)\.js$/,
-  /^data\/(starlingx|kubernetes|kata|containerd)\/(?:[\w.-]+\/)?[\w.-]+\.json$/,
+  /^data\/(starlingx|kubernetes|kata|containerd|operators)\/(?:[\w.-]+\/)?[\w.-]+\.json$/,
   /^syntaxes\/[\w.-]+\.json$/,
   // The rule pages: the editor opens them offline (codeDescription links, "Show documentation for <rule>").
   /^docs\/rules\/(?:[\w.-]+\/)?[\w.-]+\.md$/,

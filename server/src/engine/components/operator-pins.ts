@@ -16,6 +16,7 @@ import { loadJson } from '../data';
 import { parseYaml, type YamlDoc } from '../parse/yaml';
 import { LineIndex, own } from '../text';
 import { parseConstraints, checkConstraints, parseVersion, compareSemver } from '../families/helm-chart/template/semver';
+import { leadingMinor, normalizeKubernetesVersion, compareMinor } from '../versions';
 
 export type { OperatorPin } from './operator-pins-type';
 
@@ -37,9 +38,13 @@ export const pinnedOperatorIds = (): string[] => Object.keys(operatorChartData()
 
 /** "v1.14.2" -> "1.14.2"; "3.0" -> "3.0"; a tag with a suffix ("v1.19.0-distroless") keeps its numbers; else undefined. */
 export function versionOfTag(tag: string): string | undefined {
-  const m = /^v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+][0-9A-Za-z.+-]*)?$/.exec(tag.trim());
-  if (!m) return undefined;
-  return m[3] === undefined ? `${Number(m[1])}.${Number(m[2])}` : `${Number(m[1])}.${Number(m[2])}.${Number(m[3])}`;
+  const t = tag.trim();
+  const minor = leadingMinor(t);
+  if (!minor) return undefined;
+  // X.Y or X.Y.Z, then at most a pre-release or build suffix.
+  const parts = normalizeKubernetesVersion(t).split(/[-+]/)[0].split('.');
+  if (parts.length > 3 || !parts.every((p) => /^\d+$/.test(p))) return undefined;
+  return parts.length === 3 ? `${minor}.${Number(parts[2])}` : minor;
 }
 
 const plain = (v: string): boolean => /^v?\d+\.\d+\.\d+$/.test(v.trim());
@@ -74,7 +79,7 @@ export function operatorVersionsOfChart(operator: string, chart: ChartRule, vers
   }
   const table = data.chartTables[chart.table!];
   if (exact) {
-    const row = table.rows.find((r) => r[0].replace(/^v/, '') === v.replace(/^v/, ''));
+    const row = table.rows.find((r) => normalizeKubernetesVersion(r[0]) === normalizeKubernetesVersion(v));
     if (!row) return `chart ${chart.chart} ${v} is not in the chart map (${table.repo} ${table.chartPath}: ${table.rows[0][0]} .. ${table.rows.at(-1)![0]})`;
     if (!row[1]) return `chart ${chart.chart} ${v} has a pre-release appVersion (${row[2]})`;
     return { versions: [row[1]], how: `chart ${v} → ${operator} ${row[1]} (${table.repo} ${chart.table} ${row[2].split(' ')[0]})`, range: false };
@@ -230,7 +235,7 @@ function mayHoldPin(file: string, text: string): boolean {
   return false;
 }
 /** An `image:` value (a container's, a values file's): what may name an operator's image. */
-const IMAGE_VALUE = /\bimage\s*:\s*["']?([^\s"'#{}]+)/g;
+const IMAGE_VALUE = /\bimage[ \t]*:[ \t]*["']?([^\s"'#{}]+)/g;
 const imageMemo = new Map<string, boolean>();
 
 /** Reads one file's pins and Flux sources. `text`: its content; YAML only (other files say nothing). */
@@ -407,13 +412,6 @@ function ranged(m: ChartVersionMeaning, pin: OperatorPin): OperatorPin {
   return pin;
 }
 
-const minorOf = (v: string): string => v.split('.').slice(0, 2).join('.');
-function cmpVersions(a: string, b: string): number {
-  const x = a.split('.').map(Number), y = b.split('.').map(Number);
-  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
-  return 0;
-}
-
 /**
  * Whether two pins' versions agree: equal; one names a minor ("1.14": an image tag) that the other is a patch of; or one
  * comes from a version range (a chart dependency `~1.14.0`) that admits the other's minor (the data knows only the
@@ -426,7 +424,7 @@ export function pinsAgree(a: OperatorPin, b: OperatorPin): boolean {
   if (short.split('.').length === 2 && long.startsWith(`${short}.`)) return true;
   for (const [p, q] of [[a, b], [b, a]] as const) {
     const r = rangeOf.get(p);
-    if (r && cmpVersions(minorOf(r.lo), minorOf(q.version)) <= 0 && cmpVersions(minorOf(q.version), minorOf(r.hi)) <= 0) return true;
+    if (r && compareMinor(r.lo, q.version) <= 0 && compareMinor(q.version, r.hi) <= 0) return true;
   }
   return false;
 }
