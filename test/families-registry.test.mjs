@@ -41,6 +41,9 @@ const ALLOWED = [
   // The Flux component (engine/components/, the plug-in point for products inside manifests) reads the Flux
   // versions StarlingX applications ship, which the StarlingX application family's data holds.
   { file: 'server/src/engine/components/flux.ts', line: /from '\.\.\/families\/starlingx-app\/data';$/ },
+  // The operator pins (engine/components/operator-pins.ts) read a chart dependency's version range as Helm does: with
+  // the Masterminds semver constraints the Helm family's template evaluator implements (one implementation, not two).
+  { file: 'server/src/engine/components/operator-pins.ts', line: /from '\.\.\/families\/helm-chart\/template\/semver';$/ },
   // The engine library (dist/engine.js) exports family modules for tests and the data scripts (the StarlingX and
   // Kubernetes data accessors, the Kubernetes window's check, as it did when they were the core's).
   { file: 'server/src/engine/index.ts', line: /^export \* from '\.\/families\/(starlingx\/data|kubernetes\/data\/apis|kubernetes\/data\/past-data)';$/ },

@@ -122,19 +122,30 @@ test('pins read from the workspace form the window (oldest..newest); a version t
     { operator: 'external-secrets', version: '9.9.9', file: 'x.yaml', line: 1, detail: 'image tag' },
     { operator: 'traefik', version: '3.0.4', file: 'traefik.yaml', line: 3, detail: 'image traefik:v3.0.4' },
   ];
-  const c = e.resolveConfig({ workspace: { operatorPins: pins } });
-  const w = O.operatorWindow(c, 'external-secrets');
+  const c = e.resolveConfig({});
+  const w = O.operatorWindowsWith(c, () => pins)['external-secrets'];
   assert.deepEqual(w.steps, ['0.16', '0.17']);
   assert.equal(w.source.kind, 'workspace');
   assert.equal(w.source.detail, 'external-secrets 0.17.0 from platform/Chart.yaml:12 (dependency external-secrets 0.17.0); external-secrets v0.16.2 from clusters/a/eso.yaml:9 (HelmRelease external-secrets)');
-  assert.deepEqual(O.operatorWindow(c, 'traefik').steps, ['3.0']);
-  const user = e.resolveConfig({ workspace: { operatorPins: pins }, cli: { componentVersions: { 'external-secrets': '0.15' } } });
+  assert.deepEqual(O.operatorWindowsWith(c, () => pins).traefik.steps, ['3.0']);
+  let asked = 0;
+  assert.deepEqual(O.operatorWindowsWith(c, () => { asked++; return []; }), {}, 'no pins, no window');
+  assert.equal(asked, 1);
+  const user = e.resolveConfig({ cli: { componentVersions: { 'external-secrets': '0.15' } } });
+  assert.deepEqual(O.operatorWindowsWith(user, () => pins)['external-secrets'], O.operatorWindows(user)['external-secrets'], 'the user\'s version wins over the pins');
   assert.deepEqual(O.operatorWindow(user, 'external-secrets'), { steps: ['0.15'], source: { kind: 'cli', detail: '--component-versions: external-secrets 0.15' } });
-  // the rules read it: the ExternalSecret v1beta1 is an error with the pins' window, which the message names
-  const d = e.analyze({ path: '/w/es.yaml', text: ESO_V1BETA1, config: c }).diagnostics;
+  // the rules read it through the neighbours (the saved workspace's pins): the ExternalSecret v1beta1 is an error with
+  // the pins' window, which the message names; a file without an operator's custom resource never asks for the pins
+  const scans = [{ file: 'platform/Chart.yaml', pins: pins.slice(0, 2), sources: [], pending: [], unresolved: [] }];
+  let read = 0;
+  const neighbours = { operatorPins: () => { read++; return { scans, notRead: [] }; } };
+  const d = e.analyze({ path: '/w/es.yaml', text: ESO_V1BETA1, config: c, neighbours }).diagnostics;
   assert.deepEqual(findings(d), ['k8s/operator-api-not-served @ 1:13']);
   assert.match(d[0].message, /external-secrets 0\.17 lists v1beta1 with served: false .*from external-secrets 0\.17\.0 from platform\/Chart\.yaml:12/);
-  assert.deepEqual(e.describeResolved(c)['operator:external-secrets'].window, '0.16..0.17');
+  assert.ok(read >= 1);
+  read = 0;
+  e.analyze({ path: '/w/cm.yaml', text: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n', config: c, neighbours });
+  assert.equal(read, 0, 'the pins are not read for a file without an operator\'s custom resource');
 });
 
 test('done bar: ESO v1beta1 is an error under --component-versions external-secrets=0.16..0.17 (fixed to v1), Kyverno v1 ClusterPolicy a warning at 1.19, cert-manager v1alpha2 Certificate an error at 1.6', (t) => {

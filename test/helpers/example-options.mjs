@@ -15,6 +15,12 @@ export function exampleOverrides(options) {
     else if ((m = /^(go|runtime-rs)$/.exec(part))) cli.kataFlavour = m[1];
     else if ((m = /^containerd runtimes\s+(\S+)$/i.exec(part))) neighbours = { containerdRuntimes: { files: ['containerd/config.toml'], names: m[1].split('+') } };
     else if ((m = /^containerd\s+(\S+)$/i.exec(part))) cli.containerdWindow = m[1];
+    // Another file of the workspace pins an operator (server/operator-pins.ts's scans, NeighbourFacts.operatorPins).
+    else if ((m = /^operator pin (\S+) (\S+) at (\S+):(\d+)$/i.exec(part))) {
+      const pin = { operator: m[1], version: m[2], file: m[3], line: Number(m[4]) - 1, detail: `${m[1]} ${m[2]} from ${m[3]}` };
+      const scans = [...(neighbours?.pinScans ?? []), { file: m[3], pins: [pin], sources: [], pending: [], unresolved: [] }];
+      neighbours = { ...neighbours, pinScans: scans, operatorPins: () => ({ scans, notRead: [] }) };
+    }
     else if (/^data older than six months$/i.test(part)) staleData = true;
     // An operator's (or another component's) version or window: "component external-secrets=0.16..0.17" (--component-versions).
     else if ((m = /^component\s+([a-z0-9-]+)=(\S+)$/i.exec(part))) (cli.componentVersions ??= {})[m[1]] = m[2];

@@ -360,7 +360,7 @@ async function main(argv: string[]): Promise<number> {
   // first server answers it with its initialize result, a round trip less before the first file.
   const configTarget = opts.printConfig ? (opts.paths[0] ? pathToFileURL(path.resolve(cwd, opts.paths[0])).toString() : undefined)
     : opts.config ? pathToFileURL(path.resolve(cwd, opts.config)).toString() : undefined;
-  const session = start({ ...initOptions, resolvedConfig: { uri: configTarget } });
+  const session = start({ ...initOptions, resolvedConfig: { uri: configTarget, ...(opts.printConfig ? { operatorPins: true } : {}) } });
   const sessions = [session];
   // A folder to walk will likely need more than one server: start the others now, so that they boot while the
   // first one resolves the configuration and the files are collected (about half a second at 10,000 files).

@@ -336,7 +336,7 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
   // What the sections tell the component modules' windows (the StarlingX upgrade path when the configuration or the
   // workspace says StarlingX).
   const told = Object.assign({}, ...CONFIG_SECTIONS.map((c) => c.componentInput?.(ctx) ?? {})) as ComponentWindowInput;
-  const componentWindows = Object.fromEntries(COMPONENTS.map((m) => [m.key, m.window({ ...told, version: components[m.id], pins: input.workspace?.operatorPins })]));
+  const componentWindows = Object.fromEntries(COMPONENTS.map((m) => [m.key, m.window({ ...told, version: components[m.id] })]));
   return { ...lead, ...componentWindows, ...sections, rules, ruleSources, ignore, ignoreLayers, files, ...also, components, configPath: input.config?.path, helm: resolveHelm(input, pick) } as ResolvedConfig;
 }
 

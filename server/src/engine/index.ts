@@ -36,3 +36,4 @@ export * as windowSteps from './window-verdict';
 export { windowText } from './window-text';
 export * as operators from './components/operators';
 export * as operatorData from './components/operator-data';
+export * as operatorPins from './components/operator-pins';

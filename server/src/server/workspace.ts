@@ -18,6 +18,8 @@ import type { OpenapiDoc } from '../engine/families/kubernetes/data/openapi';
 import { walkFolders, unreadableNote } from './walk';
 import { walkKataChain } from './kata-chain';
 import { isWithin } from '../shared/within';
+import { OperatorPinIndex, rel as relPath, type PinFacts } from './operator-pins';
+import type { OperatorPin } from '../engine/components/operator-pins-type';
 import type { KataChainFacts } from '../engine/families/kata-config/data/chain';
 
 const { isAnchorName } = workspaceFacts;
@@ -75,6 +77,16 @@ export class WorkspaceState {
     return readTextUpTo(p, MAX_FILE_BYTES);
   }, () => this.openTexts.keys(), (p) => this.ignoredForCrds(p));
 
+  /** The operator versions the workspace pins, read from the saved files (server/operator-pins.ts). */
+  readonly pins = new OperatorPinIndex((p) => this.readSaved(p), (p) => this.ignoredForCrds(p));
+
+  /** The operator pins of a folder's (or file's) workspace root: for the operators' windows (operatorWindow's `pins`). */
+  pinsFor(folder: string): OperatorPin[] { return this.pinFactsFor(folder).pins; }
+  /** The pins with what could not be read: --print-config and the resolved configuration say them. */
+  pinFactsFor(folder: string): PinFacts { return this.pins.factsFor(this.rootFor(folder) ?? folder); }
+  /** A file changed on disk: whether its root's pins changed (then the files are checked again). */
+  pinsChanged(file: string): boolean { return this.pins.changed(this.rootFor(file) ?? path.dirname(file), file); }
+
   /** Whether the ignore: lists leave a file out (set by the server: engine/ignore.ts with the file's configuration). */
   ignoredForCrds: (file: string) => boolean = () => false;
 
@@ -93,11 +105,11 @@ export class WorkspaceState {
   private folders = new Map<string, NonNullable<NeighbourFacts['staticPods']>>();
 
   invalidate(): void {
-    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.runtimeConfigs.clear(); this.crds.forgetConfig(); this.kataChains.clear(); this.bufferCache.clear(); this.settingsOpenapiCache.clear(); this.settingsOpenapiProblems.clear(); this.bufferFacts.clear();
+    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.runtimeConfigs.clear(); this.crds.forgetConfig(); this.pins.forgetConfig(); this.kataChains.clear(); this.bufferCache.clear(); this.settingsOpenapiCache.clear(); this.settingsOpenapiProblems.clear(); this.bufferFacts.clear();
   }
 
   /** Everything read from the disk is in doubt (watched files, trust, settings): the CRD index is walked again too. */
-  invalidateAll(): void { this.invalidate(); this.crds.clear(); }
+  invalidateAll(): void { this.invalidate(); this.crds.clear(); this.pins.clear(); }
 
   /**
    * Records an open bootstrap buffer's text (undefined: closed) and says whether the text its own analysis sees
@@ -194,6 +206,7 @@ export class WorkspaceState {
       get crds() { return (crds ??= ws.crdsFor(file)); },
       get kataChain() { return ws.kataChainFor(file); },
       customResourceUses: (group: string) => ws.crds.usesFor(ws.rootFor(file) ?? path.dirname(file), group, file),
+      operatorPins: () => { const root = ws.rootFor(file) ?? path.dirname(file); return { ...ws.pins.scansFor(root), self: relPath(root, file) }; },
     };
   }
 

@@ -76,7 +76,11 @@ export interface IgnoredFilesResult { ignored: Array<{ path: string; reason: str
 
 /** Request: the resolved windows for a file (or the workspace), with where each part came from. */
 export const ResolvedConfigRequest = 'skewguard/resolvedConfig';
-export interface ResolvedConfigParams { uri?: string }
+export interface ResolvedConfigParams {
+  uri?: string;
+  /** Also say the operator versions the workspace pins (a walk of its files on first use): lsp-lint --print-config. */
+  operatorPins?: boolean;
+}
 export interface ResolvedConfigResult {
   resolved: Record<string, any>;
   family: Family | null;

@@ -16,13 +16,6 @@ import { parseRange, minorOf, compareMinor } from '../versions';
 
 export type { OperatorPin };
 
-declare module '../config' {
-  interface WorkspaceFacts {
-    /** Operator versions the workspace pins (a chart dependency, a HelmRelease, an image tag …), when read. */
-    operatorPins?: OperatorPin[];
-  }
-}
-
 export interface OperatorWindow {
   operator: string;
   /** The operator's minors (release ids of the data), oldest first. */
@@ -125,11 +118,29 @@ export function operatorWindows(config: ResolvedConfig): Record<string, Operator
 }
 const windowsMemo = new WeakMap<ResolvedConfig, Record<string, OperatorWindow>>();
 
+/**
+ * Every operator window of a file: the configuration's (a version the user gives) and, for an operator without one, the
+ * window the workspace's pins form (`pins`: read only here, i.e. when the file holds a custom resource of an operator,
+ * from the saved files as lsp-lint reads them: NeighbourFacts.operatorPins).
+ */
+export function operatorWindowsWith(config: ResolvedConfig, pins: (() => readonly OperatorPin[] | undefined) | undefined): Record<string, OperatorWindow> {
+  const mine = operatorWindows(config);
+  const read = pins?.();
+  if (!read?.length) return mine;
+  const out = { ...mine };
+  for (const id of new Set(read.map((p) => p.operator))) {
+    if (out[id] || !isOperatorId(id)) continue;
+    const w = resolveOperatorWindow(id, undefined, read);
+    if (w) out[id] = w;
+  }
+  return out;
+}
+
 /** One component module per operator of the data. */
 export const operatorComponents: ComponentModule<OperatorWindow>[] = operatorIds().map((id) => ({
   id,
   key: keyOf(id),
-  window: ({ version, pins }) => resolveOperatorWindow(id, version, pins),
+  window: ({ version }) => resolveOperatorWindow(id, version),
   describe: (w) => ({
     window: w.text,
     versions: w.steps.map((s) => ({ release: s, tag: operatorReleases(id).find((r) => r[0] === s)?.[1] })),

@@ -3,7 +3,6 @@
 // listed in components/registry.ts; engine/config.ts resolves and describes their windows from that list, and the
 // Kubernetes family checks a component that has a window at its window's steps (its own rules) instead of at one version.
 import type { ComponentVersionSetting } from '../config';
-import type { OperatorPin } from './operator-pins-type';
 
 /**
  * What a component's window may be read from, besides a version the user gives. The config sections add what they
@@ -12,8 +11,6 @@ import type { OperatorPin } from './operator-pins-type';
 export interface ComponentWindowInput {
   /** Its version as the user set it (kubernetes.components.<id>, --component-versions <id>=…), or its default. */
   version?: ComponentVersionSetting;
-  /** Operator versions the workspace pins (WorkspaceFacts.operatorPins): an operator's window when the user gives none. */
-  pins?: readonly OperatorPin[];
 }
 
 export interface ComponentModule<W = unknown> {

@@ -20,7 +20,7 @@ import { rule as crInvalidValue } from '../kubernetes/rules/cr-invalid-value';
 import { rule as operatorNotServed } from '../kubernetes/rules/operator-api-not-served';
 import { rule as operatorDeprecated } from '../kubernetes/rules/operator-api-deprecated';
 import { rule as operatorStorageDropped } from '../kubernetes/rules/operator-storage-version-dropped';
-import { operatorWindows } from '../../components/operators';
+import { fileOperatorWindows } from '../kubernetes/operators';
 import { notEvaluated, runsOf } from './rules/emissions';
 import { stepsText, type HelmContext } from './index';
 import { backToSource, unknownAt, overlaps, type Span, type TemplateRun } from './run';
@@ -72,7 +72,7 @@ function checkTemplate(ctx: HelmContext, input: AnalyzeInput, tr: TemplateRun, p
     const objects = manifestObjects(yaml);
     if (!objects.some((o) => customApiVersion(o.apiVersion))) continue;
     const k8s = new KubernetesContext(yaml, objects, ctx.window, ctx.rows, false, input.neighbours, input.path, input.config.starlingx.release.release, input.config.components, undefined, fieldTableWith(input.config.kubernetesOpenapi));
-    k8s.operatorWindows = operatorWindows(input.config);
+    k8s.operatorWindowsOf = fileOperatorWindows(input.config, input.neighbours);
     const unknownSpans = r.unknowns.map((u) => ({ start: u.outStart, end: u.outEnd }));
     const touchesUnknown = (a: Span) => unknownSpans.some((u) => overlaps(a, u) || overlaps(u, a));
     const docOf = (off: number) => yaml.docs.find((d) => d.offset <= off && off <= d.end);

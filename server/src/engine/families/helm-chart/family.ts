@@ -23,6 +23,7 @@ import { runCustomResourceRules } from './custom-resources';
 import { internalError, describeFailure } from '../../rules/general';
 import { removedApi, deprecatedApi, deadBranch, notEvaluated } from './rules/emissions';
 import { kubeVersion, chartApiV1 } from './rules/chart-yaml';
+import { rule as operatorPinsDisagree } from '../kubernetes/rules/operator-pins-disagree';
 import { templateSyntax, notInChart } from './rules/notes';
 
 export const helmRules: Rule<HelmContext>[] = [removedApi, deprecatedApi, deadBranch, notEvaluated, templateSyntax, notInChart, kubeVersion, chartApiV1];
@@ -218,6 +219,8 @@ export const helmChart: FamilyModule<'helm-chart'> = {
       return { helm };
     }
     for (const rule of helmRules) runRule(rule, helm, emit, faults);
+    // A chart's dependencies pin operator versions: against the workspace's other pins.
+    if (kind === 'chart-yaml') runRule(operatorPinsDisagree, { text: input.text, path: input.path, neighbours: input.neighbours ?? {} }, emit, faults);
     try {
       runImageRules(helm, input, emit, faults);
     } catch (e) {

@@ -7,7 +7,7 @@ import type { Rule } from '../../rules/types';
 import { kubernetesApis } from './data/apis';
 import { windowPastDataOf } from './data/past-data';
 import { COMPONENTS } from '../../components/registry';
-import { operatorWindows } from '../../components/operators';
+import { fileOperatorWindows } from './operators';
 import { LineIndex } from '../../text';
 import { runRule, reportSyntax, type SyntaxHint } from '../core';
 import { KubernetesContext, manifestObjects, isManifestValue, isManifestLike, lifecycleRows } from './index';
@@ -54,6 +54,7 @@ import { scanTemplates } from '../../parse/template-text';
 import { parseYaml, YamlFile, type YamlDoc } from '../../parse/yaml';
 import { windowText } from '../../window-text';
 import { kubernetesConfigSection } from './config';
+import { rule as operatorPinsDisagree } from './rules/operator-pins-disagree';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -216,7 +217,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     if (scan.syntax.length) parts.push(`Helm template syntax at line ${line(scan.syntax[0])}: that document is not checked`);
     return parts.join('; ');
   },
-  rules: [...kubernetesRules, helmTemplateRule, documentNotCheckedRule, staleDataRule, windowPastDataRule],
+  rules: [...kubernetesRules, operatorPinsDisagree, helmTemplateRule, documentNotCheckedRule, staleDataRule, windowPastDataRule],
   analyze({ input, ext, yaml, emit, stage }) {
     const { text, config, faults } = input;
     // `{{` where YAML reads structure (a `{{- if }}` line, `name: {{ .Release.Name }}`) is Helm template syntax: the
@@ -249,12 +250,13 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
       const rows = withOpenapi(lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin), config.kubernetesOpenapi);
       const k = new KubernetesContext(read, objects, config.kubernetes, rows, ext === '.json', input.neighbours, input.path, config.starlingx.release.release, config.components, config.flux, fieldTableWith(config.kubernetesOpenapi),
         new Set(COMPONENTS.filter((m) => (config as unknown as Record<string, unknown>)[m.key]).map((m) => m.id)));
-      k.operatorWindows = operatorWindows(config);
+      k.operatorWindowsOf = fileOperatorWindows(config, input.neighbours);
       return k;
     };
     runRule(documentNotCheckedRule, { yaml: read, numbered: !!numbered || read.docs.length > 1, firstDocument: numbered?.firstDocument ?? 0, objectElsewhere }, emit, faults);
     const k8s = stage('context', () => context(manifestObjects(read)));
     for (const rule of kubernetesRules) runRule(rule, k8s, emit, faults);
+    runRule(operatorPinsDisagree, { text: read.text, path: input.path, neighbours: input.neighbours ?? {} }, emit, faults);
     k8s.dropFieldWalks();
     // Documents with a syntax error whose apiVersion and kind were read before it: their API version is still
     // checked (partial.ts), without fixes.

@@ -1,6 +1,7 @@
 // Kubernetes manifests: recognised by content (apiVersion + kind, multi-document, List items, JSON), checked
 // against every minor of the Kubernetes window with the lifecycle data.
 import type { KataChainFacts } from '../kata-config/data/chain';
+import type { FilePinScan } from '../../components/operator-pins';
 import type { YamlFile, OffsetRange } from '../../parse/yaml';
 import { kubernetesApis, type ApiRow } from './data/apis';
 import type { ComponentVersionSetting } from '../../config';
@@ -55,6 +56,9 @@ export interface NeighbourFacts {
   /** The node's chain: Kata runtime entries of the workspace's containerd configs → the configuration file each
    * ConfigPath names → the flavour its shim implies, and kata-deploy's image tags (engine/families/kata-config/data/chain.ts). */
   kataChain?: KataChainFacts;
+  /** The workspace's operator version pins, per file as saved (server/operator-pins.ts); `self`: the analysed file's
+   *  name in them. Asked only by a file that pins an operator itself (k8s/operator-pins-disagree). */
+  operatorPins?(): { scans: FilePinScan[]; self?: string; notRead: string[] };
 }
 
 const CONTAINER_LISTS = new Set(['containers', 'initContainers', 'ephemeralContainers']);
@@ -81,8 +85,14 @@ export class KubernetesContext {
     readonly windowed?: ReadonlySet<string>,
   ) {}
 
-  /** The operator windows of the configuration by operator id (components/operators.ts); set by whoever builds the context. */
-  operatorWindows: Readonly<Record<string, OperatorWindow>> = {};
+  /**
+   * The operator windows of the file by operator id (components/operators.ts operatorWindowsWith: the configuration's,
+   * else the workspace's pins), worked out on first use, i.e. only for a file with an operator's custom resource;
+   * `operatorWindowsOf` is set by whoever builds the context.
+   */
+  get operatorWindows(): Readonly<Record<string, OperatorWindow>> { return (this.operatorWindowsMemo ??= this.operatorWindowsOf?.() ?? {}); }
+  operatorWindowsOf?: () => Readonly<Record<string, OperatorWindow>>;
+  private operatorWindowsMemo?: Readonly<Record<string, OperatorWindow>>;
 
   /** The CRD facts of this file: its own CRDs first, then the workspace's (read from the neighbours only when asked). */
   crdFacts(): CrdFacts | undefined {

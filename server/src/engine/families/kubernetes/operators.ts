@@ -2,10 +2,16 @@
 // operator's window and what each release of the window does with its group/version/kind: what the k8s/operator-* rules
 // and the apiVersion hover read. An object whose group/kind a workspace CRD defines is left to the k8s/cr-* rules (the
 // CRD is what the cluster installs); an object of another group never loads the operator data.
-import type { KubernetesContext, ManifestObject } from './index';
+import type { KubernetesContext, ManifestObject, NeighbourFacts } from './index';
 import { groupVersion, mayBeCustomGroup } from './crds';
 import { operatorOfKind, operatorData, releaseStatus, servedSpan, storageVersionAt, curatedFor, type OperatorData, type ReleaseStatus, type CuratedRow } from '../../components/operator-data';
-import type { OperatorWindow } from '../../components/operators';
+import { operatorWindowsWith, type OperatorWindow } from '../../components/operators';
+import { pinsOf } from '../../components/operator-pins';
+import type { ResolvedConfig } from '../../config';
+
+/** A file's operator windows (KubernetesContext.operatorWindowsOf): the configuration's, else the pins of the saved workspace. */
+export const fileOperatorWindows = (config: ResolvedConfig, neighbours: NeighbourFacts | undefined) => (): Record<string, OperatorWindow> =>
+  operatorWindowsWith(config, neighbours?.operatorPins && (() => pinsOf(neighbours.operatorPins!().scans).pins));
 
 export interface OperatorObject {
   o: ManifestObject;

@@ -19,6 +19,7 @@ import { rule as apiVersion } from './rules/api-version';
 import { rule as componentNotValidated } from '../kubernetes/rules/component-not-validated';
 import { rule as controlPlaneSkew } from '../kubernetes/rules/control-plane-skew';
 import { rule as nodeComponentSkew } from '../kubernetes/rules/node-component-skew';
+import { rule as operatorPinsDisagree } from '../kubernetes/rules/operator-pins-disagree';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -98,6 +99,8 @@ export const kustomize: FamilyModule<'kustomize'> = {
       return ctx;
     });
     for (const rule of kustomizeRules) runRule(rule, kustomize, emit, faults);
+    // The operator versions its remote resources and images: pin, against the workspace's other pins.
+    runRule(operatorPinsDisagree, { text: yaml.text, path: input.path, neighbours: input.neighbours ?? {} }, emit, faults);
     for (const rule of imageRules) {
       // A digest pins the image whatever newTag says: a tag fix would not change what runs, so none is offered.
       runRule(rule, kustomize.k8s, (r, f) => {

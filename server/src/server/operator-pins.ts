@@ -1,0 +1,148 @@
+// The operator versions the workspace pins (issue #31 item 3), read the same way in the editor and in lsp-lint: the
+// workspace's files as saved on disk (never an open buffer: a file's window must not depend on what is open, issue #27
+// item 1), by one bounded walk per workspace root (hidden and always-skipped folders left out, files the ignore: lists
+// leave out not counted), each YAML file read once (bounded) and scanned by the engine's pure reader
+// (engine/components/operator-pins.ts). Each file's scan is kept by its size and modification time; a watched-file
+// change rescans only that file (`changed`), and says whether the root's pins changed.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { walkFolders, unreadableNote } from './walk';
+import { scanFilePins, pinsOf, type FilePinScan, type OperatorPin } from '../engine/components/operator-pins';
+
+const YAML_EXT = /\.ya?ml$/i;
+/** Folders and YAML files the walk looks at most (the CRD index's bounds). */
+const MAX_FOLDERS = 10000;
+const MAX_FILES = 20000;
+
+export interface PinFacts {
+  /** The pins, by operator, file (relative to the root, `/`-separated) and line. */
+  pins: OperatorPin[];
+  /** What names an operator but pins no version it can read (a chart version not in the map, a tag that is no version). */
+  unresolved: FilePinScan['unresolved'];
+  /** What the walk did not see (its bounds, unreadable folders, files over the size limit): pins there are not known. */
+  notRead: string[];
+}
+
+interface RootPins {
+  /** Each YAML file's scan, with the stamp (size, mtime) it was read at. */
+  files: Map<string, { stamp: string; scan: FilePinScan }>;
+  walkNotes: string[];
+  facts?: PinFacts;
+}
+
+const stampOf = (p: string): string | undefined => {
+  try { const st = fs.statSync(p); return st.isFile() ? `${st.size}:${st.mtimeMs}` : undefined; } catch { return undefined; }
+};
+export const rel = (root: string, p: string): string => (path.relative(root, p) || path.basename(p)).split(path.sep).join('/');
+
+export class OperatorPinIndex {
+  private roots = new Map<string, RootPins>();
+
+  /**
+   * `readSaved(p)`: a file's saved text, bounded (undefined: not read). `ignored(p)`: whether the ignore: lists leave
+   * the file out (its pins then count for nothing, as its CRDs).
+   */
+  constructor(private readSaved: (p: string) => string | undefined, private ignored: (p: string) => boolean = () => false) {}
+
+  clear(): void { this.roots.clear(); }
+  /** The ignore: lists may have changed: the pins are gathered again from the kept scans. */
+  forgetConfig(): void { for (const r of this.roots.values()) r.facts = undefined; }
+
+  /** The pins of the workspace root (a walk on first use, then kept until a change). */
+  factsFor(root: string): PinFacts {
+    const idx = this.index(root);
+    if (idx.facts) return idx.facts;
+    const scans: FilePinScan[] = [];
+    const notRead = idx.walkNotes.slice();
+    for (const [p, f] of idx.files) {
+      if (this.ignored(p)) continue;
+      scans.push(f.scan);
+      if (f.stamp === 'not-read') notRead.push(`${rel(root, p)} was not read`);
+    }
+    const { pins, unresolved } = pinsOf(scans);
+    return (idx.facts = { pins, unresolved, notRead });
+  }
+
+  /** Each file's scan (what the k8s/operator-pins-disagree rule combines with the analysed file's own text). */
+  scansFor(root: string): { scans: FilePinScan[]; notRead: string[] } {
+    const idx = this.index(root);
+    const scans: FilePinScan[] = [];
+    for (const [p, f] of idx.files) if (!this.ignored(p)) scans.push(f.scan);
+    return { scans, notRead: this.factsFor(root).notRead };
+  }
+
+  /** Whether the index of the root is built (only then can a change make it stale). */
+  has(root: string): boolean { return this.roots.has(root); }
+
+  /**
+   * A file changed on disk (a watched-file event): rescanned if the root's index holds it or it is a YAML file under
+   * the root. Returns whether the root's pins (or what names an operator) changed.
+   */
+  changed(root: string, file: string): boolean {
+    const idx = this.roots.get(root);
+    if (!idx || !YAML_EXT.test(file)) return false;
+    const before = idx.files.get(file);
+    const stamp = stampOf(file);
+    if (stamp === undefined) {
+      if (!before) return false;
+      idx.files.delete(file);
+      const had = before.scan.pins.length + before.scan.sources.length + before.scan.pending.length + before.scan.unresolved.length > 0;
+      if (had) idx.facts = undefined;
+      return had;
+    }
+    if (before?.stamp === stamp) return false;
+    const scan = this.scan(root, file);
+    idx.files.set(file, { stamp: scan ? stamp : 'not-read', scan: scan ?? empty(rel(root, file)) });
+    const same = before && JSON.stringify(strip(before.scan)) === JSON.stringify(strip(scan ?? empty(rel(root, file))));
+    if (same) return false;
+    idx.facts = undefined;
+    return true;
+  }
+
+  private scan(root: string, p: string): FilePinScan | undefined {
+    const text = this.readSaved(p);
+    return text === undefined ? undefined : scanFilePins(rel(root, p), text);
+  }
+
+  private index(root: string): RootPins {
+    const hit = this.roots.get(root);
+    if (hit) return hit;
+    const found: string[] = [];
+    let truncated: string | undefined;
+    const w = walkFolders(root, {
+      maxFolders: MAX_FOLDERS,
+      sorted: true,
+      onFile: (p, name) => {
+        if (!YAML_EXT.test(name)) return;
+        found.push(p);
+        if (found.length >= MAX_FILES) { truncated = `the workspace walk for operator versions stopped after ${MAX_FILES} YAML files`; return false; }
+      },
+    });
+    if (w.stopped && !truncated) truncated = `the workspace walk for operator versions stopped after ${MAX_FOLDERS} folders`;
+    const walkNotes = [...(truncated ? [truncated] : []), ...unreadableNote('the workspace walk for operator versions', w.unreadable)];
+    const files = new Map<string, { stamp: string; scan: FilePinScan }>();
+    for (const p of found.sort()) {
+      const scan = this.scan(root, p);
+      files.set(p, { stamp: scan ? stampOf(p) ?? 'not-read' : 'not-read', scan: scan ?? empty(rel(root, p)) });
+    }
+    const idx: RootPins = { files, walkNotes };
+    this.roots.set(root, idx);
+    return idx;
+  }
+}
+
+const empty = (file: string): FilePinScan => ({ file, pins: [], sources: [], pending: [], unresolved: [] });
+/** A scan without its text-position-free parts compared (pins' objects carry no identity that matters here). */
+const strip = (s: FilePinScan) => ({ pins: s.pins, sources: s.sources, pending: s.pending, unresolved: s.unresolved });
+
+/** The pins as --print-config and the resolved configuration say them ("external-secrets 0.17.0 from platform/Chart.yaml"). */
+export function describePins(f: PinFacts): Record<string, unknown> {
+  const byOperator: Record<string, string[]> = {};
+  for (const p of f.pins) (byOperator[p.operator] ??= []).push(`${p.operator} ${p.version} from ${p.file}:${p.line + 1}`);
+  return {
+    pins: byOperator,
+    details: f.pins.map((p) => p.detail),
+    ...(f.unresolved.length ? { unresolved: f.unresolved.map((u) => `${u.operator} at ${u.file}:${u.line + 1}: ${u.why}`) } : {}),
+    ...(f.notRead.length ? { notRead: f.notRead } : {}),
+  };
+}
