@@ -42,6 +42,8 @@ export interface Chart {
   problems: Array<{ file: string; message: string; chart?: string }>;
   /** A template read without its chart: `.Values` and `.Chart` are not known (Unknown when rendered, never empty). */
   alone?: boolean;
+  /** `.Release` of a render with a deployment's values (its release name and namespace); Helm template's default else. */
+  release?: Record<string, unknown>;
 }
 
 const MAX_TEMPLATES = 5000;

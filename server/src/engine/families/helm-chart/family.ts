@@ -24,6 +24,7 @@ import { internalError, describeFailure } from '../../rules/general';
 import { removedApi, deprecatedApi, deadBranch, notEvaluated } from './rules/emissions';
 import { kubeVersion, chartApiV1 } from './rules/chart-yaml';
 import { templateSyntax, notInChart } from './rules/notes';
+import { deploymentRules, runScenarioRules } from './deployment-rules';
 
 export const helmRules: Rule<HelmContext>[] = [removedApi, deprecatedApi, deadBranch, notEvaluated, templateSyntax, notInChart, kubeVersion, chartApiV1];
 
@@ -198,7 +199,7 @@ export const helmChart: FamilyModule<'helm-chart'> = {
     if (scan.bare.length) return `its content: it does not parse as YAML but does once its template actions are taken out (the \`{{\` at line ${line(scan.bare[0])}), and no other family claims it`;
     return ext === '.tpl' ? 'its content: a .tpl file holding Helm actions' : undefined;
   },
-  rules: helmRules,
+  rules: [...helmRules, ...deploymentRules],
   analyze({ input, ext, yaml, emit, stage }) {
     const { config, faults } = input;
     const kind = kindOf(input.path, ext);
@@ -227,6 +228,12 @@ export const helmChart: FamilyModule<'helm-chart'> = {
       runCustomResourceRules(helm, input, emit, faults);
     } catch (e) {
       emit(internalError, { message: describeFailure('helm:custom-resources', e), range: { start: 0, end: 0 }, data: { stage: 'helm:custom-resources', error: e } });
+    }
+    // The template rendered with the values of the workspace's GitOps deployments of its chart (issue #32 item 3).
+    try {
+      runScenarioRules(helm, input, emit);
+    } catch (e) {
+      emit(internalError, { message: describeFailure('helm:deployments', e), range: { start: 0, end: 0 }, data: { stage: 'helm:deployments', error: e } });
     }
     return { helm };
   },

@@ -29,6 +29,8 @@ export interface HelmContext {
   alone?: string;
   /** What of the chart could not be read, said on this file (the archive that failed, the template over the limit). */
   problems?: Array<{ message: string }>;
+  /** This template rendered with each workspace deployment's values (deployment-rules.ts runScenarioRules), for its hover. */
+  scenarios?: Array<{ label: string; template: TemplateRun }>;
 }
 
 export { windowText } from '../../window-text';

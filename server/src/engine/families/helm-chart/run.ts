@@ -148,7 +148,7 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
           const parts = t.byDocument ? documentParts(p) : [p];
           let docParts: ParsedTemplate[] | undefined;
           for (const step of minors) {
-            const scope = { values, chart, release: RELEASE, capabilities: capabilitiesAt(step, openapi?.[step]?.doc), templates: parsed, topChartName: top.name };
+            const scope = { values, chart, release: top.release ?? RELEASE, capabilities: capabilitiesAt(step, openapi?.[step]?.doc), templates: parsed, topChartName: top.name };
             let cut = parts;
             if (parts.length === 1) {
               const rendered = renderTemplate(p, scope);

@@ -48,6 +48,7 @@ import { partialObjects } from './partial';
 import { scanTemplates } from '../../parse/template-text';
 import { parseYaml, YamlFile, type YamlDoc } from '../../parse/yaml';
 import { windowText } from '../../window-text';
+import { runDeploymentRules, deploymentHover } from '../helm-chart/deployment-rules';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -257,9 +258,11 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     for (const rule of [staleDataRule, windowPastDataRule]) {
       runRule(rule, { k8s, input }, (r, f) => { if (r === rule) staleReported = true; emit(r, f); }, faults);
     }
-    return { k8s, staleReported };
+    // A Flux HelmRelease or an Argo CD Application of a chart of the workspace: checked with its values (issue #32 item 3).
+    const helmDeployments = runDeploymentRules(input, emit);
+    return { k8s, staleReported, helmDeployments };
   },
-  hover: (r, text, pos) => (r.k8s ? k8sHover(r.k8s, text, pos) : undefined),
+  hover: (r, text, pos) => (r.k8s ? k8sHover(r.k8s, text, pos) : undefined) ?? deploymentHover(r.helmDeployments, text, pos),
   complete: k8sComplete,
   facts: (r) => (r.k8s ? { kubernetesWindow: r.k8s.windowText, objects: r.k8s.objects.length } : undefined),
   steps: (r) => r.k8s?.minors ?? r.config?.kubernetes.minors,
