@@ -50,6 +50,8 @@ function flushWatched(): void {
   for (const uri of pending.manifests) {
     const f = uriToPath(uri);
     if (!ws.openTexts.has(f) && ws.crdsChanged(f, undefined)) crds = true;
+    // A saved deployment, ConfigMap or values file changes what the charts it deploys render with (issue #32 item 3).
+    if (ws.deployments.changed(f)) crds = true;
     // A folder's static pods are read from the disk (issue #27 item 1): a saved one re-reads them for the folder's files.
     if (ws.hasFolderFacts(path.dirname(f))) { ws.invalidateFolder(path.dirname(f)); folders.add(path.dirname(f)); }
   }
