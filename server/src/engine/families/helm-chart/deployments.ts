@@ -128,7 +128,7 @@ export function scanDeployments(file: string, text: string): FileDeployments {
           const k = f.kind === 'Secret' ? 'Secret' : 'ConfigMap';
           const n = str(f.name) ?? '';
           const key = str(f.valuesKey) ?? 'values.yaml';
-          sources.push({ kind: 'object', what: `valuesFrom ${k} ${ns}/${n}${f.valuesKey ? ` (key ${key})` : ''}${f.targetPath ? ` at ${f.targetPath}` : ''}`, objectKind: k, name: n, namespace: ns, key, targetPath: str(f.targetPath), optional: f.optional === true, at: loc(['spec', 'valuesFrom', i]) });
+          sources.push({ kind: 'object', what: `valuesFrom ${k} ${ns}/${n}${f.valuesKey ? ` (key ${key})` : ''}${f.targetPath ? ` at ${f.targetPath}` : ''}`, objectKind: k, name: n, namespace: ns, key, targetPath: str(f.targetPath), optional: f.optional === true, at: loc(['spec', 'valuesFrom', i, ...('name' in f ? ['name'] : [])]) });
         });
       }
       if (isObj(spec.values)) sources.push({ kind: 'inline', what: 'spec.values', values: spec.values, at: loc(['spec', 'values']) });
