@@ -321,7 +321,7 @@ function foreignWhy(d: Deployment, world: World): string | undefined {
     const ref = d.sourceRef;
     const ns = ref.namespace ?? d.namespace ?? 'default';
     if (ref.kind !== 'GitRepository') return undefined; // an OCIRepository or Bucket built from this repository's files
-    const src = world.sources.find((s) => s.kind === 'GitRepository' && s.name === ref.name && s.namespace === ns);
+    const src = nearest(d.file, world.sources.filter((s) => s.kind === 'GitRepository' && s.name === ref.name && s.namespace === ns))[0];
     const gits = world.sources.filter((s) => s.kind === 'GitRepository');
     if (!src) return undefined; // not in the workspace: taken as this repository (said in the sources)
     if (gits.length === 1) return undefined;
@@ -333,6 +333,22 @@ function foreignWhy(d: Deployment, world: World): string | undefined {
     return `its repoURL ${d.repoURL.url} is not this repository (its remotes: ${world.remotes.join(', ')})`;
   }
   return undefined;
+}
+
+/**
+ * Of the objects of one name, those nearest to a deployment: in its own file, else in the folder sharing the longest
+ * path with it (a repository of per-cluster folders holds one ConfigMap of a name per cluster; Flux applies a folder's
+ * tree). Several at the same nearness stay several (which one the cluster has is not known).
+ */
+function nearest<T extends { file: string }>(from: string, list: T[]): T[] {
+  if (list.length < 2) return list;
+  const own = list.filter((x) => x.file === from);
+  if (own.length) return own;
+  const segs = (p: string) => path.dirname(p).split(/[\\/]+/);
+  const mine = segs(from);
+  const depth = (x: T) => { const o = segs(x.file); let i = 0; while (i < o.length && i < mine.length && o[i] === mine[i]) i++; return i; };
+  const best = Math.max(...list.map(depth));
+  return list.filter((x) => depth(x) === best);
 }
 
 function deepMerge(base: unknown, over: unknown): unknown {
@@ -403,7 +419,7 @@ export function resolveDeployment(d: Deployment, world: World): ResolvedDeployme
   }
   if (d.kind === 'HelmRelease' && d.sourceRef) {
     const ref = d.sourceRef, ns = ref.namespace ?? d.namespace ?? 'default';
-    const src = world.sources.find((s) => s.kind === ref.kind && s.name === ref.name && s.namespace === ns);
+    const src = nearest(d.file, world.sources.filter((s) => s.kind === ref.kind && s.name === ref.name && s.namespace === ns))[0];
     read.push({ what: `chart ${d.chartPath} from ${ref.kind} ${ns}/${ref.name}`, from: src ? `${rel(world.root, src.file)}${src.url ? `, ${src.url}` : ''}${ref.kind === 'GitRepository' ? '' : ': taken as built from this repository'}` : `not in the workspace: taken as this repository${world.remotesNote ? ` (${world.remotesNote})` : ''}` });
   } else if (d.repoURL) {
     read.push({ what: `chart ${d.chartPath} of ${d.repoURL.url}`, from: world.remotes.length ? 'this repository (its git remote)' : `taken as this repository${world.remotesNote ? ` (${world.remotesNote})` : ''}` });
@@ -437,8 +453,8 @@ export function resolveDeployment(d: Deployment, world: World): ResolvedDeployme
       read.push({ what: s.what, from: rel(world.root, abs) });
       continue;
     }
-    // valuesFrom: a ConfigMap or Secret of the workspace.
-    const found = world.objects.filter((o) => o.kind === s.objectKind && o.name === s.name && o.namespace === s.namespace);
+    // valuesFrom: a ConfigMap or Secret of the workspace, the nearest to the deployment (per-cluster folders repeat one).
+    const found = nearest(d.file, world.objects.filter((o) => o.kind === s.objectKind && o.name === s.name && o.namespace === s.namespace));
     if (!found.length) {
       if (s.optional) { read.push({ what: s.what, from: 'not in the workspace: optional, ignored' }); continue; }
       problems.push({ message: `not checked with ${deploymentName(d)}'s ${s.what}: no ${s.objectKind} ${s.namespace}/${s.name} in the workspace${world.notRead ? ` (${world.notRead})` : ''}, so the chart is not rendered with the values it deploys`, at: s.at });
