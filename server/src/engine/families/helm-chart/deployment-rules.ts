@@ -26,7 +26,7 @@ import { loadChart, type Chart } from './chart';
 import { chartRun, type TemplateRun } from './run';
 import { judge, stepsText, windowText, type HelmContext } from './index';
 import { groupsOf, removedApi, deprecatedApi, notEvaluated } from './rules/emissions';
-import { scanDeployments, resolveDeployment, labelOf, lineAt, deploymentName, type DeploymentFacts, type ResolvedDeployment, type ValuesScenario, type World } from './deployments';
+import { scanDeployments, mayDeploy, resolveDeployment, labelOf, lineAt, deploymentName, type DeploymentFacts, type ResolvedDeployment, type ValuesScenario, type World } from './deployments';
 
 // The server's facts of the workspace's deployments (server/deployment-index.ts), handed over with the neighbours.
 declare module '../kubernetes' {
@@ -161,6 +161,7 @@ function worldFor(input: AnalyzeInput, own: ReturnType<typeof scanDeployments>):
 
 /** On a manifest or kustomization that deploys a chart of the workspace: its context (undefined: it deploys none). */
 export function deploymentContext(input: AnalyzeInput): DeploymentContext | undefined {
+  if (!mayDeploy(input.text)) return undefined;
   const own = scanDeployments(input.path, input.text);
   if (!own.deployments.length) return undefined;
   const world = worldFor(input, own);
@@ -318,6 +319,12 @@ export function deploymentHover(ctx: DeploymentContext | undefined, text: string
     }
   }
   return { markdown: out.join('\n'), range: lines.range(r.deployment.at.start, r.deployment.at.end) };
+}
+
+/** A deployment's hover and the family's own at the same place, one after the other. */
+export function bothHovers(a: HoverResult | undefined, b: HoverResult | undefined): HoverResult | undefined {
+  if (!a || !b) return a ?? b;
+  return { markdown: `${a.markdown}\n\n---\n\n${b.markdown}`, range: a.range };
 }
 
 export { lineAt };

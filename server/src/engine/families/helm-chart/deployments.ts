@@ -81,6 +81,11 @@ const ARGO = /^argoproj\.io\/v1alpha1$/;
 /** A chart given as a path (`./charts/x`, `charts/x`), not a chart name of a Helm repository. */
 const isPath = (s: string) => s.startsWith('.') || s.includes('/');
 
+/** Whether a text may hold a deployment itself (a file without one needs no world to be read for it). */
+export function mayDeploy(text: string): boolean {
+  return /helm\.toolkit\.fluxcd\.io|argoproj\.io|helmCharts\s*:/.test(text);
+}
+
 /** The deployments, values objects and Flux sources of one file's text. */
 export function scanDeployments(file: string, text: string): FileDeployments {
   const out: FileDeployments = { deployments: [], objects: [], sources: [] };

@@ -48,7 +48,7 @@ import { partialObjects } from './partial';
 import { scanTemplates } from '../../parse/template-text';
 import { parseYaml, YamlFile, type YamlDoc } from '../../parse/yaml';
 import { windowText } from '../../window-text';
-import { runDeploymentRules, deploymentHover } from '../helm-chart/deployment-rules';
+import { runDeploymentRules, deploymentHover, bothHovers } from '../helm-chart/deployment-rules';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -262,7 +262,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     const helmDeployments = runDeploymentRules(input, emit);
     return { k8s, staleReported, helmDeployments };
   },
-  hover: (r, text, pos) => (r.k8s ? k8sHover(r.k8s, text, pos) : undefined) ?? deploymentHover(r.helmDeployments, text, pos),
+  hover: (r, text, pos) => bothHovers(deploymentHover(r.helmDeployments, text, pos), r.k8s ? k8sHover(r.k8s, text, pos) : undefined),
   complete: k8sComplete,
   facts: (r) => (r.k8s ? { kubernetesWindow: r.k8s.windowText, objects: r.k8s.objects.length } : undefined),
   steps: (r) => r.k8s?.minors ?? r.config?.kubernetes.minors,

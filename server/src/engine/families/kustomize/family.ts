@@ -19,7 +19,7 @@ import { rule as apiVersion } from './rules/api-version';
 import { rule as componentNotValidated } from '../kubernetes/rules/component-not-validated';
 import { rule as controlPlaneSkew } from '../kubernetes/rules/control-plane-skew';
 import { rule as nodeComponentSkew } from '../kubernetes/rules/node-component-skew';
-import { runDeploymentRules, deploymentHover } from '../helm-chart/deployment-rules';
+import { runDeploymentRules, deploymentHover, bothHovers } from '../helm-chart/deployment-rules';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -110,7 +110,7 @@ export const kustomize: FamilyModule<'kustomize'> = {
     const helmDeployments = runDeploymentRules(input, emit);
     return { kustomize, helmDeployments };
   },
-  hover: (r, text, pos) => (r.kustomize ? kustomizeHover(r.kustomize, text, pos) : undefined) ?? deploymentHover(r.helmDeployments, text, pos),
+  hover: (r, text, pos) => bothHovers(deploymentHover(r.helmDeployments, text, pos), r.kustomize ? kustomizeHover(r.kustomize, text, pos) : undefined),
   complete: (r, text, pos) => (r.kustomize ? kustomizeComplete(r.kustomize, text, pos) : []),
   facts: (r) => (r.kustomize ? { kubernetesWindow: r.kustomize.windowText, kustomize: r.kustomize.steps.map((s) => ({ minor: s.minor, version: s.version, major: s.major })) } : undefined),
   steps: (r) => r.kustomize?.minors ?? r.config?.kubernetes.minors,
