@@ -18,7 +18,7 @@ import { chartRootOf, loadChart, chartOfFile, allCharts, type Chart } from './ch
 import { chartRun, type ChartRun, type ChartRender } from './run';
 import { chartScenarios, renderScenarios, isCiValuesName } from './scenarios';
 import { runScenarioRules, SCENARIO_RULES } from './scenario-rules';
-import { valuesSchema } from './rules/values-schema';
+import { valuesSchema, schemaNotes } from './rules/values-schema';
 import { windowText, type HelmContext, type HelmFileKind } from './index';
 import { helmHover } from './language';
 import { runImageRules } from './images';
@@ -139,6 +139,9 @@ function contextOf(input: { path: string; text: string; files?: FileAccess; helm
     const text = own.archive ? undefined : kind === 'schema' ? input.text : files.read(abs);
     const why = text === undefined ? files.unreadable?.(abs) : undefined;
     if (text !== undefined || why) ctx.valuesSchema = { abs, text, why };
+    // What of the schema is not checked: said on it; a schema not read: said on values.yaml (never a silent pass).
+    if (kind === 'schema' && text !== undefined) ctx.problems = schemaNotes(text);
+    else if (kind === 'values' && why) ctx.problems = [{ message: `not checked against values.schema.json: it is not read (${why})` }];
   }
   if (kind === 'chart-yaml' && ctx.own?.dir === top.dir && sc.notes.length) ctx.problems = sc.notes.map((message) => ({ message }));
   if (kind === 'template') {

@@ -30,7 +30,7 @@ export interface HelmContext {
   /** Why the file is not checked as part of a chart (no Chart.yaml, no file access). */
   alone?: string;
   /** What of the chart could not be read, said on this file (the archive that failed, the template over the limit). */
-  problems?: Array<{ message: string }>;
+  problems?: Array<{ message: string; range?: { start: number; end: number } }>;
   /** The chart rendered under each of its values scenarios (scenarios.ts), with this file's runs there. */
   scenarios?: Array<ScenarioRun & { template?: TemplateRun; archived?: TemplateRun[] }>;
   /** A values file of kind 'scenario': its scenario, or why it is none (undefined both: not one of the chart's). */

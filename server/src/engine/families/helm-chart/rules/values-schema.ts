@@ -75,7 +75,10 @@ function compileOnce(text: string): Compiled {
   try {
     return { validate: ajvFor(draft).compile(clean), unresolved };
   } catch (e) {
-    return { why: `it does not compile as a JSON Schema (${(e as Error).message.split('\n')[0]})`, unresolved };
+    const msg = (e as Error).message.split('\n')[0];
+    // ajv names the schema's own path in a meta-schema error ("schema is invalid: data/properties/x/minimum must be number").
+    const at = /\bdata((?:\/[^\s/]+)+)/.exec(msg)?.[1].split('/').slice(1).map((x) => (/^\d+$/.test(x) ? Number(x) : x));
+    return { why: `it does not compile as a JSON Schema (${msg})`, unresolved, ...(at ? { at } : {}) };
   }
 }
 
@@ -119,13 +122,34 @@ function sets(v: unknown, p: ReadonlyArray<string | number>): boolean {
 }
 
 /** Where a values file sets a path: its key's line (the key and its value), else the nearest key it sets above, else the file's start. */
-function placeIn(doc: YamlDoc | undefined, value: unknown, p: ReadonlyArray<string | number>): { start: number; end: number } {
+function placeIn(text: string, doc: YamlDoc | undefined, value: unknown, p: ReadonlyArray<string | number>): { start: number; end: number } {
   if (!doc) return { start: 0, end: 0 };
   let n = p.length;
   while (n > 0 && !sets(value, p.slice(0, n))) n--;
   if (!n) return { start: 0, end: 0 };
   const loc = doc.locate(p.slice(0, n));
-  return loc.key ? { start: loc.key.start, end: Math.max(loc.key.end, loc.value.end) } : loc.value;
+  if (!loc.key) return loc.value;
+  // The key and its value when on one line; a block (a map, a list) at its key.
+  return /[\r\n]/.test(text.slice(loc.key.start, loc.value.end)) ? loc.key : { start: loc.key.start, end: Math.max(loc.key.end, loc.value.end) };
+}
+
+/**
+ * What of a values.schema.json is not checked, at its place in it (helm/not-evaluated says it on the schema): it is
+ * not JSON, does not compile, is too big; a $ref that is not local (never fetched).
+ */
+export function schemaNotes(text: string): Array<{ message: string; range: { start: number; end: number } }> {
+  const c = compileValuesSchema(text);
+  if (!c.why && !c.unresolved) return [];
+  const doc = parseYaml(text).docs.find((d) => !d.empty);
+  const at = (p?: Array<string | number>) => {
+    if (!p || !doc || doc.errors.length) return { start: 0, end: 0 };
+    const loc = doc.locate(p);
+    return loc.key ?? loc.value;
+  };
+  const out: Array<{ message: string; range: { start: number; end: number } }> = [];
+  if (c.why) out.push({ message: `not checked: the chart's values are not validated against this schema: ${c.why}`, range: at(c.at) });
+  if (c.unresolved) out.push({ message: `not resolved: the $ref "${c.unresolved.ref}" (and any other that is not local to this file) is never fetched; the values it would check are not checked against it`, range: at(c.unresolved.at) });
+  return out;
 }
 
 export const valuesSchema: Rule<HelmContext> = {
@@ -147,23 +171,8 @@ export const valuesSchema: Rule<HelmContext> = {
   sources: ['Helm pkg/chartutil/jsonschema.go (ValidateAgainstSchema)', 'Helm docs: Charts (Schema Files)', 'JSON Schema draft-07, 2020-12'],
   check(ctx, report) {
     const s = ctx.valuesSchema;
-    if (!s) return;
-    if (s.text === undefined) {
-      if (ctx.kind === 'values') report({ message: `not checked against values.schema.json: it is not read (${s.why})`, range: { start: 0, end: 0 }, data: { notChecked: true } });
-      return;
-    }
+    if (!s || s.text === undefined || ctx.kind === 'schema') return; // what could not be read or compiled: helm/not-evaluated
     const c = compileValuesSchema(s.text);
-    if (ctx.kind === 'schema') {
-      const doc = (c.why || c.unresolved) ? parseYaml(ctx.text).docs.find((d) => !d.empty) : undefined;
-      const at = (p?: Array<string | number>) => {
-        if (!p || !doc || doc.errors.length) return { start: 0, end: 0 };
-        const loc = doc.locate(p);
-        return loc.key ?? loc.value;
-      };
-      if (c.why) report({ message: `not checked: the chart's values are not validated against this schema: ${c.why}`, range: at(c.at), data: { notChecked: true } });
-      if (c.unresolved) report({ message: `not resolved: the $ref "${c.unresolved.ref}" (and any other that is not local to this file) is never fetched; the values it would check are not checked against it`, range: at(c.unresolved.at), data: { notChecked: true } });
-      return;
-    }
     if (!c.validate) return; // said on values.schema.json
     const yaml = parseYaml(ctx.text);
     if (yaml.errors.length || yaml.docs.some((d) => d.errors.length)) return; // its syntax is said; Helm does not read it either
@@ -173,7 +182,7 @@ export const valuesSchema: Rule<HelmContext> = {
     const findings: Finding[] = [];
     if (ctx.kind === 'values') {
       for (const e of errorsOf(c.validate, ownValues)) {
-        findings.push({ message: `${e.message}, as values.schema.json says`, range: placeIn(doc, ownValues, e.path), data: { path: e.path.join('.'), keyword: e.keyword } });
+        findings.push({ message: `${e.message}, as values.schema.json says`, range: placeIn(ctx.text, doc, ownValues, e.path), data: { path: e.path.join('.'), keyword: e.keyword } });
       }
     } else if (ctx.kind === 'scenario' && ctx.scenario && ctx.chart) {
       // Coalesced as Helm coalesces `-f` values over the chart's defaults; what the defaults alone break is values.yaml's.
@@ -181,7 +190,7 @@ export const valuesSchema: Rule<HelmContext> = {
       const before = new Set(errorsOf(c.validate, defaults).map((e) => e.key));
       for (const e of errorsOf(c.validate, mergeValues(defaults, ownValues))) {
         if (before.has(e.key)) continue;
-        findings.push({ message: `${e.message} with these values over the chart's defaults, as values.schema.json says`, range: placeIn(doc, ownValues, e.path), data: { path: e.path.join('.'), keyword: e.keyword, scenario: ctx.scenario.id } });
+        findings.push({ message: `${e.message} with these values over the chart's defaults, as values.schema.json says`, range: placeIn(ctx.text, doc, ownValues, e.path), data: { path: e.path.join('.'), keyword: e.keyword, scenario: ctx.scenario.id } });
       }
     }
     for (const f of findings.sort((a, b) => a.range.start - b.range.start)) report(f);
