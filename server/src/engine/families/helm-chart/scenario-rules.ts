@@ -8,7 +8,7 @@ import type { Finding, RuleMeta, Rule } from '../../rules/types';
 import { runRule } from '../core';
 import type { HelmContext } from './index';
 import { removedApi, deprecatedApi, notEvaluated } from './rules/emissions';
-import { DEFAULTS_ID, scenariosText } from './scenarios';
+import { DEFAULTS_ID, DEFAULTS_LABEL, scenariosText } from './scenarios';
 
 /** The rules whose findings depend on the values a chart is rendered with. */
 export const SCENARIO_RULES: ReadonlyArray<Rule<HelmContext>> = [removedApi, deprecatedApi, notEvaluated];
@@ -41,7 +41,8 @@ export function runScenarioRules(ctx: HelmContext, emit: Emit, faults?: Faults):
     }
     for (const { meta, f, ids } of merged.values()) {
       if (ids.length === 1 && ids[0] === DEFAULTS_ID) { emit(meta, f); continue; }
-      emit(meta, { ...f, message: `${f.message} (with ${scenariosText(ids, labels)})`, data: { ...(f.data ?? {}), scenarios: ids } });
+      const every = ids.length === views.length && views.length > 2 ? `${DEFAULTS_LABEL} and all ${views.length - 1} values scenarios` : scenariosText(ids, labels);
+      emit(meta, { ...f, message: `${f.message} (with ${every})`, data: { ...(f.data ?? {}), scenarios: ids } });
     }
   }
 }
