@@ -66,24 +66,21 @@ test('without scenarios the finding keeps its text; the same finding from severa
 });
 
 test('scenario values are coalesced over the defaults as Helm does: maps merged, null deletes a default', () => {
-  const tpl = 'apiVersion: {{ .Values.api.group }}/{{ .Values.api.version }}\nkind: CronJob\nmetadata:\n  name: x\n';
   const dir = chart({
-    'Chart.yaml': 'apiVersion: v2\nname: m\nversion: 0.1.0\n',
-    'values.yaml': 'api:\n  group: batch\n  version: v1\n',
-    'templates/cj.yaml': tpl,
-    // Only the version: the group stays the default's (a map merged key by key).
-    'ci/beta-values.yaml': 'api:\n  version: v1beta1\n',
-    // null deletes the default: the template cannot render the version.
-    'ci/unset-values.yaml': 'api:\n  version: null\n',
+    ...BASE,
+    'templates/cronjob.yaml': CRONJOB.replace('{{- if .Values.backup.legacy }}', '{{- if hasKey .Values.backup "legacy" }}'),
+    'values.yaml': 'backup:\n  legacy: true\n  retention: 7\n',
+    // A map merged key by key: legacy stays the default's (true).
+    'ci/keep-values.yaml': 'backup:\n  retention: 2\n',
+    // null deletes the default: the key is gone (hasKey is false), not there with a null value.
+    'ci/unset-values.yaml': 'backup:\n  legacy: null\n',
+    // A map given whole but for legacy: still merged.
+    'ci/other-values.yaml': 'backup:\n  schedule: "0 4 * * *"\n',
   });
-  const d = analyze(dir, 'templates/cj.yaml').result.diagnostics;
-  const removed = d.filter((x) => x.ruleId === 'helm/removed-api');
-  assert.equal(removed.length, 1, JSON.stringify(d));
-  assert.match(removed[0].message, /emits batch\/v1beta1 CronJob.*\(with ci\/beta-values\.yaml\)$/);
-  const unset = d.filter((x) => x.ruleId !== 'helm/removed-api' && /ci\/unset-values\.yaml/.test(x.message));
-  assert.ok(!d.some((x) => /batch\/v1 CronJob/.test(x.message)), 'the defaults are clean');
-  // With the version deleted, the apiVersion is "batch/" (Go prints a missing key as empty): no served API, no crash.
-  assert.ok(unset.every((x) => x.severity !== 'error' || /batch\//.test(x.message)));
+  const d = analyze(dir, 'templates/cronjob.yaml').result.diagnostics.filter((x) => x.ruleId === 'helm/removed-api');
+  assert.equal(d.length, 1, JSON.stringify(d));
+  assert.match(d[0].message, /\(with the default values, ci\/keep-values\.yaml and ci\/other-values\.yaml\)$/);
+  assert.deepEqual(d[0].data.scenarios, ['default', 'ci/keep-values.yaml', 'ci/other-values.yaml']);
 });
 
 test('helm.valueSets: globs relative to each chart folder; an absolute or bad pattern is a config problem', () => {
