@@ -204,7 +204,8 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
       return allBranches;
     },
   };
-  if (m.size > 16) m.clear();
+  // The defaults' runs and each values scenario's (scenarios.ts MAX_SCENARIOS) are kept together.
+  if (m.size > 40) m.clear();
   m.set(key, run);
   return run;
 }

@@ -162,7 +162,8 @@ export const valuesSchema: Rule<HelmContext> = {
     + 'as Helm coalesces them, and reports each error in the file that sets the value: at its key\'s line, or for a missing required key '
     + 'at its parent\'s key (the file\'s start at the top level). An error the defaults already make is said on `values.yaml` only. '
     + 'A `values.schema.json` that is not JSON, does not compile, or is too big is a "not checked" note on it; a remote `$ref` is never '
-    + 'fetched (the note says it was not resolved, and the parts under it are not checked). Formats (`format:`) are not checked.',
+    + 'fetched (the note says it was not resolved, and the parts under it are not checked). Formats (`format:`) are not checked. '
+    + '(In the examples below, the chart\'s `values.schema.json` says `replicaCount` is an integer.)',
   why: 'Helm validates the values against `values.schema.json` before it renders: `helm install` and `helm upgrade` with values that '
     + 'break it fail, for every release deployed with them.',
   bad: { filename: 'values.yaml', text: 'replicaCount: "two"\nimage:\n  repository: nginx\n', options: 'Kubernetes 1.25..1.27' },
