@@ -1,14 +1,14 @@
 // A chart rendered with the values its GitOps deployments give it (deployments.ts), and what that says:
-// - on a template (helm-chart family): helm/removed-api, helm/deprecated-api and helm/not-evaluated run again on the
-//   template's render with each deployment's values; a finding the defaults do not have is reported naming the
-//   deployments whose values make it ("with the values of HelmRelease db/backup (flux/backup.yaml:12): …");
+// - on a template (helm-chart family): each deployment is one of the chart's values scenarios (scenarios.ts), so
+//   helm/removed-api, helm/deprecated-api and helm/not-evaluated run on its render too and a finding names the
+//   deployments (and scenarios) whose values make it ("… (with HelmRelease db/backup (flux/backup.yaml:12))");
 // - on the deployment's own line (its file is a Kubernetes manifest or a kustomization): helm/deployment-breaks sums
 //   up what its values make the chart emit that a step does not serve (or deprecates), and
 //   helm/deployment-not-checked says what of it could not be read (its chart not in the workspace, a values source).
 // Editor and CI are the same whatever is open: the deployments a template is rendered with are read from the disk as
 // saved (the server's DeploymentIndex); a deployment's own file is read from its text, its sources as saved.
 import * as path from 'node:path';
-import type { Rule, Finding } from '../../rules/types';
+import type { Rule } from '../../rules/types';
 import type { Emit } from '../types';
 import type { AnalyzeInput } from '../../analyze';
 import type { HoverResult } from '../../language';
@@ -23,10 +23,13 @@ import { internalError, describeFailure } from '../../rules/general';
 import { lifecycleRows } from '../kubernetes';
 import { withOpenapi } from '../kubernetes/data/openapi';
 import { loadChart, type Chart } from './chart';
+import { MAX_SCENARIOS } from './scenarios';
+import type { NeighbourFacts } from '../kubernetes';
 import { chartRun, type TemplateRun } from './run';
-import { judge, stepsText, windowText, type HelmContext } from './index';
-import { groupsOf, removedApi, deprecatedApi, notEvaluated } from './rules/emissions';
-import { scanDeployments, mayDeploy, resolveDeployment, labelOf, lineAt, deploymentName, type DeploymentFacts, type ResolvedDeployment, type ValuesScenario, type World } from './deployments';
+import { judge, stepsText, windowText } from './index';
+import { groupsOf } from './rules/emissions';
+import { scanDeployments, mayDeploy, resolveDeployment, labelOf, lineAt, deploymentName, type DeploymentFacts, type ResolvedDeployment, type World } from './deployments';
+import type { ValuesScenario } from './scenarios';
 
 // The server's facts of the workspace's deployments (server/deployment-index.ts), handed over with the neighbours.
 declare module '../kubernetes' {
@@ -43,86 +46,18 @@ declare module '../registry' {
   }
 }
 
-const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
-
-/** Helm's coalescing of user values over a chart's defaults: maps merged, a null deletes the default. */
-export function coalesce(base: unknown, over: unknown): unknown {
-  if (!isObj(base) || !isObj(over)) return over === undefined ? base : over;
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(over)) {
-    if (v === null) { delete out[k]; continue; }
-    out[k] = coalesce(base[k], v);
-  }
-  return out;
-}
-
-const scenarioCharts = new WeakMap<Chart, Map<string, Chart>>();
+/** Most deployments a chart is rendered with (each costs a render of the chart at every step), as for its own scenarios. */
+const MAX_DEPLOYMENTS = MAX_SCENARIOS;
 
 /**
- * The chart tree rendered with a scenario's values over its defaults and its release: a copy of the top chart whose
- * values are the coalesced ones (its dependencies re-parented, so they read their part of them), kept per chart
- * object and scenario values, so chartRun's cache (by chart object) holds across the rules and files of a run.
+ * The values scenarios of the workspace's deployments of a chart (its top chart's folder), in file and position order,
+ * for the chart's renders (contextOf: they join its own scenarios); `notes`: what is not rendered (over the bound).
  */
-export function withScenario(top: Chart, s: ValuesScenario): Chart {
-  let m = scenarioCharts.get(top);
-  if (!m) scenarioCharts.set(top, (m = new Map()));
-  const key = `${s.id}\u0000${JSON.stringify(s.values)}\u0000${s.release?.name}\u0000${s.release?.namespace}`;
-  const hit = m.get(key);
-  if (hit) return hit;
-  const merged = coalesce(isObj(top.values?.value) ? top.values!.value : {}, s.values);
-  const release = { Name: s.release?.name ?? 'release-name', Namespace: s.release?.namespace ?? 'default', Service: 'Helm', IsInstall: false, IsUpgrade: true, Revision: 2 };
-  const copy = (c: Chart, parent?: Chart): Chart => {
-    const n: Chart = { ...c, parent, subcharts: [] };
-    n.subcharts = c.subcharts.map((x) => copy(x, n));
-    return n;
-  };
-  const out = copy(top);
-  out.values = { abs: top.values?.abs ?? path.join(top.dir, 'values.yaml'), text: top.values?.text ?? '', yaml: top.values?.yaml as any, value: merged };
-  out.release = release;
-  if (m.size > 32) m.clear();
-  m.set(key, out);
-  return out;
-}
-
-/**
- * On a template of a chart that workspace deployments deploy: the emission rules again with each deployment's values.
- * A finding the default values already give is not repeated; the same finding under several deployments is one,
- * naming them all.
- */
-export function runScenarioRules(ctx: HelmContext, input: AnalyzeInput, emit: Emit): void {
-  const facts = input.neighbours?.helmDeployments;
-  if (!facts || !ctx.template || !ctx.chart || ctx.alone || ctx.template.notRendered) return;
-  const deps = facts.forChart(ctx.chart.dir);
-  if (!deps.length) return;
-  const rules = [removedApi, deprecatedApi, notEvaluated];
-  const keyOf = (id: string, f: Finding) => `${id}|${f.range.start}:${f.range.end}|${f.message}`;
-  const seen = new Set<string>();
-  for (const r of rules) r.check({ ...ctx, problems: undefined }, (f) => { seen.add(keyOf(r.id, f)); });
-  const found = new Map<string, { rule: typeof removedApi; f: Finding; labels: string[] }>();
-  const rel = ctx.template.template.rel;
-  const scenarios: HelmContext['scenarios'] = [];
-  for (const d of deps) {
-    const top = withScenario(ctx.chart, d.scenario);
-    const run = chartRun(top, ctx.window.minors, undefined, input.config.kubernetesOpenapi);
-    const tr = run.byRel.get(rel);
-    if (!tr) continue;
-    scenarios.push({ label: d.scenario.label, template: tr });
-    const sctx: HelmContext = { ...ctx, chart: top, run, template: tr, problems: undefined };
-    for (const r of rules) {
-      r.check(sctx, (f) => {
-        const k = keyOf(r.id, f);
-        if (seen.has(k)) return;
-        let g = found.get(k);
-        if (!g) found.set(k, (g = { rule: r, f, labels: [] }));
-        if (!g.labels.includes(d.scenario.label)) g.labels.push(d.scenario.label);
-      });
-    }
-  }
-  ctx.scenarios = scenarios;
-  for (const { rule, f, labels } of found.values()) {
-    const undecided = rule === notEvaluated ? f.message.replace(/the chart's default values/g, 'these values') : f.message;
-    runRule({ ...rule, check: (_c: unknown, report: (x: Finding) => void) => report({ ...f, message: `with the values of ${labels.join(', ')}: ${undecided}`, data: { ...f.data, deployments: labels } }) }, undefined, emit, input.faults);
-  }
+export function deploymentScenarios(neighbours: NeighbourFacts | undefined, top: Chart): { scenarios: ValuesScenario[]; notes: string[] } {
+  if (!neighbours || top.alone || top.archive || top.parent) return { scenarios: [], notes: [] };
+  const deps = neighbours.helmDeployments?.forChart(top.dir) ?? [];
+  const notes = deps.length > MAX_DEPLOYMENTS ? [`${deps.length} GitOps deployments of the chart: only the first ${MAX_DEPLOYMENTS} are rendered (${deps.slice(MAX_DEPLOYMENTS).map((d) => d.scenario.label).join(', ')} are not)`] : [];
+  return { scenarios: deps.slice(0, MAX_DEPLOYMENTS).map((d) => d.scenario), notes };
 }
 
 /** What a deployment's values make the chart emit at each step, and what of that a step does not serve. */
@@ -175,13 +110,13 @@ export function deploymentContext(input: AnalyzeInput): DeploymentContext | unde
     for (const p of r.problems) ctx.problems.push(p);
     if (!r.chartDir) continue;
     const line = lines.positionAt(d.at.start).line + 1;
-    r.scenario.label = labelOf(d, line, world.root);
+    r.scenario.label = r.scenario.id = labelOf(d, line, world.root);
     r.scenario.line = line;
     const item: DeploymentItem = { resolved: r, label: r.scenario.label, chartShown: world.root ? path.relative(world.root, r.chartDir).split(path.sep).join('/') || '.' : path.basename(r.chartDir), emits: [], undecided: [] };
     ctx.items.push(item);
     if (!input.files) { item.notRendered = 'its chart\'s files cannot be read here (no file access)'; continue; }
-    const top = withScenario(loadChart(r.chartDir, input.files), r.scenario);
-    const run = chartRun(top, minors, undefined, config.kubernetesOpenapi);
+    const s = r.scenario;
+    const run = chartRun(loadChart(r.chartDir, input.files), minors, undefined, config.kubernetesOpenapi, { id: s.id, values: s.values, release: s.release });
     for (const tr of run.byRel.values()) {
       if (tr.notRendered) continue;
       const tl = new LineIndex(tr.template.text);

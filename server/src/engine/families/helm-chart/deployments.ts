@@ -9,19 +9,7 @@
 // line, never passed over.
 import * as path from 'node:path';
 import { parseYaml, type YamlDoc } from '../../parse/yaml';
-
-/** A values scenario of a chart (the chart-values branch's type, families/helm-chart/scenarios.ts): what a render uses. */
-export interface ValuesScenario {
-  id: string;
-  /** What findings say: "HelmRelease db/backup (flux/backup.yaml:12)". */
-  label: string;
-  /** The values given over the chart's defaults (Helm's coalescing: null deletes a default). */
-  values: Record<string, unknown>;
-  file?: string;
-  /** 1-based. */
-  line?: number;
-  release?: { name?: string; namespace?: string };
-}
+import type { ValuesScenario } from './scenarios';
 
 export interface Span { start: number; end: number }
 export type DeploymentKind = 'HelmRelease' | 'Application' | 'ApplicationSet' | 'helmCharts';
@@ -528,7 +516,7 @@ export function deploymentFacts(scans: Array<{ file: string; text: string; scan:
           for (const d of s.scan.deployments) {
             const r = resolveDeployment(d, full);
             if (!r.chartDir) continue;
-            r.scenario.label = labelOf(d, lineAt(s.text, d.at.start), world.root);
+            r.scenario.label = r.scenario.id = labelOf(d, lineAt(s.text, d.at.start), world.root);
             r.scenario.line = lineAt(s.text, d.at.start);
             const k = path.resolve(r.chartDir);
             let l = byChart.get(k);
