@@ -42,7 +42,7 @@ export interface Deployment {
 export type ValuesSource =
   | { kind: 'inline'; what: string; values: unknown; at: Span }
   | { kind: 'yaml-text'; what: string; text: string; at: Span }
-  | { kind: 'file'; what: string; path: string; relTo: 'chart' | 'kustomization'; at: Span; optional?: boolean }
+  | { kind: 'file'; what: string; path: string; relTo: 'chart' | 'kustomization' | 'repository'; at: Span; optional?: boolean }
   | { kind: 'object'; what: string; objectKind: 'ConfigMap' | 'Secret'; name: string; namespace: string; key: string; targetPath?: string; optional: boolean; at: Span }
   | { kind: 'set'; what: string; name: string; value: string; forceString: boolean; at: Span };
 
@@ -115,6 +115,10 @@ export function scanDeployments(file: string, text: string): FileDeployments {
       const ns = namespace ?? 'default';
       const targetNs = str(spec.targetNamespace);
       const sources: ValuesSource[] = [];
+      // chart.spec.valuesFiles: files of the source (paths from its root) that replace the chart's defaults, in order.
+      if (Array.isArray(cs.valuesFiles)) cs.valuesFiles.forEach((f: unknown, i: number) => {
+        if (typeof f === 'string') sources.push({ kind: 'file', what: `chart.spec.valuesFiles ${f}`, path: f, relTo: 'repository', at: loc(['spec', 'chart', 'spec', 'valuesFiles', i]), optional: cs.ignoreMissingValuesFiles === true });
+      });
       if (Array.isArray(spec.valuesFrom)) {
         spec.valuesFrom.forEach((f: unknown, i: number) => {
           if (!isObj(f)) return;
@@ -432,7 +436,9 @@ export function resolveDeployment(d: Deployment, world: World): ResolvedDeployme
         problems.push({ message: `not checked with ${deploymentName(d)}'s ${s.what}: ${s.path.startsWith('$') ? 'a value file of another source (`$ref`)' : 'a URL'} is not read (offline)`, at: s.at });
         continue;
       }
-      const abs = path.resolve(s.relTo === 'chart' ? chartDir : path.dirname(d.file), s.path);
+      // The repository's root as the chart was found from it: the chart folder less the chart's path.
+      const repoBase = path.resolve(chartDir, ...d.chartPath.replace(/^\.\/+/, '').replace(/\/+$/, '').split('/').filter(Boolean).map(() => '..'));
+      const abs = path.resolve(s.relTo === 'chart' ? chartDir : s.relTo === 'repository' ? repoBase : path.dirname(d.file), s.path);
       const text = world.read(abs);
       if (text === undefined) {
         if (s.optional) { read.push({ what: s.what, from: `${rel(world.root, abs)}: missing, ignored (ignoreMissingValueFiles)` }); continue; }
