@@ -152,7 +152,7 @@ test('#32 item 3: with the chart\'s defaults only (the deployment sets legacy: f
   for (const [f, ms] of Object.entries(got)) assert.deepEqual(ms.filter((m) => m.severity === 'error'), [], f);
 });
 
-test('#32 item 3: a chart path not in the workspace and a values source that cannot be read are said once, on the deployment, as not checked (exit 2)', (t) => {
+test('#32 item 3: a chart path not in the workspace (information) and a values source that cannot be read (not checked: exit 2) are said once, on the deployment', (t) => {
   const root = makeWorkspace({
     ...SITE,
     'flux/backup-values.yaml': '# moved to the cluster repository\n',
@@ -167,7 +167,8 @@ test('#32 item 3: a chart path not in the workspace and a values source that can
   assert.deepEqual(only('flux/backup.yaml').map((m) => [m.line, m.message]), [[17, 'not checked with HelmRelease db/backup\'s valuesFrom ConfigMap db/backup-values: no ConfigMap db/backup-values in the workspace, so the chart is not rendered with the values it deploys']]);
   assert.deepEqual(only('argo/reports.yaml').map((m) => [m.line, m.message]), [[13, 'not checked with Application argocd/reports\'s valueFiles values-prod.yaml: charts/backup/values-prod.yaml is not in the workspace, so the chart is not rendered with the values it deploys']]);
   assert.deepEqual(only('argo/web.yaml').map((m) => m.line), [4]);
-  assert.match(only('argo/web.yaml')[0].message, /^not checked: Application argocd\/web deploys the chart charts\/web, which is not in the workspace/);
+  assert.match(only('argo/web.yaml')[0].message, /^Application argocd\/web deploys the chart charts\/web, which is not in the workspace/);
+  assert.equal(only('argo/web.yaml')[0].severity, 'info');
   // Nothing on the template: the values it would have been rendered with are not known.
   assert.deepEqual(got['charts/backup/templates/cronjob.yaml'].filter((m) => m.severity === 'error'), []);
 });

@@ -78,7 +78,7 @@ export interface DeploymentContext {
   window: KubeWindow;
   rows: ApiRow[];
   items: DeploymentItem[];
-  problems: Array<{ message: string; at: { start: number; end: number } }>;
+  problems: Array<{ message: string; at: { start: number; end: number }; notChecked?: boolean }>;
 }
 
 /** The world a deployment's own file is resolved in: the server's (the disk as saved), else the file and its folder's files. */
@@ -194,14 +194,15 @@ export const deploymentNotChecked: Rule<DeploymentContext> = {
     + 'workspace, a values file missing or not YAML, a `$ref` or URL value file), or that it is not evaluated (an ApplicationSet '
     + 'template with generator parameters); and where the chart rendered with its values stops or cannot be decided.',
   why: 'Never a silent pass: the chart is not checked with the values this deployment gives it, so what breaks there at an upgrade '
-    + 'is not known; lsp-lint exits 2 on it unless `--allow-unchecked`.',
+    + 'is not known; lsp-lint exits 2 on it unless `--allow-unchecked`. A chart that is not in the workspace is said as information '
+    + 'only (no file of the workspace goes unchecked, and the path may be another repository\'s).',
   bad: { filename: 'argo/web.yaml', text: 'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: web\n  namespace: argocd\nspec:\n  project: default\n  source:\n    repoURL: https://git.example.com/platform/deploy.git\n    path: charts/missing\n    helm:\n      valueFiles:\n        - values-prod.yaml\n  destination:\n    server: https://kubernetes.default.svc\n    namespace: web\n', options: 'Kubernetes 1.24..1.25' },
   good: { filename: 'argo/web.yaml', text: 'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: web\n  namespace: argocd\nspec:\n  project: default\n  source:\n    repoURL: https://git.example.com/platform/deploy.git\n    path: charts/backup\n  destination:\n    server: https://kubernetes.default.svc\n    namespace: web\n', options: 'Kubernetes 1.24..1.25' },
   fix: 'none',
   sources: ['Flux helm-controller API (valuesFrom optional, valuesKey, targetPath)', 'Argo CD Application spec (helm.valueFiles, ignoreMissingValueFiles)'],
   check(ctx, report) {
     const minors = ctx.window.minors;
-    for (const p of ctx.problems) report({ message: p.message, range: p.at, data: { notChecked: true } });
+    for (const p of ctx.problems) report({ message: p.message, range: p.at, ...(p.notChecked ? { data: { notChecked: true } } : {}) });
     for (const it of ctx.items) {
       if (it.notRendered) report({ message: `not checked: ${deploymentName(it.resolved.deployment)}: ${it.notRendered}`, range: it.resolved.deployment.at, data: { notChecked: true } });
       for (const u of it.undecided) {

@@ -245,8 +245,12 @@ export interface ResolvedDeployment {
   values: Record<string, unknown>;
   /** Each source as read ("spec.values", "valuesFrom ConfigMap db/x (flux/values.yaml)"). */
   read: Array<{ what: string; from?: string }>;
-  /** What could not be read or decided, at its place in the deployment's file. */
-  problems: Array<{ message: string; at: Span }>;
+  /**
+   * What could not be read or decided, at its place in the deployment's file. `notChecked`: the workspace's chart is
+   * not checked with the values it is deployed with (a values source not read); a chart that is not in the workspace
+   * is said without it (no file of the workspace goes unchecked, and it may be another repository's).
+   */
+  problems: Array<{ message: string; at: Span; notChecked?: boolean }>;
   /** Not a deployment of this repository's chart: nothing to check (another repository's, a Helm repository's). */
   foreign?: string;
   scenario: ValuesScenario;
@@ -344,7 +348,7 @@ function nearest<T extends { file: string }>(from: string, list: T[]): T[] {
   const segs = (p: string) => path.dirname(p).split(/[\\/]+/);
   const mine = segs(from);
   const depth = (x: T) => { const o = segs(x.file); let i = 0; while (i < o.length && i < mine.length && o[i] === mine[i]) i++; return i; };
-  const best = Math.max(...list.map(depth));
+  const best = list.reduce((m, x) => Math.max(m, depth(x)), 0);
   return list.filter((x) => depth(x) === best);
 }
 
@@ -408,10 +412,10 @@ export function resolveDeployment(d: Deployment, world: World): ResolvedDeployme
     id: `${d.kind}:${d.file}:${d.at.start}`, label: '', values, file: d.file,
     release: { name: d.release.name, namespace: d.release.namespace },
   });
-  if (d.notChecked) problems.push({ message: `${deploymentName(d)} is not checked with its chart: ${d.notChecked}`, at: d.at });
+  if (d.notChecked) problems.push({ notChecked: true, message: `${deploymentName(d)} is not checked with its chart: ${d.notChecked}`, at: d.at });
   if (d.notChecked || foreign) return { deployment: d, values, read, problems, scenario: scenarioOf(), ...(foreign ? { foreign } : {}) };
   if (!chartDir) {
-    problems.push({ message: `not checked: ${deploymentName(d)} deploys the chart ${d.chartPath}, which is not in the workspace (no ${d.chartPath.replace(/\/+$/, '')}/Chart.yaml ${d.base === 'kustomization' ? 'beside the kustomization' : `from ${rel(world.root, path.dirname(d.file)) || '.'} up to the workspace folder`}), so its values are not checked with the chart`, at: d.at });
+    problems.push({ message: `${deploymentName(d)} deploys the chart ${d.chartPath}, which is not in the workspace (no ${d.chartPath.replace(/\/+$/, '')}/Chart.yaml ${d.base === 'kustomization' ? 'beside the kustomization' : `from ${rel(world.root, path.dirname(d.file)) || '.'} up to the workspace folder`}), so its values are not checked with the chart`, at: d.at });
     return { deployment: d, values, read, problems, scenario: scenarioOf() };
   }
   if (d.kind === 'HelmRelease' && d.sourceRef) {
@@ -426,14 +430,14 @@ export function resolveDeployment(d: Deployment, world: World): ResolvedDeployme
     if (s.kind === 'set') { setAt(values, setPath(s.name), setValue(s.value, s.forceString)); read.push({ what: s.what }); continue; }
     if (s.kind === 'yaml-text') {
       const got = yamlValues(s.text);
-      if ('problem' in got) { problems.push({ message: `not checked with ${deploymentName(d)}'s ${s.what}: ${got.problem}`, at: s.at }); continue; }
+      if ('problem' in got) { problems.push({ notChecked: true, message: `not checked with ${deploymentName(d)}'s ${s.what}: ${got.problem}`, at: s.at }); continue; }
       values = deepMerge(values, got.values) as Record<string, unknown>;
       read.push({ what: s.what });
       continue;
     }
     if (s.kind === 'file') {
       if (/^[a-z][a-z0-9+.-]*:\/\//i.test(s.path) || s.path.startsWith('$')) {
-        problems.push({ message: `not checked with ${deploymentName(d)}'s ${s.what}: ${s.path.startsWith('$') ? 'a value file of another source (`$ref`)' : 'a URL'} is not read (offline)`, at: s.at });
+        problems.push({ notChecked: true, message: `not checked with ${deploymentName(d)}'s ${s.what}: ${s.path.startsWith('$') ? 'a value file of another source (`$ref`)' : 'a URL'} is not read (offline)`, at: s.at });
         continue;
       }
       // The repository's root as the chart was found from it: the chart folder less the chart's path.
@@ -443,11 +447,11 @@ export function resolveDeployment(d: Deployment, world: World): ResolvedDeployme
       if (text === undefined) {
         if (s.optional) { read.push({ what: s.what, from: `${rel(world.root, abs)}: missing, ignored (ignoreMissingValueFiles)` }); continue; }
         const why = world.unreadable?.(abs);
-        problems.push({ message: `not checked with ${deploymentName(d)}'s ${s.what}: ${rel(world.root, abs)} ${why ? `cannot be read (${why})` : 'is not in the workspace'}, so the chart is not rendered with the values it deploys`, at: s.at });
+        problems.push({ notChecked: true, message: `not checked with ${deploymentName(d)}'s ${s.what}: ${rel(world.root, abs)} ${why ? `cannot be read (${why})` : 'is not in the workspace'}, so the chart is not rendered with the values it deploys`, at: s.at });
         continue;
       }
       const got = yamlValues(text);
-      if ('problem' in got) { problems.push({ message: `not checked with ${deploymentName(d)}'s ${s.what}: ${rel(world.root, abs)} ${got.problem}`, at: s.at }); continue; }
+      if ('problem' in got) { problems.push({ notChecked: true, message: `not checked with ${deploymentName(d)}'s ${s.what}: ${rel(world.root, abs)} ${got.problem}`, at: s.at }); continue; }
       values = deepMerge(values, got.values) as Record<string, unknown>;
       read.push({ what: s.what, from: rel(world.root, abs) });
       continue;
@@ -456,18 +460,18 @@ export function resolveDeployment(d: Deployment, world: World): ResolvedDeployme
     const found = nearest(d.file, world.objects.filter((o) => o.kind === s.objectKind && o.name === s.name && o.namespace === s.namespace));
     if (!found.length) {
       if (s.optional) { read.push({ what: s.what, from: 'not in the workspace: optional, ignored' }); continue; }
-      problems.push({ message: `not checked with ${deploymentName(d)}'s ${s.what}: no ${s.objectKind} ${s.namespace}/${s.name} in the workspace${world.notRead ? ` (${world.notRead})` : ''}, so the chart is not rendered with the values it deploys`, at: s.at });
+      problems.push({ notChecked: true, message: `not checked with ${deploymentName(d)}'s ${s.what}: no ${s.objectKind} ${s.namespace}/${s.name} in the workspace${world.notRead ? ` (${world.notRead})` : ''}, so the chart is not rendered with the values it deploys`, at: s.at });
       continue;
     }
     if (found.length > 1) {
-      problems.push({ message: `not checked with ${deploymentName(d)}'s ${s.what}: ${found.length} ${s.objectKind}s ${s.namespace}/${s.name} in the workspace (${found.map((o) => rel(world.root, o.file)).join(', ')}); which one the cluster has is not known`, at: s.at });
+      problems.push({ notChecked: true, message: `not checked with ${deploymentName(d)}'s ${s.what}: ${found.length} ${s.objectKind}s ${s.namespace}/${s.name} in the workspace (${found.map((o) => rel(world.root, o.file)).join(', ')}); which one the cluster has is not known`, at: s.at });
       continue;
     }
     const o = found[0];
     const raw = o.data[s.key];
     if (raw === undefined) {
       if (s.optional) { read.push({ what: s.what, from: `${rel(world.root, o.file)}: no key ${s.key}, optional, ignored` }); continue; }
-      problems.push({ message: `not checked with ${deploymentName(d)}'s ${s.what}: ${o.kind} ${o.namespace}/${o.name} (${rel(world.root, o.file)}) has no ${o.undecoded?.includes(s.key) ? 'decodable ' : ''}key ${s.key}`, at: s.at });
+      problems.push({ notChecked: true, message: `not checked with ${deploymentName(d)}'s ${s.what}: ${o.kind} ${o.namespace}/${o.name} (${rel(world.root, o.file)}) has no ${o.undecoded?.includes(s.key) ? 'decodable ' : ''}key ${s.key}`, at: s.at });
       continue;
     }
     if (s.targetPath) {
@@ -477,7 +481,7 @@ export function resolveDeployment(d: Deployment, world: World): ResolvedDeployme
       continue;
     }
     const got = yamlValues(raw);
-    if ('problem' in got) { problems.push({ message: `not checked with ${deploymentName(d)}'s ${s.what}: key ${s.key} of ${rel(world.root, o.file)} ${got.problem}`, at: s.at }); continue; }
+    if ('problem' in got) { problems.push({ notChecked: true, message: `not checked with ${deploymentName(d)}'s ${s.what}: key ${s.key} of ${rel(world.root, o.file)} ${got.problem}`, at: s.at }); continue; }
     values = deepMerge(values, got.values) as Record<string, unknown>;
     read.push({ what: s.what, from: rel(world.root, o.file) });
   }

@@ -5,6 +5,7 @@
 // (maps merged key by key, null deletes a default: chart.ts valuesOf), and the chart is rendered at every step of the
 // window by the embedded evaluator (run.ts chartRun), one run per scenario, cached like the defaults' run.
 import * as path from 'node:path';
+import { ALWAYS_SKIPPED_FOLDERS } from '../../../shared/names';
 import type { FileAccess } from '../../files';
 import { parseYaml } from '../../parse/yaml';
 import { globMatcher, checkGlob } from '../../glob';
@@ -92,7 +93,7 @@ export function chartScenarios(top: Chart, files: FileAccess, valueSets: readonl
         if (++listed > MAX_LISTED) return;
         const r = rel ? `${rel}/${e.name}` : e.name;
         if (e.dir) {
-          if (depth < MAX_DEPTH && !(rel === '' && (e.name === 'templates' || e.name === 'charts')) && !e.name.startsWith('.') && e.name !== 'node_modules') walk(r, depth + 1);
+          if (depth < MAX_DEPTH && !(rel === '' && (e.name === 'templates' || e.name === 'charts')) && !e.name.startsWith('.') && !ALWAYS_SKIPPED_FOLDERS.includes(e.name)) walk(r, depth + 1);
         } else if (/\.ya?ml$/i.test(e.name) && !(rel === '' && /^values\.ya?ml$/.test(e.name))) found.push(r);
       }
     };
