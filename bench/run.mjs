@@ -23,6 +23,7 @@ import { manifestFile, manifestFileOfLines, manifestFiles, stableEditableLines, 
 import { LspSession } from './lsp.mjs';
 import { peerSuites, peerMethod } from './peers.mjs';
 import { chartSuites, chartMethod } from './charts.mjs';
+import { scenarioSuites, scenarioMethod } from './scenarios.mjs';
 import { helmSuites } from './helm.mjs';
 import { bigfileSuites, bigfileMethod } from './bigfile.mjs';
 import { realSuites, realMethod } from './real.mjs';
@@ -348,6 +349,8 @@ const SUITES = {
   // Issue items 1b–1e: yls (b), taplo (c), scale (d), edits (e); see bench/peers.mjs.
   ...peerSuites({ ROOT, WINDOW, TODAY, SERVER_ENV, LSP_LINT, engine, check, row, rows, stats, timeRuns, median, pct, ms, mb, ratio, tmpDir, run, kbFromStatus, gc, Failure }),
   ...chartSuites({ SERVER_ENV, LSP_LINT, check, row, rows, stats, median, pct, ms, ratio, tmpDir, run, gc, Failure }),
+  // Issue 32: the chart repository with values scenarios (ci/*-values.yaml) against itself without; see bench/scenarios.mjs.
+  ...scenarioSuites({ SERVER_ENV, LSP_LINT, check, row, stats, ratio, tmpDir, run, gc, Failure }),
   // Issue 15: real Helm rendering, on its own line (Helm's cost); see bench/helm.mjs.
   ...helmSuites({ LSP_LINT, SERVER_ENV, check, row, stats, run, tmpDir, Failure, engine }),
   // Issue 18 item 5: the 12,000-document bundle in the editor; see bench/bigfile.mjs.
@@ -422,6 +425,7 @@ async function main() {
     '  sent one at a time with `settings.debounceMs: 0`. In the editor the server waits debounceMs (default 150 ms) after the last keystroke first.',
     ...peerMethod,
     ...chartMethod,
+    ...scenarioMethod,
     ...bigfileMethod,
     ...realMethod,
     `- Total benchmark time: ${total.toFixed(0)} s.`,

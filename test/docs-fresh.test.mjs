@@ -20,6 +20,8 @@ const CONSTRUCTED = {
   'skewguard/skipped-file': { bad: 'system_mode: simplex\n\u0000\u0001\u0002 binary data\n' },
   'skewguard/internal-error': { bad: 'system_mode: simplex\n' },
 };
+// Files around an example that its text cannot hold (the rule's `what` says what they are): a chart's values.schema.json.
+const AROUND = { 'helm/values-schema': { '/x/values.schema.json': '{ "type": "object", "properties": { "replicaCount": { "type": "integer" } } }\n' } };
 // Rules whose bad example needs a stage to throw (fault injection, as SKEWGUARD_FAULT does in the server).
 const FAULTS = { 'skewguard/internal-error': 'rule:starlingx/unknown-key' };
 // Rules whose bad example shows the finding but not the quick fix its `fix` kind promises (the fix is conditional).
@@ -60,11 +62,18 @@ function findings(rule, which, { prefix = '', rules } = {}) {
   const faults = which === 'bad' && FAULTS[rule.id] ? new Set([FAULTS[rule.id]]) : undefined;
   // A documented example is a file alone: a rule that looks at the files around it (AnalyzeInput.files) finds only it,
   // and, for a file of a Helm chart (templates/…, values.yaml), the smallest Chart.yaml that makes the folder a chart.
-  return e.analyze({ path: `/x/${ex.filename}`, text, config, reportStaleData: true, today, faults, files: aloneIn(ex.filename, text), neighbours }).diagnostics;
+  return e.analyze({ path: `/x/${ex.filename}`, text, config, reportStaleData: true, today, faults, files: aloneIn(ex.filename, text, AROUND[rule.id], rule.id), neighbours }).diagnostics;
 }
-function aloneIn(filename, text) {
-  const files = new Map([[`/x/${filename}`, text]]);
+function aloneIn(filename, text, around = {}, id) {
+  const files = new Map([[`/x/${filename}`, text], ...Object.entries(around)]);
   if (/^(templates\/|values\.ya?ml$)/.test(filename)) files.set('/x/Chart.yaml', 'apiVersion: v2\nname: example\nversion: 0.1.0\n');
+  // A GitOps deployment (helm/deployment-*) is about the chart it deploys: its example has the chart of the rule's
+  // fixture folder beside it (charts/<name>/), as a template's has the smallest Chart.yaml.
+  if (/^helm\/deployment-/.test(id ?? '')) {
+    const charts = path.join(repoRoot, 'test', 'fixtures', 'rules', ...id.split('/'), 'charts');
+    const walk = (dir, rel) => { for (const d of fs.readdirSync(dir, { withFileTypes: true })) { if (d.isDirectory()) walk(path.join(dir, d.name), `${rel}/${d.name}`); else files.set(`/x/charts${rel}/${d.name}`, fs.readFileSync(path.join(dir, d.name), 'utf8')); } };
+    walk(charts, '');
+  }
   const list = (dir) => {
     const names = new Map();
     for (const f of files.keys()) if (f.startsWith(`${dir}/`)) { const rest = f.slice(dir.length + 1); const i = rest.indexOf('/'); names.set(i < 0 ? rest : rest.slice(0, i), i >= 0); }

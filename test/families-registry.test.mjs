@@ -59,6 +59,9 @@ const ALLOWED = [
   // The server does what the engine may not (run processes, read the disk): Helm rendering with a fake API server
   // serving each step's kinds, the node's Kata chain walk, the user's OpenAPI documents; the web build stubs Helm.
   { file: 'server/src/server/helm-render.ts', line: /from '\.\.\/engine\/families\/(kubernetes\/data\/served|helm-chart\/template\/semver|helm-chart\/rendered)';$/ },
+  // The GitOps deployments of the workspace's charts (issue #32 item 3) are read from the disk by the server (a bounded
+  // walk, as the CRD index); what a file holds and how a deployment's values are read is the Helm family's.
+  { file: 'server/src/server/deployment-index.ts', line: /from '\.\.\/engine\/families\/helm-chart\/deployments';$/ },
   { file: 'server/src/server/kata-chain.ts', line: /from '\.\.\/engine\/families\/kata-config\/data\/chain';$/ },
   { file: 'server/src/server/workspace.ts', line: /^import type \{ KataChainFacts \} from '\.\.\/engine\/families\/kata-config\/data\/chain';$/ },
   { file: 'server/src/server/workspace.ts', line: /^import type \{ OpenapiDoc \} from '\.\.\/engine\/families\/kubernetes\/data\/openapi';$/ },

@@ -53,3 +53,21 @@ test('values.yaml and Chart.yaml of a chart are the chart family\'s; a template 
   const lone = await client.open(uri('loose/templates/x.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n');
   assert.deepEqual(lone.diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character]), [['helm/not-in-chart', 3, 8]]);
 });
+
+test('editing an open ci/*-values.yaml (a values scenario) re-checks the chart\'s open template, which names it', async (t) => {
+  const TPL = '{{- if .Values.legacy }}\napiVersion: batch/v1beta1\n{{- else }}\napiVersion: batch/v1\n{{- end }}\nkind: CronJob\nmetadata:\n  name: report\nspec:\n  schedule: {{ .Values.schedule | quote }}\n';
+  const root = makeWorkspace({ ...CHART, 'chart/templates/cronjob.yaml': TPL, 'chart/ci/legacy-values.yaml': 'legacy: false\n' });
+  const client = new LspClient(root);
+  t.after(() => { client.kill(); fs.rmSync(root, { recursive: true, force: true }); });
+  await client.initialize();
+  const tpl = uriOf(path.join(root, 'chart/templates/cronjob.yaml'));
+  const p = await client.open(tpl, TPL);
+  assert.deepEqual(p.diagnostics, []);
+  const ci = uriOf(path.join(root, 'chart/ci/legacy-values.yaml'));
+  await client.open(ci, 'legacy: false\n');
+  const since = client.count(tpl);
+  await client.change(ci, 2, [{ text: 'legacy: true\n' }]);
+  const again = await client.waitFor(tpl, (x) => x.diagnostics.length === 1, { since, timeout: 3000 });
+  assert.deepEqual(again.diagnostics.map((d) => [d.code, d.range.start.line]), [['helm/removed-api', 1]]);
+  assert.match(again.diagnostics[0].message, /\(with ci\/legacy-values\.yaml\)$/);
+});

@@ -82,6 +82,10 @@ export const configSchema = {
         },
         path: { type: 'string', description: 'The Helm 3 binary to render with (default: helm on PATH); relative to this file.' },
         values: { type: 'array', items: { type: 'string' }, description: 'Values files given to every render (helm template -f), in order; relative to this file.' },
+        valueSets: {
+          type: 'array', items: { type: 'string' },
+          description: "Values scenarios of each chart besides its ci/*-values.yaml: globs (files: syntax) relative to each chart's folder, e.g. \"values-*.yaml\"; each file that matches is rendered as its own scenario over the chart's defaults, by skewguard's evaluator.",
+        },
       },
     },
   },
@@ -100,6 +104,8 @@ export interface Overrides {
   helmPath?: string;
   /** Values files for every render (helm.values), as written. */
   helmValues?: string[];
+  /** Values scenarios of each chart (helm.valueSets): globs relative to each chart's folder. */
+  helmValueSets?: string[];
 }
 
 export interface ConfigProblem { message: string; range: OffsetRange }
@@ -229,6 +235,14 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
       return false;
     });
   }
+  if (Array.isArray(value.helm?.valueSets) && helmKey('valueSets')) {
+    overrides.helmValueSets = value.helm.valueSets.filter((v: unknown, i: number) => {
+      const err = typeof v !== 'string' ? undefined : v.startsWith('/') || /^[A-Za-z]:[\\/]/.test(v) ? "a pattern is relative to each chart's folder, not absolute" : checkGlob(v);
+      if (typeof v === 'string' && !err) return true;
+      if (err) problems.push({ message: `helm.valueSets[${i}]: ${err}`, path: ['helm', 'valueSets', i], at: 'value' });
+      return false;
+    });
+  }
   return { overrides, problems };
 }
 
@@ -286,6 +300,8 @@ export interface HelmSettings {
    */
   path?: { value: string; base?: string; source: SourceInfo; user?: { value: string; source: SourceInfo } };
   values: { files: string[]; base?: string; source: SourceInfo };
+  /** Values scenarios of each chart besides its ci/*-values.yaml (helm.valueSets): globs relative to each chart's folder. */
+  valueSets: { patterns: string[]; source: SourceInfo };
 }
 
 export interface ResolveInput {
@@ -348,12 +364,14 @@ function resolveHelm(input: ResolveInput, pick: <K extends keyof Overrides>(k: K
   const render = pick('helmRender');
   const p = pick('helmPath');
   const v = pick('helmValues');
+  const vs = pick('helmValueSets');
   const user = p?.[1].kind === 'config' && input.settings?.helmPath ? { value: input.settings.helmPath, source: { kind: 'settings', detail: 'editor settings' } as SourceInfo } : undefined;
   return {
     render: render?.[0] ?? false,
     source: render?.[1] ?? { kind: 'default', detail: 'off unless asked for (--helm-render, helm.render)' },
     ...(p ? { path: { value: p[0], base: base(p[1]), source: p[1], ...(user ? { user } : {}) } } : {}),
     values: v ? { files: v[0], base: base(v[1]), source: v[1] } : { files: [], source: { kind: 'default', detail: 'the chart\'s own values.yaml only' } },
+    valueSets: vs ? { patterns: vs[0], source: vs[1] } : { patterns: [], source: { kind: 'default', detail: 'each chart\'s ci/*-values.yaml only' } },
   };
 }
 
@@ -370,7 +388,7 @@ export function describeResolved(c: ResolvedConfig): Record<string, unknown> {
     rules: Object.fromEntries(Object.entries(c.rules).map(([k, v]) => [k, { severity: v, source: c.ruleSources[k] }])),
     ignore: c.ignore,
     files: c.files,
-    helm: { render: c.helm.render, source: c.helm.source, path: c.helm.path ?? null, values: c.helm.values },
+    helm: { render: c.helm.render, source: c.helm.source, path: c.helm.path ?? null, values: c.helm.values, valueSets: c.helm.valueSets },
     config: c.configPath ?? null,
   };
 }

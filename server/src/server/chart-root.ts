@@ -3,7 +3,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-export const looksLikeChartFile = (file: string) => /(^|[\\/])templates[\\/]/.test(file) || /(^|[\\/])(Chart\.ya?ml|values[^\\/]*\.ya?ml)$/i.test(file);
+/** A chart's file: under templates/, Chart.yaml, a values file (values*.yaml, a scenario's ci/*-values.yaml), values.schema.json. */
+export const looksLikeChartFile = (file: string) => /(^|[\\/])templates[\\/]/.test(file) || /(^|[\\/])(Chart\.ya?ml|values[^\\/]*\.ya?ml|values\.schema\.json|ci[\\/][^\\/]+-values\.yaml)$/i.test(file);
 
 /**
  * The chart a file belongs to: the nearest folder above it with a Chart.yaml, and for a vendored subchart

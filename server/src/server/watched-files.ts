@@ -52,6 +52,8 @@ function flushWatched(): void {
     if (!ws.openTexts.has(f) && ws.crdsChanged(f, undefined)) crds = true;
     // The operator pins are read from the disk whatever is open: a saved pin changes the others' windows and findings.
     if (ws.pinsChanged(f)) crds = true;
+    // A saved deployment, ConfigMap or values file changes what the charts it deploys render with (issue #32 item 3).
+    if (ws.deployments.changed(f)) crds = true;
     // A folder's static pods are read from the disk (issue #27 item 1): a saved one re-reads them for the folder's files.
     if (ws.hasFolderFacts(path.dirname(f))) { ws.invalidateFolder(path.dirname(f)); folders.add(path.dirname(f)); }
   }
@@ -62,4 +64,4 @@ function flushWatched(): void {
 }
 
 /** A watched-file change that is a plain manifest's (not a config, localhost.yml or a Helm chart's file). */
-const onlyManifest = (uri: string) => /\.(ya?ml|json)$/i.test(uri) && !affectsWorkspace(uri) && !isConfigFile(uri) && !ws.openapiFiles.has(uriToPath(uri)) && !/\/(templates|charts)\/|\/(Chart|values)\.ya?ml$/.test(uri);
+const onlyManifest = (uri: string) => /\.(ya?ml|json)$/i.test(uri) && !affectsWorkspace(uri) && !isConfigFile(uri) && !ws.openapiFiles.has(uriToPath(uri)) && !/\/(templates|charts)\/|\/(Chart|values)\.ya?ml$|\/values[-.][^/]*\.ya?ml$|\/values\.schema\.json$|\/ci\/[^/]+-values\.yaml$/.test(uri);

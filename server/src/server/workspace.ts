@@ -13,6 +13,7 @@ import { parseYaml } from '../engine/parse/yaml';
 import { MAX_FILE_BYTES } from '../shared/limits';
 import { readFileUpTo, readTextUpTo } from '../shared/bounded-read';
 import { CrdIndex } from './crd-index';
+import { DeploymentIndex } from './deployment-index';
 import { readOpenapiFile } from './openapi-docs';
 import type { OpenapiDoc } from '../engine/families/kubernetes/data/openapi';
 import { walkFolders, unreadableNote } from './walk';
@@ -86,6 +87,8 @@ export class WorkspaceState {
   pinFactsFor(folder: string): PinFacts { return this.pins.factsFor(this.rootFor(folder) ?? folder); }
   /** A file changed on disk: whether its root's pins changed (then the files are checked again). */
   pinsChanged(file: string): boolean { return this.pins.changed(this.rootFor(file) ?? path.dirname(file), file); }
+  /** The workspace's GitOps deployments of its charts, read as saved (server/deployment-index.ts), built when first asked. */
+  readonly deployments = new DeploymentIndex((p) => this.readSaved(p), (p) => this.ignoredForCrds(p));
 
   /** Whether the ignore: lists leave a file out (set by the server: engine/ignore.ts with the file's configuration). */
   ignoredForCrds: (file: string) => boolean = () => false;
@@ -105,7 +108,7 @@ export class WorkspaceState {
   private folders = new Map<string, NonNullable<NeighbourFacts['staticPods']>>();
 
   invalidate(): void {
-    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.runtimeConfigs.clear(); this.crds.forgetConfig(); this.pins.forgetConfig(); this.kataChains.clear(); this.bufferCache.clear(); this.settingsOpenapiCache.clear(); this.settingsOpenapiProblems.clear(); this.bufferFacts.clear();
+    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.runtimeConfigs.clear(); this.crds.forgetConfig(); this.pins.forgetConfig(); this.kataChains.clear(); this.bufferCache.clear(); this.settingsOpenapiCache.clear(); this.settingsOpenapiProblems.clear(); this.deployments.clear(); this.bufferFacts.clear();
   }
 
   /** Everything read from the disk is in doubt (watched files, trust, settings): the CRD index is walked again too. */
@@ -205,6 +208,7 @@ export class WorkspaceState {
       get staticPods() { return get().staticPods; }, get localhost() { return get().localhost; }, get containerdRuntimes() { return ws.runtimeConfigsFor(file); },
       get crds() { return (crds ??= ws.crdsFor(file)); },
       get kataChain() { return ws.kataChainFor(file); },
+      get helmDeployments() { return ws.deployments.factsFor(ws.rootFor(file) ?? path.dirname(file)); },
       customResourceUses: (group: string) => ws.crds.usesFor(ws.rootFor(file) ?? path.dirname(file), group, file),
       operatorPins: () => { const root = ws.rootFor(file) ?? path.dirname(file); return { ...ws.pins.scansFor(root), self: relPath(root, file) }; },
     };

@@ -249,6 +249,12 @@ export function valuesKey(c: Chart): string {
   return typeof d?.alias === 'string' && d.alias ? d.alias : c.name;
 }
 
+/** Helm's coalescing of values over defaults: maps merged key by key, null deletes the default. */
+export function mergeValues(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const m = merge(base, over);
+  return isObj(m) ? m : {};
+}
+
 function merge(base: unknown, over: unknown): unknown {
   if (!isObj(base) || !isObj(over)) return over === undefined ? base : over;
   const out: Record<string, unknown> = { ...base };
@@ -259,11 +265,15 @@ function merge(base: unknown, over: unknown): unknown {
   return out;
 }
 
-/** The values a chart's templates see (Helm's coalescing of the parent's values over the chart's defaults). */
-export function valuesOf(c: Chart): Record<string, unknown> {
+/**
+ * The values a chart's templates see (Helm's coalescing of the parent's values over the chart's defaults). `over`:
+ * values given to the release (a values scenario, `helm install -f`), coalesced over the top chart's defaults as Helm
+ * does (maps merged key by key, null deletes a default).
+ */
+export function valuesOf(c: Chart, over?: Record<string, unknown>): Record<string, unknown> {
   const own = isObj(c.values?.value) ? c.values!.value : {};
-  if (!c.parent) return own;
-  const parent = valuesOf(c.parent);
+  if (!c.parent) return over ? mergeValues(own, over) : own;
+  const parent = valuesOf(c.parent, over);
   const scoped = merge(own, parent[valuesKey(c)]) as Record<string, unknown>;
   const global = merge(isObj(own.global) ? own.global : {}, parent.global);
   return isObj(scoped) ? { ...scoped, global } : { global };
@@ -273,13 +283,13 @@ export function valuesOf(c: Chart): Record<string, unknown> {
  * Whether Helm renders the dependency: its `condition` (the first path of the parent's values that is a boolean)
  * and `tags`; undefined when its condition names values that are not booleans (not decided here).
  */
-export function enabledOf(c: Chart): boolean | undefined {
+export function enabledOf(c: Chart, over?: Record<string, unknown>): boolean | undefined {
   if (!c.parent) return true;
-  const up = enabledOf(c.parent);
+  const up = enabledOf(c.parent, over);
   if (up === false) return false;
   const d = dependencyEntry(c);
   if (!d) return up;
-  const vals = valuesOf(c.parent);
+  const vals = valuesOf(c.parent, over);
   if (typeof d.condition === 'string' && d.condition) {
     for (const p of d.condition.split(',').map((s: string) => s.trim()).filter(Boolean)) {
       let v: unknown = vals;

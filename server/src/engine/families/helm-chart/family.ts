@@ -16,6 +16,9 @@ import { withOpenapi } from '../kubernetes/data/openapi';
 import { scanTemplates, withoutActions, hasHelmAction } from '../../parse/template-text';
 import { chartRootOf, loadChart, chartOfFile, allCharts, type Chart } from './chart';
 import { chartRun, type ChartRun, type ChartRender } from './run';
+import { chartScenarios, renderScenarios, isCiValuesName } from './scenarios';
+import { runScenarioRules, SCENARIO_RULES } from './scenario-rules';
+import { valuesSchema, schemaNotes } from './rules/values-schema';
 import { windowText, type HelmContext, type HelmFileKind } from './index';
 import { helmHover } from './language';
 import { runImageRules } from './images';
@@ -25,17 +28,36 @@ import { removedApi, deprecatedApi, deadBranch, notEvaluated } from './rules/emi
 import { kubeVersion, chartApiV1 } from './rules/chart-yaml';
 import { rule as operatorPinsDisagree } from '../kubernetes/rules/operator-pins-disagree';
 import { templateSyntax, notInChart } from './rules/notes';
+import { deploymentRules, deploymentScenarios } from './deployment-rules';
+import type { NeighbourFacts } from '../kubernetes';
 
-export const helmRules: Rule<HelmContext>[] = [removedApi, deprecatedApi, deadBranch, notEvaluated, templateSyntax, notInChart, kubeVersion, chartApiV1];
+export const helmRules: Rule<HelmContext>[] = [removedApi, deprecatedApi, deadBranch, notEvaluated, templateSyntax, notInChart, kubeVersion, chartApiV1, valuesSchema];
 
 const segs = (file: string) => file.split(/[\\/]/);
 const isValuesName = (b: string) => /^values\.ya?ml$/.test(b);
+
+/**
+ * A values file of a chart besides values.yaml, by its name and place: `ci/*-values.yaml` (chart-testing's scenarios)
+ * or `values-*.yaml` / `values.*.yaml` beside Chart.yaml (what helm.valueSets usually names). The caller checks the
+ * Chart.yaml; never a file under templates/.
+ */
+function scenarioChartDir(file: string): string | undefined {
+  const p = segs(file);
+  const b = p[p.length - 1];
+  if (p.slice(0, -1).includes('templates')) return undefined;
+  if (p[p.length - 2] === 'ci' && isCiValuesName(b)) return path.dirname(path.dirname(file));
+  if (/^values[-.].+\.ya?ml$/.test(b)) return path.dirname(file);
+  return undefined;
+}
+const isSchemaName = (b: string) => b === 'values.schema.json';
 
 function kindOf(file: string, ext: string): HelmFileKind {
   const b = path.basename(file);
   if (b === 'Chart.yaml') return 'chart-yaml';
   if (ext === '.tgz') return 'archive';
   if (isValuesName(b)) return 'values';
+  if (isSchemaName(b)) return 'schema';
+  if (scenarioChartDir(file) !== undefined) return 'scenario';
   return 'template';
 }
 
@@ -57,10 +79,17 @@ function withText(top: Chart, abs: string, text: string): Chart {
   return clone(top);
 }
 
-function contextOf(input: { path: string; text: string; files?: FileAccess; helmRenders?: ChartRender[] }, kind: HelmFileKind, window: HelmContext['window'], rows: HelmContext['rows'], openapi?: Readonly<Record<string, OpenapiMinor>>): HelmContext {
+/** The chart folders a values file, values.schema.json or scenario file belongs to (chartRootOf knows values.yaml). */
+function rootOf(file: string, kind: HelmFileKind, files: FileAccess): { top: string; own: string } | undefined {
+  if (kind !== 'scenario' && kind !== 'schema') return chartRootOf(file, files);
+  const dir = kind === 'schema' ? path.dirname(file) : scenarioChartDir(file);
+  return dir === undefined ? undefined : chartRootOf(path.join(dir, 'Chart.yaml'), files);
+}
+
+function contextOf(input: { path: string; text: string; files?: FileAccess; helmRenders?: ChartRender[]; valueSets?: readonly string[]; neighbours?: NeighbourFacts }, kind: HelmFileKind, window: HelmContext['window'], rows: HelmContext['rows'], openapi?: Readonly<Record<string, OpenapiMinor>>): HelmContext {
   const ctx: HelmContext = { file: input.path, text: input.text, kind, window, rows };
   const files = input.files;
-  const root = files ? chartRootOf(input.path, files) : undefined;
+  const root = files ? rootOf(input.path, kind, files) : undefined;
   if (!files || !root) {
     if (kind === 'chart-yaml') {
       // Chart.yaml alone (no file access): its own fields are still checked.
@@ -69,6 +98,7 @@ function contextOf(input: { path: string; text: string; files?: FileAccess; helm
       ctx.own = { ...loneChart(input.path, ''), templates: [], chartYaml: { abs: input.path, text: input.text, yaml, value: doc && !doc.errors.length ? doc.value : undefined } };
       return ctx;
     }
+    if (kind === 'scenario' || kind === 'schema' || kind === 'values') return ctx;
     if (kind !== 'template') return ctx;
     ctx.alone = files
       ? 'not checked as part of a chart: no Chart.yaml found above this file; it is rendered alone, so what depends on its values, Chart.yaml or helpers is not checked'
@@ -96,6 +126,30 @@ function contextOf(input: { path: string; text: string; files?: FileAccess; helm
     ctx.own = { ...ctx.own, chartYaml: { abs: input.path, text: input.text, yaml, value: doc && !doc.errors.length ? doc.value : undefined } };
   }
   const problems = allCharts(top).flatMap((c) => c.problems);
+  // The chart's values scenarios (ci/*-values.yaml, helm.valueSets): the chart rendered under each, lazily.
+  const own = ctx.own;
+  const sc = chartScenarios(top, files, input.valueSets);
+  // And the values of the workspace's GitOps deployments of the chart (deployments.ts, issue #32 item 3), after them.
+  const deployed = kind === 'template' || kind === 'archive' ? deploymentScenarios(input.neighbours, top) : { scenarios: [], notes: [] };
+  const all = [...sc.scenarios, ...deployed.scenarios];
+  if (all.length && (kind === 'template' || kind === 'archive')) ctx.scenarios = renderScenarios(top, window.minors, all, openapi).map((s) => ({ ...s }));
+  if (kind === 'scenario') {
+    ctx.scenario = sc.scenarios.find((x) => x.file === input.path);
+    ctx.scenarioProblem = sc.problems.get(input.path);
+    if (ctx.scenarioProblem) ctx.problems = [{ message: ctx.scenarioProblem }];
+  }
+  if ((kind === 'values' || kind === 'scenario' || kind === 'schema') && own) {
+    // The schema of the chart whose values these are (a scenario's: the top chart's).
+    const dir = kind === 'scenario' ? top.dir : own.dir;
+    const abs = path.join(dir, 'values.schema.json');
+    const text = own.archive ? undefined : kind === 'schema' ? input.text : files.read(abs);
+    const why = text === undefined ? files.unreadable?.(abs) : undefined;
+    if (text !== undefined || why) ctx.valuesSchema = { abs, text, why };
+    // What of the schema is not checked: said on it; a schema not read: said on values.yaml (never a silent pass).
+    if (kind === 'schema' && text !== undefined) ctx.problems = schemaNotes(text);
+    else if (kind === 'values' && why) ctx.problems = [{ message: `not checked against values.schema.json: it is not read (${why})` }];
+  }
+  if (kind === 'chart-yaml' && ctx.own?.dir === top.dir && sc.notes.length) ctx.problems = sc.notes.map((message) => ({ message }));
   if (kind === 'template') {
     const tr = [...run.byRel.values()].find((x) => x.template.abs === input.path);
     if (tr && tr.notRendered && !/helper|NOTES/.test(tr.notRendered)) ctx.problems = [{ message: `not checked: ${tr.notRendered}` }];
@@ -105,15 +159,19 @@ function contextOf(input: { path: string; text: string; files?: FileAccess; helm
     for (let c: Chart | undefined = tr?.chart; c; c = c.parent) for (const p of c.problems) if (/(^|[\\/!])values\.ya?ml$/.test(p.file)) unread.push({ message: `not checked as Helm renders it: ${p.file}: ${p.message}` });
     if (unread.length) ctx.problems = [...(ctx.problems ?? []), ...unread];
     if (!tr) ctx.problems = [{ message: 'not checked: the file is not one of its chart\'s templates as read (over the size limit, or more templates than are read)' }];
+    if (deployed.notes.length) ctx.problems = [...(ctx.problems ?? []), ...deployed.notes.map((message) => ({ message }))];
+    if (tr && ctx.scenarios) for (const s of ctx.scenarios) s.template = s.run.byRel.get(tr.template.rel);
   } else if (kind === 'chart-yaml' && ctx.own) {
+    const notes = ctx.problems ?? [];
     // What of this chart could not be read and has no file of its own to carry it (a dependency not loaded, a
     // folder not listed, a link in a packaged dependency's archive is said on the archive): said here, at line 1.
     const dir = ctx.own.dir;
-    ctx.problems = problems.filter((p) => p.chart === dir).map((p) => ({ message: `${path.relative(dir, p.file).split(path.sep).join('/') || p.file}: ${p.message}` }));
+    ctx.problems = [...problems.filter((p) => p.chart === dir).map((p) => ({ message: `${path.relative(dir, p.file).split(path.sep).join('/') || p.file}: ${p.message}` })), ...notes];
   } else if (kind === 'archive') {
     const own = allCharts(top).find((c) => c.archive === input.path && c.parent && !c.parent.archive);
     ctx.own = own;
     ctx.archived = [...run.byRel.values()].filter((x) => x.chart.archive === input.path && !x.notRendered);
+    for (const s of ctx.scenarios ?? []) s.archived = [...s.run.byRel.values()].filter((x) => x.chart.archive === input.path && !x.notRendered);
     ctx.problems = problems.filter((p) => p.file === input.path || p.file.startsWith(`${input.path}!`)).map((p) => ({ message: p.file === input.path ? p.message : `${p.file.slice(input.path.length + 1)}: ${p.message}` }));
     if (!own && !ctx.problems.length) ctx.problems = [{ message: 'not checked: this archive is not a dependency of the chart above it as read' }];
   }
@@ -157,7 +215,7 @@ export const helmChart: FamilyModule<'helm-chart'> = {
   serves: { files: [{ ext: '.yaml' }, { ext: '.yml' }, { ext: '.tpl', within: 'templates' }, { ext: '.tgz', parent: 'charts' }], languages: ['yaml', 'helm'], patterns: ['**/templates/**/*.tpl'] },
   look({ file, ext, text }) {
     const b = path.basename(file);
-    if (b === 'Chart.yaml' || isValuesName(b)) return { notYaml: false };
+    if (b === 'Chart.yaml' || isValuesName(b) || isSchemaName(b) || scenarioChartDir(file) !== undefined) return { notYaml: false };
     // In a templates/ folder any action is the chart's; elsewhere only `{{` where YAML reads structure (issue #26).
     const inTemplates = segs(file).slice(0, -1).includes('templates');
     return { notYaml: ext === '.tgz' || ext === '.tpl' || (inTemplates ? hasHelmAction(text) : scanTemplates(text).syntax.length > 0) };
@@ -168,6 +226,9 @@ export const helmChart: FamilyModule<'helm-chart'> = {
     if (b === 'Chart.yaml') return DETECT.name;
     if (ext === '.tgz') return parts[parts.length - 2] === 'charts' ? DETECT.name : DETECT.no;
     if (isValuesName(b)) return files && chartRootOf(file, files) ? DETECT.name : DETECT.no;
+    // values.schema.json and the chart's other values files (scenarios): beside (or in ci/ of) a Chart.yaml.
+    const beside = isSchemaName(b) ? path.dirname(file) : scenarioChartDir(file);
+    if (beside !== undefined && files?.read(path.join(beside, 'Chart.yaml')) !== undefined) return DETECT.name;
     const inTemplates = parts.slice(0, -1).includes('templates');
     if (ext === '.tpl') return inTemplates || hasHelmAction(text) ? DETECT.name : DETECT.no;
     // In a templates/ folder: a chart's template when a Chart.yaml is above it, or when nothing around it can be read
@@ -189,6 +250,8 @@ export const helmChart: FamilyModule<'helm-chart'> = {
     if (b === 'Chart.yaml') return 'its name: a chart\'s Chart.yaml';
     if (ext === '.tgz') return 'a packaged dependency in a chart\'s charts/ folder';
     if (isValuesName(b)) return 'its name: the values of the chart beside it';
+    if (isSchemaName(b)) return 'its name: the JSON Schema of the values of the chart beside it';
+    if (scenarioChartDir(file) !== undefined && level === DETECT.name) return path.basename(path.dirname(file)) === 'ci' ? 'its name and place: a values scenario of the chart (chart-testing\'s ci/*-values.yaml)' : 'its name: a values file beside a chart (a values scenario when helm.valueSets names it)';
     const root = files ? chartRootOf(file, files) : undefined;
     if (root) return `its place: under templates/ of the chart at ${root.own}/Chart.yaml`;
     if (level === DETECT.name && segs(file).slice(0, -1).includes('templates')) return ext === '.tpl' ? 'its name: a template helper (.tpl)' : 'its place: under a templates/ folder, whose chart\'s files cannot be read here';
@@ -199,15 +262,15 @@ export const helmChart: FamilyModule<'helm-chart'> = {
     if (scan.bare.length) return `its content: it does not parse as YAML but does once its template actions are taken out (the \`{{\` at line ${line(scan.bare[0])}), and no other family claims it`;
     return ext === '.tpl' ? 'its content: a .tpl file holding Helm actions' : undefined;
   },
-  rules: helmRules,
+  rules: [...helmRules, ...deploymentRules],
   analyze({ input, ext, yaml, emit, stage }) {
     const { config, faults } = input;
     const kind = kindOf(input.path, ext);
     // Chart.yaml and values files are YAML; a template's syntax is said by its render (helm/template-syntax).
-    if (yaml && (kind === 'chart-yaml' || kind === 'values')) stage('parse', () => reportSyntax(yaml, emit));
+    if (yaml && (kind === 'chart-yaml' || kind === 'values' || kind === 'scenario')) stage('parse', () => reportSyntax(yaml, emit));
     const helm = stage('context', () => {
       const rows = withOpenapi(lifecycleRows(config.kubernetesRows?.rows, config.kubernetesRows?.origin), config.kubernetesOpenapi);
-      return contextOf(input as typeof input & { helmRenders?: ChartRender[] }, kind, config.kubernetes, rows, config.kubernetesOpenapi);
+      return contextOf({ ...(input as typeof input & { helmRenders?: ChartRender[] }), valueSets: config.helm?.valueSets?.patterns }, kind, config.kubernetes, rows, config.kubernetesOpenapi);
     });
     // A fragment outside a chart that parses as YAML neither as it is nor with its actions taken out: one finding
     // says what it was taken for and why, instead of guessing at what it renders.
@@ -218,7 +281,11 @@ export const helmChart: FamilyModule<'helm-chart'> = {
       emit(notInChart, unread);
       return { helm };
     }
-    for (const rule of helmRules) runRule(rule, helm, emit, faults);
+    // With values scenarios, the rules on what templates emit run once per scenario and their findings are merged
+    // (scenario-rules.ts); without, exactly as before.
+    const scenarios = !!helm.scenarios?.length;
+    for (const rule of helmRules) if (!scenarios || !SCENARIO_RULES.includes(rule)) runRule(rule, helm, emit, faults);
+    if (scenarios) runScenarioRules(helm, emit, faults);
     // A chart's dependencies pin operator versions: against the workspace's other pins.
     if (kind === 'chart-yaml') runRule(operatorPinsDisagree, { text: input.text, path: input.path, neighbours: input.neighbours ?? {} }, emit, faults);
     try {
@@ -235,7 +302,7 @@ export const helmChart: FamilyModule<'helm-chart'> = {
   },
   hover: (r, text, pos) => (r.helm ? helmHover(r.helm, text, pos) : undefined),
   complete: () => [],
-  facts: (r) => (r.helm ? { kubernetesWindow: windowText(r.helm.window.minors), chart: r.helm.chart?.name ?? null, helmFile: r.helm.kind, ...(r.helm.alone ? { alone: true } : {}) } : undefined),
+  facts: (r) => (r.helm ? { kubernetesWindow: windowText(r.helm.window.minors), chart: r.helm.chart?.name ?? null, helmFile: r.helm.kind, ...(r.helm.alone ? { alone: true } : {}), ...(r.helm.scenarios?.length ? { valuesScenarios: r.helm.scenarios.map((s) => s.scenario.id) } : {}) } : undefined),
   steps: (r) => r.helm?.window.minors ?? r.config?.kubernetes.minors,
   data: kubernetesApis,
 };

@@ -7,8 +7,10 @@ import { findRow, statusAt, servedKinds } from '../kubernetes/data/lifecycle';
 import { rankApiVersions } from '../kubernetes';
 import type { Chart, ChartTemplate } from './chart';
 import type { ChartRun, TemplateRun } from './run';
+import type { ScenarioRun, ValuesScenario } from './scenarios';
 
-export type HelmFileKind = 'template' | 'chart-yaml' | 'values' | 'archive';
+/** 'scenario': a values file of the chart besides values.yaml (ci/*-values.yaml, values-*.yaml); 'schema': values.schema.json. */
+export type HelmFileKind = 'template' | 'chart-yaml' | 'values' | 'archive' | 'scenario' | 'schema';
 
 export interface HelmContext {
   file: string;
@@ -28,7 +30,14 @@ export interface HelmContext {
   /** Why the file is not checked as part of a chart (no Chart.yaml, no file access). */
   alone?: string;
   /** What of the chart could not be read, said on this file (the archive that failed, the template over the limit). */
-  problems?: Array<{ message: string }>;
+  problems?: Array<{ message: string; range?: { start: number; end: number } }>;
+  /** The chart rendered under each of its values scenarios (scenarios.ts), with this file's runs there. */
+  scenarios?: Array<ScenarioRun & { template?: TemplateRun; archived?: TemplateRun[] }>;
+  /** A values file of kind 'scenario': its scenario, or why it is none (undefined both: not one of the chart's). */
+  scenario?: ValuesScenario;
+  scenarioProblem?: string;
+  /** The values.schema.json of the file's chart (kinds 'values', 'scenario', 'schema'), as read. */
+  valuesSchema?: { abs: string; text?: string; why?: string };
 }
 
 export { windowText } from '../../window-text';

@@ -100,18 +100,35 @@ class UnknownValues extends Map<string, unknown> {
 }
 
 /** Whether Helm renders the file as output (helpers starting with `_` and NOTES.txt are not manifests). */
-function notRenderedWhy(t: ChartTemplate, c: Chart): string | undefined {
+function notRenderedWhy(t: ChartTemplate, c: Chart, over?: Record<string, unknown>): string | undefined {
   const base = t.rel.slice(t.rel.lastIndexOf('/') + 1);
   if (base.startsWith('_')) return 'a helper file (its name starts with `_`): Helm loads its defines and renders no output from it';
   if (base === 'NOTES.txt') return 'NOTES.txt: printed after an install, never applied';
   if (c.library) return 'a file of a library chart: Helm renders no output from it';
-  const en = enabledOf(c);
+  const en = enabledOf(c, over);
   if (en === false) return `a file of the dependency ${c.name}, which its parent's values disable`;
   return undefined;
 }
 
-export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender[], openapi?: Readonly<Record<string, OpenapiMinor>>): ChartRun {
-  const key = minors.join(',') + openapiKey(openapi) + (helmRenders ? `|helm${renderIds.get(helmRenders) ?? (renderIds.set(helmRenders, ++nextRenderId), nextRenderId)}` : '');
+/** Values given to a render over the chart's defaults (a values scenario, scenarios.ts), and the release it names. */
+export interface RunValues {
+  /** Its id (part of the run's cache key, with the identity of `values`). */
+  id: string;
+  values: Record<string, unknown>;
+  release?: { name?: string; namespace?: string };
+}
+const valuesIds = new WeakMap<object, number>();
+let nextValuesId = 0;
+const runValuesKey = (v?: RunValues): string => (v ? `|values ${v.id}#${valuesIds.get(v.values) ?? (valuesIds.set(v.values, ++nextValuesId), nextValuesId)}#${v.release?.name ?? ''}#${v.release?.namespace ?? ''}` : '');
+
+/** What an error or an output that is not YAML is said with: the chart's default values, or the scenario's. */
+const DEFAULT_VALUES = "the chart's default values";
+
+export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender[], openapi?: Readonly<Record<string, OpenapiMinor>>, given?: RunValues): ChartRun {
+  const key = minors.join(',') + openapiKey(openapi) + (helmRenders ? `|helm${renderIds.get(helmRenders) ?? (renderIds.set(helmRenders, ++nextRenderId), nextRenderId)}` : '') + runValuesKey(given);
+  const over = given?.values;
+  const release = given?.release ? { ...RELEASE, ...(given.release.name ? { Name: given.release.name } : {}), ...(given.release.namespace ? { Namespace: given.release.namespace } : {}) } : RELEASE;
+  const withValues = given ? 'these values' : DEFAULT_VALUES;
   let m = runs.get(top);
   if (!m) runs.set(top, (m = new Map()));
   const hit = m.get(key);
@@ -121,7 +138,7 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
   const charts = allCharts(top);
   const parsed = new Map<string, ParsedTemplate>();
   for (const c of charts) {
-    if (enabledOf(c) === false) continue;
+    if (enabledOf(c, over) === false) continue;
     for (const t of c.templates) parsed.set(t.rel, parseCached(t.rel, t.text));
   }
   const defines = new Map<string, string>();
@@ -129,11 +146,11 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
   const allBranches: ChartRun['branches'] = [];
   const byRel = new Map<string, TemplateRun>();
   for (const c of charts) {
-    const values = c.alone ? new UnknownValues() : valuesOf(c);
+    const values = c.alone ? new UnknownValues() : valuesOf(c, over);
     const chart = c.alone ? Object.fromEntries(CHART_FIELDS.map((f) => [f, new Unk(LONE, '', 0, 0)])) : chartObject(c);
     for (const t of c.templates) {
       const p = parsed.get(t.rel) ?? parseCached(t.rel, t.text);
-      const notRendered = notRenderedWhy(t, c);
+      const notRendered = notRenderedWhy(t, c, over);
       let steps: TemplateStep[] | undefined;
       byRel.set(t.rel, {
         template: t, chart: c, parsed: p, notRendered,
@@ -148,7 +165,7 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
           const parts = t.byDocument ? documentParts(p) : [p];
           let docParts: ParsedTemplate[] | undefined;
           for (const step of minors) {
-            const scope = { values, chart, release: RELEASE, capabilities: capabilitiesAt(step, openapi?.[step]?.doc), templates: parsed, topChartName: top.name };
+            const scope = { values, chart, release, capabilities: capabilitiesAt(step, openapi?.[step]?.doc), templates: parsed, topChartName: top.name };
             let cut = parts;
             if (parts.length === 1) {
               const rendered = renderTemplate(p, scope);
@@ -157,14 +174,14 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
               cut = rendered.error && !t.byDocument ? (docParts ??= documentParts(p)) : parts;
               if (cut.length === 1) {
                 for (const b of rendered.branches) allBranches.push({ step, ...b });
-                steps.push(emissionsOf(p, step, rendered, helmRenders, defines, !!c.alone, yamlOf, t.byDocument ? {} : undefined));
+                steps.push(emissionsOf(p, step, rendered, helmRenders, defines, !!c.alone, yamlOf, t.byDocument ? {} : undefined, withValues));
                 continue;
               }
             }
             const each = cut.map((part, n) => {
               const rendered = renderTemplate(part, scope);
               if (!rendered.error) for (const b of rendered.branches) allBranches.push({ step, ...b });
-              return emissionsOf(part, step, rendered, helmRenders, defines, !!c.alone, yamlOf, { part: n + 1, parts: cut.length, template: !t.byDocument });
+              return emissionsOf(part, step, rendered, helmRenders, defines, !!c.alone, yamlOf, { part: n + 1, parts: cut.length, template: !t.byDocument }, withValues);
             });
             steps.push({
               step,
@@ -187,7 +204,8 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
       return allBranches;
     },
   };
-  if (m.size > 16) m.clear();
+  // The defaults' runs and each values scenario's (scenarios.ts MAX_SCENARIOS) are kept together.
+  if (m.size > 40) m.clear();
   m.set(key, run);
   return run;
 }
@@ -320,13 +338,13 @@ export function overlaps(a: Span, b: Span): boolean { return a.start < b.end && 
  * `fragment`, its part among how many) emits at a step.
  * A fragment's render that stops leaves that document (or the fragment) not checked, said so.
  */
-function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: ChartRender[] | undefined, defines: Map<string, string>, alone = false, yamlOf: (text: string) => ReturnType<typeof parseYaml> = parseYaml, fragment?: { part?: number; parts?: number; template?: boolean }): TemplateStep {
+function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: ChartRender[] | undefined, defines: Map<string, string>, alone = false, yamlOf: (text: string) => ReturnType<typeof parseYaml> = parseYaml, fragment?: { part?: number; parts?: number; template?: boolean }, withValues = DEFAULT_VALUES): TemplateStep {
   const out: TemplateStep = { step, rendered: r, emissions: [], undecided: [] };
   const ownUnknown = (u: { path: string; start: number; end: number; outStart: number; outEnd: number }): Span => unknownAt(p, r, u, defines);
   if (r.error) {
     const at = r.error.path === p.path ? { start: r.error.start, end: r.error.end } : ownUnknown({ ...r.error, outStart: r.text.length, outEnd: r.text.length });
     if (fragment?.template) {
-      out.undecided.push({ step, at, reason: `this document of the template stops with an error${alone ? ' (read without its chart)' : " with the chart's default values"}: ${r.error.message}; it is not checked, the template's other documents are` });
+      out.undecided.push({ step, at, reason: `this document of the template stops with an error${alone ? ' (read without its chart)' : ` with ${withValues}`}: ${r.error.message}; it is not checked, the template's other documents are` });
       return out;
     }
     if (fragment) {
@@ -334,7 +352,7 @@ function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: 
       out.undecided.push({ step, at, reason: `${what} stops rendering with an error (read without its chart): ${r.error.message}; it is not checked${fragment.parts ? ', the fragment\'s other documents are' : ''}` });
       return out;
     }
-    out.undecided.push({ step, at, reason: `the template stops with an error${alone ? ' (read without its chart)' : " with the chart's default values"}: ${r.error.message}` });
+    out.undecided.push({ step, at, reason: `the template stops with an error${alone ? ' (read without its chart)' : ` with ${withValues}`}: ${r.error.message}` });
     return out;
   }
   const yaml = yamlOf(r.text);
@@ -364,7 +382,7 @@ function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: 
     if (!isObj(v)) {
       if (doc.errors.length) {
         const e = doc.errors[0];
-        out.undecided.push({ step, at: backToSource(p, r, e.start, e.end, defines).at, reason: `its output is not YAML with the chart's default values (${e.message})` });
+        out.undecided.push({ step, at: backToSource(p, r, e.start, e.end, defines).at, reason: `its output is not YAML with ${withValues} (${e.message})` });
       }
       continue;
     }

@@ -55,6 +55,7 @@ import { parseYaml, YamlFile, type YamlDoc } from '../../parse/yaml';
 import { windowText } from '../../window-text';
 import { kubernetesConfigSection } from './config';
 import { rule as operatorPinsDisagree } from './rules/operator-pins-disagree';
+import { runDeploymentRules, deploymentHover, bothHovers } from '../helm-chart/deployment-rules';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -270,9 +271,11 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     for (const rule of [staleDataRule, windowPastDataRule]) {
       runRule(rule, { k8s, input }, (r, f) => { if (r === rule) staleReported = true; emit(r, f); }, faults);
     }
-    return { k8s, staleReported };
+    // A Flux HelmRelease or an Argo CD Application of a chart of the workspace: checked with its values (issue #32 item 3).
+    const helmDeployments = runDeploymentRules(input, emit);
+    return { k8s, staleReported, helmDeployments };
   },
-  hover: (r, text, pos) => (r.k8s ? k8sHover(r.k8s, text, pos) : undefined),
+  hover: (r, text, pos) => bothHovers(deploymentHover(r.helmDeployments, text, pos), r.k8s ? k8sHover(r.k8s, text, pos) : undefined),
   complete: k8sComplete,
   facts: (r) => (r.k8s ? { kubernetesWindow: r.k8s.windowText, objects: r.k8s.objects.length } : undefined),
   steps: (r) => r.k8s?.minors ?? r.config?.kubernetes.minors,

@@ -20,6 +20,7 @@ import { rule as componentNotValidated } from '../kubernetes/rules/component-not
 import { rule as controlPlaneSkew } from '../kubernetes/rules/control-plane-skew';
 import { rule as nodeComponentSkew } from '../kubernetes/rules/node-component-skew';
 import { rule as operatorPinsDisagree } from '../kubernetes/rules/operator-pins-disagree';
+import { runDeploymentRules, deploymentHover, bothHovers } from '../helm-chart/deployment-rules';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -108,9 +109,11 @@ export const kustomize: FamilyModule<'kustomize'> = {
         emit(r, img?.digest ? { ...f, fixes: [] } : f);
       }, faults);
     }
-    return { kustomize };
+    // helmCharts: entries of a chart of the workspace: checked with their values (issue #32 item 3).
+    const helmDeployments = runDeploymentRules(input, emit);
+    return { kustomize, helmDeployments };
   },
-  hover: (r, text, pos) => (r.kustomize ? kustomizeHover(r.kustomize, text, pos) : undefined),
+  hover: (r, text, pos) => bothHovers(deploymentHover(r.helmDeployments, text, pos), r.kustomize ? kustomizeHover(r.kustomize, text, pos) : undefined),
   complete: (r, text, pos) => (r.kustomize ? kustomizeComplete(r.kustomize, text, pos) : []),
   facts: (r) => (r.kustomize ? { kubernetesWindow: r.kustomize.windowText, kustomize: r.kustomize.steps.map((s) => ({ minor: s.minor, version: s.version, major: s.major })) } : undefined),
   steps: (r) => r.kustomize?.minors ?? r.config?.kubernetes.minors,

@@ -389,6 +389,6 @@ export const notEvaluated: Rule<HelmContext> = {
       }
     }
     // What of the chart was not read at all: a "not checked" note (lsp-lint fails the run on it unless --allow-unchecked).
-    for (const pr of ctx.problems ?? []) report({ message: pr.message, range: { start: 0, end: 0 }, data: { notChecked: true } });
+    for (const pr of ctx.problems ?? []) report({ message: pr.message, range: pr.range ?? { start: 0, end: 0 }, data: { notChecked: true } });
   },
 };
