@@ -86,6 +86,14 @@ export const configSchema = {
           type: 'array', items: { type: 'string' },
           description: "Values scenarios of each chart besides its ci/*-values.yaml: globs (files: syntax) relative to each chart's folder, e.g. \"values-*.yaml\"; each file that matches is rendered as its own scenario over the chart's defaults, by skewguard's evaluator.",
         },
+        repositories: {
+          type: 'array', items: { type: 'string', minLength: 1 },
+          description: 'The URLs that name this repository in GitOps deployments, e.g. ["https://git.example.com/platform/deploy.git"]: a Flux '
+            + "GitRepository's url or an Argo CD Application's repoURL among them deploys the workspace's chart, any other is another "
+            + "repository's. Compared as git compares remotes (scheme, user, .git and a trailing slash aside). Default: the remotes in "
+            + "the workspace folder's .git/config. Say them here when a clone's remotes are not the URLs the deployments name (CI clones "
+            + 'of a mirror, a fork).',
+        },
       },
     },
   },
@@ -106,6 +114,8 @@ export interface Overrides {
   helmValues?: string[];
   /** Values scenarios of each chart (helm.valueSets): globs relative to each chart's folder. */
   helmValueSets?: string[];
+  /** The URLs that name this repository in GitOps deployments (helm.repositories). */
+  helmRepositories?: string[];
 }
 
 export interface ConfigProblem { message: string; range: OffsetRange }
@@ -235,6 +245,9 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
       return false;
     });
   }
+  if (Array.isArray(value.helm?.repositories) && helmKey('repositories')) {
+    overrides.helmRepositories = value.helm.repositories.filter((v: unknown) => typeof v === 'string' && v.trim() !== ''); // else reported by the schema
+  }
   if (Array.isArray(value.helm?.valueSets) && helmKey('valueSets')) {
     overrides.helmValueSets = value.helm.valueSets.filter((v: unknown, i: number) => {
       const err = typeof v !== 'string' ? undefined : v.startsWith('/') || /^[A-Za-z]:[\\/]/.test(v) ? "a pattern is relative to each chart's folder, not absolute" : checkGlob(v);
@@ -302,6 +315,8 @@ export interface HelmSettings {
   values: { files: string[]; base?: string; source: SourceInfo };
   /** Values scenarios of each chart besides its ci/*-values.yaml (helm.valueSets): globs relative to each chart's folder. */
   valueSets: { patterns: string[]; source: SourceInfo };
+  /** The URLs that name this repository in GitOps deployments (helm.repositories); none: the workspace's git remotes. */
+  repositories?: { urls: string[]; source: SourceInfo };
 }
 
 export interface ResolveInput {
@@ -365,6 +380,7 @@ function resolveHelm(input: ResolveInput, pick: <K extends keyof Overrides>(k: K
   const p = pick('helmPath');
   const v = pick('helmValues');
   const vs = pick('helmValueSets');
+  const repos = pick('helmRepositories');
   const user = p?.[1].kind === 'config' && input.settings?.helmPath ? { value: input.settings.helmPath, source: { kind: 'settings', detail: 'editor settings' } as SourceInfo } : undefined;
   return {
     render: render?.[0] ?? false,
@@ -372,6 +388,7 @@ function resolveHelm(input: ResolveInput, pick: <K extends keyof Overrides>(k: K
     ...(p ? { path: { value: p[0], base: base(p[1]), source: p[1], ...(user ? { user } : {}) } } : {}),
     values: v ? { files: v[0], base: base(v[1]), source: v[1] } : { files: [], source: { kind: 'default', detail: 'the chart\'s own values.yaml only' } },
     valueSets: vs ? { patterns: vs[0], source: vs[1] } : { patterns: [], source: { kind: 'default', detail: 'each chart\'s ci/*-values.yaml only' } },
+    ...(repos ? { repositories: { urls: repos[0], source: repos[1] } } : {}),
   };
 }
 

@@ -19,8 +19,15 @@ const GIT_CONFIG_MAX = 256 * 1024;
 export class DeploymentIndex {
   private roots = new Map<string, DeploymentFacts>();
 
-  /** `readSaved(p)`: a file's text on disk (bounded); `ignored(p)`: whether the ignore: lists leave it out. */
-  constructor(private readSaved: (p: string) => string | undefined, private ignored: (p: string) => boolean = () => false) {}
+  /**
+   * `readSaved(p)`: a file's text on disk (bounded); `ignored(p)`: whether the ignore: lists leave it out;
+   * `repositories(p, root)`: the URLs the configuration of a deployment's file says name this repository (helm.repositories).
+   */
+  constructor(
+    private readSaved: (p: string) => string | undefined,
+    private ignored: (p: string) => boolean = () => false,
+    private repositories?: (p: string, root: string) => { urls: string[]; said: string } | undefined,
+  ) {}
 
   /** Roots whose index holds a deployment: a saved change to any YAML file there may change what they render with. */
   private withDeployments = new Set<string>();
@@ -69,6 +76,7 @@ export class DeploymentIndex {
     const facts = deploymentFacts(scans, {
       root, remotes,
       ...(remotes.length ? {} : { remotesNote: git === undefined ? 'no .git/config in the workspace folder' : 'no remote in .git/config' }),
+      ...(this.repositories ? { repositoriesFor: (f: string) => this.repositories!(f, root) } : {}),
       read: (p) => (p === root || p.startsWith(root + path.sep) ? this.readSaved(p) : undefined),
       unreadable: (p) => (p === root || p.startsWith(root + path.sep) ? undefined : 'outside the workspace, not read'),
       ...(notRead.length ? { notRead: notRead.join('; ') } : {}),

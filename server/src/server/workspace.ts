@@ -88,7 +88,12 @@ export class WorkspaceState {
   /** A file changed on disk: whether its root's pins changed (then the files are checked again). */
   pinsChanged(file: string): boolean { return this.pins.changed(this.rootFor(file) ?? path.dirname(file), file); }
   /** The workspace's GitOps deployments of its charts, read as saved (server/deployment-index.ts), built when first asked. */
-  readonly deployments = new DeploymentIndex((p) => this.readSaved(p), (p) => this.ignoredForCrds(p));
+  readonly deployments = new DeploymentIndex((p) => this.readSaved(p), (p) => this.ignoredForCrds(p), (p, root) => {
+    // helm.repositories of the deployment's own .skewguard.yaml: the URLs that name this repository, over the git remotes.
+    const c = this.configFor(p);
+    const urls = c?.overrides.helmRepositories;
+    return urls?.length ? { urls, said: `helm.repositories in ${path.relative(root, c!.path).split(path.sep).join('/') || c!.path}` } : undefined;
+  });
 
   /** Whether the ignore: lists leave a file out (set by the server: engine/ignore.ts with the file's configuration). */
   ignoredForCrds: (file: string) => boolean = () => false;

@@ -88,6 +88,7 @@ function worldFor(input: AnalyzeInput, own: ReturnType<typeof scanDeployments>):
   const files: FileAccess | undefined = input.files;
   return {
     root: input.root, remotes: [], remotesNote: 'the workspace\'s git remote is not read here',
+    ...(input.config.helm.repositories ? { repositoriesFor: () => ({ urls: input.config.helm.repositories!.urls, said: `helm.repositories in ${input.config.helm.repositories!.source.detail ?? input.config.helm.repositories!.source.kind}` }) } : {}),
     objects: own.objects, sources: own.sources,
     read: (p) => files?.read(p), unreadable: (p) => files?.unreadable?.(p),
     notRead: files ? undefined : 'no other file of the workspace is read here',

@@ -229,6 +229,11 @@ export interface World {
   remotes: string[];
   /** Why no remote is known (no .git/config, unreadable …): said where a URL had to be taken as this repository. */
   remotesNote?: string;
+  /**
+   * The URLs the configuration of a deployment's file says name this repository (helm.repositories), with where that
+   * is said: they win over the remotes (a clone's remotes need not be the URLs the deployments name).
+   */
+  repositoriesFor?(file: string): { urls: string[]; said: string } | undefined;
   objects: ValuesObject[];
   sources: FluxSource[];
   /** A file's text (undefined: missing or not read; `unreadable` says why when it is there). */
@@ -317,8 +322,16 @@ function findChart(d: Deployment, world: World): string | undefined {
   return undefined;
 }
 
+/** The URLs that name this repository for a deployment's file: the configuration's (helm.repositories), else the git remotes. */
+function thisRepository(file: string, world: World): { urls: string[]; said: string; note?: string } {
+  const declared = world.repositoriesFor?.(file);
+  if (declared) return { urls: declared.urls.map(normaliseRepoUrl), said: declared.said };
+  return { urls: world.remotes, said: `its remotes: ${world.remotes.join(', ')}`, note: world.remotesNote };
+}
+
 /** Whether the deployment's chart is this repository's: its source or repoURL (undefined) or why not (a string). */
 function foreignWhy(d: Deployment, world: World): string | undefined {
+  const mine = thisRepository(d.file, world);
   if (d.kind === 'HelmRelease' && d.sourceRef) {
     const ref = d.sourceRef;
     const ns = ref.namespace ?? d.namespace ?? 'default';
@@ -326,13 +339,13 @@ function foreignWhy(d: Deployment, world: World): string | undefined {
     const src = nearest(d.file, world.sources.filter((s) => s.kind === 'GitRepository' && s.name === ref.name && s.namespace === ns))[0];
     const gits = world.sources.filter((s) => s.kind === 'GitRepository');
     if (!src) return undefined; // not in the workspace: taken as this repository (said in the sources)
-    if (gits.length === 1) return undefined;
-    if (src.url && world.remotes.length && world.remotes.includes(normaliseRepoUrl(src.url))) return undefined;
-    if (!world.remotes.length) return undefined;
-    return `its GitRepository ${ns}/${ref.name} (${src.url ?? 'no url'}) is not this repository (its remotes: ${world.remotes.join(', ')})`;
+    if (gits.length === 1 && !world.repositoriesFor?.(d.file)) return undefined;
+    if (src.url && mine.urls.length && mine.urls.includes(normaliseRepoUrl(src.url))) return undefined;
+    if (!mine.urls.length) return undefined;
+    return `its GitRepository ${ns}/${ref.name} (${src.url ?? 'no url'}) is not this repository (${mine.said})`;
   }
-  if ((d.kind === 'Application' || d.kind === 'ApplicationSet') && d.repoURL && world.remotes.length && !world.remotes.includes(normaliseRepoUrl(d.repoURL.url))) {
-    return `its repoURL ${d.repoURL.url} is not this repository (its remotes: ${world.remotes.join(', ')})`;
+  if ((d.kind === 'Application' || d.kind === 'ApplicationSet') && d.repoURL && mine.urls.length && !mine.urls.includes(normaliseRepoUrl(d.repoURL.url))) {
+    return `its repoURL ${d.repoURL.url} is not this repository (${mine.said})`;
   }
   return undefined;
 }
@@ -422,9 +435,11 @@ export function resolveDeployment(d: Deployment, world: World): ResolvedDeployme
   if (d.kind === 'HelmRelease' && d.sourceRef) {
     const ref = d.sourceRef, ns = ref.namespace ?? d.namespace ?? 'default';
     const src = nearest(d.file, world.sources.filter((s) => s.kind === ref.kind && s.name === ref.name && s.namespace === ns))[0];
-    read.push({ what: `chart ${d.chartPath} from ${ref.kind} ${ns}/${ref.name}`, from: src ? `${rel(world.root, src.file)}${src.url ? `, ${src.url}` : ''}${ref.kind === 'GitRepository' ? '' : ': taken as built from this repository'}` : `not in the workspace: taken as this repository${world.remotesNote ? ` (${world.remotesNote})` : ''}` });
+    const note = thisRepository(d.file, world).note;
+    read.push({ what: `chart ${d.chartPath} from ${ref.kind} ${ns}/${ref.name}`, from: src ? `${rel(world.root, src.file)}${src.url ? `, ${src.url}` : ''}${ref.kind === 'GitRepository' ? '' : ': taken as built from this repository'}` : `not in the workspace: taken as this repository${note ? ` (${note})` : ''}` });
   } else if (d.repoURL) {
-    read.push({ what: `chart ${d.chartPath} of ${d.repoURL.url}`, from: world.remotes.length ? 'this repository (its git remote)' : `taken as this repository${world.remotesNote ? ` (${world.remotesNote})` : ''}` });
+    const mine = thisRepository(d.file, world);
+    read.push({ what: `chart ${d.chartPath} of ${d.repoURL.url}`, from: mine.urls.length ? `this repository (${world.repositoriesFor?.(d.file) ? mine.said : 'its git remote'})` : `taken as this repository${mine.note ? ` (${mine.note})` : ''}` });
   } else read.push({ what: `chart ${d.chartPath}` });
   for (const s of d.sources) {
     if (s.kind === 'inline') { values = deepMerge(values, clone(s.values)) as Record<string, unknown>; read.push({ what: s.what }); continue; }
