@@ -68,7 +68,8 @@ function main() {
     operators: {},
     kinds: {},
   };
-  fs.rmSync(dest, { recursive: true, force: true });
+  // Only this script's own outputs: data/operators/ also holds import-operators' and import-operator-charts' tables.
+  for (const own of ['schema-index.json', 'fields', 'schemas']) fs.rmSync(path.join(dest, own), { recursive: true, force: true });
   for (const { f, d } of parts) {
     for (const [op, o] of Object.entries(d.operators)) {
       const ids = o.releaseIds;
