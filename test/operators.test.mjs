@@ -141,7 +141,7 @@ test('pins read from the workspace form the window (oldest..newest); a version t
   const neighbours = { operatorPins: () => { read++; return { scans, notRead: [] }; } };
   const d = e.analyze({ path: '/w/es.yaml', text: ESO_V1BETA1, config: c, neighbours }).diagnostics;
   assert.deepEqual(findings(d), ['k8s/operator-api-not-served @ 1:13']);
-  assert.match(d[0].message, /external-secrets 0\.17 lists v1beta1 with served: false .*from external-secrets 0\.17\.0 from platform\/Chart\.yaml:12/);
+  assert.match(d[0].message, /external-secrets 0\.17 lists v1beta1 with served: false .*external-secrets 0\.17\.0 from platform\/Chart\.yaml:12/);
   assert.ok(read >= 1);
   read = 0;
   e.analyze({ path: '/w/cm.yaml', text: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n', config: c, neighbours });

@@ -5,6 +5,7 @@ import { bestServed, groupVersion, mayBeCustomGroup } from '../crds';
 import { crdName, servedList } from './cr-common';
 import { fluxSteps } from './flux';
 import { operatorObjects } from '../operators';
+import { bundledTargets } from '../operator-schema';
 
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/cr-version-not-served',
@@ -59,7 +60,9 @@ export const rule: Rule<KubernetesContext> = {
       said.add(`${group}/${o.kind}`);
       // A version the built-in data knows (Flux on a StarlingX path, a component's rows) is checked there; its fields are not.
       const op = operatorObjects(ctx).find((x) => x.o === o && x.window);
+      const bundled = bundledTargets(ctx).find((t) => t.o === o);
       const known = fluxSteps(ctx, o) ? 'its fields are not checked (its version is, against the Flux CRDs of the StarlingX releases)'
+        : bundled ? `it is checked against the bundled data of ${bundled.op}${op ? ` ${op.window!.text}` : ' (its fields against every release: no version of it is known)'} instead`
         : op ? `its fields are not checked (its version is, against the bundled data of ${op.operator} ${op.window!.text})`
         : ctx.componentRow(o)?.status ? 'its fields are not checked (its version is, against the built-in lifecycle data)' : 'its version and fields are not checked';
       report({
