@@ -193,6 +193,26 @@ test('#32 item 3: a GitRepository is this repository when its URL is the git rem
   assert.match(cron[0].message, / \(with HelmRelease db\/backup \(flux\/backup\.yaml:4\)\)$/);
 });
 
+test('#32 item 3: helm.repositories names this repository over the git remotes: a clone whose remote is another URL (a mirror, CI) checks the same deployments', (t) => {
+  const mirror = '[core]\n\tbare = false\n[remote "origin"]\n\turl = https://mirror.example.org/deploy.git\n';
+  const files = { ...SITE, 'argo/reports.yaml': APPLICATION('values-legacy.yaml'), '.git/config': mirror };
+  const breaks = (got) => got['argo/reports.yaml'].filter((m) => m.ruleId === 'helm/deployment-breaks');
+  // The remote is not the Application's repoURL: another repository's chart, not rendered here.
+  const plain = makeWorkspace(files);
+  t.after(() => fs.rmSync(plain, { recursive: true, force: true }));
+  assert.deepEqual(breaks(lint(plain)), []);
+  // Said in .skewguard.yaml: the Application deploys this workspace's chart, whatever the clone's remote.
+  const cfg = SITE['.skewguard.yaml'] + 'helm:\n  repositories: ["git@git.example.com:platform/deploy"]\n';
+  const declared = makeWorkspace({ ...files, '.skewguard.yaml': cfg });
+  t.after(() => fs.rmSync(declared, { recursive: true, force: true }));
+  const got = lint(declared);
+  assert.equal(breaks(got).length, 1, JSON.stringify(got['argo/reports.yaml']));
+  // And an Application of another URL is then another repository's, named with where that is said.
+  const other = makeWorkspace({ ...files, '.skewguard.yaml': cfg.replace('git@git.example.com:platform/deploy', 'https://git.example.com/other/repo') });
+  t.after(() => fs.rmSync(other, { recursive: true, force: true }));
+  assert.deepEqual(breaks(lint(other)), []);
+});
+
 test('#32 item 3: the editor gives lsp-lint\'s findings whatever is open (an unsaved ConfigMap or deployment renders nothing for the template until saved); the deployment\'s hover says its chart, values and steps', async (t) => {
   const root = makeWorkspace(SITE);
   t.after(() => fs.rmSync(root, { recursive: true, force: true }));

@@ -70,7 +70,11 @@ test('the web server reports what the desktop server reports for every example f
     // info note on its record), where the desktop decodes it and reports what its stored manifest holds.
     const recordNotUnpacked = (m) => /^helm\/release-record-unreadable 3 .* is not checked: the web extension does not unpack gzip/.test(m);
     const recordsOnly = (x) => x.web.every(recordNotUnpacked) && x.desktop.every((m) => /^helm\/release-record-/.test(m)) && x.web.length > 0;
-    const rest = differ.filter((x) => !recordsOnly(x) && !(x.desktop.every((m) => x.web.includes(m)) && x.web.filter((m) => !x.desktop.includes(m)).every(archiveNotRead)));
+    // And the bundled operator data (gzipped, not shipped in the web build): a custom resource it would check is said
+    // as not checked there, once, at its apiVersion.
+    const operatorDataNotHere = (m) => /^k8s\/cr-unknown-field 3 .*: its fields are not checked against the bundled [\w-]+ data: .* \(the web extension does not ship or unpack the bundled operator data\)$/.test(m);
+    const webOnly = (m) => archiveNotRead(m) || operatorDataNotHere(m);
+    const rest = differ.filter((x) => !recordsOnly(x) && !(x.desktop.every((m) => x.web.includes(m)) && x.web.filter((m) => !x.desktop.includes(m)).every(webOnly)));
     for (const x of rest) {
       const extra = x.web.filter((m) => !x.desktop.includes(m));
       assert.ok(chartWithArchive(x.rel) && !extra.length, `${x.rel}:\nweb:     ${x.web.join('\n         ')}\ndesktop: ${x.desktop.join('\n         ')}`);
