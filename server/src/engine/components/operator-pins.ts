@@ -15,6 +15,7 @@ import type { OperatorPin } from './operator-pins-type';
 import { loadJson } from '../data';
 import { parseYaml, type YamlDoc } from '../parse/yaml';
 import { LineIndex, own } from '../text';
+import { parseImage } from '../image-ref';
 import { parseConstraints, checkConstraints, parseVersion, compareSemver } from '../families/helm-chart/template/semver';
 import { leadingMinor, normalizeKubernetesVersion, compareMinor } from '../versions';
 
@@ -155,18 +156,6 @@ export function operatorOfImage(repository: string): string | undefined {
   return undefined;
 }
 
-function splitImage(ref: string): { repository: string; tag?: string; digest?: string } {
-  let rest = ref.trim();
-  let digest: string | undefined;
-  const at = rest.indexOf('@');
-  if (at >= 0) { digest = rest.slice(at + 1); rest = rest.slice(0, at); }
-  const slash = rest.lastIndexOf('/');
-  const colon = rest.lastIndexOf(':');
-  let tag: string | undefined;
-  if (colon > slash) { tag = rest.slice(colon + 1); rest = rest.slice(0, colon); }
-  return { repository: rest, tag, digest };
-}
-
 // ---- manifest URLs ----
 
 /** The operator version a remote resource URL pins (a release download URL, a kustomize remote base with ?ref=). */
@@ -224,7 +213,7 @@ function mayHoldPin(file: string, text: string): boolean {
   // many times).
   IMAGE_VALUE.lastIndex = 0;
   for (let m = IMAGE_VALUE.exec(text); m; m = IMAGE_VALUE.exec(text)) {
-    const repo = splitImage(m[1]).repository;
+    const repo = parseImage(m[1]).repository;
     let hit = imageMemo.get(repo);
     if (hit === undefined) {
       if (imageMemo.size > 4096) imageMemo.clear();
@@ -261,7 +250,7 @@ export function scanFilePins(file: string, text: string): FilePinScan {
     };
     const imagePin = (image: string | undefined, at: Array<string | number>, what: string) => {
       if (!image) return;
-      const { repository, tag } = splitImage(image);
+      const { repository, tag } = parseImage(image);
       const op = operatorOfImage(repository);
       if (!op || !tag) return;
       const ver = versionOfTag(tag);

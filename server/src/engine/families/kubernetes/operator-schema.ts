@@ -182,6 +182,17 @@ export function snapshotFor(row: OperatorRow, key: string, version: string, rele
   return undefined;
 }
 
+/** The target's judged releases grouped by the snapshot whose schema holds for them (snapshot release -> releases). */
+export function releasesBySnapshot(t: BundledTarget): Map<string, string[]> {
+  const row = operatorIndex().operators[t.op];
+  const bySnap = new Map<string, string[]>();
+  for (const r of t.judged) {
+    const s = snapshotFor(row, t.key, t.version, r);
+    if (s) { const l = bySnap.get(s) ?? []; l.push(r); bySnap.set(s, l); }
+  }
+  return bySnap;
+}
+
 /** The bundled schema of (key, version) in snapshot `s`, or { error }. */
 export function snapshotSchema(op: string, s: string, key: string, version: string): { schema?: CrdSchema; error?: string } {
   const snap = operatorSnapshot(op, s);
@@ -231,12 +242,7 @@ function targetIssues(ctx: KubernetesContext, t: BundledTarget): BundledIssue[] 
   }
   if (!t.versionKnown) return out;
   // Types and enums: at the releases whose schema a snapshot holds.
-  const bySnap = new Map<string, string[]>();
-  for (const r of t.judged) {
-    const s = snapshotFor(row, t.key, t.version, r);
-    if (s) { const l = bySnap.get(s) ?? []; l.push(r); bySnap.set(s, l); }
-  }
-  for (const [s, rs] of bySnap) {
+  for (const [s, rs] of releasesBySnapshot(t)) {
     const { schema } = snapshotSchema(t.op, s, t.key, t.version);
     if (!schema) continue;
     for (const x of schemaIssues(t.o.value, schema, t.o.at)) {

@@ -52,20 +52,8 @@ export interface SkewRule {
 export const componentsData = (): ComponentsData => loadJson<ComponentsData>('data/kubernetes/components.json');
 export const skewRules = (): SkewRule[] => loadJson<{ rules: SkewRule[] }>('data/kubernetes/skew-policy.json').rules;
 
-export interface ImageRef { repository: string; tag?: string; digest?: string }
-
-/** registry/path/name[:tag][@digest] -> parts (a registry port is not mistaken for a tag). */
-export function parseImage(ref: string): ImageRef {
-  let rest = ref.trim();
-  let digest: string | undefined;
-  const at = rest.indexOf('@');
-  if (at >= 0) { digest = rest.slice(at + 1); rest = rest.slice(0, at); }
-  const slash = rest.lastIndexOf('/');
-  const colon = rest.lastIndexOf(':');
-  let tag: string | undefined;
-  if (colon > slash) { tag = rest.slice(colon + 1); rest = rest.slice(0, colon); }
-  return { repository: rest, tag, digest };
-}
+import type { ImageRef } from '../../../image-ref';
+export { parseImage, type ImageRef } from '../../../image-ref';
 
 /** The component an image belongs to: its repository is one of the component's names, under any registry prefix. */
 export function componentOf(image: ImageRef): Component | undefined {

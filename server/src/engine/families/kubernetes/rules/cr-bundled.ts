@@ -5,9 +5,8 @@ import type { Report, FindingFix } from '../../../rules/types';
 import type { KubernetesContext } from '../index';
 import { bundledIssues, judgedText, type BundledIssue, type BundledTarget } from '../operator-schema';
 import { operatorIndex } from '../data/operators';
-import { relPath } from './cr-common';
+import { relPath, reportSchemaValue } from './cr-common';
 
-const shownValue = (v: unknown) => (typeof v === 'string' ? `"${v}"` : JSON.stringify(v));
 
 /** "from 1.14", "up to 1.5", "in 1.3..1.7": the releases that accept a field, said. */
 function acceptedText(op: string, ranges: string[]): string {
@@ -86,19 +85,6 @@ export function reportBundledValues(ctx: KubernetesContext, report: Report): voi
     const shown = relPath(o, x.path);
     const range = o.doc.locate(x.path).value;
     const where = `the schema of ${o.apiVersion} ${o.kind} at ${x.t.op} ${x.releases.join(', ')} (${x.t.op} ${x.snapshot} schema, bundled; ${x.t.versionSource})`;
-    if (x.kind === 'type') {
-      report({ message: `${shown} is ${/^[aeiou]/.test(x.got) ? 'an' : 'a'} ${x.got}; ${where} says ${x.expected}: the API server refuses the object`, range, data: { ...common(x), path: shown, expected: x.expected, got: x.got, releases: x.releases, snapshot: x.snapshot } });
-      continue;
-    }
-    const fixes: FindingFix[] = [];
-    if (x.suggestion) {
-      const src = text.slice(range.start, range.end);
-      const q = /^["']/.test(src) ? src[0] : '';
-      fixes.push({ title: `Use ${x.suggestion}`, edits: [{ range, newText: `${q}${x.suggestion}${q}` }], destructive: false });
-    }
-    report({
-      message: `${shown} ${shownValue(x.got)} is not one of ${x.values.map(shownValue).join(', ')} (${where}): the API server refuses the object${x.suggestion ? `; did you mean ${x.suggestion}?` : ''}`,
-      range, fixes, data: { ...common(x), path: shown, values: x.values, got: x.got, releases: x.releases, snapshot: x.snapshot },
-    });
+    reportSchemaValue(text, report, shown, range, where, common(x), { releases: x.releases, snapshot: x.snapshot }, x);
   }
 }

@@ -1,11 +1,10 @@
-import type { Rule, FindingFix } from '../../../rules/types';
+import type { Rule } from '../../../rules/types';
 import type { KubernetesContext } from '../index';
-import { crIssues, crdName, relPath } from './cr-common';
+import { crIssues, crdName, relPath, reportSchemaValue } from './cr-common';
 import { reportBundledValues } from './cr-bundled';
 
 const CRD = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: crontabs.stable.example.com\nspec:\n  group: stable.example.com\n  scope: Namespaced\n  names: {plural: crontabs, singular: crontab, kind: CronTab}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n              replicas: {type: integer}\n              concurrencyPolicy: {type: string, enum: [Allow, Forbid, Replace]}\n';
 
-const shownValue = (v: unknown) => (typeof v === 'string' ? `"${v}"` : JSON.stringify(v));
 
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/cr-invalid-value',
@@ -38,20 +37,7 @@ export const rule: Rule<KubernetesContext> = {
         const shown = relPath(o, x.path);
         const range = o.doc.locate(x.path).value;
         const where = `the schema of ${o.apiVersion} ${o.kind} in ${crdName(crd)}`;
-        if (x.kind === 'type') {
-          report({ message: `${shown} is ${/^[aeiou]/.test(x.got) ? 'an' : 'a'} ${x.got}; ${where} says ${x.expected}: the API server refuses the object`, range, data: { path: shown, expected: x.expected, got: x.got, crd: crd.name } });
-          continue;
-        }
-        const fixes: FindingFix[] = [];
-        if (x.suggestion) {
-          const src = text.slice(range.start, range.end);
-          const q = /^["']/.test(src) ? src[0] : '';
-          fixes.push({ title: `Use ${x.suggestion}`, edits: [{ range, newText: `${q}${x.suggestion}${q}` }], destructive: false });
-        }
-        report({
-          message: `${shown} ${shownValue(x.got)} is not one of ${x.values.map(shownValue).join(', ')} (${where}): the API server refuses the object${x.suggestion ? `; did you mean ${x.suggestion}?` : ''}`,
-          range, fixes, data: { path: shown, values: x.values, got: x.got, crd: crd.name },
-        });
+        reportSchemaValue(text, report, shown, range, where, {}, { crd: crd.name }, x);
       }
     }
     reportBundledValues(ctx, report);

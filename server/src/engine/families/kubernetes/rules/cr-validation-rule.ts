@@ -3,8 +3,7 @@ import type { KubernetesContext, ManifestObject } from '../index';
 import type { CrdSchema } from '../crds';
 import { crdName, relPath } from './cr-common';
 import { prepareRule, runRule, celValue, sizeOf, COST_LIMIT, SLOW_MS } from '../cel';
-import { bundledTargets, snapshotFor, snapshotSchema } from '../operator-schema';
-import { operatorIndex } from '../data/operators';
+import { bundledTargets, releasesBySnapshot, snapshotSchema } from '../operator-schema';
 
 const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
 
@@ -144,13 +143,7 @@ export const rule: Rule<KubernetesContext> = {
     }
     for (const t of bundledTargets(ctx)) {
       if (!t.versionKnown || !t.judged.length) continue;
-      const row = operatorIndex().operators[t.op];
-      const bySnap = new Map<string, string[]>();
-      for (const r of t.judged) {
-        const s = snapshotFor(row, t.key, t.version, r);
-        if (s) { const l = bySnap.get(s) ?? []; l.push(r); bySnap.set(s, l); }
-      }
-      for (const [s, rs] of bySnap) {
+      for (const [s, rs] of releasesBySnapshot(t)) {
         const { schema } = snapshotSchema(t.op, s, t.key, t.version);
         if (!schema) continue;
         const holds = rs.length === 1 && rs[0] === s ? '' : `, which holds for ${t.op} ${rs.join(', ')}`;
