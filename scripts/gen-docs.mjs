@@ -235,15 +235,21 @@ export function filesSettingFields(families) {
  * section's entries, which come right after the core's Kubernetes settings, in the sections' order.
  */
 export function withFamilySettings(properties, sections) {
-  const owned = (k) => sections.some((c) => k.startsWith(`skewguard.${c.section}.`));
-  // The sections' settings go where the first of them was (every window is a section's: the StarlingX release and the
-  // Kubernetes window first), else first.
+  const ownedBy = (c, k) => k.startsWith(`skewguard.${c.section}.`);
+  const owned = (k) => sections.some((c) => ownedBy(c, k));
+  // Each section's settings go where the first of them was among the core's (every window is a section's: the StarlingX
+  // release and the Kubernetes window first; the Helm binary after skewguard.files), else where the section before it
+  // went (else first), in the sections' order.
   const entries = Object.entries(properties);
-  const first = entries.findIndex(([k]) => owned(k));
-  const at = first < 0 ? 0 : entries.slice(0, first).filter(([k]) => !owned(k)).length;
   const core = entries.filter(([k]) => !owned(k));
-  const family = sections.flatMap((c) => Object.entries(c.packageSettings));
-  return Object.fromEntries([...core.slice(0, at), ...family, ...core.slice(at)]);
+  let at = 0;
+  const places = sections.map((c) => {
+    const first = entries.findIndex(([k]) => ownedBy(c, k));
+    if (first >= 0) at = Math.max(at, entries.slice(0, first).filter(([k]) => !owned(k)).length);
+    return at;
+  });
+  const family = (i) => sections.flatMap((c, j) => (places[j] === i ? Object.entries(c.packageSettings) : []));
+  return Object.fromEntries([...core.flatMap((e, i) => [...family(i), e]), ...family(core.length)]);
 }
 
 function updateManifest() {
