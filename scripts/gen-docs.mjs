@@ -235,21 +235,19 @@ export function filesSettingFields(families) {
  * section's entries, which come right after the core's Kubernetes settings, in the sections' order.
  */
 export function withFamilySettings(properties, sections) {
-  const ownedBy = (c, k) => k.startsWith(`skewguard.${c.section}.`);
-  const owned = (k) => sections.some((c) => ownedBy(c, k));
-  // Each section's settings go where the first of them was among the core's (every window is a section's: the StarlingX
-  // release and the Kubernetes window first; the Helm binary after skewguard.files), else where the section before it
-  // went (else first), in the sections' order.
-  const entries = Object.entries(properties);
-  const core = entries.filter(([k]) => !owned(k));
-  let at = 0;
-  const places = sections.map((c) => {
-    const first = entries.findIndex(([k]) => ownedBy(c, k));
-    if (first >= 0) at = Math.max(at, entries.slice(0, first).filter(([k]) => !owned(k)).length);
-    return at;
-  });
-  const family = (i) => sections.flatMap((c, j) => (places[j] === i ? Object.entries(c.packageSettings) : []));
-  return Object.fromEntries([...core.flatMap((e, i) => [...family(i), e]), ...family(core.length)]);
+  const owned = (k) => sections.some((c) => k.startsWith(`skewguard.${c.section}.`));
+  // The sections' settings, in the sections' order, each before the first of the core's settings with a greater
+  // `order` (VS Code's order in the Settings editor): the windows first (the StarlingX release, the Kubernetes window …),
+  // the Helm binary (order 10) after skewguard.files (9). A missing or moved one goes back in its place.
+  const core = Object.entries(properties).filter(([k]) => !owned(k));
+  const family = sections.flatMap((c) => Object.entries(c.packageSettings));
+  const out = [];
+  let f = 0;
+  for (const e of core) {
+    while (f < family.length && (family[f][1].order ?? -Infinity) < (e[1].order ?? Infinity)) out.push(family[f++]);
+    out.push(e);
+  }
+  return Object.fromEntries([...out, ...family.slice(f)]);
 }
 
 function updateManifest() {

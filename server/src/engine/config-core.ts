@@ -51,9 +51,12 @@ export interface CliFlag {
   /**
    * How the value is read (default: as given). 'version': a version such as 1.25 or v1.25.0, normalised ("1.25"), else
    * the usage error `invalid`; 'minor=path': repeatable <minor>=<file>, the file resolved against the working folder,
-   * gathered into a map by minor (else the usage error `invalid`).
+   * gathered into a map by minor (else the usage error `invalid`); 'path': a file, resolved against the working folder;
+   * 'switch': no value, the key is set to true (--helm-render).
    */
-  form?: 'version' | 'minor=path';
+  form?: 'version' | 'minor=path' | 'path' | 'switch';
+  /** Where its --help lines are printed: with the window flags (default), or among the run's options after --no-ignore. */
+  among?: 'windows' | 'run';
 }
 
 /** One part of the window the picker ("Change window…") offers (its shape is the protocol's: the client reads it). */

@@ -137,6 +137,18 @@ export const helmConfigSection: ConfigSection = {
     };
   },
   describe: (c) => ({ render: c.helm.render, source: c.helm.source, path: c.helm.path ?? null, values: c.helm.values, valueSets: c.helm.valueSets }),
-  flags: [],
+  // Printed among the run's options (after --no-ignore), where they always were: they say how the run reads charts.
+  flags: [
+    {
+      name: '--helm-render', key: 'helmRender', form: 'switch', among: 'run',
+      help: '      --helm-render               also render each Helm chart with a real Helm 3 (--helm-path, else helm on PATH:\n'
+        + '                                  never a relative PATH entry nor one inside the checked folder) at every step of\n'
+        + '                                  the window, faithful to what each step serves; loopback only, never the network;\n'
+        + '                                  one language server, which runs up to --jobs Helm processes at a time (default 2).\n'
+        + '                                  The flag is the trust: helm.render in .skewguard.yaml alone runs nothing, and\n'
+        + '                                  its helm.path is never run\n',
+    },
+    { name: '--helm-path', key: 'helmPath', form: 'path', among: 'run', help: '      --helm-path <file>          the Helm 3 binary --helm-render runs\n' },
+  ],
   parts: [],
 };
