@@ -59,6 +59,9 @@ test('helm: is the Helm chart family\'s section (issue #30): its schema, setting
   assert.deepEqual(Object.keys(e.settingsSchema.properties.helm.properties), ['path']);
   assert.deepEqual(Object.keys(helm.packageSettings), ['skewguard.helm.path']);
   assert.deepEqual(helm.flags.map((f) => f.name), ['--helm-render', '--helm-path']);
+  // Where users always saw it: after the core's rules, ignore and files (schema, settings, --print-config).
+  assert.deepEqual(Object.keys(e.configSchema.properties).slice(-4), ['rules', 'ignore', 'files', 'helm']);
+  assert.deepEqual(Object.keys(e.describeResolved(e.resolveConfig({}))).slice(-3), ['files', 'helm', 'config']);
   // Its values reach the resolved configuration (ResolvedConfig.helm, the shape server/helm-render.ts reads), a path
   // written in .skewguard.yaml relative to its folder, and the user's own binary kept beside the repository's.
   const cfg = e.parseConfig('w/sub/.skewguard.yaml', 'helm:\n  render: true\n  path: bin/helm\n  values: [a.yaml]\n  valueSets: ["values-*.yaml"]\n  repositories: ["https://git.example.com/x.git"]\n', e.ruleIds);
