@@ -236,15 +236,16 @@ export function filesSettingFields(families) {
  */
 export function withFamilySettings(properties, sections) {
   const owned = (k) => sections.some((c) => k.startsWith(`skewguard.${c.section}.`));
-  // The sections' settings, in the sections' order, each before the first of the core's settings with a greater
-  // `order` (VS Code's order in the Settings editor): the windows first (the StarlingX release, the Kubernetes window …),
-  // the Helm binary (order 10) after skewguard.files (9). A missing or moved one goes back in its place.
+  // The sections' settings, in the sections' order, each before the first of the core's settings whose `order` (VS
+  // Code's order in the Settings editor) is not smaller: the windows first (the StarlingX release, the Kubernetes
+  // window …, before skewguard.rules, 7), the Helm binary (10) after skewguard.files (9). A missing or moved one goes
+  // back in its place.
   const core = Object.entries(properties).filter(([k]) => !owned(k));
   const family = sections.flatMap((c) => Object.entries(c.packageSettings));
   const out = [];
   let f = 0;
   for (const e of core) {
-    while (f < family.length && (family[f][1].order ?? -Infinity) < (e[1].order ?? Infinity)) out.push(family[f++]);
+    while (f < family.length && (family[f][1].order ?? -Infinity) <= (e[1].order ?? Infinity)) out.push(family[f++]);
     out.push(e);
   }
   return Object.fromEntries([...out, ...family.slice(f)]);
