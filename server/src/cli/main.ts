@@ -93,7 +93,7 @@ interface Options {
   outputFile?: string;
   config?: string;
   componentVersions?: Record<string, string>;
-  /** The families' window flags (cli/family-flags.ts: the StarlingX release, the Kubernetes window, …), by their Overrides key. */
+  /** The families' flags (cli/family-flags.ts: the StarlingX release, the Kubernetes window, …, --helm-render), by their Overrides key. */
   family: Record<string, string | boolean | Record<string, string>>;
   rules: Record<string, SeveritySetting>;
   maxWarnings: number;
@@ -195,7 +195,7 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
       case '--no-color': o.color = false; break;
       case '--color': o.color = true; break;
       default: {
-        // A family's window flag (its config section): checked against the data by the server (cliProblems).
+        // A family's flag (its config section): a window is checked against the data by the server (cliProblems).
         const ff = familyFlag(a);
         if (ff) {
           // A switch takes no value (an inline one is ignored, as --fix's is).
