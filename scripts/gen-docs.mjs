@@ -236,14 +236,19 @@ export function filesSettingFields(families) {
  */
 export function withFamilySettings(properties, sections) {
   const owned = (k) => sections.some((c) => k.startsWith(`skewguard.${c.section}.`));
-  // The sections' settings go where the first of them was (every window is a section's: the StarlingX release and the
-  // Kubernetes window first), else first.
-  const entries = Object.entries(properties);
-  const first = entries.findIndex(([k]) => owned(k));
-  const at = first < 0 ? 0 : entries.slice(0, first).filter(([k]) => !owned(k)).length;
-  const core = entries.filter(([k]) => !owned(k));
+  // The sections' settings, in the sections' order, each before the first of the core's settings whose `order` (VS
+  // Code's order in the Settings editor) is not smaller: the windows first (the StarlingX release, the Kubernetes
+  // window …, before skewguard.rules, 7), the Helm binary (10) after skewguard.files (9). A missing or moved one goes
+  // back in its place.
+  const core = Object.entries(properties).filter(([k]) => !owned(k));
   const family = sections.flatMap((c) => Object.entries(c.packageSettings));
-  return Object.fromEntries([...core.slice(0, at), ...family, ...core.slice(at)]);
+  const out = [];
+  let f = 0;
+  for (const e of core) {
+    while (f < family.length && (family[f][1].order ?? -Infinity) <= (e[1].order ?? Infinity)) out.push(family[f++]);
+    out.push(e);
+  }
+  return Object.fromEntries([...out, ...family.slice(f)]);
 }
 
 function updateManifest() {

@@ -31,15 +31,61 @@ test('every family with a config section is in .skewguard.yaml\'s schema, the se
   // Their place: first in .skewguard.yaml's schema, in the sections' order (the StarlingX release, the Kubernetes window,
   // then the families' own windows); in --print-config the windows every other is read from (negative order), the
   // component windows (Flux) after the StarlingX release, the core's component versions, then the families' own.
+  // A section of order AFTER_CORE_KEYS (100) or more (the Helm family's helm:) comes after the core's rules, ignore and
+  // files, in the schema, --print-config and the settings' schema, where helm: always was.
+  const tail = sections.filter((c) => c.order >= 100).map((c) => c.section);
+  const head = sections.filter((c) => c.order < 100).map((c) => c.section);
   const keys = Object.keys(e.configSchema.properties);
-  assert.deepEqual(keys.slice(0, sections.length), sections.map((c) => c.section));
+  assert.deepEqual(keys, [...head, 'rules', 'ignore', 'files', ...tail]);
+  assert.deepEqual(Object.keys(e.settingsSchema.properties), [...keys, 'debounceMs', 'trace', 'userLevel']);
   assert.deepEqual(sections.slice(0, 2).map((c) => c.section), ['starlingx', 'kubernetes']);
   const lead = sections.filter((c) => c.order < 0).map((c) => c.section);
-  const rest = sections.filter((c) => c.order >= 0).map((c) => c.section);
+  const rest = sections.filter((c) => c.order >= 0 && c.order < 100).map((c) => c.section);
   const withFlux = e.describeResolved(e.resolveConfig({ cli: { starlingxRelease: '11.0' } }));
   assert.deepEqual(Object.keys(withFlux).slice(0, lead.length + 2 + rest.length), [lead[0], 'flux', ...lead.slice(1), 'components', ...rest]);
   const dkeys = Object.keys(described);
   assert.deepEqual(dkeys.slice(dkeys.indexOf('components') + 1, dkeys.indexOf('components') + 1 + rest.length), rest);
+  assert.deepEqual(dkeys.slice(dkeys.indexOf('files') + 1), [...tail, 'config']);
+});
+
+test('helm: is the Helm chart family\'s section (issue #30): its schema, settings, flags and resolved part come from families/helm-chart/config.ts', () => {
+  const helm = e.families.find((f) => f.id === 'helm-chart').config;
+  assert.ok(helm && sections.includes(helm), 'CONFIG_SECTIONS has the helm-chart family\'s section');
+  assert.equal(helm.section, 'helm');
+  assert.deepEqual(sections.filter((c) => c.section === 'helm'), [helm], 'one helm section, the family\'s');
+  assert.equal(e.configSchema.properties.helm, helm.schema);
+  assert.deepEqual(Object.keys(helm.schema.properties), ['render', 'path', 'values', 'valueSets', 'repositories']);
+  // The editor settings have only the binary: whether to render is the workspace's choice.
+  assert.deepEqual(Object.keys(e.settingsSchema.properties.helm.properties), ['path']);
+  assert.deepEqual(Object.keys(helm.packageSettings), ['skewguard.helm.path']);
+  assert.deepEqual(helm.flags.map((f) => f.name), ['--helm-render', '--helm-path']);
+  // Where users always saw it: after the core's rules, ignore and files (schema, settings, --print-config).
+  assert.deepEqual(Object.keys(e.configSchema.properties).slice(-4), ['rules', 'ignore', 'files', 'helm']);
+  assert.deepEqual(Object.keys(e.describeResolved(e.resolveConfig({}))).slice(-3), ['files', 'helm', 'config']);
+  // Its values reach the resolved configuration (ResolvedConfig.helm, the shape server/helm-render.ts reads), a path
+  // written in .skewguard.yaml relative to its folder, and the user's own binary kept beside the repository's.
+  const cfg = e.parseConfig('w/sub/.skewguard.yaml', 'helm:\n  render: true\n  path: bin/helm\n  values: [a.yaml]\n  valueSets: ["values-*.yaml"]\n  repositories: ["https://git.example.com/x.git"]\n', e.ruleIds);
+  assert.deepEqual(cfg.problems, []);
+  const r = e.resolveConfig({ config: cfg, settings: e.normalizeSettings({ helm: { path: '/opt/helm' } }, e.ruleIds).overrides });
+  const source = { kind: 'config', detail: 'w/sub/.skewguard.yaml' };
+  assert.deepEqual(r.helm, {
+    render: true, source,
+    path: { value: 'bin/helm', base: 'w/sub', source, user: { value: '/opt/helm', source: { kind: 'settings', detail: 'editor settings' } } },
+    values: { files: ['a.yaml'], base: 'w/sub', source },
+    valueSets: { patterns: ['values-*.yaml'], source },
+    repositories: { urls: ['https://git.example.com/x.git'], source },
+  });
+  assert.deepEqual(e.resolveConfig({ cli: { helmRender: true } }).helm.source, { kind: 'cli', detail: 'command line' });
+  // A bad value is said at its place, in the section's words; the settings refuse what only .skewguard.yaml has.
+  const text = 'helm:\n  valueSets: ["/abs/*.yaml"]\n  values: [""]\n';
+  const bad = e.parseConfig('x/.skewguard.yaml', text, e.ruleIds);
+  assert.deepEqual(bad.problems.map((p) => [p.message, text.slice(p.range.start, p.range.end)]), [
+    ['helm.values[0]: a values file path must not be empty', '""'],
+    ["helm.valueSets[0]: a pattern is relative to each chart's folder, not absolute", '"/abs/*.yaml"'],
+  ]);
+  const s = e.normalizeSettings({ helm: { path: '/x/helm', render: true } }, e.ruleIds);
+  assert.deepEqual(s.settings, { helm: { path: '/x/helm' } });
+  assert.deepEqual(s.problems.map((p) => p.setting), ['skewguard.helm.render']);
 });
 
 test('a section validates, resolves and checks lsp-lint\'s flags through the core: values reach the configuration, a bad one is said at its key', () => {
@@ -71,6 +117,14 @@ test('package.json\'s window settings are the sections\' own, put in by npm run 
   const fixed = withFamilySettings(broken, sections);
   assert.deepEqual(Object.keys(fixed), Object.keys(props));
   assert.deepEqual(fixed, props);
+  // The Helm binary's setting sits after skewguard.files (its order), not among the windows: put back there too.
+  const keys = Object.keys(props);
+  assert.equal(keys[keys.indexOf('skewguard.files') + 1], 'skewguard.helm.path');
+  const { 'skewguard.helm.path': gone, ...noHelm } = props;
+  assert.ok(gone);
+  assert.deepEqual(Object.keys(withFamilySettings(noHelm, sections)), keys);
+  const moved = { 'skewguard.helm.path': gone, ...noHelm };
+  assert.deepEqual(Object.keys(withFamilySettings(moved, sections)), keys);
 });
 
 test('lsp-lint\'s --help has each section\'s flags, and the flags reach the server (a value it rejects is a usage error)', () => {
@@ -87,6 +141,17 @@ test('lsp-lint\'s --help has each section\'s flags, and the flags reach the serv
   const printed = JSON.parse(p.stdout);
   assert.equal(printed.kata.flavour, 'runtime-rs');
   assert.equal(printed.containerd.window, '1.7..1.7');
+  // The Helm section's flags are printed among the run's options (CliFlag.among), where they always were: after
+  // --no-ignore, before --allow-unchecked; --helm-render takes no value, --helm-path is resolved against the working folder.
+  const at = (s) => help.indexOf(`\n      ${s} `);
+  assert.ok(at('--no-ignore') > 0 && at('--no-ignore') < at('--helm-render') && at('--helm-render') < at('--helm-path') && at('--helm-path') < at('--allow-unchecked'));
+  assert.ok(at('--containerd-window') < at('--rule'), 'the window flags where they were');
+  const h = spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'lsp-lint.js'), '--helm-render', '--helm-path', 'no/such/helm', '--print-config'], { encoding: 'utf8', cwd: repoRoot });
+  assert.equal(h.status, 0, h.stderr);
+  const hp = JSON.parse(h.stdout).helm;
+  assert.equal(hp.render, true);
+  assert.deepEqual(hp.source, { kind: 'cli', detail: 'command line' });
+  assert.equal(hp.path.value, path.join(repoRoot, 'no/such/helm'));
 });
 
 test('the served-file lists are the families\' (served table): every family\'s extensions, languages and patterns, and the walk\'s conditions', () => {
@@ -170,6 +235,10 @@ test('no file outside the families\' folders names a section\'s keys (its overri
     { file: 'server/src/server/config-for.ts', line: /o\.kubernetesOpenapi\b/ },
     { file: 'server/src/server/resolved-config.ts', line: /cli\.kubernetesOpenapi\b/ },
     { file: 'server/src/server/workspace.ts', line: /^const oa = loaded\.overrides\.kubernetesOpenapi;$/ },
+    // lsp-lint's --helm-render (the Helm section's flag) is the trust to run Helm: the server runs it only then (or in a
+    // workspace the client trusts), and lsp-lint runs one server and says a missing Helm as a usage error.
+    { file: 'server/src/server/main.ts', line: /^helm\.trusted = init\.workspaceTrusted === true \|\| init\.cli\?\.helmRender === true;$/ },
+    { file: 'server/src/cli/main.ts', line: /^o\.renderWithHelm = o\.family\.helmRender === true;$/ },
   ];
   const hits = [];
   for (const file of [...tsSources(path.join(repoRoot, 'server/src')), ...tsSources(path.join(repoRoot, 'client/src'))]) {

@@ -64,14 +64,7 @@ ${familyFlagsHelp()}      --rule <id>=<severity>      set a rule's severity (err
       --compare                   with --changed-since: which steps the change breaks or repairs (the base version
                                   of each changed file is checked too, read with git, never written)
       --no-ignore                 check what .gitignore files and the ignore: list of .skewguard.yaml exclude
-      --helm-render               also render each Helm chart with a real Helm 3 (--helm-path, else helm on PATH:
-                                  never a relative PATH entry nor one inside the checked folder) at every step of
-                                  the window, faithful to what each step serves; loopback only, never the network;
-                                  one language server, which runs up to --jobs Helm processes at a time (default 2).
-                                  The flag is the trust: helm.render in .skewguard.yaml alone runs nothing, and
-                                  its helm.path is never run
-      --helm-path <file>          the Helm 3 binary --helm-render runs
-      --allow-unchecked           a file or part of one that was not checked (skipped, not read, outside the
+${familyFlagsHelp('run')}      --allow-unchecked           a file or part of one that was not checked (skipped, not read, outside the
                                   workspace, a remote base, a symbolic link not followed) is reported but does
                                   not fail the run (by default it exits 2, as an invalid configuration does)
       --timeout <seconds>         how long the language server may give no answer for a file (default: 60); a server
@@ -100,8 +93,8 @@ interface Options {
   outputFile?: string;
   config?: string;
   componentVersions?: Record<string, string>;
-  /** The families' window flags (cli/family-flags.ts: the StarlingX release, the Kubernetes window, …), by their Overrides key. */
-  family: Record<string, string | Record<string, string>>;
+  /** The families' flags (cli/family-flags.ts: the StarlingX release, the Kubernetes window, …, --helm-render), by their Overrides key. */
+  family: Record<string, string | boolean | Record<string, string>>;
   rules: Record<string, SeveritySetting>;
   maxWarnings: number;
   exitCodes: 'default' | 'pluto';
@@ -113,8 +106,8 @@ interface Options {
   shard?: { index: number; count: number };
   color: boolean;
   noIgnore: boolean;
-  helmRender: boolean;
-  helmPath?: string;
+  /** --helm-render (the Helm family's flag): one server, and no Helm to render with is a usage error. */
+  renderWithHelm: boolean;
   /** --allow-unchecked: what was not checked is reported, but does not fail the run. */
   allowUnchecked: boolean;
   /** Seconds the language server may stay silent while an answer is due. */
@@ -127,7 +120,7 @@ interface Options {
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): Options | 'help' | 'version' {
-  const o: Options = { format: 'stylish', family: {}, rules: {}, maxWarnings: -1, exitCodes: 'default', fix: false, stdin: false, printConfig: false, color: !!process.stdout.isTTY && !process.env.NO_COLOR, noIgnore: false, helmRender: false, allowUnchecked: false, timeout: 60, paths: [], compare: false };
+  const o: Options = { format: 'stylish', family: {}, rules: {}, maxWarnings: -1, exitCodes: 'default', fix: false, stdin: false, printConfig: false, color: !!process.stdout.isTTY && !process.env.NO_COLOR, noIgnore: false, renderWithHelm: false, allowUnchecked: false, timeout: 60, paths: [], compare: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--') { for (const a of argv.slice(i + 1)) o.paths.push(a); break; }
     let a = argv[i];
@@ -193,8 +186,6 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
       case '--no-ignore': o.noIgnore = true; break;
       case '--changed-since': o.changedSince = val(); break;
       case '--compare': o.compare = true; break;
-      case '--helm-render': o.helmRender = true; break;
-      case '--helm-path': o.helmPath = path.resolve(val()); break;
       case '--allow-unchecked': o.allowUnchecked = true; break;
       case '--timeout': {
         const n = Number(val());
@@ -204,9 +195,11 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
       case '--no-color': o.color = false; break;
       case '--color': o.color = true; break;
       default: {
-        // A family's window flag (its config section): checked against the data by the server (cliProblems).
+        // A family's flag (its config section): a window is checked against the data by the server (cliProblems).
         const ff = familyFlag(a);
         if (ff) {
+          // A switch takes no value (an inline one is ignored, as --fix's is).
+          if (ff.form === 'switch') { o.family[ff.key] = true; break; }
           const v = val();
           if (ff.values && !ff.values.includes(v)) throw new UsageError(ff.invalid ?? `${ff.name} takes ${ff.values.join(' or ')}`);
           if (ff.form === 'version') {
@@ -223,6 +216,7 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
             map[m[1]] = path.resolve(m[2].trim());
             break;
           }
+          if (ff.form === 'path') { o.family[ff.key] = path.resolve(v); break; }
           o.family[ff.key] = v; break;
         }
         if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${printable(showArg(a))}`);
@@ -230,6 +224,7 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
       }
     }
   }
+  o.renderWithHelm = o.family.helmRender === true;
   if (o.stdin && o.fix) throw new UsageError('--fix cannot be used with standard input');
   if (o.compare && o.changedSince === undefined) throw new UsageError('--compare needs --changed-since <git-ref>');
   if (o.stdin && o.changedSince !== undefined) throw new UsageError('--changed-since cannot be used with standard input');
@@ -347,7 +342,7 @@ async function main(argv: string[]): Promise<number> {
     cli: {
       configPath: opts.config, componentVersions: opts.componentVersions,
       ...opts.family, rules: opts.rules,
-      ...(opts.helmRender ? { helmRender: true } : {}), ...(opts.helmPath ? { helmPath: opts.helmPath } : {}), ...extraRoots(opts.paths, cwd), helmJobs: opts.jobs, ...(opts.noIgnore ? { noIgnore: true } : {}),
+      ...extraRoots(opts.paths, cwd), helmJobs: opts.jobs, ...(opts.noIgnore ? { noIgnore: true } : {}),
       // A render must end (and be said) before lsp-lint's stall timer would give up on the server.
       helmTimeoutMs: Math.min(30_000, Math.round(opts.timeout * 800)),
     },
@@ -367,7 +362,7 @@ async function main(argv: string[]): Promise<number> {
   // Those not needed are shut down again.
   // --helm-render: one server, which runs up to --jobs Helm processes (each chart is then rendered once, not once
   // per server that checks one of its files).
-  const early = opts.helmRender ? 1 : opts.jobs ?? (!opts.stdin && !opts.printConfig && os.cpus().length > 1 && (!opts.paths.length || opts.paths.some(isDirectory)) ? Math.min(2, os.cpus().length) : 1);
+  const early = opts.renderWithHelm ? 1 : opts.jobs ?? (!opts.stdin && !opts.printConfig && os.cpus().length > 1 && (!opts.paths.length || opts.paths.some(isDirectory)) ? Math.min(2, os.cpus().length) : 1);
   for (let j = 1; j < early; j++) sessions.push(startWorker());
   // The files are collected while the server starts (.gitignore here; ignore: by the server, below).
   if (!opts.stdin && !opts.printConfig && !opts.paths.length) opts.paths.push('.');
@@ -404,8 +399,8 @@ async function main(argv: string[]): Promise<number> {
   // --helm-render without a Helm to render with is a usage error (helm.render in .skewguard.yaml alone is not: the
   // report then says, per chart, that it was read by the evaluator and why).
   const helmInfo = cfg.resolved.helm as { binary?: string | null; looked?: string[]; refused?: string } | undefined;
-  if (opts.helmRender && helmInfo?.refused) return usageError(`--helm-render: ${printable(helmInfo.refused)}`);
-  if (opts.helmRender && !helmInfo?.binary) {
+  if (opts.renderWithHelm && helmInfo?.refused) return usageError(`--helm-render: ${printable(helmInfo.refused)}`);
+  if (opts.renderWithHelm && !helmInfo?.binary) {
     const looked = helmInfo?.looked ?? [];
     return usageError(`--helm-render: no Helm binary found (looked at ${looked.slice(0, 8).map(printable).join(', ')}${looked.length > 8 ? `, … ${looked.length - 8} more` : ''}); install Helm 3 or name it with --helm-path`);
   }
@@ -453,7 +448,7 @@ async function main(argv: string[]): Promise<number> {
     const files = changedOnly(change, opts.shard ? collected.files.filter((_, i) => i % opts.shard!.count === opts.shard!.index - 1) : collected.files);
     emptyShard = !!opts.shard && !files.length && collected.files.length > 0;
     if (change && !files.length) { emptyShard = true; process.stderr.write(`lsp-lint: no file to check changed since ${printable(change.ref)}\n`); }
-    const jobs = opts.helmRender ? 1 : Math.min(opts.jobs ?? (files.length >= 400 ? Math.min(2, os.cpus().length) : 1), Math.max(1, files.length));
+    const jobs = opts.renderWithHelm ? 1 : Math.min(opts.jobs ?? (files.length >= 400 ? Math.min(2, os.cpus().length) : 1), Math.max(1, files.length));
     while (sessions.length < jobs) sessions.push(startWorker());
     for (const extra of sessions.splice(jobs)) void extra.initPromise.then(() => extra.shutdown(), () => undefined);
     const progressLine = process.stderr.isTTY && files.length > 50;

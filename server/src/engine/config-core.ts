@@ -51,9 +51,12 @@ export interface CliFlag {
   /**
    * How the value is read (default: as given). 'version': a version such as 1.25 or v1.25.0, normalised ("1.25"), else
    * the usage error `invalid`; 'minor=path': repeatable <minor>=<file>, the file resolved against the working folder,
-   * gathered into a map by minor (else the usage error `invalid`).
+   * gathered into a map by minor (else the usage error `invalid`); 'path': a file, resolved against the working folder;
+   * 'switch': no value, the key is set to true (--helm-render).
    */
-  form?: 'version' | 'minor=path';
+  form?: 'version' | 'minor=path' | 'path' | 'switch';
+  /** Where its --help lines are printed: with the window flags (default), or among the run's options after --no-ignore. */
+  among?: 'windows' | 'run';
 }
 
 /** One part of the window the picker ("Change window…") offers (its shape is the protocol's: the client reads it). */
@@ -67,7 +70,8 @@ export interface ConfigSection {
    * Its place among the sections (in .skewguard.yaml's schema and validation, --print-config, --help, the picker and
    * the status item); ties go by the registry's order. A negative order is a window every other family's is read from
    * (StarlingX -20, Kubernetes -10): it comes before the core's component versions (kubernetes.components), the
-   * families' own windows (order >= 0) after them.
+   * families' own windows (order >= 0) after them; a section of order AFTER_CORE_KEYS (100) or more comes after the
+   * core's rules, ignore and files (the Helm family's helm:).
    */
   order: number;
   /** The section's JSON schema (an object with additionalProperties: false). */
@@ -121,6 +125,12 @@ export interface ConfigSection {
     text(window: string): string;
   };
 }
+
+/**
+ * A section of this order or more comes after the core's own keys (rules, ignore, files) in .skewguard.yaml's schema and
+ * validation, --print-config, the editor settings and package.json's: the Helm family's `helm:`, which has always sat there.
+ */
+export const AFTER_CORE_KEYS = 100;
 
 /** A part of the window nobody chose (no command line, .skewguard.yaml, setting or workspace fact): said "(default)". */
 export const mark = (s: { kind?: string } | undefined): string => (s?.kind === 'default' ? ' (default)' : '');

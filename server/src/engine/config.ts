@@ -19,7 +19,7 @@ export { SEVERITIES };
 // The families' config sections (families/<id>/config.ts) come from the registry; no family imports this module at
 // run time (they import config-core.ts), so the registry is loaded before the schema below is built.
 import { FAMILIES, families } from './families/registry';
-import type { ConfigSection, ValueProblem, ResolveContext } from './config-core';
+import { AFTER_CORE_KEYS, type ConfigSection, type ValueProblem, type ResolveContext } from './config-core';
 export type { ValueProblem } from './config-core';
 
 /** The families' config sections, in their order (ConfigSection.order), ties by the registry's. */
@@ -31,7 +31,9 @@ export const CONFIG_SECTIONS: readonly ConfigSection[] = families
  * before the core's component versions (kubernetes.components), and the families' own windows, which come after them.
  */
 const LEAD = (c: ConfigSection) => c.order < 0;
-const REST = (c: ConfigSection) => c.order >= 0;
+const REST = (c: ConfigSection) => c.order >= 0 && c.order < AFTER_CORE_KEYS;
+/** The sections after the core's own keys (rules, ignore, files): the Helm family's helm:. */
+const TAIL = (c: ConfigSection) => c.order >= AFTER_CORE_KEYS;
 /** The component modules' windows are read from the StarlingX path: said (--print-config) after the sections before this order. */
 const COMPONENT_WINDOWS_AT = -15;
 
@@ -54,7 +56,7 @@ function sectionSchema(c: ConfigSection): object {
   const at = props.findIndex(([k]) => k === COMPONENTS_KEY.after) + 1;
   return { ...c.schema, properties: Object.fromEntries([...props.slice(0, at), ['components', componentsSchema], ...props.slice(at)]) };
 }
-const sectionSchemas = Object.fromEntries(CONFIG_SECTIONS.map((c) => [c.section, sectionSchema(c)]));
+const sectionSchemas = (which: (c: ConfigSection) => boolean) => Object.fromEntries(CONFIG_SECTIONS.filter(which).map((c) => [c.section, sectionSchema(c)]));
 
 export const configSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -62,7 +64,7 @@ export const configSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    ...sectionSchemas,
+    ...sectionSchemas((c) => !TAIL(c)),
     rules: {
       type: 'object', description: 'Rule severities by rule id.',
       additionalProperties: { enum: SEVERITIES },
@@ -72,30 +74,7 @@ export const configSchema = {
       type: 'object', description: 'Associates glob patterns with a file family.',
       additionalProperties: { enum: FAMILIES },
     },
-    helm: {
-      type: 'object', additionalProperties: false,
-      properties: {
-        render: {
-          type: 'boolean',
-          description: 'Also render each Helm chart with a real Helm 3 at every step of the Kubernetes window (off by default; never in '
-            + "VS Code's Restricted Mode; never with network access), and use that where skewguard's own template evaluator cannot decide.",
-        },
-        path: { type: 'string', description: 'The Helm 3 binary to render with (default: helm on PATH); relative to this file.' },
-        values: { type: 'array', items: { type: 'string' }, description: 'Values files given to every render (helm template -f), in order; relative to this file.' },
-        valueSets: {
-          type: 'array', items: { type: 'string' },
-          description: "Values scenarios of each chart besides its ci/*-values.yaml: globs (files: syntax) relative to each chart's folder, e.g. \"values-*.yaml\"; each file that matches is rendered as its own scenario over the chart's defaults, by skewguard's evaluator.",
-        },
-        repositories: {
-          type: 'array', items: { type: 'string', minLength: 1 },
-          description: 'The URLs that name this repository in GitOps deployments, e.g. ["https://git.example.com/platform/deploy.git"]: a Flux '
-            + "GitRepository's url or an Argo CD Application's repoURL among them deploys the workspace's chart, any other is another "
-            + "repository's. Compared as git compares remotes (scheme, user, .git and a trailing slash aside). Default: the remotes in "
-            + "the workspace folder's .git/config. Say them here when a clone's remotes are not the URLs the deployments name (CI clones "
-            + 'of a mirror, a fork).',
-        },
-      },
-    },
+    ...sectionSchemas(TAIL),
   },
 } as const;
 
@@ -106,16 +85,6 @@ export interface Overrides {
   files?: Record<string, Family>;
   /** Versions of CRD-providing components (cert-manager, istio …) their lifecycle rows are checked at. */
   componentVersions?: Record<string, string>;
-  /** Render Helm charts with a real Helm (helm.render, --helm-render). */
-  helmRender?: boolean;
-  /** The Helm binary (helm.path, skewguard.helm.path), as written. */
-  helmPath?: string;
-  /** Values files for every render (helm.values), as written. */
-  helmValues?: string[];
-  /** Values scenarios of each chart (helm.valueSets): globs relative to each chart's folder. */
-  helmValueSets?: string[];
-  /** The URLs that name this repository in GitOps deployments (helm.repositories). */
-  helmRepositories?: string[];
 }
 
 export interface ConfigProblem { message: string; range: OffsetRange }
@@ -234,28 +203,8 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
       else overrides.files[glob] = fam;
     }
   }
-  // Only the helm keys this schema has (the editor settings have just the path): an unknown one is reported above.
-  const helmKey = (k: string) => !!(schema as any).properties?.helm?.properties?.[k] && ok(`helm.${k}`);
-  if (typeof value.helm?.render === 'boolean' && helmKey('render')) overrides.helmRender = value.helm.render;
-  if (typeof value.helm?.path === 'string' && value.helm.path !== '' && helmKey('path')) overrides.helmPath = value.helm.path;
-  if (Array.isArray(value.helm?.values) && helmKey('values')) {
-    overrides.helmValues = value.helm.values.filter((v: unknown, i: number) => {
-      if (typeof v === 'string' && v.trim() !== '') return true;
-      problems.push({ message: `helm.values[${i}]: a values file path must not be empty`, path: ['helm', 'values', i], at: 'value' });
-      return false;
-    });
-  }
-  if (Array.isArray(value.helm?.repositories) && helmKey('repositories')) {
-    overrides.helmRepositories = value.helm.repositories.filter((v: unknown) => typeof v === 'string' && v.trim() !== ''); // else reported by the schema
-  }
-  if (Array.isArray(value.helm?.valueSets) && helmKey('valueSets')) {
-    overrides.helmValueSets = value.helm.valueSets.filter((v: unknown, i: number) => {
-      const err = typeof v !== 'string' ? undefined : v.startsWith('/') || /^[A-Za-z]:[\\/]/.test(v) ? "a pattern is relative to each chart's folder, not absolute" : checkGlob(v);
-      if (typeof v === 'string' && !err) return true;
-      if (err) problems.push({ message: `helm.valueSets[${i}]: ${err}`, path: ['helm', 'valueSets', i], at: 'value' });
-      return false;
-    });
-  }
+  // The sections after the core's keys (the Helm family's helm:).
+  sections(TAIL);
   return { overrides, problems };
 }
 
@@ -273,7 +222,7 @@ export function checkCliOverrides(cli: Overrides): string[] {
     const err = checkComponentVersion(name, v);
     if (err) out.push(`--component-versions ${name}: ${err}`);
   }
-  for (const c of CONFIG_SECTIONS.filter(REST)) for (const m of c.checkCli(cli)) out.push(m);
+  for (const c of CONFIG_SECTIONS.filter((s) => !LEAD(s))) for (const m of c.checkCli(cli)) out.push(m);
   return out;
 }
 
@@ -300,23 +249,6 @@ export interface ResolvedConfig {
   /** The version each component's lifecycle rows are checked at, and where it came from. */
   components: Record<string, ComponentVersionSetting>;
   configPath?: string;
-  /** Real Helm rendering: whether asked for, the binary and values files (paths relative to `base`, where they were written). */
-  helm: HelmSettings;
-}
-
-export interface HelmSettings {
-  render: boolean;
-  source: SourceInfo;
-  /**
-   * user: the user's own setting (skewguard.helm.path) when .skewguard.yaml's path won over it: the one used when the
-   * repository's is refused (a workspace not trusted).
-   */
-  path?: { value: string; base?: string; source: SourceInfo; user?: { value: string; source: SourceInfo } };
-  values: { files: string[]; base?: string; source: SourceInfo };
-  /** Values scenarios of each chart besides its ci/*-values.yaml (helm.valueSets): globs relative to each chart's folder. */
-  valueSets: { patterns: string[]; source: SourceInfo };
-  /** The URLs that name this repository in GitOps deployments (helm.repositories); none: the workspace's git remotes. */
-  repositories?: { urls: string[]; source: SourceInfo };
 }
 
 export interface ResolveInput {
@@ -348,6 +280,7 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
   };
   const lead = resolveSections(LEAD);
   const sections = resolveSections(REST);
+  const tail = resolveSections(TAIL);
   // Other keys the sections set (the user's lifecycle rows and OpenAPI documents).
   const also = Object.assign({}, ...CONFIG_SECTIONS.map((c) => c.also?.(ctx) ?? {}));
 
@@ -368,29 +301,11 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
   // workspace says StarlingX).
   const told = Object.assign({}, ...CONFIG_SECTIONS.map((c) => c.componentInput?.(ctx) ?? {})) as ComponentWindowInput;
   const componentWindows = Object.fromEntries(COMPONENTS.map((m) => [m.key, m.window({ ...told, version: components[m.id] })]));
-  return { ...lead, ...componentWindows, ...sections, rules, ruleSources, ignore, ignoreLayers, files, ...also, components, configPath: input.config?.path, helm: resolveHelm(input, pick) } as ResolvedConfig;
+  return { ...lead, ...componentWindows, ...sections, rules, ruleSources, ignore, ignoreLayers, files, ...also, components, configPath: input.config?.path, ...tail } as ResolvedConfig;
 }
 
 /** The folder of a config file path (both separators), where its relative paths start. */
 const folderOf = (p: string) => { const i = Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')); return i < 0 ? '.' : p.slice(0, i) || '/'; };
-
-function resolveHelm(input: ResolveInput, pick: <K extends keyof Overrides>(k: K) => [NonNullable<Overrides[K]>, SourceInfo] | undefined): HelmSettings {
-  const base = (s: SourceInfo) => (s.kind === 'config' && input.config ? folderOf(input.config.path) : undefined);
-  const render = pick('helmRender');
-  const p = pick('helmPath');
-  const v = pick('helmValues');
-  const vs = pick('helmValueSets');
-  const repos = pick('helmRepositories');
-  const user = p?.[1].kind === 'config' && input.settings?.helmPath ? { value: input.settings.helmPath, source: { kind: 'settings', detail: 'editor settings' } as SourceInfo } : undefined;
-  return {
-    render: render?.[0] ?? false,
-    source: render?.[1] ?? { kind: 'default', detail: 'off unless asked for (--helm-render, helm.render)' },
-    ...(p ? { path: { value: p[0], base: base(p[1]), source: p[1], ...(user ? { user } : {}) } } : {}),
-    values: v ? { files: v[0], base: base(v[1]), source: v[1] } : { files: [], source: { kind: 'default', detail: 'the chart\'s own values.yaml only' } },
-    valueSets: vs ? { patterns: vs[0], source: vs[1] } : { patterns: [], source: { kind: 'default', detail: 'each chart\'s ci/*-values.yaml only' } },
-    ...(repos ? { repositories: { urls: repos[0], source: repos[1] } } : {}),
-  };
-}
 
 /** A human summary of the resolved windows and their sources (status bar tooltip, --print-config). */
 export function describeResolved(c: ResolvedConfig): Record<string, unknown> {
@@ -405,7 +320,7 @@ export function describeResolved(c: ResolvedConfig): Record<string, unknown> {
     rules: Object.fromEntries(Object.entries(c.rules).map(([k, v]) => [k, { severity: v, source: c.ruleSources[k] }])),
     ignore: c.ignore,
     files: c.files,
-    helm: { render: c.helm.render, source: c.helm.source, path: c.helm.path ?? null, values: c.helm.values, valueSets: c.helm.valueSets },
+    ...described(TAIL),
     config: c.configPath ?? null,
   };
 }

@@ -17,8 +17,6 @@ export interface Settings {
   rules?: Record<string, SeveritySetting>;
   files?: Record<string, Family>;
   ignore?: string[];
-  /** The Helm binary for real rendering (a machine setting: never taken from an untrusted workspace). */
-  helm?: { path?: string };
   /** Delay between the last keystroke and validation, per document. */
   debounceMs?: number;
 }

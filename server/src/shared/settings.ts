@@ -1,6 +1,7 @@
 // The editor settings (`skewguard.*`), typed and validated by the same code as `.skewguard.yaml`
 // (engine/config.ts validateConfigValue): invalid values are left out and reported, the rest applies.
 import { configSchema, validateConfigValue, CONFIG_SECTIONS, type Overrides, type ValueProblem } from '../engine/config';
+import { AFTER_CORE_KEYS } from '../engine/config-core';
 import type { Settings } from './protocol';
 
 /** The settings section's schema: the config file's keys (but the lifecycle rows), plus the editor-only ones. */
@@ -9,13 +10,12 @@ export const settingsSchema = {
   title: 'skewguard editor settings (skewguard.*)',
   properties: {
     ...configSchema.properties,
-    // A section's keys the editor settings have (ConfigSection.settingsKeys; the Kubernetes window and OpenAPI documents).
+    // A section's keys the editor settings have (ConfigSection.settingsKeys; the Kubernetes window and OpenAPI documents,
+    // the Helm binary only: whether to render is the workspace's own choice, .skewguard.yaml helm.render, --helm-render).
     ...Object.fromEntries(CONFIG_SECTIONS.filter((c) => c.settingsKeys).map((c) => {
       const s = (configSchema.properties as unknown as Record<string, { properties: Record<string, object> }>)[c.section];
       return [c.section, { ...s, properties: Object.fromEntries(c.settingsKeys!.map((k) => [k, s.properties[k]])) }];
     })),
-    // Only the binary: whether to render is the workspace's own choice (.skewguard.yaml helm.render, --helm-render).
-    helm: { ...configSchema.properties.helm, properties: { path: configSchema.properties.helm.properties.path } },
     debounceMs: { type: 'number', minimum: 0, maximum: 5000 },
     trace: { type: 'object' },
     // Added by the VS Code client, not a setting of its own: which settings' values are the user's (user level, from
@@ -78,17 +78,21 @@ function normalizeUncached(raw: unknown, knownRules: Set<string>): NormalizedSet
     problems: problems.map((p) => ({ setting: ['skewguard', ...p.path.map(shortSeg)].join('.'), message: p.message })),
   };
   const s = out.settings;
-  // The families' sections (families/<id>/config.ts), each from its valid overrides.
-  for (const c of CONFIG_SECTIONS) {
-    const part = c.settingsOf(overrides);
-    if (part) (s as Record<string, unknown>)[c.section] = part;
-  }
+  // The families' sections (families/<id>/config.ts), each from its valid overrides; those after the core's keys
+  // (AFTER_CORE_KEYS: the Helm binary) after them.
+  const sectionsOf = (tail: boolean) => {
+    for (const c of CONFIG_SECTIONS.filter((x) => (x.order >= AFTER_CORE_KEYS) === tail)) {
+      const part = c.settingsOf(overrides);
+      if (part) (s as Record<string, unknown>)[c.section] = part;
+    }
+  };
+  sectionsOf(false);
   // The core's key in the Kubernetes section: the component modules' (operators') versions.
   if (overrides.componentVersions) s.kubernetes = { ...s.kubernetes, components: overrides.componentVersions };
   if (overrides.rules) s.rules = overrides.rules;
   if (overrides.files) s.files = overrides.files;
   if (overrides.ignore) s.ignore = overrides.ignore;
-  if (overrides.helmPath) s.helm = { path: overrides.helmPath };
+  sectionsOf(true);
   const d = value.debounceMs;
   if (typeof d === 'number' && Number.isFinite(d) && d >= 0 && d <= 5000) s.debounceMs = d;
   return out;

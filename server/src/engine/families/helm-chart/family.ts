@@ -30,6 +30,7 @@ import { rule as operatorPinsDisagree } from '../kubernetes/rules/operator-pins-
 import { templateSyntax, notInChart } from './rules/notes';
 import { deploymentRules, deploymentScenarios } from './deployment-rules';
 import type { NeighbourFacts } from '../kubernetes';
+import { helmConfigSection } from './config';
 
 export const helmRules: Rule<HelmContext>[] = [removedApi, deprecatedApi, deadBranch, notEvaluated, templateSyntax, notInChart, kubeVersion, chartApiV1, valuesSchema];
 
@@ -305,4 +306,6 @@ export const helmChart: FamilyModule<'helm-chart'> = {
   facts: (r) => (r.helm ? { kubernetesWindow: windowText(r.helm.window.minors), chart: r.helm.chart?.name ?? null, helmFile: r.helm.kind, ...(r.helm.alone ? { alone: true } : {}), ...(r.helm.scenarios?.length ? { valuesScenarios: r.helm.scenarios.map((s) => s.scenario.id) } : {}) } : undefined),
   steps: (r) => r.helm?.window.minors ?? r.config?.kubernetes.minors,
   data: kubernetesApis,
+  // helm: of .skewguard.yaml (real Helm rendering, values scenarios, the repository's URLs), skewguard.helm.path.
+  config: helmConfigSection,
 };
