@@ -193,6 +193,19 @@ test('#32 item 3: a GitRepository is this repository when its URL is the git rem
   assert.match(cron[0].message, / \(with HelmRelease db\/backup \(flux\/backup\.yaml:4\)\)$/);
 });
 
+test('#32 item 3: a deployment written JSON-style in a .yaml file is found (the workspace walk\'s cheap look for deployments is a superset); a workspace with none renders the chart with its defaults only', (t) => {
+  const chart = Object.fromEntries(Object.entries(SITE).filter(([f]) => f.startsWith('charts/') || f === '.skewguard.yaml'));
+  const none = makeWorkspace({ ...chart, 'flux/backup-values.yaml': CONFIGMAP(true) });
+  t.after(() => fs.rmSync(none, { recursive: true, force: true }));
+  assert.deepEqual(lint(none)['charts/backup/templates/cronjob.yaml'].filter((m) => m.ruleId === 'helm/removed-api'), [], 'defaults: legacy off');
+  const kust = JSON.stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', namespace: 'analytics', helmGlobals: { chartHome: '../charts' }, helmCharts: [{ name: 'backup', releaseName: 'analytics-backup', valuesInline: { backup: { legacy: true } } }] });
+  const json = makeWorkspace({ ...chart, 'kust/kustomization.yaml': `${kust}\n` });
+  t.after(() => fs.rmSync(json, { recursive: true, force: true }));
+  const cron = lint(json)['charts/backup/templates/cronjob.yaml'].filter((m) => m.ruleId === 'helm/removed-api');
+  assert.equal(cron.length, 1);
+  assert.match(cron[0].message, /kust\/kustomization\.yaml/);
+});
+
 test('#32 item 3: helm.repositories names this repository over the git remotes: a clone whose remote is another URL (a mirror, CI) checks the same deployments', (t) => {
   const mirror = '[core]\n\tbare = false\n[remote "origin"]\n\turl = https://mirror.example.org/deploy.git\n';
   const files = { ...SITE, 'argo/reports.yaml': APPLICATION('values-legacy.yaml'), '.git/config': mirror };

@@ -11,6 +11,8 @@ import { readTextUpTo } from '../shared/bounded-read';
 import { scanDeployments, deploymentFacts, remotesOfGitConfig, type DeploymentFacts } from '../engine/families/helm-chart/deployments';
 
 const YAML_EXT = /\.ya?ml$/i;
+/** What a file that holds a deployment must contain (a superset: scanDeployments decides). */
+const mayNameDeployment = (text: string): boolean => /helm\.toolkit\.fluxcd\.io|argoproj\.io|helmCharts["']?\s*:/.test(text);
 const MAX_FOLDERS = 10000;
 const MAX_FILES = 20000;
 /** Most bytes of .git/config read (a repository's config is a few lines). */
@@ -64,12 +66,17 @@ export class DeploymentIndex {
     });
     const notRead = [...(stoppedAt ? [stoppedAt] : w.stopped ? [`the workspace walk for deployments stopped after ${MAX_FOLDERS} folders`] : []), ...unreadableNote('the workspace walk for deployments', w.unreadable)];
     const scans: Parameters<typeof deploymentFacts>[0] = [];
-    for (const p of found.sort()) {
-      if (this.ignored(p)) continue;
-      const text = this.readSaved(p);
-      if (text === undefined) continue;
-      const scan = scanDeployments(p, text.replace(/^\uFEFF/, ''));
-      if (scan.deployments.length || scan.objects.length || scan.sources.length) scans.push({ file: p, text: text.replace(/^\uFEFF/, ''), scan });
+    const files = found.sort().filter((p) => !this.ignored(p));
+    // First a cheap look for a deployment (a Flux HelmRelease, an Argo CD Application, a kustomization's helmCharts:):
+    // a workspace with none (most chart repositories) parses no file here, not even its ConfigMaps and Flux sources,
+    // which only a deployment reads. With one, every file is scanned for what deployments name.
+    if (files.some((p) => { const t = this.readSaved(p); return t !== undefined && mayNameDeployment(t); })) {
+      for (const p of files) {
+        const text = this.readSaved(p);
+        if (text === undefined) continue;
+        const scan = scanDeployments(p, text.replace(/^\uFEFF/, ''));
+        if (scan.deployments.length || scan.objects.length || scan.sources.length) scans.push({ file: p, text: text.replace(/^\uFEFF/, ''), scan });
+      }
     }
     const git = readTextUpTo(path.join(root, '.git', 'config'), GIT_CONFIG_MAX);
     const remotes = git === undefined ? [] : remotesOfGitConfig(git);

@@ -59,7 +59,7 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v 
 
 /** Whether a text may hold a deployment, a values object or a Flux source (a cheap test before parsing). */
 export function mayHoldDeployment(text: string): boolean {
-  return /helm\.toolkit\.fluxcd\.io|argoproj\.io|helmCharts\s*:|source\.toolkit\.fluxcd\.io|kind:\s*["']?(ConfigMap|Secret)\b/.test(text);
+  return /helm\.toolkit\.fluxcd\.io|argoproj\.io|helmCharts["']?\s*:|source\.toolkit\.fluxcd\.io|kind["']?\s*:\s*["']?(ConfigMap|Secret)\b/.test(text);
 }
 
 const FLUX_HR = /^helm\.toolkit\.fluxcd\.io\/v2(beta1|beta2)?$/;
