@@ -206,6 +206,15 @@ test('#32 item 3: a deployment written JSON-style in a .yaml file is found (the 
   assert.match(cron[0].message, /kust\/kustomization\.yaml/);
 });
 
+test('#32 item 3: a values source in a YAML file too big to read is said as not read where the lookup fails, not passed as missing', (t) => {
+  const big = `${CONFIGMAP(true)}# ${'x'.repeat(21 * 1024 * 1024)}\n`;
+  const root = makeWorkspace({ ...SITE, 'flux/backup-values.yaml': big });
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const hr = lint(root)['flux/backup.yaml'].filter((m) => m.ruleId === 'helm/deployment-not-checked');
+  assert.equal(hr.length, 1, JSON.stringify(hr));
+  assert.match(hr[0].message, /no ConfigMap db\/backup-values in the workspace \(1 YAML file not read \(over the size limit or unreadable: flux\/backup-values\.yaml\)\)/);
+});
+
 test('#32 item 3: helm.repositories names this repository over the git remotes: a clone whose remote is another URL (a mirror, CI) checks the same deployments', (t) => {
   const mirror = '[core]\n\tbare = false\n[remote "origin"]\n\turl = https://mirror.example.org/deploy.git\n';
   const files = { ...SITE, 'argo/reports.yaml': APPLICATION('values-legacy.yaml'), '.git/config': mirror };

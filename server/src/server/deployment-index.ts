@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { walkFolders, unreadableNote } from './walk';
 import { MAX_FILE_BYTES } from '../shared/limits';
 import { readTextUpTo } from '../shared/bounded-read';
-import { scanDeployments, deploymentFacts, remotesOfGitConfig, type DeploymentFacts } from '../engine/families/helm-chart/deployments';
+import { scanDeployments, deploymentFacts, remotesOfGitConfig, mayHoldDeployment, type DeploymentFacts } from '../engine/families/helm-chart/deployments';
 
 const YAML_EXT = /\.ya?ml$/i;
 /** What a file that holds a deployment must contain (a superset: scanDeployments decides). */
@@ -66,18 +66,27 @@ export class DeploymentIndex {
     });
     const notRead = [...(stoppedAt ? [stoppedAt] : w.stopped ? [`the workspace walk for deployments stopped after ${MAX_FOLDERS} folders`] : []), ...unreadableNote('the workspace walk for deployments', w.unreadable)];
     const scans: Parameters<typeof deploymentFacts>[0] = [];
-    const files = found.sort().filter((p) => !this.ignored(p));
-    // First a cheap look for a deployment (a Flux HelmRelease, an Argo CD Application, a kustomization's helmCharts:):
-    // a workspace with none (most chart repositories) parses no file here, not even its ConfigMaps and Flux sources,
-    // which only a deployment reads. With one, every file is scanned for what deployments name.
-    if (files.some((p) => { const t = this.readSaved(p); return t !== undefined && mayNameDeployment(t); })) {
-      for (const p of files) {
-        const text = this.readSaved(p);
-        if (text === undefined) continue;
-        const scan = scanDeployments(p, text.replace(/^\uFEFF/, ''));
-        if (scan.deployments.length || scan.objects.length || scan.sources.length) scans.push({ file: p, text: text.replace(/^\uFEFF/, ''), scan });
+    // One read per file. Scanned only when some file holds a deployment (a Flux HelmRelease, an Argo CD Application, a
+    // kustomization's helmCharts:): a workspace with none (most chart repositories) parses no file here, not even its
+    // ConfigMaps and Flux sources, which only a deployment reads. A file not read is said where a lookup fails.
+    const candidates: Array<{ file: string; text: string }> = [];
+    const unread: string[] = [];
+    let any = false;
+    for (const p of found.sort()) {
+      if (this.ignored(p)) continue;
+      const raw = this.readSaved(p);
+      if (raw === undefined) { unread.push(path.relative(root, p).split(path.sep).join('/')); continue; }
+      const text = raw.replace(/^\uFEFF/, '');
+      if (!any && mayNameDeployment(text)) any = true;
+      if (mayHoldDeployment(text)) candidates.push({ file: p, text });
+    }
+    if (any) {
+      for (const c of candidates) {
+        const scan = scanDeployments(c.file, c.text);
+        if (scan.deployments.length || scan.objects.length || scan.sources.length) scans.push({ ...c, scan });
       }
     }
+    if (unread.length) notRead.push(`${unread.length} YAML file${unread.length === 1 ? '' : 's'} not read (over the size limit or unreadable: ${unread.slice(0, 3).join(', ')}${unread.length > 3 ? ', …' : ''})`);
     const git = readTextUpTo(path.join(root, '.git', 'config'), GIT_CONFIG_MAX);
     const remotes = git === undefined ? [] : remotesOfGitConfig(git);
     const facts = deploymentFacts(scans, {
