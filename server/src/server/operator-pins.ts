@@ -27,7 +27,8 @@ interface RootPins {
   /** Each YAML file's scan, with the stamp (size, mtime) it was read at. */
   files: Map<string, { stamp: string; scan: FilePinScan }>;
   walkNotes: string[];
-  facts?: PinFacts;
+  /** The pins and the scans they were gathered from (the files the ignore: lists leave in), until a change. */
+  facts?: PinFacts & { scans: FilePinScan[] };
 }
 
 const stampOf = (p: string): string | undefined => {
@@ -49,7 +50,7 @@ export class OperatorPinIndex {
   forgetConfig(): void { for (const r of this.roots.values()) r.facts = undefined; }
 
   /** The pins of the workspace root (a walk on first use, then kept until a change). */
-  factsFor(root: string): PinFacts {
+  factsFor(root: string): PinFacts & { scans: FilePinScan[] } {
     const idx = this.index(root);
     if (idx.facts) return idx.facts;
     const scans: FilePinScan[] = [];
@@ -60,15 +61,16 @@ export class OperatorPinIndex {
       if (f.stamp === 'not-read') notRead.push(`${rel(root, p)} was not read`);
     }
     const { pins, unresolved } = pinsOf(scans);
-    return (idx.facts = { pins, unresolved, notRead });
+    return (idx.facts = { pins, unresolved, notRead, scans });
   }
 
-  /** Each file's scan (what the k8s/operator-pins-disagree rule combines with the analysed file's own text). */
-  scansFor(root: string): { scans: FilePinScan[]; notRead: string[] } {
-    const idx = this.index(root);
-    const scans: FilePinScan[] = [];
-    for (const [p, f] of idx.files) if (!this.ignored(p)) scans.push(f.scan);
-    return { scans, notRead: this.factsFor(root).notRead };
+  /**
+   * Each file's scan (what the k8s/operator-pins-disagree rule combines with the analysed file's own text) and the
+   * pins gathered from them (an operator's window): kept with the facts, not gathered again per file.
+   */
+  scansFor(root: string): { scans: FilePinScan[]; notRead: string[]; pins: OperatorPin[] } {
+    const { scans, notRead, pins } = this.factsFor(root);
+    return { scans, notRead, pins };
   }
 
   /** Whether the index of the root is built (only then can a change make it stale). */

@@ -20,7 +20,6 @@ import { walkFolders, unreadableNote } from './walk';
 import { walkKataChain } from './kata-chain';
 import { isWithin } from '../shared/within';
 import { OperatorPinIndex, rel as relPath, type PinFacts } from './operator-pins';
-import type { OperatorPin } from '../engine/components/operator-pins-type';
 import type { KataChainFacts } from '../engine/families/kata-config/data/chain';
 
 const { isAnchorName } = workspaceFacts;
@@ -81,8 +80,6 @@ export class WorkspaceState {
   /** The operator versions the workspace pins, read from the saved files (server/operator-pins.ts). */
   readonly pins = new OperatorPinIndex((p) => this.readSaved(p), (p) => this.ignoredForCrds(p));
 
-  /** The operator pins of a folder's (or file's) workspace root: for the operators' windows (operatorWindow's `pins`). */
-  pinsFor(folder: string): OperatorPin[] { return this.pinFactsFor(folder).pins; }
   /** The pins with what could not be read: --print-config and the resolved configuration say them. */
   pinFactsFor(folder: string): PinFacts { return this.pins.factsFor(this.rootFor(folder) ?? folder); }
   /** A file changed on disk: whether its root's pins changed (then the files are checked again). */

@@ -5,8 +5,8 @@
 // "0.16..0.17" (its steps: the operator's minors in the data between the ends), else from the versions the workspace
 // pins (OperatorPin, operator-pins-type.ts: several pins of one operator form the window from the oldest to the newest).
 // No default: an operator nobody gives a version of has no window, and its custom resources are not judged against
-// its releases (k8s/operator-api-not-served says so, as an information). The k8s/operator-* rules read the window with
-// operatorWindow().
+// its releases (k8s/operator-api-not-served says so, as an information). The k8s/operator-* rules read a file's windows
+// from its KubernetesContext (operatorWindowsWith: the configuration's, else the saved workspace's pins).
 import type { ComponentModule } from './types';
 import type { SourceInfo } from '../types';
 import type { ResolvedConfig, ComponentVersionSetting } from '../config';

@@ -1,7 +1,7 @@
 // Kubernetes manifests: recognised by content (apiVersion + kind, multi-document, List items, JSON), checked
 // against every minor of the Kubernetes window with the lifecycle data.
 import type { KataChainFacts } from '../kata-config/data/chain';
-import type { FilePinScan } from '../../components/operator-pins';
+import type { FilePinScan, OperatorPin } from '../../components/operator-pins';
 import type { YamlFile, OffsetRange } from '../../parse/yaml';
 import { kubernetesApis, type ApiRow } from './data/apis';
 import type { ComponentVersionSetting } from '../../config';
@@ -58,7 +58,7 @@ export interface NeighbourFacts {
   kataChain?: KataChainFacts;
   /** The workspace's operator version pins, per file as saved (server/operator-pins.ts); `self`: the analysed file's
    *  name in them. Asked only by a file that pins an operator itself (k8s/operator-pins-disagree). */
-  operatorPins?(): { scans: FilePinScan[]; self?: string; notRead: string[] };
+  operatorPins?(): { scans: FilePinScan[]; self?: string; notRead: string[]; /** pinsOf(scans).pins, when the producer keeps it */ pins?: OperatorPin[] };
 }
 
 const CONTAINER_LISTS = new Set(['containers', 'initContainers', 'ephemeralContainers']);

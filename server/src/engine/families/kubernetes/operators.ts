@@ -11,7 +11,7 @@ import type { ResolvedConfig } from '../../config';
 
 /** A file's operator windows (KubernetesContext.operatorWindowsOf): the configuration's, else the pins of the saved workspace. */
 export const fileOperatorWindows = (config: ResolvedConfig, neighbours: NeighbourFacts | undefined) => (): Record<string, OperatorWindow> =>
-  operatorWindowsWith(config, neighbours?.operatorPins && (() => pinsOf(neighbours.operatorPins!().scans).pins));
+  operatorWindowsWith(config, neighbours?.operatorPins && (() => { const r = neighbours.operatorPins!(); return r.pins ?? pinsOf(r.scans).pins; }));
 
 export interface OperatorObject {
   o: ManifestObject;
