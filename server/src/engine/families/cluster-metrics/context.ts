@@ -1,5 +1,6 @@
 // What the cluster-metrics rules read: the file's scan, the window and the lifecycle rows, each series judged once.
 import type { ApiRow } from '../kubernetes/data/apis';
+import type { Report } from '../../rules/types';
 import { windowText } from '../../window-text';
 import { judgeResource, judgeCall, apiVersionOf, type CallJudgement } from '../kubernetes/cluster-api';
 import { DEPRECATED_METRIC, type MetricsScan, type DeprecatedSeries } from './index';
@@ -30,6 +31,24 @@ export class MetricsContext {
       this.memo.set(key, judgeCall(v, this.minors, { removedRelease: l.removed_release || undefined, deprecated: true, says: `the series' removed_release` }));
     }
     return this.memo.get(key);
+  }
+
+  /**
+   * Each complete series judged at `level`, reported at its line with what the judgement says (`said` words the
+   * verdict): what k8s/cluster-api-not-served (error) and k8s/cluster-api-deprecated (warning) both do.
+   */
+  reportAt(level: CallJudgement['level'], report: Report, said: (j: CallJudgement) => string): void {
+    for (const s of this.scan.series) {
+      if (MetricsContext.incomplete(s).length) continue;
+      const j = this.judge(s);
+      if (j?.level !== level) continue;
+      report({
+        message: `${MetricsContext.resourceText(s)}${j.what ? ` (${j.what})` : ''} was requested from this cluster (${DEPRECATED_METRIC}): ${said(j)}`
+          + `${j.check ? ` (${j.check})` : ''}${j.advice ? `; ${j.advice}` : ''}`,
+        range: s.range,
+        data: { ...j.data, ...(s.labels.subresource ? { subresource: s.labels.subresource } : {}) },
+      });
+    }
   }
 
   /** A series without the labels the metric always has: not judged (said by the not-read rule). */

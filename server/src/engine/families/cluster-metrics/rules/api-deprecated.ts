@@ -15,16 +15,6 @@ export const rule: Rule<MetricsContext> = {
   fix: 'none',
   sources: ['Kubernetes metrics reference (apiserver_requested_deprecated_apis)', 'data/kubernetes/api-lifecycle.json', 'data/kubernetes/resources.json'],
   check(ctx, report) {
-    for (const s of ctx.scan.series) {
-      if (MetricsContext.incomplete(s).length) continue;
-      const j = ctx.judge(s);
-      if (j?.level !== 'warning') continue;
-      report({
-        message: `${MetricsContext.resourceText(s)}${j.what ? ` (${j.what})` : ''} was requested from this cluster (${DEPRECATED_METRIC}): it is ${j.why}; every step of the window ${ctx.windowText} serves it`
-          + `${j.check ? ` (${j.check})` : ''}${j.advice ? `; ${j.advice}` : ''}`,
-        range: s.range,
-        data: { ...j.data, ...(s.labels.subresource ? { subresource: s.labels.subresource } : {}) },
-      });
-    }
+    ctx.reportAt('warning', report, (j) => `it is ${j.why}; every step of the window ${ctx.windowText} serves it`);
   },
 };

@@ -18,16 +18,6 @@ export const rule: Rule<MetricsContext> = {
   fix: 'none',
   sources: ['Kubernetes metrics reference (apiserver_requested_deprecated_apis)', 'data/kubernetes/api-lifecycle.json', 'data/kubernetes/resources.json'],
   check(ctx, report) {
-    for (const s of ctx.scan.series) {
-      if (MetricsContext.incomplete(s).length) continue;
-      const j = ctx.judge(s);
-      if (j?.level !== 'error') continue;
-      report({
-        message: `${MetricsContext.resourceText(s)}${j.what ? ` (${j.what})` : ''} was requested from this cluster (${DEPRECATED_METRIC}): ${j.why}, in the window ${ctx.windowText}; whatever calls it fails there`
-          + `${j.check ? ` (${j.check})` : ''}${j.advice ? `; ${j.advice}` : ''}`,
-        range: s.range,
-        data: { ...j.data, ...(s.labels.subresource ? { subresource: s.labels.subresource } : {}) },
-      });
-    }
+    ctx.reportAt('error', report, (j) => `${j.why}, in the window ${ctx.windowText}; whatever calls it fails there`);
   },
 };
