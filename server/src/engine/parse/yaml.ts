@@ -63,6 +63,8 @@ export class YamlDoc {
   get fullAst(): Document.Parsed { return this.chunk.fullDoc; }
   /** Whether this document was read by the fast path (values and ranges identical to the full parse). */
   get fastPath(): boolean { return this.chunk.fast !== null; }
+  /** The document's text (a lone CR made an LF), from its first line to the next document's marker. */
+  get text(): string { return this.chunk.text; }
   /** The document's text as the parse cache keeps it (forgetParsed). */
   get cacheKey(): string { return this.chunk.text; }
 
@@ -206,6 +208,19 @@ function markerAt(text: string, i: number, ch: number): boolean {
 }
 
 /**
+ * The first marker line (`---` for ch 45, `...` for 46: markerAt) at or after `from` that starts a line: at 0 (only
+ * asked for `...`; a `---` at the very start opens the first chunk anyway), or after an LF or a lone CR. -1: none.
+ */
+function markerFrom(text: string, ch: number, from: number): number {
+  const s = ch === 45 ? '---' : '...';
+  for (let i = text.indexOf(s, from); i !== -1; i = text.indexOf(s, i + 1)) {
+    const p = i === 0 ? 10 : text.charCodeAt(i - 1);
+    if ((p === 10 || p === 13) && markerAt(text, i, ch)) return i;
+  }
+  return -1;
+}
+
+/**
  * Splits YAML text into document chunks: a chunk starts at a `---` line (the marker at column 0, then a space, a
  * tab, a line break or the end) and ends before the next one, or after a `...` (document end) line. Every line
  * break counts: LF, CRLF and a lone CR (parseYaml makes a lone CR an LF first, as the yaml package does not break
@@ -220,12 +235,20 @@ export function splitDocuments(text: string): Array<{ start: number; end: number
   const afterEnd = new Set<number>();
   const len = text.length;
   const noCR = text.indexOf('\r') === -1;
-  let pos = 0;
-  while (pos < len) {
-    // End of this line: the next LF or lone CR (a CRLF ends at its LF). Without any CR, the native search.
-    let nl = pos;
+  // Only the marker lines matter: each marker is looked for with the native search and kept where it starts a line
+  // (after an LF, or a lone CR: after a CRLF's CR comes its LF, never a marker), in file order. A line-by-line walk
+  // spent most of its time going from line to line.
+  let dash = markerFrom(text, 45, 1), dots = markerFrom(text, 46, 0);
+  while (dash !== -1 || dots !== -1) {
+    if (dots === -1 || (dash !== -1 && dash < dots)) {
+      if (cuts[cuts.length - 1] !== dash) cuts.push(dash);
+      dash = markerFrom(text, 45, dash + 3);
+      continue;
+    }
+    // The line after a `...` line starts a new chunk (when there is one).
+    let nl = dots + 3;
     if (noCR) {
-      nl = text.indexOf('\n', pos);
+      nl = text.indexOf('\n', nl);
       if (nl === -1) nl = len;
     } else for (;;) {
       const c = text.charCodeAt(nl);
@@ -233,14 +256,8 @@ export function splitDocuments(text: string): Array<{ start: number; end: number
       if (c === 13 && text.charCodeAt(nl + 1) !== 10) break;
       nl++;
     }
-    const c0 = text.charCodeAt(pos);
-    if (c0 === 45 /* - */ && pos > 0 && markerAt(text, pos, 45)) {
-      if (cuts[cuts.length - 1] !== pos) cuts.push(pos);
-    } else if (c0 === 46 /* . */ && markerAt(text, pos, 46) && nl + 1 < len) {
-      cuts.push(nl + 1);
-      afterEnd.add(nl + 1);
-    }
-    pos = nl + 1;
+    if (nl + 1 < len) { cuts.push(nl + 1); afterEnd.add(nl + 1); }
+    dots = markerFrom(text, 46, nl + 1);
   }
   const chunks: Array<{ start: number; end: number }> = [];
   let pendingStart = -1;
