@@ -478,3 +478,15 @@ test('Multus and SR-IOV images are recognised but not reported: upstream publish
   assert.match(h.markdown, /^\*\*Multus CNI\*\* `v3\.4`\n\nUpstream publishes no Kubernetes matrix for Multus CNI: not checked against the window 1\.18\.\.1\.21\.\n\nStarlingX ships it on Kubernetes 1\.18\.\n/);
   assert.doesNotMatch(h.markdown, /not listed|validated for/);
 });
+
+test('a container list is found however its key is written: plain, escaped in a quoted key, in a document beside ones without', () => {
+  // images() walks only documents whose text names a container list (#29): an escape that spells the key counts too.
+  const config = e.resolveConfig({ cli: { kubernetesWindow: '1.19..1.21' } });
+  const ds = (key) => `apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: calico-node\n  namespace: kube-system\nspec:\n  template:\n    spec:\n      ${key}:\n        - name: calico-node\n          image: docker.io/calico/node:v3.12.0\n`;
+  const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  image: docker.io/calico/node:v3.12.0\n';
+  for (const key of ['containers', 'initContainers', '"c\\u006Fntainers"', "'ephemeralContainers'", '"initCont\\x61iners"']) {
+    const text = `${cm}---\n${ds(key)}`;
+    const got = e.analyze({ path: '/ws/calico.yaml', text, config }).diagnostics.filter((d) => d.ruleId === 'k8s/component-not-validated');
+    assert.deepEqual(got.map((d) => [d.range.start.line, d.range.start.character]), [[17, 17]], key);
+  }
+});

@@ -208,8 +208,9 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     return DETECT.no;
   },
   explain({ text, yaml }, level) {
-    const lines = new LineIndex(text);
-    const line = (at: number) => lines.positionAt(at).line + 1;
+    // Lines only for a `{{` said below (a 5 MB bundle's line index was built here for nothing, then again by analyze()).
+    let lines: LineIndex | undefined;
+    const line = (at: number) => (lines ??= new LineIndex(text)).positionAt(at).line + 1;
     const docs = yaml?.docs.filter((d) => isManifestLike(d.value)).length ?? 0;
     const parts = [level === DETECT.hint ? 'its content: apiVersion and kind at the top level of a document it could not read' : `its content: apiVersion and kind in ${docs} document${docs === 1 ? '' : 's'}`];
     const scan = scanTemplates(text);

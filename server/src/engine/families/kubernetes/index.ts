@@ -174,6 +174,10 @@ export class KubernetesContext {
       return segs;
     };
     for (const o of this.objects) {
+      // A container list is a key `containers`, `initContainers` or `ephemeralContainers`: a document whose text has none
+      // (nor a backslash, which may spell one in an escape) holds no image, and is not walked (a bundle's CRDs, ConfigMaps).
+      const src = o.doc.text;
+      if (!src.includes('ontainers') && !src.includes('\\')) continue;
       let base: At = null;
       for (const seg of o.at) base = { up: base, seg };
       const stack: Task[] = [{ v: o.value, at: base, depth: 0 }];
