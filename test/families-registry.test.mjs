@@ -62,8 +62,6 @@ const ALLOWED = [
   // The GitOps deployments of the workspace's charts (issue #32 item 3) are read from the disk by the server (a bounded
   // walk, as the CRD index); what a file holds and how a deployment's values are read is the Helm family's.
   { file: 'server/src/server/deployment-index.ts', line: /from '\.\.\/engine\/families\/helm-chart\/deployments';$/ },
-  { file: 'server/src/server/kata-chain.ts', line: /from '\.\.\/engine\/families\/kata-config\/data\/chain';$/ },
-  { file: 'server/src/server/workspace.ts', line: /^import type \{ KataChainFacts \} from '\.\.\/engine\/families\/kata-config\/data\/chain';$/ },
   { file: 'server/src/server/workspace.ts', line: /^import type \{ OpenapiDoc \} from '\.\.\/engine\/families\/kubernetes\/data\/openapi';$/ },
   // …and says a kubernetes.crds or kubernetes.openapi entry it cannot read at that entry of .skewguard.yaml.
   { file: 'server/src/server/workspace.ts', line: /^import \{ crdsEntry, openapiEntry \} from '\.\.\/engine\/families\/kubernetes\/config';$/ },
@@ -240,12 +238,11 @@ test('detection order is unchanged: files: globs, modeline, then name > structur
 test('a family\'s workspace facts (kata-deploy\'s tags) are its own producers, which the server walks without naming them', () => {
   const producers = e.families.flatMap((f) => (f.workspaceFactProducers ?? []).map((p) => ({ family: f.id, key: p.key, p })));
   assert.ok(producers.some((x) => x.family === 'kata-config' && x.key === 'kataDeploy'), producers.map((x) => x.key).join(', '));
-  // Nothing outside the families' folders names a produced fact's key (the server's walk is generic: registry.ts) but
-  // the node's chain walk (server/kata-chain.ts, in ALLOWED above: it reads the disk), which gathers what it is made from.
+  // Nothing outside the families' folders names a produced fact's key (the server's walk is generic: registry.ts).
   const hits = [];
   for (const file of tsSources(src)) {
     const rel = path.relative(repoRoot, file).split(path.sep).join('/');
-    if (isFamilyOwn(rel) || rel === 'server/src/server/kata-chain.ts') continue;
+    if (isFamilyOwn(rel)) continue;
     fs.readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
       if (/^\s*(\/\/|\*|\/\*)/.test(line)) return;
       for (const x of producers) if (new RegExp(`\\b${x.key}\\b`).test(line)) hits.push(`${rel}:${i + 1}: ${line.trim()}`);
@@ -257,4 +254,37 @@ test('a family\'s workspace facts (kata-deploy\'s tags) are its own producers, w
   const chain = { kataDeploy: [{ file: '/w/a/ds.yaml', tag: '3.2.0', line: 1 }, { file: '/w/b/ds.yaml', tag: '3.5.0', line: 1 }] };
   assert.deepEqual(kd.produce({ neighbours: { kataChain: chain }, inScope: (f) => f.startsWith('/w/a/'), relative: (f) => f.slice(3) }), { path: 'a/ds.yaml', tags: ['3.2.0'] });
   assert.equal(kd.produce({ neighbours: { kataChain: chain }, inScope: () => false, relative: (f) => f }), undefined);
+});
+
+test('a family\'s facts of a workspace root (containerd runtimes, the node\'s Kata chain) are its own producers, made from the host the server lends', () => {
+  const producers = e.families.flatMap((f) => (f.rootFactProducers ?? []).map((p) => ({ family: f.id, key: p.key, p })));
+  assert.deepEqual(producers.map((x) => `${x.family}:${x.key}`).sort(), ['containerd:containerdRuntimes', 'containerd:kataChain']);
+  // The server's workspace names none of them: it produces each by the registry's list (server/workspace.ts rootFact).
+  for (const file of tsSources(path.join(src, 'server'))) {
+    const text = fs.readFileSync(file, 'utf8');
+    for (const x of producers) assert.ok(!new RegExp(`\\b${x.key}\\b`).test(text), `${path.relative(repoRoot, file)} names ${x.key}`);
+  }
+  // A producer reads the disk only through the host: a walk of a made-up tree and texts the host hands out.
+  const root = '/node-a';
+  const tree = {
+    [`${root}/etc/containerd/config.toml`]: 'version = 2\n[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.kata-qemu]\nruntime_type = "io.containerd.kata-qemu.v2"\n[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.kata-qemu.options]\nConfigPath = "/opt/kata/share/defaults/kata-containers/configuration-qemu.toml"\n',
+    [`${root}/opt/kata/share/defaults/kata-containers/configuration-qemu.toml`]: '[hypervisor.qemu]\n',
+    [`${root}/deploy/kata-deploy.yaml`]: 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: kata-deploy\nspec:\n  template:\n    spec:\n      containers:\n        - name: kube-kata\n          image: quay.io/kata-containers/kata-deploy:3.5.0\n',
+    [`${root}/big/containerd/config.toml`]: 'x'.repeat(600 * 1024),
+  };
+  const reads = [];
+  const host = {
+    walk: (r, { onFile }) => { for (const p of Object.keys(tree).sort()) if (p.startsWith(r + '/')) onFile(p, path.basename(p)); return { folders: 1, stopped: false, unreadable: [] }; },
+    unreadableNote: () => [],
+    readSaved: (p, max) => { reads.push([p, max]); return tree[p].length > max ? undefined : tree[p]; },
+  };
+  const chain = producers.find((x) => x.key === 'kataChain').p.produce(root, host);
+  assert.deepEqual(chain.runtimes.map((r) => [r.runtime, r.resolved]), [['kata-qemu', [`${root}/opt/kata/share/defaults/kata-containers/configuration-qemu.toml`]]]);
+  assert.deepEqual(chain.kataDeploy.map((k) => k.tag), ['3.5.0']);
+  // The 600 KiB config is over the chain's 512 KiB bound: not read, and said.
+  assert.match(chain.truncated, /big\/containerd\/config\.toml was not read/);
+  const rts = producers.find((x) => x.key === 'containerdRuntimes').p.produce(root, host);
+  assert.deepEqual(rts.names, ['kata-qemu']);
+  assert.deepEqual(rts.files, ['etc/containerd/config.toml']);
+  assert.ok(reads.length > 0 && reads.every(([p]) => p in tree), 'every read through the host');
 });

@@ -5,8 +5,8 @@ import * as path from 'node:path';
 import { ALWAYS_SKIPPED_FOLDERS, isConfigFileName } from '../shared/names';
 import { CONFIG_FILENAMES, parseConfig, type LoadedConfig, type WorkspaceFacts } from '../engine/config';
 import { crdsEntry, openapiEntry } from '../engine/families/kubernetes/config';
-import { workspaceFacts, workspaceFactProducers, type NeighbourFacts } from '../engine/families/registry';
-import type { WorkspaceFactInput } from '../engine/families/types';
+import { workspaceFacts, workspaceFactProducers, rootFactProducers, type NeighbourFacts } from '../engine/families/registry';
+import type { WorkspaceFactInput, RootFactProducer, WorkspaceHost } from '../engine/families/types';
 import { ruleIds } from '../engine/rules';
 import { memoIn } from '../engine/memo';
 import { parseYaml } from '../engine/parse/yaml';
@@ -17,10 +17,8 @@ import { DeploymentIndex } from './deployment-index';
 import { readOpenapiFile } from './openapi-docs';
 import type { OpenapiDoc } from '../engine/families/kubernetes/data/openapi';
 import { walkFolders, unreadableNote } from './walk';
-import { walkKataChain } from './kata-chain';
 import { isWithin } from '../shared/within';
 import { OperatorPinIndex, rel as relPath, type PinFacts } from './operator-pins';
-import type { KataChainFacts } from '../engine/families/kata-config/data/chain';
 
 const { isAnchorName } = workspaceFacts;
 
@@ -110,7 +108,7 @@ export class WorkspaceState {
   private folders = new Map<string, NonNullable<NeighbourFacts['staticPods']>>();
 
   invalidate(): void {
-    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.runtimeConfigs.clear(); this.crds.forgetConfig(); this.pins.forgetConfig(); this.kataChains.clear(); this.bufferCache.clear(); this.settingsOpenapiCache.clear(); this.settingsOpenapiProblems.clear(); this.deployments.clear(); this.bufferFacts.clear();
+    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.crds.forgetConfig(); this.pins.forgetConfig(); this.rootFacts.clear(); this.bufferCache.clear(); this.settingsOpenapiCache.clear(); this.settingsOpenapiProblems.clear(); this.deployments.clear(); this.bufferFacts.clear();
   }
 
   /** Everything read from the disk is in doubt (watched files, trust, settings): the CRD index is walked again too. */
@@ -157,48 +155,29 @@ export class WorkspaceState {
       }
       return found;
     });
-    return { staticPods: pods.filter((p) => p.file !== file), localhost: this.factsFor(file).localhost, containerdRuntimes: this.runtimeConfigsFor(file), kataChain: this.kataChainFor(file) };
+    const out: NeighbourFacts = { staticPods: pods.filter((p) => p.file !== file), localhost: this.factsFor(file).localhost };
+    for (const p of rootFactProducers) Object.assign(out, { [p.key]: this.rootFact(p, file) });
+    return out;
   }
-
-  /** The node's chain in the file's workspace (containerd Kata runtimes → configuration files; kata-deploy tags). */
-  kataChainFor(file: string): KataChainFacts {
-    return this.kataChainForRoot(this.rootFor(file) ?? path.dirname(file));
-  }
-  private kataChainForRoot(root: string): KataChainFacts {
-    // Files on disk only, and their saved text (issue #27 item 1): kata-deploy's tag sets the Kata window, which must not
-    // depend on what is open (nor on which files come first when the walk's caps are reached).
-    return memoIn(this.kataChains, root, () => walkKataChain(root, [], (p) => this.readSaved(p)), 16);
-  }
-  private kataChains = new Map<string, KataChainFacts>();
 
   /**
-   * The containerd configs of the file's workspace (found by name: containerd/config.toml, containerd/conf.d/*.toml; a
-   * bounded walk of the root) and the runtime names they define. undefined: none found.
+   * A family's fact of the file's workspace root (FamilyModule.rootFactProducers: the containerd configs' runtimes, the
+   * node's Kata chain …), produced with the server's bounded walk and saved-file reads on first use, kept per root
+   * until the workspace changes. Files on disk only, as saved (issue #27 item 1): a fact of other files must not depend
+   * on what is open.
    */
-  runtimeConfigsFor(file: string): { files: string[]; names: string[]; truncated?: string } | undefined {
+  rootFact(p: RootFactProducer, file: string): unknown {
     const root = this.rootFor(file) ?? path.dirname(file);
-    return memoIn(this.runtimeConfigs, root, () => {
-      // Files on disk only, as saved, as for the Kata chain: which configs count and what they define must not depend on
-      // what is open (an open one beyond the walk's cap counted in the editor and not in lsp-lint).
-      const found = new Set<string>();
-      const w = walkFolders(root, { maxFolders: 2000, onFile: (p) => { if (workspaceFacts.isRuntimeConfigName(p)) found.add(p); } });
-      // The walk's cap reached: said, so that a RuntimeClass handler is not passed (or failed) on a partial look.
-      const partial: string[] = w.stopped ? [`the workspace walk for containerd configs stopped after ${w.folders} folders`] : [];
-      for (const n of unreadableNote('the workspace walk for containerd configs', w.unreadable)) partial.push(n);
-      const files: string[] = [], names = new Set<string>();
-      for (const p of [...found].sort()) {
-        const text = this.readSaved(p);
-        const ns = text === undefined ? undefined : workspaceFacts.runtimeNamesOf(text);
-        // A config that cannot be read (over 512 KiB, unreadable) or does not parse may define the handler: said too.
-        if (!ns) { partial.push(`${path.relative(root, p) || p} ${text === undefined ? 'was not read' : 'does not parse'}`); continue; }
-        files.push(path.relative(root, p) || p);
-        for (const n of ns) names.add(n);
-      }
-      const truncated = partial.length ? partial.join('; ') : undefined;
-      return files.length || truncated ? { files, names: [...names], ...(truncated ? { truncated } : {}) } : undefined;
-    }, 16);
+    const byRoot = memoIn(this.rootFacts, p.key, () => new Map<string, unknown>());
+    return memoIn(byRoot, root, () => p.produce(root, this.host), 16);
   }
-  private runtimeConfigs = new Map<string, { files: string[]; names: string[]; truncated?: string } | undefined>();
+  private rootFacts = new Map<string, Map<string, unknown>>();
+  /** What a family's root fact may use: the bounded walk and the saved text of a file. */
+  private readonly host: WorkspaceHost = {
+    walk: walkFolders,
+    unreadableNote,
+    readSaved: (p, maxBytes) => readTextUpTo(p, Math.min(maxBytes, MAX_FILE_BYTES)),
+  };
 
   /** neighboursFor, computed only when a rule asks (only Kubernetes manifests do; the folder is read once). */
   lazyNeighboursFor(file: string): NeighbourFacts {
@@ -206,14 +185,16 @@ export class WorkspaceState {
     const get = () => (got ??= this.neighboursFor(file));
     const ws = this;
     let crds: NeighbourFacts['crds'];
-    return {
-      get staticPods() { return get().staticPods; }, get localhost() { return get().localhost; }, get containerdRuntimes() { return ws.runtimeConfigsFor(file); },
+    const lazy: NeighbourFacts = {
+      get staticPods() { return get().staticPods; }, get localhost() { return get().localhost; },
       get crds() { return (crds ??= ws.crdsFor(file)); },
-      get kataChain() { return ws.kataChainFor(file); },
       get helmDeployments() { return ws.deployments.factsFor(ws.rootFor(file) ?? path.dirname(file)); },
       customResourceUses: (group: string) => ws.crds.usesFor(ws.rootFor(file) ?? path.dirname(file), group, file),
       operatorPins: () => { const root = ws.rootFor(file) ?? path.dirname(file); return { ...ws.pins.scansFor(root), self: relPath(root, file) }; },
     };
+    // The families' root facts, each produced when first read.
+    for (const p of rootFactProducers) Object.defineProperty(lazy, p.key, { get: () => ws.rootFact(p, file), enumerable: true });
+    return lazy;
   }
 
   rootFor(file: string): string | undefined {

@@ -16,7 +16,6 @@ import { containerd } from './containerd/family';
 import { helmReleaseRecords } from './helm-release-records/family';
 import { clusterMetrics } from './cluster-metrics/family';
 import { auditLog } from './audit-log/family';
-import { isContainerdName, containerdRuntimeNames, containerdKataRuntimes, containerdNodeRoot } from './containerd';
 import { mayHoldCrd, mayBeCustomGroup, crdsOfText, crdFacts, customResourceUsesOfText, customResourceUsesByGroup, isChartArchive, crdsOfArchive } from './kubernetes/crds';
 
 export const families = [starlingx, helmChart, kustomize, helmReleaseRecords, auditLog, kubernetes, containerd, kataConfig, kataPersist, starlingxApp, clusterMetrics] as const satisfies readonly FamilyModule[];
@@ -54,20 +53,16 @@ export const workspaceFacts = {
   isAnchorName: isStarlingxName,
   anchorKubernetesVersion: localhostKubernetesVersion,
   folderFacts: staticPodImagesOf,
-  /** containerd configs of the workspace (found by name) and the runtime names each defines (RuntimeClass handlers). */
-  isRuntimeConfigName: isContainerdName,
-  runtimeNamesOf: containerdRuntimeNames,
   /** The workspace's CustomResourceDefinitions (custom resources are checked against them) and the CRs that use them. */
   mayHoldCrd, mayBeCustomGroup, crdsOfText, crdFacts, customResourceUsesOfText, customResourceUsesByGroup,
   /** Packaged chart dependencies (charts/*.tgz): their CRDs define custom resources too. */
   isChartArchive, crdsOfArchive,
-  /** The Kata runtime entries of a containerd config (runtime_type, runtime_path, options.ConfigPath): the node's chain. */
-  kataRuntimesOf: containerdKataRuntimes,
-  /** The folder standing for the node's / of a containerd config (a ConfigPath is looked up below it). */
-  nodeRootOf: containerdNodeRoot,
 };
 export type { NeighbourFacts } from './kubernetes';
 /** The families' workspace facts (kata-deploy's tags …), which the server produces when a window first needs them. */
 export const workspaceFactProducers = families.flatMap((f) => (f as FamilyModule).workspaceFactProducers ?? []);
+/** The families' facts of a workspace root (the containerd configs' runtimes, the node's Kata chain …), which the server
+ *  produces with its walk and reads (WorkspaceHost) when a rule first asks for one. */
+export const rootFactProducers = families.flatMap((f) => (f as FamilyModule).rootFactProducers ?? []);
 /** What each template of a Helm chart emits at each minor (the helm-render agreement test compares it with `helm template`). */
 export { helmEmissions } from './helm-chart/run';

@@ -122,6 +122,12 @@ export interface FamilyModule<Id extends string = string> {
    * window), each produced by the server (server/workspace.ts) from what its bounded walks found, when first asked for.
    */
   workspaceFactProducers?: readonly WorkspaceFactProducer[];
+  /**
+   * The facts of a workspace root it gathers from the files there (the node's Kata chain, the containerd configs'
+   * runtimes), each a NeighbourFacts key: the server produces one when a rule first asks for it, with its bounded walk
+   * and saved-file reads (WorkspaceHost), and keeps it until the workspace changes.
+   */
+  rootFactProducers?: readonly RootFactProducer[];
   /** Loads the family's upstream data (cached by the loader). */
   data(): unknown;
   /**
@@ -149,4 +155,27 @@ export interface WorkspaceFactProducer<K extends keyof WorkspaceFacts = keyof Wo
   key: K;
   /** The fact, or undefined when the workspace has none. */
   produce(input: WorkspaceFactInput): WorkspaceFacts[K] | undefined;
+}
+
+/** What the server lends a family's root fact (server/workspace.ts): it reads the disk, the families do not. */
+export interface WorkspaceHost {
+  /**
+   * The server's bounded breadth-first walk of a folder (hidden and always-skipped folders left out; server/walk.ts):
+   * `onFile(path, name)` returns false to stop it. A folder it cannot list is in `unreadable`, with why.
+   */
+  walk(root: string, opts: { maxFolders: number; onFile: (p: string, name: string) => boolean | void; sorted?: boolean }): { folders: number; stopped: boolean; unreadable: string[] };
+  /** "…: N folders could not be listed (…)" for a walk's unreadable folders (none: nothing to say). */
+  unreadableNote(what: string, unreadable: string[]): string[];
+  /**
+   * A file's saved text (never an open buffer's: a window or fact of other files is a function of the disk, whatever
+   * is open, as in lsp-lint), read only up to `maxBytes` (and the engine's file limit); undefined when not read.
+   */
+  readSaved(file: string, maxBytes: number): string | undefined;
+}
+
+/** A fact of a workspace root (NeighbourFacts[key]) that a family gathers with the server's walk and reads. */
+export interface RootFactProducer<K extends keyof NeighbourFacts = keyof NeighbourFacts> {
+  key: K;
+  /** The fact of the workspace root `root` (an absolute folder). */
+  produce(root: string, host: WorkspaceHost): NeighbourFacts[K];
 }

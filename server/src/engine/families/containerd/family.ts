@@ -8,6 +8,7 @@ import { parseToml, type TomlFile } from '../../parse/toml';
 import { runRule } from '../core';
 import { ContainerdContext, containerdData, isContainerdContent, isContainerdName, resolveContainerdWindow } from './index';
 import { containerdHover, containerdComplete } from './language';
+import { rootFactProducers } from './root-facts';
 import { rule as configVersion } from './rules/config-version';
 import { rule as notRead } from './rules/not-read';
 import { rule as deprecated } from './rules/deprecated';
@@ -68,5 +69,6 @@ export const containerd: FamilyModule<'containerd'> = {
   stepsSource: (r) => r.containerd?.window.source,
   stepsName: 'Containerd',
   config: containerdConfigSection,
+  rootFactProducers,
   data: containerdData,
 };
