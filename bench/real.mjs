@@ -4,8 +4,12 @@
 //   - `node -e` js-yaml loadAll(readFileSync(file)) (the floor: keeps no positions, checks nothing),
 //   - lsp-lint --format json on the file (its server included), and, with BENCH_BASE=<another checkout, built>, that
 //     checkout's lsp-lint too (an A/B in the same run);
-// and in the editor: a server started once per file, then didOpen → the file checked whole (no "still checking" note),
-// against js-yaml loadAll of the same text in this process. Peak RSS of every process (VmHWM, bench/rss-probe.cjs).
+// and in the editor, didOpen → the file checked whole (no "still checking" note), two ways, each against js-yaml in the
+// same state: a freshly started server's first file against js-yaml's first loadAll in a fresh process (both cold: the
+// time of that call, printed by the js-yaml process above), and a running server's next files (it has checked a file of
+// the same shape, as an editor's server has) against js-yaml loadAll of the same texts in this process, after a warm-up.
+// Each file the editor opens is new to the server (`salt`: one comment line per document differs, same findings), so no
+// parse cache answers for it. Peak RSS of every process (VmHWM, bench/rss-probe.cjs).
 //   node bench/run.mjs real                      all three
 //   BENCH_REAL=crds node bench/run.mjs real      only the with-CRDs file (synthetic, plain, crds; comma-separated)
 //   BENCH_REAL_RUNS=3                            repeats (default 5, after one warm-up)
@@ -22,8 +26,10 @@ const CHECKING = 'skewguard/checking', LIMIT = 'skewguard/findings-limit';
 export const realMethod = [
   '- Real-shaped (bench/real.mjs, bench/real-corpus.mjs): each file is written once; each repeat runs, in turn, a fresh `node -e` js-yaml',
   '  `loadAll` process and a fresh `lsp-lint --format json --output-file` process on it (medians; the ratio is of the medians). Peak RSS:',
-  '  VmHWM of each process (lsp-lint, its server, the js-yaml process). Editor: one server per file (window from .skewguard.yaml,',
-  '  debounceMs 0), didOpen → the first publication without the "still checking" note, against js-yaml loadAll in the bench process.',
+  '  VmHWM of each process (lsp-lint, its server, the js-yaml process). Editor (window from .skewguard.yaml, debounceMs 0): didOpen →',
+  '  the first publication without the "still checking" note. Fresh server: its first file, against the first `loadAll` in the',
+  '  fresh js-yaml process (the call alone, both cold). Running server: the next files of the same shape it is given (each new to',
+  '  it: one comment line per document differs, same findings), against js-yaml `loadAll` of the same texts in the bench process.',
 ];
 
 export function realSuites({ ROOT, WINDOW, SERVER_ENV, check, row, stats, ms, mb, ratio, tmpDir, run, gc, Failure }) {
@@ -33,9 +39,9 @@ export function realSuites({ ROOT, WINDOW, SERVER_ENV, check, row, stats, ms, mb
   const RUNS = Number(process.env.BENCH_REAL_RUNS ?? 5);
 
   const FILES = {
-    synthetic: () => manifestFile(5000, { salt: 0 }),
-    plain: () => realManifest(5000, { crds: false }),
-    crds: () => realManifest(5000, { crds: true }),
+    synthetic: (salt = 0) => manifestFile(5000, { salt }),
+    plain: (salt = 0) => realManifest(5000, { crds: false, salt }),
+    crds: (salt = 0) => realManifest(5000, { crds: true, salt }),
   };
   const LABEL = { synthetic: 'synthetic 5,000 documents (corpus.mjs)', plain: 'real-shaped, without CRDs', crds: 'real-shaped, with CRDs' };
 
@@ -55,23 +61,32 @@ export function realSuites({ ROOT, WINDOW, SERVER_ENV, check, row, stats, ms, mb
     return { ...r, procs };
   }
 
-  async function editorOpen(dir, name, text) {
+  /**
+   * One editor server: opens each text in turn (a new file each, closed after), didOpen → checked whole. Resolves to
+   * [{ ms, total }] per text and the server's peak RSS.
+   */
+  async function editorOpens(dir, texts) {
     fs.writeFileSync(path.join(dir, '.skewguard.yaml'), `kubernetes:\n  window: "${WINDOW}"\n`);
     const s = await LspSession.start({ command: process.execPath, args: [path.join(ROOT, 'dist', 'server.js'), '--stdio'], cwd: dir, env: SERVER_ENV, initializationOptions: { settings: { debounceMs: 0 } } });
-    const uri = pathToFileURL(path.join(dir, name)).toString();
+    const out = [];
     try {
-      gc();
-      const t0 = performance.now();
-      const whole = new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Failure(`real: editor server did not finish ${name} within 120 s\n${s.stderr}`)), 120000);
-        const l = (p, at) => { if (p.uri === uri && !p.diagnostics.some((d) => d.code === CHECKING)) { clearTimeout(timer); s.listeners.delete(l); resolve({ diagnostics: p.diagnostics, at }); } };
-        s.listeners.add(l);
-      });
-      await s.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
-      const w = await whole;
+      for (const [k, text] of texts.entries()) {
+        const uri = pathToFileURL(path.join(dir, `open-${k}.yaml`)).toString();
+        gc();
+        const t0 = performance.now();
+        const whole = new Promise((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Failure(`real: editor server did not finish open-${k}.yaml within 120 s\n${s.stderr}`)), 120000);
+          const l = (p, at) => { if (p.uri === uri && !p.diagnostics.some((d) => d.code === CHECKING)) { clearTimeout(timer); s.listeners.delete(l); resolve({ diagnostics: p.diagnostics, at }); } };
+          s.listeners.add(l);
+        });
+        await s.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+        const w = await whole;
+        const summary = w.diagnostics.find((d) => d.code === LIMIT);
+        out.push({ ms: w.at - t0, total: summary?.data?.total ?? w.diagnostics.length });
+        await s.conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
+      }
       const hwm = Number(/^VmHWM:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${s.pid}/status`, 'utf8'))?.[1]);
-      const summary = w.diagnostics.find((d) => d.code === LIMIT);
-      return { ms: w.at - t0, total: summary?.data?.total ?? w.diagnostics.length, hwm };
+      return { opens: out, hwm };
     } finally { await s.stop(); }
   }
 
@@ -83,13 +98,14 @@ export function realSuites({ ROOT, WINDOW, SERVER_ENV, check, row, stats, ms, mb
     fs.writeFileSync(path.join(dir, name), text);
     const docs = text.split(/^---$/m).length;
     console.log(`\n${S} (${(text.length / 1048576).toFixed(1)} MB, ${docs} documents)`);
-    const js = [], jsHwm = [], lint = [], lintHwm = [], srvHwm = [], base = [], baseSrvHwm = [];
+    const js = [], jsCold = [], jsHwm = [], lint = [], lintHwm = [], srvHwm = [], base = [], baseSrvHwm = [];
     const counts = new Set(), baseCounts = new Set();
     const BASE = process.env.BENCH_BASE;
     const lintArgs = (root, i) => [path.join(root, 'bin', 'lsp-lint.js'), '--kubernetes-window', WINDOW, '--format', 'json', '--output-file', path.join(dir, `report-${i}.json`), name];
     const count = (i) => JSON.parse(fs.readFileSync(path.join(dir, `report-${i}.json`), 'utf8')).reduce((s, f) => s + f.messages.length, 0);
     for (let i = -1; i < RUNS; i++) {
-      const j = await probed(dir, `js-${i}`, process.execPath, ['-e', `require(${JSON.stringify(JS_YAML)}).loadAll(require('fs').readFileSync(${JSON.stringify(name)}, 'utf8'))`]);
+      // The process also prints how long its first (cold) loadAll took: the fresh editor server's floor.
+      const j = await probed(dir, `js-${i}`, process.execPath, ['-e', `const y = require(${JSON.stringify(JS_YAML)}), t = require('fs').readFileSync(${JSON.stringify(name)}, 'utf8'); const t0 = performance.now(); y.loadAll(t); process.stdout.write(String(performance.now() - t0))`]);
       if (j.code !== 0) throw new Failure(`js-yaml process exited ${j.code}\n${j.stderr}`);
       const l = await probed(dir, `lint-${i}`, process.execPath, lintArgs(ROOT, i));
       if (l.code !== 0 && l.code !== 1) throw new Failure(`lsp-lint exited ${l.code} on ${name}\n${l.stderr}`);
@@ -103,7 +119,7 @@ export function realSuites({ ROOT, WINDOW, SERVER_ENV, check, row, stats, ms, mb
         else baseCounts.add(count(`b${i}`));
       }
       if (i < 0) continue;
-      js.push(j.ms); jsHwm.push(j.procs[0]?.hwmKb ?? NaN);
+      js.push(j.ms); jsHwm.push(j.procs[0]?.hwmKb ?? NaN); jsCold.push(Number(j.stdout));
       lint.push(l.ms);
       lintHwm.push(l.procs.find((p) => p.script === 'lsp-lint.js')?.hwmKb ?? NaN);
       srvHwm.push(l.procs.find((p) => p.script === 'server.js')?.hwmKb ?? NaN);
@@ -114,24 +130,33 @@ export function realSuites({ ROOT, WINDOW, SERVER_ENV, check, row, stats, ms, mb
     const baseOk = baseCounts.size === 1 && baseCounts.has(n);
     if (BASE) console.log(`  ${baseOk ? 'same' : 'DIFFERENT'}: BENCH_BASE lsp-lint findings (${id}): ${[...baseCounts].join(' / ')} (this checkout ${n})`);
 
-    // The editor: didOpen → checked whole, against js-yaml loadAll in this process on the same text.
+    // The editor: a fresh server's first file, then the same server's next files (each new to it: another salt).
     const y = require('js-yaml');
-    const inproc = [];
-    for (let i = -1; i < RUNS; i++) { gc(); const t0 = performance.now(); y.loadAll(text); if (i >= 0) inproc.push(performance.now() - t0); }
-    const ed = [];
-    let edHwm = 0, edTotal;
+    const fresh = [], running = [], warmTexts = [];
+    let edHwm = 0;
+    const totals = new Set();
     for (let i = 0; i < Math.min(RUNS, 3); i++) {
-      const r = await editorOpen(tmpDir(`real-ed-${id}`), name, text);
-      ed.push(r.ms); edHwm = Math.max(edHwm, r.hwm); edTotal = r.total;
+      const texts = [FILES[id](100 + 3 * i), FILES[id](101 + 3 * i), FILES[id](102 + 3 * i)];
+      const r = await editorOpens(tmpDir(`real-ed-${id}`), texts);
+      fresh.push(r.opens[0].ms);
+      for (const o of r.opens.slice(1)) running.push(o.ms);
+      warmTexts.push(...texts.slice(1));
+      for (const o of r.opens) totals.add(o.total);
+      edHwm = Math.max(edHwm, r.hwm);
     }
-    check(`editor server findings (${id})`, edTotal === n, `${edTotal} (lsp-lint ${n})`);
+    check(`editor server findings (${id})`, totals.size === 1 && totals.has(n), `${[...totals].join('/')} every file (lsp-lint ${n})`);
+    // js-yaml on the running server's texts, in this process after a warm-up.
+    const inproc = [];
+    y.loadAll(FILES[id](99));
+    for (const t of warmTexts) { gc(); const t0 = performance.now(); y.loadAll(t); inproc.push(performance.now() - t0); }
 
-    const J = stats(js), L = stats(lint), E = stats(ed), I = stats(inproc);
+    const J = stats(js), JC = stats(jsCold), L = stats(lint), F = stats(fresh), E = stats(running), I = stats(inproc);
     const maxKb = (xs) => Math.max(...xs.filter((x) => x === x));
     row(S, 'js-yaml loadAll, fresh process (floor)', J, { note: `peak RSS ${mb(maxKb(jsHwm))}` });
     row(S, 'lsp-lint --format json, fresh process', L, { note: `${ratio(L.median, J.median)} js-yaml (goal ≤ 3×); peak RSS lsp-lint ${mb(maxKb(lintHwm))}, server ${mb(maxKb(srvHwm))} (goal ≤ 300 MB)` });
     if (BASE) row(S, `BENCH_BASE lsp-lint (${path.basename(BASE)})`, stats(base), { note: `${ratio(stats(base).median, J.median)} js-yaml; ${ratio(stats(base).median, L.median)} this checkout's; server peak RSS ${baseSrvHwm.some((x) => x === x) ? mb(maxKb(baseSrvHwm)) : '?'}${baseOk ? '' : `; findings ${[...baseCounts].join(' / ')}`}` });
-    row(S, 'editor: didOpen → checked whole', E, { note: `${ratio(E.median, I.median)} js-yaml loadAll in-process (${ms(I.median)}; goal ≤ 2×); server peak RSS ${mb(edHwm)}` });
+    row(S, 'editor, fresh server: didOpen → checked whole', F, { note: `${ratio(F.median, JC.median)} the first js-yaml loadAll in a fresh process (${ms(JC.median)}; goal ≤ 2×)` });
+    row(S, 'editor, running server: didOpen → checked whole', E, { note: `${ratio(E.median, I.median)} js-yaml loadAll in-process (${ms(I.median)}; goal ≤ 2×); server peak RSS ${mb(edHwm)}` });
   }
 
   return { real: async () => { for (const id of (process.env.BENCH_REAL ?? 'synthetic,plain,crds').split(',')) await one(id); } };
