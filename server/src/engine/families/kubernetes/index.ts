@@ -162,53 +162,44 @@ export class KubernetesContext {
   images(): ContainerImage[] {
     if (this.imagesMemo) return this.imagesMemo;
     const out: ContainerImage[] = [];
-    // Iterative (a stack of tasks in walk order, no recursion on the file's shape); paths are linked lists, made
-    // into arrays only where an image is found (a bundle has thousands of objects).
-    type At = { up: At | null; seg: string | number } | null;
-    type Task = { v: unknown; at: At; depth: number; list?: string };
-    const pathOf = (at: At, ...tail: Array<string | number>) => {
-      const segs: Array<string | number> = [];
-      for (let p = at; p; p = p.up) segs.push(p.seg);
-      segs.reverse();
-      for (const t of tail) segs.push(t);
-      return segs;
-    };
-    for (const o of this.objects) {
-      // A container list is a key `containers`, `initContainers` or `ephemeralContainers`: a document whose text has none
-      // (nor a backslash, which may spell one in an escape) holds no image, and is not walked (a bundle's CRDs, ConfigMaps).
-      const src = o.doc.text;
-      if (!src.includes('ontainers') && !src.includes('\\')) continue;
-      let base: At = null;
-      for (const seg of o.at) base = { up: base, seg };
-      const stack: Task[] = [{ v: o.value, at: base, depth: 0 }];
-      while (stack.length) {
-        const { v, at, depth, list } = stack.pop()!;
-        if (list !== undefined) {
-          (v as unknown[]).forEach((c, i) => {
+    // Depth first, in key order, at most 12 levels below the object (so the recursion is bounded whatever the file's
+    // shape); the path is one array pushed and popped along the way, copied only where an image is found (a bundle has
+    // thousands of objects, and a node object per level visited was most of the walk's time).
+    const segs: Array<string | number> = [];
+    let o!: ManifestObject;
+    const visit = (v: object, depth: number): void => {
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+          const x = v[i];
+          if (!x || typeof x !== 'object' || depth >= 12) continue;
+          segs.push(i); visit(x, depth + 1); segs.pop();
+        }
+        return;
+      }
+      for (const k in v) {
+        if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+        const x = (v as Record<string, unknown>)[k];
+        if (!x || typeof x !== 'object') continue;
+        if (CONTAINER_LISTS.has(k) && Array.isArray(x)) {
+          x.forEach((c, i) => {
             if (!isObj(c) || typeof c.image !== 'string') return;
             const ref = parseImage(c.image);
-            out.push(new Image(o, pathOf(at, list, i, 'image'), ref, componentOf(ref), c.image));
+            out.push(new Image(o, [...segs, k, i, 'image'], ref, componentOf(ref), c.image));
           });
-          continue;
+        } else if (k !== 'metadata' && k !== 'status' && depth < 12) {
+          segs.push(k); visit(x, depth + 1); segs.pop();
         }
-        if (depth > 12 || !v || typeof v !== 'object') continue;
-        const tasks: Task[] = [];
-        if (Array.isArray(v)) {
-          for (let i = 0; i < v.length; i++) {
-            if (!v[i] || typeof v[i] !== 'object') continue;
-            tasks.push({ v: v[i], at: { up: at, seg: i }, depth: depth + 1 });
-          }
-        } else {
-          for (const k in v) {
-            if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
-            const x = (v as Record<string, unknown>)[k];
-            if (!x || typeof x !== 'object') continue;
-            if (CONTAINER_LISTS.has(k) && Array.isArray(x)) tasks.push({ v: x, at, depth, list: k });
-            else if (k !== 'metadata' && k !== 'status') tasks.push({ v: x, at: { up: at, seg: k }, depth: depth + 1 });
-          }
-        }
-        for (let i = tasks.length - 1; i >= 0; i--) stack.push(tasks[i]);
       }
+    };
+    for (const obj of this.objects) {
+      // A container list is a key `containers`, `initContainers` or `ephemeralContainers`: a document whose text has none
+      // (nor a backslash, which may spell one in an escape) holds no image, and is not walked (a bundle's CRDs, ConfigMaps).
+      const src = obj.doc.text;
+      if (!src.includes('ontainers') && !src.includes('\\')) continue;
+      o = obj;
+      segs.length = 0;
+      segs.push(...obj.at);
+      visit(obj.value, 0);
     }
     return (this.imagesMemo = out);
   }
