@@ -288,3 +288,60 @@ test('a family\'s facts of a workspace root (containerd runtimes, the node\'s Ka
   assert.deepEqual(rts.files, ['etc/containerd/config.toml']);
   assert.ok(reads.length > 0 && reads.every(([p]) => p in tree), 'every read through the host');
 });
+
+// Issue #30: the client types nothing twice and names no family. Its window picker and status tooltip are derived
+// from what the server sends from the families' config sections (skewguard/windowChoices' parts with their choices
+// and patterns, skewguard/resolvedConfig's baseWindows, windows and readBy): no family id, no section name, no
+// section key ("kubernetes.window", `resolved.kubernetes`, "StarlingX release") is written in client/src, in any case.
+// The names come from the registry and the config sections, so a family added there is covered without editing this.
+const CLIENT_NAMES = [...new Set([...FAMILY_IDS, ...e.CONFIG_SECTIONS.map((c) => c.section)])].sort((a, b) => b.length - a.length);
+const CLIENT_NAME = new RegExp(`(?<![\\w-])(${CLIENT_NAMES.map((n) => n.replace(/[-]/g, '\\-')).join('|')})(?![\\w-])`, 'i');
+const CLIENT_ALLOWED = [
+  // The VS Code client says which minors of skewguard.kubernetes.openapi are set at the user level (inspect(), which
+  // only the client has): the server reads a workspace value's OpenAPI documents only inside the workspace.
+  { file: 'client/src/extension.ts', line: /^const seen = vscode\.workspace\.getConfiguration\('skewguard', scope\)\.inspect<Record<string, string>>\('kubernetes\.openapi'\);$/ },
+  { file: 'client/src/extension.ts', line: /^return \{ \.\.\.r, userLevel: \{ 'kubernetes\.openapi': user \} \};$/ },
+];
+function clientNameViolations(files) {
+  const hits = [];
+  for (const file of files) {
+    const rel = path.relative(repoRoot, file).split(path.sep).join('/');
+    fs.readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+      if (/^\s*(\/\/|\*|\/\*)/.test(line)) return;
+      const code = line.replace(/\s\/\/ .*$/, '');
+      if (!CLIENT_NAME.test(code)) return;
+      if (CLIENT_ALLOWED.some((a) => a.file === rel && a.line.test(code.trim()))) return;
+      hits.push(`${rel}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  return hits;
+}
+
+test('client/src names no family, config section or section key (the picker and the status tooltip come from the sections)', () => {
+  assert.ok(CLIENT_NAMES.includes('starlingx') && CLIENT_NAMES.includes('kata') && CLIENT_NAMES.includes('helm'), CLIENT_NAMES.join(', '));
+  const files = tsSources(path.join(repoRoot, 'client/src'));
+  assert.ok(files.some((f) => f.endsWith('status.ts')) && files.some((f) => f.endsWith('window.ts')));
+  const hits = clientNameViolations(files);
+  assert.deepEqual(hits, [], `client/src names a family or its configuration (send it from its config section):\n${hits.join('\n')}`);
+});
+
+test('the client scan finds a family, a section or a section key written out (it can fail)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'families-client-'));
+  try {
+    const probes = {
+      'resolved.ts': 'const k = r.resolved.kubernetes;',
+      'part.ts': "if (which.part === 'starlingx.release') pick();",
+      'words.ts': 'md.appendMarkdown(`- StarlingX **${s.release}**`);',
+      'helm.ts': 'const h = r.resolved.helm?.readBy;',
+      'key.ts': "const w = cfg.get('kata.window');",
+      'id.ts': "if (family === 'kata-config') return;",
+      'comment.ts': '// the StarlingX release, in a comment, is fine',
+      'other.ts': "const part = spec.part; const kataclysm = 'skewguard-window'; const x = 'k8s-ish';",
+    };
+    for (const [n, t] of Object.entries(probes)) fs.writeFileSync(path.join(dir, n), t);
+    const hits = clientNameViolations(Object.keys(probes).map((n) => path.join(dir, n))).map((h) => path.basename(h.split(':')[0]));
+    assert.deepEqual(hits.sort(), ['helm.ts', 'id.ts', 'key.ts', 'part.ts', 'resolved.ts', 'words.ts']);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -8,9 +8,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LspClient, makeWorkspace, uriOf, repoRoot, applyTextEdits } from './helpers/lsp-client.mjs';
 import { engine as e } from './helpers/k8s.mjs';
+
+const require = createRequire(import.meta.url);
 
 const KATA = '[hypervisor.qemu]\npath = "/usr/bin/qemu-system-x86_64"\nshared_fs = "virtio-fs"\n';
 const INGRESS = 'apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: web\nspec: {}\n';
@@ -56,6 +59,101 @@ test('"Change window…": the server writes the part into the nearest .skewguard
   assert.equal(bad.text, undefined, 'nothing to write');
   const choices = await client.request('skewguard/windowChoices', {});
   assert.ok(choices.releases.some((x) => x.release === '6.0' && x.kubernetes.includes('1.21.3')));
+});
+
+/**
+ * The client's pure helpers (client/src/status.ts windowLine, client/src/window.ts choiceItems and typedProblem), bundled
+ * with the real sources; `vscode` is an empty stand-in (the helpers do not touch it).
+ */
+async function clientHelpers() {
+  const { buildSync } = await import('esbuild');
+  const out = buildSync({
+    stdin: { contents: "export { windowLine } from './client/src/status';\nexport { choiceItems, typedProblem } from './client/src/window';\n", resolveDir: repoRoot, loader: 'ts' },
+    bundle: true, platform: 'node', format: 'cjs', write: false, external: ['vscode', 'vscode-languageclient/node'],
+  });
+  const mod = { exports: {} };
+  new Function('module', 'exports', 'require', out.outputFiles[0].text)(mod, mod.exports, (m) => (m === 'vscode' ? {} : require(m)));
+  return mod.exports;
+}
+
+// Issue #30: the status tooltip's window lines come from the config sections (their `tooltip`), in the words and
+// order the client wrote out before: StarlingX, Kubernetes (with its versions), then the families' set windows.
+test('the status tooltip\'s window lines are the sections\' (StarlingX, Kubernetes, then the families\'), as the client wrote them before', async (t) => {
+  const { windowLine } = await clientHelpers();
+  const { client, uri, root } = await start(t, {
+    'stx/.skewguard.yaml': 'starlingx: { release: "6.0" }\nkata: { window: "3.2..3.32" }\n',
+    'k8s/.skewguard.yaml': 'kubernetes: { window: "1.29..1.31" }\ncontainerd: { window: "1.7..2.0" }\n',
+    'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+  });
+  // The lines as client/src/status.ts wrote them out from the resolved parts (before #30), and as it writes them now.
+  const before = (r) => [
+    `- StarlingX **${r.resolved.starlingx.release}** — ${r.resolved.starlingx.source.kind}: ${r.resolved.starlingx.source.detail}`,
+    `- Kubernetes **${r.resolved.kubernetes.window}** (${r.resolved.kubernetes.versions.join(', ')}) — ${r.resolved.kubernetes.source.kind}: ${r.resolved.kubernetes.source.detail}`,
+    ...(r.windows ?? []).map((w) => `- ${w.label} **${w.window}** — ${w.source.kind}: ${w.source.detail}`),
+  ];
+  const now = (r) => [...r.baseWindows, ...r.windows].map(windowLine);
+  await client.open(uri('stx/localhost.yml'), 'system_mode: simplex\n');
+  const stx = await client.request('skewguard/resolvedConfig', { uri: uri('stx/localhost.yml') });
+  assert.deepEqual(now(stx), before(stx));
+  assert.deepEqual(now(stx), [
+    `- StarlingX **6.0** — config: ${path.join(root, 'stx/.skewguard.yaml')}`,
+    '- Kubernetes **1.21** (1.21.3) — workspace: stx/localhost.yml: StarlingX 6.0 upgrade path from the default 1.21.3',
+    `- Kata **3.2..3.32** — config: ${path.join(root, 'stx/.skewguard.yaml')}`,
+  ]);
+  await client.open(uri('k8s/ing.yaml'), INGRESS);
+  const k8s = await client.request('skewguard/resolvedConfig', { uri: uri('k8s/ing.yaml') });
+  assert.deepEqual(now(k8s), before(k8s));
+  assert.deepEqual(k8s.baseWindows.map((w) => w.label), ['StarlingX', 'Kubernetes']);
+  assert.equal(windowLine(k8s.baseWindows[1]), `- Kubernetes **1.29..1.31** (1.29, 1.30, 1.31) — config: ${path.join(root, 'k8s/.skewguard.yaml')}`);
+  assert.equal(k8s.baseWindows[0].source.kind, 'default', 'the release nobody chose is said, with its source');
+  // The workspace's answer (no file) has them too.
+  const ws = await client.request('skewguard/resolvedConfig', {});
+  assert.deepEqual(now(ws), before(ws));
+  // A Helm chart's template: how it is read, as the client wrote it from resolved.helm.readBy before.
+  await client.open(uri('charts/web/templates/cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n');
+  const chart = await client.request('skewguard/resolvedConfig', { uri: uri('charts/web/templates/cm.yaml') });
+  const h = chart.resolved.helm.readBy;
+  assert.ok(h, JSON.stringify(chart.resolved.helm));
+  assert.deepEqual(chart.readBy, { label: 'Helm chart read by', by: h.readBy === 'evaluator' ? "skewguard's evaluator" : `helm ${h.helmVersion ?? ''}`, why: h.why });
+  assert.equal(k8s.readBy, undefined, 'no Helm line for a manifest outside a chart');
+});
+
+// Issue #30: the picker's parts carry their choices (the StarlingX releases, newest first) and the pattern of a typed
+// value, from their sections; the client shows any part with choices as a quick pick, marking the current one.
+test('"Change window…": each part\'s choices and typed-value pattern come from its section; the StarlingX releases read as before', async (t) => {
+  const { choiceItems, typedProblem } = await clientHelpers();
+  const { client } = await start(t, {});
+  const choices = await client.request('skewguard/windowChoices', {});
+  const part = (id) => choices.parts.find((p) => p.part === id);
+  // The quick pick client/src/window.ts built from `releases` before #30 for release and upgradeFrom.
+  const before = (current) => choices.releases.slice().reverse().map((x) => ({ label: x.release, description: x.release === current ? '(current)' : x.tag, detail: `Kubernetes ${x.kubernetes.join(', ')} — fresh install ${x.default}` }));
+  for (const id of ['starlingx.release', 'starlingx.upgradeFrom']) {
+    for (const current of ['6.0', e.newestStarlingxRelease().release, 'no platform upgrade']) assert.deepEqual(choiceItems(part(id), current), before(current), `${id} ${current}`);
+  }
+  assert.equal(choiceItems(part('starlingx.release'), '6.0').filter((x) => x.description === '(current)').length, 1);
+  assert.deepEqual(choiceItems(part('kata.flavour'), 'go'), [{ label: 'go', description: '(current)', detail: 'The Go runtime (containerd-shim-kata-v2)' }, { label: 'runtime-rs', description: undefined, detail: 'The Rust runtime' }]);
+  // Every part is either picked or typed with a pattern.
+  for (const p of choices.parts) assert.ok(p.choices?.length || p.pattern, `${p.part}: choices or a pattern`);
+  // The Kubernetes and containerd windows are checked as the input box did (one version-or-range pattern), each with its section's words.
+  const OLD = /^v?\d+\.\d+(\.\d+)?(\s*\.\.\s*v?\d+\.\d+(\.\d+)?)?$/;
+  for (const id of ['kubernetes.window', 'containerd.window']) {
+    for (const v of ['1.29..1.32', ' v1.29.1 .. 1.32 ', '1.29', '1.29-1.32', '', 'latest', '1.29..', '1.2.3.4']) assert.equal(typedProblem(part(id), v) === undefined, OLD.test(v.trim()), `${id} "${v}"`);
+  }
+  assert.equal(typedProblem(part('kubernetes.window'), '1.29-1.32'), 'A version or a range, e.g. 1.29..1.32');
+  assert.equal(typedProblem(part('containerd.window'), '2'), 'A containerd minor or range, e.g. "1.7..2.1".');
+  // The Kata window as its setting takes it: each end may carry its flavour (the input box refused that before).
+  assert.equal(typedProblem(part('kata.window'), '3.20 (go)..4.1 (runtime-rs)'), undefined);
+  assert.equal(typedProblem(part('kata.window'), '3.2..3.32'), undefined);
+  assert.match(typedProblem(part('kata.window'), '3.2 (rust)'), /^A Kata Containers release or range/);
+  // A part's pattern is its package.json setting's (which also takes empty).
+  const { configuration } = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).contributes;
+  const settings = Object.assign({}, ...[configuration].flat().map((c) => c.properties ?? {}));
+  for (const id of ['kubernetes.window', 'containerd.window', 'kata.window']) {
+    const s = settings[`skewguard.${id}`];
+    assert.equal(s.pattern, `^$|${part(id).pattern}`, id);
+  }
+  // A part the sections do not have is refused by the server.
+  assert.deepEqual(await client.request('skewguard/windowEdit', { part: 'nope.window', value: '1.0' }), { problem: 'no such part of the window' });
 });
 
 test('the JSON Schema of .skewguard.yaml is generated from the validator\'s schema: same keys, and it agrees with the validator on unknown keys', () => {

@@ -1,8 +1,9 @@
 // The status item of the version window (desktop and web clients): the active file's window, or that it is ignored,
-// and invalid settings; its tooltip says where each part of the window comes from; a click opens the window menu.
+// and invalid settings; its tooltip says where each part of the window comes from (the lines the server sends from
+// the families' config sections: this module names no family); a click opens the window menu.
 // No Node module: the web extension (client/src/browser.ts) uses it too.
 import * as vscode from 'vscode';
-import type { ResolvedConfigResult, SettingsProblem } from '../../server/src/shared/protocol';
+import type { ResolvedConfigResult, SettingsProblem, WindowLine } from '../../server/src/shared/protocol';
 import { WINDOW_MENU } from './window';
 
 export function registerStatus(
@@ -20,8 +21,6 @@ export function registerStatus(
     const problems = r?.settingsProblems ?? settingsProblems();
     // Only on a file skewguard checks (or ignores), with that file's window; invalid settings show anyway.
     if (!r || (!r.fileWindow && !r.ignored && !problems.length)) { status.hide(); return; }
-    const k = r.resolved.kubernetes;
-    const s = r.resolved.starlingx;
     status.text = `${problems.length ? '$(warning)' : r.ignored ? '$(circle-slash)' : '$(versions)'} ${r.ignored ? 'skewguard: ignored' : r.fileWindow ?? r.summary}`;
     status.backgroundColor = problems.length ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const md = new vscode.MarkdownString(undefined, true);
@@ -31,15 +30,12 @@ export function registerStatus(
       for (const p of problems) md.appendMarkdown(`- \`${p.setting}\`: ${escapeMd(p.message)}\n`);
       md.appendMarkdown('\n');
     }
-    md.appendMarkdown(`- StarlingX **${s.release}** — ${s.source.kind}: ${s.source.detail}\n`);
-    md.appendMarkdown(`- Kubernetes **${k.window}** (${(k.versions as string[]).join(', ')}) — ${k.source.kind}: ${k.source.detail}\n`);
-    // The families' own windows that are set (their config sections, sent by the server).
-    for (const w of r.windows ?? []) md.appendMarkdown(`- ${w.label} **${w.window}** — ${w.source.kind}: ${w.source.detail}\n`);
+    // The windows every other is read from, then the families' own that are set (their config sections, sent by the server).
+    for (const w of [...r.baseWindows ?? [], ...r.windows ?? []]) md.appendMarkdown(`${windowLine(w)}\n`);
     // Which family read the file and why (the same answer as --print-config's readAs and the first line's hover).
     const readAs = r.resolved.readAs as { family: string | null; by: string; why: string } | null | undefined;
     if (readAs?.family) md.appendMarkdown(`- Read as **${escapeMd(readAs.family)}** (by ${escapeMd(readAs.by)}) — ${escapeMd(readAs.why)}\n`);
-    const helm = r.resolved.helm?.readBy as { readBy: string; why?: string; helmVersion?: string } | undefined;
-    if (helm) md.appendMarkdown(`- Helm chart read by **${helm.readBy === 'evaluator' ? "skewguard's evaluator" : `helm ${helm.helmVersion ?? ''}`}**${helm.why ? ` — ${escapeMd(helm.why)}` : ''}\n`);
+    if (r.readBy) md.appendMarkdown(`- ${r.readBy.label} **${r.readBy.by}**${r.readBy.why ? ` — ${escapeMd(r.readBy.why)}` : ''}\n`);
     if (r.unsavedConfig) md.appendMarkdown(`\n$(edit) ${escapeMd(r.unsavedConfig)}\n`);
     if (r.configProblems.length) md.appendMarkdown(`\n$(warning) ${r.configProblems.length} problem(s) in ${r.configProblems[0].file.split(/[\\/]/).pop()}`);
     md.appendMarkdown('\n\nClick to change the window, open .skewguard.yaml or show the resolved window.');
@@ -47,5 +43,8 @@ export function registerStatus(
     status.show();
   };
 }
+
+/** A window's tooltip line: "- Kubernetes **1.18..1.21** (1.18.1, …, 1.21.3) — config: /ws/.skewguard.yaml". */
+export const windowLine = (w: WindowLine): string => `- ${w.label} **${w.window}**${w.details ? ` (${w.details})` : ''} — ${w.source.kind}: ${w.source.detail}`;
 
 const escapeMd = (s: string) => s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');

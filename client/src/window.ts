@@ -1,6 +1,7 @@
 // The window one click away: the status item's menu ("Change window…", "Open .skewguard.yaml", "Show resolved
-// window"), the change-window picker (a quick pick of StarlingX releases, or the window typed with its current value
-// filled in), which writes the .skewguard.yaml that applies to the file (creating it when missing) through the server
+// window"), the change-window picker (the parts the server sends from the families' config sections: a part with
+// choices is a quick pick of them, any other is typed with its current value filled in and checked by its pattern),
+// which writes the .skewguard.yaml that applies to the file (creating it when missing) through the server
 // (skewguard/windowEdit: checked by the validator first), and the resolved window as a read-only virtual document.
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
@@ -10,6 +11,14 @@ import {
 } from '../../server/src/shared/protocol';
 
 export const WINDOW_MENU = 'skewguard.windowMenu';
+
+/** A part's choices as quick pick items, the one equal to the current value marked "(current)" in place of its description. */
+export const choiceItems = (spec: WindowPartSpec, current: string): vscode.QuickPickItem[] =>
+  (spec.choices ?? []).map((x) => ({ label: x.label, description: x.label === current ? '(current)' : x.description, detail: x.detail }));
+
+/** What the input box says of a typed value: its part's pattern message when the trimmed value does not match; else nothing (the server checks it too). */
+export const typedProblem = (spec: WindowPartSpec, v: string): string | undefined =>
+  (spec.pattern === undefined || new RegExp(spec.pattern).test(v.trim()) ? undefined : spec.patternMessage ?? `Does not match ${spec.pattern}`);
 /** A path the server said: a file path, or in the web extension a path under a `scheme://authority` root. */
 const pathUri = (p: string) => (/^[a-z][\w+.-]*:\/\//i.test(p) ? vscode.Uri.parse(p) : vscode.Uri.file(p));
 export const CHANGE_WINDOW = 'skewguard.changeWindow';
@@ -98,18 +107,13 @@ export function registerWindow(context: vscode.ExtensionContext, client: () => L
     const which = await vscode.window.showQuickPick(parts, { title: `skewguard: Change window — written to ${where}`, placeHolder: 'Which part of the version window?' });
     if (!which) return;
     let value: string | undefined;
-    if (which.part === 'starlingx.release' || which.part === 'starlingx.upgradeFrom') {
-      const pick = await vscode.window.showQuickPick(
-        choices.releases.slice().reverse().map((x) => ({ label: x.release, description: x.release === which.description ? '(current)' : x.tag, detail: `Kubernetes ${x.kubernetes.join(', ')} — fresh install ${x.default}` })),
-        { title: `skewguard: ${which.label}`, placeHolder: `Current: ${which.description}` },
-      );
+    if (which.spec.choices) {
+      const pick = await vscode.window.showQuickPick(choiceItems(which.spec, which.description ?? ''), { title: `skewguard: ${which.label}`, placeHolder: `Current: ${which.description}` });
       value = pick?.label;
-    } else if (which.spec.choices) {
-      value = (await vscode.window.showQuickPick(which.spec.choices.map((x) => ({ ...x })), { title: `skewguard: ${which.label}` }))?.label;
     } else {
       value = await vscode.window.showInputBox({
         title: `skewguard: ${which.label}`, value: which.description === which.spec.unset ? '' : which.description, prompt: which.detail,
-        validateInput: (v) => (/^v?\d+\.\d+(\.\d+)?(\s*\.\.\s*v?\d+\.\d+(\.\d+)?)?$/.test(v.trim()) ? undefined : 'A version or a range, e.g. 1.29..1.32'),
+        validateInput: (v) => typedProblem(which.spec, v),
       });
     }
     if (value) await write(which.part, value);

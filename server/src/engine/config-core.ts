@@ -95,6 +95,10 @@ export interface ConfigSection {
   /** Its part of --print-config and the "Show Resolved Window" document. */
   describe(c: ResolvedConfig): unknown;
   flags: CliFlag[];
+  /**
+   * The picker's parts (each with its `choices`, or the `pattern` of a typed value); read when asked, so a getter may
+   * compute them from the data (the StarlingX releases).
+   */
   parts: WindowPart[];
   /** Parts the picker lists after every section's (e.g. the platform's upgrade start). */
   partsLast?: WindowPart[];
@@ -107,8 +111,11 @@ export interface ConfigSection {
    * `said`: the parts the sections before it said.
    */
   status?(facts: Record<string, unknown>, c: ResolvedConfig, said: readonly string[]): string | string[] | undefined;
-  /** Its line in the status item's tooltip when set (label, window, where it came from); undefined: no line. */
-  tooltip?(c: ResolvedConfig): { label: string; window: string; source: SourceInfo } | undefined;
+  /**
+   * Its line in the status item's tooltip when set (label, window, details said after it, where it came from);
+   * undefined: no line. A section of negative order (a window every other is read from) says it always.
+   */
+  tooltip?(c: ResolvedConfig): { label: string; window: string; details?: string; source: SourceInfo } | undefined;
   /** Its words in the workspace's one-line summary (skewguard/resolvedConfig `summary`) when set; undefined: not said. */
   summary?(c: ResolvedConfig): string | undefined;
   /**

@@ -72,11 +72,22 @@ function resolvedConfigResult(p: ResolvedConfigParams): ResolvedConfigResult {
     facts: r ? factsSafe(p.uri!, r.result) : undefined,
     configProblems: (loaded?.problems ?? []).map((pr) => ({ file: loaded!.path, ...lines!.positionAt(pr.range.start), message: pr.message })),
     summary,
-    windows: CONFIG_SECTIONS.flatMap((c) => { const t = c.tooltip?.(config); return t ? [t] : []; }),
+    // The status tooltip's window lines, each section's (families/<id>/config.ts `tooltip`): the windows every other
+    // is read from (negative order: the StarlingX release, the Kubernetes window) always, then the families' set ones.
+    baseWindows: CONFIG_SECTIONS.filter((c) => c.order < 0).flatMap((c) => { const t = c.tooltip?.(config); return t ? [t] : []; }),
+    windows: CONFIG_SECTIONS.filter((c) => c.order >= 0).flatMap((c) => { const t = c.tooltip?.(config); return t ? [t] : []; }),
+    readBy: helmReadBy(resolved.helm),
     settingsProblems: normalizeSettings((p.uri && docSettings.get(p.uri)) || settings, ruleIds).problems,
     unsavedConfig: p.uri ? ws.unsavedSaid(file) : undefined,
     ...(p.uri ? fileStatus(r?.result.family, r ? factsSafe(p.uri, r.result) : undefined, config, ignoredFile(ws, file, config), ws.rootFor(file)) : {}),
   };
+}
+
+/** The status tooltip's line on how a chart is read (helmDescription's readBy): by skewguard's evaluator or by helm. */
+function helmReadBy(helmPart: unknown): ResolvedConfigResult['readBy'] {
+  const r = (helmPart as { readBy?: { readBy: string; why?: string; helmVersion?: string } } | undefined)?.readBy;
+  if (!r) return undefined;
+  return { label: 'Helm chart read by', by: r.readBy === 'evaluator' ? "skewguard's evaluator" : `helm ${r.helmVersion ?? ''}`, ...(r.why ? { why: r.why } : {}) };
 }
 
 /** How a file not open would be read (--print-config <file>): classified as analyze() does, no rule run. */

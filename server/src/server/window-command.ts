@@ -21,13 +21,13 @@ import {
 /**
  * The parts of the window a person can change (section.key of .skewguard.yaml), in the picker's order: each section's
  * (families/<id>/config.ts: the StarlingX release, the Kubernetes window, then each family's), then the parts each
- * lists last (the platform's upgrade start).
+ * lists last (the platform's upgrade start); each with its choices (the StarlingX releases) or the pattern of a typed
+ * value. Read when asked: a section may compute its parts from the data.
  */
-export const WINDOW_PART_SPECS: readonly PartSpec[] = [
+export const windowPartSpecs = (): PartSpec[] => [
   ...CONFIG_SECTIONS.flatMap((c) => c.parts),
   ...CONFIG_SECTIONS.flatMap((c) => c.partsLast ?? []),
 ];
-export const WINDOW_PARTS: readonly string[] = WINDOW_PART_SPECS.map((p) => p.part);
 
 const toPath = (uri: string) => { try { return fileURLToPath(uri); } catch { return uri; } };
 
@@ -50,15 +50,15 @@ export function setWindowValue(text: string, part: WindowPart, value: string): s
 export function registerWindowCommands(connection: Connection, ws: () => WorkspaceState): void {
   connection.onRequest(WindowChoicesRequest, (): WindowChoicesResult => ({
     releases: [],
-    // What the sections offer beyond their parts (the StarlingX releases to pick from).
+    // What the sections offer beyond their parts (the StarlingX releases as data).
     ...Object.assign({}, ...CONFIG_SECTIONS.map((c) => c.choices?.() ?? {})),
-    parts: [...WINDOW_PART_SPECS],
+    parts: windowPartSpecs(),
   }));
   connection.onRequest(WindowEditRequest, (p: WindowEditParams) => windowEdit(ws(), p));
 }
 
 export function windowEdit(w: WorkspaceState, p: WindowEditParams): WindowEditResult {
-  if (!p || !WINDOW_PARTS.includes(p.part) || typeof p.value !== 'string') return { problem: 'no such part of the window' };
+  if (!p || typeof p.part !== 'string' || !windowPartSpecs().some((x) => x.part === p.part) || typeof p.value !== 'string') return { problem: 'no such part of the window' };
   const file = p.uri ? toPath(p.uri) : path.join(w.roots[0] ?? process.cwd(), '__workspace__');
   // configFor: --config when given, else the nearest .skewguard.yaml.
   const loaded = w.configFor(file);

@@ -91,13 +91,23 @@ export interface ResolvedConfigResult {
   configProblems: Array<{ file: string; line: number; character: number; message: string }>;
   /** One line for a status bar. */
   summary: string;
-  /** The families' windows that are set, one tooltip line each (their config sections' `tooltip`). */
-  windows?: Array<{ label: string; window: string; source: { kind: string; detail: string } }>;
+  /**
+   * The windows every family's is read from (the config sections of negative order: the StarlingX release, the
+   * Kubernetes window), one status tooltip line each, always said (their sections' `tooltip`), in order.
+   */
+  baseWindows?: WindowLine[];
+  /** The families' own windows that are set, one tooltip line each after `baseWindows` (their config sections' `tooltip`). */
+  windows?: WindowLine[];
+  /** How the file is read beyond its family, one tooltip line (a Helm chart: by skewguard's evaluator or by helm). */
+  readBy?: { label: string; by: string; why?: string };
   /** Invalid editor settings for this file (left out of the resolved configuration). */
   settingsProblems?: SettingsProblem[];
   /** An open .skewguard.yaml or bootstrap file (localhost.yml) that would apply to the file has unsaved changes, which are not applied until it is saved. */
   unsavedConfig?: string;
 }
+
+/** A window's line in the status item's tooltip: "<label> **<window>** (<details>) — <source kind>: <source detail>". */
+export interface WindowLine { label: string; window: string; /** Said in parentheses after the window (the Kubernetes versions). */ details?: string; source: { kind: string; detail: string } }
 
 /**
  * Notification from the server, when the client asked for it (reportFacts): the family and facts of the analysis
@@ -142,13 +152,20 @@ export interface WindowPartSpec {
   unset: string;
   /** Where its current value is in the resolved configuration (keys joined by "."); absent: `part`. */
   current?: string;
-  /** A fixed set of values to pick from (else a version or range is typed). */
-  choices?: Array<{ label: string; detail: string }>;
+  /**
+   * A fixed set of values to pick from, in the picker's order (else the value is typed); the one equal to the current
+   * value is marked "(current)" by the client, in place of its description.
+   */
+  choices?: Array<{ label: string; description?: string; detail: string }>;
+  /** A typed value must match this (a JavaScript regular expression, on the trimmed value), else `patternMessage` is said. */
+  pattern?: string;
+  patternMessage?: string;
 }
 
 /**
- * Request (the window picker, client/src/window.ts): the StarlingX releases a person picks from, and the parts of the
- * window (the core's and each family's config section, server/window-command.ts).
+ * Request (the window picker, client/src/window.ts): the parts of the window (each family's config section,
+ * server/window-command.ts), each with its choices or the pattern of a typed value; and what the sections offer
+ * beyond their parts (`releases`: the StarlingX releases, also each StarlingX part's choices), for other clients.
  */
 export const WindowChoicesRequest = 'skewguard/windowChoices';
 export interface WindowChoicesResult { releases: Array<{ release: string; tag: string; kubernetes: string[]; default: string }>; parts: WindowPartSpec[] }

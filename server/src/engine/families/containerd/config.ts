@@ -32,6 +32,10 @@ export function checkContainerdWindow(s: string): string | undefined {
   return undefined;
 }
 
+/** A window as typed (the setting's pattern, which also takes empty; the picker's input box), and what is said when it does not match. */
+const WINDOW_PATTERN = '^v?\\d+\\.\\d+(\\.\\d+)?(\\s*\\.\\.\\s*v?\\d+\\.\\d+(\\.\\d+)?)?$';
+const WINDOW_MESSAGE = 'A containerd minor or range, e.g. "1.7..2.1".';
+
 export const containerdConfigSection: ConfigSection = {
   section: 'containerd',
   order: 20,
@@ -46,8 +50,8 @@ export const containerdConfigSection: ConfigSection = {
       type: 'string',
       scope: 'resource',
       default: '',
-      pattern: '^$|^v?\\d+\\.\\d+(\\.\\d+)?(\\s*\\.\\.\\s*v?\\d+\\.\\d+(\\.\\d+)?)?$',
-      patternErrorMessage: 'A containerd minor or range, e.g. "1.7..2.1".',
+      pattern: `^$|${WINDOW_PATTERN}`,
+      patternErrorMessage: WINDOW_MESSAGE,
       description: 'containerd minors in the upgrade/rollback window of containerd\'s config.toml, e.g. "1.7..2.1". Empty: the containerd the StarlingX release ships, else the containerd minors that support the Kubernetes window.',
       markdownDescription: 'containerd minors in the upgrade/rollback window of containerd\'s `config.toml`, e.g. `1.7..2.1`. Empty: the containerd the StarlingX release ships, else the containerd minors that support the Kubernetes window. Overridden by `containerd.window` in `.skewguard.yaml` and by `lsp-lint --containerd-window`.',
       order: 6,
@@ -72,7 +76,7 @@ export const containerdConfigSection: ConfigSection = {
   },
   describe: (c) => ({ window: c.containerd.window ? `${c.containerd.window.from}..${c.containerd.window.to}` : null, source: c.containerd.source ?? { kind: 'default', detail: 'from StarlingX\'s release data or the Kubernetes window, per file (containerd family)' } }),
   flags: [{ name: '--containerd-window', key: 'containerdWindow', help: '      --containerd-window <w>     containerd window of config.toml, e.g. 1.7..2.1\n' }],
-  parts: [{ part: 'containerd.window', label: 'containerd window', unset: 'from StarlingX or Kubernetes', detail: 'containerd minors, e.g. 1.7..2.1' }],
+  parts: [{ part: 'containerd.window', label: 'containerd window', unset: 'from StarlingX or Kubernetes', detail: 'containerd minors, e.g. 1.7..2.1', pattern: WINDOW_PATTERN, patternMessage: WINDOW_MESSAGE }],
   heldBack: { stepsName: 'Containerd', text: (w) => `the containerd window is the default ${w}; set containerd.window` },
   // The facts of a containerd config (family.ts): its window as the family resolved it, and where that came from.
   status: (f) => (typeof f.containerdWindow === 'string' && f.containerdWindow ? `containerd ${f.containerdWindow}${mark(f.containerdWindowSource as { kind?: string } | undefined)}` : undefined),

@@ -84,6 +84,10 @@ function resolveKata(kataW: Picked, kataF: Picked, fromDeploy: () => Picked): Ka
   };
 }
 
+/** A Kata window as typed, each end with its flavour or not (the setting's pattern, which also takes empty; the picker's input box). */
+const WINDOW_PATTERN = '^\\s*v?\\d+\\.\\d+(\\.\\d+)?\\s*(\\(\\s*(go|runtime-rs)\\s*\\))?\\s*(\\.\\.\\s*v?\\d+\\.\\d+(\\.\\d+)?\\s*(\\(\\s*(go|runtime-rs)\\s*\\))?\\s*)?$';
+const WINDOW_MESSAGE = 'A Kata Containers release or range, e.g. "3.2..3.32", or with each end\'s runtime flavour, e.g. "3.20 (go)..4.1 (runtime-rs)".';
+
 export const kataConfigSection: ConfigSection = {
   section: 'kata',
   order: 10,
@@ -104,8 +108,8 @@ export const kataConfigSection: ConfigSection = {
       type: 'string',
       scope: 'resource',
       default: '',
-      pattern: '^$|^\\s*v?\\d+\\.\\d+(\\.\\d+)?\\s*(\\(\\s*(go|runtime-rs)\\s*\\))?\\s*(\\.\\.\\s*v?\\d+\\.\\d+(\\.\\d+)?\\s*(\\(\\s*(go|runtime-rs)\\s*\\))?\\s*)?$',
-      patternErrorMessage: 'A Kata Containers release or range, e.g. "3.2..3.32", or with each end\'s runtime flavour, e.g. "3.20 (go)..4.1 (runtime-rs)".',
+      pattern: `^$|${WINDOW_PATTERN}`,
+      patternErrorMessage: WINDOW_MESSAGE,
       description: 'Kata Containers releases in the live-upgrade/rollback window, e.g. "3.2..3.32"; a release may carry its runtime flavour, "3.20 (go)..4.1 (runtime-rs)", and then each configuration file is checked with both dialects. Empty: the newest Kata release.',
       markdownDescription: 'Kata Containers releases in the live-upgrade/rollback window, e.g. `3.2..3.32`; a release may carry its runtime flavour, `3.20 (go)..4.1 (runtime-rs)`, and then each configuration file is checked with both dialects. Empty: the newest Kata release. Overridden by `kata.window` in `.skewguard.yaml` and by `lsp-lint --kata-window`.',
       order: 4,
@@ -146,7 +150,7 @@ export const kataConfigSection: ConfigSection = {
     },
   ],
   parts: [
-    { part: 'kata.window', label: 'Kata window', unset: 'not set', detail: 'The Kata Containers releases of the live-upgrade/rollback window, e.g. 3.2..3.32' },
+    { part: 'kata.window', label: 'Kata window', unset: 'not set', detail: 'The Kata Containers releases of the live-upgrade/rollback window, e.g. 3.2..3.32', pattern: WINDOW_PATTERN, patternMessage: WINDOW_MESSAGE },
     {
       part: 'kata.flavour', label: 'Kata flavour', unset: 'from the file', detail: 'go or runtime-rs',
       choices: [{ label: 'go', detail: 'The Go runtime (containerd-shim-kata-v2)' }, { label: 'runtime-rs', detail: 'The Rust runtime' }],

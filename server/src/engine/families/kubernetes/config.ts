@@ -50,6 +50,9 @@ export function checkKubernetesWindow(s: string): string | undefined {
   return undefined;
 }
 
+/** A window as typed: a version or a range (the setting's pattern, which also takes empty; the picker's input box). */
+const WINDOW_PATTERN = '^v?\\d+\\.\\d+(\\.\\d+)?(\\s*\\.\\.\\s*v?\\d+\\.\\d+(\\.\\d+)?)?$';
+
 /** Where .skewguard.yaml's kubernetes.openapi entry for a minor is (the server reports a document it cannot read there). */
 export const openapiEntry = (minor: string): { path: Array<string | number> } => ({ path: ['kubernetes', 'openapi', minor] });
 
@@ -103,7 +106,7 @@ export const kubernetesConfigSection: ConfigSection = {
       type: 'string',
       scope: 'resource',
       default: '',
-      pattern: '^$|^v?\\d+\\.\\d+(\\.\\d+)?(\\s*\\.\\.\\s*v?\\d+\\.\\d+(\\.\\d+)?)?$',
+      pattern: `^$|${WINDOW_PATTERN}`,
       patternErrorMessage: 'A Kubernetes version or range, e.g. "1.21" or "1.18..1.21".',
       description: 'Kubernetes versions every file must work with, e.g. "1.18..1.21" or one version "1.21". Empty: the upgrade path from the workspace localhost.yml kubernetes_version (or the release default) to the newest version the StarlingX release ships.',
       markdownDescription: 'Kubernetes versions every file must work with, e.g. `1.18..1.21` or one version `1.21`. Empty: the StarlingX upgrade path from the workspace `localhost.yml` `kubernetes_version` (or the release default) to the newest version the release ships. Overridden by `kubernetes.window` in `.skewguard.yaml` and by `lsp-lint --kubernetes-window`.',
@@ -222,10 +225,15 @@ export const kubernetesConfigSection: ConfigSection = {
         + '                                  (kubectl get --raw /openapi/v2 > file), even past the shipped data; repeatable\n',
     },
   ],
-  parts: [{ part: 'kubernetes.window', label: 'Kubernetes window', unset: '', detail: 'The Kubernetes minors every file must work with, e.g. 1.29..1.32' }],
+  parts: [{
+    part: 'kubernetes.window', label: 'Kubernetes window', unset: '', detail: 'The Kubernetes minors every file must work with, e.g. 1.29..1.32',
+    pattern: WINDOW_PATTERN, patternMessage: 'A version or a range, e.g. 1.29..1.32',
+  }],
   // Fix-all under a default window that no other section's is: the Kubernetes window, every family's start.
   heldBack: { otherwise: true, text: (w) => `the Kubernetes window is the default ${w}; set kubernetes.window or starlingx.release` },
   summary: (c) => `Kubernetes ${windowText(c.kubernetes.minors)}${mark(c.kubernetes.source)}`,
+  // The status item's tooltip says the window always (every family's checks start from it), with its versions.
+  tooltip: (c) => ({ label: 'Kubernetes', window: windowText(c.kubernetes.minors), details: (c.kubernetes.patches ?? c.kubernetes.minors).join(', '), source: c.kubernetes.source }),
   // The facts of a manifest (its Kubernetes window), unless the StarlingX section said the window already.
   status: (f, c, said) => (typeof f.kubernetesWindow === 'string' && !said.some((p) => p.startsWith('Kubernetes')) ? `Kubernetes ${f.kubernetesWindow}${mark(c.kubernetes.source)}` : undefined),
 };

@@ -42,6 +42,11 @@ function releaseLine(r: StxRelease, role = ''): string {
   return `StarlingX ${r.release} (${r.tag ? `tag ${r.tag}` : 'development branch'})${role}: Kubernetes ${ks.length > 1 ? `${ks[0]} … ${ks[ks.length - 1]}` : ks[0]}, default ${r.default}.`;
 }
 
+/** The picker's choices for a release (newest first): "12.0", its tag, "Kubernetes 1.32.2, 1.33.0 — fresh install 1.33.0". */
+function releaseChoices(): Array<{ label: string; description: string; detail: string }> {
+  return starlingxReleases().releases.slice().reverse().map((r) => ({ label: r.release, description: r.tag, detail: `Kubernetes ${r.kubernetes.map((k) => k.version).join(', ')} — fresh install ${r.default}` }));
+}
+
 /** package.json's skewguard.starlingx.* (npm run gen:docs): the releases offered are the data's. */
 function packageSettings(): ConfigSection['packageSettings'] {
   const rs = starlingxReleases().releases;
@@ -144,13 +149,14 @@ export const starlingxConfigSection: ConfigSection = {
         + '                                  sysinv an application bundle is checked against, e.g. 11.0 (with --starlingx-release 12.0)\n',
     },
   ],
-  parts: [
-    { part: 'starlingx.release', label: 'StarlingX release', unset: '', detail: 'The release whose playbooks read localhost.yml; it sets the Kubernetes upgrade path' },
-  ],
-  partsLast: [
-    { part: 'starlingx.upgradeFrom', label: 'StarlingX upgrade from', unset: 'no platform upgrade', current: 'starlingx.path.0', detail: 'The release the platform is upgraded from (application bundles)' },
-  ],
-  // The picker offers the data's releases (client/src/window.ts) for release and upgradeFrom.
+  // The picker (client/src/window.ts) offers the data's releases, newest first, for release and upgradeFrom.
+  get parts() {
+    return [{ part: 'starlingx.release', label: 'StarlingX release', unset: '', detail: 'The release whose playbooks read localhost.yml; it sets the Kubernetes upgrade path', choices: releaseChoices() }];
+  },
+  get partsLast() {
+    return [{ part: 'starlingx.upgradeFrom', label: 'StarlingX upgrade from', unset: 'no platform upgrade', current: 'starlingx.path.0', detail: 'The release the platform is upgraded from (application bundles)', choices: releaseChoices() }];
+  },
+  // The releases as data, for clients other than the picker (skewguard/windowChoices `releases`).
   choices: () => ({ releases: starlingxReleases().releases.map((r) => ({ release: r.release, tag: r.tag, kubernetes: r.kubernetes.map((k) => k.version), default: r.default })) }),
   // .skewguard.yaml's completion (server/config-language.ts): the data's releases.
   values: (key) => (key === 'release' || key === 'upgradeFrom'
@@ -159,6 +165,8 @@ export const starlingxConfigSection: ConfigSection = {
   // Fix-all under the default release: a file whose window is the release's Kubernetes path.
   heldBack: { source: (c) => c.starlingx.source, text: (w) => `the StarlingX release is the default ${w}; set starlingx.release` },
   summary: (c) => `StarlingX ${c.starlingx.release.release}${mark(c.starlingx.source)}`,
+  // The status item's tooltip says the release always (every window is read from it), first.
+  tooltip: (c) => ({ label: 'StarlingX', window: c.starlingx.release.release, source: c.starlingx.source }),
   // The facts of a localhost.yml (its release and Kubernetes path) or of an application bundle (the releases of its path).
   status(f, c) {
     const stx = mark(c.starlingx.source);
