@@ -128,6 +128,33 @@ function idViolations(files) {
 }
 const scriptSources = (dir) => fs.readdirSync(dir, { recursive: true }).filter((f) => /\.m?js$/.test(f)).map((f) => path.join(dir, f)).sort();
 
+// Issue #30 item 3: products inside manifests plug in through engine/components/; engine/config.ts composes their
+// configuration (kubernetes.components, --component-versions, the component windows) from one hook, the components'
+// config section (engine/components/config.ts), as it composes the families' sections, and names none of them.
+function componentNamesIn(text) {
+  const code = text.split('\n').map((l, i) => [l.replace(/\s\/\/ .*$/, ''), i + 1]).filter(([l]) => !/^\s*(\/\/|\*|\/\*)/.test(l));
+  const imports = code.flatMap(([l]) => { const m = /from '\.\/components\/([^']+)'/.exec(l); return m ? [m[1]] : []; });
+  // Each component's and operator's name, the operators' and the component modules' code, the defaults' data.
+  const names = [...Object.keys(e.knownComponents()), ...e.operatorData.operatorIds(), 'fluxcd', 'COMPONENTS', 'componentVersions', 'componentTargets', 'kubernetesApis', 'ComponentWindowInput', 'checkComponentVersion', 'knownComponents'];
+  const named = code.filter(([l]) => /operator/i.test(l) || names.some((n) => new RegExp(`(^|[^\\w-])${n.replace(/[-]/g, '\\-')}(?![\\w-])`).test(l)));
+  return { imports, named: named.map(([l, n]) => `engine/config.ts:${n}: ${l.trim()}`) };
+}
+
+test('engine/config.ts takes the components through one hook (their config section) and names no component or operator', () => {
+  const { imports, named } = componentNamesIn(fs.readFileSync(path.join(src, 'engine/config.ts'), 'utf8'));
+  assert.deepEqual(imports, ['config'], 'engine/config.ts imports from engine/components/ only components/config.ts');
+  assert.deepEqual(named, [], named.join('\n'));
+  // It can fail: lines engine/config.ts had while it held kubernetes.components by hand.
+  const old = componentNamesIn([
+    "import { checkOperatorSetting, isOperatorId } from './components/operators';",
+    "  const componentWindows = Object.fromEntries(COMPONENTS.map((m) => [m.key, m.window({ ...told, version: components[m.id] })]));",
+    "  return kubernetesApis().componentTargets ?? {};",
+    "  componentVersions?: Record<string, string>;",
+  ].join('\n'));
+  assert.deepEqual(old.imports, ['operators']);
+  assert.equal(old.named.length, 4);
+});
+
 test('no file outside a family\'s places (engine core, server, cli, shared, client, scripts) writes out a family id, except the registry', () => {
   assert.ok(FAMILY_IDS.length >= 4 && FAMILY_IDS.includes('kata-config'), FAMILY_IDS.join(', '));
   const files = [...tsSources(src), ...tsSources(path.join(repoRoot, 'client/src')), ...scriptSources(path.join(repoRoot, 'scripts'))];
