@@ -13,8 +13,6 @@ import { didYouMean } from '../text';
 import { normalizeKubernetesVersion } from '../versions';
 import { kubernetesApis } from '../families/kubernetes/data/apis';
 import { COMPONENTS } from './registry';
-import { checkOperatorSetting, isOperatorId } from './operators';
-import { operatorIds } from './operator-data';
 
 export type { ComponentVersionSetting };
 
@@ -35,16 +33,22 @@ export function knownComponents(): Record<string, { version: string; plutoTarget
   return kubernetesApis().componentTargets ?? {};
 }
 
+/** The component module of that name (components/registry.ts: Flux, each operator of the data …), if one. */
+const moduleOf = (name: string) => COMPONENTS.find((m) => m.id === name);
+
 /** Whether the component name itself is wrong (Kubernetes, or not a known component). */
 function componentNameProblem(name: string, extra: string[]): boolean {
-  return name === 'k8s' || name === 'kubernetes' || !(Object.keys(knownComponents()).includes(name) || isOperatorId(name) || extra.includes(name));
+  return name === 'k8s' || name === 'kubernetes' || !(Object.keys(knownComponents()).includes(name) || !!moduleOf(name) || extra.includes(name));
 }
 
-/** An error message for a component version setting, or undefined when it is fine. `extra`: components of user rows. */
+/**
+ * An error message for a component version setting, or undefined when it is fine. `extra`: components of user rows.
+ * Known names: the data's components, the component modules' (the operators'), the user's rows'.
+ */
 export function checkComponentVersion(name: string, v: unknown, extra: string[] = []): string | undefined {
-  const op = checkOperatorSetting(name, v); // an operator: one release or a window (components/operators.ts)
-  if (op !== null) return op;
-  const known = [...new Set([...Object.keys(knownComponents()), ...operatorIds(), ...extra])].sort();
+  const own = moduleOf(name)?.checkVersion; // a module's own versions: an operator's one release or a window of them
+  if (own) return own(v);
+  const known = [...new Set([...Object.keys(knownComponents()), ...COMPONENTS.map((m) => m.id), ...extra])].sort();
   if (name === 'k8s' || name === 'kubernetes') return 'Kubernetes versions are the Kubernetes window (kubernetes.window / --kubernetes-window), not a component version';
   if (!known.includes(name)) {
     const hint = didYouMean(name, known);

@@ -66,7 +66,7 @@ export function parseOperatorSetting(id: string, value: string): { steps: string
 }
 
 /**
- * The configuration hook (components/config.ts checkComponentVersion): the problem of an operator version setting, undefined
+ * The configuration hook (each operator module's checkVersion): the problem of an operator version setting, undefined
  * when it is fine, null when the name is not an operator id.
  */
 export function checkOperatorSetting(name: string, v: unknown): string | undefined | null {
@@ -147,4 +147,5 @@ export const operatorComponents: ComponentModule<OperatorWindow>[] = operatorIds
     versions: w.steps.map((s) => ({ release: s, tag: operatorReleases(id).find((r) => r[0] === s)?.[1] })),
     source: w.source,
   }),
+  checkVersion: (v) => checkOperatorSetting(id, v) ?? undefined,
 }));

@@ -32,4 +32,10 @@ export interface ComponentModule<W = unknown> {
   window(input: ComponentWindowInput): W | undefined;
   /** Its window in --print-config and the "Show Resolved Window" document. */
   describe(w: W): unknown;
+  /**
+   * The problem of a version the user gives it (kubernetes.components.<id>, --component-versions <id>=…, the setting),
+   * undefined when it is fine, e.g. an operator's one release or window of its releases in the data; absent: a version
+   * such as 1.5 or v1.5.3 (components/config.ts). Its id is a component name the configuration knows either way.
+   */
+  checkVersion?(v: unknown): string | undefined;
 }
