@@ -6,7 +6,9 @@
 // file and a folder walk), --print-config, a workspace fact it produces (its window when none is configured), and the
 // server's window picker entry and status text. A toy component module
 // (item 3: a product inside manifests, its window read from the StarlingX path) is added the same way, by its module
-// in server/src/engine/components/ and its line in components/registry.ts, and shows in --print-config.
+// in server/src/engine/components/ and its line in components/registry.ts, and shows in --print-config; its version is
+// given through the components' section with no line of its own there (--component-versions, kubernetes.components
+// in .skewguard.yaml with a bad value said at its place, skewguard.kubernetes.components).
 // The toy's data (a key "removed" at 1.30) is made up for this test: it is no CRI-O fact and is never shipped.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
