@@ -235,13 +235,21 @@ export function filesSettingFields(families) {
  * section's entries, which come right after the core's Kubernetes settings, in the sections' order.
  */
 export function withFamilySettings(properties, sections) {
-  const owned = (k) => sections.some((c) => k.startsWith(`skewguard.${c.section}.`));
+  // A section's settings: skewguard.<section>.*; a section within another's (ConfigSection.within): skewguard.<that>.<its key>.
+  const prefix = (c) => (c.within ? `skewguard.${c.within.section}.${c.section}` : `skewguard.${c.section}`);
+  const owned = (k) => sections.some((c) => k === prefix(c) || k.startsWith(`${prefix(c)}.`));
   // The sections' settings, in the sections' order, each before the first of the core's settings whose `order` (VS
   // Code's order in the Settings editor) is not smaller: the windows first (the StarlingX release, the Kubernetes
   // window …, before skewguard.rules, 7), the Helm binary (10) after skewguard.files (9). A missing or moved one goes
   // back in its place.
   const core = Object.entries(properties).filter(([k]) => !owned(k));
-  const family = sections.flatMap((c) => Object.entries(c.packageSettings));
+  // A section within another's (ConfigSection.within: the components' versions, kubernetes.components): its settings
+  // right after that section's setting of the key it follows.
+  const family = sections.filter((c) => !c.within).flatMap((c) => Object.entries(c.packageSettings));
+  for (const c of sections.filter((x) => x.within)) {
+    const at = family.findIndex(([k]) => k === `skewguard.${c.within.section}.${c.within.after}`) + 1;
+    family.splice(at, 0, ...Object.entries(c.packageSettings));
+  }
   const out = [];
   let f = 0;
   for (const e of core) {

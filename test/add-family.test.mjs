@@ -6,7 +6,9 @@
 // file and a folder walk), --print-config, a workspace fact it produces (its window when none is configured), and the
 // server's window picker entry and status text. A toy component module
 // (item 3: a product inside manifests, its window read from the StarlingX path) is added the same way, by its module
-// in server/src/engine/components/ and its line in components/registry.ts, and shows in --print-config.
+// in server/src/engine/components/ and its line in components/registry.ts, and shows in --print-config; its version is
+// given through the components' section with no line of its own there (--component-versions, kubernetes.components
+// in .skewguard.yaml with a bad value said at its place, skewguard.kubernetes.components).
 // The toy's data (a key "removed" at 1.30) is made up for this test: it is no CRI-O fact and is never shipped.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -145,8 +147,10 @@ export const crio: FamilyModule<'crio'> = {
 };
 `;
 
-// A toy component module (issue #30 item 3): a product inside manifests whose window is read from the StarlingX path.
-const COMPONENT_TS = `// A toy component (test/add-family.test.mjs): one made-up operator version per StarlingX release on the path.
+// A toy component module (issue #30 item 3): a product inside manifests whose window is the version the user gives it
+// (kubernetes.components.toy-operator, --component-versions toy-operator=…, checked by its own checkVersion), else
+// read from the StarlingX path.
+const COMPONENT_TS = `// A toy component (test/add-family.test.mjs): the version given, else one made-up version per StarlingX release on the path.
 import type { ComponentModule } from './types';
 import type { SourceInfo } from '../types';
 
@@ -156,10 +160,13 @@ declare module '../config' { interface ResolvedConfig { toyOperator?: ToyWindow 
 export const toyOperator: ComponentModule<ToyWindow> = {
   id: 'toy-operator',
   key: 'toyOperator',
-  window: ({ starlingx, version }) => (starlingx && version?.source.kind !== 'cli'
-    ? { steps: starlingx.path.map((r) => \`toy-\${r.release}\`), text: \`StarlingX \${starlingx.path.map((r) => r.release).join('..')}\`, source: starlingx.source }
-    : undefined),
+  window: ({ starlingx, version }) => (version && version.source.kind !== 'default'
+    ? { steps: [\`toy-\${version.version}\`], text: version.version, source: version.source }
+    : starlingx
+      ? { steps: starlingx.path.map((r) => \`toy-\${r.release}\`), text: \`StarlingX \${starlingx.path.map((r) => r.release).join('..')}\`, source: starlingx.source }
+      : undefined),
   describe: (w) => ({ window: w.text, versions: w.steps, source: w.source }),
+  checkVersion: (v) => (typeof v === 'string' && /^v?7\\.\\d+$/.test(v) ? undefined : \`"\${String(v)}" is not a toy-operator release such as 7.1\`),
 };
 `;
 
@@ -259,6 +266,30 @@ test('a toy family added by its folder and one registry line is built and served
   assert.equal(stx.toyOperator.window, 'StarlingX 11.0..12.0');
   assert.equal(stx.toyOperator.source.kind, 'cli');
   assert.ok(stx.flux, 'Flux, the other component module, still reads its window');
+  // Its version through the components' plug-in point, with no line of its own there: --component-versions (normalised,
+  // checked by its checkVersion, a misspelt name gets did-you-mean), kubernetes.components in .skewguard.yaml (a bad
+  // value said at its place), the editor setting; the version given wins over the StarlingX path.
+  const given = json(run(dir, [lint, '--print-config', '--starlingx-release', '12.0', '--component-versions', 'cert-manager=1.5,toy-operator=v7.2', dropIn], { cwd: ws }));
+  assert.deepEqual(given.toyOperator, { window: '7.2', versions: ['toy-7.2'], source: { kind: 'cli', detail: '--component-versions' } });
+  assert.deepEqual(given.components['toy-operator'], { version: '7.2', source: { kind: 'cli', detail: '--component-versions' } });
+  const badVersion = run(dir, [lint, '--component-versions', 'toy-operator=8.0', dropIn], { cwd: ws });
+  assert.equal(badVersion.status, 2);
+  assert.match(badVersion.stderr, /--component-versions toy-operator: "8\.0" is not a toy-operator release such as 7\.1/);
+  const misspelt = run(dir, [lint, '--component-versions', 'toy-operatr=7.1', dropIn], { cwd: ws });
+  assert.equal(misspelt.status, 2);
+  assert.match(misspelt.stderr, /unknown component "toy-operatr"; did you mean "toy-operator"\?/);
+  const compYaml = 'crio:\n  window: "1.28..1.31"\nkubernetes:\n  components:\n    toy-operator: "7.3"\n';
+  fs.writeFileSync(path.join(ws, '.skewguard.yaml'), compYaml);
+  const fromFile = json(run(dir, [lint, '--print-config', dropIn], { cwd: ws }));
+  assert.deepEqual(fromFile.toyOperator, { window: '7.3', versions: ['toy-7.3'], source: { kind: 'config', detail: `${path.join(ws, '.skewguard.yaml')} kubernetes.components` } });
+  const badYaml = compYaml.replace('"7.3"', '"9.9"');
+  fs.writeFileSync(path.join(ws, '.skewguard.yaml'), badYaml);
+  const badFile = run(dir, [lint, dropIn], { cwd: ws });
+  assert.equal(badFile.status, 2);
+  const at = badYaml.indexOf('"9.9"');
+  const [line, col] = [badYaml.slice(0, at).split('\n').length, at - badYaml.lastIndexOf('\n', at - 1)];
+  assert.match(badFile.stderr, new RegExp(`\\.skewguard\\.yaml:${line}:${col}: kubernetes\\.components\\.toy-operator: "9\\.9" is not a toy-operator release such as 7\\.1`));
+  fs.writeFileSync(path.join(ws, '.skewguard.yaml'), 'crio:\n  window: "1.28..1.31"\n');
 
   // Its workspace fact, produced by the server from what its walks found (a localhost.yml), sets the window when none
   // is configured, and says where it came from.
@@ -286,7 +317,7 @@ test('a toy family added by its folder and one registry line is built and served
   process.env.SKEWGUARD_SERVER = path.join(dir, 'dist/server.js');
   const { LspClient } = await import('./helpers/lsp-client.mjs');
   delete process.env.SKEWGUARD_SERVER;
-  const client = new LspClient(ws, { settings: {} });
+  const client = new LspClient(ws, { settings: { skewguard: { kubernetes: { components: { 'toy-operator': '7.4' } } } } });
   t.after(() => client.kill());
   await client.initialize();
   const uri = pathToFileURL(dropIn).toString();
@@ -297,6 +328,8 @@ test('a toy family added by its folder and one registry line is built and served
   assert.ok(choices.parts.findIndex((p) => p.part === 'crio.window') > choices.parts.findIndex((p) => p.part === 'containerd.window'));
   const status = await client.request('skewguard/resolvedConfig', { uri });
   assert.equal(status.family, 'crio');
+  // The toy component's version from the editor setting (skewguard.kubernetes.components).
+  assert.deepEqual(status.resolved.toyOperator, { window: '7.4', versions: ['toy-7.4'], source: { kind: 'settings', detail: 'editor settings' } });
   assert.equal(status.fileWindow, 'CRI-O 1.28..1.31');
   // The picker writes the part through the validator: a value it rejects is said, a good one is written.
   const edit = await client.request('skewguard/windowEdit', { uri, part: 'crio.window', value: '1.29..1.30' });

@@ -16,31 +16,42 @@ const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf
 test('every family with a config section is in .skewguard.yaml\'s schema, the settings\' schema and the resolved configuration', () => {
   assert.ok(sections.length >= 2, 'the Kata and containerd windows are sections');
   const own = e.families.filter((f) => f.config).map((f) => f.config);
-  assert.deepEqual(new Set(sections), new Set(own), 'CONFIG_SECTIONS is the registry\'s families\' sections');
+  // The registry's families' sections, and the components' (engine/components/config.ts: kubernetes.components), the
+  // core's one hook for products inside manifests.
+  assert.deepEqual(new Set(sections), new Set([...own, e.componentsConfigSection]), 'CONFIG_SECTIONS is the registry\'s families\' sections and the components\'');
   const resolved = e.resolveConfig({});
   const described = e.describeResolved(resolved);
-  for (const c of sections) {
-    // The schema is the section's; the Kubernetes section's has the core's own key too (kubernetes.components: the
-    // component modules' versions, engine/config.ts), right after its window.
-    const { components, ...props } = e.configSchema.properties[c.section].properties;
+  for (const c of sections.filter((x) => !x.within)) {
+    // The schema is the section's; a section within another's (the components' versions) is put in after its key.
+    const inner = sections.filter((x) => x.within?.section === c.section);
+    const props = Object.fromEntries(Object.entries(e.configSchema.properties[c.section].properties).filter(([k]) => !inner.some((x) => x.section === k)));
     assert.deepEqual({ ...e.configSchema.properties[c.section], properties: props }, c.schema, `${c.section}: the schema is the section's`);
-    if (components) assert.deepEqual(Object.keys(e.configSchema.properties[c.section].properties).slice(0, 2), ['window', 'components']);
     assert.ok(e.settingsSchema.properties[c.section], `${c.section}: an editor setting`);
     assert.ok(c.section in resolved && c.section in described, `${c.section}: resolved and described`);
   }
+  // kubernetes.components: the components' section's schema, in the Kubernetes section's right after its window (in
+  // .skewguard.yaml's schema and the editor settings'), resolved and said as `components`.
+  const comps = e.componentsConfigSection;
+  assert.deepEqual(comps.within, { section: 'kubernetes', after: 'window' });
+  assert.equal(e.configSchema.properties.kubernetes.properties.components, comps.schema);
+  assert.deepEqual(Object.keys(e.configSchema.properties.kubernetes.properties).slice(0, 2), ['window', 'components']);
+  assert.deepEqual(Object.keys(e.settingsSchema.properties.kubernetes.properties), ['window', 'components', 'openapi']);
+  assert.ok(!('components' in e.configSchema.properties) && !('components' in e.settingsSchema.properties), 'not a section of its own');
+  assert.ok('components' in resolved && 'components' in described);
   // Their place: first in .skewguard.yaml's schema, in the sections' order (the StarlingX release, the Kubernetes window,
   // then the families' own windows); in --print-config the windows every other is read from (negative order), the
   // component windows (Flux) after the StarlingX release, the core's component versions, then the families' own.
   // A section of order AFTER_CORE_KEYS (100) or more (the Helm family's helm:) comes after the core's rules, ignore and
   // files, in the schema, --print-config and the settings' schema, where helm: always was.
-  const tail = sections.filter((c) => c.order >= 100).map((c) => c.section);
-  const head = sections.filter((c) => c.order < 100).map((c) => c.section);
+  const top = sections.filter((c) => !c.within);
+  const tail = top.filter((c) => c.order >= 100).map((c) => c.section);
+  const head = top.filter((c) => c.order < 100).map((c) => c.section);
   const keys = Object.keys(e.configSchema.properties);
   assert.deepEqual(keys, [...head, 'rules', 'ignore', 'files', ...tail]);
   assert.deepEqual(Object.keys(e.settingsSchema.properties), [...keys, 'debounceMs', 'trace', 'userLevel']);
   assert.deepEqual(sections.slice(0, 2).map((c) => c.section), ['starlingx', 'kubernetes']);
-  const lead = sections.filter((c) => c.order < 0).map((c) => c.section);
-  const rest = sections.filter((c) => c.order >= 0 && c.order < 100).map((c) => c.section);
+  const lead = top.filter((c) => c.order < 0).map((c) => c.section);
+  const rest = top.filter((c) => c.order >= 0 && c.order < 100).map((c) => c.section);
   const withFlux = e.describeResolved(e.resolveConfig({ cli: { starlingxRelease: '11.0' } }));
   assert.deepEqual(Object.keys(withFlux).slice(0, lead.length + 2 + rest.length), [lead[0], 'flux', ...lead.slice(1), 'components', ...rest]);
   const dkeys = Object.keys(described);
@@ -109,7 +120,12 @@ test('package.json\'s window settings are the sections\' own, put in by npm run 
   const want = withFamilySettings(props, sections);
   assert.deepEqual(Object.keys(props), Object.keys(want), 'the settings and their order');
   assert.deepEqual(props, want, 'run npm run gen:docs');
-  for (const c of sections) for (const k of Object.keys(c.packageSettings)) assert.ok(k.startsWith(`skewguard.${c.section}.`), k);
+  for (const c of sections) for (const k of Object.keys(c.packageSettings)) assert.ok(c.within ? k === `skewguard.${c.within.section}.${c.section}` : k.startsWith(`skewguard.${c.section}.`), k);
+  // The components' setting (a section within the Kubernetes section's) right after the Kubernetes window's, put back there.
+  const all = Object.keys(props);
+  assert.equal(all[all.indexOf('skewguard.kubernetes.window') + 1], 'skewguard.kubernetes.components');
+  const { 'skewguard.kubernetes.components': compSetting, ...noComps } = props;
+  assert.deepEqual(Object.keys(withFamilySettings({ 'skewguard.kubernetes.components': compSetting, ...noComps }, sections)), all);
   // The generator puts a missing setting back, in its place, and corrects a stale one.
   const broken = structuredClone(props);
   delete broken['skewguard.containerd.window'];
@@ -219,7 +235,8 @@ test('no file outside the families\' folders names a section\'s keys (its overri
   const res = [new RegExp(`\\b(${keys.join('|')})\\b`), new RegExp(`\\.(${names.join('|')})\\??\\.(window|flavour|source|flavourSource)\\b`)];
   // A family's own places: its folder, its rules, and its data helpers in engine/<its folder's name>/ (engine/kata/ …).
   const folders = fs.readdirSync(path.join(repoRoot, 'server/src/engine/families'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
-  const own = (rel) => /^server\/src\/engine\/(families|rules)\//.test(rel) || folders.some((f) => rel.startsWith(`server/src/engine/${f}/`));
+  // The components' section's (kubernetes.components, --component-versions): engine/components/.
+  const own = (rel) => /^server\/src\/engine\/(families|rules|components)\//.test(rel) || folders.some((f) => rel.startsWith(`server/src/engine/${f}/`));
   // The StarlingX release and the Kubernetes window are sections too, but they are the windows every family's is read
   // from: the core reads their resolved parts as the families do. What else names their keys, each with why:
   const ALLOWED = [

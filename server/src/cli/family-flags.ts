@@ -13,5 +13,5 @@ const byName = new Map<string, CliFlag>(familyFlags.flatMap((f) => [f.name, ...(
 /** The family flag spelled `name` (or one of its aliases); undefined: not one. */
 export const familyFlag = (name: string): CliFlag | undefined => byName.get(name);
 
-/** The families' lines of --help: the window flags', or those printed among the run's options (CliFlag.among). */
-export const familyFlagsHelp = (among: 'windows' | 'run' = 'windows'): string => familyFlags.filter((f) => (f.among ?? 'windows') === among).map((f) => f.help).join('');
+/** The families' lines of --help: the window flags', those after --rule, or those among the run's options (CliFlag.among). */
+export const familyFlagsHelp = (among: NonNullable<CliFlag['among']> = 'windows'): string => familyFlags.filter((f) => (f.among ?? 'windows') === among).map((f) => f.help).join('');

@@ -46,10 +46,7 @@ Options:
   -o, --output-file <file>        write the report to a file instead of stdout
   -c, --config <file>             use this config instead of the nearest .skewguard.yaml
 ${familyFlagsHelp()}      --rule <id>=<severity>      set a rule's severity (error|warning|info|hint|off); repeatable
-      --component-versions <c=v,…>  versions of CRD-providing components whose API rows are checked at them,
-                                  e.g. cert-manager=1.5,istio=1.11 (default: Pluto's default target per component);
-                                  an operator takes a window of its releases: external-secrets=0.16..0.17
-      --exit-codes <default|pluto>  pluto: exit 3 when an API is removed, 2 when one is deprecated (as Pluto does)
+${familyFlagsHelp('rules')}      --exit-codes <default|pluto>  pluto: exit 3 when an API is removed, 2 when one is deprecated (as Pluto does)
       --max-warnings <n>          exit 1 when there are more than n warnings (default: -1, no limit)
       --fix                       apply the preferred fixes (atomic writes; files that do not parse are left alone;
                                   read-only files, files with several hard links and files changed meanwhile are
@@ -92,8 +89,10 @@ interface Options {
   format: typeof FORMATS[number];
   outputFile?: string;
   config?: string;
-  componentVersions?: Record<string, string>;
-  /** The families' flags (cli/family-flags.ts: the StarlingX release, the Kubernetes window, …, --helm-render), by their Overrides key. */
+  /**
+   * The config sections' flags (cli/family-flags.ts: the StarlingX release, the Kubernetes window, …, --component-versions,
+   * --helm-render), by their Overrides key.
+   */
   family: Record<string, string | boolean | Record<string, string>>;
   rules: Record<string, SeveritySetting>;
   maxWarnings: number;
@@ -142,16 +141,6 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
       }
       case '-o': case '--output-file': o.outputFile = val(); break;
       case '-c': case '--config': o.config = val(); break;
-      case '--component-versions': {
-        o.componentVersions ??= {};
-        for (const part of val().split(',')) {
-          const m = /^\s*([^=\s]+)\s*=\s*(\S+)\s*$/.exec(part);
-          if (!m) throw new UsageError('--component-versions takes <component>=<version>[,…], e.g. cert-manager=1.5,istio=1.11');
-          // As given: the server checks it (and says so in the flag's terms) and normalises it.
-          o.componentVersions[m[1]] = m[2];
-        }
-        break;
-      }
       case '--exit-codes': {
         const v = val();
         if (v !== 'default' && v !== 'pluto') throw new UsageError('--exit-codes takes default or pluto');
@@ -214,6 +203,17 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
             // Resolved here (the working folder is lsp-lint's); read by the server, which says a document it cannot use.
             const map = (typeof o.family[ff.key] === 'object' ? o.family[ff.key] : (o.family[ff.key] = {})) as Record<string, string>;
             map[m[1]] = path.resolve(m[2].trim());
+            break;
+          }
+          if (ff.form === 'map') {
+            // Repeatable <name>=<value>[,…] (--component-versions cert-manager=1.5,istio=1.11), each value as given: the
+            // server checks it (and says so in the flag's terms) and normalises it.
+            const map = (typeof o.family[ff.key] === 'object' ? o.family[ff.key] : (o.family[ff.key] = {})) as Record<string, string>;
+            for (const part of v.split(',')) {
+              const m = /^\s*([^=\s]+)\s*=\s*(\S+)\s*$/.exec(part);
+              if (!m) throw new UsageError(ff.invalid ?? `${ff.name} takes <name>=<value>[,…]`);
+              map[m[1]] = m[2];
+            }
             break;
           }
           if (ff.form === 'path') { o.family[ff.key] = path.resolve(v); break; }
@@ -340,7 +340,7 @@ async function main(argv: string[]): Promise<number> {
     parseCacheChars: 256 * 1024,
     clearDiagnosticsOnClose: false,
     cli: {
-      configPath: opts.config, componentVersions: opts.componentVersions,
+      configPath: opts.config,
       ...opts.family, rules: opts.rules,
       ...extraRoots(opts.paths, cwd), helmJobs: opts.jobs, ...(opts.noIgnore ? { noIgnore: true } : {}),
       // A render must end (and be said) before lsp-lint's stall timer would give up on the server.

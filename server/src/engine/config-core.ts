@@ -3,8 +3,9 @@
 // validation, the resolved configuration and --print-config; shared/settings.ts into the editor settings; the build
 // into lsp-lint's flags and help (server/src/cli/family-flags.ts) and package.json's settings (npm run gen:docs);
 // the server into the window picker (window-command.ts) and the status item (window-status.ts).
-// Families import this module, never engine/config.ts at run time (so no load-time cycle config → registry →
-// families → config); they add their own keys to `Overrides`, `ResolvedConfig` and `Settings` by module augmentation.
+// Families (and the components' section, engine/components/config.ts) import this module, never engine/config.ts at
+// run time (so no load-time cycle config → registry → families → config); they add their own keys to `Overrides`,
+// `ResolvedConfig` and `Settings` by module augmentation.
 import type { SourceInfo } from './types';
 import type { WindowPartSpec, WindowChoicesResult } from '../shared/protocol';
 import type { Overrides, ResolvedConfig, WorkspaceFacts } from './config';
@@ -33,6 +34,8 @@ export interface ResolveContext {
   workspace?: WorkspaceFacts;
   /** The parts resolved so far: the sections before this one in order (the Kubernetes window reads the StarlingX release). */
   resolved: Partial<ResolvedConfig>;
+  /** Every section, in order: what one may ask the others (the components' windows read their `componentInput`). */
+  sections: readonly ConfigSection[];
 }
 
 /** One lsp-lint flag of a section (the build puts the table in lsp-lint: server/src/cli/family-flags.ts). */
@@ -52,11 +55,15 @@ export interface CliFlag {
    * How the value is read (default: as given). 'version': a version such as 1.25 or v1.25.0, normalised ("1.25"), else
    * the usage error `invalid`; 'minor=path': repeatable <minor>=<file>, the file resolved against the working folder,
    * gathered into a map by minor (else the usage error `invalid`); 'path': a file, resolved against the working folder;
-   * 'switch': no value, the key is set to true (--helm-render).
+   * 'switch': no value, the key is set to true (--helm-render); 'map': repeatable <name>=<value>[,…], each value as
+   * given (the server checks it), gathered into a map by name (else the usage error `invalid`: --component-versions).
    */
-  form?: 'version' | 'minor=path' | 'path' | 'switch';
-  /** Where its --help lines are printed: with the window flags (default), or among the run's options after --no-ignore. */
-  among?: 'windows' | 'run';
+  form?: 'version' | 'minor=path' | 'path' | 'switch' | 'map';
+  /**
+   * Where its --help lines are printed: with the window flags (default), right after --rule ('rules': the component
+   * versions), or among the run's options after --no-ignore ('run').
+   */
+  among?: 'windows' | 'rules' | 'run';
 }
 
 /** One part of the window the picker ("Change window…") offers (its shape is the protocol's: the client reads it). */
@@ -69,12 +76,19 @@ export interface ConfigSection {
   /**
    * Its place among the sections (in .skewguard.yaml's schema and validation, --print-config, --help, the picker and
    * the status item); ties go by the registry's order. A negative order is a window every other family's is read from
-   * (StarlingX -20, Kubernetes -10): it comes before the core's component versions (kubernetes.components), the
-   * families' own windows (order >= 0) after them; a section of order AFTER_CORE_KEYS (100) or more comes after the
-   * core's rules, ignore and files (the Helm family's helm:).
+   * (StarlingX -20, Kubernetes -10), then the components' versions (-5: engine/components/config.ts,
+   * kubernetes.components), the families' own windows (order >= 0) after them; a section of order AFTER_CORE_KEYS (100)
+   * or more comes after the core's rules, ignore and files (the Helm family's helm:).
    */
   order: number;
-  /** The section's JSON schema (an object with additionalProperties: false). */
+  /**
+   * A key of another section's, not a section of its own: `.skewguard.yaml`'s `<section>.<this section>` (the components'
+   * `kubernetes.components`), its schema put in that section's after the key `after`, its editor setting
+   * (skewguard.<section>.<this section>) after that key's, and its settings under that section's. Its resolved and
+   * --print-config key is its own (`components`); it validates, checks lsp-lint's flags and resolves at its order.
+   */
+  within?: { section: string; after: string };
+  /** The section's JSON schema (an object with additionalProperties: false; with `within`: the key's schema). */
   schema: { type: 'object'; additionalProperties: false; properties: Record<string, object> };
   /** The keys of its schema the editor settings have (skewguard.<section>.<key>); absent: all of them. */
   settingsKeys?: string[];
@@ -90,6 +104,11 @@ export interface ConfigSection {
   resolve(ctx: ResolveContext): unknown;
   /** Other keys of the resolved configuration it sets (after every section's own), e.g. the user's lifecycle rows. */
   also?(ctx: ResolveContext): Partial<ResolvedConfig>;
+  /**
+   * What `also` set, as --print-config says it: its keys as they are, among the sections' parts before those of order
+   * `order` or more (the component windows: after the StarlingX release, before the Kubernetes window).
+   */
+  describeAlso?: { order: number; describe(c: ResolvedConfig): Record<string, unknown> };
   /** What it tells the component modules' windows (engine/components/), e.g. the StarlingX upgrade path. */
   componentInput?(ctx: ResolveContext): Partial<ComponentWindowInput>;
   /** Its part of --print-config and the "Show Resolved Window" document. */

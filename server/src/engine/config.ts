@@ -4,14 +4,8 @@
 import type { ErrorObject } from 'ajv';
 import { parseYaml, type OffsetRange } from './parse/yaml';
 import { didYouMean, own } from './text';
-import { normalizeKubernetesVersion } from './versions';
-import { kubernetesApis } from './families/kubernetes/data/apis';
 import type { Family, SeveritySetting, SourceInfo } from './types';
 import { checkGlob } from './glob';
-import { COMPONENTS } from './components/registry';
-import type { ComponentWindowInput } from './components/types';
-import { checkOperatorSetting, isOperatorId } from './components/operators';
-import { operatorIds } from './components/operator-data';
 
 import { SEVERITIES } from '../shared/names';
 export { CONFIG_FILENAMES } from '../shared/names';
@@ -20,43 +14,45 @@ export { SEVERITIES };
 // run time (they import config-core.ts), so the registry is loaded before the schema below is built.
 import { FAMILIES, families } from './families/registry';
 import { AFTER_CORE_KEYS, type ConfigSection, type ValueProblem, type ResolveContext } from './config-core';
+// The core's one hook for products inside manifests: the components' section (kubernetes.components, --component-versions,
+// the component modules' windows), composed as a family's section is.
+import { componentsConfigSection } from './components/config';
 export type { ValueProblem } from './config-core';
 
-/** The families' config sections, in their order (ConfigSection.order), ties by the registry's. */
-export const CONFIG_SECTIONS: readonly ConfigSection[] = families
-  .flatMap((f) => ((f as { config?: ConfigSection }).config ? [(f as { config?: ConfigSection }).config!] : []))
-  .map((c, i) => [c, i] as const).sort((a, b) => a[0].order - b[0].order || a[1] - b[1]).map(([c]) => c);
 /**
- * The windows every other one is read from (negative order: the StarlingX release, the Kubernetes window), which come
- * before the core's component versions (kubernetes.components), and the families' own windows, which come after them.
+ * The configuration's sections, in their order (ConfigSection.order), ties by the registry's: the registry's families'
+ * (families/<id>/config.ts), and the components' (engine/components/config.ts), which is a key of another section's.
+ */
+export const CONFIG_SECTIONS: readonly ConfigSection[] = [
+  ...families.flatMap((f) => ((f as { config?: ConfigSection }).config ? [(f as { config?: ConfigSection }).config!] : [])),
+  componentsConfigSection,
+].map((c, i) => [c, i] as const).sort((a, b) => a[0].order - b[0].order || a[1] - b[1]).map(([c]) => c);
+/**
+ * The windows every other one is read from (negative order: the StarlingX release, the Kubernetes window) and the
+ * components' versions, and the families' own windows, which come after them.
  */
 const LEAD = (c: ConfigSection) => c.order < 0;
 const REST = (c: ConfigSection) => c.order >= 0 && c.order < AFTER_CORE_KEYS;
 /** The sections after the core's own keys (rules, ignore, files): the Helm family's helm:. */
 const TAIL = (c: ConfigSection) => c.order >= AFTER_CORE_KEYS;
-/** The component modules' windows are read from the StarlingX path: said (--print-config) after the sections before this order. */
-const COMPONENT_WINDOWS_AT = -15;
 
-/** kubernetes.components (the component modules' versions, below) is the core's key in that section, after that key. */
-const COMPONENTS_KEY = { section: 'kubernetes', after: 'window' } as const;
-const componentsSchema = {
-  type: 'object',
-  description: 'Version of each CRD-providing component whose lifecycle rows are checked at that version instead of the '
-    + "Kubernetes window, e.g. { cert-manager: \"1.5\", istio: \"1.11\" }. A component not named here is checked at Pluto's "
-    + 'default target for it. An operator of the bundled data (external-secrets, kyverno, traefik …) takes one release or a '
-    + 'window of its releases, e.g. { external-secrets: "0.16..0.17" }, and has no default.',
-  // Names and version format are checked by checkComponentVersion (known components, with did-you-mean).
-  additionalProperties: { type: 'string' },
-};
-
-/** A section's schema in .skewguard.yaml's (the core's kubernetes.components put in its place). */
+/** The sections that are a key of another's (ConfigSection.within), put in that section's schema after their key. */
 function sectionSchema(c: ConfigSection): object {
-  if (c.section !== COMPONENTS_KEY.section) return c.schema;
-  const props = Object.entries(c.schema.properties);
-  const at = props.findIndex(([k]) => k === COMPONENTS_KEY.after) + 1;
-  return { ...c.schema, properties: Object.fromEntries([...props.slice(0, at), ['components', componentsSchema], ...props.slice(at)]) };
+  const inner = CONFIG_SECTIONS.filter((k) => k.within?.section === c.section);
+  if (!inner.length) return c.schema;
+  let props = Object.entries(c.schema.properties);
+  for (const k of inner) {
+    const at = props.findIndex(([p]) => p === k.within!.after) + 1;
+    props = [...props.slice(0, at), [k.section, k.schema], ...props.slice(at)];
+  }
+  return { ...c.schema, properties: Object.fromEntries(props) };
 }
-const sectionSchemas = (which: (c: ConfigSection) => boolean) => Object.fromEntries(CONFIG_SECTIONS.filter(which).map((c) => [c.section, sectionSchema(c)]));
+const sectionSchemas = (which: (c: ConfigSection) => boolean) => Object.fromEntries(CONFIG_SECTIONS.filter((c) => !c.within && which(c)).map((c) => [c.section, sectionSchema(c)]));
+
+/** A section's keys in the editor settings (ConfigSection.settingsKeys, with the keys of the sections within it after theirs). */
+export function settingsKeysOf(c: ConfigSection): string[] | undefined {
+  return c.settingsKeys?.flatMap((k) => [k, ...CONFIG_SECTIONS.filter((i) => i.within?.section === c.section && i.within.after === k).map((i) => i.section)]);
+}
 
 export const configSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -83,8 +79,6 @@ export interface Overrides {
   rules?: Record<string, SeveritySetting>;
   ignore?: string[];
   files?: Record<string, Family>;
-  /** Versions of CRD-providing components (cert-manager, istio …) their lifecycle rows are checked at. */
-  componentVersions?: Record<string, string>;
 }
 
 export interface ConfigProblem { message: string; range: OffsetRange }
@@ -152,27 +146,18 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
     }
   }
   const ok = (p: string) => ![...bad].some((b) => b === p || b.startsWith(p + '.') || p.startsWith(b + '.'));
-  // The families' sections, each from its own folder.
+  // The sections, each from its own folder (a section within another's: its key there).
   const sections = (which: (c: ConfigSection) => boolean) => {
     for (const c of CONFIG_SECTIONS.filter(which)) {
-      if (!(schema as any).properties?.[c.section]) continue;
-      const part = value[c.section];
-      c.validate(part && typeof part === 'object' && !Array.isArray(part) ? part : undefined, { ok, overrides, problems, has: (k) => !!(schema as any).properties?.[c.section]?.properties?.[k] });
+      const host = c.within?.section;
+      const own = host ? (schema as any).properties?.[host]?.properties?.[c.section] : (schema as any).properties?.[c.section];
+      if (!own) continue;
+      const outer = host ? value[host] : value;
+      const part = outer && typeof outer === 'object' && !Array.isArray(outer) ? outer[c.section] : undefined;
+      c.validate(part && typeof part === 'object' && !Array.isArray(part) ? part : undefined, { ok, overrides, problems, has: (k) => !!own.properties?.[k] });
     }
   };
   sections(LEAD);
-  const comps = value.kubernetes?.components;
-  if (comps && typeof comps === 'object' && !Array.isArray(comps) && ok('kubernetes.components')) {
-    const userComponents = (overrides.kubernetesRows ?? []).map((r) => r.component).filter((c): c is string => !!c);
-    const out: Record<string, string> = {};
-    for (const [name, v] of Object.entries(comps as Record<string, unknown>)) {
-      const err = checkComponentVersion(name, v, userComponents);
-      // A wrong name is reported at the name, a wrong version at the version.
-      if (err) problems.push({ message: `kubernetes.components.${name}: ${err}`, path: ['kubernetes', 'components', name], at: componentNameProblem(name, userComponents) ? 'key' : 'value' });
-      else out[name] = normalizeKubernetesVersion(String(v));
-    }
-    if (Object.keys(out).length) overrides.componentVersions = out;
-  }
   sections(REST);
   if (value.rules && typeof value.rules === 'object' && !Array.isArray(value.rules)) {
     overrides.rules = {};
@@ -217,12 +202,7 @@ const shortGlob = (g: string) => JSON.stringify(g.length > 60 ? `${g.slice(0, 57
  */
 export function checkCliOverrides(cli: Overrides): string[] {
   const out: string[] = [];
-  for (const c of CONFIG_SECTIONS.filter(LEAD)) for (const m of c.checkCli(cli)) out.push(m);
-  for (const [name, v] of Object.entries(cli.componentVersions ?? {})) {
-    const err = checkComponentVersion(name, v);
-    if (err) out.push(`--component-versions ${name}: ${err}`);
-  }
-  for (const c of CONFIG_SECTIONS.filter((s) => !LEAD(s))) for (const m of c.checkCli(cli)) out.push(m);
+  for (const c of CONFIG_SECTIONS) for (const m of c.checkCli(cli)) out.push(m);
   return out;
 }
 
@@ -235,8 +215,8 @@ export interface WorkspaceFacts {
 /** The resolved configuration; each family's config.ts adds its part (module augmentation). */
 export interface ResolvedConfig {
   // Each family's section adds its part here (families/<id>/config.ts: ResolvedConfig[section]): the StarlingX release,
-  // the Kubernetes window (and the user's OpenAPI documents and lifecycle rows), then each family's window.
-  // Each component module with a window (components/<id>.ts) adds it here (Flux: `flux`).
+  // the Kubernetes window (and the user's OpenAPI documents and lifecycle rows), the components' versions and windows
+  // (engine/components/config.ts), then each family's window.
   rules: Record<string, SeveritySetting>;
   ruleSources: Record<string, SourceInfo>;
   ignore: string[];
@@ -246,8 +226,6 @@ export interface ResolvedConfig {
    */
   ignoreLayers: Array<{ base?: string; patterns: string[]; source: string }>;
   files: Record<string, Family>;
-  /** The version each component's lifecycle rows are checked at, and where it came from. */
-  components: Record<string, ComponentVersionSetting>;
   configPath?: string;
 }
 
@@ -272,7 +250,7 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
 
   // The sections, in order, each resolved with the parts before it (a window found in the workspace is read when first
   // asked for); the StarlingX release first, which the Kubernetes window is read from.
-  const ctx: ResolveContext = { pick, layers, workspace: input.workspace, resolved: {} };
+  const ctx: ResolveContext = { pick, layers, workspace: input.workspace, resolved: {}, sections: CONFIG_SECTIONS };
   const resolveSections = (which: (c: ConfigSection) => boolean) => {
     const out: Record<string, unknown> = {};
     for (const c of CONFIG_SECTIONS.filter(which)) out[c.section] = (ctx.resolved as Record<string, unknown>)[c.section] = c.resolve(ctx);
@@ -281,7 +259,7 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
   const lead = resolveSections(LEAD);
   const sections = resolveSections(REST);
   const tail = resolveSections(TAIL);
-  // Other keys the sections set (the user's lifecycle rows and OpenAPI documents).
+  // Other keys the sections set (the user's lifecycle rows and OpenAPI documents, the component windows).
   const also = Object.assign({}, ...CONFIG_SECTIONS.map((c) => c.also?.(ctx) ?? {}));
 
   const rules: Record<string, SeveritySetting> = {};
@@ -296,12 +274,7 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
     ...(input.cli?.ignore?.length ? [{ patterns: input.cli.ignore, source: 'command line (--ignore)' }] : []),
   ];
   const files = { ...(input.settings?.files ?? {}), ...(input.config?.overrides.files ?? {}), ...(input.cli?.files ?? {}) };
-  const components = resolveComponentVersions(input);
-  // What the sections tell the component modules' windows (the StarlingX upgrade path when the configuration or the
-  // workspace says StarlingX).
-  const told = Object.assign({}, ...CONFIG_SECTIONS.map((c) => c.componentInput?.(ctx) ?? {})) as ComponentWindowInput;
-  const componentWindows = Object.fromEntries(COMPONENTS.map((m) => [m.key, m.window({ ...told, version: components[m.id] })]));
-  return { ...lead, ...componentWindows, ...sections, rules, ruleSources, ignore, ignoreLayers, files, ...also, components, configPath: input.config?.path, ...tail } as ResolvedConfig;
+  return { ...lead, ...sections, rules, ruleSources, ignore, ignoreLayers, files, ...also, configPath: input.config?.path, ...tail } as ResolvedConfig;
 }
 
 /** The folder of a config file path (both separators), where its relative paths start. */
@@ -309,58 +282,18 @@ const folderOf = (p: string) => { const i = Math.max(p.lastIndexOf('/'), p.lastI
 
 /** A human summary of the resolved windows and their sources (status bar tooltip, --print-config). */
 export function describeResolved(c: ResolvedConfig): Record<string, unknown> {
-  const described = (which: (c: ConfigSection) => boolean) => Object.fromEntries(CONFIG_SECTIONS.filter(which).map((s) => [s.section, s.describe(c)]));
+  // Each section's part under its key, in order; what a section's `also` set (describeAlso) before the sections of its order.
+  const parts = CONFIG_SECTIONS.flatMap((s) => [
+    ...(s.describeAlso ? [{ order: s.describeAlso.order, first: 0, said: () => s.describeAlso!.describe(c) }] : []),
+    { order: s.order, first: 1, said: () => ({ [s.section]: s.describe(c) }) },
+  ]).map((p, i) => ({ ...p, i })).sort((a, b) => a.order - b.order || a.first - b.first || a.i - b.i);
+  const described = (tail: boolean) => Object.assign({}, ...parts.filter((p) => (p.order >= AFTER_CORE_KEYS) === tail).map((p) => p.said()));
   return {
-    ...described((s) => s.order < COMPONENT_WINDOWS_AT),
-    // The component modules' windows (components/registry.ts), those that have one.
-    ...Object.fromEntries(COMPONENTS.flatMap((m) => ((c as unknown as Record<string, unknown>)[m.key] ? [[m.key, m.describe((c as unknown as Record<string, unknown>)[m.key])]] : []))),
-    ...described((s) => s.order >= COMPONENT_WINDOWS_AT && LEAD(s)),
-    components: c.components,
-    ...described(REST),
+    ...described(false),
     rules: Object.fromEntries(Object.entries(c.rules).map(([k, v]) => [k, { severity: v, source: c.ruleSources[k] }])),
     ignore: c.ignore,
     files: c.files,
-    ...described(TAIL),
+    ...described(true),
     config: c.configPath ?? null,
   };
-}
-
-// ---- component versions (cert-manager, istio …: their lifecycle rows use the component's own releases) ----
-
-export interface ComponentVersionSetting { version: string; source: SourceInfo }
-
-/** Components with lifecycle rows in the shipped data, and Pluto's default target for each. */
-export function knownComponents(): Record<string, { version: string; plutoTarget?: string; source: string }> {
-  return kubernetesApis().componentTargets ?? {};
-}
-
-/** Whether the component name itself is wrong (Kubernetes, or not a known component). */
-function componentNameProblem(name: string, extra: string[]): boolean {
-  return name === 'k8s' || name === 'kubernetes' || !(Object.keys(knownComponents()).includes(name) || isOperatorId(name) || extra.includes(name));
-}
-
-/** An error message for a component version setting, or undefined when it is fine. `extra`: components of user rows. */
-export function checkComponentVersion(name: string, v: unknown, extra: string[] = []): string | undefined {
-  const op = checkOperatorSetting(name, v); // an operator: one release or a window (components/operators.ts)
-  if (op !== null) return op;
-  const known = [...new Set([...Object.keys(knownComponents()), ...operatorIds(), ...extra])].sort();
-  if (name === 'k8s' || name === 'kubernetes') return 'Kubernetes versions are the Kubernetes window (kubernetes.window / --kubernetes-window), not a component version';
-  if (!known.includes(name)) {
-    const hint = didYouMean(name, known);
-    return `unknown component "${name}"${hint ? `; did you mean "${hint}"?` : ''} (known: ${known.join(', ')})`;
-  }
-  if (typeof v !== 'string' || !/^\d+\.\d+(\.\d+)?$/.test(normalizeKubernetesVersion(v))) return `"${String(v)}" is not a version such as 1.5 or v1.5.3`;
-  return undefined;
-}
-
-function resolveComponentVersions(input: ResolveInput): Record<string, ComponentVersionSetting> {
-  const out: Record<string, ComponentVersionSetting> = {};
-  for (const [name, d] of Object.entries(knownComponents())) out[name] = { version: d.version, source: { kind: 'default', detail: d.plutoTarget ? `Pluto's default target, ${d.source}` : d.source } };
-  const layers: Array<[Record<string, string> | undefined, SourceInfo]> = [
-    [input.settings?.componentVersions, { kind: 'settings', detail: 'editor settings' }],
-    [input.config?.overrides.componentVersions, { kind: 'config', detail: `${input.config?.path ?? '.skewguard.yaml'} kubernetes.components` }],
-    [input.cli?.componentVersions, { kind: 'cli', detail: '--component-versions' }],
-  ];
-  for (const [o, source] of layers) for (const [name, v] of Object.entries(o ?? {})) out[name] = { version: normalizeKubernetesVersion(v), source };
-  return out;
 }

@@ -34,6 +34,7 @@ export { workspaceFacts } from './families/registry';
 export * as kataChain from './families/kata-config/data/chain';
 export * as windowSteps from './window-verdict';
 export { windowText } from './window-text';
+export { knownComponents, checkComponentVersion, componentsConfigSection, type ComponentVersionSetting } from './components/config';
 export * as operators from './components/operators';
 export * as operatorData from './components/operator-data';
 export * as operatorPins from './components/operator-pins';

@@ -37,7 +37,7 @@ function schemaAt(path: string[]): Schema | undefined {
 /** The values the validator knows for a key path, with a line about each. */
 function valuesFor(path: string[]): Array<{ label: string; detail?: string }> {
   // A section's own values (the StarlingX releases), from its folder (families/<id>/config.ts).
-  const own = path.length === 2 ? CONFIG_SECTIONS.find((c) => c.section === path[0])?.values?.(path[1]) : undefined;
+  const own = path.length === 2 ? CONFIG_SECTIONS.find((c) => !c.within && c.section === path[0])?.values?.(path[1]) : undefined;
   if (own) return own;
   if (path[0] === 'rules' && path.length === 2) return SEVERITIES.map((s) => ({ label: s }));
   if (path[0] === 'files' && path.length === 2) return FAMILIES.map((f, i) => ({ label: f, detail: families[i]?.title }));

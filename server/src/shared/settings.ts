@@ -1,6 +1,6 @@
 // The editor settings (`skewguard.*`), typed and validated by the same code as `.skewguard.yaml`
 // (engine/config.ts validateConfigValue): invalid values are left out and reported, the rest applies.
-import { configSchema, validateConfigValue, CONFIG_SECTIONS, type Overrides, type ValueProblem } from '../engine/config';
+import { configSchema, validateConfigValue, settingsKeysOf, CONFIG_SECTIONS, type Overrides, type ValueProblem } from '../engine/config';
 import { AFTER_CORE_KEYS } from '../engine/config-core';
 import type { Settings } from './protocol';
 
@@ -11,10 +11,11 @@ export const settingsSchema = {
   properties: {
     ...configSchema.properties,
     // A section's keys the editor settings have (ConfigSection.settingsKeys; the Kubernetes window and OpenAPI documents,
-    // the Helm binary only: whether to render is the workspace's own choice, .skewguard.yaml helm.render, --helm-render).
+    // the Helm binary only: whether to render is the workspace's own choice, .skewguard.yaml helm.render, --helm-render),
+    // and the keys of the sections within it (the components' versions, kubernetes.components).
     ...Object.fromEntries(CONFIG_SECTIONS.filter((c) => c.settingsKeys).map((c) => {
       const s = (configSchema.properties as unknown as Record<string, { properties: Record<string, object> }>)[c.section];
-      return [c.section, { ...s, properties: Object.fromEntries(c.settingsKeys!.map((k) => [k, s.properties[k]])) }];
+      return [c.section, { ...s, properties: Object.fromEntries(settingsKeysOf(c)!.map((k) => [k, s.properties[k]])) }];
     })),
     debounceMs: { type: 'number', minimum: 0, maximum: 5000 },
     trace: { type: 'object' },
@@ -78,17 +79,22 @@ function normalizeUncached(raw: unknown, knownRules: Set<string>): NormalizedSet
     problems: problems.map((p) => ({ setting: ['skewguard', ...p.path.map(shortSeg)].join('.'), message: p.message })),
   };
   const s = out.settings;
-  // The families' sections (families/<id>/config.ts), each from its valid overrides; those after the core's keys
-  // (AFTER_CORE_KEYS: the Helm binary) after them.
+  // The sections (families/<id>/config.ts), each from its valid overrides; those after the core's keys (AFTER_CORE_KEYS:
+  // the Helm binary) after them. A section within another's (the components' versions) is a key of that one's, put in
+  // after the sections of its group.
   const sectionsOf = (tail: boolean) => {
-    for (const c of CONFIG_SECTIONS.filter((x) => (x.order >= AFTER_CORE_KEYS) === tail)) {
+    const group = CONFIG_SECTIONS.filter((x) => (x.order >= AFTER_CORE_KEYS) === tail);
+    const out = s as Record<string, Record<string, unknown> | undefined>;
+    for (const c of group.filter((x) => !x.within)) {
       const part = c.settingsOf(overrides);
-      if (part) (s as Record<string, unknown>)[c.section] = part;
+      if (part) out[c.section] = part;
+    }
+    for (const c of group.filter((x) => x.within)) {
+      const part = c.settingsOf(overrides);
+      if (part) out[c.within!.section] = { ...out[c.within!.section], [c.section]: part };
     }
   };
   sectionsOf(false);
-  // The core's key in the Kubernetes section: the component modules' (operators') versions.
-  if (overrides.componentVersions) s.kubernetes = { ...s.kubernetes, components: overrides.componentVersions };
   if (overrides.rules) s.rules = overrides.rules;
   if (overrides.files) s.files = overrides.files;
   if (overrides.ignore) s.ignore = overrides.ignore;

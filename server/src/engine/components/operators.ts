@@ -9,7 +9,8 @@
 // from its KubernetesContext (operatorWindowsWith: the configuration's, else the saved workspace's pins).
 import type { ComponentModule } from './types';
 import type { SourceInfo } from '../types';
-import type { ResolvedConfig, ComponentVersionSetting } from '../config';
+import type { ResolvedConfig } from '../config';
+import type { ComponentVersionSetting } from './types';
 import type { OperatorPin } from './operator-pins-type';
 import { operatorIds, operatorReleases } from './operator-data';
 import { parseRange, minorOf, compareMinor } from '../versions';
@@ -65,7 +66,7 @@ export function parseOperatorSetting(id: string, value: string): { steps: string
 }
 
 /**
- * The configuration hook (engine/config.ts checkComponentVersion): the problem of an operator version setting, undefined
+ * The configuration hook (each operator module's checkVersion): the problem of an operator version setting, undefined
  * when it is fine, null when the name is not an operator id.
  */
 export function checkOperatorSetting(name: string, v: unknown): string | undefined | null {
@@ -146,4 +147,5 @@ export const operatorComponents: ComponentModule<OperatorWindow>[] = operatorIds
     versions: w.steps.map((s) => ({ release: s, tag: operatorReleases(id).find((r) => r[0] === s)?.[1] })),
     source: w.source,
   }),
+  checkVersion: (v) => checkOperatorSetting(id, v) ?? undefined,
 }));

@@ -1,8 +1,8 @@
 // The Kubernetes window's part of the configuration (`kubernetes:` of .skewguard.yaml: window, crds, openapi,
 // additionalVersions; skewguard.kubernetes.*; --kubernetes-window, --kubernetes-version, --kubernetes-openapi): composed
 // by the core from the registry (engine/config-core.ts) right after the StarlingX release, whose upgrade path it is by
-// default. `kubernetes.components` (the component modules' versions, engine/components/) is the core's own key in this
-// section (engine/config.ts), not this family's.
+// default. `kubernetes.components` (the component modules' versions) is a key of this section's that is not this
+// family's: the components' section (engine/components/config.ts, ConfigSection.within) puts it in after `window`.
 import type { SourceInfo } from '../../types';
 import type { ConfigSection } from '../../config-core';
 import { mark } from '../../config-core';
@@ -98,9 +98,9 @@ export const kubernetesConfigSection: ConfigSection = {
       },
     },
   },
-  // The editor settings have the window, the components' versions (the core's key, engine/config.ts) and the OpenAPI
-  // documents (a user-level value may point anywhere).
-  settingsKeys: ['window', 'components', 'openapi'],
+  // The editor settings have the window (and after it the components' versions, the components' section within this
+  // one) and the OpenAPI documents (a user-level value may point anywhere).
+  settingsKeys: ['window', 'openapi'],
   packageSettings: {
     'skewguard.kubernetes.window': {
       type: 'string',
@@ -110,16 +110,6 @@ export const kubernetesConfigSection: ConfigSection = {
       patternErrorMessage: 'A Kubernetes version or range, e.g. "1.21" or "1.18..1.21".',
       description: 'Kubernetes versions every file must work with, e.g. "1.18..1.21" or one version "1.21". Empty: the upgrade path from the workspace localhost.yml kubernetes_version (or the release default) to the newest version the StarlingX release ships.',
       markdownDescription: 'Kubernetes versions every file must work with, e.g. `1.18..1.21` or one version `1.21`. Empty: the StarlingX upgrade path from the workspace `localhost.yml` `kubernetes_version` (or the release default) to the newest version the release ships. Overridden by `kubernetes.window` in `.skewguard.yaml` and by `lsp-lint --kubernetes-window`.',
-      order: 3,
-    },
-    // The core's kubernetes.components (engine/config.ts) as an editor setting: under this section's prefix, so listed here.
-    'skewguard.kubernetes.components': {
-      type: 'object',
-      scope: 'resource',
-      default: {},
-      additionalProperties: { type: 'string', minLength: 1 },
-      description: 'Version of each component or operator whose custom resources are checked at its own releases, e.g. { "external-secrets": "0.16..0.17", "kyverno": "1.19", "cert-manager": "1.5" }. An operator of the bundled data takes one release or a window of its releases and has no default. Overridden by kubernetes.components in .skewguard.yaml and by lsp-lint --component-versions.',
-      markdownDescription: 'Version of each component or operator whose custom resources are checked at its own releases, e.g. `{ "external-secrets": "0.16..0.17", "kyverno": "1.19", "cert-manager": "1.5" }`. An operator of the bundled data (`external-secrets`, `kyverno`, `traefik` …) takes one release or a window of its releases and has no default. Overridden by `kubernetes.components` in `.skewguard.yaml` and by `lsp-lint --component-versions`.',
       order: 3,
     },
     'skewguard.kubernetes.openapi': {

@@ -4,7 +4,7 @@ import type { KataChainFacts } from '../kata-config/data/chain';
 import type { FilePinScan, OperatorPin } from '../../components/operator-pins';
 import type { YamlFile, OffsetRange } from '../../parse/yaml';
 import { kubernetesApis, type ApiRow } from './data/apis';
-import type { ComponentVersionSetting } from '../../config';
+import type { ComponentVersionSetting } from '../../components/types';
 import type { KubeWindow } from './config';
 import { leadingMinor } from '../../versions';
 import { statusAt, findRow, servedKinds, compareMinor } from './data/lifecycle';
