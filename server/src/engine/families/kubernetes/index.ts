@@ -191,14 +191,21 @@ export class KubernetesContext {
         }
       }
     };
+    // Asked once per document (a List's thousands of items are objects of one document: asking per object scanned its
+    // text once per item).
+    let lastDoc: ManifestObject['doc'] | undefined, mayHold = false;
     for (const obj of this.objects) {
       // A container list is a key `containers`, `initContainers` or `ephemeralContainers`: a document whose text has none
       // (nor a backslash, which may spell one in an escape) holds no image, and is not walked (a bundle's CRDs, ConfigMaps).
-      const src = obj.doc.text;
-      if (!src.includes('ontainers') && !src.includes('\\')) continue;
+      if (obj.doc !== lastDoc) {
+        lastDoc = obj.doc;
+        const src = obj.doc.text;
+        mayHold = src.includes('ontainers') || src.includes('\\');
+      }
+      if (!mayHold) continue;
       o = obj;
       segs.length = 0;
-      segs.push(...obj.at);
+      for (const seg of obj.at) segs.push(seg);
       visit(obj.value, 0);
     }
     return (this.imagesMemo = out);
