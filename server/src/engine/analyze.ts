@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import { globMatcher } from './glob';
 import { LineIndex } from './text';
+import { forgetTemplateScan } from './parse/template-text';
 import { parseYaml, type YamlFile, type OffsetRange } from './parse/yaml';
 import type { Diagnostic, Family, Severity, SeveritySetting, SourceInfo } from './types';
 import type { ResolvedConfig } from './config';
@@ -174,6 +175,8 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
     diagnostics.length = 0;
     if (e instanceof StageFailure) failed(e.stage, e.error); else failed('analyze', e);
     return { diagnostics, config, path: input.path };
+  } finally {
+    forgetTemplateScan();
   }
 }
 

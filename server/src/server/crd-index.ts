@@ -145,6 +145,10 @@ export class CrdIndex {
     }
     // The first by path wins (archive entries `<archive>!<entry>` among the files).
     found.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    // The parses of this root's files that are gone from the index (closed, deleted, no longer a CRD) go too: each holds
+    // its file's text and the CRDs read from it (a closed 12 MB bundle's stayed until the index was cleared).
+    const under = idx.root.endsWith(path.sep) ? idx.root : idx.root + path.sep;
+    for (const p of [...this.parsed.keys()]) if (p.startsWith(under) && idx.files.get(p)?.crd === undefined) this.parsed.delete(p);
     return (idx.facts = workspaceFacts.crdFacts(found, notRead));
   }
 
@@ -218,6 +222,8 @@ export class CrdIndex {
     idx.files.set(file, now);
     idx.facts = undefined;
     idx.uses.delete(file);
+    // Its parse, for another text, goes now (it holds the old text and its CRDs; the next facts parse it again).
+    if (this.parsed.get(file)?.text !== now?.crd) this.parsed.delete(file);
     return true;
   }
 

@@ -10,11 +10,16 @@ import { internalDiagnostic, logFailure } from './failures';
 import { analysedWithCurrentConfig, debounce, pullDocSettings } from './config-for';
 import { limiter, publishConfigProblems } from './publishing';
 import { scheduler, schedule } from './diagnostics';
+import { forgetParsed } from '../engine/parse/yaml';
+import { collectGarbage } from './memory';
 import { publishedClosed, recheckClosed, recheckInTurns, cancelOpenRechecks } from './recheck';
 import {
   connection, documents, init, canPullConfig, ws, files, results, pendingFailures, timers, docSettings, helm, uriToPath,
   isConfigFile, affectsWorkspace,
 } from './session';
+
+/** A closed document this big (characters) is followed by a full collection in the editor (memory.ts). */
+const BIG_CLOSE_CHARS = 1024 * 1024;
 
 /**
  * A file's effective text changed for the workspace's CRD index (server/crd-index.ts: a CRD, or the custom groups a
@@ -116,6 +121,13 @@ export function registerDocumentSync(): void {
     pendingFailures.delete(e.document.uri);
     limiter.forget(e.document.uri);
     scheduler.forget(e.document.uri);
+    // Its parsed documents leave the parse cache (kept for the keystrokes of open files): the cache's budget counts
+    // their text, and a bundle's CRDs parsed are ten times their text, kept after the file was closed (a server that had
+    // opened and closed a few 12 MB bundles held 200 MB more than one that had not).
+    const closedChars = e.document.getText().length;
+    forgetParsed(e.document.getText());
+    // A big file's analysis is garbage now: collected before the next one grows the heap further (memory.ts).
+    if (closedChars > BIG_CLOSE_CHARS && !init.cli) collectGarbage();
     const file = uriToPath(e.document.uri);
     const closedText = ws.openTexts.get(file);
     try {

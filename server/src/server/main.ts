@@ -57,6 +57,8 @@ import {
  */
 function tuneHeapForEditor(): void {
   try { setFlagsFromString('--heap-growing-percent=100'); } catch { /* a runtime without V8 flags: its default */ }
+  // And a full collection after a big file is closed (memory.ts takes `gc` from a context made after this).
+  try { setFlagsFromString('--expose-gc'); } catch { /* none: nothing is collected on close */ }
 }
 
 connection.onInitialize((params: InitializeParams) => {

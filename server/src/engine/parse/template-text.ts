@@ -38,6 +38,9 @@ export function hasHelmAction(text: string): boolean {
 let memoText: string | undefined;
 let memoScan: TemplateScan = NONE;
 
+/** Forgets the text scanTemplates remembers (analyze() when done: a closed 12 MB file's text stayed alive with it). */
+export function forgetTemplateScan(): void { memoText = undefined; memoScan = NONE; }
+
 /** Where the `{{` of `text` stand (see TemplateScan). Remembers the last text asked (detect and analyze ask in turn). */
 export function scanTemplates(text: string): TemplateScan {
   if (text === memoText) return memoScan;

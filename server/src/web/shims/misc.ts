@@ -56,7 +56,11 @@ export const createServer = unavailable('a network server');
 /** A web worker's heap is the browser's: the Node server's heap tuning (main.ts) does nothing here. */
 export const setFlagsFromString = (): void => undefined;
 
+// ---- node:vm ----
+/** No `gc` to take from a new context in the browser: the server's collection after a big file (memory.ts) does nothing. */
+export const runInNewContext = (): undefined => undefined;
+
 export default {
   fileURLToPath, pathToFileURL, format, inspect, types, gunzipSync, createHash, randomBytes, Writable, Transform,
-  tmpdir, homedir, platform, EOL, spawn, execFile, spawnSync, createServer, setFlagsFromString,
+  tmpdir, homedir, platform, EOL, spawn, execFile, spawnSync, createServer, setFlagsFromString, runInNewContext,
 };
