@@ -38,6 +38,8 @@ const ALLOWED = [
   { file: 'server/src/engine/components/config.ts', line: /name === 'k8s' \|\| name === 'kubernetes'/ },
   // kubernetes.components' defaults are the Kubernetes lifecycle data's componentTargets (Pluto's default targets).
   { file: 'server/src/engine/components/config.ts', line: /^import \{ kubernetesApis \} from '\.\.\/families\/kubernetes\/data\/apis';$/ },
+  // …and its editor setting, skewguard.kubernetes.components, is a key of the Kubernetes section's settings type.
+  { file: 'server/src/engine/components/config.ts', line: /^declare module '\.\.\/families\/kubernetes\/config' \{$/ },
   // The Flux component (engine/components/, the plug-in point for products inside manifests) reads the Flux
   // versions StarlingX applications ship, which the StarlingX application family's data holds.
   { file: 'server/src/engine/components/flux.ts', line: /from '\.\.\/families\/starlingx-app\/data';$/ },

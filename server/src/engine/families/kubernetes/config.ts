@@ -42,6 +42,18 @@ declare module '../../config' {
   }
 }
 
+declare module '../../../shared/protocol' {
+  interface Settings {
+    kubernetes?: KubernetesSettings;
+  }
+}
+/** skewguard.kubernetes.*; the components' section adds its key (kubernetes.components) by module augmentation. */
+export interface KubernetesSettings {
+  window?: string;
+  /** The cluster's OpenAPI document (or v3 folder) per minor; a workspace value is read only inside the workspace. */
+  openapi?: Record<string, string>;
+}
+
 /** Returns an error message for a malformed Kubernetes window, or undefined when it is fine. */
 export function checkKubernetesWindow(s: string): string | undefined {
   const r = parseRange(s);
