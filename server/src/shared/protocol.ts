@@ -7,6 +7,7 @@ import type { Family, SeveritySetting, TextEdit } from '../engine/types';
 // every method name, its params and its result from this one module (test/client-protocol.test.mjs).
 export * from './window';
 export * from './visible';
+export * from './user-level';
 
 /** The `skewguard` section of the editor settings. */
 export interface Settings {

@@ -113,6 +113,8 @@ export const kubernetesConfigSection: ConfigSection = {
   // The editor settings have the window (and after it the components' versions, the components' section within this
   // one) and the OpenAPI documents (a user-level value may point anywhere).
   settingsKeys: ['window', 'openapi'],
+  // A user-level document may be anywhere; a workspace one is read only inside the workspace (server/config-for.ts).
+  userLevel: ['openapi'],
   packageSettings: {
     'skewguard.kubernetes.window': {
       type: 'string',
