@@ -286,3 +286,28 @@ test('fix-all\'s reason under a default window is the section\'s whose window it
   assert.equal(at('kubernetes', config.kubernetes.source, ['1.34']), 'the Kubernetes window is the default 1.34; set kubernetes.window or starlingx.release');
   assert.equal(at('kubernetes', { kind: 'config', detail: 'x' }, ['1.34']), undefined, 'a chosen window holds nothing back');
 });
+
+// Issue #30: the VS Code client names no setting whose user-level entries it says (`userLevel`, from inspect(): a
+// workspace value of skewguard.kubernetes.openapi is read only inside the workspace, a user-level one anywhere). The
+// sections declare them (ConfigSection.userLevel), the server names them at initialize, the client asks inspect() for each.
+test('the settings whose user-level entries the client says are the sections\' (userLevel), named in the initialize result', async (t) => {
+  const declared = sections.flatMap((c) => (c.userLevel ?? []).map((k) => `${c.section}.${k}`));
+  assert.deepEqual(declared, ['kubernetes.openapi']);
+  assert.deepEqual(e.userLevelSettings(), declared);
+  // Each is a map-valued editor setting (its entries are what the client says).
+  for (const s of declared) assert.equal(pkg.contributes.configuration.properties[`skewguard.${s}`].type, 'object', s);
+  const { LspClient, makeWorkspace } = await import('./helpers/lsp-client.mjs');
+  const root = makeWorkspace({ 'a.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n' });
+  const client = new LspClient(root, {});
+  t.after(() => { client.kill(); fs.rmSync(root, { recursive: true, force: true }); });
+  const init = await client.initialize();
+  assert.deepEqual(init.userLevelSettings, declared);
+  // The client's answer (client/src/extension.ts, shared/user-level.ts) for what inspect() says: the entries set at the
+  // user level that neither the workspace nor the folder (the repository's .vscode/settings.json) overrides. This is
+  // the shape the server reads (test/k8s-openapi: a user-level document outside the workspace is read).
+  const levels = { 'kubernetes.openapi': { globalValue: { '1.38': '/home/me/a.json', '1.39': '/home/me/b.json', '1.40': '/home/me/c.json' }, workspaceValue: { '1.39': 'w.json' }, workspaceFolderValue: { '1.40': 'f.json' } } };
+  assert.deepEqual(e.userLevelAnswer(init.userLevelSettings, (s) => levels[s]), { 'kubernetes.openapi': ['1.38'] });
+  assert.deepEqual(e.userLevelAnswer(init.userLevelSettings, () => undefined), { 'kubernetes.openapi': [] });
+  assert.deepEqual(e.userLevelAnswer(init.userLevelSettings, () => ({ workspaceValue: { '1.38': 'x' } })), { 'kubernetes.openapi': [] });
+  assert.equal(e.userLevelAnswer([], (s) => levels[s]), undefined);
+});

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 import { rulesSettingProperties } from '../scripts/gen-docs.mjs';
+import { tsSources } from './helpers/sources.mjs';
 
 const require = createRequire(import.meta.url);
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -77,17 +78,21 @@ test('every setting has a description, a type and a default of that type', () =>
   }
 });
 
-test('the settings mirror the Settings type in server/src/shared/protocol.ts', () => {
+test('the settings mirror the Settings type in server/src/shared/protocol.ts and its config sections\' augmentations', () => {
   const expected = [
     'skewguard.starlingx.release', 'skewguard.starlingx.upgradeFrom', 'skewguard.kubernetes.window', 'skewguard.kubernetes.openapi', 'skewguard.kubernetes.components', 'skewguard.kata.window', 'skewguard.kata.flavour', 'skewguard.containerd.window',
     'skewguard.rules', 'skewguard.files', 'skewguard.ignore', 'skewguard.helm.path', 'skewguard.debounceMs', 'skewguard.trace.server',
   ];
   assert.deepEqual(Object.keys(settings).sort(), [...expected].sort());
-  const protocol = fs.readFileSync(path.join(repoRoot, 'server/src/shared/protocol.ts'), 'utf8');
-  const body = /export interface Settings \{([\s\S]*?)\n\}/.exec(protocol)?.[1] ?? '';
-  for (const top of [...body.matchAll(/^\s{2}(\w+)\?:/gm)].map((m) => m[1])) {
+  // protocol.ts declares the core's keys; each config section adds its own (`declare module '…/shared/protocol'`).
+  const bodies = tsSources(path.join(repoRoot, 'server/src')).flatMap((f) => [...fs.readFileSync(f, 'utf8').matchAll(/^([ \t]*)(?:export )?interface Settings \{([\s\S]*?)\n\1\}/gm)].map((m) => [m[1], m[2]]));
+  const tops = bodies.flatMap(([indent, body]) => [...body.matchAll(new RegExp(`^${indent}\\s{2}(\\w+)\\?:`, 'gm'))].map((m) => m[1]));
+  for (const top of tops) {
     assert.ok(Object.keys(settings).some((k) => k === `skewguard.${top}` || k.startsWith(`skewguard.${top}.`)), `Settings.${top} has no contributed setting`);
   }
+  // …and every contributed setting is typed (but the LSP client's own trace).
+  const contributedTops = [...new Set(Object.keys(settings).map((k) => k.split('.')[1]))].filter((t) => t !== 'trace');
+  assert.deepEqual([...tops].sort(), contributedTops.sort());
   assert.equal(settings['skewguard.debounceMs'].default, 150);
   assert.deepEqual(settings['skewguard.kata.flavour'].enum, ['', 'go', 'runtime-rs']);
   assert.deepEqual(settings['skewguard.files'].additionalProperties.enum, e.FAMILIES);

@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import {
-  ConfigChangedNotification, SettingsProblemsNotification, WorkspaceTrustedNotification,
-  type SettingsProblem, type SettingsProblemsParams, type InitializationOptions,
+  ConfigChangedNotification, SettingsProblemsNotification, WorkspaceTrustedNotification, userLevelAnswer,
+  type SettingsProblem, type SettingsProblemsParams, type InitializationOptions, type UserLevelInitializeResult,
 } from '../../server/src/shared/protocol';
 import * as readline from 'node:readline';
 import { RestartPolicy } from './restart';
@@ -103,20 +103,21 @@ export async function deactivate(): Promise<void> {
 }
 
 /**
- * workspace/configuration answers for the skewguard section, with `userLevel`: the minors of skewguard.kubernetes.openapi
- * set at the user level and not overridden by the workspace or folder (inspect()). The server reads a workspace
- * value's documents only inside the workspace: that value comes from the repository (.vscode/settings.json).
+ * workspace/configuration answers for the skewguard section, with `userLevel`: for each setting the server named in its
+ * initialize result (`userLevelSettings`, from the config sections), its entries set at the user level and not
+ * overridden by the workspace or folder (inspect()). The server reads a workspace value only inside the workspace:
+ * that value comes from the repository (.vscode/settings.json).
  */
 const withUserLevel: NonNullable<NonNullable<LanguageClientOptions['middleware']>['workspace']>['configuration'] = async (params, token, next) => {
   const result = await next(params, token);
   if (!Array.isArray(result)) return result;
+  const settings = (client?.initializeResult as UserLevelInitializeResult | undefined)?.userLevelSettings;
+  if (!Array.isArray(settings) || !settings.length) return result;
   return result.map((r, i) => {
     const item = params.items[i];
     if (item?.section !== 'skewguard' || !r || typeof r !== 'object') return r;
     const scope = item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined;
-    const seen = vscode.workspace.getConfiguration('skewguard', scope).inspect<Record<string, string>>('kubernetes.openapi');
-    const repo = { ...(seen?.workspaceValue ?? {}), ...(seen?.workspaceFolderValue ?? {}) };
-    const user = Object.keys(seen?.globalValue ?? {}).filter((m) => !(m in repo));
-    return { ...r, userLevel: { 'kubernetes.openapi': user } };
+    const config = vscode.workspace.getConfiguration('skewguard', scope);
+    return { ...r, userLevel: userLevelAnswer(settings, (s) => config.inspect(s)) };
   });
 };

@@ -92,6 +92,12 @@ export interface ConfigSection {
   schema: { type: 'object'; additionalProperties: false; properties: Record<string, object> };
   /** The keys of its schema the editor settings have (skewguard.<section>.<key>); absent: all of them. */
   settingsKeys?: string[];
+  /**
+   * Keys of its editor settings (maps) whose entries set at the user level the server must tell from the repository's
+   * (a workspace value is read only inside the workspace): the server names them in its initialize result
+   * (`userLevelSettings`, shared/user-level.ts) and the VS Code client says each one's user-level entries (`userLevel`).
+   */
+  userLevel?: string[];
   /** Its entries of package.json's contributes.configuration (written by npm run gen:docs; test/manifest checks them). */
   packageSettings: Record<string, Record<string, unknown>>;
   /** Checks its part of a value against the data; valid values go to ctx.overrides, problems to ctx.problems. */

@@ -27,6 +27,7 @@ import { registerWindowCommands } from './window-command';
 import { registerWorkspaceCommands } from './workspace-check';
 import { registerWindowFeatures } from './code-lens';
 import { SettingsReporter } from './settingsReport';
+import { userLevelSettings } from '../shared/settings';
 import { CheckedRoots } from './checked-roots';
 import { WorkspaceState } from './workspace';
 import { HelmService } from './helm-render';
@@ -108,6 +109,8 @@ connection.onInitialize((params: InitializeParams) => {
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
     serverInfo: { name: 'skewguard-language-server', version: VERSION },
+    // The settings whose user-level entries the VS Code client says in its workspace/configuration answers (the sections').
+    userLevelSettings: userLevelSettings(),
     // lsp-lint's flags, checked here against the data it does not bundle: it prints these as usage errors.
     ...(init.cli ? cliInitializeResult(init.cli, init.resolvedConfig) : {}),
   };

@@ -49,8 +49,7 @@ export function setWindowValue(text: string, part: WindowPart, value: string): s
 
 export function registerWindowCommands(connection: Connection, ws: () => WorkspaceState): void {
   connection.onRequest(WindowChoicesRequest, (): WindowChoicesResult => ({
-    releases: [],
-    // What the sections offer beyond their parts (the StarlingX releases as data).
+    // What the sections offer beyond their parts (their choices(): the StarlingX releases as data).
     ...Object.assign({}, ...CONFIG_SECTIONS.map((c) => c.choices?.() ?? {})),
     parts: windowPartSpecs(),
   }));

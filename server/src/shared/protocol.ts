@@ -7,13 +7,11 @@ import type { Family, SeveritySetting, TextEdit } from '../engine/types';
 // every method name, its params and its result from this one module (test/client-protocol.test.mjs).
 export * from './window';
 export * from './visible';
+export * from './user-level';
 
 /** The `skewguard` section of the editor settings. */
 export interface Settings {
-  starlingx?: { release?: string; upgradeFrom?: string };
-  /** openapi: the cluster's OpenAPI document (or v3 folder) per minor; a workspace value is read only inside the workspace. */
-  kubernetes?: { window?: string; openapi?: Record<string, string>; components?: Record<string, string> };
-  // Each family with a window of its own adds its section here (families/<id>/config.ts, module augmentation).
+  // Each config section adds its keys here (families/<id>/config.ts, engine/components/config.ts: module augmentation).
   rules?: Record<string, SeveritySetting>;
   files?: Record<string, Family>;
   ignore?: string[];
@@ -165,10 +163,10 @@ export interface WindowPartSpec {
 /**
  * Request (the window picker, client/src/window.ts): the parts of the window (each family's config section,
  * server/window-command.ts), each with its choices or the pattern of a typed value; and what the sections offer
- * beyond their parts (`releases`: the StarlingX releases, also each StarlingX part's choices), for other clients.
+ * beyond their parts (their `choices()`, for other clients), which each section adds here by module augmentation.
  */
 export const WindowChoicesRequest = 'skewguard/windowChoices';
-export interface WindowChoicesResult { releases: Array<{ release: string; tag: string; kubernetes: string[]; default: string }>; parts: WindowPartSpec[] }
+export interface WindowChoicesResult { parts: WindowPartSpec[] }
 
 /**
  * Request (the window picker): the new text of the .skewguard.yaml that applies to a file with one part of the window

@@ -25,6 +25,14 @@ export const settingsSchema = {
   },
 } as const;
 
+/**
+ * The settings whose user-level entries the VS Code client says (`userLevel`), as section.key: the config sections'
+ * `userLevel` keys, named in the initialize result (`userLevelSettings`, shared/user-level.ts).
+ */
+export function userLevelSettings(): string[] {
+  return CONFIG_SECTIONS.flatMap((c) => (c.userLevel ?? []).map((k) => [c.within?.section, c.section, k].filter(Boolean).join('.')));
+}
+
 export interface SettingsProblem {
   /** The setting's full name, e.g. "skewguard.kubernetes.window". */
   setting: string;

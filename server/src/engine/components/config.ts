@@ -28,6 +28,13 @@ declare module '../config' {
   }
 }
 
+// skewguard.kubernetes.components: a key of the Kubernetes section's editor settings (its section's `within`, below).
+declare module '../families/kubernetes/config' {
+  interface KubernetesSettings {
+    components?: Record<string, string>;
+  }
+}
+
 /** Components with lifecycle rows in the shipped data, and Pluto's default target for each. */
 export function knownComponents(): Record<string, { version: string; plutoTarget?: string; source: string }> {
   return kubernetesApis().componentTargets ?? {};

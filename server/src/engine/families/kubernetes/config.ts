@@ -42,6 +42,18 @@ declare module '../../config' {
   }
 }
 
+declare module '../../../shared/protocol' {
+  interface Settings {
+    kubernetes?: KubernetesSettings;
+  }
+}
+/** skewguard.kubernetes.*; the components' section adds its key (kubernetes.components) by module augmentation. */
+export interface KubernetesSettings {
+  window?: string;
+  /** The cluster's OpenAPI document (or v3 folder) per minor; a workspace value is read only inside the workspace. */
+  openapi?: Record<string, string>;
+}
+
 /** Returns an error message for a malformed Kubernetes window, or undefined when it is fine. */
 export function checkKubernetesWindow(s: string): string | undefined {
   const r = parseRange(s);
@@ -101,6 +113,8 @@ export const kubernetesConfigSection: ConfigSection = {
   // The editor settings have the window (and after it the components' versions, the components' section within this
   // one) and the OpenAPI documents (a user-level value may point anywhere).
   settingsKeys: ['window', 'openapi'],
+  // A user-level document may be anywhere; a workspace one is read only inside the workspace (server/config-for.ts).
+  userLevel: ['openapi'],
   packageSettings: {
     'skewguard.kubernetes.window': {
       type: 'string',

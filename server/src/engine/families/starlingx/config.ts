@@ -26,6 +26,15 @@ declare module '../../config' {
     localhost?: { path: string; kubernetesVersion?: string; note?: string };
   }
 }
+declare module '../../../shared/protocol' {
+  interface Settings {
+    starlingx?: { release?: string; upgradeFrom?: string };
+  }
+  interface WindowChoicesResult {
+    /** The StarlingX releases (also each StarlingX part's choices), for other clients than VS Code's picker. */
+    releases: Array<{ release: string; tag: string; kubernetes: string[]; default: string }>;
+  }
+}
 declare module '../../components/types' {
   interface ComponentWindowInput {
     /**
