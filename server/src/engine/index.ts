@@ -12,7 +12,7 @@ export * from './families/kubernetes/data/past-data';
 export { checkKubernetesWindow, type KubeWindow } from './families/kubernetes/config';
 export { allRules, ruleById, ruleIds, notSuppressible, fixedSeverity, docsUrl, DOCS_BASE } from './rules';
 export type { RuleMeta } from './rules/types';
-export { parseYaml, parseYamlFull, splitDocuments, setParseCacheBudget, forgetParsed } from './parse/yaml';
+export { parseYaml, parseYamlFull, splitDocuments, documentCuts, setParseCacheBudget, forgetParsed } from './parse/yaml';
 export { fastParseWhy } from './parse/fast-yaml';
 export { YamlEditor } from './parse/yaml-edit';
 export { hover, complete } from './language';

@@ -221,15 +221,10 @@ function markerFrom(text: string, ch: number, from: number): number {
 }
 
 /**
- * Splits YAML text into document chunks: a chunk starts at a `---` line (the marker at column 0, then a space, a
- * tab, a line break or the end) and ends before the next one, or after a `...` (document end) line. Every line
- * break counts: LF, CRLF and a lone CR (parseYaml makes a lone CR an LF first, as the yaml package does not break
- * lines there; a caller with raw text gets the same cuts). A BOM counts only at the very start of the text, as in
- * the yaml package. Chunks that hold only comments, blank lines and directives are merged into the document after
- * them (or, at the end of the text after a `...`, into the one before). This is the one place that splits YAML
- * into documents; the chunks cover the text without gaps, so offsets inside a chunk plus its start are the file's.
+ * Where splitDocuments cuts `text` before it merges chunks of comments: 0, each `---` marker line, and the line after
+ * each `...` line (those in `afterEnd`). Exported for the test that compares it with a line-by-line walk.
  */
-export function splitDocuments(text: string): Array<{ start: number; end: number }> {
+export function documentCuts(text: string): { cuts: number[]; afterEnd: Set<number> } {
   const cuts: number[] = [0];
   /** Cuts made after a `...` line (the chunk there may start with directives). */
   const afterEnd = new Set<number>();
@@ -259,6 +254,21 @@ export function splitDocuments(text: string): Array<{ start: number; end: number
     if (nl + 1 < len) { cuts.push(nl + 1); afterEnd.add(nl + 1); }
     dots = markerFrom(text, 46, nl + 1);
   }
+  return { cuts, afterEnd };
+}
+
+/**
+ * Splits YAML text into document chunks: a chunk starts at a `---` line (the marker at column 0, then a space, a
+ * tab, a line break or the end) and ends before the next one, or after a `...` (document end) line. Every line
+ * break counts: LF, CRLF and a lone CR (parseYaml makes a lone CR an LF first, as the yaml package does not break
+ * lines there; a caller with raw text gets the same cuts). A BOM counts only at the very start of the text, as in
+ * the yaml package. Chunks that hold only comments, blank lines and directives are merged into the document after
+ * them (or, at the end of the text after a `...`, into the one before). This is the one place that splits YAML
+ * into documents; the chunks cover the text without gaps, so offsets inside a chunk plus its start are the file's.
+ */
+export function splitDocuments(text: string): Array<{ start: number; end: number }> {
+  const { cuts, afterEnd } = documentCuts(text);
+  const len = text.length;
   const chunks: Array<{ start: number; end: number }> = [];
   let pendingStart = -1;
   for (let i = 0; i < cuts.length; i++) {
