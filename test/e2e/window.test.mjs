@@ -42,7 +42,9 @@ step('inlay hint: after kubernetes_version in a localhost.yml, the upgrade path'
   const line = (await viewLines(page())).find((l) => l.startsWith('kubernetes_version:'));
   assert.match(line, /^kubernetes_version: 1\.18\.1\s*→ 1\.21\.3: 3 upgrades/);
   // Its code lens names the axis of a localhost.yml's steps: the StarlingX release its .skewguard.yaml sets (#27: it said
-  // "Kubernetes 6.0", and this test only looked at the prefix).
+  // "Kubernetes 6.0", and this test only looked at the prefix). The lens comes with its own request, maybe after the
+  // inlay hint: waited for (any text), then compared.
+  await page().waitForFunction(() => (document.querySelector('.part.editor .monaco-editor .codelens-decoration')?.textContent ?? '').trim().length > 0);
   assert.equal((await lensTexts())[0], 'StarlingX 6.0:', 'and its code lens');
   await shot(page(), 'window-inlay-kubernetes-version');
 });
