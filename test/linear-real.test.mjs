@@ -84,7 +84,8 @@ function once(make, n) {
 function measure(make, n) {
   once(make, n); // warm-up
   let best = Infinity, found = 0;
-  for (let i = 0; i < 3; i++) { const x = once(make, n); best = Math.min(best, x.ms); found = x.found; }
+  // The best of five: on a loaded machine one of three could all be slow for the big input and fast for the small one.
+  for (let i = 0; i < 5; i++) { const x = once(make, n); best = Math.min(best, x.ms); found = x.found; }
   return { ms: best, found };
 }
 
