@@ -301,6 +301,7 @@ test('a family\'s facts of a workspace root (containerd runtimes, the node\'s Ka
     [`${root}/opt/kata/share/defaults/kata-containers/configuration-qemu.toml`]: '[hypervisor.qemu]\n',
     [`${root}/deploy/kata-deploy.yaml`]: 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: kata-deploy\nspec:\n  template:\n    spec:\n      containers:\n        - name: kube-kata\n          image: quay.io/kata-containers/kata-deploy:3.5.0\n',
     [`${root}/big/containerd/config.toml`]: 'x'.repeat(600 * 1024),
+    [`${root}/big/kata-deploy-values.yaml`]: `image: quay.io/kata-containers/kata-deploy:3.6.0\n${'#'.repeat(600 * 1024)}\n`,
   };
   const reads = [];
   const host = {
@@ -313,6 +314,8 @@ test('a family\'s facts of a workspace root (containerd runtimes, the node\'s Ka
   assert.deepEqual(chain.kataDeploy.map((k) => k.tag), ['3.5.0']);
   // The 600 KiB config is over the chain's 512 KiB bound: not read, and said.
   assert.match(chain.truncated, /big\/containerd\/config\.toml was not read/);
+  // A kata-deploy file over the bound: its tags are not known, and said (not a window silently absent).
+  assert.match(chain.truncated, /big\/kata-deploy-values\.yaml was not read/);
   const rts = producers.find((x) => x.key === 'containerdRuntimes').p.produce(root, host);
   assert.deepEqual(rts.names, ['kata-qemu']);
   assert.deepEqual(rts.files, ['etc/containerd/config.toml']);

@@ -124,10 +124,10 @@ export function registerDocumentSync(): void {
     // Its parsed documents leave the parse cache (kept for the keystrokes of open files): the cache's budget counts
     // their text, and a bundle's CRDs parsed are ten times their text, kept after the file was closed (a server that had
     // opened and closed a few 12 MB bundles held 200 MB more than one that had not).
-    const closedChars = e.document.getText().length;
-    forgetParsed(e.document.getText());
+    const closedBuffer = e.document.getText();
+    forgetParsed(closedBuffer);
     // A big file's analysis is garbage now: collected before the next one grows the heap further (memory.ts).
-    if (closedChars > BIG_CLOSE_CHARS && !init.cli) collectGarbage();
+    if (closedBuffer.length > BIG_CLOSE_CHARS && !init.cli) collectGarbage();
     const file = uriToPath(e.document.uri);
     const closedText = ws.openTexts.get(file);
     try {

@@ -75,7 +75,8 @@ export function kataChainOf(root: string, host: WorkspaceHost): KataChainFacts {
   const kataDeploy: KataChainFacts['kataDeploy'] = [];
   for (const file of [...yamls].sort()) {
     const text = host.readSaved(file, MAX_CHAIN_BYTES);
-    if (text === undefined) continue;
+    // Not read (over the bound, unreadable): its tags are not known, which the chain says (its window is not silently absent).
+    if (text === undefined) { partial.push(`${path.relative(root, file) || file} was not read`); continue; }
     for (const t of kataDeployTags(text)) kataDeploy.push({ file, ...t });
   }
   return { root, runtimes, kataConfigs, kataDeploy, ...(partial.length ? { truncated: partial.join('; ') } : {}) };
