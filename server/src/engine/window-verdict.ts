@@ -5,17 +5,13 @@
 import type { AnalyzeResult } from './analyze';
 import type { Diagnostic } from './types';
 import { findingSteps } from './steps';
-import { componentOf, versionRow, standingAt, type Standing } from './families/kubernetes/data/components';
-import { starlingxPath } from './families/starlingx/data';
-import { LineIndex } from './text';
 import { familyById } from './families/registry';
-import type { FamilyModule } from './families/types';
-import { windowText } from './window-text';
+import type { FamilyModule, InlayHint } from './families/types';
 
 export type StepVerdict = 'pass' | 'warn' | 'fail';
 export interface StepAxis {
   /** What the steps are versions of (the family's FamilyModule.stepsName). */
-  name: 'Kubernetes' | NonNullable<FamilyModule['stepsName']>;
+  name: NonNullable<FamilyModule['stepsName']>;
   steps: string[];
 }
 export interface StepResult {
@@ -41,7 +37,9 @@ const NOT_CHECKED = new Set(['skewguard/skipped-file', 'skewguard/internal-error
 export function stepAxisOf(result: AnalyzeResult): StepAxis | undefined {
   const steps = result.windowSteps;
   if (!steps?.length) return undefined;
-  return { name: familyById(result.family)?.stepsName ?? 'Kubernetes', steps: [...steps] };
+  // A family with steps names them (test/families-registry.test.mjs); its title is only a guard.
+  const family = familyById(result.family);
+  return { name: family?.stepsName ?? family?.title ?? '', steps: [...steps] };
 }
 
 export { sameStep } from './steps';
@@ -105,66 +103,14 @@ export const verdictMark = (v: StepVerdict): string => MARK[v];
 
 // ---- inlay hints: where a version value implies a path ----
 
-export interface InlayHint {
-  /** Zero-based line and UTF-16 character the hint is shown at (after the value). */
-  position: { line: number; character: number };
-  label: string;
-  tooltip: string;
-}
-
-// A plain X.Y.Z only: a `v` prefix is not a version StarlingX takes (starlingx/kubernetes-version-v-prefix says so).
-const KUBERNETES_VERSION = /^kubernetes_version[ \t]*:[ \t]*(["']?)(\d+\.\d+\.\d+)\1[ \t]*(?:#.*)?$/m;
-const STANDING_MARK: Record<Standing, string> = { validated: '✓', documented: '✓', incompatible: '✗', unlisted: '?' };
+export type { InlayHint } from './families/types';
 
 /**
- * The hints of an analysed file: after a localhost.yml's kubernetes_version, the upgrade path it implies
- * ("→ 1.21.3: 3 upgrades"; none for the newest version, which implies no path); after a container image whose component the data knows, the steps it is validated for.
+ * The hints of an analysed file, its family's (FamilyModule.inlayHints): e.g. after a version value, the upgrade path
+ * it implies; after a container image whose component the data knows, the steps it is validated for. None for a file
+ * that was not checked or has no configuration.
  */
 export function inlayHints(result: AnalyzeResult, text: string): InlayHint[] {
-  const out: InlayHint[] = [];
-  if (NOT_CHECKED.has(result.diagnostics[0]?.ruleId ?? '') || !result.config) return out;
-  const lines = new LineIndex(text);
-  const m = isStarlingxResult(result) ? KUBERNETES_VERSION.exec(text) : null;
-  if (m) {
-    const rel = result.config.starlingx.release;
-    const version = m[2];
-    // A version the release ships and upgrades from (the newest implies no path: no hint).
-    const p = rel.kubernetes.some((k) => k.version === version) ? starlingxPath(rel, version) : [];
-    const n = p.length - 1;
-    if (n > 0) {
-      const end = m.index + m[0].replace(/[ \t]*(#.*)?$/, '').length;
-      out.push({
-        position: lines.positionAt(end),
-        label: `→ ${p[n]}: ${n} upgrade${n === 1 ? '' : 's'}`,
-        tooltip: `StarlingX ${rel.release} upgrades Kubernetes one minor at a time: ${p.join(' → ')}.`,
-      });
-    }
-  }
-  const k8s = result.k8s;
-  const minors = result.config.kubernetes.minors;
-  if (k8s && minors.length) {
-    for (const img of k8s.images()) {
-      const c = img.component ?? componentOf(img.ref);
-      const row = c && img.ref.tag ? versionRow(c, img.ref.tag) : undefined;
-      if (!c || !row) continue;
-      const at = minors.map((mn) => ({ minor: mn, s: standingAt(row, mn) }));
-      const ok = at.filter((x) => x.s === 'validated' || x.s === 'documented');
-      const label = ok.length === at.length
-        ? `validated for ${rangeText(minors)}`
-        : ok.length ? `validated for ${ok.map((x) => x.minor).join(', ')} only` : `validated for no step of ${rangeText(minors)}`;
-      out.push({
-        position: lines.positionAt(img.range.end),
-        label,
-        tooltip: `${c.name} ${row.version}: ${at.map((x) => `${x.minor} ${STANDING_MARK[x.s]} ${x.s}`).join(', ')}.`,
-      });
-    }
-  }
-  return out;
-}
-
-const rangeText = (m: string[]) => windowText(m, '–');
-
-/** A localhost.yml's result (told by its family's facts, which say the StarlingX release). */
-function isStarlingxResult(result: AnalyzeResult): boolean {
-  try { return familyById(result.family)?.facts(result)?.starlingxRelease !== undefined; } catch { return false; }
+  if (NOT_CHECKED.has(result.diagnostics[0]?.ruleId ?? '') || !result.config) return [];
+  return familyById(result.family)?.inlayHints?.(result, text) ?? [];
 }

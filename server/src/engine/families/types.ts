@@ -9,10 +9,18 @@ import type { Finding, Rule, RuleMeta } from '../rules/types';
 import type { FileAccess } from '../files';
 import type { ConfigSection } from '../config-core';
 import type { WorkspaceFacts } from '../config';
-import type { NeighbourFacts } from './kubernetes';
+import type { NeighbourFacts } from './registry';
 
 export type Emit = (rule: RuleMeta, f: Finding) => void;
 export type Stage = <T>(name: string, fn: () => T) => T;
+
+/** An inlay hint (FamilyModule.inlayHints), shown after a value. */
+export interface InlayHint {
+  /** Zero-based line and UTF-16 character the hint is shown at (after the value). */
+  position: { line: number; character: number };
+  label: string;
+  tooltip: string;
+}
 
 /** What files a family is served: see FamilyModule.serves. */
 export interface ServedFiles {
@@ -110,8 +118,17 @@ export interface FamilyModule<Id extends string = string> {
    * Kubernetes window's source.
    */
   stepsSource?(result: AnalyzeResult): SourceInfo | undefined;
-  /** What those steps are versions of, as the per-step views name them; absent: Kubernetes minors. */
+  /**
+   * What those steps are versions of, as the per-step views name them (the code lens' "Kubernetes 1.29–1.31:", fix-all's
+   * reason): given with steps() (a family whose steps are the Kubernetes window's says 'Kubernetes').
+   */
   stepsName?: string;
+  /**
+   * Its inlay hints of an analysed file, in order: after a version value, what it implies across the window (a
+   * localhost.yml's kubernetes_version: the upgrade path; a manifest's image: the steps it is validated for). The core
+   * (engine/window-verdict.ts inlayHints) asks only for a checked file with a configuration. Absent: none.
+   */
+  inlayHints?(result: AnalyzeResult, text: string): InlayHint[];
   /**
    * Its part of the configuration, when its files have a window of their own (families/<id>/config.ts): the core
    * composes .skewguard.yaml's schema, the settings, lsp-lint's flags, --print-config, the picker and status from it.

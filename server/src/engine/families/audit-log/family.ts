@@ -57,5 +57,6 @@ export const auditLog: FamilyModule<'audit-log'> = {
     },
   } : undefined),
   steps: (r) => r.auditLog?.minors ?? r.config?.kubernetes.minors,
+  stepsName: 'Kubernetes',
   data: resourcesData,
 };

@@ -54,5 +54,6 @@ export const clusterMetrics: FamilyModule<'cluster-metrics'> = {
     },
   } : undefined),
   steps: (r) => r.clusterMetrics?.minors ?? r.config?.kubernetes.minors,
+  stepsName: 'Kubernetes',
   data: resourcesData,
 };

@@ -60,5 +60,6 @@ export const helmReleaseRecords: FamilyModule<'helm-release-records'> = {
     recordsNotRead: r.helmRecords.records.filter((x) => !x.decoded.ok).length,
   } : undefined),
   steps: (r) => r.helmRecords?.minors ?? r.config?.kubernetes.minors,
+  stepsName: 'Kubernetes',
   data: kubernetesApis,
 };

@@ -14,7 +14,7 @@ import { KubernetesContext, manifestObjects, isManifestValue, isManifestLike, li
 import { withOpenapi } from './data/openapi';
 import { fieldTableWith } from './data/fields';
 import { mayHoldCrd } from './crds';
-import { k8sComplete, k8sHover } from './language';
+import { k8sComplete, k8sHover, k8sInlayHints } from './language';
 import { parseImage, componentOf, kubeMinorOfTag } from './data/components';
 import { rule as removedApi } from './rules/removed-api';
 import { rule as deprecatedApi } from './rules/deprecated-api';
@@ -278,8 +278,10 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
   },
   hover: (r, text, pos) => bothHovers(deploymentHover(r.helmDeployments, text, pos), r.k8s ? k8sHover(r.k8s, text, pos) : undefined),
   complete: k8sComplete,
+  inlayHints: k8sInlayHints,
   facts: (r) => (r.k8s ? { kubernetesWindow: r.k8s.windowText, objects: r.k8s.objects.length } : undefined),
   steps: (r) => r.k8s?.minors ?? r.config?.kubernetes.minors,
+  stepsName: 'Kubernetes',
   data: kubernetesApis,
   // Every rule looks at one object (and the workspace), except the skew rules, which compare the file's own
   // control-plane and kube-proxy images, and the template note, said once for the file: such files are checked whole.

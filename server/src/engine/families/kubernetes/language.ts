@@ -6,7 +6,9 @@ import type { AnalyzeResult } from '../../analyze';
 import type { CompletionResult, HoverResult } from '../../language';
 import { LineIndex } from '../../text';
 import type { KubernetesContext, ContainerImage } from './index';
-import { versionRow, standingAt, kubeMinorOfTag } from './data/components';
+import { versionRow, standingAt, kubeMinorOfTag, componentOf, type Standing } from './data/components';
+import type { InlayHint } from '../types';
+import { windowText } from '../../window-text';
 import { findRow } from './data/lifecycle';
 import { fieldHover, fieldComplete, crdTimeline } from './field-language';
 
@@ -184,4 +186,36 @@ function fluxApiVersions(ctx: KubernetesContext, kind: string): Array<{ apiVersi
     }
   }
   return out.sort((a, b) => Number(b.everywhere) - Number(a.everywhere) || Number(a.deprecated) - Number(b.deprecated) || (a.apiVersion < b.apiVersion ? 1 : -1));
+}
+
+const STANDING_MARK: Record<Standing, string> = { validated: '✓', documented: '✓', incompatible: '✗', unlisted: '?' };
+const rangeText = (m: string[]) => windowText(m, '–');
+
+/**
+ * The inlay hints of a manifest (FamilyModule.inlayHints): after a container image whose component the data knows, the
+ * steps of the Kubernetes window it is validated for.
+ */
+export function k8sInlayHints(result: AnalyzeResult, text: string): InlayHint[] {
+  const out: InlayHint[] = [];
+  const k8s = result.k8s;
+  const minors = result.config?.kubernetes.minors ?? [];
+  if (!k8s || !minors.length) return out;
+  let lines: LineIndex | undefined;
+  for (const img of k8s.images()) {
+    const c = img.component ?? componentOf(img.ref);
+    const row = c && img.ref.tag ? versionRow(c, img.ref.tag) : undefined;
+    if (!c || !row) continue;
+    const at = minors.map((mn) => ({ minor: mn, s: standingAt(row, mn) }));
+    const ok = at.filter((x) => x.s === 'validated' || x.s === 'documented');
+    const label = ok.length === at.length
+      ? `validated for ${rangeText(minors)}`
+      : ok.length ? `validated for ${ok.map((x) => x.minor).join(', ')} only` : `validated for no step of ${rangeText(minors)}`;
+    lines ??= new LineIndex(text);
+    out.push({
+      position: lines.positionAt(img.range.end),
+      label,
+      tooltip: `${c.name} ${row.version}: ${at.map((x) => `${x.minor} ${STANDING_MARK[x.s]} ${x.s}`).join(', ')}.`,
+    });
+  }
+  return out;
 }

@@ -117,5 +117,6 @@ export const kustomize: FamilyModule<'kustomize'> = {
   complete: (r, text, pos) => (r.kustomize ? kustomizeComplete(r.kustomize, text, pos) : []),
   facts: (r) => (r.kustomize ? { kubernetesWindow: r.kustomize.windowText, kustomize: r.kustomize.steps.map((s) => ({ minor: s.minor, version: s.version, major: s.major })) } : undefined),
   steps: (r) => r.kustomize?.minors ?? r.config?.kubernetes.minors,
+  stepsName: 'Kubernetes',
   data: kustomizeData,
 };

@@ -7,7 +7,7 @@ import { starlingxReleases } from './data';
 import { starlingxConfigSection } from './config';
 import { runRule, reportSyntax } from '../core';
 import { isStarlingxName, looksLikeStarlingx, StarlingxContext } from './index';
-import { stxComplete, stxHover } from './language';
+import { stxComplete, stxHover, stxInlayHints } from './language';
 import { parseYaml } from '../../parse/yaml';
 import { normalizeKubernetesVersion } from '../../versions';
 import { rule as vPrefix } from './rules/kubernetes-version-v-prefix';
@@ -66,6 +66,7 @@ export const starlingx: FamilyModule<'starlingx'> = {
   },
   hover: (r, text, pos) => (r.stx ? stxHover(r.stx, text, pos) : undefined),
   complete: stxComplete,
+  inlayHints: stxInlayHints,
   facts: (r) => (r.stx ? { starlingxRelease: r.stx.release.release } : undefined),
   stepsSource: (r) => r.config?.starlingx.source,
   stepsName: 'StarlingX',

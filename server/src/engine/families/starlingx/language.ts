@@ -5,7 +5,8 @@ import type { CompletionResult, HoverResult } from '../../language';
 import { LineIndex, own } from '../../text';
 import { versionStates, type StarlingxContext } from './index';
 import { schemaPath } from '../../data';
-import { starlingxKeys, starlingxReleases } from './data';
+import { starlingxKeys, starlingxReleases, starlingxPath } from './data';
+import type { InlayHint } from '../types';
 import { schemaFor } from '../../schema';
 import { compareVersions } from '../../versions';
 
@@ -89,4 +90,29 @@ export function stxComplete(result: AnalyzeResult, text: string, pos: Position):
     }));
   }
   return [];
+}
+
+// A plain X.Y.Z only: a `v` prefix is not a version StarlingX takes (starlingx/kubernetes-version-v-prefix says so).
+const KUBERNETES_VERSION = /^kubernetes_version[ \t]*:[ \t]*(["']?)(\d+\.\d+\.\d+)\1[ \t]*(?:#.*)?$/m;
+
+/**
+ * The inlay hint of a localhost.yml (FamilyModule.inlayHints): after its kubernetes_version, the upgrade path it implies
+ * ("→ 1.21.3: 3 upgrades"; none for the newest version, which implies no path).
+ */
+export function stxInlayHints(result: AnalyzeResult, text: string): InlayHint[] {
+  if (result.stx?.release.release === undefined || !result.config) return [];
+  const m = KUBERNETES_VERSION.exec(text);
+  if (!m) return [];
+  const rel = result.config.starlingx.release;
+  const version = m[2];
+  // A version the release ships and upgrades from (the newest implies no path: no hint).
+  const p = rel.kubernetes.some((k) => k.version === version) ? starlingxPath(rel, version) : [];
+  const n = p.length - 1;
+  if (n <= 0) return [];
+  const end = m.index + m[0].replace(/[ \t]*(#.*)?$/, '').length;
+  return [{
+    position: new LineIndex(text).positionAt(end),
+    label: `→ ${p[n]}: ${n} upgrade${n === 1 ? '' : 's'}`,
+    tooltip: `StarlingX ${rel.release} upgrades Kubernetes one minor at a time: ${p.join(' → ')}.`,
+  }];
 }
