@@ -19,9 +19,21 @@ export interface Settings {
   debounceMs?: number;
 }
 
+/**
+ * lsp-lint's flags (InitializationOptions.cli): the configuration's overrides and how the server works for lsp-lint.
+ * Each config section adds its own keys here (families/<id>/config.ts: module augmentation, as for Settings).
+ */
+export interface CliOptions extends Overrides {
+  configPath?: string;
+  /** lsp-lint --no-ignore: the ignore: lists leave nothing out (the CRD index reads every file). */
+  noIgnore?: boolean;
+  /** Folders outside the working folder that lsp-lint was given (its path arguments): their neighbours may be read. */
+  extraRoots?: string[];
+}
+
 export interface InitializationOptions {
   /** Flags from lsp-lint; they win over every other source. */
-  cli?: Overrides & { configPath?: string; /** Helm processes at a time (lsp-lint --jobs). */ helmJobs?: number; /** Time one Helm render may take. */ helmTimeoutMs?: number; /** lsp-lint --no-ignore: the ignore: lists leave nothing out (the CRD index reads every file). */ noIgnore?: boolean; /** Folders outside the working folder that lsp-lint was given (its path arguments): their neighbours may be read. */ extraRoots?: string[] };
+  cli?: CliOptions;
   /**
    * false: the workspace is not trusted (VS Code's Restricted Mode): a Helm binary is never run. Absent: trusted
    * (lsp-lint, editors without workspace trust). WorkspaceTrustedNotification says when it becomes trusted.
@@ -29,7 +41,7 @@ export interface InitializationOptions {
   workspaceTrusted?: boolean;
   /** Settings for clients that do not answer workspace/configuration. */
   settings?: Settings;
-  /** false: do not say the Kubernetes data is stale (lsp-lint runs several servers and lets one say it). */
+  /** false: do not say a family's data is stale (lsp-lint runs several servers and lets one say it). */
   reportStaleData?: boolean;
   /** true: every finding is sent, however many (lsp-lint); else a file over the editor's 1,000 gets the most useful (server/publish.ts). */
   allDiagnostics?: boolean;

@@ -31,6 +31,12 @@ declare module '../../../shared/protocol' {
     /** The Helm binary for real rendering (a machine setting: never taken from an untrusted workspace). */
     helm?: { path?: string };
   }
+  interface CliOptions {
+    /** Helm processes at a time (lsp-lint --jobs). */
+    helmJobs?: number;
+    /** Time one Helm render may take. */
+    helmTimeoutMs?: number;
+  }
 }
 
 export interface HelmSettings {
