@@ -64,5 +64,10 @@ export const workspaceFactProducers = families.flatMap((f) => (f as FamilyModule
 /** The families' facts of a workspace root (the containerd configs' runtimes, the node's Kata chain …), which the server
  *  produces with its walk and reads (WorkspaceHost) when a rule first asks for one. */
 export const rootFactProducers = families.flatMap((f) => (f as FamilyModule).rootFactProducers ?? []);
-/** What each template of a Helm chart emits at each minor (the helm-render agreement test compares it with `helm template`). */
-export { helmEmissions } from './helm-chart/run';
+
+// What the engine library (dist/engine.js: the tests, benchmarks and data scripts) gives of the families, each family's
+// own list (families/<id>/library.ts); engine/index.ts re-exports the registry and names no family.
+export * from './starlingx/library';
+export * from './kubernetes/library';
+export * from './helm-chart/library';
+export * from './kata-config/library';
