@@ -16,7 +16,6 @@ import { findSuppressions } from './suppress';
 import { families, familyById, MODELINE, modelineFamily, type FamilyResults } from './families/registry';
 import type { Emit, FamilyModule, Stage } from './families/types';
 import { DETECT } from './families/types';
-import type { ChartRender } from './families/helm-chart/rendered';
 import type { FileAccess } from './files';
 import { findingSteps } from './steps';
 
@@ -24,6 +23,7 @@ import { MAX_FILE_BYTES } from '../shared/limits';
 export { MAX_FILE_BYTES };
 
 export interface AnalyzeInput {
+  // A family adds its own inputs here (module augmentation: families/helm-chart/rendered.ts, what a real Helm rendered).
   /** File system path (or a display name for stdin / untitled documents). */
   path: string;
   text: string;
@@ -38,8 +38,6 @@ export interface AnalyzeInput {
   neighbours?: NeighbourFacts;
   /** Stages made to throw (SKEWGUARD_FAULT, tests only). */
   faults?: Faults;
-  /** What a real Helm rendered for the file's chart at each step (only when asked for and trusted; the server makes it). */
-  helmRenders?: ChartRender[];
   /** Read access to the files around this one (a Helm chart's other files); the language server gives it. */
   files?: FileAccess;
   /**

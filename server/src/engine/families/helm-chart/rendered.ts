@@ -2,6 +2,14 @@
 // engine only reads it). Only when the user asked for it (lsp-lint --helm-render, helm.render in .skewguard.yaml),
 // in a trusted workspace, with a Helm binary found: otherwise AnalyzeInput.helmRenders is undefined.
 
+// The family's part of an analysis input (module augmentation: engine/analyze.ts names no family).
+declare module '../../analyze' {
+  interface AnalyzeInput {
+    /** What a real Helm rendered for the file's chart at each step (only when asked for and trusted; the server makes it). */
+    helmRenders?: ChartRender[];
+  }
+}
+
 export interface ChartEmission {
   /** The template the document came from, relative to the chart root ("templates/x.yaml", "charts/sub/templates/y.yaml"). */
   template: string;
