@@ -245,8 +245,6 @@ test('no file outside the families\' folders names a section\'s keys (its overri
     { file: 'server/src/engine/analyze.ts', line: /\?\? config\.kubernetes\.source;$/ },
     { file: 'server/src/server/hover.ts', line: /^const k = r\.config\?\.kubernetes\.source;$/ },
     { file: 'server/src/server/window-status.ts', line: /^const kube = \(c: ResolvedConfig\) => windowText\(c\.kubernetes\.minors\) \+ mark\(c\.kubernetes\.source\);$/ },
-    // The window view's Kubernetes path hint is a localhost.yml's (its facts name the release it is for).
-    { file: 'server/src/engine/window-verdict.ts', line: /\?\.facts\(result\)\?\.starlingxRelease !== undefined;/ },
     // The server reads the user's OpenAPI documents (kubernetes.openapi, --kubernetes-openapi, the setting) from the
     // disk, which the engine may not.
     { file: 'server/src/server/config-for.ts', line: /o\.kubernetesOpenapi\b/ },

@@ -46,18 +46,6 @@ const ALLOWED = [
   // The operator pins (engine/components/operator-pins.ts) read a chart dependency's version range as Helm does: with
   // the Masterminds semver constraints the Helm family's template evaluator implements (one implementation, not two).
   { file: 'server/src/engine/components/operator-pins.ts', line: /from '\.\.\/families\/helm-chart\/template\/semver';$/ },
-  // The engine library (dist/engine.js) exports family modules for tests and the data scripts (the StarlingX and
-  // Kubernetes data accessors, the Kubernetes window's check, as it did when they were the core's).
-  { file: 'server/src/engine/index.ts', line: /^export \* from '\.\/families\/(starlingx\/data|kubernetes\/data\/apis|kubernetes\/data\/past-data)';$/ },
-  { file: 'server/src/engine/index.ts', line: /^export \{ checkKubernetesWindow, type KubeWindow \} from '\.\/families\/kubernetes\/config';$/ },
-  { file: 'server/src/engine/index.ts', line: /^export \{ literalFix as helmLiteralFix, groupsOf as helmEmissionGroups \} from '\.\/families\/helm-chart\/rules\/emissions';$/ },
-  { file: 'server/src/engine/index.ts', line: /^export \* as \w+ from '\.\/families\/(kubernetes\/data\/(lifecycle|convert|served|fields|operators)|kubernetes\/cel|helm-chart\/template|kata-config\/data\/chain)';$/ },
-  // AnalyzeInput.helmRenders: what the server's real Helm rendered, handed to the Helm family.
-  { file: 'server/src/engine/analyze.ts', line: /^import type \{ ChartRender \} from '\.\/families\/helm-chart\/rendered';$/ },
-  // The window at a glance gives a static pod's component standing per step (Kubernetes' skew data).
-  { file: 'server/src/engine/window-verdict.ts', line: /from '\.\/families\/kubernetes\/data\/components';$/ },
-  // …and a localhost.yml's Kubernetes upgrade path per step (the StarlingX release's shipped versions).
-  { file: 'server/src/engine/window-verdict.ts', line: /^import \{ starlingxPath \} from '\.\/families\/starlingx\/data';$/ },
   // The server does what the engine may not (run processes, read the disk): Helm rendering with a fake API server
   // serving each step's kinds, the node's Kata chain walk, the user's OpenAPI documents; the web build stubs Helm.
   { file: 'server/src/server/helm-render.ts', line: /from '\.\.\/engine\/families\/(kubernetes\/data\/served|helm-chart\/template\/semver|helm-chart\/rendered)';$/ },
@@ -374,4 +362,91 @@ test('the client scan finds a family, a section or a section key written out (it
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+// Issue #30: the core files that were made generic name no family in their code: the window at a glance (the families'
+// step names and inlay hints are their own hooks: FamilyModule.stepsName, inlayHints), the engine library's index (what
+// a family gives the library is its families/<id>/library.ts, re-exported by the registry), the analysis and its
+// input (AnalyzeInput.helmRenders is the Helm family's, by module augmentation), the family module's type and the
+// protocol (lsp-lint's Helm options are the Helm section's CliOptions keys). A name is a family id, a config section,
+// k8s or stx, written out as a word or as a part of an identifier (helmJobs, k8sCel, starlingxPath, KUBERNETES_VERSION),
+// or an import of a family's folder. The names come from the registry and the sections: a family added is covered.
+const GENERIC_FILES = ['engine/window-verdict.ts', 'engine/index.ts', 'engine/analyze.ts', 'engine/families/types.ts', 'shared/protocol.ts'];
+const GENERIC_WORDS = new Set([...FAMILY_IDS, ...e.CONFIG_SECTIONS.map((c) => c.section).filter((s) => s !== 'components'), 'k8s', 'stx']);
+const GENERIC_ALLOWED = [
+  // A result's window source when its family names none is the Kubernetes window's, which every family's checks start
+  // from (test/config-sections.test.mjs lists it too).
+  { file: 'engine/analyze.ts', line: /\?\? config\.kubernetes\.source;$/ },
+  // lsp-lint's stall timer hears from the server's Helm service (server/helm-render.ts runs Helm, not a family).
+  { file: 'shared/protocol.ts', line: /^export const HelmProgressNotification = 'skewguard\/helmProgress';$/ },
+  { file: 'shared/protocol.ts', line: /^export interface HelmProgressParams \{/ },
+];
+/** The family names a line of code has: words and identifier parts (camelCase, SNAKE_CASE, kebab-case runs). */
+function familyWordsIn(code) {
+  const found = [];
+  for (const tok of code.match(/[A-Za-z_$][\w$-]*/g) ?? []) {
+    const parts = tok.split(/[_$]|-/).flatMap((p) => (/^[A-Z0-9]+$/.test(p) ? [p] : p.split(/(?=[A-Z])/))).filter(Boolean).map((p) => p.toLowerCase());
+    for (let i = 0; i < parts.length; i++) {
+      for (let j = i + 1; j <= Math.min(parts.length, i + 3); j++) if (GENERIC_WORDS.has(parts.slice(i, j).join('-'))) found.push(parts.slice(i, j).join('-'));
+    }
+  }
+  return found;
+}
+function genericViolations(texts) {
+  const hits = [];
+  for (const [rel, text] of Object.entries(texts)) {
+    text.split('\n').forEach((line, i) => {
+      if (/^\s*(\/\/|\*|\/\*)/.test(line)) return;
+      const code = line.replace(/\/\*.*?\*\//g, '').replace(/(^|\s)\/\/ .*$/, '').trim();
+      if (!code || GENERIC_ALLOWED.some((a) => a.file === rel && a.line.test(code))) return;
+      const named = familyWordsIn(code);
+      if (named.length || FAMILY_PATH.test(code)) hits.push(`${rel}:${i + 1}: ${named.join(', ') || 'a family folder'}: ${code}`);
+    });
+  }
+  return hits;
+}
+
+test('the core files made generic (window verdicts, the engine index, analyze, the family module type, the protocol) name no family', () => {
+  assert.ok(GENERIC_WORDS.has('kubernetes') && GENERIC_WORDS.has('helm') && GENERIC_WORDS.has('kata') && GENERIC_WORDS.has('kata-config'), [...GENERIC_WORDS].join(', '));
+  const texts = Object.fromEntries(GENERIC_FILES.map((f) => [f, fs.readFileSync(path.join(src, f), 'utf8')]));
+  const hits = genericViolations(texts);
+  assert.deepEqual(hits, [], `a generic core file names a family (give it a hook on FamilyModule or its config section):\n${hits.join('\n')}`);
+  // The allowed lines are still there (else the list is stale).
+  for (const a of GENERIC_ALLOWED) assert.ok(texts[a.file].split('\n').some((l) => a.line.test(l.trim())), `${a.file}: ${a.line}`);
+});
+
+test('the generic files\' scan finds the lines they had when they named families (it can fail)', () => {
+  const old = {
+    'engine/window-verdict.ts': [
+      "import { componentOf, versionRow, standingAt, type Standing } from './families/kubernetes/data/components';",
+      "import { starlingxPath } from './families/starlingx/data';",
+      "  name: 'Kubernetes' | NonNullable<FamilyModule['stepsName']>;",
+      "const KUBERNETES_VERSION = /^kubernetes_version[ \\t]*:/m;",
+      '  const m = isStarlingxResult(result) ? KUBERNETES_VERSION.exec(text) : null;',
+      '  const k8s = result.k8s;',
+    ],
+    'engine/index.ts': [
+      "export * as k8sCel from './families/kubernetes/cel';",
+      "export { helmEmissions } from './families/registry';",
+      "export * as kataChain from './families/kata-config/data/chain';",
+    ],
+    'engine/analyze.ts': ["import type { ChartRender } from './families/helm-chart/rendered';", '  helmRenders?: ChartRender[];'],
+    'engine/families/types.ts': ["import type { NeighbourFacts } from './kubernetes';"],
+    'shared/protocol.ts': ["  cli?: Overrides & { configPath?: string; /** Helm processes at a time. */ helmJobs?: number; helmTimeoutMs?: number };", "const f: Family = 'kata-persist';", '  containerdRuntimes: string[];'],
+  };
+  const hits = genericViolations(Object.fromEntries(Object.entries(old).map(([f, ls]) => [f, ls.join('\n')])));
+  assert.equal(hits.length, Object.values(old).flat().length, hits.join('\n'));
+  // Words that only contain a name, comments and the allowed lines are not hits.
+  const fine = { 'engine/index.ts': "export { families, FAMILIES, familyById } from './families/registry';\n// the Kubernetes window\nconst kataclysm = helmet; /** Helm */ const x = 1;", 'shared/protocol.ts': "export const HelmProgressNotification = 'skewguard/helmProgress';" };
+  assert.deepEqual(genericViolations(fine), []);
+});
+
+test('a family with steps names what they are versions of (stepsName): the core has no default axis; inlay hints are the families\' own', () => {
+  const unnamed = e.families.filter((f) => typeof f.steps === 'function' && !(typeof f.stepsName === 'string' && f.stepsName.length)).map((f) => f.id);
+  assert.deepEqual(unnamed, []);
+  assert.ok(e.families.filter((f) => typeof f.steps === 'function').length >= 8);
+  // The Kubernetes window's families say so themselves, as the Kata and containerd ones name theirs.
+  assert.equal(e.familyById('kubernetes').stepsName, 'Kubernetes');
+  assert.equal(e.familyById('helm-chart').stepsName, 'Kubernetes');
+  assert.deepEqual(e.families.filter((f) => typeof f.inlayHints === 'function').map((f) => f.id).sort(), ['kubernetes', 'starlingx']);
 });
