@@ -241,10 +241,9 @@ test('no file outside the families\' folders names a section\'s keys (its overri
   // from: the core reads their resolved parts as the families do. What else names their keys, each with why:
   const ALLOWED = [
     // A result's window source when its family names none is the Kubernetes window's (every family starts from it),
-    // and so are the hover's and the status item's words for such a file.
+    // and so are the hover's words for such a file (the status item's are the Kubernetes section's statusOtherwise).
     { file: 'server/src/engine/analyze.ts', line: /\?\? config\.kubernetes\.source;$/ },
     { file: 'server/src/server/hover.ts', line: /^const k = r\.config\?\.kubernetes\.source;$/ },
-    { file: 'server/src/server/window-status.ts', line: /^const kube = \(c: ResolvedConfig\) => windowText\(c\.kubernetes\.minors\) \+ mark\(c\.kubernetes\.source\);$/ },
     // The server reads the user's OpenAPI documents (kubernetes.openapi, --kubernetes-openapi, the setting) from the
     // disk, which the engine may not.
     { file: 'server/src/server/config-for.ts', line: /o\.kubernetesOpenapi\b/ },
@@ -283,6 +282,22 @@ test('fix-all\'s reason under a default window is the section\'s whose window it
   assert.equal(at('starlingx', config.starlingx.source, ['1.32', '1.34']), 'the StarlingX release is the default 1.32..1.34; set starlingx.release');
   assert.equal(at('kubernetes', config.kubernetes.source, ['1.34']), 'the Kubernetes window is the default 1.34; set kubernetes.window or starlingx.release');
   assert.equal(at('kubernetes', { kind: 'config', detail: 'x' }, ['1.34']), undefined, 'a chosen window holds nothing back');
+});
+
+test('the status item\'s words for a file whose facts name no window are the section\'s that every family starts from (statusOtherwise)', async () => {
+  const { build } = await import('esbuild');
+  const r = await build({ entryPoints: [path.join(repoRoot, 'server/src/server/window-status.ts')], absWorkingDir: repoRoot, bundle: true, write: false, platform: 'node', format: 'cjs', logLevel: 'silent', packages: 'external' });
+  const mod = { exports: {} };
+  new Function('module', 'exports', 'require', '__dirname', r.outputFiles[0].text)(mod, mod.exports, (await import('node:module')).createRequire(path.join(repoRoot, 'dist/engine.js')), path.join(repoRoot, 'dist'));
+  const { fileStatus } = mod.exports;
+  assert.deepEqual(sections.filter((c) => c.statusOtherwise).map((c) => c.section), ['kubernetes']);
+  const config = e.resolveConfig({ cli: { kubernetesWindow: '1.29..1.31' } });
+  // An audit log's facts name no window: the Kubernetes window, as the status item said before the sections had it.
+  assert.deepEqual(fileStatus('audit-log', {}, config, undefined, undefined), { fileWindow: 'Kubernetes 1.29..1.31' });
+  assert.deepEqual(fileStatus('audit-log', undefined, e.resolveConfig({}), undefined, undefined), { fileWindow: `Kubernetes ${e.windowText(e.resolveConfig({}).kubernetes.minors)} (default)` });
+  // A family whose facts name a window says that one only; a file of no family, nothing.
+  assert.deepEqual(fileStatus('kata-config', { kataWindow: '3.2.0..3.3.0' }, config, undefined, undefined).fileWindow?.includes('Kubernetes'), false);
+  assert.deepEqual(fileStatus(undefined, undefined, config, undefined, undefined), {});
 });
 
 // Issue #30: the VS Code client names no setting whose user-level entries it says (`userLevel`, from inspect(): a

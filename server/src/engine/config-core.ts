@@ -137,6 +137,11 @@ export interface ConfigSection {
    */
   status?(facts: Record<string, unknown>, c: ResolvedConfig, said: readonly string[]): string | string[] | undefined;
   /**
+   * The status item's words for a checked file whose facts name no window (no section's status said one): the window
+   * every family's checks start from (the Kubernetes window). The first section that has it says it.
+   */
+  statusOtherwise?(c: ResolvedConfig): string;
+  /**
    * Its line in the status item's tooltip when set (label, window, details said after it, where it came from);
    * undefined: no line. A section of negative order (a window every other is read from) says it always.
    */

@@ -5,7 +5,6 @@ import { CONFIG_SECTIONS, type ResolvedConfig } from '../engine/config';
 import { mark } from '../engine/config-core';
 import { describeIgnored } from './ignore';
 import type { IgnoreVerdict } from '../engine/ignore';
-import { windowText } from '../engine/window-text';
 
 export interface FileStatus {
   /** The file's window in a few words, e.g. "Kata 3.1.0..3.32.0 (go)"; absent: the file is not checked. */
@@ -13,8 +12,6 @@ export interface FileStatus {
   /** Why the file is not checked (an ignore: list). */
   ignored?: string;
 }
-
-const kube = (c: ResolvedConfig) => windowText(c.kubernetes.minors) + mark(c.kubernetes.source);
 
 export { mark };
 
@@ -28,7 +25,10 @@ export function fileStatus(family: string | null | undefined, facts: Record<stri
     const s = c.status?.(f, config, parts);
     for (const x of Array.isArray(s) ? s : s ? [s] : []) parts.push(x);
   }
-  // A family whose facts name no window: the Kubernetes window, which every family's checks start from.
-  if (!parts.length) parts.push(`Kubernetes ${kube(config)}`);
+  // A family whose facts name no window: the window every family's checks start from (a section's statusOtherwise).
+  if (!parts.length) {
+    const otherwise = CONFIG_SECTIONS.find((c) => c.statusOtherwise)?.statusOtherwise?.(config);
+    if (otherwise !== undefined) parts.push(otherwise);
+  }
   return { fileWindow: parts.join(' · ') };
 }

@@ -240,4 +240,6 @@ export const kubernetesConfigSection: ConfigSection = {
   tooltip: (c) => ({ label: 'Kubernetes', window: windowText(c.kubernetes.minors), details: (c.kubernetes.patches ?? c.kubernetes.minors).join(', '), source: c.kubernetes.source }),
   // The facts of a manifest (its Kubernetes window), unless the StarlingX section said the window already.
   status: (f, c, said) => (typeof f.kubernetesWindow === 'string' && !said.some((p) => p.startsWith('Kubernetes')) ? `Kubernetes ${f.kubernetesWindow}${mark(c.kubernetes.source)}` : undefined),
+  // A file whose facts name no window: the Kubernetes window, which every family's checks start from.
+  statusOtherwise: (c) => `Kubernetes ${windowText(c.kubernetes.minors)}${mark(c.kubernetes.source)}`,
 };
