@@ -240,9 +240,7 @@ test('no file outside the families\' folders names a section\'s keys (its overri
   // The StarlingX release and the Kubernetes window are sections too, but they are the windows every family's is read
   // from: the core reads their resolved parts as the families do. What else names their keys, each with why:
   const ALLOWED = [
-    // A result's window source when its family names none is the Kubernetes window's (every family starts from it),
-    // and so are the hover's words for such a file (the status item's are the Kubernetes section's statusOtherwise).
-    { file: 'server/src/engine/analyze.ts', line: /\?\? config\.kubernetes\.source;$/ },
+    // The hover's words for a file whose window is the Kubernetes window found in the workspace (a localhost.yml's).
     { file: 'server/src/server/hover.ts', line: /^const k = r\.config\?\.kubernetes\.source;$/ },
     // The server reads the user's OpenAPI documents (kubernetes.openapi, --kubernetes-openapi, the setting) from the
     // disk, which the engine may not.

@@ -374,9 +374,6 @@ test('the client scan finds a family, a section or a section key written out (it
 const GENERIC_FILES = ['engine/window-verdict.ts', 'engine/index.ts', 'engine/analyze.ts', 'engine/families/types.ts', 'shared/protocol.ts', 'server/window-status.ts'];
 const GENERIC_WORDS = new Set([...FAMILY_IDS, ...e.CONFIG_SECTIONS.map((c) => c.section).filter((s) => s !== 'components'), 'k8s', 'stx']);
 const GENERIC_ALLOWED = [
-  // A result's window source when its family names none is the Kubernetes window's, which every family's checks start
-  // from (test/config-sections.test.mjs lists it too).
-  { file: 'engine/analyze.ts', line: /\?\? config\.kubernetes\.source;$/ },
   // lsp-lint's stall timer hears from the server's Helm service (server/helm-render.ts runs Helm, not a family).
   { file: 'shared/protocol.ts', line: /^export const HelmProgressNotification = 'skewguard\/helmProgress';$/ },
   { file: 'shared/protocol.ts', line: /^export interface HelmProgressParams \{/ },
@@ -441,9 +438,11 @@ test('the generic files\' scan finds the lines they had when they named families
   assert.deepEqual(genericViolations(fine), []);
 });
 
-test('a family with steps names what they are versions of (stepsName): the core has no default axis; inlay hints are the families\' own', () => {
+test('a family with steps names what they are versions of (stepsName) and where they come from (stepsSource): the core has no default; inlay hints are the families\' own', () => {
   const unnamed = e.families.filter((f) => typeof f.steps === 'function' && !(typeof f.stepsName === 'string' && f.stepsName.length)).map((f) => f.id);
   assert.deepEqual(unnamed, []);
+  // …and where they come from (stepsSource): fix-all holds key-changing fixes back under a default window by it.
+  assert.deepEqual(e.families.filter((f) => typeof f.steps === 'function' && typeof f.stepsSource !== 'function').map((f) => f.id), []);
   assert.ok(e.families.filter((f) => typeof f.steps === 'function').length >= 8);
   // The Kubernetes window's families say so themselves, as the Kata and containerd ones name theirs.
   assert.equal(e.familyById('kubernetes').stepsName, 'Kubernetes');

@@ -60,7 +60,7 @@ export interface AnalyzeResult extends FamilyResults {
   path?: string;
   /** The steps of the file's window (its family's versions), in order: the columns of a per-step verdict. */
   windowSteps?: readonly string[];
-  /** Where that window came from (the family's stepsSource, else the Kubernetes window's): 'default' when nobody chose it. */
+  /** Where that window came from (the family's stepsSource): 'default' when nobody chose it. */
   windowSource?: SourceInfo;
   /** Which family read the file and why. */
   readAs?: ReadAs;
@@ -246,7 +246,7 @@ function analyzeStages(input: AnalyzeInput, diagnostics: Diagnostic[], emit: Emi
   diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   const result: AnalyzeResult = { family, diagnostics, yaml, ...own, staleReported: own.staleReported ?? false, config, path: input.path, readAs };
   attachSteps(result, familyById(family)?.steps?.(result));
-  if (result.windowSteps) result.windowSource = familyById(family)?.stepsSource?.(result) ?? config.kubernetes.source;
+  if (result.windowSteps) result.windowSource = familyById(family)?.stepsSource?.(result);
   return result;
 }
 

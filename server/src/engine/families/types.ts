@@ -114,8 +114,8 @@ export interface FamilyModule<Id extends string = string> {
   steps?(result: AnalyzeResult): readonly string[] | undefined;
   /**
    * Where the file's window (those steps) came from: set by the user (cli, config, settings), found in the workspace,
-   * or a default (fix-all applies no fix that removes or rewrites a key under a default window). Absent: the
-   * Kubernetes window's source.
+   * or a default (fix-all applies no fix that removes or rewrites a key under a default window). Given with steps() (a
+   * family whose steps are the Kubernetes window's gives that window's source).
    */
   stepsSource?(result: AnalyzeResult): SourceInfo | undefined;
   /**

@@ -58,5 +58,6 @@ export const auditLog: FamilyModule<'audit-log'> = {
   } : undefined),
   steps: (r) => r.auditLog?.minors ?? r.config?.kubernetes.minors,
   stepsName: 'Kubernetes',
+  stepsSource: (r) => r.config?.kubernetes.source,
   data: resourcesData,
 };

@@ -55,5 +55,6 @@ export const clusterMetrics: FamilyModule<'cluster-metrics'> = {
   } : undefined),
   steps: (r) => r.clusterMetrics?.minors ?? r.config?.kubernetes.minors,
   stepsName: 'Kubernetes',
+  stepsSource: (r) => r.config?.kubernetes.source,
   data: resourcesData,
 };

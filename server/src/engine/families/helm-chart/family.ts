@@ -306,6 +306,7 @@ export const helmChart: FamilyModule<'helm-chart'> = {
   facts: (r) => (r.helm ? { kubernetesWindow: windowText(r.helm.window.minors), chart: r.helm.chart?.name ?? null, helmFile: r.helm.kind, ...(r.helm.alone ? { alone: true } : {}), ...(r.helm.scenarios?.length ? { valuesScenarios: r.helm.scenarios.map((s) => s.scenario.id) } : {}) } : undefined),
   steps: (r) => r.helm?.window.minors ?? r.config?.kubernetes.minors,
   stepsName: 'Kubernetes',
+  stepsSource: (r) => r.config?.kubernetes.source,
   data: kubernetesApis,
   // helm: of .skewguard.yaml (real Helm rendering, values scenarios, the repository's URLs), skewguard.helm.path.
   config: helmConfigSection,

@@ -61,5 +61,6 @@ export const helmReleaseRecords: FamilyModule<'helm-release-records'> = {
   } : undefined),
   steps: (r) => r.helmRecords?.minors ?? r.config?.kubernetes.minors,
   stepsName: 'Kubernetes',
+  stepsSource: (r) => r.config?.kubernetes.source,
   data: kubernetesApis,
 };

@@ -282,6 +282,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
   facts: (r) => (r.k8s ? { kubernetesWindow: r.k8s.windowText, objects: r.k8s.objects.length } : undefined),
   steps: (r) => r.k8s?.minors ?? r.config?.kubernetes.minors,
   stepsName: 'Kubernetes',
+  stepsSource: (r) => r.config?.kubernetes.source,
   data: kubernetesApis,
   // Every rule looks at one object (and the workspace), except the skew rules, which compare the file's own
   // control-plane and kube-proxy images, and the template note, said once for the file: such files are checked whole.

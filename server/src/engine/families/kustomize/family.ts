@@ -118,5 +118,6 @@ export const kustomize: FamilyModule<'kustomize'> = {
   facts: (r) => (r.kustomize ? { kubernetesWindow: r.kustomize.windowText, kustomize: r.kustomize.steps.map((s) => ({ minor: s.minor, version: s.version, major: s.major })) } : undefined),
   steps: (r) => r.kustomize?.minors ?? r.config?.kubernetes.minors,
   stepsName: 'Kubernetes',
+  stepsSource: (r) => r.config?.kubernetes.source,
   data: kustomizeData,
 };
