@@ -50,10 +50,9 @@ function flushWatched(): void {
   for (const uri of pending.manifests) {
     const f = uriToPath(uri);
     if (!ws.openTexts.has(f) && ws.crdsChanged(f, undefined)) crds = true;
-    // The operator pins are read from the disk whatever is open: a saved pin changes the others' windows and findings.
-    if (ws.pinsChanged(f)) crds = true;
-    // A saved deployment, ConfigMap or values file changes what the charts it deploys render with (issue #32 item 3).
-    if (ws.deployments.changed(f)) crds = true;
+    // The families' root indexes read the disk whatever is open (a saved pin changes the others' windows and findings; a
+    // saved deployment, ConfigMap or values file what the charts it deploys render with): each reads this file again.
+    if (ws.rootIndexesChanged(f)) crds = true;
     // A folder's static pods are read from the disk (issue #27 item 1): a saved one re-reads them for the folder's files.
     if (ws.hasFolderFacts(path.dirname(f))) { ws.invalidateFolder(path.dirname(f)); folders.add(path.dirname(f)); }
   }

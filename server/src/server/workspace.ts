@@ -6,19 +6,17 @@ import { ALWAYS_SKIPPED_FOLDERS, isConfigFileName } from '../shared/names';
 import { CONFIG_FILENAMES, parseConfig, type LoadedConfig, type WorkspaceFacts } from '../engine/config';
 import { crdsEntry, openapiEntry } from '../engine/families/kubernetes/config';
 import { workspaceFacts, workspaceFactProducers, rootFactProducers, type NeighbourFacts } from '../engine/families/registry';
-import type { WorkspaceFactInput, RootFactProducer, WorkspaceHost } from '../engine/families/types';
+import type { WorkspaceFactInput, RootFactProducer, RootIndex, RootIndexProducer, WorkspaceHost } from '../engine/families/types';
 import { ruleIds } from '../engine/rules';
 import { memoIn } from '../engine/memo';
 import { parseYaml } from '../engine/parse/yaml';
 import { MAX_FILE_BYTES } from '../shared/limits';
 import { readFileUpTo, readTextUpTo } from '../shared/bounded-read';
 import { CrdIndex } from './crd-index';
-import { DeploymentIndex } from './deployment-index';
 import { readOpenapiFile } from './openapi-docs';
 import type { OpenapiDoc } from '../engine/families/kubernetes/data/openapi';
 import { walkFolders, unreadableNote } from './walk';
 import { isWithin } from '../shared/within';
-import { OperatorPinIndex, rel as relPath, type PinFacts } from './operator-pins';
 
 const { isAnchorName } = workspaceFacts;
 
@@ -75,20 +73,35 @@ export class WorkspaceState {
     return readTextUpTo(p, MAX_FILE_BYTES);
   }, () => this.openTexts.keys(), (p) => this.ignoredForCrds(p));
 
-  /** The operator versions the workspace pins, read from the saved files (server/operator-pins.ts). */
-  readonly pins = new OperatorPinIndex((p) => this.readSaved(p), (p) => this.ignoredForCrds(p));
+  /**
+   * The root facts' parts of the resolved configuration that `asked` asks for (RootIndexProducer.printConfig: the
+   * operator versions the workspace pins, for --print-config), of the root of `folder` (or `folder` itself).
+   */
+  describeRootFacts(folder: string, asked: (name: string) => boolean): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const p of rootFactProducers) {
+      if (!('index' in p) || !p.printConfig || !asked(p.printConfig)) continue;
+      const idx = this.rootIndex(p, this.rootFor(folder) ?? folder);
+      if (idx.describe) out[p.printConfig] = idx.describe();
+    }
+    return out;
+  }
 
-  /** The pins with what could not be read: --print-config and the resolved configuration say them. */
-  pinFactsFor(folder: string): PinFacts { return this.pins.factsFor(this.rootFor(folder) ?? folder); }
-  /** A file changed on disk: whether its root's pins changed (then the files are checked again). */
-  pinsChanged(file: string): boolean { return this.pins.changed(this.rootFor(file) ?? path.dirname(file), file); }
-  /** The workspace's GitOps deployments of its charts, read as saved (server/deployment-index.ts), built when first asked. */
-  readonly deployments = new DeploymentIndex((p) => this.readSaved(p), (p) => this.ignoredForCrds(p), (p, root) => {
-    // helm.repositories of the deployment's own .skewguard.yaml: the URLs that name this repository, over the git remotes.
-    const c = this.configFor(p);
-    const urls = c?.overrides.helmRepositories;
-    return urls?.length ? { urls, said: `helm.repositories in ${path.relative(root, c!.path).split(path.sep).join('/') || c!.path}` } : undefined;
-  });
+  /**
+   * A file changed, was created or was deleted on disk: each root index built for a root holding it reads that file
+   * again (RootIndex.changed). Whether a root's fact changed: then the files are checked again.
+   */
+  rootIndexesChanged(file: string): boolean {
+    let any = false;
+    for (const byRoot of this.rootIndexes.values()) {
+      for (const [root, idx] of byRoot) {
+        if (file !== root && !file.startsWith(root.endsWith(path.sep) ? root : root + path.sep)) continue;
+        // Every index is told (no short cut): each keeps its own scans up to date.
+        if (idx.changed(file)) any = true;
+      }
+    }
+    return any;
+  }
 
   /** Whether the ignore: lists leave a file out (set by the server: engine/ignore.ts with the file's configuration). */
   ignoredForCrds: (file: string) => boolean = () => false;
@@ -108,11 +121,14 @@ export class WorkspaceState {
   private folders = new Map<string, NonNullable<NeighbourFacts['staticPods']>>();
 
   invalidate(): void {
-    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.crds.forgetConfig(); this.pins.forgetConfig(); this.rootFacts.clear(); this.bufferCache.clear(); this.settingsOpenapiCache.clear(); this.settingsOpenapiProblems.clear(); this.deployments.clear(); this.bufferFacts.clear();
+    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.crds.forgetConfig(); this.rootFacts.clear(); this.bufferCache.clear(); this.settingsOpenapiCache.clear(); this.settingsOpenapiProblems.clear(); this.bufferFacts.clear();
+    // The root indexes keep their files' scans (no configuration changes them) and gather their facts again; one
+    // that cannot (no forgetConfig) is dropped.
+    for (const byRoot of this.rootIndexes.values()) for (const [root, idx] of [...byRoot]) { if (idx.forgetConfig) idx.forgetConfig(); else byRoot.delete(root); }
   }
 
-  /** Everything read from the disk is in doubt (watched files, trust, settings): the CRD index is walked again too. */
-  invalidateAll(): void { this.invalidate(); this.crds.clear(); this.pins.clear(); }
+  /** Everything read from the disk is in doubt (watched files, trust, settings): the CRD index and the root indexes are walked again too. */
+  invalidateAll(): void { this.invalidate(); this.crds.clear(); this.rootIndexes.clear(); }
 
   /**
    * Records an open bootstrap buffer's text (undefined: closed) and says whether the text its own analysis sees
@@ -156,7 +172,7 @@ export class WorkspaceState {
       return found;
     });
     const out: NeighbourFacts = { staticPods: pods.filter((p) => p.file !== file), localhost: this.factsFor(file).localhost };
-    for (const p of rootFactProducers) Object.assign(out, { [p.key]: this.rootFact(p, file) });
+    for (const p of rootFactProducers) if ('produce' in p) Object.assign(out, { [p.key]: this.rootFact(p, file) });
     return out;
   }
 
@@ -168,15 +184,29 @@ export class WorkspaceState {
    */
   rootFact(p: RootFactProducer, file: string): unknown {
     const root = this.rootFor(file) ?? path.dirname(file);
+    if ('index' in p) return this.rootIndex(p, root).fact(file);
     const byRoot = memoIn(this.rootFacts, p.key, () => new Map<string, unknown>());
     return memoIn(byRoot, root, () => p.produce(root, this.host), 16);
   }
   private rootFacts = new Map<string, Map<string, unknown>>();
-  /** What a family's root fact may use: the bounded walk and the saved text of a file. */
+  /**
+   * A root index (RootIndexProducer: the operator versions the workspace pins, the GitOps deployments of its charts …)
+   * of `root`, made on first use (it reads nothing until asked) and kept, updated file by file (rootIndexesChanged),
+   * until everything read from the disk is in doubt (invalidateAll).
+   */
+  private rootIndex(p: RootIndexProducer, root: string): RootIndex<unknown> {
+    const byRoot = memoIn(this.rootIndexes, p.key, () => new Map<string, RootIndex<unknown>>());
+    return memoIn(byRoot, root, () => p.index(root, this.host), 16);
+  }
+  private rootIndexes = new Map<string, Map<string, RootIndex<unknown>>>();
+  /** What a family's root fact may use: the bounded walk, the saved text of a file, the ignore: lists, a file's configuration. */
   private readonly host: WorkspaceHost = {
     walk: walkFolders,
     unreadableNote,
     readSaved: (p, maxBytes) => readTextUpTo(p, Math.min(maxBytes, MAX_FILE_BYTES)),
+    stamp: (p) => { try { const st = fs.statSync(p); return st.isFile() ? `${st.size}:${st.mtimeMs}` : undefined; } catch { return undefined; } },
+    ignored: (p) => this.ignoredForCrds(p),
+    configOf: (p) => this.configFor(p),
   };
 
   /** neighboursFor, computed only when a rule asks (only Kubernetes manifests do; the folder is read once). */
@@ -188,9 +218,7 @@ export class WorkspaceState {
     const lazy: NeighbourFacts = {
       get staticPods() { return get().staticPods; }, get localhost() { return get().localhost; },
       get crds() { return (crds ??= ws.crdsFor(file)); },
-      get helmDeployments() { return ws.deployments.factsFor(ws.rootFor(file) ?? path.dirname(file)); },
       customResourceUses: (group: string) => ws.crds.usesFor(ws.rootFor(file) ?? path.dirname(file), group, file),
-      operatorPins: () => { const root = ws.rootFor(file) ?? path.dirname(file); return { ...ws.pins.scansFor(root), self: relPath(root, file) }; },
     };
     // The families' root facts, each produced when first read.
     for (const p of rootFactProducers) Object.defineProperty(lazy, p.key, { get: () => ws.rootFact(p, file), enumerable: true });

@@ -8,6 +8,7 @@ import type { Position, SourceInfo } from '../types';
 import type { Finding, Rule, RuleMeta } from '../rules/types';
 import type { FileAccess } from '../files';
 import type { ConfigSection } from '../config-core';
+import type { Overrides as ConfigOverrides } from '../config';
 import type { WorkspaceFacts } from '../config';
 import type { NeighbourFacts } from './kubernetes';
 
@@ -171,11 +172,50 @@ export interface WorkspaceHost {
    * is open, as in lsp-lint), read only up to `maxBytes` (and the engine's file limit); undefined when not read.
    */
   readSaved(file: string, maxBytes: number): string | undefined;
+  /** A file's size and modification time on disk, as a string that changes when it is saved (undefined: not a regular file). */
+  stamp(file: string): string | undefined;
+  /** Whether the ignore: lists leave a file out (engine/ignore.ts with the file's configuration): it then counts for nothing. */
+  ignored(file: string): boolean;
+  /** The configuration that applies to a file (its nearest .skewguard.yaml, as saved, or --config), with its path. */
+  configOf(file: string): { path: string; overrides: ConfigOverrides } | undefined;
 }
 
 /** A fact of a workspace root (NeighbourFacts[key]) that a family gathers with the server's walk and reads. */
-export interface RootFactProducer<K extends keyof NeighbourFacts = keyof NeighbourFacts> {
+export type RootFactProducer<K extends keyof NeighbourFacts = keyof NeighbourFacts> = RootValueProducer<K> | RootIndexProducer<K>;
+
+/** A root fact produced whole (a walk and its reads) on first use, and kept until the workspace changes. */
+export interface RootValueProducer<K extends keyof NeighbourFacts = keyof NeighbourFacts> {
   key: K;
   /** The fact of the workspace root `root` (an absolute folder). */
   produce(root: string, host: WorkspaceHost): NeighbourFacts[K];
+}
+
+/**
+ * A root fact kept as an index of the root's files (each file's scan), which a file changed on disk updates in place:
+ * only that file is read again, and the server checks the files again only when the root's fact changed.
+ */
+export interface RootIndexProducer<K extends keyof NeighbourFacts = keyof NeighbourFacts> {
+  key: K;
+  /** The index of the root `root` (an absolute folder): nothing is read until its fact is first asked for. */
+  index(root: string, host: WorkspaceHost): RootIndex<NeighbourFacts[K]>;
+  /**
+   * Its part of the resolved configuration (lsp-lint --print-config): the name of the request's flag that asks for it
+   * and of the part that says it (RootIndex.describe).
+   */
+  printConfig?: string;
+}
+
+/** A root's index (RootIndexProducer): built on first use, kept by the server until the workspace changes. */
+export interface RootIndex<T> {
+  /** The fact as the analysed file `file` (under the root) sees it; the index is built (walked, read) when first needed. */
+  fact(file: string): T;
+  /**
+   * A file changed, was created or was deleted on disk (a watched-file event): only that file is read again (nothing
+   * is done while the index is not built). Returns whether the root's fact changed: the server then checks the files again.
+   */
+  changed(file: string): boolean;
+  /** The configuration changed (the ignore: lists …): what was gathered from the kept scans is gathered again. Absent: the index is dropped. */
+  forgetConfig?(): void;
+  /** Its part of the resolved configuration (RootIndexProducer.printConfig). */
+  describe?(): unknown;
 }

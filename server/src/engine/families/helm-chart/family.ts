@@ -31,6 +31,7 @@ import { templateSyntax, notInChart } from './rules/notes';
 import { deploymentRules, deploymentScenarios } from './deployment-rules';
 import type { NeighbourFacts } from '../kubernetes';
 import { helmConfigSection } from './config';
+import { rootFactProducers } from './root-facts';
 
 export const helmRules: Rule<HelmContext>[] = [removedApi, deprecatedApi, deadBranch, notEvaluated, templateSyntax, notInChart, kubeVersion, chartApiV1, valuesSchema];
 
@@ -305,6 +306,7 @@ export const helmChart: FamilyModule<'helm-chart'> = {
   complete: () => [],
   facts: (r) => (r.helm ? { kubernetesWindow: windowText(r.helm.window.minors), chart: r.helm.chart?.name ?? null, helmFile: r.helm.kind, ...(r.helm.alone ? { alone: true } : {}), ...(r.helm.scenarios?.length ? { valuesScenarios: r.helm.scenarios.map((s) => s.scenario.id) } : {}) } : undefined),
   steps: (r) => r.helm?.window.minors ?? r.config?.kubernetes.minors,
+  rootFactProducers,
   data: kubernetesApis,
   // helm: of .skewguard.yaml (real Helm rendering, values scenarios, the repository's URLs), skewguard.helm.path.
   config: helmConfigSection,
