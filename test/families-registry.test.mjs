@@ -61,12 +61,9 @@ const ALLOWED = [
   // The server does what the engine may not (run processes, read the disk): Helm rendering with a fake API server
   // serving each step's kinds, the node's Kata chain walk, the user's OpenAPI documents; the web build stubs Helm.
   { file: 'server/src/server/helm-render.ts', line: /from '\.\.\/engine\/families\/(kubernetes\/data\/served|helm-chart\/template\/semver|helm-chart\/rendered)';$/ },
-  // The GitOps deployments of the workspace's charts (issue #32 item 3) are read from the disk by the server (a bounded
-  // walk, as the CRD index); what a file holds and how a deployment's values are read is the Helm family's.
-  { file: 'server/src/server/deployment-index.ts', line: /from '\.\.\/engine\/families\/helm-chart\/deployments';$/ },
   { file: 'server/src/server/workspace.ts', line: /^import type \{ OpenapiDoc \} from '\.\.\/engine\/families\/kubernetes\/data\/openapi';$/ },
-  // …and says a kubernetes.crds or kubernetes.openapi entry it cannot read at that entry of .skewguard.yaml.
-  { file: 'server/src/server/workspace.ts', line: /^import \{ crdsEntry, openapiEntry \} from '\.\.\/engine\/families\/kubernetes\/config';$/ },
+  // …and says a kubernetes.openapi entry it cannot read at that entry of .skewguard.yaml.
+  { file: 'server/src/server/workspace.ts', line: /^import \{ openapiEntry \} from '\.\.\/engine\/families\/kubernetes\/config';$/ },
   { file: 'server/src/server/openapi-docs.ts', line: /from '\.\.\/engine\/families\/kubernetes\/data\/openapi';$/ },
   { file: 'server/src/web/helm-render.ts', line: /^import type \{ ChartRender \} from '\.\.\/engine\/families\/helm-chart\/rendered';$/ },
   { file: 'server/src/web/shims/misc.ts', line: /^import \{ NotEvaluated \} from '\.\.\/\.\.\/engine\/families\/helm-chart\/template\/fmt';$/ },
@@ -288,7 +285,7 @@ test('a family\'s workspace facts (kata-deploy\'s tags) are its own producers, w
 
 test('a family\'s facts of a workspace root (containerd runtimes, the node\'s Kata chain) are its own producers, made from the host the server lends', () => {
   const producers = e.families.flatMap((f) => (f.rootFactProducers ?? []).map((p) => ({ family: f.id, key: p.key, p })));
-  assert.deepEqual(producers.map((x) => `${x.family}:${x.key}`).sort(), ['containerd:containerdRuntimes', 'containerd:kataChain', 'helm-chart:helmDeployments', 'kubernetes:operatorPins']);
+  assert.deepEqual(producers.map((x) => `${x.family}:${x.key}`).sort(), ['containerd:containerdRuntimes', 'containerd:kataChain', 'helm-chart:helmDeployments', 'kubernetes:crds', 'kubernetes:operatorPins']);
   // The server's workspace names none of them: it produces each by the registry's list (server/workspace.ts rootFact).
   for (const file of tsSources(path.join(src, 'server'))) {
     const text = fs.readFileSync(file, 'utf8');
@@ -323,9 +320,10 @@ test('a family\'s facts of a workspace root (containerd runtimes, the node\'s Ka
   assert.ok(reads.length > 0 && reads.every(([p]) => p in tree), 'every read through the host');
 });
 
-// The root indexes moved out of server/ (the GitOps deployments, the operator pins): the server's code names none of
-// their words; it builds, updates and describes them by the registry's list (server/workspace.ts rootIndex).
-const ROOT_INDEX_WORDS = /deploy|operator|\bpins?\b|\bPin[A-Z]\w*|helmRepositories|helm\.repositories|remotes?Of|\.git['"], *['"]config|\.git\/config/i;
+// The root indexes moved out of server/ (the GitOps deployments, the operator pins, the CRDs and custom resources): the
+// server's code names none of their words; it builds, updates and describes them by the registry's list
+// (server/workspace.ts rootIndex).
+const ROOT_INDEX_WORDS = /deploy|operator|\bpins?\b|\bPin[A-Z]\w*|helmRepositories|helm\.repositories|remotes?Of|\.git['"], *['"]config|\.git\/config|crd|customResource|CustomResourceDefinition/i;
 function rootIndexWordsIn(files) {
   const hits = [];
   for (const file of files) {
@@ -338,11 +336,11 @@ function rootIndexWordsIn(files) {
   return hits;
 }
 
-test('server/src/server/ names none of the root indexes\' words (deployments, operator pins): their owners produce them', () => {
+test('server/src/server/ names none of the root indexes\' words (deployments, operator pins, CRDs): their owners produce them', () => {
   const files = tsSources(path.join(src, 'server'));
   assert.ok(files.some((f) => f.endsWith('workspace.ts')) && files.some((f) => f.endsWith('watched-files.ts')) && files.some((f) => f.endsWith('resolved-config.ts')));
   assert.deepEqual(rootIndexWordsIn(files), []);
-  for (const gone of ['deployment-index.ts', 'operator-pins.ts']) assert.ok(!fs.existsSync(path.join(src, 'server', gone)), `server/${gone} moved to its owner`);
+  for (const gone of ['deployment-index.ts', 'operator-pins.ts', 'crd-index.ts']) assert.ok(!fs.existsSync(path.join(src, 'server', gone)), `server/${gone} moved to its owner`);
   // It can fail: lines the server had while it held the indexes.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'root-index-words-'));
   try {
@@ -355,9 +353,11 @@ test('server/src/server/ names none of the root indexes\' words (deployments, op
       'f.ts': "const w = walkFolders(root, { maxFolders: 10, onFile: () => {} });",
       'g.ts': "    const git = readTextUpTo(path.join(root, '.git', 'config'), GIT_CONFIG_MAX);",
       'h.ts': "      if (e.name === '.git') continue;",
+      'i.ts': "    if (!ws.openTexts.has(f) && ws.crdsChanged(f, undefined)) crds = true;",
+      'j.ts': "      customResourceUses: (group: string) => ws.crds.usesFor(root, group, file),",
     };
     for (const [n, t] of Object.entries(probes)) fs.writeFileSync(path.join(dir, n), t);
-    assert.deepEqual(rootIndexWordsIn(tsSources(dir)).map((h) => path.basename(h.split(':')[0])).sort(), ['a.ts', 'b.ts', 'c.ts', 'd.ts', 'g.ts']);
+    assert.deepEqual(rootIndexWordsIn(tsSources(dir)).map((h) => path.basename(h.split(':')[0])).sort(), ['a.ts', 'b.ts', 'c.ts', 'd.ts', 'g.ts', 'i.ts', 'j.ts']);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -178,6 +178,26 @@ export interface WorkspaceHost {
   ignored(file: string): boolean;
   /** The configuration that applies to a file (its nearest .skewguard.yaml, as saved, or --config), with its path. */
   configOf(file: string): { path: string; overrides: ConfigOverrides } | undefined;
+  /**
+   * An open document's text (undefined: not open). Only for a fact that follows what is open as the document's own
+   * analysis does (the CRD index: a CRD being written defines its kinds for the other files at once); every other fact
+   * reads the disk (readSaved).
+   */
+  openText(file: string): string | undefined;
+  /** The open documents' paths. */
+  openFiles(): Iterable<string>;
+  /** Whether a path lies in the checked roots: a path a repository's configuration names outside them is not read. */
+  inside(file: string): boolean;
+  /**
+   * What is at a path (`noFollow`: a link is not followed, it is a `link`), its size and a stamp that changes when it is
+   * written; or why it cannot be looked at (the error's code, else its message).
+   */
+  look(file: string, opts?: { noFollow?: boolean }): { kind: 'file' | 'folder' | 'link' | 'other'; size: number; stamp: string } | { error: string };
+  /**
+   * A file's bytes, read only up to `maxBytes` (and the engine's file limit); or why not: `over` (said: "over the size
+   * limit (…)") or `error` (the error's code, what it is when not a regular file, else its message).
+   */
+  readBytes(file: string, maxBytes: number): { bytes: Uint8Array } | { over: string } | { error: string };
 }
 
 /** A fact of a workspace root (NeighbourFacts[key]) that a family gathers with the server's walk and reads. */
@@ -196,6 +216,8 @@ export interface RootValueProducer<K extends keyof NeighbourFacts = keyof Neighb
  */
 export interface RootIndexProducer<K extends keyof NeighbourFacts = keyof NeighbourFacts> {
   key: K;
+  /** Other NeighbourFacts keys the same index gives (RootIndex.fact's `key`). */
+  also?: ReadonlyArray<keyof NeighbourFacts>;
   /** The index of the root `root` (an absolute folder): nothing is read until its fact is first asked for. */
   index(root: string, host: WorkspaceHost): RootIndex<NeighbourFacts[K]>;
   /**
@@ -207,15 +229,29 @@ export interface RootIndexProducer<K extends keyof NeighbourFacts = keyof Neighb
 
 /** A root's index (RootIndexProducer): built on first use, kept by the server until the workspace changes. */
 export interface RootIndex<T> {
-  /** The fact as the analysed file `file` (under the root) sees it; the index is built (walked, read) when first needed. */
-  fact(file: string): T;
+  /**
+   * The fact as the analysed file `file` (under the root) sees it; the index is built (walked, read) when first needed.
+   * `key`: which of the producer's keys (its `key`, or one of `also`).
+   */
+  fact(file: string, key: keyof NeighbourFacts): T;
   /**
    * A file changed, was created or was deleted on disk (a watched-file event): only that file is read again (nothing
    * is done while the index is not built). Returns whether the root's fact changed: the server then checks the files again.
    */
   changed(file: string): boolean;
+  /**
+   * An open document's text changed (opened, edited; closed: `text` undefined, the disk's), for an index that follows
+   * open buffers (WorkspaceHost.openText). `before`: the text the workspace saw until now, when known (a closed
+   * buffer's). Returns whether the root's fact changed: the server then checks the other files again.
+   */
+  edited?(file: string, text: string | undefined, before?: string): boolean;
   /** The configuration changed (the ignore: lists …): what was gathered from the kept scans is gathered again. Absent: the index is dropped. */
   forgetConfig?(): void;
+  /**
+   * What a configuration file's entries for this index cannot give (a file it names cannot be read …), each at the path
+   * of its entry in the file (`value`: the file's YAML value, read when needed): said as the configuration's problems.
+   */
+  configProblems?(configPath: string, overrides: ConfigOverrides, value: () => unknown): Array<{ message: string; path: Array<string | number> }>;
   /** Its part of the resolved configuration (RootIndexProducer.printConfig). */
   describe?(): unknown;
 }

@@ -55,6 +55,7 @@ import { parseYaml, YamlFile, type YamlDoc } from '../../parse/yaml';
 import { windowText } from '../../window-text';
 import { kubernetesConfigSection } from './config';
 import { operatorPinsProducer } from '../../components/pin-index';
+import { crdIndexProducer } from './crd-index';
 import { rule as operatorPinsDisagree } from './rules/operator-pins-disagree';
 import { runDeploymentRules, deploymentHover, bothHovers } from '../helm-chart/deployment-rules';
 
@@ -281,8 +282,9 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
   complete: k8sComplete,
   facts: (r) => (r.k8s ? { kubernetesWindow: r.k8s.windowText, objects: r.k8s.objects.length } : undefined),
   steps: (r) => r.k8s?.minors ?? r.config?.kubernetes.minors,
-  // The operator versions the workspace pins (engine/components/pin-index.ts), read by its operator-pins rule and windows.
-  rootFactProducers: [operatorPinsProducer],
+  // The operator versions the workspace pins (engine/components/pin-index.ts), read by its operator-pins rule and
+  // windows; the workspace's CRDs and custom resources (crd-index.ts), read by its custom resource rules.
+  rootFactProducers: [operatorPinsProducer, crdIndexProducer],
   data: kubernetesApis,
   // Every rule looks at one object (and the workspace), except the skew rules, which compare the file's own
   // control-plane and kube-proxy images, and the template note, said once for the file: such files are checked whole.
