@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { repoRoot, engine as e } from './helpers/k8s.mjs';
 import { tsSources } from './helpers/sources.mjs';
+import { CRONTAB_CRD } from './helpers/crds.mjs';
 
 const src = path.join(repoRoot, 'server/src');
 // Every folder under families/ is a family (read from disk, so that a family added is covered without editing this).
@@ -381,6 +382,13 @@ function memoryHost(tree) {
     stamp: (p) => (p in tree ? String(stamps.get(p)) : undefined),
     ignored: () => false,
     configOf: () => undefined,
+    /** The open documents' texts (an index that follows open buffers reads them first). */
+    open: new Map(),
+    openText(p) { return host.open.get(p); },
+    openFiles() { return host.open.keys(); },
+    inside: () => true,
+    look: (p) => (p in tree ? { kind: 'file', size: tree[p].length, stamp: String(stamps.get(p)) } : { error: 'ENOENT' }),
+    readBytes: (p) => (p in tree ? { bytes: Buffer.from(tree[p]) } : { error: 'ENOENT' }),
     /** A save of the file (a new stamp), its text `text` (undefined: deleted). */
     save(p, text) { if (text === undefined) delete tree[p]; else { tree[p] = text; stamps.set(p, (stamps.get(p) ?? 0) + 1); } },
   };
@@ -458,6 +466,50 @@ test('the GitOps deployments are a root index: a YAML file changed on disk forge
   assert.ok(host.reads.includes(`${root}/flux/app.yaml`), 'walked again after the change');
   assert.equal(facts.world.root, root);
   assert.equal(idx.changed(`${root}/apps/other.yaml`), true, 'it held a deployment: the files are checked again');
+});
+
+test('the CRDs and custom resources are a root index: open buffers win, an edit that changes no summary changes nothing, a saved file is read alone', () => {
+  const root = '/ws';
+  const cr = 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: c\n';
+  const host = memoryHost({ [`${root}/crds/crontab.yaml`]: CRONTAB_CRD, [`${root}/app/c.yaml`]: cr, [`${root}/app/d.yaml`]: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: d\n' });
+  const p = rootIndexProducer('crds');
+  assert.deepEqual(p.also, ['customResourceUses']);
+  const idx = p.index(root, host);
+  assert.equal(idx.edited(`${root}/app/d.yaml`, 'x: 1\n'), false, 'not built: nothing to update');
+  assert.equal(host.reads.length, 0);
+  const crds = idx.fact(`${root}/app/d.yaml`, 'crds');
+  assert.deepEqual(crds.files, ['crds/crontab.yaml']);
+  assert.deepEqual(host.reads.sort(), [`${root}/app/c.yaml`, `${root}/app/d.yaml`, `${root}/crds/crontab.yaml`]);
+  assert.equal(idx.fact(`${root}/app/d.yaml`, 'crds'), crds, 'the same facts while nothing changed');
+  const uses = idx.fact(`${root}/crds/crontab.yaml`, 'customResourceUses');
+  assert.deepEqual(uses('stable.example.com').uses.map((u) => u.abs), [`${root}/app/c.yaml`]);
+  // An open buffer wins over the disk: a second custom resource in d.yaml's buffer is a use at once; no disk read.
+  host.reads.length = 0;
+  const buffer = `${cr.replace('name: c', 'name: d')}`;
+  host.open.set(`${root}/app/d.yaml`, buffer);
+  assert.equal(idx.edited(`${root}/app/d.yaml`, buffer), true);
+  assert.deepEqual(uses('stable.example.com').uses.map((u) => u.abs), [`${root}/app/c.yaml`, `${root}/app/d.yaml`]);
+  assert.deepEqual(host.reads, [], 'the buffer was handed over');
+  // An edit that changes neither its CRD text nor the custom groups it names: nothing changes.
+  assert.equal(idx.edited(`${root}/app/d.yaml`, `# a comment\n${buffer}`), false);
+  // Saved on disk while open: the buffer still wins (nothing read).
+  host.save(`${root}/app/d.yaml`, 'a: 1\n');
+  assert.equal(idx.changed(`${root}/app/d.yaml`), false);
+  assert.deepEqual(host.reads, []);
+  // Closed: the disk's text (read alone) no longer uses the group.
+  host.open.delete(`${root}/app/d.yaml`);
+  assert.equal(idx.edited(`${root}/app/d.yaml`, undefined, buffer), true);
+  assert.deepEqual(host.reads, [`${root}/app/d.yaml`]);
+  // The CRD deleted on disk: read alone (it is not there), and the facts no longer hold it.
+  host.reads.length = 0;
+  host.save(`${root}/crds/crontab.yaml`, undefined);
+  assert.equal(idx.changed(`${root}/crds/crontab.yaml`), true);
+  assert.deepEqual(host.reads, [`${root}/crds/crontab.yaml`]);
+  assert.deepEqual(idx.fact(`${root}/app/c.yaml`, 'crds').files, []);
+  // A configuration's kubernetes.crds entry that cannot be read is said at its entry.
+  const problems = idx.configProblems(`${root}/.skewguard.yaml`, { kubernetesCrds: ['missing.yaml'] }, () => ({ kubernetes: { crds: ['', 'missing.yaml'] } }));
+  assert.deepEqual(problems.map((x) => x.path), [['kubernetes', 'crds', 1]]);
+  assert.match(problems[0].message, /^kubernetes\.crds\[0\] "missing\.yaml": cannot be read \(ENOENT\)/);
 });
 
 // Issue #30: the client types nothing twice and names no family. Its window picker and status tooltip are derived
