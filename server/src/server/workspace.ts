@@ -176,7 +176,8 @@ export class WorkspaceState {
    * A family's fact of the file's workspace root (FamilyModule.rootFactProducers: the containerd configs' runtimes, the
    * node's Kata chain …), produced with the server's bounded walk and saved-file reads on first use, kept per root
    * until the workspace changes. Files on disk only, as saved (issue #27 item 1): a fact of other files must not depend
-   * on what is open.
+   * on what is open. A root index (RootIndexProducer) gives its fact for `key` (its own or one of `also`); only one that
+   * follows open buffers (the host's openText: the CRD index) reads them.
    */
   rootFact(p: RootFactProducer, file: string, key: keyof NeighbourFacts = p.key): unknown {
     const root = this.rootFor(file) ?? path.dirname(file);
