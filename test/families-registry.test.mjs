@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { repoRoot, engine as e } from './helpers/k8s.mjs';
 import { tsSources } from './helpers/sources.mjs';
+import { CRONTAB_CRD } from './helpers/crds.mjs';
 
 const src = path.join(repoRoot, 'server/src');
 // Every folder under families/ is a family (read from disk, so that a family added is covered without editing this).
@@ -49,12 +50,9 @@ const ALLOWED = [
   // The server does what the engine may not (run processes, read the disk): Helm rendering with a fake API server
   // serving each step's kinds, the node's Kata chain walk, the user's OpenAPI documents; the web build stubs Helm.
   { file: 'server/src/server/helm-render.ts', line: /from '\.\.\/engine\/families\/(kubernetes\/data\/served|helm-chart\/template\/semver|helm-chart\/rendered)';$/ },
-  // The GitOps deployments of the workspace's charts (issue #32 item 3) are read from the disk by the server (a bounded
-  // walk, as the CRD index); what a file holds and how a deployment's values are read is the Helm family's.
-  { file: 'server/src/server/deployment-index.ts', line: /from '\.\.\/engine\/families\/helm-chart\/deployments';$/ },
   { file: 'server/src/server/workspace.ts', line: /^import type \{ OpenapiDoc \} from '\.\.\/engine\/families\/kubernetes\/data\/openapi';$/ },
-  // …and says a kubernetes.crds or kubernetes.openapi entry it cannot read at that entry of .skewguard.yaml.
-  { file: 'server/src/server/workspace.ts', line: /^import \{ crdsEntry, openapiEntry \} from '\.\.\/engine\/families\/kubernetes\/config';$/ },
+  // …and says a kubernetes.openapi entry it cannot read at that entry of .skewguard.yaml.
+  { file: 'server/src/server/workspace.ts', line: /^import \{ openapiEntry \} from '\.\.\/engine\/families\/kubernetes\/config';$/ },
   { file: 'server/src/server/openapi-docs.ts', line: /from '\.\.\/engine\/families\/kubernetes\/data\/openapi';$/ },
   { file: 'server/src/web/helm-render.ts', line: /^import type \{ ChartRender \} from '\.\.\/engine\/families\/helm-chart\/rendered';$/ },
   { file: 'server/src/web/shims/misc.ts', line: /^import \{ NotEvaluated \} from '\.\.\/\.\.\/engine\/families\/helm-chart\/template\/fmt';$/ },
@@ -276,7 +274,7 @@ test('a family\'s workspace facts (kata-deploy\'s tags) are its own producers, w
 
 test('a family\'s facts of a workspace root (containerd runtimes, the node\'s Kata chain) are its own producers, made from the host the server lends', () => {
   const producers = e.families.flatMap((f) => (f.rootFactProducers ?? []).map((p) => ({ family: f.id, key: p.key, p })));
-  assert.deepEqual(producers.map((x) => `${x.family}:${x.key}`).sort(), ['containerd:containerdRuntimes', 'containerd:kataChain']);
+  assert.deepEqual(producers.map((x) => `${x.family}:${x.key}`).sort(), ['containerd:containerdRuntimes', 'containerd:kataChain', 'helm-chart:helmDeployments', 'kubernetes:crds', 'kubernetes:operatorPins']);
   // The server's workspace names none of them: it produces each by the registry's list (server/workspace.ts rootFact).
   for (const file of tsSources(path.join(src, 'server'))) {
     const text = fs.readFileSync(file, 'utf8');
@@ -297,6 +295,7 @@ test('a family\'s facts of a workspace root (containerd runtimes, the node\'s Ka
     unreadableNote: () => [],
     readSaved: (p, max) => { reads.push([p, max]); return tree[p].length > max ? undefined : tree[p]; },
   };
+  Object.assign(host, { stamp: () => '1', ignored: () => false, configOf: () => undefined });
   const chain = producers.find((x) => x.key === 'kataChain').p.produce(root, host);
   assert.deepEqual(chain.runtimes.map((r) => [r.runtime, r.resolved]), [['kata-qemu', [`${root}/opt/kata/share/defaults/kata-containers/configuration-qemu.toml`]]]);
   assert.deepEqual(chain.kataDeploy.map((k) => k.tag), ['3.5.0']);
@@ -308,6 +307,197 @@ test('a family\'s facts of a workspace root (containerd runtimes, the node\'s Ka
   assert.deepEqual(rts.names, ['kata-qemu']);
   assert.deepEqual(rts.files, ['etc/containerd/config.toml']);
   assert.ok(reads.length > 0 && reads.every(([p]) => p in tree), 'every read through the host');
+});
+
+// The root indexes moved out of server/ (the GitOps deployments, the operator pins, the CRDs and custom resources): the
+// server's code names none of their words; it builds, updates and describes them by the registry's list
+// (server/workspace.ts rootIndex).
+const ROOT_INDEX_WORDS = /deploy|operator|\bpins?\b|\bPin[A-Z]\w*|helmRepositories|helm\.repositories|remotes?Of|\.git['"], *['"]config|\.git\/config|crd|customResource|CustomResourceDefinition/i;
+function rootIndexWordsIn(files) {
+  const hits = [];
+  for (const file of files) {
+    fs.readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+      if (/^\s*(\/\/|\*|\/\*)/.test(line)) return;
+      const code = line.replace(/\s\/\/ .*$/, '');
+      if (ROOT_INDEX_WORDS.test(code)) hits.push(`${path.relative(repoRoot, file)}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  return hits;
+}
+
+test('server/src/server/ names none of the root indexes\' words (deployments, operator pins, CRDs): their owners produce them', () => {
+  const files = tsSources(path.join(src, 'server'));
+  assert.ok(files.some((f) => f.endsWith('workspace.ts')) && files.some((f) => f.endsWith('watched-files.ts')) && files.some((f) => f.endsWith('resolved-config.ts')));
+  assert.deepEqual(rootIndexWordsIn(files), []);
+  for (const gone of ['deployment-index.ts', 'operator-pins.ts', 'crd-index.ts']) assert.ok(!fs.existsSync(path.join(src, 'server', gone)), `server/${gone} moved to its owner`);
+  // It can fail: lines the server had while it held the indexes.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'root-index-words-'));
+  try {
+    const probes = {
+      'a.ts': '  readonly pins = new OperatorPinIndex((p) => this.readSaved(p), (p) => this.ignoredForCrds(p));',
+      'b.ts': '    if (ws.deployments.changed(f)) crds = true;',
+      'c.ts': "    resolved.operatorPins = pins.pins.length ? describePins(pins) : 'none found in the workspace';",
+      'd.ts': "    const urls = c?.overrides.helmRepositories;",
+      'e.ts': "// the operator pins in a comment are fine",
+      'f.ts': "const w = walkFolders(root, { maxFolders: 10, onFile: () => {} });",
+      'g.ts': "    const git = readTextUpTo(path.join(root, '.git', 'config'), GIT_CONFIG_MAX);",
+      'h.ts': "      if (e.name === '.git') continue;",
+      'i.ts': "    if (!ws.openTexts.has(f) && ws.crdsChanged(f, undefined)) crds = true;",
+      'j.ts': "      customResourceUses: (group: string) => ws.crds.usesFor(root, group, file),",
+    };
+    for (const [n, t] of Object.entries(probes)) fs.writeFileSync(path.join(dir, n), t);
+    assert.deepEqual(rootIndexWordsIn(tsSources(dir)).map((h) => path.basename(h.split(':')[0])).sort(), ['a.ts', 'b.ts', 'c.ts', 'd.ts', 'g.ts', 'i.ts', 'j.ts']);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the engine reads no disk: a module that takes the host (WorkspaceHost) imports neither node:fs nor child_process', () => {
+  const withHost = tsSources(path.join(src, 'engine')).filter((f) => /\bWorkspaceHost\b/.test(fs.readFileSync(f, 'utf8')) && !f.endsWith(`families${path.sep}types.ts`));
+  assert.ok(withHost.length >= 3, withHost.join(', '));
+  for (const f of withHost) assert.doesNotMatch(fs.readFileSync(f, 'utf8'), /from ['"](node:)?(fs|fs\/promises|child_process)['"]|require\(['"](node:)?(fs|child_process)/, path.relative(repoRoot, f));
+});
+
+/** A made-up workspace the host lends from memory: each read and stamp counted. */
+function memoryHost(tree) {
+  const reads = [];
+  const stamps = new Map(Object.keys(tree).map((p) => [p, 1]));
+  const host = {
+    reads,
+    walk: (r, { onFile }) => { for (const p of Object.keys(tree).sort()) if (p.startsWith(r + '/') && onFile(p, path.basename(p)) === false) break; return { folders: 1, stopped: false, unreadable: [] }; },
+    unreadableNote: () => [],
+    readSaved: (p, max) => { reads.push(p); return p in tree && tree[p].length <= max ? tree[p] : undefined; },
+    stamp: (p) => (p in tree ? String(stamps.get(p)) : undefined),
+    ignored: () => false,
+    configOf: () => undefined,
+    /** The open documents' texts (an index that follows open buffers reads them first). */
+    open: new Map(),
+    openText(p) { return host.open.get(p); },
+    openFiles() { return host.open.keys(); },
+    inside: () => true,
+    look: (p) => (p in tree ? { kind: 'file', size: tree[p].length, stamp: String(stamps.get(p)) } : { error: 'ENOENT' }),
+    readBytes: (p) => (p in tree ? { bytes: Buffer.from(tree[p]) } : { error: 'ENOENT' }),
+    /** A save of the file (a new stamp), its text `text` (undefined: deleted). */
+    save(p, text) { if (text === undefined) delete tree[p]; else { tree[p] = text; stamps.set(p, (stamps.get(p) ?? 0) + 1); } },
+  };
+  return host;
+}
+const rootIndexProducer = (key) => e.families.flatMap((f) => f.rootFactProducers ?? []).find((p) => p.key === key);
+
+test('the operator pins are a root index: built on first use, and a file changed on disk is the only one read again', () => {
+  const root = '/ws';
+  const chart = 'apiVersion: v2\nname: platform\nversion: 1.0.0\ndependencies:\n  - name: traefik\n    repository: https://traefik.github.io/charts\n    version: 27.0.2\n';
+  const host = memoryHost({
+    [`${root}/platform/Chart.yaml`]: chart,
+    [`${root}/apps/a.yaml`]: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n',
+    [`${root}/apps/b.yaml`]: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n',
+    [`${root}/README.md`]: '# not YAML\n',
+  });
+  const p = rootIndexProducer('operatorPins');
+  assert.equal(p.printConfig, 'operatorPins');
+  const idx = p.index(root, host);
+  assert.equal(host.reads.length, 0, 'nothing read until asked');
+  assert.equal(idx.changed(`${root}/apps/a.yaml`), false, 'an index not built has nothing to update');
+  const ask = idx.fact(`${root}/apps/a.yaml`);
+  assert.equal(host.reads.length, 0, 'the fact is asked for only when a rule calls it');
+  const first = ask();
+  assert.deepEqual(host.reads.sort(), [`${root}/apps/a.yaml`, `${root}/apps/b.yaml`, `${root}/platform/Chart.yaml`]);
+  assert.equal(first.self, 'apps/a.yaml');
+  assert.deepEqual(first.pins.map((x) => `${x.operator} ${x.version} ${x.file}`), ['traefik 2.11.2 platform/Chart.yaml']);
+  // A saved file that pins nothing, before and after: read again alone, and the pins did not change.
+  host.reads.length = 0;
+  host.save(`${root}/apps/b.yaml`, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b2\n');
+  assert.equal(idx.changed(`${root}/apps/b.yaml`), false);
+  assert.deepEqual(host.reads, [`${root}/apps/b.yaml`]);
+  // The same stamp (an event for a file not saved again): not read at all.
+  host.reads.length = 0;
+  assert.equal(idx.changed(`${root}/apps/b.yaml`), false);
+  assert.equal(idx.changed(`${root}/README.md`), false);
+  assert.deepEqual(host.reads, []);
+  // The pin saved at another version: only the chart read again, and the fact changed.
+  host.save(`${root}/platform/Chart.yaml`, chart.replace('27.0.2', '28.0.0'));
+  assert.equal(idx.changed(`${root}/platform/Chart.yaml`), true);
+  assert.deepEqual(host.reads, [`${root}/platform/Chart.yaml`]);
+  host.reads.length = 0;
+  assert.deepEqual(idx.fact(`${root}/apps/a.yaml`)().pins.map((x) => `${x.operator} ${x.version}`), ['traefik 3.0.0']);
+  assert.deepEqual(host.reads, [], 'the facts are gathered from the kept scans');
+  // A new file pins too: read alone.
+  host.save(`${root}/apps/kustomization.yaml`, 'images:\n  - name: ghcr.io/external-secrets/external-secrets\n    newTag: v0.9.0\n');
+  assert.equal(idx.changed(`${root}/apps/kustomization.yaml`), true);
+  assert.deepEqual(host.reads, [`${root}/apps/kustomization.yaml`]);
+  // Deleted: nothing read, and the pins it held are gone.
+  host.reads.length = 0;
+  host.save(`${root}/platform/Chart.yaml`, undefined);
+  assert.equal(idx.changed(`${root}/platform/Chart.yaml`), true);
+  assert.deepEqual(host.reads, []);
+  assert.deepEqual(idx.fact(`${root}/x.yaml`)().pins.map((x) => x.operator), ['external-secrets']);
+  // The ignore: lists changed: gathered again from the kept scans, with no read.
+  host.ignored = (f) => f.endsWith('/kustomization.yaml');
+  idx.forgetConfig();
+  assert.equal(idx.describe(), 'none found in the workspace');
+  assert.deepEqual(host.reads, []);
+});
+
+test('the GitOps deployments are a root index: a YAML file changed on disk forgets them, and says so only when they held a deployment', () => {
+  const root = '/ws';
+  const release = 'apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: app\n  namespace: apps\nspec:\n  chart:\n    spec:\n      chart: ./charts/app\n      sourceRef:\n        kind: GitRepository\n        name: self\n';
+  const host = memoryHost({ [`${root}/charts/app/Chart.yaml`]: 'apiVersion: v2\nname: app\nversion: 1.0.0\n', [`${root}/apps/other.yaml`]: 'a: 1\n' });
+  const idx = rootIndexProducer('helmDeployments').index(root, host);
+  assert.equal(host.reads.length, 0);
+  assert.equal(idx.changed(`${root}/apps/other.yaml`), false, 'not built: nothing to forget');
+  idx.fact(`${root}/charts/app/templates/a.yaml`);
+  assert.deepEqual(host.reads.sort(), [`${root}/.git/config`, `${root}/apps/other.yaml`, `${root}/charts/app/Chart.yaml`]);
+  assert.equal(idx.changed(`${root}/apps/other.yaml`), false, 'no deployment: the open files need no new check');
+  host.save(`${root}/flux/app.yaml`, release);
+  host.reads.length = 0;
+  const facts = idx.fact(`${root}/charts/app/templates/a.yaml`);
+  assert.ok(host.reads.includes(`${root}/flux/app.yaml`), 'walked again after the change');
+  assert.equal(facts.world.root, root);
+  assert.equal(idx.changed(`${root}/apps/other.yaml`), true, 'it held a deployment: the files are checked again');
+});
+
+test('the CRDs and custom resources are a root index: open buffers win, an edit that changes no summary changes nothing, a saved file is read alone', () => {
+  const root = '/ws';
+  const cr = 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: c\n';
+  const host = memoryHost({ [`${root}/crds/crontab.yaml`]: CRONTAB_CRD, [`${root}/app/c.yaml`]: cr, [`${root}/app/d.yaml`]: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: d\n' });
+  const p = rootIndexProducer('crds');
+  assert.deepEqual(p.also, ['customResourceUses']);
+  const idx = p.index(root, host);
+  assert.equal(idx.edited(`${root}/app/d.yaml`, 'x: 1\n'), false, 'not built: nothing to update');
+  assert.equal(host.reads.length, 0);
+  const crds = idx.fact(`${root}/app/d.yaml`, 'crds');
+  assert.deepEqual(crds.files, ['crds/crontab.yaml']);
+  assert.deepEqual(host.reads.sort(), [`${root}/app/c.yaml`, `${root}/app/d.yaml`, `${root}/crds/crontab.yaml`]);
+  assert.equal(idx.fact(`${root}/app/d.yaml`, 'crds'), crds, 'the same facts while nothing changed');
+  const uses = idx.fact(`${root}/crds/crontab.yaml`, 'customResourceUses');
+  assert.deepEqual(uses('stable.example.com').uses.map((u) => u.abs), [`${root}/app/c.yaml`]);
+  // An open buffer wins over the disk: a second custom resource in d.yaml's buffer is a use at once; no disk read.
+  host.reads.length = 0;
+  const buffer = `${cr.replace('name: c', 'name: d')}`;
+  host.open.set(`${root}/app/d.yaml`, buffer);
+  assert.equal(idx.edited(`${root}/app/d.yaml`, buffer), true);
+  assert.deepEqual(uses('stable.example.com').uses.map((u) => u.abs), [`${root}/app/c.yaml`, `${root}/app/d.yaml`]);
+  assert.deepEqual(host.reads, [], 'the buffer was handed over');
+  // An edit that changes neither its CRD text nor the custom groups it names: nothing changes.
+  assert.equal(idx.edited(`${root}/app/d.yaml`, `# a comment\n${buffer}`), false);
+  // Saved on disk while open: the buffer still wins (nothing read).
+  host.save(`${root}/app/d.yaml`, 'a: 1\n');
+  assert.equal(idx.changed(`${root}/app/d.yaml`), false);
+  assert.deepEqual(host.reads, []);
+  // Closed: the disk's text (read alone) no longer uses the group.
+  host.open.delete(`${root}/app/d.yaml`);
+  assert.equal(idx.edited(`${root}/app/d.yaml`, undefined, buffer), true);
+  assert.deepEqual(host.reads, [`${root}/app/d.yaml`]);
+  // The CRD deleted on disk: read alone (it is not there), and the facts no longer hold it.
+  host.reads.length = 0;
+  host.save(`${root}/crds/crontab.yaml`, undefined);
+  assert.equal(idx.changed(`${root}/crds/crontab.yaml`), true);
+  assert.deepEqual(host.reads, [`${root}/crds/crontab.yaml`]);
+  assert.deepEqual(idx.fact(`${root}/app/c.yaml`, 'crds').files, []);
+  // A configuration's kubernetes.crds entry that cannot be read is said at its entry.
+  const problems = idx.configProblems(`${root}/.skewguard.yaml`, { kubernetesCrds: ['missing.yaml'] }, () => ({ kubernetes: { crds: ['', 'missing.yaml'] } }));
+  assert.deepEqual(problems.map((x) => x.path), [['kubernetes', 'crds', 1]]);
+  assert.match(problems[0].message, /^kubernetes\.crds\[0\] "missing\.yaml": cannot be read \(ENOENT\)/);
 });
 
 // Issue #30: the client types nothing twice and names no family. Its window picker and status tooltip are derived

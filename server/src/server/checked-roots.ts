@@ -1,7 +1,8 @@
 // Which paths the server may read besides the documents it is sent: those in the checked roots (the workspace
 // folders, and the paths the user named outside them: lsp-lint's arguments). A Kustomize entry, a chart's
-// dependency or a .skewguard.yaml kubernetes.crds entry outside them is never read, listed or looked at (so a report
-// never tells whoever reads it which files exist on the machine): it is said as "outside the workspace, not read".
+// dependency or a file a .skewguard.yaml entry names (its CRDs, OpenAPI documents) outside them is never read, listed
+// or looked at (so a report never tells whoever reads it which files exist on the machine): it is said as "outside the
+// workspace, not read".
 // A path is inside when it is so both as written and through its links (a link in the workspace to ~/.ssh is not).
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -22,11 +22,12 @@ import {
 const BIG_CLOSE_CHARS = 1024 * 1024;
 
 /**
- * A file's effective text changed for the workspace's CRD index (server/crd-index.ts: a CRD, or the custom groups a
- * file uses): when the index was built and this changes it, the other open files are checked again. undefined: the disk's.
+ * A file's effective text changed for the root indexes that follow open buffers (RootIndex.edited: the CRD index, a CRD
+ * or the custom groups a file uses): when one was built and this changes it, the other open files are checked again.
+ * undefined: the disk's.
  */
-function crdIndexChanged(uri: string, text: string | undefined, before?: string): void {
-  if (!ws.crdsChanged(uriToPath(uri), text, before)) return;
+function rootIndexesEdited(uri: string, text: string | undefined, before?: string): void {
+  if (!ws.rootIndexesEdited(uriToPath(uri), text, before)) return;
   for (const d of documents.all()) if (d.uri !== uri) schedule(d, debounce());
   recheckClosed();
 }
@@ -85,7 +86,7 @@ export function registerDocumentSync(): void {
     try {
       // A configuration or bootstrap buffer counts only for its own analysis (lsp-lint opens thousands of localhost.yml files).
       if (isConfigFile(e.document.uri) || affectsWorkspace(e.document.uri)) bufferOnlyChanged(e.document.uri, file, e.document.getText());
-      else { ws.openTexts.set(file, e.document.getText()); crdIndexChanged(e.document.uri, e.document.getText()); }
+      else { ws.openTexts.set(file, e.document.getText()); rootIndexesEdited(e.document.uri, e.document.getText()); }
       files.opened(file, e.document.getText());
     } catch (err) { workspaceFailure(e.document.uri, err); }
     schedule(e.document, 0);
@@ -103,7 +104,7 @@ export function registerDocumentSync(): void {
       ws.openTexts.set(uriToPath(e.document.uri), e.document.getText());
       if (before !== e.document.getText()) ws.bufferChanged(uriToPath(e.document.uri));
       files.edited(before, e.document.getText());
-      if (before !== e.document.getText()) { chartChanged(e.document.uri); crdIndexChanged(e.document.uri, e.document.getText()); }
+      if (before !== e.document.getText()) { chartChanged(e.document.uri); rootIndexesEdited(e.document.uri, e.document.getText()); }
       // A localhost.yml or .skewguard.yaml edit changes only its own analysis: it applies to other files once saved.
       if ((affectsWorkspace(e.document.uri) || isConfigFile(e.document.uri)) && before !== e.document.getText()) bufferOnlyChanged(e.document.uri, uriToPath(e.document.uri), e.document.getText());
     } catch (err) { workspaceFailure(e.document.uri, err); }
@@ -135,7 +136,7 @@ export function registerDocumentSync(): void {
       else {
         ws.openTexts.delete(file);
         files.closed(file, closedText);
-        crdIndexChanged(e.document.uri, undefined, closedText);
+        rootIndexesEdited(e.document.uri, undefined, closedText);
       }
     } catch (err) { logFailure('workspace', e.document.uri, err); } // the document is gone: the log says it
     if (!isConfigFile(e.document.uri) && init.clearDiagnosticsOnClose !== false) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });

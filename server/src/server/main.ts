@@ -81,10 +81,10 @@ connection.onInitialize((params: InitializeParams) => {
   // Nothing outside the workspace folders (and the paths lsp-lint was given) is read for a file's neighbours.
   set.checkedRoots(new CheckedRoots(() => ws.roots, (init.cli?.extraRoots ?? []).filter((r) => typeof r === 'string')));
   files.inside = (p) => checkedRoots.inside(p);
-  ws.crds.inside = (p) => checkedRoots.inside(p);
+  ws.inside = (p) => checkedRoots.inside(p);
   ws.onSettingsProblem = () => settingsReceived();
-  // The CRD index leaves out what the ignore: lists leave out (as the editor and lsp-lint do), unless lsp-lint --no-ignore.
-  if (!init.cli?.noIgnore) ws.ignoredForCrds = (f) => !!ignoredFile(ws, f, configFor(f).config);
+  // The root indexes (CRDs, pins, deployments) leave out what the ignore: lists leave out (as the editor and lsp-lint do), unless lsp-lint --no-ignore.
+  if (!init.cli?.noIgnore) ws.ignored = (f) => !!ignoredFile(ws, f, configFor(f).config);
   const helm = new HelmService({
     jobs: Math.max(1, Math.min(64, Number(init.cli?.helmJobs) || 2)),
     timeoutMs: Number(init.cli?.helmTimeoutMs) > 0 ? Number(init.cli?.helmTimeoutMs) : undefined,

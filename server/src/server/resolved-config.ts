@@ -15,7 +15,6 @@ import {
 import { ignoredFile } from './ignore';
 import { fileStatus } from './window-status';
 import { readOpenapiFile } from './openapi-docs';
-import { describePins } from './operator-pins';
 import { configFor } from './config-for';
 import { helmInput, helmConfigOf } from './helm-input';
 import { factsOf } from './diagnostics';
@@ -57,11 +56,8 @@ function resolvedConfigResult(p: ResolvedConfigParams): ResolvedConfigResult {
   const lines = loaded ? new LineIndex(loaded.text) : undefined;
   const resolved = describeResolved(config);
   resolved.helm = helmDescription(resolved.helm as Record<string, unknown>, file, config, !!p.uri);
-  // The operator versions the workspace pins (server/operator-pins.ts), when asked (--print-config): where each came from.
-  if (p.operatorPins) {
-    const pins = ws.pinFactsFor(p.uri ? file : ws.roots[0] ?? process.cwd());
-    resolved.operatorPins = pins.pins.length || pins.unresolved.length || pins.notRead.length ? describePins(pins) : 'none found in the workspace';
-  }
+  // The root facts' parts it asks for (--print-config: the operator versions the workspace pins, RootIndexProducer.printConfig).
+  Object.assign(resolved, ws.describeRootFacts(p.uri ? file : ws.roots[0] ?? process.cwd(), (name) => !!(p as unknown as Record<string, unknown>)[name]));
   // Which family reads the file and why (path, content, files:, modeline): the open document's, else the file's on disk.
   if (p.uri) resolved.readAs = r?.result.readAs ?? readAsOnDisk(file, config) ?? null;
   // Each part nobody chose is marked "(default)" (the status item, --print-config, Show Resolved Window).

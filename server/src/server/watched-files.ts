@@ -43,21 +43,20 @@ function flushWatched(): void {
   files.invalidate();
   checkedRoots.invalidate(); // any created or deleted path may be a link now, or no longer one
   if (pending.all) { revalidateAll(true); return; }
-  // The CRD index is told of every changed manifest; the files are re-checked once for the whole batch (each changed
+  // The root indexes are told of every changed manifest; the files are re-checked once for the whole batch (each changed
   // CRD file re-scheduled every open file and restarted the whole closed re-check: N times the work for N files).
-  let crds = false;
+  let indexes = false;
   const folders = new Set<string>();
   for (const uri of pending.manifests) {
     const f = uriToPath(uri);
-    if (!ws.openTexts.has(f) && ws.crdsChanged(f, undefined)) crds = true;
-    // The operator pins are read from the disk whatever is open: a saved pin changes the others' windows and findings.
-    if (ws.pinsChanged(f)) crds = true;
-    // A saved deployment, ConfigMap or values file changes what the charts it deploys render with (issue #32 item 3).
-    if (ws.deployments.changed(f)) crds = true;
+    // The families' root indexes (the CRDs and custom resources, unless the file is open: its buffer wins; the pins and
+    // deployments, read from the disk whatever is open: a saved pin changes the others' windows and findings, a saved
+    // deployment, ConfigMap or values file what the charts it deploys render with): each reads this file again.
+    if (ws.rootIndexesChanged(f)) indexes = true;
     // A folder's static pods are read from the disk (issue #27 item 1): a saved one re-reads them for the folder's files.
     if (ws.hasFolderFacts(path.dirname(f))) { ws.invalidateFolder(path.dirname(f)); folders.add(path.dirname(f)); }
   }
-  if (crds) { for (const d of documents.all()) schedule(d, debounce()); recheckClosed(); return; }
+  if (indexes) { for (const d of documents.all()) schedule(d, debounce()); recheckClosed(); return; }
   if (folders.size) for (const d of documents.all()) if (folders.has(path.dirname(uriToPath(d.uri)))) schedule(d, debounce());
   // A file whose findings were published while it was not open changed on disk: its findings are checked again.
   recheckClosed([...pending.manifests]);

@@ -4,21 +4,18 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ALWAYS_SKIPPED_FOLDERS, isConfigFileName } from '../shared/names';
 import { CONFIG_FILENAMES, parseConfig, type LoadedConfig, type WorkspaceFacts } from '../engine/config';
-import { crdsEntry, openapiEntry } from '../engine/families/kubernetes/config';
+import { openapiEntry } from '../engine/families/kubernetes/config';
 import { workspaceFacts, workspaceFactProducers, rootFactProducers, type NeighbourFacts } from '../engine/families/registry';
-import type { WorkspaceFactInput, RootFactProducer, WorkspaceHost } from '../engine/families/types';
+import type { WorkspaceFactInput, RootFactProducer, RootIndex, RootIndexProducer, WorkspaceHost } from '../engine/families/types';
 import { ruleIds } from '../engine/rules';
 import { memoIn } from '../engine/memo';
 import { parseYaml } from '../engine/parse/yaml';
 import { MAX_FILE_BYTES } from '../shared/limits';
-import { readFileUpTo, readTextUpTo } from '../shared/bounded-read';
-import { CrdIndex } from './crd-index';
-import { DeploymentIndex } from './deployment-index';
+import { readFileUpTo, readTextUpTo, whyNotRead } from '../shared/bounded-read';
 import { readOpenapiFile } from './openapi-docs';
 import type { OpenapiDoc } from '../engine/families/kubernetes/data/openapi';
 import { walkFolders, unreadableNote } from './walk';
 import { isWithin } from '../shared/within';
-import { OperatorPinIndex, rel as relPath, type PinFacts } from './operator-pins';
 
 const { isAnchorName } = workspaceFacts;
 
@@ -53,7 +50,7 @@ export class WorkspaceState {
       for (const [minor, written] of Object.entries(entries)) {
         if (this.openapiFiles.size < 1000) this.openapiFiles.add(path.resolve(root, written));
         const user = userMinors.includes(minor);
-        const got = readOpenapiFile(minor, written, root, user ? undefined : this.crds.inside);
+        const got = readOpenapiFile(minor, written, root, user ? undefined : this.inside);
         if ('problem' in got) {
           const msg = `${got.problem}${user ? '' : ' (a workspace setting: read only inside the workspace)'}`;
           if (this.settingsOpenapiProblems.get(minor) !== msg) { this.settingsOpenapiProblems.set(minor, msg); said = true; }
@@ -68,51 +65,66 @@ export class WorkspaceState {
 
   constructor(public roots: string[], public explicitConfig?: string) {}
 
-  /** The workspace's CustomResourceDefinitions and custom resources, built when a rule first asks (server/crd-index.ts). */
-  readonly crds = new CrdIndex((p) => {
-    const open = this.openTexts.get(p);
-    if (open !== undefined) return open;
-    return readTextUpTo(p, MAX_FILE_BYTES);
-  }, () => this.openTexts.keys(), (p) => this.ignoredForCrds(p));
+  /** Whether a path lies in the checked roots (server/checked-roots.ts, set by the server): one outside is not read on a repository's word. */
+  inside: (p: string) => boolean = () => true;
 
-  /** The operator versions the workspace pins, read from the saved files (server/operator-pins.ts). */
-  readonly pins = new OperatorPinIndex((p) => this.readSaved(p), (p) => this.ignoredForCrds(p));
-
-  /** The pins with what could not be read: --print-config and the resolved configuration say them. */
-  pinFactsFor(folder: string): PinFacts { return this.pins.factsFor(this.rootFor(folder) ?? folder); }
-  /** A file changed on disk: whether its root's pins changed (then the files are checked again). */
-  pinsChanged(file: string): boolean { return this.pins.changed(this.rootFor(file) ?? path.dirname(file), file); }
-  /** The workspace's GitOps deployments of its charts, read as saved (server/deployment-index.ts), built when first asked. */
-  readonly deployments = new DeploymentIndex((p) => this.readSaved(p), (p) => this.ignoredForCrds(p), (p, root) => {
-    // helm.repositories of the deployment's own .skewguard.yaml: the URLs that name this repository, over the git remotes.
-    const c = this.configFor(p);
-    const urls = c?.overrides.helmRepositories;
-    return urls?.length ? { urls, said: `helm.repositories in ${path.relative(root, c!.path).split(path.sep).join('/') || c!.path}` } : undefined;
-  });
-
-  /** Whether the ignore: lists leave a file out (set by the server: engine/ignore.ts with the file's configuration). */
-  ignoredForCrds: (file: string) => boolean = () => false;
-
-  /** The CRD facts for a file: its workspace's CRDs and those its .skewguard.yaml's kubernetes.crds names. */
-  crdsFor(file: string): NonNullable<NeighbourFacts['crds']> {
-    const c = this.configFor(file);
-    return this.crds.crdsFor(this.rootFor(file) ?? path.dirname(file), c?.overrides.kubernetesCrds ? { path: c.path, crds: c.overrides.kubernetesCrds } : undefined);
+  /**
+   * The root facts' parts of the resolved configuration that `asked` asks for (RootIndexProducer.printConfig: the
+   * operator versions the workspace pins, for --print-config), of the root of `folder` (or `folder` itself).
+   */
+  describeRootFacts(folder: string, asked: (name: string) => boolean): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const p of rootFactProducers) {
+      if (!('index' in p) || !p.printConfig || !asked(p.printConfig)) continue;
+      const idx = this.rootIndex(p, this.rootFor(folder) ?? folder);
+      if (idx.describe) out[p.printConfig] = idx.describe();
+    }
+    return out;
   }
 
-  /** A file's effective text changed (open, edit, close): whether the CRD index of its root is now stale (and forgotten).
-   *  `before`: the text the workspace saw until now, when known (a closed buffer's). */
-  crdsChanged(file: string, text: string | undefined, before?: string): boolean {
-    return this.crds.changed(this.rootFor(file) ?? path.dirname(file), file, text, before);
+  /**
+   * A file changed, was created or was deleted on disk: each root index built for a root holding it reads that file
+   * again (RootIndex.changed). Whether a root's fact changed: then the files are checked again.
+   */
+  rootIndexesChanged(file: string): boolean {
+    let any = false;
+    for (const byRoot of this.rootIndexes.values()) {
+      for (const [root, idx] of byRoot) {
+        if (!isUnder(file, root)) continue;
+        // Every index is told (no short cut): each keeps its own scans up to date.
+        if (idx.changed(file)) any = true;
+      }
+    }
+    return any;
+  }
+
+  /** Whether the ignore: lists leave a file out (set by the server: engine/ignore.ts with the file's configuration). */
+  ignored: (file: string) => boolean = () => false;
+
+  /**
+   * An open document's text changed (open, edit, close: `text` undefined, the disk's): the root indexes that follow
+   * open buffers (RootIndex.edited) are told. Whether a root's fact changed (then the other files are checked again).
+   * `before`: the text the workspace saw until now, when known (a closed buffer's).
+   */
+  rootIndexesEdited(file: string, text: string | undefined, before?: string): boolean {
+    let any = false;
+    for (const byRoot of this.rootIndexes.values()) {
+      for (const [root, idx] of byRoot) if (idx.edited && isUnder(file, root) && idx.edited(file, text, before)) any = true;
+    }
+    return any;
   }
 
   private folders = new Map<string, NonNullable<NeighbourFacts['staticPods']>>();
 
   invalidate(): void {
-    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.crds.forgetConfig(); this.pins.forgetConfig(); this.rootFacts.clear(); this.bufferCache.clear(); this.settingsOpenapiCache.clear(); this.settingsOpenapiProblems.clear(); this.deployments.clear(); this.bufferFacts.clear();
+    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.rootFacts.clear(); this.bufferCache.clear(); this.settingsOpenapiCache.clear(); this.settingsOpenapiProblems.clear(); this.bufferFacts.clear();
+    // The root indexes keep their files' scans (no configuration changes them) and gather their facts again; one
+    // that cannot (no forgetConfig) is dropped.
+    for (const byRoot of this.rootIndexes.values()) for (const [root, idx] of [...byRoot]) { if (idx.forgetConfig) idx.forgetConfig(); else byRoot.delete(root); }
   }
 
-  /** Everything read from the disk is in doubt (watched files, trust, settings): the CRD index is walked again too. */
-  invalidateAll(): void { this.invalidate(); this.crds.clear(); this.pins.clear(); }
+  /** Everything read from the disk is in doubt (watched files, trust, settings): the root indexes are walked again too. */
+  invalidateAll(): void { this.invalidate(); this.rootIndexes.clear(); }
 
   /**
    * Records an open bootstrap buffer's text (undefined: closed) and says whether the text its own analysis sees
@@ -156,7 +168,7 @@ export class WorkspaceState {
       return found;
     });
     const out: NeighbourFacts = { staticPods: pods.filter((p) => p.file !== file), localhost: this.factsFor(file).localhost };
-    for (const p of rootFactProducers) Object.assign(out, { [p.key]: this.rootFact(p, file) });
+    for (const p of rootFactProducers) if ('produce' in p) Object.assign(out, { [p.key]: this.rootFact(p, file) });
     return out;
   }
 
@@ -164,19 +176,50 @@ export class WorkspaceState {
    * A family's fact of the file's workspace root (FamilyModule.rootFactProducers: the containerd configs' runtimes, the
    * node's Kata chain …), produced with the server's bounded walk and saved-file reads on first use, kept per root
    * until the workspace changes. Files on disk only, as saved (issue #27 item 1): a fact of other files must not depend
-   * on what is open.
+   * on what is open. A root index (RootIndexProducer) gives its fact for `key` (its own or one of `also`); only one that
+   * follows open buffers (the host's openText: the CRD index) reads them.
    */
-  rootFact(p: RootFactProducer, file: string): unknown {
+  rootFact(p: RootFactProducer, file: string, key: keyof NeighbourFacts = p.key): unknown {
     const root = this.rootFor(file) ?? path.dirname(file);
+    if ('index' in p) return this.rootIndex(p, root).fact(file, key);
     const byRoot = memoIn(this.rootFacts, p.key, () => new Map<string, unknown>());
     return memoIn(byRoot, root, () => p.produce(root, this.host), 16);
   }
   private rootFacts = new Map<string, Map<string, unknown>>();
-  /** What a family's root fact may use: the bounded walk and the saved text of a file. */
+  /**
+   * A root index (RootIndexProducer: the operator versions the workspace pins, the GitOps deployments of its charts …)
+   * of `root`, made on first use (it reads nothing until asked) and kept, updated file by file (rootIndexesChanged),
+   * until everything read from the disk is in doubt (invalidateAll).
+   */
+  private rootIndex(p: RootIndexProducer, root: string): RootIndex<unknown> {
+    const byRoot = memoIn(this.rootIndexes, p.key, () => new Map<string, RootIndex<unknown>>());
+    return memoIn(byRoot, root, () => p.index(root, this.host), MAX_INDEXED_ROOTS);
+  }
+  private rootIndexes = new Map<string, Map<string, RootIndex<unknown>>>();
+  /** What a family's root fact may use: the bounded walk, the saved text of a file, the ignore: lists, a file's configuration. */
   private readonly host: WorkspaceHost = {
     walk: walkFolders,
     unreadableNote,
     readSaved: (p, maxBytes) => readTextUpTo(p, Math.min(maxBytes, MAX_FILE_BYTES)),
+    stamp: (p) => { try { const st = fs.statSync(p); return st.isFile() ? `${st.size}:${st.mtimeMs}` : undefined; } catch { return undefined; } },
+    ignored: (p) => this.ignored(p),
+    configOf: (p) => this.configFor(p),
+    openText: (p) => this.openTexts.get(p),
+    openFiles: () => this.openTexts.keys(),
+    inside: (p) => this.inside(p),
+    look: (p, opts) => {
+      try {
+        const st = opts?.noFollow ? fs.lstatSync(p) : fs.statSync(p);
+        const kind = st.isFile() ? 'file' : st.isDirectory() ? 'folder' : st.isSymbolicLink() ? 'link' : 'other';
+        return { kind, size: st.size, stamp: `${st.size}:${st.mtimeMs}:${st.ino}` };
+      } catch (e) { return { error: (e as NodeJS.ErrnoException).code ?? (e as Error).message }; }
+    },
+    readBytes: (p, maxBytes) => {
+      const limit = Math.min(maxBytes, MAX_FILE_BYTES);
+      const r = readFileUpTo(p, limit);
+      if ('bytes' in r) return { bytes: r.bytes };
+      return 'over' in r ? { over: whyNotRead(r, limit) } : { error: r.code ?? r.notFile ?? r.message };
+    },
   };
 
   /** neighboursFor, computed only when a rule asks (only Kubernetes manifests do; the folder is read once). */
@@ -184,16 +227,13 @@ export class WorkspaceState {
     let got: NeighbourFacts | undefined;
     const get = () => (got ??= this.neighboursFor(file));
     const ws = this;
-    let crds: NeighbourFacts['crds'];
     const lazy: NeighbourFacts = {
       get staticPods() { return get().staticPods; }, get localhost() { return get().localhost; },
-      get crds() { return (crds ??= ws.crdsFor(file)); },
-      get helmDeployments() { return ws.deployments.factsFor(ws.rootFor(file) ?? path.dirname(file)); },
-      customResourceUses: (group: string) => ws.crds.usesFor(ws.rootFor(file) ?? path.dirname(file), group, file),
-      operatorPins: () => { const root = ws.rootFor(file) ?? path.dirname(file); return { ...ws.pins.scansFor(root), self: relPath(root, file) }; },
     };
-    // The families' root facts, each produced when first read.
-    for (const p of rootFactProducers) Object.defineProperty(lazy, p.key, { get: () => ws.rootFact(p, file), enumerable: true });
+    // The families' root facts, each produced when first read (an index's other keys too: RootIndexProducer.also).
+    for (const p of rootFactProducers) {
+      for (const key of [p.key, ...('index' in p ? p.also ?? [] : [])]) Object.defineProperty(lazy, key, { get: () => ws.rootFact(p, file, key), enumerable: true });
+    }
     return lazy;
   }
 
@@ -312,13 +352,15 @@ export class WorkspaceState {
     // against the wrong window.
     if ('problem' in r) return { path: p, text: '', overrides: {}, problems: [{ message: r.problem, range: { start: 0, end: 0 } }] };
     const loaded = parseConfig(p, r.text, ruleIds);
-    // kubernetes.crds names files on disk: one that cannot be used is said at its entry, not passed over.
-    const crds = loaded.overrides.kubernetesCrds;
-    if (crds?.length) {
-      const doc = parseYaml(r.text).docs.find((d) => !d.empty);
-      for (const x of this.crds.problemsOf(p, crds)) {
-        const at = doc?.locate(crdsEntry(this.configIndexOf(doc.value, crds[x.index])).path).value ?? { start: 0, end: 0 };
-        loaded.problems.push({ message: x.message, range: at });
+    // The root indexes' entries of the configuration (files it names on disk): one that cannot be used is said at its
+    // entry, not passed over (RootIndex.configProblems).
+    let parsed: ReturnType<typeof parseYaml>['docs'][number] | undefined | null = null;
+    const docOf = () => (parsed === null ? (parsed = parseYaml(r.text).docs.find((d) => !d.empty)) : parsed);
+    for (const prod of rootFactProducers) {
+      if (!('index' in prod)) continue;
+      const idx = this.rootIndex(prod, this.rootFor(p) ?? path.dirname(p));
+      for (const x of idx.configProblems?.(p, loaded.overrides, () => docOf()?.value) ?? []) {
+        loaded.problems.push({ message: x.message, range: docOf()?.locate(x.path).value ?? { start: 0, end: 0 } });
       }
     }
     // kubernetes.openapi names documents on disk: read here (bounded, inside the workspace), said at the entry when unusable.
@@ -328,7 +370,7 @@ export class WorkspaceState {
       loaded.overrides.kubernetesOpenapiDocs = {};
       for (const [minor, written] of Object.entries(oa)) {
         if (this.openapiFiles.size < 1000) this.openapiFiles.add(path.resolve(path.dirname(p), written));
-        const got = readOpenapiFile(minor, written, path.dirname(p), this.crds.inside(p) ? this.crds.inside : undefined);
+        const got = readOpenapiFile(minor, written, path.dirname(p), this.inside(p) ? this.inside : undefined);
         if ('problem' in got) {
           const at = doc?.locate(openapiEntry(minor).path).value ?? { start: 0, end: 0 };
           loaded.problems.push({ message: got.problem, range: at });
@@ -336,12 +378,6 @@ export class WorkspaceState {
       }
     }
     return loaded;
-  }
-
-  /** The index in the file's kubernetes.crds list of an entry (empty entries are left out of the overrides). */
-  private configIndexOf(value: unknown, entry: string): number {
-    const list = (value as { kubernetes?: { crds?: unknown[] } } | null)?.kubernetes?.crds;
-    return Array.isArray(list) ? Math.max(0, list.indexOf(entry)) : 0;
   }
 
   /** The config for a file: --config if given, else the nearest .skewguard.yaml up to the workspace root. */
@@ -431,6 +467,11 @@ export class WorkspaceState {
   }
   private nearestCache = new Map<string, AnchorChoice | null>();
 }
+
+/** A path under a root (or the root itself). */
+const isUnder = (file: string, root: string) => file === root || file.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+/** Roots whose indexes are kept at most (a file outside the workspace folders has its folder as its root). */
+const MAX_INDEXED_ROOTS = 256;
 
 /** Most bytes of a .skewguard.yaml that are read (a configuration is a few lines). */
 export const CONFIG_MAX_BYTES = 1024 * 1024;

@@ -8,6 +8,7 @@ import type { Position, SourceInfo } from '../types';
 import type { Finding, Rule, RuleMeta } from '../rules/types';
 import type { FileAccess } from '../files';
 import type { ConfigSection } from '../config-core';
+import type { Overrides as ConfigOverrides } from '../config';
 import type { WorkspaceFacts } from '../config';
 import type { NeighbourFacts } from './registry';
 
@@ -188,11 +189,86 @@ export interface WorkspaceHost {
    * is open, as in lsp-lint), read only up to `maxBytes` (and the engine's file limit); undefined when not read.
    */
   readSaved(file: string, maxBytes: number): string | undefined;
+  /** A file's size and modification time on disk, as a string that changes when it is saved (undefined: not a regular file). */
+  stamp(file: string): string | undefined;
+  /** Whether the ignore: lists leave a file out (engine/ignore.ts with the file's configuration): it then counts for nothing. */
+  ignored(file: string): boolean;
+  /** The configuration that applies to a file (its nearest .skewguard.yaml, as saved, or --config), with its path. */
+  configOf(file: string): { path: string; overrides: ConfigOverrides } | undefined;
+  /**
+   * An open document's text (undefined: not open). Only for a fact that follows what is open as the document's own
+   * analysis does (the CRD index: a CRD being written defines its kinds for the other files at once); every other fact
+   * reads the disk (readSaved).
+   */
+  openText(file: string): string | undefined;
+  /** The open documents' paths. */
+  openFiles(): Iterable<string>;
+  /** Whether a path lies in the checked roots: a path a repository's configuration names outside them is not read. */
+  inside(file: string): boolean;
+  /**
+   * What is at a path (`noFollow`: a link is not followed, it is a `link`), its size and a stamp that changes when it is
+   * written; or why it cannot be looked at (the error's code, else its message).
+   */
+  look(file: string, opts?: { noFollow?: boolean }): { kind: 'file' | 'folder' | 'link' | 'other'; size: number; stamp: string } | { error: string };
+  /**
+   * A file's bytes, read only up to `maxBytes` (and the engine's file limit); or why not: `over` (said: "over the size
+   * limit (…)") or `error` (the error's code, what it is when not a regular file, else its message).
+   */
+  readBytes(file: string, maxBytes: number): { bytes: Uint8Array } | { over: string } | { error: string };
 }
 
 /** A fact of a workspace root (NeighbourFacts[key]) that a family gathers with the server's walk and reads. */
-export interface RootFactProducer<K extends keyof NeighbourFacts = keyof NeighbourFacts> {
+export type RootFactProducer<K extends keyof NeighbourFacts = keyof NeighbourFacts> = RootValueProducer<K> | RootIndexProducer<K>;
+
+/** A root fact produced whole (a walk and its reads) on first use, and kept until the workspace changes. */
+export interface RootValueProducer<K extends keyof NeighbourFacts = keyof NeighbourFacts> {
   key: K;
   /** The fact of the workspace root `root` (an absolute folder). */
   produce(root: string, host: WorkspaceHost): NeighbourFacts[K];
+}
+
+/**
+ * A root fact kept as an index of the root's files (each file's scan), which a file changed on disk updates in place:
+ * only that file is read again, and the server checks the files again only when the root's fact changed.
+ */
+export interface RootIndexProducer<K extends keyof NeighbourFacts = keyof NeighbourFacts> {
+  key: K;
+  /** Other NeighbourFacts keys the same index gives (RootIndex.fact's `key`). */
+  also?: ReadonlyArray<keyof NeighbourFacts>;
+  /** The index of the root `root` (an absolute folder): nothing is read until its fact is first asked for. */
+  index(root: string, host: WorkspaceHost): RootIndex<NeighbourFacts[K]>;
+  /**
+   * Its part of the resolved configuration (lsp-lint --print-config): the name of the request's flag that asks for it
+   * and of the part that says it (RootIndex.describe).
+   */
+  printConfig?: string;
+}
+
+/** A root's index (RootIndexProducer): built on first use, kept by the server until the workspace changes. */
+export interface RootIndex<T> {
+  /**
+   * The fact as the analysed file `file` (under the root) sees it; the index is built (walked, read) when first needed.
+   * `key`: which of the producer's keys (its `key`, or one of `also`).
+   */
+  fact(file: string, key: keyof NeighbourFacts): T;
+  /**
+   * A file changed, was created or was deleted on disk (a watched-file event): only that file is read again (nothing
+   * is done while the index is not built). Returns whether the root's fact changed: the server then checks the files again.
+   */
+  changed(file: string): boolean;
+  /**
+   * An open document's text changed (opened, edited; closed: `text` undefined, the disk's), for an index that follows
+   * open buffers (WorkspaceHost.openText). `before`: the text the workspace saw until now, when known (a closed
+   * buffer's). Returns whether the root's fact changed: the server then checks the other files again.
+   */
+  edited?(file: string, text: string | undefined, before?: string): boolean;
+  /** The configuration changed (the ignore: lists …): what was gathered from the kept scans is gathered again. Absent: the index is dropped. */
+  forgetConfig?(): void;
+  /**
+   * What a configuration file's entries for this index cannot give (a file it names cannot be read …), each at the path
+   * of its entry in the file (`value`: the file's YAML value, read when needed): said as the configuration's problems.
+   */
+  configProblems?(configPath: string, overrides: ConfigOverrides, value: () => unknown): Array<{ message: string; path: Array<string | number> }>;
+  /** Its part of the resolved configuration (RootIndexProducer.printConfig). */
+  describe?(): unknown;
 }

@@ -31,6 +31,7 @@ import { templateSyntax, notInChart } from './rules/notes';
 import { deploymentRules, deploymentScenarios } from './deployment-rules';
 import type { NeighbourFacts } from '../kubernetes';
 import { helmConfigSection } from './config';
+import { rootFactProducers } from './root-facts';
 
 export const helmRules: Rule<HelmContext>[] = [removedApi, deprecatedApi, deadBranch, notEvaluated, templateSyntax, notInChart, kubeVersion, chartApiV1, valuesSchema];
 
@@ -307,6 +308,7 @@ export const helmChart: FamilyModule<'helm-chart'> = {
   steps: (r) => r.helm?.window.minors ?? r.config?.kubernetes.minors,
   stepsName: 'Kubernetes',
   stepsSource: (r) => r.config?.kubernetes.source,
+  rootFactProducers,
   data: kubernetesApis,
   // helm: of .skewguard.yaml (real Helm rendering, values scenarios, the repository's URLs), skewguard.helm.path.
   config: helmConfigSection,

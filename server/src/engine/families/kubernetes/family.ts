@@ -54,6 +54,8 @@ import { scanTemplates } from '../../parse/template-text';
 import { parseYaml, YamlFile, type YamlDoc } from '../../parse/yaml';
 import { windowText } from '../../window-text';
 import { kubernetesConfigSection } from './config';
+import { operatorPinsProducer } from '../../components/pin-index';
+import { crdIndexProducer } from './crd-index';
 import { rule as operatorPinsDisagree } from './rules/operator-pins-disagree';
 import { runDeploymentRules, deploymentHover, bothHovers } from '../helm-chart/deployment-rules';
 
@@ -283,6 +285,9 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
   steps: (r) => r.k8s?.minors ?? r.config?.kubernetes.minors,
   stepsName: 'Kubernetes',
   stepsSource: (r) => r.config?.kubernetes.source,
+  // The operator versions the workspace pins (engine/components/pin-index.ts), read by its operator-pins rule and
+  // windows; the workspace's CRDs and custom resources (crd-index.ts), read by its custom resource rules.
+  rootFactProducers: [operatorPinsProducer, crdIndexProducer],
   data: kubernetesApis,
   // Every rule looks at one object (and the workspace), except the skew rules, which compare the file's own
   // control-plane and kube-proxy images, and the template note, said once for the file: such files are checked whole.

@@ -1,18 +1,21 @@
-// The operator versions the workspace pins (issue #31 item 3), read the same way in the editor and in lsp-lint: the
-// workspace's files as saved on disk (never an open buffer: a file's window must not depend on what is open, issue #27
-// item 1), by one bounded walk per workspace root (hidden and always-skipped folders left out, files the ignore: lists
-// leave out not counted), each YAML file read once (bounded) and scanned by the engine's pure reader
-// (engine/components/operator-pins.ts). Each file's scan is kept by its size and modification time; a watched-file
-// change rescans only that file (`changed`), and says whether the root's pins changed.
-import * as fs from 'node:fs';
+// The operator versions the workspace pins (issue #31 item 3; NeighbourFacts.operatorPins, --print-config's
+// operatorPins), read the same way in the editor and in lsp-lint: the workspace's files as saved on disk (never an open
+// buffer: a file's window must not depend on what is open, issue #27 item 1), by one bounded walk per workspace root
+// with the server's host (WorkspaceHost: hidden and always-skipped folders left out, files the ignore: lists leave out
+// not counted), each YAML file read once (bounded) and scanned by the pure reader (operator-pins.ts). Each file's scan
+// is kept by its stamp (size and modification time); a watched-file change rescans only that file (RootIndex.changed),
+// and says whether the root's pins changed. The Kubernetes family lists it among its root facts.
 import * as path from 'node:path';
-import { walkFolders, unreadableNote } from './walk';
-import { scanFilePins, pinsOf, type FilePinScan, type OperatorPin } from '../engine/components/operator-pins';
+import type { RootIndex, RootIndexProducer, WorkspaceHost } from '../families/types';
+import type { NeighbourFacts } from '../families/registry';
+import { scanFilePins, pinsOf, type FilePinScan, type OperatorPin } from './operator-pins';
 
 const YAML_EXT = /\.ya?ml$/i;
 /** Folders and YAML files the walk looks at most (the CRD index's bounds). */
 const MAX_FOLDERS = 10000;
 const MAX_FILES = 20000;
+/** A YAML file is read up to the engine's file limit (the host's own bound). */
+const ANY_SIZE = Number.MAX_SAFE_INTEGER;
 
 export interface PinFacts {
   /** The pins, by operator, file (relative to the root, `/`-separated) and line. */
@@ -31,34 +34,32 @@ interface RootPins {
   facts?: PinFacts & { scans: FilePinScan[] };
 }
 
-const stampOf = (p: string): string | undefined => {
-  try { const st = fs.statSync(p); return st.isFile() ? `${st.size}:${st.mtimeMs}` : undefined; } catch { return undefined; }
-};
 export const rel = (root: string, p: string): string => (path.relative(root, p) || path.basename(p)).split(path.sep).join('/');
 
-export class OperatorPinIndex {
-  private roots = new Map<string, RootPins>();
+/** The pins of one workspace root: a walk on first use, then kept, and updated file by file. */
+export class OperatorPinIndex implements RootIndex<NonNullable<NeighbourFacts['operatorPins']>> {
+  private idx?: RootPins;
 
-  /**
-   * `readSaved(p)`: a file's saved text, bounded (undefined: not read). `ignored(p)`: whether the ignore: lists leave
-   * the file out (its pins then count for nothing, as its CRDs).
-   */
-  constructor(private readSaved: (p: string) => string | undefined, private ignored: (p: string) => boolean = () => false) {}
+  constructor(private root: string, private host: WorkspaceHost) {}
 
-  clear(): void { this.roots.clear(); }
   /** The ignore: lists may have changed: the pins are gathered again from the kept scans. */
-  forgetConfig(): void { for (const r of this.roots.values()) r.facts = undefined; }
+  forgetConfig(): void { if (this.idx) this.idx.facts = undefined; }
+
+  /** What the k8s/operator-pins-disagree rule and the operators' windows read, asked only when used; `self`: the analysed file's name. */
+  fact(file: string): NonNullable<NeighbourFacts['operatorPins']> {
+    return () => ({ ...this.scans(), self: rel(this.root, file) });
+  }
 
   /** The pins of the workspace root (a walk on first use, then kept until a change). */
-  factsFor(root: string): PinFacts & { scans: FilePinScan[] } {
-    const idx = this.index(root);
+  factsFor(): PinFacts & { scans: FilePinScan[] } {
+    const idx = this.index();
     if (idx.facts) return idx.facts;
     const scans: FilePinScan[] = [];
     const notRead = idx.walkNotes.slice();
     for (const [p, f] of idx.files) {
-      if (this.ignored(p)) continue;
+      if (this.host.ignored(p)) continue;
       scans.push(f.scan);
-      if (f.stamp === 'not-read') notRead.push(`${rel(root, p)} was not read`);
+      if (f.stamp === 'not-read') notRead.push(`${rel(this.root, p)} was not read`);
     }
     const { pins, unresolved } = pinsOf(scans);
     return (idx.facts = { pins, unresolved, notRead, scans });
@@ -68,23 +69,26 @@ export class OperatorPinIndex {
    * Each file's scan (what the k8s/operator-pins-disagree rule combines with the analysed file's own text) and the
    * pins gathered from them (an operator's window): kept with the facts, not gathered again per file.
    */
-  scansFor(root: string): { scans: FilePinScan[]; notRead: string[]; pins: OperatorPin[] } {
-    const { scans, notRead, pins } = this.factsFor(root);
+  scans(): { scans: FilePinScan[]; notRead: string[]; pins: OperatorPin[] } {
+    const { scans, notRead, pins } = this.factsFor();
     return { scans, notRead, pins };
   }
 
-  /** Whether the index of the root is built (only then can a change make it stale). */
-  has(root: string): boolean { return this.roots.has(root); }
+  /** --print-config's operatorPins: where each pin came from, or that there is none. */
+  describe(): unknown {
+    const pins = this.factsFor();
+    return pins.pins.length || pins.unresolved.length || pins.notRead.length ? describePins(pins) : 'none found in the workspace';
+  }
 
   /**
    * A file changed on disk (a watched-file event): rescanned if the root's index holds it or it is a YAML file under
    * the root. Returns whether the root's pins (or what names an operator) changed.
    */
-  changed(root: string, file: string): boolean {
-    const idx = this.roots.get(root);
+  changed(file: string): boolean {
+    const idx = this.idx;
     if (!idx || !YAML_EXT.test(file)) return false;
     const before = idx.files.get(file);
-    const stamp = stampOf(file);
+    const stamp = this.host.stamp(file);
     if (stamp === undefined) {
       if (!before) return false;
       idx.files.delete(file);
@@ -93,25 +97,24 @@ export class OperatorPinIndex {
       return had;
     }
     if (before?.stamp === stamp) return false;
-    const scan = this.scan(root, file);
-    idx.files.set(file, { stamp: scan ? stamp : 'not-read', scan: scan ?? empty(rel(root, file)) });
-    const same = before && JSON.stringify(strip(before.scan)) === JSON.stringify(strip(scan ?? empty(rel(root, file))));
+    const scan = this.scan(file);
+    idx.files.set(file, { stamp: scan ? stamp : 'not-read', scan: scan ?? empty(rel(this.root, file)) });
+    const same = before && JSON.stringify(strip(before.scan)) === JSON.stringify(strip(scan ?? empty(rel(this.root, file))));
     if (same) return false;
     idx.facts = undefined;
     return true;
   }
 
-  private scan(root: string, p: string): FilePinScan | undefined {
-    const text = this.readSaved(p);
-    return text === undefined ? undefined : scanFilePins(rel(root, p), text);
+  private scan(p: string): FilePinScan | undefined {
+    const text = this.host.readSaved(p, ANY_SIZE);
+    return text === undefined ? undefined : scanFilePins(rel(this.root, p), text);
   }
 
-  private index(root: string): RootPins {
-    const hit = this.roots.get(root);
-    if (hit) return hit;
+  private index(): RootPins {
+    if (this.idx) return this.idx;
     const found: string[] = [];
     let truncated: string | undefined;
-    const w = walkFolders(root, {
+    const w = this.host.walk(this.root, {
       maxFolders: MAX_FOLDERS,
       sorted: true,
       onFile: (p, name) => {
@@ -121,15 +124,13 @@ export class OperatorPinIndex {
       },
     });
     if (w.stopped && !truncated) truncated = `the workspace walk for operator versions stopped after ${MAX_FOLDERS} folders`;
-    const walkNotes = [...(truncated ? [truncated] : []), ...unreadableNote('the workspace walk for operator versions', w.unreadable)];
+    const walkNotes = [...(truncated ? [truncated] : []), ...this.host.unreadableNote('the workspace walk for operator versions', w.unreadable)];
     const files = new Map<string, { stamp: string; scan: FilePinScan }>();
     for (const p of found.sort()) {
-      const scan = this.scan(root, p);
-      files.set(p, { stamp: scan ? stampOf(p) ?? 'not-read' : 'not-read', scan: scan ?? empty(rel(root, p)) });
+      const scan = this.scan(p);
+      files.set(p, { stamp: scan ? this.host.stamp(p) ?? 'not-read' : 'not-read', scan: scan ?? empty(rel(this.root, p)) });
     }
-    const idx: RootPins = { files, walkNotes };
-    this.roots.set(root, idx);
-    return idx;
+    return (this.idx = { files, walkNotes });
   }
 }
 
@@ -148,3 +149,10 @@ export function describePins(f: PinFacts): Record<string, unknown> {
     ...(f.notRead.length ? { notRead: f.notRead } : {}),
   };
 }
+
+/** The root fact the Kubernetes family lists (FamilyModule.rootFactProducers); --print-config asks for it by its key. */
+export const operatorPinsProducer: RootIndexProducer = {
+  key: 'operatorPins',
+  index: (root, host) => new OperatorPinIndex(root, host),
+  printConfig: 'operatorPins',
+};
