@@ -11,15 +11,12 @@ import { analysedWithCurrentConfig, debounce, pullDocSettings } from './config-f
 import { limiter, publishConfigProblems } from './publishing';
 import { scheduler, schedule } from './diagnostics';
 import { forgetParsed } from '../engine/parse/yaml';
-import { collectGarbage } from './memory';
+import { documentOpened, documentEdited, documentClosed } from './memory';
 import { publishedClosed, recheckClosed, recheckInTurns, cancelOpenRechecks } from './recheck';
 import {
   connection, documents, init, canPullConfig, ws, files, results, pendingFailures, timers, docSettings, helm, uriToPath,
   isConfigFile, affectsWorkspace,
 } from './session';
-
-/** A closed document this big (characters) is followed by a full collection in the editor (memory.ts). */
-const BIG_CLOSE_CHARS = 1024 * 1024;
 
 /**
  * A file's effective text changed for the root indexes that follow open buffers (RootIndex.edited: the CRD index, a CRD
@@ -83,6 +80,7 @@ export function registerDocumentSync(): void {
   documents.onDidOpen((e) => {
     const file = uriToPath(e.document.uri);
     publishedClosed.delete(e.document.uri);
+    documentOpened(e.document.getText().length);
     try {
       // A configuration or bootstrap buffer counts only for its own analysis (lsp-lint opens thousands of localhost.yml files).
       if (isConfigFile(e.document.uri) || affectsWorkspace(e.document.uri)) bufferOnlyChanged(e.document.uri, file, e.document.getText());
@@ -101,6 +99,8 @@ export function registerDocumentSync(): void {
   documents.onDidChangeContent((e) => {
     try {
       const before = ws.openTexts.get(uriToPath(e.document.uri));
+      // (didOpen fires this too, with the text it just set)
+      if (before !== undefined && before !== e.document.getText()) documentEdited(e.document.getText().length);
       ws.openTexts.set(uriToPath(e.document.uri), e.document.getText());
       if (before !== e.document.getText()) ws.bufferChanged(uriToPath(e.document.uri));
       files.edited(before, e.document.getText());
@@ -128,7 +128,7 @@ export function registerDocumentSync(): void {
     const closedBuffer = e.document.getText();
     forgetParsed(closedBuffer);
     // A big file's analysis is garbage now: collected before the next one grows the heap further (memory.ts).
-    if (closedBuffer.length > BIG_CLOSE_CHARS && !init.cli) collectGarbage();
+    documentClosed(closedBuffer.length);
     const file = uriToPath(e.document.uri);
     const closedText = ws.openTexts.get(file);
     try {

@@ -15,7 +15,6 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import * as path from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { analyze } from '../engine/analyze';
 import { setParseCacheBudget } from '../engine/parse/yaml';
 import { FIX_ALL_KIND, HelmProgressNotification, type InitializationOptions, type HelmProgressParams } from '../shared/protocol';
@@ -42,25 +41,11 @@ import { registerHover } from './hover';
 import { registerCompletion } from './completion';
 import { registerCodeActions, fixAllPlan } from './code-action-handler';
 import { registerResolvedConfig, cliInitializeResult } from './resolved-config';
+import { enableEditorMemoryPolicy } from './memory';
 import {
   FAULTS, connection, documents, init, ws, files, checkedRoots, results, today, initialized, shutdownRequested, afterShutdown,
   uriToPath, isConfigFile, set,
 } from './session';
-
-/**
- * In the editor, a full garbage collection once the old generation has doubled since the last one (V8 lets it grow
- * to about 4 times the live heap). Each keystroke in a big file makes the document's new text (the LSP library
- * applies a change to a copy of the whole text: 3.5 MB for the 12,000-document bundle), and the minor collections
- * move the current one to the old generation, where it stays after the next keystroke until a full collection: on
- * the bundle the server grew to 320 MB with a 60 MB live heap. With a factor of 2 its peak RSS is about 220 MB and
- * a keystroke costs about 12% more CPU (bench/results.md, section 7). lsp-lint's server (init.cli) analyses each
- * file once: it keeps V8's default.
- */
-function tuneHeapForEditor(): void {
-  try { setFlagsFromString('--heap-growing-percent=100'); } catch { /* a runtime without V8 flags: its default */ }
-  // And a full collection after a big file is closed (memory.ts takes `gc` from a context made after this).
-  try { setFlagsFromString('--expose-gc'); } catch { /* none: nothing is collected on close */ }
-}
 
 connection.onInitialize((params: InitializeParams) => {
   if (shutdownRequested) return new ResponseError<InitializeError>(ErrorCodes.InvalidRequest, afterShutdown().message, { retry: false });
@@ -71,7 +56,8 @@ connection.onInitialize((params: InitializeParams) => {
   set.settings(init.settings ?? {});
   if (init.reportStaleData === false) set.staleDataReported(true);
   limiter.enabled = init.allDiagnostics !== true;
-  if (!init.cli) tuneHeapForEditor();
+  // The editor's memory policy for big files (memory.ts); lsp-lint's server analyses each file once: V8's defaults.
+  if (!init.cli) enableEditorMemoryPolicy();
   if (typeof init.parseCacheChars === 'number' && Number.isFinite(init.parseCacheChars)) setParseCacheBudget(init.parseCacheChars);
   set.canPullConfig(!!params.capabilities.workspace?.configuration);
   set.supportsFolders(!!params.capabilities.workspace?.workspaceFolders);

@@ -1,0 +1,48 @@
+// Issue #29: the editor server's memory policy for big files (server/src/server/memory.ts), built alone with the V8
+// flags it sets and the full collections it asks for recorded. Keystrokes in a big file grow the heap slowly (and one
+// collection sets the limit by the slow factor at once); a big file opened gets V8's own growth back for its first
+// check; a big file closed is collected; lsp-lint's server (the policy not enabled) keeps V8's defaults.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { repoRoot } from './helpers/k8s.mjs';
+
+const require = createRequire(import.meta.url);
+
+async function load() {
+  const { buildSync } = await import('esbuild');
+  const out = buildSync({ entryPoints: [path.join(repoRoot, 'server/src/server/memory.ts')], bundle: true, platform: 'node', format: 'cjs', write: false });
+  const log = [];
+  const v8 = { setFlagsFromString: (f) => log.push(f) };
+  const vm = { runInNewContext: (code) => (code.includes('gc') && log.includes('--expose-gc') ? () => log.push('gc') : null) };
+  const mod = { exports: {} };
+  new Function('module', 'exports', 'require', out.outputFiles[0].text)(mod, mod.exports, (m) => (m === 'node:v8' ? v8 : m === 'node:vm' ? vm : require(m)));
+  return { m: mod.exports, log };
+}
+
+test('#29 memory policy: slow heap growth only while a big file is edited, V8\'s own for a big file\'s first check', async () => {
+  const { m, log } = await load();
+  const big = m.BIG_DOCUMENT_CHARS + 1, small = 1000;
+  // lsp-lint's server: nothing is set or collected, whatever happens.
+  m.documentEdited(big); m.documentOpened(big); m.documentClosed(big);
+  assert.deepEqual(log, []);
+  m.enableEditorMemoryPolicy();
+  assert.deepEqual(log, ['--expose-gc']);
+  m.documentEdited(small);
+  assert.equal(m.slowHeapGrowth(), false, 'a small file\'s keystrokes change nothing');
+  m.documentEdited(big);
+  assert.equal(m.slowHeapGrowth(), true);
+  assert.deepEqual(log.slice(1), ['--heap-growing-percent=100', 'gc'], 'slow growth, and one collection that sets the limit by it');
+  m.documentEdited(big);
+  assert.equal(log.length, 3, 'the next keystrokes set nothing and collect nothing');
+  m.documentOpened(small);
+  assert.equal(m.slowHeapGrowth(), true, 'a small file opened changes nothing');
+  m.documentOpened(big);
+  assert.equal(m.slowHeapGrowth(), false);
+  assert.deepEqual(log.slice(3), ['--heap-growing-percent=0'], 'a big file\'s first check: V8\'s own factor');
+  m.documentClosed(small);
+  assert.equal(log.length, 4);
+  m.documentClosed(big);
+  assert.deepEqual(log.slice(4), ['gc'], 'a big file closed is collected');
+});
