@@ -8,7 +8,7 @@ import { kubernetesApis } from './data/apis';
 import { windowPastDataOf } from './data/past-data';
 import { COMPONENTS } from '../../components/registry';
 import { fileOperatorWindows } from './operators';
-import { LineIndex } from '../../text';
+import { LineIndex, matchesAfter } from '../../text';
 import { runRule, reportSyntax, type SyntaxHint } from '../core';
 import { KubernetesContext, manifestObjects, isManifestValue, isManifestLike, lifecycleRows } from './index';
 import { withOpenapi } from './data/openapi';
@@ -58,6 +58,9 @@ import { operatorPinsProducer } from '../../components/pin-index';
 import { crdIndexProducer } from './crd-index';
 import { rule as operatorPinsDisagree } from './rules/operator-pins-disagree';
 import { runDeploymentRules, deploymentHover, bothHovers } from '../helm-chart/deployment-rules';
+
+/** A control-plane or kube-proxy component's name: the skew rules compare the file's own images (documentWise). */
+const COMPONENT_NAME = /kube-(apiserver|controller-manager|scheduler|proxy)/y;
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -293,7 +296,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
   // control-plane and kube-proxy images, and the template note, said once for the file: such files are checked whole.
   // The data notes (once per run) are said at the file's first object: the first part must hold it. A CRD too: the
   // custom resources of its file that use a version it does not serve (k8s/crd-version-in-use) may be in other parts.
-  documentWise: (text, first) => !!first.k8s?.objects.length && !scanTemplates(text).syntax.length && !/kube-(apiserver|controller-manager|scheduler|proxy)/.test(text)
+  documentWise: (text, first) => !!first.k8s?.objects.length && !scanTemplates(text).syntax.length && !matchesAfter(text, 'kube-', COMPONENT_NAME)
     && !mayHoldCrd(text),
 };
 
