@@ -45,4 +45,13 @@ test('#29 memory policy: slow heap growth only while a big file is edited, V8\'s
   assert.equal(log.length, 4);
   m.documentClosed(big);
   assert.deepEqual(log.slice(4), ['gc'], 'a big file closed is collected');
+  // A huge file (a CRD bundle) is checked with slow growth too: its analysis holds many times its text.
+  m.documentOpened(m.HUGE_DOCUMENT_CHARS + 1);
+  assert.equal(m.slowHeapGrowth(), true);
+  assert.deepEqual(log.slice(5), ['--heap-growing-percent=100', 'gc']);
+  m.documentOpened(m.HUGE_DOCUMENT_CHARS + 1);
+  m.documentEdited(big);
+  assert.equal(log.length, 7, 'already slow: nothing more');
+  m.documentOpened(big);
+  assert.deepEqual(log.slice(7), ['--heap-growing-percent=0']);
 });
