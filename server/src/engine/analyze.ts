@@ -2,7 +2,7 @@
 // package's own data and schemas; no editor, no LSP, no network, and workspace content is never run.
 import * as path from 'node:path';
 import { globMatcher } from './glob';
-import { LineIndex } from './text';
+import { LineIndex, lineIndexOf, forgetLineIndex } from './text';
 import { forgetTemplateScan } from './parse/template-text';
 import { parseYaml, type YamlFile, type OffsetRange } from './parse/yaml';
 import type { Diagnostic, Family, Severity, SeveritySetting, SourceInfo } from './types';
@@ -131,7 +131,7 @@ class StageFailure {
 
 export function analyze(input: AnalyzeInput): AnalyzeResult {
   const { text, config, faults } = input;
-  const lines = new LineIndex(text);
+  const lines = lineIndexOf(text);
   const diagnostics: Diagnostic[] = [];
   const emit = (rule: RuleMeta, f: Finding) => {
     const sev = severityFor(rule, config, f.severity);
@@ -175,6 +175,7 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
     return { diagnostics, config, path: input.path };
   } finally {
     forgetTemplateScan();
+    forgetLineIndex();
   }
 }
 

@@ -228,9 +228,10 @@ const IMAGE_VALUE = /\bimage[ \t]*:[ \t]*["']?([^\s"'#{}]+)/g;
 const imageMemo = new Map<string, boolean>();
 
 /** Reads one file's pins and Flux sources. `text`: its content; YAML only (other files say nothing). */
-export function scanFilePins(file: string, text: string): FilePinScan {
+export function scanFilePins(file: string, text: string, looked = false): FilePinScan {
   const out: FilePinScan = { file, pins: [], sources: [], pending: [], unresolved: [] };
-  if (!/\.ya?ml$/i.test(file) || !mayHoldPin(file, text)) return out;
+  // `looked`: the caller knows the cheap look says yes (it scanned the same text under a name of the same base).
+  if (!/\.ya?ml$/i.test(file) || (!looked && !mayHoldPin(file, text))) return out;
   let docs: YamlDoc[];
   try { docs = parseYaml(text.replace(/^\uFEFF/, '')).docs; } catch { return out; }
   const lines = new LineIndex(text.replace(/^\uFEFF/, ''));

@@ -1,7 +1,7 @@
 import type { Rule } from '../../../rules/types';
 import type { KubernetesContext } from '../index';
 import { crdOf, groupVersion } from '../crds';
-import { LineIndex } from '../../../text';
+import { lineIndexOf, type LineIndex } from '../../../text';
 import { formatList } from '../../../versions';
 
 export const rule: Rule<KubernetesContext> = {
@@ -33,7 +33,7 @@ export const rule: Rule<KubernetesContext> = {
         for (const { o: x } of ctx.customResources()) {
           const gv = groupVersion(x.apiVersion);
           const k = `${gv.group}/${x.kind}`;
-          lines ??= new LineIndex(ctx.file.text);
+          lines ??= lineIndexOf(ctx.file.text);
           const list = own.get(k) ?? [];
           list.push({ file: 'this file', version: gv.version, line: lines.positionAt(x.apiVersionRange.start).line + 1 });
           own.set(k, list);

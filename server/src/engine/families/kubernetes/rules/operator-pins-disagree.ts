@@ -42,7 +42,9 @@ export const rule: Rule<PinRuleInput> = {
     if (!first.pins.length && !first.pending.length) return;
     const ws = neighbours.operatorPins?.();
     const self = ws?.self ?? file.split(/[\\/]/).pop() ?? file;
-    const own = scanFilePins(self, text);
+    const baseOf = (f: string) => (f.split(/[\\/]/).pop() ?? f).toLowerCase();
+    // The same text under the workspace's name for the file: the cheap look (by base name and text) is not made again.
+    const own = scanFilePins(self, text, baseOf(self) === baseOf(file));
     const all = pinsOf([...(ws?.scans ?? []).filter((s) => s.file !== self), own]).pins;
     const lines = new LineIndex(text.replace(/^\uFEFF/, ''));
     const bom = text.startsWith('\uFEFF') ? 1 : 0;
