@@ -275,3 +275,15 @@ test('#29 a big bundle with a CRD and, parts away, custom resources at a version
   await client.notify('textDocument/didOpen', { textDocument: { uri: u, languageId: 'yaml', version: 1, text } });
   assert.deepEqual(brief((await complete(client, u, 1)).diagnostics), want);
 });
+
+test('#29 a big bundle that pins one operator at two versions, parts apart: the editor\'s findings are the whole file\'s (k8s/operator-pins-disagree at both pins)', async (t) => {
+  const deploy = (name, tag) => `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\n  namespace: cert-manager\nspec:\n  selector:\n    matchLabels: {app: ${name}}\n`
+    + `  template:\n    metadata:\n      labels: {app: ${name}}\n    spec:\n      containers:\n      - name: c\n        image: quay.io/jetstack/cert-manager-controller:${tag}\n`;
+  const text = `${deploy('cm-a', 'v1.13.1')}---\n${BUNDLE}---\n${deploy('cm-b', 'v1.14.2')}`;
+  const want = brief(await wholeFile(t, text));
+  assert.equal(want.filter((d) => d.includes('k8s/operator-pins-disagree')).length, 2, 'the whole file reports the disagreement at both pins');
+  const { client, uri } = await start(t, {}, { initializationOptions: { allDiagnostics: true } });
+  const u = uri('bundle.yaml');
+  await client.notify('textDocument/didOpen', { textDocument: { uri: u, languageId: 'yaml', version: 1, text } });
+  assert.deepEqual(brief((await complete(client, u, 1)).diagnostics), want);
+});

@@ -45,6 +45,8 @@ interface Part {
   /** The findings (the whole analysis for the first part only: FamilyModule.documentWise looks at it). */
   result: AnalyzeResult;
   line: number; firstDocument: number; shifted: Diagnostic[]; wise: boolean;
+  /** What the part holds that a rule compares across the file (FamilyModule.partKeys). */
+  keys: readonly string[];
   /** The part's whole analysis: kept for the hot parts, else made again from its text. */
   full(): AnalyzeResult;
 }
@@ -113,6 +115,19 @@ function segmentRange(text: string, from: number, to: number, line: number): Seg
 
 /** A `...` document end or a `%` directive at a line's start (/^(\.\.\.|%)/m). */
 const markerLine = (text: string) => someLineStartsWith(text, '...') || someLineStartsWith(text, '%');
+
+/** Whether the parts analysed so far hold a key twice, or `*` with another key (FamilyModule.partKeys). */
+function keysMeet(parts: Array<Part | undefined>): boolean {
+  const seen = new Set<string>();
+  for (const p of parts) {
+    if (!p) continue;
+    for (const k of p.keys) {
+      if (seen.has(k) || (k === '*' && seen.size) || seen.has('*')) return true;
+      seen.add(k);
+    }
+  }
+  return false;
+}
 
 /** Whether the family looks at one document at a time in text (as part() asks of each part's text). */
 function wiseText(text: string, fam: FamilyModule, first: AnalyzeResult): boolean {
@@ -272,7 +287,7 @@ export class Scheduler {
     let k = 0;
     for (; k < order.length && (k === 0 || performance.now() - t0 < FOREGROUND_MS); k++) this.part(st, segments[order[k]], parts, order[k], firstDocs[order[k]], input, true);
     // Every part analysed so far: of the family, and document-wise for its text (the others are looked at as they come).
-    if (parts.some((p) => p && (!p.wise || p.result.family !== first.result.family))) return this.drop(uri);
+    if (parts.some((p) => p && (!p.wise || p.result.family !== first.result.family)) || keysMeet(parts)) return this.drop(uri);
     const rest = order.slice(k).filter((i) => !parts[i]);
     // A text analysed afresh with parts still to do: what sends the file whole (a CRD, a component's manifest, a
     // suppression; the parts' own test below) looked for in the whole text at once. Else a CRD near the end had the
@@ -321,6 +336,8 @@ export class Scheduler {
       // starts depend on what comes before it: such files are checked whole.
       const wise = !seg.text.includes('skewguard-disable-file') && !markerLine(seg.text)
         && !!familyById(result.family)?.documentWise?.(seg.text, parts[0]?.result ?? result);
+      // (before its parsed documents may leave the cache below)
+      const keys = familyById(result.family)?.partKeys?.(seg.text, input.path) ?? [];
       let full: () => AnalyzeResult;
       let kept = result;
       if (i === 0) full = () => result;
@@ -331,7 +348,7 @@ export class Scheduler {
         if (hot) this.keepHot(st, key, seg.text, result);
         else forgetParsed(seg.text, [...st.hot.values()].map((h) => h.text), result.yaml);
       }
-      p = { result: kept, line: seg.line, firstDocument, shifted: kept.diagnostics.map((d) => shifted(d, seg.line)), wise, full };
+      p = { result: kept, line: seg.line, firstDocument, shifted: kept.diagnostics.map((d) => shifted(d, seg.line)), wise, keys, full };
       st.parts.set(key, p);
     }
     parts[i] = p;
@@ -367,7 +384,8 @@ export class Scheduler {
       const full = this.reanalysis(st, key, seg.text, partInput);
       const by = segs[0].line - seg.line;
       const kept = compactOf(result, own[n].map((d, k) => rebased(d, by, k, full)));
-      const p: Part = { result: kept, line: seg.line, firstDocument: firstDocs[i], shifted: kept.diagnostics.map((d) => shifted(d, seg.line)), wise, full };
+      const keys = familyById(result.family)?.partKeys?.(seg.text, input.path) ?? [];
+      const p: Part = { result: kept, line: seg.line, firstDocument: firstDocs[i], shifted: kept.diagnostics.map((d) => shifted(d, seg.line)), wise, keys, full };
       st.parts.set(key, p);
       parts[i] = p;
     });

@@ -156,6 +156,13 @@ export interface FamilyModule<Id extends string = string> {
    * Absent: never.
    */
   documentWise?(text: string, firstPart: AnalyzeResult): boolean;
+  /**
+   * With documentWise: what a part of the file holds that a rule compares across the whole file (the Kubernetes
+   * family: each operator version pin, as `op:<operator>`; `*` for one it cannot name alone, a HelmRelease whose chart
+   * source may be elsewhere). The file is checked whole when a key is held twice, or `*` with any other key: the parts
+   * alone would compare less than the whole file does.
+   */
+  partKeys?(text: string, path: string): readonly string[];
 }
 
 /** What the server gives a family's workspace fact (server/workspace.ts): it reads the disk, the families do not. */

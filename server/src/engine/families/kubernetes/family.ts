@@ -55,6 +55,7 @@ import { parseYaml, YamlFile, type YamlDoc } from '../../parse/yaml';
 import { windowText } from '../../window-text';
 import { kubernetesConfigSection } from './config';
 import { operatorPinsProducer } from '../../components/pin-index';
+import { scanFilePins, pinsOf } from '../../components/operator-pins';
 import { crdIndexProducer } from './crd-index';
 import { rule as operatorPinsDisagree } from './rules/operator-pins-disagree';
 import { runDeploymentRules, deploymentHover, bothHovers } from '../helm-chart/deployment-rules';
@@ -296,6 +297,13 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
   // control-plane and kube-proxy images, and the template note, said once for the file: such files are checked whole.
   // The data notes (once per run) are said at the file's first object: the first part must hold it. A CRD too: the
   // custom resources of its file that use a version it does not serve (k8s/crd-version-in-use) may be in other parts.
+  // k8s/operator-pins-disagree compares a file's pins with each other (and with the workspace's): a big file that pins
+  // an operator at two places, or names a chart source it may resolve elsewhere, is checked whole.
+  partKeys: (text, file) => {
+    const scan = scanFilePins(file, text);
+    const keys = pinsOf([scan]).pins.map((p) => `op:${p.operator}`);
+    return scan.pending.length ? [...keys, '*'] : keys;
+  },
   documentWise: (text, first) => !!first.k8s?.objects.length && !scanTemplates(text).syntax.length && !matchesAfter(text, 'kube-', COMPONENT_NAME)
     && !mayHoldCrd(text),
 };
