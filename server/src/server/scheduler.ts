@@ -129,9 +129,19 @@ function keysMeet(parts: Array<Part | undefined>): boolean {
   return false;
 }
 
-/** Whether the family looks at one document at a time in text (as part() asks of each part's text). */
-function wiseText(text: string, fam: FamilyModule, first: AnalyzeResult): boolean {
-  return !text.includes('skewguard-disable-file') && !markerLine(text) && !!fam.documentWise?.(text, first);
+/**
+ * Whether the family looks at one document at a time in text (a part's, or the whole file's): a file-wide suppression
+ * applies to every part; `...` document ends and `%` directives make where a document starts depend on what comes
+ * before it. `first`: the first part's analysis (FamilyModule.documentWise).
+ */
+function wise(text: string, fam: FamilyModule | undefined, first: AnalyzeResult): boolean {
+  return !text.includes('skewguard-disable-file') && !markerLine(text) && !!fam?.documentWise?.(text, first);
+}
+
+/** What part() and batch() learn of a part's text besides its findings: whether it is document-wise, and its keys. */
+function traits(text: string, result: AnalyzeResult, first: AnalyzeResult | undefined, file: string): Pick<Part, 'wise' | 'keys'> {
+  const fam = familyById(result.family);
+  return { wise: wise(text, fam, first ?? result), keys: fam?.partKeys?.(text, file) ?? [] };
 }
 
 export function segmentsOf(text: string): Segment[] { return segmentRange(text, 0, text.length, 0); }
@@ -266,7 +276,7 @@ export class Scheduler {
     let st = this.docs.get(uri);
     if (st?.job) st.job.cancelled = true;
     const fresh = !st || st.config !== input.config || (st.version === version && !st.resuming);
-    if (fresh || !st) {
+    if (!st || fresh) {
       // New, another configuration, or the same version checked again because something around it changed.
       st = { config: input.config, parts: new Map(), version, resuming: false, segments: [], hot: new Map() };
       this.docs.set(uri, st);
@@ -293,7 +303,7 @@ export class Scheduler {
     // suppression; the parts' own test below) looked for in the whole text at once. Else a CRD near the end had the
     // background pass analyse every part before it for nothing, and the file whole after that. The parts done are
     // published; the whole analysis follows at once.
-    if (rest.length && fresh && !wiseText(text, fam, first.result)) {
+    if (rest.length && fresh && !wise(text, fam, first.result)) {
       this.drop(uri);
       this.wholeNext.add(uri);
       setImmediate(() => this.again(uri));
@@ -332,12 +342,8 @@ export class Scheduler {
       // The inputs without the file's text (a closure kept with the part must not hold this version of it).
       const partInput: AnalyzeInput = { ...input, text: seg.text, reportStaleData: i === 0 && input.reportStaleData, partOf: { firstDocument } };
       const result = analyze(partInput);
-      // A file-wide suppression applies to every part; `...` document ends and `%` directives make where a document
-      // starts depend on what comes before it: such files are checked whole.
-      const wise = !seg.text.includes('skewguard-disable-file') && !markerLine(seg.text)
-        && !!familyById(result.family)?.documentWise?.(seg.text, parts[0]?.result ?? result);
       // (before its parsed documents may leave the cache below)
-      const keys = familyById(result.family)?.partKeys?.(seg.text, input.path) ?? [];
+      const { wise: isWise, keys } = traits(seg.text, result, parts[0]?.result, input.path);
       let full: () => AnalyzeResult;
       let kept = result;
       if (i === 0) full = () => result;
@@ -348,7 +354,7 @@ export class Scheduler {
         if (hot) this.keepHot(st, key, seg.text, result);
         else forgetParsed(seg.text, [...st.hot.values()].map((h) => h.text), result.yaml);
       }
-      p = { result: kept, line: seg.line, firstDocument, shifted: kept.diagnostics.map((d) => shifted(d, seg.line)), wise, keys, full };
+      p = { result: kept, line: seg.line, firstDocument, shifted: kept.diagnostics.map((d) => shifted(d, seg.line)), wise: isWise, keys, full };
       st.parts.set(key, p);
     }
     parts[i] = p;
@@ -377,15 +383,12 @@ export class Scheduler {
     const hotTexts = [...st.hot.values()].map((h) => h.text);
     segs.forEach((seg, n) => {
       const i = idx[n];
-      const wise = !seg.text.includes('skewguard-disable-file') && !markerLine(seg.text)
-        && !!familyById(result.family)?.documentWise?.(seg.text, parts[0]?.result ?? result);
       const key = this.key(i, seg, input);
       const partInput: AnalyzeInput = { ...input, text: seg.text, reportStaleData: false, partOf: { firstDocument: firstDocs[i] } };
       const full = this.reanalysis(st, key, seg.text, partInput);
       const by = segs[0].line - seg.line;
       const kept = compactOf(result, own[n].map((d, k) => rebased(d, by, k, full)));
-      const keys = familyById(result.family)?.partKeys?.(seg.text, input.path) ?? [];
-      const p: Part = { result: kept, line: seg.line, firstDocument: firstDocs[i], shifted: kept.diagnostics.map((d) => shifted(d, seg.line)), wise, keys, full };
+      const p: Part = { result: kept, line: seg.line, firstDocument: firstDocs[i], shifted: kept.diagnostics.map((d) => shifted(d, seg.line)), ...traits(seg.text, result, parts[0]?.result, input.path), full };
       st.parts.set(key, p);
       parts[i] = p;
     });

@@ -201,7 +201,7 @@ export class WorkspaceState {
     walk: walkFolders,
     unreadableNote,
     readSaved: (p, maxBytes) => readTextUpTo(p, Math.min(maxBytes, MAX_FILE_BYTES)),
-    stamp: (p) => { try { const st = fs.statSync(p); return st.isFile() ? `${st.size}:${st.mtimeMs}` : undefined; } catch { return undefined; } },
+    stamp: (p) => { const l = this.host.look(p); return 'kind' in l && l.kind === 'file' ? l.stamp : undefined; },
     ignored: (p) => this.ignored(p),
     configOf: (p) => this.configFor(p),
     openText: (p) => this.openTexts.get(p),

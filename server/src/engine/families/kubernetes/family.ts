@@ -8,7 +8,7 @@ import { kubernetesApis } from './data/apis';
 import { windowPastDataOf } from './data/past-data';
 import { COMPONENTS } from '../../components/registry';
 import { fileOperatorWindows } from './operators';
-import { LineIndex, matchesAfter } from '../../text';
+import { LineIndex, lineIndexOf, matchesAfter } from '../../text';
 import { runRule, reportSyntax, type SyntaxHint } from '../core';
 import { KubernetesContext, manifestObjects, isManifestValue, isManifestLike, lifecycleRows } from './index';
 import { withOpenapi } from './data/openapi';
@@ -113,7 +113,7 @@ export const documentNotCheckedRule: Rule<{ yaml: YamlFile; numbered: boolean; f
       report({
         message: `${numbered ? `document ${d.index + 1 + firstDocument}` : 'this document'} is not checked: it is ${what}, no Kubernetes object; the file's other documents are checked`,
         // Its first line (up to the line's end, whatever ends it).
-        range: { start: r.start, end: Math.max(r.start, Math.min(r.end, (lines ??= new LineIndex(yaml.text)).lineEnd(lines.positionAt(r.start).line))) },
+        range: { start: r.start, end: Math.max(r.start, Math.min(r.end, (lines ??= lineIndexOf(yaml.text)).lineEnd(lines.positionAt(r.start).line))) },
       });
     }
   },
@@ -216,7 +216,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
   explain({ text, yaml }, level) {
     // Lines only for a `{{` said below (a 5 MB bundle's line index was built here for nothing, then again by analyze()).
     let lines: LineIndex | undefined;
-    const line = (at: number) => (lines ??= new LineIndex(text)).positionAt(at).line + 1;
+    const line = (at: number) => (lines ??= lineIndexOf(text)).positionAt(at).line + 1;
     const docs = yaml?.docs.filter((d) => isManifestLike(d.value)).length ?? 0;
     const parts = [level === DETECT.hint ? 'its content: apiVersion and kind at the top level of a document it could not read' : `its content: apiVersion and kind in ${docs} document${docs === 1 ? '' : 's'}`];
     const scan = scanTemplates(text);

@@ -6,7 +6,7 @@
 import type { Rule } from '../../../rules/types';
 import type { NeighbourFacts } from '../index';
 import { scanFilePins, pinsOf, disagreeingPins, type OperatorPin } from '../../../components/operator-pins';
-import { LineIndex } from '../../../text';
+import { lineIndexOf } from '../../../text';
 
 /** What the rule reads: the analysed file's text (as analysed: a part of a big file is its own text) and path. */
 export interface PinRuleInput { text: string; path: string; neighbours: NeighbourFacts }
@@ -46,7 +46,7 @@ export const rule: Rule<PinRuleInput> = {
     // The same text under the workspace's name for the file: the cheap look (by base name and text) is not made again.
     const own = scanFilePins(self, text, baseOf(self) === baseOf(file));
     const all = pinsOf([...(ws?.scans ?? []).filter((s) => s.file !== self), own]).pins;
-    const lines = new LineIndex(text.replace(/^\uFEFF/, ''));
+    const lines = lineIndexOf(text.replace(/^\uFEFF/, ''));
     const bom = text.startsWith('\uFEFF') ? 1 : 0;
     for (const { pin, others } of disagreeingPins(all)) {
       if (pin.file !== self) continue;
