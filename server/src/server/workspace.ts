@@ -90,7 +90,7 @@ export class WorkspaceState {
     let any = false;
     for (const byRoot of this.rootIndexes.values()) {
       for (const [root, idx] of byRoot) {
-        if (!isUnder(file, root)) continue;
+        if (!isWithin(file, root)) continue;
         // Every index is told (no short cut): each keeps its own scans up to date.
         if (idx.changed(file)) any = true;
       }
@@ -109,7 +109,7 @@ export class WorkspaceState {
   rootIndexesEdited(file: string, text: string | undefined, before?: string): boolean {
     let any = false;
     for (const byRoot of this.rootIndexes.values()) {
-      for (const [root, idx] of byRoot) if (idx.edited && isUnder(file, root) && idx.edited(file, text, before)) any = true;
+      for (const [root, idx] of byRoot) if (idx.edited && isWithin(file, root) && idx.edited(file, text, before)) any = true;
     }
     return any;
   }
@@ -469,7 +469,6 @@ export class WorkspaceState {
 }
 
 /** A path under a root (or the root itself). */
-const isUnder = (file: string, root: string) => file === root || file.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 /** Roots whose indexes are kept at most (a file outside the workspace folders has its folder as its root). */
 const MAX_INDEXED_ROOTS = 256;
 

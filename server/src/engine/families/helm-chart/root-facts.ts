@@ -6,6 +6,7 @@
 // is rendered with the same deployments in the editor and in lsp-lint, whatever is open. The repository's remote is read
 // from <root>/.git/config (no git run).
 import * as path from 'node:path';
+import { isWithin } from '../../../shared/within';
 import type { RootIndex, RootIndexProducer, WorkspaceHost } from '../types';
 import { scanDeployments, deploymentFacts, remotesOfGitConfig, mayHoldDeployment, type DeploymentFacts } from './deployments';
 
@@ -63,7 +64,7 @@ export function deploymentsOf(root: string, host: WorkspaceHost): { facts: Deplo
     const urls = c?.overrides.helmRepositories;
     return urls?.length ? { urls, said: `helm.repositories in ${path.relative(root, c!.path).split(path.sep).join('/') || c!.path}` } : undefined;
   };
-  const inside = (p: string) => p === root || p.startsWith(root + path.sep);
+  const inside = (p: string) => isWithin(p, root);
   const facts = deploymentFacts(scans, {
     root, remotes,
     ...(remotes.length ? {} : { remotesNote: git === undefined ? 'no .git/config in the workspace folder' : 'no remote in .git/config' }),

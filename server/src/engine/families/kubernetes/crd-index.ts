@@ -14,7 +14,6 @@ import type { NeighbourFacts } from './index';
 import { crdsEntry } from './config';
 import { mayHoldCrd, mayBeCustomGroup, crdsOfText, crdFacts, customResourceUsesByGroup, isChartArchive, crdsOfArchive } from './crds';
 
-const workspaceFacts = { mayHoldCrd, mayBeCustomGroup, crdsOfText, crdFacts, customResourceUsesByGroup, isChartArchive, crdsOfArchive };
 /** A file is read up to the engine's file limit (the host's own bound). */
 const ANY_SIZE = Number.MAX_SAFE_INTEGER;
 
@@ -60,11 +59,11 @@ export function summaryOf(file: string, text: string | undefined): Summary {
   text = text.replace(/^\uFEFF/, '');
   const groups = new Set<string>();
   const versions = new Set<string>();
-  const found = (group: string, version: string) => { if (workspaceFacts.mayBeCustomGroup(group)) { groups.add(group); versions.add(`${group}/${version}`); } };
+  const found = (group: string, version: string) => { if (mayBeCustomGroup(group)) { groups.add(group); versions.add(`${group}/${version}`); } };
   yamlApiVersions(text, found);
   JSON_APIVERSION.lastIndex = 0;
   for (let m = JSON_APIVERSION.exec(text); m; m = JSON_APIVERSION.exec(text)) found(m[1], m[2]);
-  return { ...(workspaceFacts.mayHoldCrd(text) ? { crd: text } : {}), groups: [...groups].sort(), versions: [...versions].sort() };
+  return { ...(mayHoldCrd(text) ? { crd: text } : {}), groups: [...groups].sort(), versions: [...versions].sort() };
 }
 const sameSummary = (a: Summary | undefined, b: Summary): boolean =>
   (a?.crd ?? '') === (b.crd ?? '') && (a?.versions ?? []).join(',') === (b.versions ?? []).join(',');
@@ -169,7 +168,7 @@ export class CrdIndex implements RootIndex<unknown> {
       const text = s.crd;
       let got = this.parsed.get(p);
       if (!got || got.text !== text) {
-        try { got = { text, defs: workspaceFacts.crdsOfText(text, rel) }; } catch (e) { got = { text, error: (e as Error).message }; }
+        try { got = { text, defs: crdsOfText(text, rel) }; } catch (e) { got = { text, error: (e as Error).message }; }
         this.parsed.set(p, got);
       }
       if (got.defs) found.push({ file: rel, defs: got.defs }); else notRead.push(`${rel} does not parse (${got.error})`);
@@ -185,7 +184,7 @@ export class CrdIndex implements RootIndex<unknown> {
     // The parses of this root's files that are gone from the index (closed, deleted, no longer a CRD) go too: each holds
     // its file's text and the CRDs read from it (a closed 12 MB bundle's stayed until the index was cleared).
     for (const p of [...this.parsed.keys()]) if (idx.files.get(p)?.crd === undefined) this.parsed.delete(p);
-    return (idx.facts = workspaceFacts.crdFacts(found, notRead));
+    return (idx.facts = crdFacts(found, notRead));
   }
 
   /** A packaged chart's CRDs (bounded: MAX_FILE_BYTES read, the tar reader's unpacked size), or why it was not read. */
@@ -203,7 +202,7 @@ export class CrdIndex implements RootIndex<unknown> {
     else if (st.size > MAX_FILE_BYTES) part = { found: [], notRead: [`${rel} was not read (over ${MAX_FILE_BYTES} bytes)`] };
     else {
       const r = this.host.readBytes(abs, MAX_FILE_BYTES);
-      if ('bytes' in r) part = workspaceFacts.crdsOfArchive(r.bytes, rel);
+      if ('bytes' in r) part = crdsOfArchive(r.bytes, rel);
       else part = { found: [], notRead: [`${rel} was not read (${'over' in r ? r.over : r.error})`] };
     }
     if (this.archiveParts.size >= 256) this.archiveParts.clear();
@@ -226,7 +225,7 @@ export class CrdIndex implements RootIndex<unknown> {
         const text = this.readText(p);
         byGroup = new Map();
         // Each use keeps its file's absolute path (`abs`), as the findings' data always had it.
-        if (text !== undefined) for (const [g, us] of workspaceFacts.customResourceUsesByGroup(text, path.relative(this.root, p) || p, s.groups)) byGroup.set(g, us.map((u) => ({ ...u, abs: p })));
+        if (text !== undefined) for (const [g, us] of customResourceUsesByGroup(text, path.relative(this.root, p) || p, s.groups)) byGroup.set(g, us.map((u) => ({ ...u, abs: p })));
         idx.uses.set(p, byGroup);
       }
       for (const u of byGroup.get(group) ?? []) uses.push(u);
@@ -286,7 +285,7 @@ export class CrdIndex implements RootIndex<unknown> {
       maxFolders: MAX_FOLDERS,
       onFile: (p, name) => {
         if (MANIFEST_EXT.test(name)) candidates.add(p);
-        else if (workspaceFacts.isChartArchive(p)) archives.add(p);
+        else if (isChartArchive(p)) archives.add(p);
         if (candidates.size + archives.size > MAX_FILES) { truncated = `the workspace walk for CustomResourceDefinitions stopped after ${MAX_FILES} files`; return false; }
       },
     });
@@ -334,13 +333,13 @@ export class CrdIndex implements RootIndex<unknown> {
           continue;
         }
         let ds: CrdDef[] = [];
-        try { ds = workspaceFacts.crdsOfText(text, shown); } catch (e) { problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": ${shown} does not parse (${(e as Error).message})` }); continue; }
+        try { ds = crdsOfText(text, shown); } catch (e) { problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": ${shown} does not parse (${(e as Error).message})` }); continue; }
         defs += ds.length;
         found.push({ file: shown, defs: ds });
       }
       if (!defs) problems.push({ index, message: `kubernetes.crds[${index}] "${entry}": ${st.kind === 'folder' ? `no file in this folder holds` : 'the file holds no'} apiextensions.k8s.io CustomResourceDefinition` });
     });
-    const out = { facts: workspaceFacts.crdFacts(found, problems.map((p) => p.message)), problems };
+    const out = { facts: crdFacts(found, problems.map((p) => p.message)), problems };
     this.extra.set(key, out);
     return out;
   }
