@@ -136,3 +136,20 @@ test('the config and settings schemas are valid draft-07 schemas (the run-time v
   const ajv = new Ajv({ allErrors: true, strict: false });
   for (const s of [e.configSchema, e.settingsSchema]) assert.equal(ajv.validateSchema(s), true, JSON.stringify(ajv.errors));
 });
+
+test('ignoreLayersOf gives the ignore lists resolveConfig gives, for every mix of the config file, settings and command line (the ignoredFiles request resolves no window)', () => {
+  const loaded = { path: '/w/team/.skewguard.yaml', overrides: parse('kubernetes: { window: "1.18..1.21" }\nignore: ["vendor/**", "/local.json"]\n').overrides };
+  const noIgnore = { path: '/w/.skewguard.yaml', overrides: parse('kubernetes: { window: "1.18..1.21" }\n').overrides };
+  const settings = [undefined, {}, { ignore: ['*.generated.yaml'] }];
+  const clis = [undefined, {}, { ignore: ['tmp/**'] }];
+  let seen = 0;
+  for (const config of [undefined, noIgnore, loaded]) for (const s of settings) for (const cli of clis) {
+    const want = e.resolveConfig({ config, settings: s, cli }).ignoreLayers;
+    assert.deepEqual(e.ignoreLayersOf({ config, settings: s, cli }), want);
+    seen += want.length;
+  }
+  // Every layer kind was compared: 3 sources × 9 combinations each.
+  assert.equal(seen, 27);
+  assert.deepEqual(e.ignoreLayersOf({ config: loaded, settings: { ignore: ['x'] }, cli: { ignore: ['y'] } }).map((l) => [l.source, l.base ?? null]),
+    [['/w/team/.skewguard.yaml', '/w/team'], ['settings (skewguard.ignore)', null], ['command line (--ignore)', null]]);
+});

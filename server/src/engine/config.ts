@@ -268,13 +268,22 @@ export function resolveConfig(input: ResolveInput): ResolvedConfig {
     for (const [id, sev] of Object.entries(o?.rules ?? {})) { rules[id] = sev; ruleSources[id] = s; }
   }
   const ignore = [...(input.config?.overrides.ignore ?? []), ...(input.settings?.ignore ?? []), ...(input.cli?.ignore ?? [])];
-  const ignoreLayers: ResolvedConfig['ignoreLayers'] = [
+  const ignoreLayers = ignoreLayersOf(input);
+  const files = { ...(input.settings?.files ?? {}), ...(input.config?.overrides.files ?? {}), ...(input.cli?.files ?? {}) };
+  return { ...lead, ...sections, rules, ruleSources, ignore, ignoreLayers, files, ...also, configPath: input.config?.path, ...tail } as ResolvedConfig;
+}
+
+/**
+ * The ignore lists of a resolved configuration (ResolvedConfig.ignoreLayers): they depend on the configuration file,
+ * the settings and the command line only, not on the workspace's windows, so a question of which files are ignored
+ * (lsp-lint's skewguard/ignoredFiles for every walked file, the root indexes' walks) needs no window resolved.
+ */
+export function ignoreLayersOf(input: Pick<ResolveInput, 'config' | 'settings' | 'cli'>): ResolvedConfig['ignoreLayers'] {
+  return [
     ...(input.config?.overrides.ignore?.length ? [{ base: folderOf(input.config.path), patterns: input.config.overrides.ignore, source: input.config.path }] : []),
     ...(input.settings?.ignore?.length ? [{ patterns: input.settings.ignore, source: 'settings (skewguard.ignore)' }] : []),
     ...(input.cli?.ignore?.length ? [{ patterns: input.cli.ignore, source: 'command line (--ignore)' }] : []),
   ];
-  const files = { ...(input.settings?.files ?? {}), ...(input.config?.overrides.files ?? {}), ...(input.cli?.files ?? {}) };
-  return { ...lead, ...sections, rules, ruleSources, ignore, ignoreLayers, files, ...also, configPath: input.config?.path, ...tail } as ResolvedConfig;
 }
 
 /** The folder of a config file path (both separators), where its relative paths start. */

@@ -10,7 +10,7 @@ import { IgnoredFilesRequest, type IgnoredFilesParams, type IgnoredFilesResult }
 import type { WorkspaceState } from './workspace';
 
 /** Why the file is left out, or undefined. */
-export function ignoredFile(ws: WorkspaceState, file: string, config: ResolvedConfig, isDir = false): IgnoreVerdict | undefined {
+export function ignoredFile(ws: WorkspaceState, file: string, config: Pick<ResolvedConfig, 'ignoreLayers'>, isDir = false): IgnoreVerdict | undefined {
   return ignoreVerdict(config, file, ws.rootFor(file) ?? ws.roots[0], isDir);
 }
 
@@ -20,7 +20,7 @@ export function describeIgnored(v: IgnoreVerdict, root: string | undefined): str
   return `ignored by the ignore: list of ${where}`;
 }
 
-export function registerIgnoredFiles(connection: Connection, ws: () => WorkspaceState, configOf: (file: string) => ResolvedConfig): void {
+export function registerIgnoredFiles(connection: Connection, ws: () => WorkspaceState, configOf: (file: string) => Pick<ResolvedConfig, 'ignoreLayers'>): void {
   connection.onRequest(IgnoredFilesRequest, (p: IgnoredFilesParams): IgnoredFilesResult => {
     const out: IgnoredFilesResult = { ignored: [] };
     for (const [i, f] of (p.paths ?? []).entries()) {

@@ -30,7 +30,7 @@ import { userLevelSettings } from '../shared/settings';
 import { CheckedRoots } from './checked-roots';
 import { WorkspaceState } from './workspace';
 import { HelmService } from './helm-render';
-import { configFor, settingsReceived } from './config-for';
+import { configFor, ignoreLayersFor, settingsReceived } from './config-for';
 import { limiter, guarded } from './publishing';
 import { validateStages, current } from './diagnostics';
 import { publishedClosed } from './recheck';
@@ -70,7 +70,7 @@ connection.onInitialize((params: InitializeParams) => {
   ws.inside = (p) => checkedRoots.inside(p);
   ws.onSettingsProblem = () => settingsReceived();
   // The root indexes (CRDs, pins, deployments) leave out what the ignore: lists leave out (as the editor and lsp-lint do), unless lsp-lint --no-ignore.
-  if (!init.cli?.noIgnore) ws.ignored = (f) => !!ignoredFile(ws, f, configFor(f).config);
+  if (!init.cli?.noIgnore) ws.ignored = (f) => !!ignoredFile(ws, f, ignoreLayersFor(f));
   const helm = new HelmService({
     jobs: Math.max(1, Math.min(64, Number(init.cli?.helmJobs) || 2)),
     timeoutMs: Number(init.cli?.helmTimeoutMs) > 0 ? Number(init.cli?.helmTimeoutMs) : undefined,
@@ -120,7 +120,7 @@ registerHover();
 registerCompletion();
 registerCodeActions();
 registerResolvedConfig();
-registerIgnoredFiles(connection, () => ws, (file) => configFor(file).config);
+registerIgnoredFiles(connection, () => ws, (file) => ignoreLayersFor(file));
 registerWindowCommands(connection, () => ws);
 registerWorkspaceCommands(connection, () => ws, (uri, text) => {
   const doc = documents.get(uri) ?? TextDocument.create(uri, 'plaintext', 0, text);
