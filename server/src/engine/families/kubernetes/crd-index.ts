@@ -77,6 +77,12 @@ interface RootFiles {
   notRead: string[];
   /** Each file's custom resources by group (read when a rule first asks for one of its groups). */
   uses: Map<string, Map<string, Use[]>>;
+  /**
+   * The files whose summary names each custom group, in the files' order: built on first use, dropped when a summary
+   * changes. Without it every CRD a file defines scanned every file of the root (a root of thousands of manifests with
+   * hundreds of CRD files: quadratic).
+   */
+  byGroup?: Map<string, string[]>;
   /** Packaged chart dependencies (charts/*.tgz): read (in memory) only when the facts are gathered. */
   archives: Set<string>;
 }
@@ -218,8 +224,13 @@ export class CrdIndex implements RootIndex<unknown> {
   usesFor(group: string, except: string): { uses: Use[]; notRead?: string } {
     const idx = this.index();
     const uses: Use[] = [];
-    for (const [p, s] of idx.files) {
-      if (p === except || !s.groups.includes(group) || this.host.ignored(p)) continue;
+    if (!idx.byGroup) {
+      idx.byGroup = new Map();
+      for (const [p, s] of idx.files) for (const g of s.groups) { const l = idx.byGroup.get(g); if (l) l.push(p); else idx.byGroup.set(g, [p]); }
+    }
+    for (const p of idx.byGroup.get(group) ?? []) {
+      const s = idx.files.get(p)!;
+      if (p === except || this.host.ignored(p)) continue;
       let byGroup = idx.uses.get(p);
       if (!byGroup) {
         const text = this.readText(p);
@@ -260,6 +271,7 @@ export class CrdIndex implements RootIndex<unknown> {
     // outside it that is opened, and a workspace with a .skewguard.yaml per folder for every folder.
     idx.files.set(file, now);
     idx.facts = undefined;
+    idx.byGroup = undefined;
     idx.uses.delete(file);
     // Its parse, for another text, goes now (it holds the old text and its CRDs; the next facts parse it again).
     if (this.parsed.get(file)?.text !== now?.crd) this.parsed.delete(file);
