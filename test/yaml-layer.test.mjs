@@ -198,3 +198,47 @@ test('a sequence of 1,000,000 items is read and analysed, block and flow (and 10
     assert.equal(r.yaml.docs[0].value.items.length, len, name);
   }
 });
+
+test('parseYamlHeld: documents an open file\'s reader parsed are taken by that file\'s own parse once (not parsed again), and let go on close or when another file\'s are held', () => {
+  // No parse cache: only the hold can hand a parse over.
+  e.setParseCacheBudget(0);
+  try {
+    const crd = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: a.example.com}\n';
+    const text = `${crd}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n`;
+    const cuts = e.splitDocuments(text);
+    const first = text.slice(cuts[0].start, cuts[0].end);
+    const value = (t) => e.parseYaml(t).docs[0].value;
+
+    const held = e.parseYamlHeld(first, '/w/bundle.yaml').docs[0].value;
+    const whole = e.parseYaml(text);
+    assert.equal(whole.docs.length, 2);
+    assert.equal(whole.docs[0].value, held, 'the held document is taken, not parsed again');
+    assert.deepEqual(whole.docs[1].value, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b' } });
+    // Taken once: a later parse (no cache) parses it again.
+    assert.notEqual(value(text), held);
+
+    // Closed before its analysis: let go.
+    const closed = e.parseYamlHeld(first, '/w/bundle.yaml').docs[0].value;
+    e.forgetHeld('/w/bundle.yaml');
+    assert.notEqual(value(text), closed);
+    // Another file's documents held: the first file's go (one file's at a time).
+    const a = e.parseYamlHeld(first, '/w/a.yaml').docs[0].value;
+    e.parseYamlHeld('kind: Other\n', '/w/b.yaml');
+    assert.notEqual(value(text), a);
+    // The same value either way.
+    assert.deepEqual(value(text), { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'a.example.com' } });
+  } finally { e.setParseCacheBudget(4 * 1024 * 1024); e.forgetHeld('/w/b.yaml'); }
+});
+
+test('analyze() pins its parse while it runs: a reader of the same text during the analysis (a root index reading the file being checked) gets the analysis\'s documents, not a parse of its own; the pin ends with analyze()', () => {
+  e.setParseCacheBudget(0);
+  try {
+    const text = 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: d}\n';
+    const twice = () => { const a = e.parseYaml(text).docs[0].value; const b = e.parseYaml(text).docs[0].value; return a === b; };
+    let during;
+    const neighbours = { get crds() { during = twice(); return undefined; }, customResourceUses: () => ({ uses: [] }) };
+    e.analyze({ path: '/x/c.yaml', text, config: e.resolveConfig({ cli: { kubernetesWindow: '1.30' } }), neighbours });
+    assert.equal(during, true, 'the workspace CRDs were asked for during the analysis, and its documents were handed over');
+    assert.equal(twice(), false, 'after analyze() nothing is pinned (no cache: each parse is its own)');
+  } finally { e.setParseCacheBudget(4 * 1024 * 1024); }
+});

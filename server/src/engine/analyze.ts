@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { globMatcher } from './glob';
 import { LineIndex, lineIndexOf, forgetLineIndex } from './text';
 import { forgetTemplateScan } from './parse/template-text';
-import { parseYaml, type YamlFile, type OffsetRange } from './parse/yaml';
+import { parseYaml, pinParsed, type YamlFile, type OffsetRange } from './parse/yaml';
 import type { Diagnostic, Family, Severity, SeveritySetting, SourceInfo } from './types';
 import type { ResolvedConfig } from './config';
 import { allRules, docsUrl, ruleIds, notSuppressible } from './rules';
@@ -176,6 +176,7 @@ export function analyze(input: AnalyzeInput): AnalyzeResult {
   } finally {
     forgetTemplateScan();
     forgetLineIndex();
+    pinParsed(undefined);
   }
 }
 
@@ -233,6 +234,8 @@ function analyzeStages(input: AnalyzeInput, diagnostics: Diagnostic[], emit: Emi
   }
 
   const { ext, yaml, readAs } = classifyStages(input, stage);
+  // Until analyze() ends, what else parses this text's documents (a root index reading this file) gets this parse.
+  pinParsed(yaml);
   const family = readAs.family ?? undefined;
   if (!family) return { diagnostics, yaml, readAs };
   const own = familyById(family)?.analyze({ input, ext, yaml, emit, stage }) ?? {};

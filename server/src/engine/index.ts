@@ -8,7 +8,7 @@ export { findingSteps, STEP_LIST_KEYS } from './steps';
 export * from './data';
 export { allRules, ruleById, ruleIds, notSuppressible, fixedSeverity, docsUrl, DOCS_BASE } from './rules';
 export type { RuleMeta } from './rules/types';
-export { parseYaml, parseYamlFull, splitDocuments, documentCuts, setParseCacheBudget, forgetParsed } from './parse/yaml';
+export { parseYaml, parseYamlFull, parseYamlHeld, forgetHeld, splitDocuments, documentCuts, setParseCacheBudget, forgetParsed } from './parse/yaml';
 export { fastParseWhy } from './parse/fast-yaml';
 export { YamlEditor } from './parse/yaml-edit';
 export { hover, complete } from './language';

@@ -10,7 +10,7 @@ import { internalDiagnostic, logFailure } from './failures';
 import { analysedWithCurrentConfig, debounce, pullDocSettings } from './config-for';
 import { limiter, publishConfigProblems } from './publishing';
 import { scheduler, schedule } from './diagnostics';
-import { forgetParsed } from '../engine/parse/yaml';
+import { forgetParsed, forgetHeld } from '../engine/parse/yaml';
 import { documentOpened, documentEdited, documentClosed } from './memory';
 import { publishedClosed, recheckClosed, recheckInTurns, cancelOpenRechecks } from './recheck';
 import {
@@ -127,6 +127,7 @@ export function registerDocumentSync(): void {
     // opened and closed a few 12 MB bundles held 200 MB more than one that had not).
     const closedBuffer = e.document.getText();
     forgetParsed(closedBuffer);
+    forgetHeld(uriToPath(e.document.uri));
     // A big file's analysis is garbage now: collected before the next one grows the heap further (memory.ts).
     documentClosed(closedBuffer.length);
     const file = uriToPath(e.document.uri);

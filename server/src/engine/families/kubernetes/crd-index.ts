@@ -174,7 +174,7 @@ export class CrdIndex implements RootIndex<unknown> {
       const text = s.crd;
       let got = this.parsed.get(p);
       if (!got || got.text !== text) {
-        try { got = { text, defs: crdsOfText(text, rel) }; } catch (e) { got = { text, error: (e as Error).message }; }
+        try { got = { text, defs: crdsOfText(text, rel, this.host.openText(p) !== undefined ? p : undefined) }; } catch (e) { got = { text, error: (e as Error).message }; }
         this.parsed.set(p, got);
       }
       if (got.defs) found.push({ file: rel, defs: got.defs }); else notRead.push(`${rel} does not parse (${got.error})`);

@@ -3,7 +3,7 @@
 // finds them in the workspace (and the files .skewguard.yaml's kubernetes.crds names) and hands them to the
 // Kubernetes rules as NeighbourFacts.crds; CRDs in the analysed file itself count too. Pure: text in, facts out.
 import type { YamlFile, OffsetRange } from '../../parse/yaml';
-import { parseYaml, splitDocuments } from '../../parse/yaml';
+import { parseYaml, parseYamlHeld, splitDocuments } from '../../parse/yaml';
 import { manifestObjects, type ManifestObject } from './manifest-objects';
 import { fieldTable } from './data/fields';
 import { kubernetesApis } from './data/apis';
@@ -91,16 +91,17 @@ export function crdOf(o: { apiVersion: string; value: Record<string, any> }, fil
 /**
  * The CRDs of one file's text (every document, Lists too). Only the documents that may hold one are parsed, each alone
  * as parseYaml cuts and reads it: in a bundle of CRDs and thousands of other objects the others are not parsed again
- * (the analysed file's own parse is the engine's), and no parse of the whole file is held at once.
+ * (the analysed file's own parse is the engine's), and no parse of the whole file is held at once. `holdFor`: the text
+ * is an open file's, whose own analysis follows: the documents parsed here are held for it (parseYamlHeld).
  */
-export function crdsOfText(text: string, file: string): CrdDef[] {
+export function crdsOfText(text: string, file: string, holdFor?: string): CrdDef[] {
   if (!mayHoldCrd(text)) return [];
   let t = text.replace(/^\uFEFF/, '');
   if (t.includes('\r')) t = t.replace(/\r(?!\n)/g, '\n');
   const out: CrdDef[] = [];
   for (const c of splitDocuments(t)) {
     const chunk = t.slice(c.start, c.end);
-    if (mayHoldCrd(chunk)) for (const d of crdsOfYaml(parseYaml(chunk), file)) out.push(d);
+    if (mayHoldCrd(chunk)) for (const d of crdsOfYaml(holdFor === undefined ? parseYaml(chunk) : parseYamlHeld(chunk, holdFor), file)) out.push(d);
   }
   return out;
 }
