@@ -275,38 +275,34 @@ test('LSP: editing a CRD re-checks the open custom resources; a CRD changed on d
   });
 });
 
-test('LSP: a custom resource moved to a version its CRD no longer serves re-checks the open CRD (k8s/crd-version-in-use)', async () => {
+/**
+ * The open CRD (served: false for v1alpha1) is clean; the custom resource file, opened as `before`, is edited to use
+ * stable.example.com/v1alpha1: the CRD is checked again and names the use.
+ */
+async function crMovesToUnservedVersion(before) {
   const crd = CRONTAB_CRD;
-  const cr = 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c}\n';
-  await withLspClient({ 'crds/crontab.yaml': crd, 'crs/c.yaml': cr }, async (client, dir) => {
+  const after = 'apiVersion: stable.example.com/v1alpha1\nkind: CronTab\nmetadata: {name: c}\n';
+  await withLspClient({ 'crds/crontab.yaml': crd, 'crs/c.yaml': before }, async (client, dir) => {
     const crdUri = uriOf(path.join(dir, 'crds/crontab.yaml'));
     const crUri = uriOf(path.join(dir, 'crs/c.yaml'));
+    // The CRD's check asks for its group's uses first (the files naming stable.example.com are indexed then).
     const first = await client.open(crdUri, crd);
     assert.deepEqual(first.diagnostics.map((d) => d.code), []);
-    await client.open(crUri, cr);
+    await client.open(crUri, before);
     const since = client.count(crdUri);
-    await client.notify('textDocument/didChange', { textDocument: { uri: crUri, version: 2 }, contentChanges: [{ text: cr.replace('/v1\n', '/v1alpha1\n') }] });
+    await client.notify('textDocument/didChange', { textDocument: { uri: crUri, version: 2 }, contentChanges: [{ text: after }] });
     const p = await client.waitFor(crdUri, (x) => x.diagnostics.some((d) => d.code === 'k8s/crd-version-in-use'), { since });
     assert.match(p.diagnostics[0].message, /stable\.example\.com\/v1alpha1 is served: false, but 1 custom resource of the workspace uses it \(crs\/c\.yaml:1\)/);
     assert.deepEqual(p.diagnostics[0].range.start, { line: 10, character: 12 });
   });
+}
+
+test('LSP: a custom resource moved to a version its CRD no longer serves re-checks the open CRD (k8s/crd-version-in-use)', async () => {
+  await crMovesToUnservedVersion('apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c}\n');
 });
 
 test('LSP: a file that starts using a CRD\'s group (it used another group before) re-checks the open CRD: the index of files by group follows the edit', async () => {
-  const crd = CRONTAB_CRD;
-  const cr = 'apiVersion: other.example.com/v1\nkind: Widget\nmetadata: {name: c}\n';
-  await withLspClient({ 'crds/crontab.yaml': crd, 'crs/c.yaml': cr }, async (client, dir) => {
-    const crdUri = uriOf(path.join(dir, 'crds/crontab.yaml'));
-    const crUri = uriOf(path.join(dir, 'crs/c.yaml'));
-    // The CRD's check asks for its group's uses first: the files naming stable.example.com are indexed (none).
-    const first = await client.open(crdUri, crd);
-    assert.deepEqual(first.diagnostics.map((d) => d.code), []);
-    await client.open(crUri, cr);
-    const since = client.count(crdUri);
-    await client.notify('textDocument/didChange', { textDocument: { uri: crUri, version: 2 }, contentChanges: [{ text: 'apiVersion: stable.example.com/v1alpha1\nkind: CronTab\nmetadata: {name: c}\n' }] });
-    const p = await client.waitFor(crdUri, (x) => x.diagnostics.some((d) => d.code === 'k8s/crd-version-in-use'), { since });
-    assert.match(p.diagnostics[0].message, /stable\.example\.com\/v1alpha1 is served: false, but 1 custom resource of the workspace uses it \(crs\/c\.yaml:1\)/);
-  });
+  await crMovesToUnservedVersion('apiVersion: other.example.com/v1\nkind: Widget\nmetadata: {name: c}\n');
 });
 
 /** A packaged chart dependency `<dir>/charts/<name>-1.0.0.tgz` made by tar from `files` (chart-relative, under `<name>/`). */
