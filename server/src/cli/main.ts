@@ -453,7 +453,8 @@ async function main(argv: string[]): Promise<number> {
     for (const extra of sessions.splice(jobs)) void extra.initPromise.then(() => extra.shutdown(), () => undefined);
     const progressLine = process.stderr.isTTY && files.length > 50;
     let finished = 0;
-    // The files of one chart go to one server (cli/affinity.ts): each server renders only the charts it checks.
+    // The files of one chart, and of one folder, go to one server (cli/affinity.ts): each server renders only the charts
+    // it checks and works out only its folders' windows.
     const queue = new FileQueue(files);
     const worker = async (slot: Slot) => {
       for (;;) {
