@@ -46,6 +46,9 @@ const COMMAND_LINE = /^((?:[ \t]|\u001b\[[\d;]*m)*)(::|##\[|##vso\[)/i;
  * The github format's own annotations are the one place such lines belong: it is not passed through this.
  */
 export function withoutCommandLines(text: string, markup = false): string {
+  // A substring search first: the expression tried at every position of a 10,000-file JSON report cost 50 ms of the run's
+  // serial end, and almost no report holds either marker.
+  if (!text.includes('::') && !text.includes('##')) return text;
   // eslint-disable-next-line no-control-regex
   if (!/(^|\n)(?:[ \t]|\u001b\[[\d;]*m)*(::|##)/.test(text)) return text;
   return text.split('\n').map((line) => line.replace(COMMAND_LINE, (_, lead: string, cmd: string) => {
