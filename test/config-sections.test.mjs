@@ -247,9 +247,9 @@ test('no file outside the families\' folders names a section\'s keys (its overri
     { file: 'server/src/server/config-for.ts', line: /o\.kubernetesOpenapi\b/ },
     { file: 'server/src/server/resolved-config.ts', line: /cli\.kubernetesOpenapi\b/ },
     { file: 'server/src/server/workspace.ts', line: /^const oa = loaded\.overrides\.kubernetesOpenapi;$/ },
-    // lsp-lint's --helm-render (the Helm section's flag) is the trust to run Helm: the server runs it only then (or in a
-    // workspace the client trusts), and lsp-lint runs one server and says a missing Helm as a usage error.
-    { file: 'server/src/server/main.ts', line: /^helm\.trusted = init\.workspaceTrusted === true \|\| init\.cli\?\.helmRender === true;$/ },
+    // lsp-lint's --helm-render (the Helm section's flag) is the trust to run Helm (the Helm family's server side,
+    // families/helm-chart/server/index.ts, runs it only then, or in a workspace the client trusts), and lsp-lint runs one
+    // server and says a missing Helm as a usage error.
     { file: 'server/src/cli/main.ts', line: /^o\.renderWithHelm = o\.family\.helmRender === true;$/ },
   ];
   const hits = [];

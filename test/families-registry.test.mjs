@@ -47,14 +47,11 @@ const ALLOWED = [
   // The operator pins (engine/components/operator-pins.ts) read a chart dependency's version range as Helm does: with
   // the Masterminds semver constraints the Helm family's template evaluator implements (one implementation, not two).
   { file: 'server/src/engine/components/operator-pins.ts', line: /from '\.\.\/families\/helm-chart\/template\/semver';$/ },
-  // The server does what the engine may not (run processes, read the disk): Helm rendering with a fake API server
-  // serving each step's kinds, the node's Kata chain walk, the user's OpenAPI documents; the web build stubs Helm.
-  { file: 'server/src/server/helm-render.ts', line: /from '\.\.\/engine\/families\/(kubernetes\/data\/served|helm-chart\/template\/semver|helm-chart\/rendered)';$/ },
+  // The server reads the user's OpenAPI documents from the disk, which the engine may not.
   { file: 'server/src/server/workspace.ts', line: /^import type \{ OpenapiDoc \} from '\.\.\/engine\/families\/kubernetes\/data\/openapi';$/ },
   // …and says a kubernetes.openapi entry it cannot read at that entry of .skewguard.yaml.
   { file: 'server/src/server/workspace.ts', line: /^import \{ openapiEntry \} from '\.\.\/engine\/families\/kubernetes\/config';$/ },
   { file: 'server/src/server/openapi-docs.ts', line: /from '\.\.\/engine\/families\/kubernetes\/data\/openapi';$/ },
-  { file: 'server/src/web/helm-render.ts', line: /^import type \{ ChartRender \} from '\.\.\/engine\/families\/helm-chart\/rendered';$/ },
   { file: 'server/src/web/shims/misc.ts', line: /^import \{ NotEvaluated \} from '\.\.\/\.\.\/engine\/families\/helm-chart\/template\/fmt';$/ },
 ];
 

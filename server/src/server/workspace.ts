@@ -16,6 +16,7 @@ import { readOpenapiFile } from './openapi-docs';
 import type { OpenapiDoc } from '../engine/families/kubernetes/data/openapi';
 import { walkFolders, unreadableNote } from './walk';
 import { isWithin } from '../shared/within';
+import type { FamilyServerService } from './family-service';
 
 const { isAnchorName } = workspaceFacts;
 
@@ -34,6 +35,8 @@ export class WorkspaceState {
   readonly settingsOpenapiProblems = new Map<string, string>();
   /** Called when a setting's document turns out unusable (the server reports the settings' problems again). */
   onSettingsProblem?: () => void;
+  /** The families' server sides (family-service.ts, set at initialize): what they read for a loaded configuration. */
+  services: readonly FamilyServerService[] = [];
 
   /**
    * The documents skewguard.kubernetes.openapi names for a file's folder. A relative path is the workspace folder's.
