@@ -242,11 +242,6 @@ test('no file outside the families\' folders names a section\'s keys (its overri
   const ALLOWED = [
     // The hover's words for a file whose window is the Kubernetes window found in the workspace (a localhost.yml's).
     { file: 'server/src/server/hover.ts', line: /^const k = r\.config\?\.kubernetes\.source;$/ },
-    // The server reads the user's OpenAPI documents (kubernetes.openapi, --kubernetes-openapi, the setting) from the
-    // disk, which the engine may not.
-    { file: 'server/src/server/config-for.ts', line: /o\.kubernetesOpenapi\b/ },
-    { file: 'server/src/server/resolved-config.ts', line: /cli\.kubernetesOpenapi\b/ },
-    { file: 'server/src/server/workspace.ts', line: /^const oa = loaded\.overrides\.kubernetesOpenapi;$/ },
     // lsp-lint's --helm-render (the Helm section's flag) is the trust to run Helm (the Helm family's server side,
     // families/helm-chart/server/index.ts, runs it only then, or in a workspace the client trusts), and lsp-lint runs one
     // server and says a missing Helm as a usage error.

@@ -18,7 +18,7 @@ test('the server modules collected are those of the registry\'s families that ha
   const onDisk = fs.readdirSync(families).filter((d) => fs.existsSync(path.join(families, d, 'server', 'index.ts')));
   assert.deepEqual([...mods].sort(), onDisk.sort());
   assert.deepEqual(mods, [...e.FAMILIES].filter((id) => onDisk.includes(id)));
-  assert.ok(mods.includes('helm-chart'), mods.join(', '));
+  assert.ok(mods.includes('helm-chart') && mods.includes('kubernetes'), mods.join(', '));
   // The module the server imports lists each of them once.
   const src = familyServicesSource(repoRoot, [...e.FAMILIES]);
   assert.equal((src.match(/^import \{ start as start\d+ \}/gm) ?? []).length, mods.length);

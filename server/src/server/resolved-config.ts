@@ -14,7 +14,6 @@ import {
 } from '../shared/protocol';
 import { ignoredFile } from './ignore';
 import { fileStatus } from './window-status';
-import { readOpenapiFile } from './openapi-docs';
 import { configFor } from './config-for';
 import { factsOf } from './diagnostics';
 import { reportFailure } from './publishing';
@@ -32,16 +31,8 @@ export function registerResolvedConfig(): void {
 /** lsp-lint's part of the initialize result: its flags' problems, else (when asked) the resolved configuration. */
 export function cliInitializeResult(cli: NonNullable<InitializationOptions['cli']>, asked: ResolvedConfigParams | undefined): CliInitializeResult {
   const cliProblems = checkCliOverrides(cli);
-  // --kubernetes-openapi: read now (anywhere the user named; bounded), before any file is checked with them.
-  if (cli.kubernetesOpenapi && typeof cli.kubernetesOpenapi === 'object') {
-    cli.kubernetesOpenapiDocs = {};
-    for (const [minor, file] of Object.entries(cli.kubernetesOpenapi)) {
-      if (typeof file !== 'string') continue;
-      const got = readOpenapiFile(minor, file, process.cwd());
-      if ('problem' in got) cliProblems.push(`--kubernetes-openapi ${got.problem}`);
-      else cli.kubernetesOpenapiDocs[minor] = got;
-    }
-  }
+  // What the families' server sides read on disk for lsp-lint's options (--kubernetes-openapi), before any file is checked.
+  for (const s of services) if (s.cliOptions) cliProblems.push(...s.cliOptions(cli));
   if (cliProblems.length || !asked || typeof asked !== 'object') return { cliProblems };
   // A failure here is not the initialize's: lsp-lint then sends skewguard/resolvedConfig, which reports it.
   try { return { cliProblems, resolvedConfig: resolvedConfigResult(asked) }; } catch { return { cliProblems }; }
