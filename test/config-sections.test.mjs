@@ -240,8 +240,6 @@ test('no file outside the families\' folders names a section\'s keys (its overri
   // The StarlingX release and the Kubernetes window are sections too, but they are the windows every family's is read
   // from: the core reads their resolved parts as the families do. What else names their keys, each with why:
   const ALLOWED = [
-    // The hover's words for a file whose window is the Kubernetes window found in the workspace (a localhost.yml's).
-    { file: 'server/src/server/hover.ts', line: /^const k = r\.config\?\.kubernetes\.source;$/ },
     // lsp-lint's --helm-render (the Helm section's flag) is the trust to run Helm (the Helm family's server side,
     // families/helm-chart/server/index.ts, runs it only then, or in a workspace the client trusts), and lsp-lint runs one
     // server and says a missing Helm as a usage error.

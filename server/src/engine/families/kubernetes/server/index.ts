@@ -86,5 +86,12 @@ export function start(ctx: FamilyServiceContext): FamilyServerService {
     settingsProblems: () => [...settingsProblems].map(([minor, message]) => ({ setting: `skewguard.kubernetes.openapi.${minor}`, message })),
     readsForConfig: (file) => openapiFiles.has(file),
     reset() { settingsCache.clear(); settingsProblems.clear(); },
+    // Several bootstrap files competed for the file's Kubernetes window: which one was used, and how to choose (server/workspace.ts).
+    hoverNote(r, file) {
+      const k = r.config?.kubernetes.source;
+      if (!k || k.kind !== 'workspace' || r.windowSource !== k) return '';
+      const l = ctx.workspaceFacts(file).localhost;
+      return l?.note ? `\n\nKubernetes window from ${l.path}: ${l.note}.` : '';
+    },
   };
 }
