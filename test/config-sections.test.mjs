@@ -73,7 +73,7 @@ test('helm: is the Helm chart family\'s section (issue #30): its schema, setting
   // Where users always saw it: after the core's rules, ignore and files (schema, settings, --print-config).
   assert.deepEqual(Object.keys(e.configSchema.properties).slice(-4), ['rules', 'ignore', 'files', 'helm']);
   assert.deepEqual(Object.keys(e.describeResolved(e.resolveConfig({}))).slice(-3), ['files', 'helm', 'config']);
-  // Its values reach the resolved configuration (ResolvedConfig.helm, the shape server/helm-render.ts reads), a path
+  // Its values reach the resolved configuration (ResolvedConfig.helm, the shape the Helm family's server side reads), a path
   // written in .skewguard.yaml relative to its folder, and the user's own binary kept beside the repository's.
   const cfg = e.parseConfig('w/sub/.skewguard.yaml', 'helm:\n  render: true\n  path: bin/helm\n  values: [a.yaml]\n  valueSets: ["values-*.yaml"]\n  repositories: ["https://git.example.com/x.git"]\n', e.ruleIds);
   assert.deepEqual(cfg.problems, []);
