@@ -32,7 +32,7 @@ export function registerResolvedConfig(): void {
 export function cliInitializeResult(cli: NonNullable<InitializationOptions['cli']>, asked: ResolvedConfigParams | undefined): CliInitializeResult {
   const cliProblems = checkCliOverrides(cli);
   // What the families' server sides read on disk for lsp-lint's options (--kubernetes-openapi), before any file is checked.
-  for (const s of services) if (s.cliOptions) cliProblems.push(...s.cliOptions(cli));
+  for (const s of services) for (const problem of s.cliOptions?.(cli) ?? []) cliProblems.push(problem);
   if (cliProblems.length || !asked || typeof asked !== 'object') return { cliProblems };
   // A failure here is not the initialize's: lsp-lint then sends skewguard/resolvedConfig, which reports it.
   try { return { cliProblems, resolvedConfig: resolvedConfigResult(asked) }; } catch { return { cliProblems }; }
