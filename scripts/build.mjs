@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import { schemaDirsUsed } from './package.mjs';
+import { familyServicesPlugin } from './family-services.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -87,15 +88,17 @@ delete require.cache?.[enginePath];
 const engine = require(enginePath);
 // The files the families serve (server/src/shared/served.ts): lsp-lint's walk, the clients' selector and web reads.
 const served = { __SKEWGUARD_SERVED__: JSON.stringify(engine.servedTable()) };
+// The families' server sides (server/src/server/family-service.ts), from the registry's ids: scripts/family-services.mjs.
+const familyIds = [...engine.FAMILIES];
 await Promise.all([
   build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'], define: { ...common.define, ...served } }),
   // dist/server.js runs dist/server-main.js (the server) from a V8 code cache: server/src/server/entry.ts.
   build({ ...common, entryPoints: ['server/src/server/entry.ts'], outfile: 'dist/server.js' }),
-  build({ ...common, entryPoints: ['server/src/server/main.ts'], outfile: 'dist/server-main.js', plugins: [startupPlugin], define: { ...common.define, ...served } }),
-  // The server's Helm rendering alone, for its tests (not packaged: the server bundles it).
-  build({ ...common, entryPoints: ['server/src/server/helm-render.ts'], outfile: 'dist/helm-render.js' }),
+  build({ ...common, entryPoints: ['server/src/server/main.ts'], outfile: 'dist/server-main.js', plugins: [startupPlugin, familyServicesPlugin(root, familyIds)], define: { ...common.define, ...served } }),
+  // The Helm family's server-side rendering alone, for its tests (not packaged: the server bundles it).
+  build({ ...common, entryPoints: ['server/src/engine/families/helm-chart/server/helm-render.ts'], outfile: 'dist/helm-render.js' }),
   // The web extension (package.json "browser"): the client for the web extension host, the server for a web worker.
-  ...webBuilds(served),
+  ...webBuilds(served, familyIds),
 ]);
 
 const rules = engine.allRules.map((r) => ({
@@ -145,10 +148,11 @@ function asciiOnly(file) {
  * The web extension's bundles (dist/web/): the same client features and the same server and engine, for the browser.
  * The server's Node modules are replaced (server/src/web/): node:fs by an in-memory file system holding the package's
  * data/ and the schemas the engine reads (inlined here, the files the .vsix ships) and the workspace files the web
- * client hands over; vscode-languageserver/node by its browser entry; Helm rendering by a stub that never runs Helm.
+ * client hands over; vscode-languageserver/node by its browser entry; a module of a family's server folder by its
+ * `.web.ts` sibling when it has one (Helm rendering by a stub that never runs Helm: scripts/family-services.mjs).
  * Any other Node module the server's path would reach is an error of this build (platform browser, no externals).
  */
-function webBuilds(served) {
+function webBuilds(served, familyIds) {
   const web = { ...common, platform: 'browser', target: 'es2022', mainFields: ['browser', 'module', 'main'] };
   const shim = (f) => path.join(root, 'server/src/web/shims', f);
   const byModule = { fs: shim('fs.ts'), path: shim('path.ts'), 'fs/promises': shim('misc.ts') };
@@ -162,8 +166,6 @@ function webBuilds(served) {
         return { path: byModule[m] ?? shim('misc.ts') };
       });
       b.onResolve({ filter: /^vscode-languageserver\/node$/ }, () => ({ path: path.join(root, 'server/src/web/lsp-node.ts') }));
-      b.onResolve({ filter: /\/helm-render$/ }, (a) => (a.importer.startsWith(path.join(root, 'server/src/server'))
-        ? { path: path.join(root, 'server/src/web/helm-render.ts') } : undefined));
       b.onResolve({ filter: /^skewguard:web-data$/ }, () => ({ path: 'web-data', namespace: 'skewguard-web-data' }));
       b.onLoad({ filter: /.*/, namespace: 'skewguard-web-data' }, () => ({ contents: webDataModule(shim('fs.ts')), loader: 'js', resolveDir: root }));
     },
@@ -171,7 +173,7 @@ function webBuilds(served) {
   return [
     build({ ...web, format: 'cjs', entryPoints: ['client/src/browser.ts'], outfile: 'dist/web/client.js', external: ['vscode'], define: { ...common.define, ...served } }),
     build({
-      ...web, format: 'iife', entryPoints: ['server/src/server/browser.ts'], outfile: 'dist/web/server.js', plugins: [plugin],
+      ...web, format: 'iife', entryPoints: ['server/src/server/browser.ts'], outfile: 'dist/web/server.js', plugins: [plugin, familyServicesPlugin(root, familyIds, { web: true })],
       inject: [path.join(root, 'server/src/web/shims/globals.ts')], define: { ...common.define, ...served, __dirname: '"/__skewguard__/dist"' },
     }),
   ];

@@ -73,7 +73,7 @@ test('helm: is the Helm chart family\'s section (issue #30): its schema, setting
   // Where users always saw it: after the core's rules, ignore and files (schema, settings, --print-config).
   assert.deepEqual(Object.keys(e.configSchema.properties).slice(-4), ['rules', 'ignore', 'files', 'helm']);
   assert.deepEqual(Object.keys(e.describeResolved(e.resolveConfig({}))).slice(-3), ['files', 'helm', 'config']);
-  // Its values reach the resolved configuration (ResolvedConfig.helm, the shape server/helm-render.ts reads), a path
+  // Its values reach the resolved configuration (ResolvedConfig.helm, the shape the Helm family's server side reads), a path
   // written in .skewguard.yaml relative to its folder, and the user's own binary kept beside the repository's.
   const cfg = e.parseConfig('w/sub/.skewguard.yaml', 'helm:\n  render: true\n  path: bin/helm\n  values: [a.yaml]\n  valueSets: ["values-*.yaml"]\n  repositories: ["https://git.example.com/x.git"]\n', e.ruleIds);
   assert.deepEqual(cfg.problems, []);
@@ -240,16 +240,9 @@ test('no file outside the families\' folders names a section\'s keys (its overri
   // The StarlingX release and the Kubernetes window are sections too, but they are the windows every family's is read
   // from: the core reads their resolved parts as the families do. What else names their keys, each with why:
   const ALLOWED = [
-    // The hover's words for a file whose window is the Kubernetes window found in the workspace (a localhost.yml's).
-    { file: 'server/src/server/hover.ts', line: /^const k = r\.config\?\.kubernetes\.source;$/ },
-    // The server reads the user's OpenAPI documents (kubernetes.openapi, --kubernetes-openapi, the setting) from the
-    // disk, which the engine may not.
-    { file: 'server/src/server/config-for.ts', line: /o\.kubernetesOpenapi\b/ },
-    { file: 'server/src/server/resolved-config.ts', line: /cli\.kubernetesOpenapi\b/ },
-    { file: 'server/src/server/workspace.ts', line: /^const oa = loaded\.overrides\.kubernetesOpenapi;$/ },
-    // lsp-lint's --helm-render (the Helm section's flag) is the trust to run Helm: the server runs it only then (or in a
-    // workspace the client trusts), and lsp-lint runs one server and says a missing Helm as a usage error.
-    { file: 'server/src/server/main.ts', line: /^helm\.trusted = init\.workspaceTrusted === true \|\| init\.cli\?\.helmRender === true;$/ },
+    // lsp-lint's --helm-render (the Helm section's flag) is the trust to run Helm (the Helm family's server side,
+    // families/helm-chart/server/index.ts, runs it only then, or in a workspace the client trusts), and lsp-lint runs one
+    // server and says a missing Helm as a usage error.
     { file: 'server/src/cli/main.ts', line: /^o\.renderWithHelm = o\.family\.helmRender === true;$/ },
   ];
   const hits = [];

@@ -1,5 +1,5 @@
 // Issue 15, "Done when": skewguard's own template evaluator (the engine's helmEmissions, no Helm binary) and a real
-// Helm 3 (the faithful per-step render of server/src/server/helm-render.ts, which answers
+// Helm 3 (the faithful per-step render of server/src/engine/families/helm-chart/server/helm-render.ts, which answers
 // .Capabilities.APIVersions.Has with exactly what the step serves) agree, for every test chart under
 // test/fixtures/charts/ and example chart under examples/helm/, and every step the data knows, on which
 // apiVersion/kind each template emits.

@@ -1,4 +1,4 @@
-// Real Helm rendering per step (server/src/server/helm-render.ts, bundled for tests as dist/helm-render.js), with the
+// Real Helm rendering per step (server/src/engine/families/helm-chart/server/helm-render.ts, bundled for tests as dist/helm-render.js), with the
 // Helm 3 binary of a dev dependency (test/helpers/helm.mjs). The trap of issue 15: plain `helm template` answers
 // .Capabilities.APIVersions.Has from its own fixed list; the faithful render answers it with what the step serves.
 import { test } from 'node:test';

@@ -8,12 +8,12 @@ import { ruleIds } from '../engine/rules';
 import { normalizeSettings, debounceOf } from '../shared/settings';
 import type { Settings } from '../shared/protocol';
 import {
-  connection, documents, init, settings, canPullConfig, ws, results, docSettings, settingsReporter, uriToPath, set,
+  connection, documents, init, settings, canPullConfig, ws, results, docSettings, settingsReporter, services, uriToPath, set,
 } from './session';
 
 /** Settings arrived or changed: say which of them are invalid (they are left out, as in .skewguard.yaml). */
 export const settingsReceived = () => settingsReporter?.report([settings, ...docSettings.values()],
-  [...(ws?.settingsOpenapiProblems ?? new Map<string, string>())].map(([minor, message]) => ({ setting: `skewguard.kubernetes.openapi.${minor}`, message })));
+  services.flatMap((s) => s.settingsProblems?.() ?? []));
 
 export async function pullSettings(): Promise<void> {
   try {
@@ -42,7 +42,7 @@ export function configFor(file: string, uri?: string): { config: ResolvedConfig;
   // which spares resolving it again for each of thousands of files (and gives later caches one config to key on).
   const byConfig = weakMemoIn(resolvedCache, loaded ?? NO_CONFIG, () => new WeakMap<object, WeakMap<object, ResolvedConfig>>());
   const bySettings = weakMemoIn(byConfig, s, () => new WeakMap<object, ResolvedConfig>());
-  const config = weakMemoIn(bySettings, facts, () => resolveConfig({ cli: init.cli, config: loaded, settings: withSettingsOpenapi(file, s, normalizeSettings(s, ruleIds).overrides), workspace: facts }));
+  const config = weakMemoIn(bySettings, facts, () => resolveConfig({ cli: init.cli, config: loaded, settings: withServices(file, s, normalizeSettings(s, ruleIds).overrides), workspace: facts }));
   return { config, loaded };
 }
 const NO_CONFIG = {};
@@ -61,14 +61,10 @@ export function ignoreLayersFor(file: string, uri?: string): Pick<ResolvedConfig
 }
 const ignoreCache = new WeakMap<object, WeakMap<object, Pick<ResolvedConfig, 'ignoreLayers'>>>();
 
-/** skewguard.kubernetes.openapi: the documents read (workspace.ts settingsOpenapi), for the settings' overrides. */
-function withSettingsOpenapi(file: string, s: Settings, o: Overrides): Overrides {
-  if (!o.kubernetesOpenapi || !Object.keys(o.kubernetesOpenapi).length) return o;
-  // The VS Code client says which minors are set at the user level (userLevel, from inspect()); every other client's
-  // value is taken as the workspace's (the safe reading: inside the workspace only).
-  const lv = (s as { userLevel?: { 'kubernetes.openapi'?: unknown } }).userLevel?.['kubernetes.openapi'];
-  const user = Array.isArray(lv) ? lv.filter((m): m is string => typeof m === 'string') : [];
-  return { ...o, kubernetesOpenapiDocs: ws.settingsOpenapi(file, o.kubernetesOpenapi, user) };
+/** The settings' overrides with what the families' server sides read on disk for them (the OpenAPI documents a setting names). */
+function withServices(file: string, s: Settings, o: Overrides): Overrides {
+  for (const svc of services) if (svc.settingsOverrides) o = svc.settingsOverrides(file, s, o);
+  return o;
 }
 
 /**

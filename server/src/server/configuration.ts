@@ -1,12 +1,12 @@
 // Settings and trust: workspace/didChangeConfiguration (the settings pulled again, everything checked again), the
-// workspace folders changing, and VS Code's workspace trust granted (Helm may now run).
+// workspace folders changing, and VS Code's workspace trust granted (a family's server side may now run a program: Helm).
 import { DidChangeConfigurationNotification } from 'vscode-languageserver/node';
 import { WorkspaceTrustedNotification, type Settings } from '../shared/protocol';
 import { analysedWithCurrentConfig, pullSettings, settingsReceived } from './config-for';
 import { schedule } from './diagnostics';
 import { publishConfigProblems } from './publishing';
 import { revalidateAll } from './document-sync';
-import { connection, documents, canPullConfig, supportsFolders, ws, helm, uriToPath, set } from './session';
+import { connection, documents, canPullConfig, supportsFolders, ws, services, uriToPath, set } from './session';
 
 export function registerConfiguration(): void {
   connection.onDidChangeConfiguration(async (change) => {
@@ -16,12 +16,12 @@ export function registerConfiguration(): void {
     revalidateAll();
   });
 
-  // VS Code: the user trusted the workspace; Helm may now be run (when the configuration asks for it).
+  // VS Code: the user trusted the workspace; each family's server side says whether that changes anything (Helm may
+  // now be run, when the configuration asks for it); then everything is checked again.
   connection.onNotification(WorkspaceTrustedNotification, () => {
-    if (helm.trusted && helm.workspaceTrusted) return;
-    helm.trusted = helm.workspaceTrusted = true;
-    helm.restricted = false;
-    helm.reset();
+    let changed = false;
+    for (const s of services) if (s.workspaceTrusted?.()) changed = true;
+    if (!changed) return;
     revalidateAll();
   });
 }

@@ -1,4 +1,5 @@
-// Diagnostics in: a document checked (its configuration, its chart's Helm renders, the analysis, a big file part by
+// Diagnostics in: a document checked (its configuration, what the families' server sides add to its input (a chart's
+// Helm renders), the analysis, a big file part by
 // part through scheduler.ts), debounced per document, its findings published, and for lsp-lint its facts sent first.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyze, type AnalyzeResult } from '../engine/analyze';
@@ -7,15 +8,14 @@ import { familyById } from '../engine/families/registry';
 import { internalError } from '../engine/rules/general';
 import { injectFault } from '../engine/faults';
 import { FileFactsNotification, type FileFactsParams } from '../shared/protocol';
-import type { HelmRead } from './helm-render';
 import { ignoredFile } from './ignore';
 import { Scheduler } from './scheduler';
 import { internalDiagnostic, logFailure } from './failures';
 import { configFor } from './config-for';
-import { helmInput } from './helm-input';
+import { servicesInput, serviceFacts } from './family-service';
 import { limiter, publish, toLsp } from './publishing';
 import {
-  FAULTS, connection, documents, init, ws, files, results, pendingFailures, timers, staleDataReported, today, helmReads,
+  FAULTS, connection, documents, init, ws, files, results, pendingFailures, timers, staleDataReported, today,
   uriToPath, isConfigFile, set,
 } from './session';
 
@@ -44,14 +44,13 @@ export function validateStages(doc: TextDocument): void {
     logFailure('config', doc.uri, e);
     result = { diagnostics: [internalDiagnostic('config', e)] };
   }
-  let helmRead: HelmRead | undefined;
   if (config) {
     try {
-      const h = helmInput(file, config);
-      helmRead = h.read;
+      // What the families' server sides add (family-service.ts): a chart's renders, its `helm` fact.
+      const h = servicesInput(file, config);
       if (h.pending) {
-        // Checked again once the chart is rendered (the render settles, bounded by its timeout). lsp-lint waits for
-        // that; an editor gets the evaluator's reading now and the rendered one when it is there.
+        // Checked again once the input is made (a chart rendered: the render settles, bounded by its timeout). lsp-lint
+        // waits for that; an editor gets the evaluator's reading now and the rendered one when it is there.
         void h.pending.then(() => { const d = documents.get(doc.uri); if (d && d.version === doc.version) schedule(d, 0); });
         if (init.cli) return;
       }
@@ -59,10 +58,11 @@ export function validateStages(doc: TextDocument): void {
       if (!init.cli && !isConfigFile(doc.uri) && ignoredFile(ws, file, config)) { results.set(doc.uri, { version: doc.version, result: { diagnostics: [] }, config }); publish(doc.uri, doc.version, []); return; }
       const input = {
         path: file, text: doc.getText(), config, root: ws.rootFor(file), reportStaleData: !staleDataReported, today: today(),
-        neighbours: ws.lazyNeighboursFor(file), faults: FAULTS, files, helmRenders: h.renders,
+        neighbours: ws.lazyNeighboursFor(file), faults: FAULTS, files, ...h.input,
       };
-      result = (!init.cli && scheduler.analyze(doc.uri, doc.version, input)) || analyze(input);
-      if (helmRead) helmReads.set(result, helmRead);
+      // An input a family's server side adds is the whole file's (a chart's renders): the file is analysed whole.
+      result = (!init.cli && scheduler.analyze(doc.uri, doc.version, input, !!h.input)) || analyze(input);
+      if (h.facts) serviceFacts.set(result, h.facts);
       if (result.staleReported) set.staleDataReported(true);
     } catch (e) {
       logFailure('analyze', doc.uri, e);
@@ -113,6 +113,6 @@ export function current(uri: string): { doc: TextDocument; result: AnalyzeResult
 /** Per-file facts for --print-config, the JSON report and the status bar. */
 export function factsOf(r: AnalyzeResult): Record<string, unknown> | undefined {
   const facts = familyById(r.family)?.facts(r);
-  const read = helmReads.get(r);
-  return read ? { ...facts, helm: read } : facts;
+  const added = serviceFacts.get(r);
+  return added ? { ...facts, ...added } : facts;
 }

@@ -1,11 +1,10 @@
 // Open, edited and closed documents (textDocument/didOpen, didChange, didClose), and what a change means for the other
 // files: a .skewguard.yaml or localhost.yml buffer sets no other file's window (issue #27 item 1: they apply as saved,
-// the watcher's change re-checks), a manifest may be a CRD, a chart's file renders with the others. A folder's static
+// the watcher's change re-checks), a manifest may be a CRD, a file of a group (a chart's) is checked with the others. A folder's static
 // pods are read from the disk too (watched-files.ts re-checks the folder when one is saved).
 import * as path from 'node:path';
 import { existsSync } from 'node:fs';
 import { ConfigChangedNotification } from '../shared/protocol';
-import { chartRootOf } from './helm-render';
 import { internalDiagnostic, logFailure } from './failures';
 import { analysedWithCurrentConfig, debounce, pullDocSettings } from './config-for';
 import { limiter, publishConfigProblems } from './publishing';
@@ -14,7 +13,7 @@ import { forgetParsed, forgetHeld } from '../engine/parse/yaml';
 import { documentOpened, documentEdited, documentClosed } from './memory';
 import { publishedClosed, recheckClosed, recheckInTurns, cancelOpenRechecks } from './recheck';
 import {
-  connection, documents, init, canPullConfig, ws, files, results, pendingFailures, timers, docSettings, helm, uriToPath,
+  connection, documents, init, canPullConfig, ws, files, results, pendingFailures, timers, docSettings, services, uriToPath,
   isConfigFile, affectsWorkspace,
 } from './session';
 
@@ -31,7 +30,7 @@ function rootIndexesEdited(uri: string, text: string | undefined, before?: strin
 
 export function revalidateAll(inTurns = false): void {
   ws.invalidateAll();
-  helm.reset();
+  for (const s of services) s.reset?.();
   if (inTurns) recheckInTurns(documents.all().map((d) => d.uri));
   else { cancelOpenRechecks(); for (const d of documents.all()) schedule(d, 0); }
   recheckClosed();
@@ -40,15 +39,17 @@ export function revalidateAll(inTurns = false): void {
 }
 
 /**
- * A file of a Helm chart changed (a template's defines, values.yaml, Chart.yaml): the chart's other open files are
- * checked again, since they render with it. The chart is the one Helm renders (helm-render.ts chartRootOf: for a
- * vendored subchart, its outermost parent), with open documents counted as files.
+ * A file of a group changed (a family's server side says which files are checked together: a Helm chart's, whose
+ * template defines, values.yaml and Chart.yaml the others render with): the group's other open files are checked
+ * again. Open documents count as files.
  */
-function chartChanged(uri: string): void {
-  const chartDir = chartRootOf(uriToPath(uri), (p) => ws.openTexts.has(p) || existsSync(p));
-  if (!chartDir) return;
-  const prefix = chartDir + path.sep;
-  for (const d of documents.all()) if (d.uri !== uri && uriToPath(d.uri).startsWith(prefix)) schedule(d, debounce());
+function groupChanged(uri: string): void {
+  for (const s of services) {
+    const dir = s.groupOf?.(uriToPath(uri), (p) => ws.openTexts.has(p) || existsSync(p));
+    if (!dir) continue;
+    const prefix = dir + path.sep;
+    for (const d of documents.all()) if (d.uri !== uri && uriToPath(d.uri).startsWith(prefix)) schedule(d, debounce());
+  }
 }
 
 /** A failure in the workspace bookkeeping around a document: reported with the document's next analysis. */
@@ -104,7 +105,7 @@ export function registerDocumentSync(): void {
       ws.openTexts.set(uriToPath(e.document.uri), e.document.getText());
       if (before !== e.document.getText()) ws.bufferChanged(uriToPath(e.document.uri));
       files.edited(before, e.document.getText());
-      if (before !== e.document.getText()) { chartChanged(e.document.uri); rootIndexesEdited(e.document.uri, e.document.getText()); }
+      if (before !== e.document.getText()) { groupChanged(e.document.uri); rootIndexesEdited(e.document.uri, e.document.getText()); }
       // A localhost.yml or .skewguard.yaml edit changes only its own analysis: it applies to other files once saved.
       if ((affectsWorkspace(e.document.uri) || isConfigFile(e.document.uri)) && before !== e.document.getText()) bufferOnlyChanged(e.document.uri, uriToPath(e.document.uri), e.document.getText());
     } catch (err) { workspaceFailure(e.document.uri, err); }

@@ -10,6 +10,7 @@
 //   hover.ts, completion.ts, code-action-handler.ts, code-lens.ts (with inlay.ts and the Upgrade Window view)
 //   resolved-config.ts skewguard/resolvedConfig and lsp-lint's part of the initialize result
 //   window-command.ts, workspace-check.ts, ignore.ts   the window picker, Check/Fix Whole Workspace, ignoredFiles
+//   family-service.ts the families' server sides (engine/families/<id>/server/), started at initialize
 import {
   TextDocumentSyncKind, CodeActionKind, ResponseError, ErrorCodes, type InitializeParams, type InitializeError,
 } from 'vscode-languageserver/node';
@@ -17,7 +18,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import * as path from 'node:path';
 import { analyze } from '../engine/analyze';
 import { setParseCacheBudget } from '../engine/parse/yaml';
-import { FIX_ALL_KIND, HelmProgressNotification, type InitializationOptions, type HelmProgressParams } from '../shared/protocol';
+import { FIX_ALL_KIND, type InitializationOptions } from '../shared/protocol';
 import { VERSION } from '../shared/version';
 import { writePendingCodeCache } from '../shared/code-cache-handoff';
 import { setClient } from './editor-support';
@@ -29,7 +30,7 @@ import { SettingsReporter } from './settingsReport';
 import { userLevelSettings } from '../shared/settings';
 import { CheckedRoots } from './checked-roots';
 import { WorkspaceState } from './workspace';
-import { HelmService } from './helm-render';
+import { startFamilyServices } from './family-service';
 import { configFor, ignoreLayersFor, settingsReceived } from './config-for';
 import { limiter, guarded } from './publishing';
 import { validateStages, current } from './diagnostics';
@@ -68,22 +69,10 @@ connection.onInitialize((params: InitializeParams) => {
   set.checkedRoots(new CheckedRoots(() => ws.roots, (init.cli?.extraRoots ?? []).filter((r) => typeof r === 'string')));
   files.inside = (p) => checkedRoots.inside(p);
   ws.inside = (p) => checkedRoots.inside(p);
-  ws.onSettingsProblem = () => settingsReceived();
   // The root indexes (CRDs, pins, deployments) leave out what the ignore: lists leave out (as the editor and lsp-lint do), unless lsp-lint --no-ignore.
   if (!init.cli?.noIgnore) ws.ignored = (f) => !!ignoredFile(ws, f, ignoreLayersFor(f));
-  const helm = new HelmService({
-    jobs: Math.max(1, Math.min(64, Number(init.cli?.helmJobs) || 2)),
-    timeoutMs: Number(init.cli?.helmTimeoutMs) > 0 ? Number(init.cli?.helmTimeoutMs) : undefined,
-    // Each render that finishes is said: lsp-lint's stall timer sees a server that is working, not a stalled one.
-    progress: (chartRoot, step, ok) => { void connection.sendNotification(HelmProgressNotification, { chartRoot, step, ok } satisfies HelmProgressParams).catch(() => undefined); },
-  });
-  set.helm(helm);
-  // Helm runs only on a positive trust signal: the client's (VS Code's workspace trust, or an initializationOption the
-  // user set in the client's own configuration) or lsp-lint's --helm-render. Nothing the repository holds counts.
-  helm.trusted = init.workspaceTrusted === true || init.cli?.helmRender === true;
-  helm.restricted = init.workspaceTrusted === false;
-  helm.workspaceTrusted = init.workspaceTrusted === true;
-  helm.workspaceRoots = () => ws.roots;
+  // The families' server sides (family-service.ts: a family's renders, documents read from the disk, trust).
+  startFamilyServices(() => settingsReceived());
   set.settingsReporter(new SettingsReporter(connection, init.showSettingsProblems !== false));
   return {
     capabilities: {

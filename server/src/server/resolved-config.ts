@@ -14,13 +14,11 @@ import {
 } from '../shared/protocol';
 import { ignoredFile } from './ignore';
 import { fileStatus } from './window-status';
-import { readOpenapiFile } from './openapi-docs';
 import { configFor } from './config-for';
-import { helmInput, helmConfigOf } from './helm-input';
 import { factsOf } from './diagnostics';
 import { reportFailure } from './publishing';
 import {
-  FAULTS, connection, settings, ws, files, results, docSettings, helm, uriToPath, shutdownRequested, afterShutdown,
+  FAULTS, connection, settings, ws, files, results, docSettings, services, uriToPath, shutdownRequested, afterShutdown,
 } from './session';
 
 export function registerResolvedConfig(): void {
@@ -33,16 +31,8 @@ export function registerResolvedConfig(): void {
 /** lsp-lint's part of the initialize result: its flags' problems, else (when asked) the resolved configuration. */
 export function cliInitializeResult(cli: NonNullable<InitializationOptions['cli']>, asked: ResolvedConfigParams | undefined): CliInitializeResult {
   const cliProblems = checkCliOverrides(cli);
-  // --kubernetes-openapi: read now (anywhere the user named; bounded), before any file is checked with them.
-  if (cli.kubernetesOpenapi && typeof cli.kubernetesOpenapi === 'object') {
-    cli.kubernetesOpenapiDocs = {};
-    for (const [minor, file] of Object.entries(cli.kubernetesOpenapi)) {
-      if (typeof file !== 'string') continue;
-      const got = readOpenapiFile(minor, file, process.cwd());
-      if ('problem' in got) cliProblems.push(`--kubernetes-openapi ${got.problem}`);
-      else cli.kubernetesOpenapiDocs[minor] = got;
-    }
-  }
+  // What the families' server sides read on disk for lsp-lint's options (--kubernetes-openapi), before any file is checked.
+  for (const s of services) for (const problem of s.cliOptions?.(cli) ?? []) cliProblems.push(problem);
   if (cliProblems.length || !asked || typeof asked !== 'object') return { cliProblems };
   // A failure here is not the initialize's: lsp-lint then sends skewguard/resolvedConfig, which reports it.
   try { return { cliProblems, resolvedConfig: resolvedConfigResult(asked) }; } catch { return { cliProblems }; }
@@ -55,7 +45,9 @@ function resolvedConfigResult(p: ResolvedConfigParams): ResolvedConfigResult {
   const r = p.uri ? results.get(p.uri) : undefined;
   const lines = loaded ? new LineIndex(loaded.text) : undefined;
   const resolved = describeResolved(config);
-  resolved.helm = helmDescription(resolved.helm as Record<string, unknown>, file, config, !!p.uri);
+  // The families' server sides' parts (the Helm binary found, how a chart is read: family-service.ts `describe`).
+  let readBy: ResolvedConfigResult['readBy'];
+  for (const s of services) { const d = s.describe?.(resolved, file, config, !!p.uri); if (d?.readBy && !readBy) readBy = d.readBy; }
   // The root facts' parts it asks for (--print-config: the operator versions the workspace pins, RootIndexProducer.printConfig).
   Object.assign(resolved, ws.describeRootFacts(p.uri ? file : ws.roots[0] ?? process.cwd(), (name) => !!(p as unknown as Record<string, unknown>)[name]));
   // Which family reads the file and why (path, content, files:, modeline): the open document's, else the file's on disk.
@@ -72,18 +64,11 @@ function resolvedConfigResult(p: ResolvedConfigParams): ResolvedConfigResult {
     // is read from (negative order: the StarlingX release, the Kubernetes window) always, then the families' set ones.
     baseWindows: CONFIG_SECTIONS.filter((c) => c.order < 0).flatMap((c) => { const t = c.tooltip?.(config); return t ? [t] : []; }),
     windows: CONFIG_SECTIONS.filter((c) => c.order >= 0).flatMap((c) => { const t = c.tooltip?.(config); return t ? [t] : []; }),
-    readBy: helmReadBy(resolved.helm),
+    readBy,
     settingsProblems: normalizeSettings((p.uri && docSettings.get(p.uri)) || settings, ruleIds).problems,
     unsavedConfig: p.uri ? ws.unsavedSaid(file) : undefined,
     ...(p.uri ? fileStatus(r?.result.family, r ? factsSafe(p.uri, r.result) : undefined, config, ignoredFile(ws, file, config), ws.rootFor(file)) : {}),
   };
-}
-
-/** The status tooltip's line on how a chart is read (helmDescription's readBy): by skewguard's evaluator or by helm. */
-function helmReadBy(helmPart: unknown): ResolvedConfigResult['readBy'] {
-  const r = (helmPart as { readBy?: { readBy: string; why?: string; helmVersion?: string } } | undefined)?.readBy;
-  if (!r) return undefined;
-  return { label: 'Helm chart read by', by: r.readBy === 'evaluator' ? "skewguard's evaluator" : `helm ${r.helmVersion ?? ''}`, ...(r.why ? { why: r.why } : {}) };
 }
 
 /** How a file not open would be read (--print-config <file>): classified as analyze() does, no rule run. */
@@ -91,18 +76,6 @@ function readAsOnDisk(file: string, config: Resolved): AnalyzeResult['readAs'] |
   const text = files.read(file);
   if (text === undefined) return { family: null, by: 'none', why: `not read: ${files.unreadable(file) ?? 'no such file'}` };
   return readAsOf({ path: file, text, config, root: ws.rootFor(file), files });
-}
-
-/** --print-config's and the status bar's Helm part: the settings, the binary found, how a chart would be read. */
-function helmDescription(base: Record<string, unknown>, file: string, config: Resolved, isFile: boolean): Record<string, unknown> {
-  const root = ws.rootFor(file) ?? process.cwd();
-  const found = helm.binary(helmConfigOf(config, root), root);
-  const out: Record<string, unknown> = { ...base, trusted: helm.trusted, binary: found.path ?? null, looked: found.looked, ...(found.refused ? { refused: found.refused } : {}) };
-  if (isFile) {
-    const r = helmInput(file, config, false);
-    if (r.read) out.readBy = r.read;
-  }
-  return out;
 }
 
 function factsSafe(uri: string, r: AnalyzeResult): Record<string, unknown> | undefined {

@@ -269,10 +269,11 @@ export class Scheduler {
   /**
    * The analysis of a document version, part by part, or undefined when the file is to be analysed whole (small,
    * or not document-wise). What is not analysed yet is said by an info diagnostic and done in the background.
+   * `whole`: the input holds what a family's server side added for the whole file (a chart's renders).
    */
-  analyze(uri: string, version: number, input: AnalyzeInput): AnalyzeResult | undefined {
+  analyze(uri: string, version: number, input: AnalyzeInput, whole = false): AnalyzeResult | undefined {
     const { text } = input;
-    if (text.length < MIN_CHARS || input.helmRenders || this.whole.has(uri) || this.wholeNext.delete(uri) || MODELINE.test(text.slice(0, 2000))) return this.drop(uri);
+    if (text.length < MIN_CHARS || whole || this.whole.has(uri) || this.wholeNext.delete(uri) || MODELINE.test(text.slice(0, 2000))) return this.drop(uri);
     let st = this.docs.get(uri);
     if (st?.job) st.job.cancelled = true;
     const fresh = !st || st.config !== input.config || (st.version === version && !st.resuming);

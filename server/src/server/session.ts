@@ -17,7 +17,7 @@ import { serverConnection } from './connection';
 import { ServerFiles } from './file-access';
 import { CheckedRoots } from './checked-roots';
 import { WorkspaceState } from './workspace';
-import { HelmService, type HelmRead } from './helm-render';
+import type { FamilyServerService } from './family-service';
 import type { SettingsReporter } from './settingsReport';
 
 /** Stages made to throw, for tests only (SKEWGUARD_FAULT=<stage>[,<stage>…]; see the README, Developing). Read once. */
@@ -46,10 +46,8 @@ export let settingsReporter: SettingsReporter | undefined;
 const TODAY_ENV = process.env.SKEWGUARD_TODAY;
 export const today = () => (TODAY_ENV ? new Date(TODAY_ENV) : new Date());
 
-/** Real Helm rendering (opt-in, trusted workspaces only): made once per (chart, step), kept by chart content. */
-export let helm = new HelmService({ jobs: 2 });
-/** How the chart of an analysed file was read, for its facts. */
-export const helmReads = new WeakMap<AnalyzeResult, HelmRead>();
+/** The families' server sides (family-service.ts), started at initialize. */
+export let services: readonly FamilyServerService[] = [];
 
 /** A document uri's path (memoised: URL parsing is slow, and each file's uri is converted several times). */
 export function uriToPath(uri: string): string {
@@ -80,7 +78,7 @@ export const set = {
   checkedRoots: (v: CheckedRoots) => { checkedRoots = v; },
   staleDataReported: (v: boolean) => { staleDataReported = v; },
   settingsReporter: (v: SettingsReporter) => { settingsReporter = v; },
-  helm: (v: HelmService) => { helm = v; },
+  services: (v: readonly FamilyServerService[]) => { services = v; },
   initialized: (v: boolean) => { initialized = v; },
   shutdownRequested: (v: boolean) => { shutdownRequested = v; },
 };

@@ -6,7 +6,7 @@ import { debounce } from './config-for';
 import { schedule } from './diagnostics';
 import { recheckClosed } from './recheck';
 import { revalidateAll } from './document-sync';
-import { connection, documents, ws, files, checkedRoots, uriToPath, affectsWorkspace, isConfigFile } from './session';
+import { connection, documents, ws, files, checkedRoots, services, uriToPath, affectsWorkspace, isConfigFile } from './session';
 
 // Watched-file events are coalesced (issue #25 item 9): each notification only notes what changed (O(1)); the work is
 // done WATCHED_COALESCE_MS after the last one (at most WATCHED_MAX_WAIT_MS after the first of a stream), and the
@@ -62,5 +62,5 @@ function flushWatched(): void {
   recheckClosed([...pending.manifests]);
 }
 
-/** A watched-file change that is a plain manifest's (not a config, localhost.yml or a Helm chart's file). */
-const onlyManifest = (uri: string) => /\.(ya?ml|json)$/i.test(uri) && !affectsWorkspace(uri) && !isConfigFile(uri) && !ws.openapiFiles.has(uriToPath(uri)) && !/\/(templates|charts)\/|\/(Chart|values)\.ya?ml$|\/values[-.][^/]*\.ya?ml$|\/values\.schema\.json$|\/ci\/[^/]+-values\.yaml$/.test(uri);
+/** A watched-file change that is a plain manifest's (not a config, localhost.yml, a file a configuration read or a Helm chart's file). */
+const onlyManifest = (uri: string) => /\.(ya?ml|json)$/i.test(uri) && !affectsWorkspace(uri) && !isConfigFile(uri) && !services.some((s) => s.readsForConfig?.(uriToPath(uri))) && !/\/(templates|charts)\/|\/(Chart|values)\.ya?ml$|\/values[-.][^/]*\.ya?ml$|\/values\.schema\.json$|\/ci\/[^/]+-values\.yaml$/.test(uri);

@@ -4,7 +4,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ALWAYS_SKIPPED_FOLDERS, isConfigFileName } from '../shared/names';
 import { CONFIG_FILENAMES, parseConfig, type LoadedConfig, type WorkspaceFacts } from '../engine/config';
-import { openapiEntry } from '../engine/families/kubernetes/config';
 import { workspaceFacts, workspaceFactProducers, rootFactProducers, type NeighbourFacts } from '../engine/families/registry';
 import type { WorkspaceFactInput, RootFactProducer, RootIndex, RootIndexProducer, WorkspaceHost } from '../engine/families/types';
 import { ruleIds } from '../engine/rules';
@@ -12,10 +11,9 @@ import { memoIn } from '../engine/memo';
 import { parseYaml } from '../engine/parse/yaml';
 import { MAX_FILE_BYTES } from '../shared/limits';
 import { readFileUpTo, readTextUpTo, whyNotRead } from '../shared/bounded-read';
-import { readOpenapiFile } from './openapi-docs';
-import type { OpenapiDoc } from '../engine/families/kubernetes/data/openapi';
 import { walkFolders, unreadableNote } from './walk';
 import { isWithin } from '../shared/within';
+import type { FamilyServerService } from './family-service';
 
 const { isAnchorName } = workspaceFacts;
 
@@ -26,40 +24,9 @@ export class WorkspaceState {
   private facts = new Map<string, WorkspaceFacts>();
   /** Per workspace root: the first localhost.yml below it (a bounded walk), or null. */
   private rootLocalhost = new Map<string, AnchorChoice | null>();
-  /** The OpenAPI documents (kubernetes.openapi) the loaded configs named, absolute: a change to one reloads the configs. */
-  readonly openapiFiles = new Set<string>();
-  /** skewguard.kubernetes.openapi (editor settings) read per folder and entries; forgotten with the configs. */
-  private settingsOpenapiCache = new Map<string, Record<string, { file: string; doc: OpenapiDoc }>>();
-  /** The setting's documents that cannot be used, per minor: said as invalid settings (SettingsReporter). */
-  readonly settingsOpenapiProblems = new Map<string, string>();
-  /** Called when a setting's document turns out unusable (the server reports the settings' problems again). */
-  onSettingsProblem?: () => void;
+  /** The families' server sides (family-service.ts, set at initialize): what they read for a loaded configuration. */
+  services: readonly FamilyServerService[] = [];
 
-  /**
-   * The documents skewguard.kubernetes.openapi names for a file's folder. A relative path is the workspace folder's.
-   * A value set in the workspace or folder settings comes from the repository (.vscode/settings.json): read only inside
-   * the checked roots, like .skewguard.yaml's entry. One set at the user level (`userMinors`, as the client says from
-   * VS Code's inspect()) is the user's choice: read wherever it points. Bounded as every document is (openapi-docs.ts).
-   */
-  settingsOpenapi(file: string, entries: Readonly<Record<string, string>>, userMinors: readonly string[]): Record<string, { file: string; doc: OpenapiDoc }> {
-    const root = this.rootFor(file) ?? path.dirname(file);
-    const key = `${root}\u0000${JSON.stringify(entries)}\u0000${userMinors.join(',')}`;
-    return memoIn(this.settingsOpenapiCache, key, () => {
-      const out: Record<string, { file: string; doc: OpenapiDoc }> = {};
-      let said = false;
-      for (const [minor, written] of Object.entries(entries)) {
-        if (this.openapiFiles.size < 1000) this.openapiFiles.add(path.resolve(root, written));
-        const user = userMinors.includes(minor);
-        const got = readOpenapiFile(minor, written, root, user ? undefined : this.inside);
-        if ('problem' in got) {
-          const msg = `${got.problem}${user ? '' : ' (a workspace setting: read only inside the workspace)'}`;
-          if (this.settingsOpenapiProblems.get(minor) !== msg) { this.settingsOpenapiProblems.set(minor, msg); said = true; }
-        } else out[minor] = got;
-      }
-      if (said) this.onSettingsProblem?.();
-      return out;
-    });
-  }
   /** Texts of open documents: each wins over the disk for its own file (other files' windows and facts read the disk, readSaved). */
   readonly openTexts = new Map<string, string>();
 
@@ -117,7 +84,7 @@ export class WorkspaceState {
   private folders = new Map<string, NonNullable<NeighbourFacts['staticPods']>>();
 
   invalidate(): void {
-    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.rootFacts.clear(); this.bufferCache.clear(); this.settingsOpenapiCache.clear(); this.settingsOpenapiProblems.clear(); this.bufferFacts.clear();
+    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.rootFacts.clear(); this.bufferCache.clear(); this.bufferFacts.clear();
     // The root indexes keep their files' scans (no configuration changes them) and gather their facts again; one
     // that cannot (no forgetConfig) is dropped.
     for (const byRoot of this.rootIndexes.values()) for (const [root, idx] of [...byRoot]) { if (idx.forgetConfig) idx.forgetConfig(); else byRoot.delete(root); }
@@ -363,18 +330,11 @@ export class WorkspaceState {
         loaded.problems.push({ message: x.message, range: docOf()?.locate(x.path).value ?? { start: 0, end: 0 } });
       }
     }
-    // kubernetes.openapi names documents on disk: read here (bounded, inside the workspace), said at the entry when unusable.
-    const oa = loaded.overrides.kubernetesOpenapi;
-    if (oa && Object.keys(oa).length) {
-      const doc = parseYaml(r.text).docs.find((d) => !d.empty);
-      loaded.overrides.kubernetesOpenapiDocs = {};
-      for (const [minor, written] of Object.entries(oa)) {
-        if (this.openapiFiles.size < 1000) this.openapiFiles.add(path.resolve(path.dirname(p), written));
-        const got = readOpenapiFile(minor, written, path.dirname(p), this.inside(p) ? this.inside : undefined);
-        if ('problem' in got) {
-          const at = doc?.locate(openapiEntry(minor).path).value ?? { start: 0, end: 0 };
-          loaded.problems.push({ message: got.problem, range: at });
-        } else loaded.overrides.kubernetesOpenapiDocs[minor] = got;
+    // What the families' server sides read on disk for its entries (family-service.ts configLoaded: the user's
+    // OpenAPI documents), each entry they cannot use said at its place.
+    for (const s of this.services) {
+      for (const x of s.configLoaded?.(p, loaded.overrides, this.inside(p) ? this.inside : undefined) ?? []) {
+        loaded.problems.push({ message: x.message, range: docOf()?.locate(x.path).value ?? { start: 0, end: 0 } });
       }
     }
     return loaded;

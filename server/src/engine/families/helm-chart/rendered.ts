@@ -1,4 +1,4 @@
-// What a real Helm rendered for a chart at one step of the window (server/src/server/helm-render.ts makes it; the
+// What a real Helm rendered for a chart at one step of the window (./server/helm-render.ts makes it; the
 // engine only reads it). Only when the user asked for it (lsp-lint --helm-render, helm.render in .skewguard.yaml),
 // in a trusted workspace, with a Helm binary found: otherwise AnalyzeInput.helmRenders is undefined.
 

@@ -1,10 +1,11 @@
 // Reads the user's OpenAPI documents (kubernetes.openapi in .skewguard.yaml, lsp-lint --kubernetes-openapi): bounded,
 // regular files only, a .skewguard.yaml entry only inside the checked roots; the engine judges from what is read
-// (engine/families/kubernetes/data/openapi.ts). A document that cannot be used is said, never passed over.
+// (../data/openapi.ts). The Kubernetes family's server side (./index.ts) reads them for the configuration. A document
+// that cannot be used is said, never passed over.
 import * as path from 'node:path';
-import { readFileUpTo, whyNotRead } from '../shared/bounded-read';
-import { MAX_FILE_BYTES } from '../shared/limits';
-import { readOpenapiDocument, type OpenapiDoc, mergeOpenapiDocuments } from '../engine/families/kubernetes/data/openapi';
+import { readFileUpTo, whyNotRead } from '../../../../shared/bounded-read';
+import { MAX_FILE_BYTES } from '../../../../shared/limits';
+import { readOpenapiDocument, type OpenapiDoc, mergeOpenapiDocuments } from '../data/openapi';
 import * as fs from 'node:fs';
 
 export type OpenapiRead = { file: string; doc: OpenapiDoc } | { problem: string };

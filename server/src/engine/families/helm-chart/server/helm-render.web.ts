@@ -1,15 +1,16 @@
-// The web build's server/helm-render (scripts/build.mjs aliases it here): in the browser Helm is never run (there is
+// The web build's ./helm-render (scripts/build.mjs takes a family server module's `.web.ts` sibling in the web build):
+// in the browser Helm is never run (there is
 // no process to run), so a chart is always read by skewguard's evaluator, and its files' `helm` fact says why.
-import type { ChartRender } from '../engine/families/helm-chart/rendered';
-import { chartRootOf } from '../server/chart-root';
+import type { ChartRender } from '../rendered';
+import { chartRootOf } from './chart-root';
 
 // The types are the desktop module's own (type-only: erased, so the web build still bundles none of its Node code).
-import type { HelmRead, HelmFound, HelmServiceOptions, HelmConfig } from '../server/helm-render';
+import type { HelmRead, HelmFound, HelmServiceOptions, HelmConfig } from './helm-render';
 export type { HelmRead, HelmFound, HelmServiceOptions, HelmConfig };
 
 export const WEB_WHY = 'in the web extension Helm is never run (no process can be started in the browser)';
 
-export { chartRootOf } from '../server/chart-root';
+export { chartRootOf } from './chart-root';
 
 export class HelmService {
   trusted = false;

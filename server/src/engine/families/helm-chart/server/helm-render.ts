@@ -1,6 +1,6 @@
 // Real rendering of Helm charts, once per (chart, step), when the user asked for it (lsp-lint --helm-render,
-// helm.render in .skewguard.yaml) in a trusted workspace. It runs a process, so it lives in the server, never in the
-// engine; the engine gets the result as AnalyzeInput.helmRenders (engine/families/helm-chart/rendered.ts).
+// helm.render in .skewguard.yaml) in a trusted workspace. It runs a process, so it is the Helm family's server side
+// (./index.ts), never the engine's; the engine gets the result as AnalyzeInput.helmRenders (../rendered.ts).
 //
 // The trap: plain `helm template` answers .Capabilities.APIVersions from its own fixed list (every group/version its
 // client library knows, no kinds: chartutil.DefaultVersionSet) and --api-versions only adds to that list (Helm 3,
@@ -9,7 +9,7 @@
 // what the step serves. Helm does that when it talks to a cluster: pkg/action/action.go getCapabilities() reads
 // /version and the discovery documents (GetVersionSet: every "group/version" and every "group/version/Kind"). So each
 // step gets its own API server: a loopback-only fake (127.0.0.1, started here, closed after the render) that answers
-// discovery with exactly what that minor serves (engine/families/kubernetes/data/served.ts) and 404 to everything else, with a
+// discovery with exactly what that minor serves (families/kubernetes/data/served.ts) and 404 to everything else, with a
 // temporary kubeconfig pointing at it, and `helm template --validate`. Helm then builds Capabilities with its own
 // code. --validate would also map every rendered document to a served resource and fail on one that is not served
 // (exactly the documents skewguard must see), so a post-renderer (our node, a script in the temp folder) takes the
@@ -20,17 +20,17 @@
 // HELM_PLUGINS and KUBECONFIG all point into a temporary folder, and no proxy variables are passed. Every wait is
 // bounded: a render that fails, times out or prints too much is reported as not rendered, with why.
 import * as fs from 'node:fs';
-import { readFileUpTo, readTextUpTo } from '../shared/bounded-read';
-import { MAX_FILE_BYTES } from '../shared/limits';
+import { readFileUpTo, readTextUpTo } from '../../../../shared/bounded-read';
+import { MAX_FILE_BYTES } from '../../../../shared/limits';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { nodeChildProcess as childProcess, nodeCrypto, nodeHttp as http } from '../shared/lazy-node';
-import { servedAt } from '../engine/families/kubernetes/data/served';
-import { parseVersion } from '../engine/families/helm-chart/template/semver';
-import type { ChartRender, ChartEmission } from '../engine/families/helm-chart/rendered';
+import { nodeChildProcess as childProcess, nodeCrypto, nodeHttp as http } from '../../../../shared/lazy-node';
+import { servedAt } from '../../kubernetes/data/served';
+import { parseVersion } from '../template/semver';
+import type { ChartRender, ChartEmission } from '../rendered';
 import { chartRootOf, looksLikeChartFile } from './chart-root';
-import { insideAny, isExecutable, resolveExecutable } from '../shared/executable';
+import { insideAny, isExecutable, resolveExecutable } from '../../../../shared/executable';
 
 // node:http, node:crypto and node:child_process are loaded when a chart is first rendered (or hashed), not at every
 // server start (shared/lazy-node.ts): most runs never render (it is opt-in).
