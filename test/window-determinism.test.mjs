@@ -86,6 +86,9 @@ test('#27 item 1: a manifest\'s window is the same whatever bootstrap file is op
   assert.match(rc.resolved.kubernetes.source.detail, NOTE);
   const hover = await client.request('textDocument/hover', { textDocument: { uri: uri(MANIFESTS[0]) }, position: { line: 1, character: 8 } });
   assert.match(JSON.stringify(hover?.contents ?? null), NOTE);
+  // …in the hover's own note on the bootstrap file chosen (the Kubernetes family's server side, hoverNote), not only in
+  // the window's source the family's hover text repeats.
+  assert.match(JSON.stringify(hover?.contents ?? null), /Kubernetes window from starlingx\/localhost\.yml: /);
   const pc = lintRun(root, ['--print-config', MANIFESTS[0]]);
   assert.equal(pc.status, 0, pc.stderr);
   assert.match(JSON.parse(pc.stdout).kubernetes.source.detail, NOTE);
