@@ -2,19 +2,9 @@
 // server as a group, and a server with nothing left takes over part of a group another server is working through.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { createRequire } from 'node:module';
-import { repoRoot } from './helpers/k8s.mjs';
+import { loadSource } from './helpers/source-module.mjs';
 
-const require = createRequire(import.meta.url);
-
-async function affinity() {
-  const { buildSync } = await import('esbuild');
-  const out = buildSync({ entryPoints: [path.join(repoRoot, 'server/src/cli/affinity.ts')], bundle: true, platform: 'node', format: 'cjs', write: false });
-  const mod = { exports: {} };
-  new Function('module', 'exports', 'require', out.outputFiles[0].text)(mod, mod.exports, require);
-  return mod.exports;
-}
+const affinity = () => loadSource('server/src/cli/affinity.ts');
 
 test('groups: one per chart (the outermost, its subcharts with it), one per folder of the other files, in the order of first appearance', async () => {
   const { groupFiles } = await affinity();

@@ -8,13 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { repoRoot } from './helpers/k8s.mjs';
+import { loadSource } from './helpers/source-module.mjs';
 
 const require = createRequire(import.meta.url);
 
 /** CheckedRoots, with every call it makes to node:fs counted by name. */
 async function load() {
-  const { buildSync } = await import('esbuild');
-  const out = buildSync({ entryPoints: [path.join(repoRoot, 'server/src/server/checked-roots.ts')], bundle: true, platform: 'node', format: 'cjs', write: false });
   const calls = {};
   const counted = new Proxy(fs, {
     get(target, name) {
@@ -23,9 +22,8 @@ async function load() {
       return (...a) => { calls[name] = (calls[name] ?? 0) + 1; return v.apply(target, a); };
     },
   });
-  const mod = { exports: {} };
-  new Function('module', 'exports', 'require', out.outputFiles[0].text)(mod, mod.exports, (m) => (m === 'node:fs' || m === 'fs' ? counted : require(m)));
-  return { CheckedRoots: mod.exports.CheckedRoots, calls };
+  const { CheckedRoots } = await loadSource('server/src/server/checked-roots.ts', { require: (m) => (m === 'node:fs' || m === 'fs' ? counted : require(m)) });
+  return { CheckedRoots, calls };
 }
 
 function scratch(t) {

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { repoRoot, engine as e } from './helpers/k8s.mjs';
+import { loadSource, distRequire } from './helpers/source-module.mjs';
 import { withFamilySettings } from '../scripts/gen-docs.mjs';
 
 const sections = e.CONFIG_SECTIONS;
@@ -262,11 +263,7 @@ test('no file outside the families\' folders names a section\'s keys (its overri
 });
 
 test('fix-all\'s reason under a default window is the section\'s whose window it is (a family\'s steps, the StarlingX release, else the Kubernetes window)', async () => {
-  const { build } = await import('esbuild');
-  const r = await build({ entryPoints: [path.join(repoRoot, 'server/src/server/fix-window.ts')], absWorkingDir: repoRoot, bundle: true, write: false, platform: 'node', format: 'cjs', logLevel: 'silent', packages: 'external' });
-  const mod = { exports: {} };
-  new Function('module', 'exports', 'require', '__dirname', r.outputFiles[0].text)(mod, mod.exports, (await import('node:module')).createRequire(path.join(repoRoot, 'dist/engine.js')), path.join(repoRoot, 'dist'));
-  const { defaultWindowReason } = mod.exports;
+  const { defaultWindowReason } = await loadSource('server/src/server/fix-window.ts', { packagesExternal: true, require: distRequire });
   const config = e.resolveConfig({});
   const at = (family, windowSource, windowSteps) => defaultWindowReason({ family, windowSource, windowSteps, config });
   assert.equal(at('kata-config', { kind: 'default', detail: 'x' }, ['4.1.0']), 'the Kata window is the default 4.1.0; set kata.window');
@@ -276,11 +273,7 @@ test('fix-all\'s reason under a default window is the section\'s whose window it
 });
 
 test('the status item\'s words for a file whose facts name no window are the section\'s that every family starts from (statusOtherwise)', async () => {
-  const { build } = await import('esbuild');
-  const r = await build({ entryPoints: [path.join(repoRoot, 'server/src/server/window-status.ts')], absWorkingDir: repoRoot, bundle: true, write: false, platform: 'node', format: 'cjs', logLevel: 'silent', packages: 'external' });
-  const mod = { exports: {} };
-  new Function('module', 'exports', 'require', '__dirname', r.outputFiles[0].text)(mod, mod.exports, (await import('node:module')).createRequire(path.join(repoRoot, 'dist/engine.js')), path.join(repoRoot, 'dist'));
-  const { fileStatus } = mod.exports;
+  const { fileStatus } = await loadSource('server/src/server/window-status.ts', { packagesExternal: true, require: distRequire });
   assert.deepEqual(sections.filter((c) => c.statusOtherwise).map((c) => c.section), ['kubernetes']);
   const config = e.resolveConfig({ cli: { kubernetesWindow: '1.29..1.31' } });
   // An audit log's facts name no window: the Kubernetes window, as the status item said before the sections had it.

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LspClient, makeWorkspace, uriOf, applyTextEdits, repoRoot } from './helpers/lsp-client.mjs';
+import { loadSource } from './helpers/source-module.mjs';
 
 const STX6 = { '.skewguard.yaml': 'starlingx: { release: "6.0" }\n' };
 const V = 'starlingx/kubernetes-version-v-prefix';
@@ -18,11 +19,7 @@ const EDIT_CAPS = { workspace: { workspaceEdit: { documentChanges: true, resourc
 let bundled;
 async function codeActions() {
   if (!bundled) {
-    const { buildSync } = await import('esbuild');
-    const out = buildSync({ entryPoints: [path.join(repoRoot, 'server/src/server/code-actions.ts')], bundle: true, platform: 'node', format: 'cjs', write: false });
-    const mod = { exports: {} };
-    new Function('module', 'exports', 'require', '__dirname', out.outputFiles[0].text)(mod, mod.exports, (await import('node:module')).createRequire(import.meta.url), path.join(repoRoot, 'dist'));
-    bundled = mod.exports;
+    bundled = await loadSource('server/src/server/code-actions.ts');
   }
   return bundled;
 }

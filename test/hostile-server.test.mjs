@@ -10,6 +10,7 @@ import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { LspClient, makeWorkspace, uriOf, withTimeout, repoRoot, serverJs } from './helpers/lsp-client.mjs';
+import { loadSource } from './helpers/source-module.mjs';
 
 const require = createRequire(import.meta.url);
 const engine = require('../dist/engine.js');
@@ -365,11 +366,7 @@ test('protocol: malformed JSON, unopened uris, out-of-range edits, backwards ver
 // --- The VS Code client's restart policy (client/src/restart.ts), driven in node with a fake clock and notifier ---
 
 test('client: a dead server is restarted a bounded number of times, each time with a message naming the reason', async () => {
-  const { buildSync } = await import('esbuild');
-  const out = buildSync({ entryPoints: [path.join(repoRoot, 'client/src/restart.ts')], bundle: true, platform: 'node', format: 'cjs', write: false });
-  const mod = { exports: {} };
-  new Function('module', 'exports', 'require', out.outputFiles[0].text)(mod, mod.exports, require);
-  const { RestartPolicy } = mod.exports;
+  const { RestartPolicy } = await loadSource('client/src/restart.ts');
   let now = 0;
   const shown = [];
   const policy = new RestartPolicy({ maxRestarts: 3, windowMs: 180000, now: () => now, notify: (message, final) => shown.push({ message, final }) });
@@ -407,11 +404,7 @@ test('client: a dead server is restarted a bounded number of times, each time wi
 // --- fix-all's choice of non-overlapping fixes (server/src/server/fix-all.ts), against the quadratic original ---
 
 test('fix-all: the sorted-spans overlap check chooses exactly what the quadratic check chose (random fixes, empty and nested spans)', async () => {
-  const { buildSync } = await import('esbuild');
-  const out = buildSync({ entryPoints: [path.join(repoRoot, 'server/src/server/fix-all.ts')], bundle: true, platform: 'node', format: 'cjs', write: false });
-  const mod = { exports: {} };
-  new Function('module', 'exports', 'require', out.outputFiles[0].text)(mod, mod.exports, require);
-  const { chooseNonOverlapping } = mod.exports;
+  const { chooseNonOverlapping } = await loadSource('server/src/server/fix-all.ts');
   // The check as it was (every new span against every chosen one), then a stable sort by start.
   const quadratic = (groups) => {
     const chosen = [];

@@ -4,21 +4,17 @@
 // check; a big file closed is collected; lsp-lint's server (the policy not enabled) keeps V8's defaults.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { createRequire } from 'node:module';
-import { repoRoot } from './helpers/k8s.mjs';
+import { loadSource } from './helpers/source-module.mjs';
 
 const require = createRequire(import.meta.url);
 
 async function load() {
-  const { buildSync } = await import('esbuild');
-  const out = buildSync({ entryPoints: [path.join(repoRoot, 'server/src/server/memory.ts')], bundle: true, platform: 'node', format: 'cjs', write: false });
   const log = [];
   const v8 = { setFlagsFromString: (f) => log.push(f) };
   const vm = { runInNewContext: (code) => (code.includes('gc') && log.includes('--expose-gc') ? () => log.push('gc') : null) };
-  const mod = { exports: {} };
-  new Function('module', 'exports', 'require', out.outputFiles[0].text)(mod, mod.exports, (m) => (m === 'node:v8' ? v8 : m === 'node:vm' ? vm : require(m)));
-  return { m: mod.exports, log };
+  const m = await loadSource('server/src/server/memory.ts', { require: (x) => (x === 'node:v8' ? v8 : x === 'node:vm' ? vm : require(x)) });
+  return { m, log };
 }
 
 test('#29 memory policy: slow heap growth only while a big file is edited, V8\'s own for a big file\'s first check', async () => {

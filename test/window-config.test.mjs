@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LspClient, makeWorkspace, uriOf, repoRoot, applyTextEdits } from './helpers/lsp-client.mjs';
+import { loadSource } from './helpers/source-module.mjs';
 import { engine as e } from './helpers/k8s.mjs';
 
 const require = createRequire(import.meta.url);
@@ -66,14 +67,10 @@ test('"Change window…": the server writes the part into the nearest .skewguard
  * with the real sources; `vscode` is an empty stand-in (the helpers do not touch it).
  */
 async function clientHelpers() {
-  const { buildSync } = await import('esbuild');
-  const out = buildSync({
-    stdin: { contents: "export { windowLine } from './client/src/status';\nexport { choiceItems, typedProblem } from './client/src/window';\n", resolveDir: repoRoot, loader: 'ts' },
-    bundle: true, platform: 'node', format: 'cjs', write: false, external: ['vscode', 'vscode-languageclient/node'],
-  });
-  const mod = { exports: {} };
-  new Function('module', 'exports', 'require', out.outputFiles[0].text)(mod, mod.exports, (m) => (m === 'vscode' ? {} : require(m)));
-  return mod.exports;
+  return loadSource(
+    { contents: "export { windowLine } from './client/src/status';\nexport { choiceItems, typedProblem } from './client/src/window';\n" },
+    { external: ['vscode', 'vscode-languageclient/node'], require: (m) => (m === 'vscode' ? {} : require(m)) },
+  );
 }
 
 // Issue #30: the status tooltip's window lines come from the config sections (their `tooltip`), in the words and
