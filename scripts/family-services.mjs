@@ -34,8 +34,8 @@ export function familyServicesPlugin(root, ids, { web = false } = {}) {
       b.onResolve({ filter: /^\.\.?\// }, (a) => {
         const rel = path.relative(families, a.importer).split(path.sep);
         if (rel.length < 3 || rel[0] === '..' || rel[1] !== 'server' || a.importer.endsWith('.web.ts')) return undefined;
-        const web = `${path.resolve(path.dirname(a.importer), a.path)}.web.ts`;
-        return fs.existsSync(web) ? { path: web } : undefined;
+        const sibling = `${path.resolve(path.dirname(a.importer), a.path)}.web.ts`;
+        return fs.existsSync(sibling) ? { path: sibling } : undefined;
       });
     },
   };

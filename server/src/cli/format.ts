@@ -46,8 +46,8 @@ const COMMAND_LINE = /^((?:[ \t]|\u001b\[[\d;]*m)*)(::|##\[|##vso\[)/i;
  * The github format's own annotations are the one place such lines belong: it is not passed through this.
  */
 export function withoutCommandLines(text: string, markup = false): string {
-  // A substring search first: the expression tried at every position of a 10,000-file JSON report cost 50 ms of the run's
-  // serial end, and almost no report holds either marker.
+  // A substring search first: almost no report holds either marker, and the expression tried at every position of a
+  // 10,000-file JSON report (18 MB) took 50 ms of the run's serial end, the two searches about 35.
   if (!text.includes('::') && !text.includes('##')) return text;
   // eslint-disable-next-line no-control-regex
   if (!/(^|\n)(?:[ \t]|\u001b\[[\d;]*m)*(::|##)/.test(text)) return text;

@@ -5,18 +5,6 @@ import type { Position, Range } from './types';
  * characters are UTF-16 code units, which is what JavaScript string offsets already are,
  * so multi-byte characters, tabs and BOMs need no special casing beyond that.
  */
-/**
- * The line index of text, shared with the last caller that asked for the same text (the analysis and a rule that needs
- * the lines of the whole file: an 11.7 MB bundle was indexed twice per check). LineIndex is immutable.
- */
-export function lineIndexOf(text: string): LineIndex {
-  if (lastIndex?.text !== text) lastIndex = new LineIndex(text);
-  return lastIndex;
-}
-let lastIndex: LineIndex | undefined;
-/** Drops the shared index (analyze() ends: a closed file's text must not stay alive through it). */
-export function forgetLineIndex(): void { lastIndex = undefined; }
-
 export class LineIndex {
   private readonly starts: number[];
   constructor(readonly text: string) {
@@ -66,6 +54,18 @@ export class LineIndex {
   }
   lineText(line: number): string { return this.text.slice(this.lineStart(line), this.lineEnd(line)); }
 }
+
+/**
+ * The line index of text, shared with the last caller that asked for the same text (the analysis and a rule that needs
+ * the lines of the whole file: an 11.7 MB bundle was indexed twice per check). LineIndex is immutable.
+ */
+export function lineIndexOf(text: string): LineIndex {
+  if (lastIndex?.text !== text) lastIndex = new LineIndex(text);
+  return lastIndex;
+}
+let lastIndex: LineIndex | undefined;
+/** Drops the shared index (analyze() ends: a closed file's text must not stay alive through it). */
+export function forgetLineIndex(): void { lastIndex = undefined; }
 
 export function comparePositions(a: Position, b: Position): number {
   return a.line - b.line || a.character - b.character;

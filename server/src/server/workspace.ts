@@ -428,7 +428,6 @@ export class WorkspaceState {
   private nearestCache = new Map<string, AnchorChoice | null>();
 }
 
-/** A path under a root (or the root itself). */
 /** Roots whose indexes are kept at most (a file outside the workspace folders has its folder as its root). */
 const MAX_INDEXED_ROOTS = 256;
 

@@ -8,6 +8,7 @@
 // names more files (read once per configuration, their problems said at the entry: configProblems).
 import * as path from 'node:path';
 import { MAX_FILE_BYTES } from '../../../shared/limits';
+import { isWithin } from '../../../shared/within';
 import type { RootIndex, RootIndexProducer, WorkspaceHost } from '../types';
 import type { Overrides } from '../../config';
 import type { NeighbourFacts } from './index';
@@ -291,7 +292,7 @@ export class CrdIndex implements RootIndex<unknown> {
     const files = new Map<string, Summary>();
     const candidates = new Set<string>();
     const archives = new Set<string>();
-    for (const p of this.host.openFiles()) if ((p === root || p.startsWith(root + path.sep)) && MANIFEST_EXT.test(p)) candidates.add(p);
+    for (const p of this.host.openFiles()) if (isWithin(p, root) && MANIFEST_EXT.test(p)) candidates.add(p);
     let truncated: string | undefined;
     const w = this.host.walk(root, {
       maxFolders: MAX_FOLDERS,
