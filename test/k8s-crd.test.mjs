@@ -123,6 +123,30 @@ test('engine: a custom resource whose schema check stops at its issue limit says
   assert.deepEqual(cut[0].range.start, { line, character: 2 });
 });
 
+test('engine: the issue limit holds within one object: 600 unknown keys give 500 findings, and the cut is at the 501st key (not at a key before it, not past the rest)', () => {
+  // Before: every unknown key of one object was reported (the limit was only looked at between objects), and the cut
+  // then named spec.cronSpec, a key before them, while saying "after 500 issues found".
+  const keys = Array.from({ length: 600 }, (_, i) => `  k${i}: 1\n`).join('');
+  const text = `${CRONTAB_CRD}---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c}\nspec:\n  cronSpec: "1"\n${keys}`;
+  const d = e.analyze({ path: '/x/c.yaml', text, config: e.resolveConfig({ cli: { kubernetesWindow: '1.30' } }) }).diagnostics.filter((x) => x.ruleId.startsWith('k8s/cr-'));
+  const unknown = d.filter((x) => x.ruleId === 'k8s/cr-unknown-field' && x.severity === 'warning');
+  assert.equal(unknown.length, 500);
+  assert.equal(unknown.at(-1).data.path, 'spec.k499');
+  const cut = d.filter((x) => x.severity === 'info');
+  assert.equal(cut.length, 1);
+  assert.match(cut[0].message, /^spec\.cronSpec and the rest of this CronTab not checked .*after 500 issues found$/);
+  // spec.cronSpec's value was not read yet when the limit was reached (values are read after their object's keys).
+  const line = text.split('\n').findIndex((l) => l.startsWith('  cronSpec:'));
+  assert.deepEqual(cut[0].range.start, { line, character: 2 });
+  // With no key of known value before them, the cut is at the first unknown key not read.
+  const bare = `${CRONTAB_CRD}---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: c}\nspec:\n${keys}`;
+  const d2 = e.analyze({ path: '/x/c.yaml', text: bare, config: e.resolveConfig({ cli: { kubernetesWindow: '1.30' } }) }).diagnostics.filter((x) => x.ruleId.startsWith('k8s/cr-'));
+  assert.equal(d2.filter((x) => x.severity === 'warning').length, 500);
+  const cut2 = d2.filter((x) => x.severity === 'info');
+  assert.match(cut2[0].message, /^spec\.k500 and the rest of this CronTab not checked/);
+  assert.deepEqual(cut2[0].range.start, { line: bare.split('\n').indexOf('  k500: 1'), character: 2 });
+});
+
 test('engine: a CRD file whose workspace search for custom resources was cut short says so once, instead of passing as "no use"', () => {
   const neighbours = { crds: undefined, customResourceUses: () => ({ uses: [], notRead: 'the workspace walk for CustomResourceDefinitions stopped after 5000 files' }) };
   const text = `${CRONTAB_CRD}---\n${CRONTAB_CRD.replace(/crontabs?/g, 'backup').replace(/CronTab/g, 'Backup')}`;

@@ -70,6 +70,9 @@ export type SchemaIssue =
  * depth first, without recursion on the file's shape. At most `limit` issues and 200,000 nodes (a hostile file cannot
  * make it slow); where the walk stops before the end, a last `cut` issue says where.
  */
+/** The resource's own keys, not read against its schema. */
+const OWN_KEYS = new Set(['apiVersion', 'kind', 'metadata', 'status']);
+
 export function schemaIssues(value: Record<string, unknown>, schema: CrdSchema, at: ReadonlyArray<string | number>, limit = 500): SchemaIssue[] {
   const out: SchemaIssue[] = [];
   const stack: Array<{ v: unknown; s: CrdSchema; path: Array<string | number>; root: boolean }> = [{ v: value, s: schema, path: [...at], root: true }];
@@ -96,11 +99,20 @@ export function schemaIssues(value: Record<string, unknown>, schema: CrdSchema, 
     if (!isObj(v) || isOpen(s)) continue;
     const keys = Object.keys(v);
     const pending: typeof stack = [];
-    for (const k of keys) {
-      if (root && (k === 'apiVersion' || k === 'kind' || k === 'metadata' || k === 'status')) continue;
+    // The declared keys this object lacks (what an unknown key may have meant): the same for each of its unknown keys.
+    let known: string[] | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      if (root && OWN_KEYS.has(k)) continue;
+      if (out.length >= limit) {
+        // The limit holds within one object too: its keys from here on are not read, and the cut below says so at the
+        // first of what was not read (the values of the keys before, then these keys).
+        for (; i < keys.length; i++) if (!(root && OWN_KEYS.has(keys[i]))) pending.push({ v: v[keys[i]], s: ANY, path: [...path, keys[i]], root: false });
+        break;
+      }
       const c = schemaChild(s, k, root);
       if (!c) {
-        const known = isObj(s.properties) ? Object.keys(s.properties).filter((p) => !(p in v)) : [];
+        known ??= isObj(s.properties) ? Object.keys(s.properties).filter((p) => !(p in v)) : [];
         out.push({ kind: 'unknown', path: [...path, k], key: k, suggestion: didYouMean(k, known), parentKeys: known });
         continue;
       }
