@@ -15,6 +15,8 @@ export const STEP_LIST_KEYS = [
   'unvouched', 'judgedAt', 'apiservers',
 ] as const;
 
+const STEP_KEY_SET: ReadonlySet<string> = new Set(STEP_LIST_KEYS);
+
 /** A step is named by a version when they agree as far as both go ("1.21" and "1.21.3"; "3.1.0" and "3.1"). */
 export const sameStep = (step: string, v: string): boolean => step === v || v.startsWith(`${step}.`) || step.startsWith(`${v}.`);
 
@@ -28,7 +30,9 @@ const isVersionList = (v: unknown): v is string[] => Array.isArray(v) && v.every
 export function findingSteps(data: Record<string, unknown> | undefined, window: readonly string[]): readonly string[] {
   if (!window.length || !data) return window;
   const said = new Set<string>();
-  for (const k of STEP_LIST_KEYS) {
+  // The data's own keys are read (a handful), not each of the list's keys looked up in it: once per finding.
+  for (const k of Object.keys(data)) {
+    if (!STEP_KEY_SET.has(k)) continue;
     const v = data[k];
     if (!isVersionList(v) || !v.length) continue;
     for (const x of v) said.add(x);

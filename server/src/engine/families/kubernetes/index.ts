@@ -117,11 +117,18 @@ export class KubernetesContext {
       if (customApiVersions.size < 4096) customApiVersions.set(av, custom);
     }
     if (!custom) return undefined;
-    const { group, version } = groupVersion(av);
-    const crd = this.crdFacts()?.defs.get(`${group}/${o.kind}`);
-    if (!crd) return undefined;
-    return { crd, version: crd.versions.find((v) => v.name === version), versionName: version };
+    // Asked by several rules of each custom resource, and the same for every object of one apiVersion and kind.
+    const byKind = this.crdForMemo.get(av) ?? this.crdForMemo.set(av, new Map()).get(av)!;
+    let hit = byKind.get(o.kind);
+    if (hit === undefined) {
+      const { group, version } = groupVersion(av);
+      const crd = this.crdFacts()?.defs.get(`${group}/${o.kind}`);
+      hit = crd ? Object.freeze({ crd, version: crd.versions.find((v) => v.name === version), versionName: version }) : null;
+      byKind.set(o.kind, hit);
+    }
+    return hit ?? undefined;
   }
+  private readonly crdForMemo = new Map<string, Map<string, { crd: CrdDef; version?: CrdVersion; versionName: string } | null>>();
 
   /** The objects a workspace CRD defines, with it (one pass, shared by the k8s/cr-* rules; usually none). */
   customResources(): ReadonlyArray<{ o: ManifestObject; c: NonNullable<ReturnType<KubernetesContext['crdFor']>> }> {
