@@ -1,9 +1,9 @@
 // Property (issue 29): the work for a real-shaped Kubernetes file grows linearly with each of its dimensions. Each shape
 // (documents, CRDs, custom resources per CRD, keys, line length, and the workspace's custom resources that the CRD-side
 // rule reads from a neighbour file) is measured at size N and 10N; the time may grow at most 12 times (quadratic code
-// gives 100). Only ratios within one run are compared, never absolute times; each figure is the fastest of a few runs
-// (the least disturbed by other work on the machine), and a shape that fails is measured twice more before the test says
-// so. Base sizes are chosen so one run takes tens of milliseconds at least (a run of a few, all in warm caches and
+// gives 100), or as much more as a linear parser (js-yaml) grows on the same texts past ×10 in the same run. Only ratios
+// within one run are compared, never absolute times; each figure is the fastest of a few runs (the least disturbed by
+// other work on the machine), and a shape that fails is measured twice more before the test says so. Base sizes are chosen so one run takes tens of milliseconds at least (a run of a few, all in warm caches and
 // before any garbage collection, made a ratio of noise on a loaded machine). The parse cache is off and every run's text is new, so every run parses. Reads the built engine (dist/engine.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { realManifest } from '../bench/real-corpus.mjs';
 
 const require = createRequire(import.meta.url);
+const jsYaml = require('js-yaml');
 const e = require('../dist/engine.js');
 const config = e.resolveConfig({ cli: { kubernetesWindow: '1.18..1.21' } });
 e.setParseCacheBudget(0);
@@ -69,35 +70,55 @@ const SHAPES = [
 ];
 
 let salt = 0;
-function once(make, n) {
-  const { text, neighbour } = make(n, salt++);
+/**
+ * `k` analyses of new inputs of size `n` (made before the clock starts), timed together: `ms` per analysis; `ref` per
+ * js-yaml loadAll of the same texts, timed the same way right after (a parser known to be linear: how much this
+ * machine, in this run, stretches linear work on bigger input).
+ */
+function batch(make, n, k) {
+  const inputs = Array.from({ length: k }, () => make(n, salt++));
+  let found = 0;
   const t0 = performance.now();
-  let neighbours;
-  if (neighbour !== undefined) {
-    const byGroup = e.workspaceFacts.customResourceUsesByGroup(neighbour, 'other.yaml', [GROUP]);
-    neighbours = { customResourceUses: (g) => ({ uses: byGroup.get(g) ?? [] }) };
+  for (const { text, neighbour } of inputs) {
+    let neighbours;
+    if (neighbour !== undefined) {
+      const byGroup = e.workspaceFacts.customResourceUsesByGroup(neighbour, 'other.yaml', [GROUP]);
+      neighbours = { customResourceUses: (g) => ({ uses: byGroup.get(g) ?? [] }) };
+    }
+    found = e.analyze({ path: '/ws/bundle.yaml', text, config, ...(neighbours ? { neighbours } : {}) }).diagnostics.length;
   }
-  const r = e.analyze({ path: '/ws/bundle.yaml', text, config, ...(neighbours ? { neighbours } : {}) });
-  return { ms: performance.now() - t0, found: r.diagnostics.length };
+  const t1 = performance.now();
+  for (const { text, neighbour } of inputs) { jsYaml.loadAll(text); if (neighbour !== undefined) jsYaml.loadAll(neighbour); }
+  return { ms: (t1 - t0) / k, ref: (performance.now() - t1) / k, found };
 }
 
-function measure(make, n) {
-  once(make, n); // warm-up
-  let best = Infinity, found = 0;
+/**
+ * The time of one analysis at size `n`, measured over `k` of them in a row: the small size is measured as ten runs,
+ * the big one as one, so both read the same amount of text and allocate alike (one small run alone mostly ends before
+ * the young generation fills: its garbage was collected after the clock stopped, the big run's during it).
+ */
+function measure(make, n, k) {
+  batch(make, n, k); // warm-up
+  let ms = Infinity, ref = Infinity, found = 0;
   // The best of five: on a loaded machine one of three could all be slow for the big input and fast for the small one.
-  for (let i = 0; i < 5; i++) { const x = once(make, n); best = Math.min(best, x.ms); found = x.found; }
-  return { ms: best, found };
+  for (let i = 0; i < 5; i++) { const x = batch(make, n, k); ms = Math.min(ms, x.ms); ref = Math.min(ref, x.ref); found = x.found; }
+  return { ms, ref, found };
 }
 
 for (const [name, N, make] of SHAPES) {
   test(`linear: ${name} (×10 size, at most ×12 time)`, () => {
-    let a, b, ratio;
+    // ×12, widened only by as much as js-yaml's linear parse of the same texts grows past ×10 in the same run: on this
+    // machine a parser known to be linear reads 10× the text in 11 to 14 times the time (caches, a bigger heap), so a
+    // bare ×12 failed linear code on a loaded machine. Quadratic code still gives ~×100.
+    let a, b, ratio, refRatio, allowed;
     for (let attempt = 0; attempt < 3; attempt++) {
-      a = measure(make, N); b = measure(make, 10 * N);
+      a = measure(make, N, 10); b = measure(make, 10 * N, 1);
       ratio = b.ms / a.ms;
-      if (ratio <= 12) break;
+      refRatio = b.ref / a.ref;
+      allowed = 12 * Math.max(1, refRatio / 10);
+      if (ratio <= allowed) break;
     }
     assert.ok(b.found > 0, `${name}: the big input gives findings (the rules ran)`);
-    assert.ok(ratio <= 12, `${name}: ${a.ms.toFixed(1)} ms at ${N}, ${b.ms.toFixed(1)} ms at ${10 * N}: ×${ratio.toFixed(1)}`);
+    assert.ok(ratio <= allowed, `${name}: ${a.ms.toFixed(1)} ms at ${N}, ${b.ms.toFixed(1)} ms at ${10 * N}: ×${ratio.toFixed(1)}, more than ×${allowed.toFixed(1)} (js-yaml on the same texts: ×${refRatio.toFixed(1)})`);
   });
 }
