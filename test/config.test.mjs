@@ -53,6 +53,10 @@ test('`off` unquoted (a YAML 1.1 boolean) still means off', () => {
 test('broken YAML and a non-mapping config are clear errors', () => {
   assert.match(parse('starlingx: [\n').problems[0].message, /^YAML syntax:/);
   assert.match(parse('- a\n').problems[0].message, /must be a mapping/);
+  // The keys it names are the schema's, every section of the registry's included (not a list written by hand).
+  const named = /must be a mapping \((.*)\)$/.exec(parse('- a\n').problems[0].message)[1].split(', ');
+  assert.deepEqual(named, Object.keys(e.configSchema.properties));
+  for (const k of ['starlingx', 'kubernetes', 'kata', 'containerd', 'rules', 'ignore', 'files']) assert.ok(named.includes(k), k);
   assert.deepEqual(parse('').problems, []);
   assert.match(parse('kubernetes: { window: "1.21..1.18" }\n').problems[0].message, /start must not be newer than the end/);
 });

@@ -34,11 +34,11 @@ const DEPLOY = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n'
 // ---------------------------------------------------------------------------------------------
 // C. One reading of a Kubernetes version string
 
-test('C: normalizeKubernetesVersion strips one leading v or V and surrounding blanks, nothing else', () => {
-  assert.equal(e.normalizeKubernetesVersion('V1.19.13'), '1.19.13');
-  assert.equal(e.normalizeKubernetesVersion(' v1.25 '), '1.25');
-  assert.equal(e.normalizeKubernetesVersion('1.21.3'), '1.21.3');
-  assert.equal(e.normalizeKubernetesVersion('vv1.2'), 'v1.2');
+test('C: normalizeVersion (a Kubernetes version as read everywhere) strips one leading v or V and surrounding blanks, nothing else', () => {
+  assert.equal(e.normalizeVersion('V1.19.13'), '1.19.13');
+  assert.equal(e.normalizeVersion(' v1.25 '), '1.25');
+  assert.equal(e.normalizeVersion('1.21.3'), '1.21.3');
+  assert.equal(e.normalizeVersion('vv1.2'), 'v1.2');
   // every reader agrees: window ranges, minors, the lifecycle predicates, the StarlingX path
   assert.deepEqual(e.parseRange('V1.18..v1.21'), { from: '1.18', to: '1.21' });
   assert.equal(e.minorOf('V1.19.13'), '1.19');

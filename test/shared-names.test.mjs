@@ -71,7 +71,7 @@ test('a Kubernetes version is read, normalised and its minors compared and count
   const patterns = {
     'a minor-parsing regex': /\(\\d\+\)\\\.\(\\d\+\)/,
     'a v-prefix strip': /replace\(\/\^\[vV\]\/|replace\(\/\^v\/i/,
-    'its own version arithmetic': /function (normalizeKubernetesVersion|parseMinor|leadingMinor|minorOf|compareMinor|compareVersions|minorsBetween|parseRange)\b[^=]*\{\s*$/,
+    'its own version arithmetic': /function (normalizeVersion|normalizeKubernetesVersion|parseMinor|leadingMinor|minorOf|compareMinor|compareVersions|minorsBetween|parseRange)\b[^=]*\{\s*$/,
   };
   const hits = [];
   for (const f of sources()) {

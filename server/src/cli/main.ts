@@ -15,7 +15,7 @@ import { writeFileSafely, readBounded, removeStaleTemporaries, type ReadState } 
 import type { InitializationOptions } from '../shared/protocol';
 // Not the engine (YAML, TOML, schemas, data): the server has it. The flags that need the data (releases, windows,
 // component versions) are checked by the server, which answers in its initialize result (cliProblems).
-import { normalizeKubernetesVersion } from '../engine/versions';
+import { normalizeVersion } from '../engine/versions';
 import type { SeveritySetting } from '../engine/types';
 import { ruleIds, allRules } from './rule-meta';
 import { familyFlag, familyFlagsHelp } from './family-flags';
@@ -193,7 +193,7 @@ function parseArgs(argv: string[]): Options | 'help' | 'version' {
           if (ff.values && !ff.values.includes(v)) throw new UsageError(ff.invalid ?? `${ff.name} takes ${ff.values.join(' or ')}`);
           if (ff.form === 'version') {
             // One version (Pluto's --target-versions k8s=v1.25.0): normalised ("1.25"), the window v..v.
-            const n = normalizeKubernetesVersion(v);
+            const n = normalizeVersion(v);
             if (!/^\d+\.\d+(\.\d+)?$/.test(n)) throw new UsageError(ff.invalid ?? `${ff.name} takes a version such as 1.25 or v1.25.0`);
             o.family[ff.key] = n; break;
           }

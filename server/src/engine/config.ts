@@ -98,7 +98,7 @@ export function parseConfig(path: string, text: string, knownRules: Set<string>)
   if (!doc || problems.length) return { path, text, overrides: {}, problems };
   const value = structuredClone(doc.value) as Record<string, any>; // a copy: parsed values are cached and shared
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    problems.push({ message: 'the configuration must be a mapping (starlingx, kubernetes, kata, rules, ignore, files)', range: doc.rootRange() });
+    problems.push({ message: `the configuration must be a mapping (${Object.keys(configSchema.properties).join(', ')})`, range: doc.rootRange() });
     return { path, text, overrides: {}, problems };
   }
   const { overrides, problems: found } = validateConfigValue(value, knownRules);

@@ -8,7 +8,7 @@ const minorCache = new Map<string, Minor | undefined>();
 export function parseMinor(v: string): Minor | undefined {
   // Called for every comparison of every lifecycle row at every step of a window: each string is parsed once.
   return memoIn(minorCache, v, () => {
-    const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(normalizeKubernetesVersion(v));
+    const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(normalizeVersion(v));
     return m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined;
   }, 10000);
 }
@@ -17,13 +17,13 @@ export function parseMinor(v: string): Minor | undefined {
 export function compareMinor(a: string, b: string): number {
   const pa = parseMinor(a);
   const pb = parseMinor(b);
-  if (!pa || !pb) throw new Error(`k8sLifecycle: not a version: ${!pa ? a : b}`);
+  if (!pa || !pb) throw new Error(`compareMinor: not a version: ${!pa ? a : b}`);
   return pa.major - pb.major || pa.minor - pb.minor;
 }
 
 /** The minor a version string starts with, whatever follows ("v1.21.3-amd64" -> "1.21"): image tags, Pluto's rows. */
 export function leadingMinor(v: string): string | undefined {
-  const m = /^(\d+)\.(\d+)/.exec(normalizeKubernetesVersion(v));
+  const m = /^(\d+)\.(\d+)/.exec(normalizeVersion(v));
   return m ? `${Number(m[1])}.${Number(m[2])}` : undefined;
 }
 
@@ -35,7 +35,7 @@ export function minorOf(v: string): string | undefined {
 /** Parsed versions, memoised: the Kata rules compare the same few release strings millions of times. */
 const versionPartsCache = new Map<string, ReadonlyArray<number | string>>();
 function versionParts(v: string): ReadonlyArray<number | string> {
-  return memoIn(versionPartsCache, v, () => normalizeKubernetesVersion(v).split(/[.-]/).map((x) => (/^\d+$/.test(x) ? Number(x) : x)), 4096);
+  return memoIn(versionPartsCache, v, () => normalizeVersion(v).split(/[.-]/).map((x) => (/^\d+$/.test(x) ? Number(x) : x)), 4096);
 }
 
 export function compareVersions(a: string, b: string): number {
@@ -54,7 +54,7 @@ export interface RangeParse { from: string; to: string }
 
 /** "1.18..1.21" | "1.21" -> {from, to}; undefined when malformed. */
 export function parseRange(s: string): RangeParse | undefined {
-  const parts = String(s).split('..').map(normalizeKubernetesVersion);
+  const parts = String(s).split('..').map(normalizeVersion);
   if (parts.length > 2 || !parts.every((p) => /^\d+\.\d+(?:\.\d+)?$/.test(p))) return undefined;
   return { from: parts[0], to: parts[1] ?? parts[0] };
 }
@@ -74,10 +74,10 @@ export function formatList(xs: string[], conj = 'and'): string {
 }
 
 /**
- * The one reading of a Kubernetes version string, wherever it comes from (localhost.yml's kubernetes_version, a
- * window, a flag, a Pluto row, an image tag): surrounding whitespace and ONE leading "v" or "V" removed, nothing
- * else changed ("V1.19.13" -> "1.19.13", " v1.25 " -> "1.25", "1.x" stays "1.x" for the caller to reject).
+ * The one reading of a version string, wherever it comes from (localhost.yml's kubernetes_version, a window, a flag,
+ * a Pluto row, an image tag, a component's version): surrounding whitespace and ONE leading "v" or "V" removed,
+ * nothing else changed ("V1.19.13" -> "1.19.13", " v1.25 " -> "1.25", "1.x" stays "1.x" for the caller to reject).
  */
-export function normalizeKubernetesVersion(v: string): string {
+export function normalizeVersion(v: string): string {
   return String(v).trim().replace(/^[vV]/, '');
 }

@@ -10,7 +10,7 @@ import type { ConfigSection } from '../config-core';
 import type { SourceInfo } from '../types';
 import type { ComponentVersionSetting, ComponentWindowInput } from './types';
 import { didYouMean } from '../text';
-import { normalizeKubernetesVersion } from '../versions';
+import { normalizeVersion } from '../versions';
 import { kubernetesApis } from '../families/kubernetes/data/apis';
 import { COMPONENTS } from './registry';
 
@@ -61,7 +61,7 @@ export function checkComponentVersion(name: string, v: unknown, extra: string[] 
     const hint = didYouMean(name, known);
     return `unknown component "${name}"${hint ? `; did you mean "${hint}"?` : ''} (known: ${known.join(', ')})`;
   }
-  if (typeof v !== 'string' || !/^\d+\.\d+(\.\d+)?$/.test(normalizeKubernetesVersion(v))) return `"${String(v)}" is not a version such as 1.5 or v1.5.3`;
+  if (typeof v !== 'string' || !/^\d+\.\d+(\.\d+)?$/.test(normalizeVersion(v))) return `"${String(v)}" is not a version such as 1.5 or v1.5.3`;
   return undefined;
 }
 
@@ -101,7 +101,7 @@ export const componentsConfigSection: ConfigSection = {
       const err = checkComponentVersion(name, v, userComponents);
       // A wrong name is reported at the name, a wrong version at the version.
       if (err) problems.push({ message: `kubernetes.components.${name}: ${err}`, path: ['kubernetes', 'components', name], at: componentNameProblem(name, userComponents) ? 'key' : 'value' });
-      else out[name] = normalizeKubernetesVersion(String(v));
+      else out[name] = normalizeVersion(String(v));
     }
     if (Object.keys(out).length) overrides.componentVersions = out;
   },
@@ -121,7 +121,7 @@ export const componentsConfigSection: ConfigSection = {
     for (const [o, layer] of [...layers].reverse()) {
       const source: SourceInfo = layer.kind === 'cli' ? { kind: 'cli', detail: '--component-versions' }
         : layer.kind === 'config' ? { kind: 'config', detail: `${layer.detail} kubernetes.components` } : layer;
-      for (const [name, v] of Object.entries(o?.componentVersions ?? {})) out[name] = { version: normalizeKubernetesVersion(v), source };
+      for (const [name, v] of Object.entries(o?.componentVersions ?? {})) out[name] = { version: normalizeVersion(v), source };
     }
     return out;
   },

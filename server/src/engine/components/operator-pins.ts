@@ -17,7 +17,7 @@ import { parseYaml, type YamlDoc } from '../parse/yaml';
 import { LineIndex, own } from '../text';
 import { parseImage } from '../image-ref';
 import { parseConstraints, checkConstraints, parseVersion, compareSemver } from '../families/helm-chart/template/semver';
-import { leadingMinor, normalizeKubernetesVersion, compareMinor } from '../versions';
+import { leadingMinor, normalizeVersion, compareMinor } from '../versions';
 
 export type { OperatorPin } from './operator-pins-type';
 
@@ -43,7 +43,7 @@ export function versionOfTag(tag: string): string | undefined {
   const minor = leadingMinor(t);
   if (!minor) return undefined;
   // X.Y or X.Y.Z, then at most a pre-release or build suffix.
-  const parts = normalizeKubernetesVersion(t).split(/[-+]/)[0].split('.');
+  const parts = normalizeVersion(t).split(/[-+]/)[0].split('.');
   if (parts.length > 3 || !parts.every((p) => /^\d+$/.test(p))) return undefined;
   return parts.length === 3 ? `${minor}.${Number(parts[2])}` : minor;
 }
@@ -80,7 +80,7 @@ export function operatorVersionsOfChart(operator: string, chart: ChartRule, vers
   }
   const table = data.chartTables[chart.table!];
   if (exact) {
-    const row = table.rows.find((r) => normalizeKubernetesVersion(r[0]) === normalizeKubernetesVersion(v));
+    const row = table.rows.find((r) => normalizeVersion(r[0]) === normalizeVersion(v));
     if (!row) return `chart ${chart.chart} ${v} is not in the chart map (${table.repo} ${table.chartPath}: ${table.rows[0][0]} .. ${table.rows.at(-1)![0]})`;
     if (!row[1]) return `chart ${chart.chart} ${v} has a pre-release appVersion (${row[2]})`;
     return { versions: [row[1]], how: `chart ${v} → ${operator} ${row[1]} (${table.repo} ${chart.table} ${row[2].split(' ')[0]})`, range: false };

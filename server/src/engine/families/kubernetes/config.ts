@@ -6,7 +6,7 @@
 import type { SourceInfo } from '../../types';
 import type { ConfigSection } from '../../config-core';
 import { mark } from '../../config-core';
-import { parseRange, minorsBetween, compareVersions, normalizeKubernetesVersion } from '../../versions';
+import { parseRange, minorsBetween, compareVersions, normalizeVersion } from '../../versions';
 import { windowText } from '../../window-text';
 import { windowFromStarlingx } from '../starlingx/data';
 import type { PlutoRow } from './index';
@@ -159,7 +159,7 @@ export const kubernetesConfigSection: ConfigSection = {
         for (let a = 0; a < set.length; a++) {
           for (let b = a + 1; b < set.length; b++) {
             const x = String(row[set[a]]), y = String(row[set[b]]);
-            if (compareVersions(normalizeKubernetesVersion(x), normalizeKubernetesVersion(y)) > 0) {
+            if (compareVersions(normalizeVersion(x), normalizeVersion(y)) > 0) {
               problems.push({
                 message: `kubernetes.additionalVersions[${i}] (${String(row.version)} ${String(row.kind)}): ${set[b]} ${y} is before ${set[a]} ${x}; `
                   + 'a row must be introduced, then deprecated, then removed. The row is not used',

@@ -9,7 +9,7 @@ import { runRule, reportSyntax } from '../core';
 import { isStarlingxName, looksLikeStarlingx, StarlingxContext } from './index';
 import { stxComplete, stxHover, stxInlayHints } from './language';
 import { parseYaml } from '../../parse/yaml';
-import { normalizeKubernetesVersion } from '../../versions';
+import { normalizeVersion } from '../../versions';
 import { rule as vPrefix } from './rules/kubernetes-version-v-prefix';
 import { rule as unshipped } from './rules/unshipped-kubernetes-version';
 import { rule as belowDefault } from './rules/kubernetes-version-below-default';
@@ -78,5 +78,5 @@ export const starlingx: FamilyModule<'starlingx'> = {
 export function localhostKubernetesVersion(text: string | undefined): string | undefined {
   const doc = text ? parseYaml(text).docs.find((d) => !d.empty) : undefined;
   const v = doc && doc.errors.length === 0 ? (doc.value as any)?.kubernetes_version : undefined;
-  return typeof v === 'string' ? normalizeKubernetesVersion(v) : undefined;
+  return typeof v === 'string' ? normalizeVersion(v) : undefined;
 }

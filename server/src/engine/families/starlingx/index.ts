@@ -7,7 +7,7 @@ import { validateDoc, schemaFor, type SchemaProblem } from '../../schema';
 import type { SourceInfo } from '../../types';
 import type { KubeWindow } from '../kubernetes/config';
 import { starlingxPath, windowFromStarlingx } from './data';
-import { compareVersions, minorOf, normalizeKubernetesVersion } from '../../versions';
+import { compareVersions, minorOf, normalizeVersion } from '../../versions';
 
 export function isStarlingxName(file: string): boolean {
   return /localhost[^/\\]*\.ya?ml$/i.test(path.basename(file));
@@ -68,7 +68,7 @@ export class StarlingxContext {
     const src = this.file.text.slice(loc.value.start, loc.value.end);
     const quote = /^["']/.test(src) ? src[0] : '';
     const text = typeof raw === 'string' ? raw : undefined;
-    return { raw, text, range: loc.value, keyRange: loc.key, quote, normalised: text === undefined ? undefined : normalizeKubernetesVersion(text) };
+    return { raw, text, range: loc.value, keyRange: loc.key, quote, normalised: text === undefined ? undefined : normalizeVersion(text) };
   }
 
   /** The Kubernetes window this file implies: its release's path from its kubernetes_version (or the default). */

@@ -1,6 +1,6 @@
 import type { Rule } from '../../../rules/types';
 import type { KubernetesContext } from '../index';
-import { minorOf, normalizeKubernetesVersion } from '../../../versions';
+import { minorOf, normalizeVersion } from '../../../versions';
 
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/kubeadm-version-mismatch',
@@ -25,9 +25,9 @@ export const rule: Rule<KubernetesContext> = {
       const q = /^["']/.test(src) ? src[0] : '';
       const lh = ctx.neighbours.localhost;
       const lhv = lh?.kubernetesVersion;
-      if (lhv && normalizeKubernetesVersion(v) !== normalizeKubernetesVersion(lhv)) {
+      if (lhv && normalizeVersion(v) !== normalizeVersion(lhv)) {
         // In the file's own style: its "v"/"V" prefix, or none.
-        const want = `${/^\s*([vV]?)/.exec(v)![1]}${normalizeKubernetesVersion(lhv)}`;
+        const want = `${/^\s*([vV]?)/.exec(v)![1]}${normalizeVersion(lhv)}`;
         report({
           message: `kubernetesVersion ${v} differs from kubernetes_version ${lhv} in ${lh!.path}: bootstrap installs one and the upgrade plan assumes the other`,
           range: loc,

@@ -5,7 +5,7 @@
 import { loadJson } from '../../../data';
 import type { SourceInfo } from '../../../types';
 import type { KubeWindow } from '../../kubernetes/config';
-import { minorOf, compareVersions, normalizeKubernetesVersion } from '../../../versions';
+import { minorOf, compareVersions, normalizeVersion } from '../../../versions';
 
 export interface StxKubeVersion { version: string; upgradeFrom: string[] }
 export interface StxRelease {
@@ -99,7 +99,7 @@ export function starlingxPath(rel: StxRelease, start: string): string[] {
 
 export function windowFromStarlingx(rel: StxRelease, kubernetesVersion: string | undefined, source: SourceInfo): KubeWindow {
   const shipped = rel.kubernetes.map((k) => k.version);
-  const v = kubernetesVersion === undefined ? undefined : normalizeKubernetesVersion(kubernetesVersion);
+  const v = kubernetesVersion === undefined ? undefined : normalizeVersion(kubernetesVersion);
   const start = v && shipped.includes(v) ? v : rel.default;
   const patches = starlingxPath(rel, start);
   return { minors: patches.map((p) => minorOf(p)!), patches, source };
