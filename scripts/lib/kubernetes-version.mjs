@@ -1,5 +1,5 @@
-// The one reading of a Kubernetes version string, and the minor arithmetic, for the importers: normalizeKubernetesVersion,
-// compareMinor and minorsBetween of server/src/engine/versions.ts, taken from the built engine (dist/engine.js) so
+// The one reading of a Kubernetes version string, and the minor arithmetic, for the importers: normalizeKubernetesVersion
+// (normalizeVersion), compareMinor and minorsBetween of server/src/engine/versions.ts, taken from the built engine (dist/engine.js) so
 // that data and product agree.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,4 +9,6 @@ import { fileURLToPath } from 'node:url';
 const enginePath = path.join(path.dirname(path.dirname(path.dirname(fileURLToPath(import.meta.url)))), 'dist', 'engine.js');
 if (!fs.existsSync(enginePath)) throw new Error('dist/engine.js not found: run `npm run build` first');
 
-export const { normalizeKubernetesVersion, compareMinor, minorsBetween } = createRequire(import.meta.url)(enginePath);
+// The engine calls its reader normalizeVersion (it reads StarlingX and component versions too); the importers read
+// Kubernetes versions with it.
+export const { normalizeVersion: normalizeKubernetesVersion, compareMinor, minorsBetween } = createRequire(import.meta.url)(enginePath);
