@@ -191,17 +191,7 @@ export class WorkspaceState {
 
   /** neighboursFor, computed only when a rule asks (only Kubernetes manifests do; the folder is read once). */
   lazyNeighboursFor(file: string): NeighbourFacts {
-    let got: NeighbourFacts | undefined;
-    const get = () => (got ??= this.neighboursFor(file));
-    const ws = this;
-    const lazy: NeighbourFacts = {
-      get staticPods() { return get().staticPods; }, get localhost() { return get().localhost; },
-    };
-    // The families' root facts, each produced when first read (an index's other keys too: RootIndexProducer.also).
-    for (const p of rootFactProducers) {
-      for (const key of [p.key, ...('index' in p ? p.also ?? [] : [])]) Object.defineProperty(lazy, key, { get: () => ws.rootFact(p, file, key), enumerable: true });
-    }
-    return lazy;
+    return new LazyNeighbours(this, file) as unknown as NeighbourFacts;
   }
 
   rootFor(file: string): string | undefined {
@@ -527,4 +517,27 @@ function findLocalhost(root: string, maxDepth = 3): AnchorChoice | undefined {
     level = next.slice(0, 500);
   }
   return undefined;
+}
+
+/**
+ * A file's neighbour facts, each worked out when first read: the folder's (staticPods, localhost: neighboursFor, once)
+ * and the families' root facts (an index's other keys too: RootIndexProducer.also). The getters are the prototype's,
+ * defined once, not per file (one object of two fields per analysed file).
+ */
+class LazyNeighbours {
+  // Private (#): no fact's key can collide with them.
+  readonly #ws: WorkspaceState;
+  readonly #file: string;
+  #got?: NeighbourFacts;
+  constructor(ws: WorkspaceState, file: string) { this.#ws = ws; this.#file = file; }
+  #all(): NeighbourFacts { return (this.#got ??= this.#ws.neighboursFor(this.#file)); }
+  get staticPods() { return this.#all().staticPods; }
+  get localhost() { return this.#all().localhost; }
+  static {
+    for (const p of rootFactProducers) {
+      for (const key of [p.key, ...('index' in p ? p.also ?? [] : [])]) {
+        Object.defineProperty(LazyNeighbours.prototype, key, { get(this: LazyNeighbours) { return this.#ws.rootFact(p, this.#file, key); }, enumerable: true });
+      }
+    }
+  }
 }
