@@ -177,10 +177,20 @@ export class KataContext {
   perWindow<T>(row: object, tag: string, f: () => T, sub = ''): T {
     // row -> window -> tag -> sub: nested maps, no key strings to build for each of thousands of keys. Bounded:
     // windows come from user configuration, values and table names from user files.
-    const byWindow = weakMemoIn(acrossCache, row, () => new Map<number, Map<string, Map<string, unknown>>>());
-    const byTag = memoIn(byWindow, this.windowId, () => new Map<string, Map<string, unknown>>(), 16);
-    const bySub = memoIn(byTag, tag, () => new Map<string, unknown>());
-    return memoIn(bySub, sub, f, 256) as T;
+    // Written out, not with memoIn: asked for every key of every file, and a hit allocates nothing this way.
+    let byWindow = acrossCache.get(row);
+    if (!byWindow) acrossCache.set(row, byWindow = new Map());
+    const id = this.windowId;
+    let byTag = byWindow.get(id);
+    if (!byTag) { if (byWindow.size >= 16) byWindow.clear(); byWindow.set(id, byTag = new Map()); }
+    let bySub = byTag.get(tag);
+    if (!bySub) byTag.set(tag, bySub = new Map());
+    const hit = bySub.get(sub);
+    if (hit !== undefined || bySub.has(sub)) return hit as T;
+    const v = f();
+    if (bySub.size >= 256) bySub.clear();
+    bySub.set(sub, v);
+    return v;
   }
 
   /**
@@ -265,7 +275,14 @@ export class KataContext {
 
   /** The data rows for a key in a table: the table's own row, else the row common to every hypervisor table. */
   optionRow(section: string, key: string): KataOption | undefined {
-    return memoIn(memoIn(this.rowMemo, section, () => new Map<string, KataOption | undefined>()), key, () => this.sharedRow(section, key));
+    // Written out, not with memoIn: asked by several rules for every key of the file; a hit allocates nothing.
+    let bySection = this.rowMemo.get(section);
+    if (!bySection) this.rowMemo.set(section, bySection = new Map());
+    const hit = bySection.get(key);
+    if (hit !== undefined || bySection.has(key)) return hit;
+    const row = this.sharedRow(section, key);
+    bySection.set(key, row);
+    return row;
   }
   private rowMemo = new Map<string, Map<string, KataOption | undefined>>();
 
