@@ -567,7 +567,7 @@ const GENERIC_ALLOWED = [
   // The workspace's bootstrap file (a localhost.yml, the anchor every file's default window is read from): its facts
   // carry the Kubernetes version it pins, and several in one folder are said with how to choose (the sections' keys).
   { file: 'server/workspace.ts', line: /^return Object\.defineProperties\(\{ localhost: \{ .*kubernetesVersion: workspaceFacts\.anchorKubernetesVersion\(text\)/ },
-  { file: 'server/workspace.ts', line: /set kubernetes\.window \(or starlingx\.release\) in \.skewguard\.yaml to choose`;$/ },
+  { file: 'server/anchor-files.ts', line: /set kubernetes\.window \(or starlingx\.release\) in \.skewguard\.yaml to choose`;$/ },
 ];
 /** The family names a line of code has: words and identifier parts (camelCase, SNAKE_CASE, kebab-case runs). */
 function familyWordsIn(code) {

@@ -8,7 +8,9 @@
 // is analysed in the background in slices of a few milliseconds, so the editor never waits for it; a newer version of
 // the document cancels the stale work (its finished parts stay cached). lsp-lint never takes this path.
 import { analyze, type AnalyzeInput, type AnalyzeResult } from '../engine/analyze';
-import { splitDocuments, detached, forgetParsed } from '../engine/parse/yaml';
+import { forgetParsed } from '../engine/parse/yaml';
+import { segmentsOf, resegment, type Segment } from './segments';
+import { shifted, compact, compactOf, rebased } from './part-findings';
 import { familyById, MODELINE } from '../engine/families/registry';
 import type { Diagnostic } from '../engine/types';
 import type { FamilyModule } from '../engine/families/types';
@@ -18,11 +20,8 @@ import { someLineStartsWith } from '../engine/text';
 
 /** Files below this size are analysed whole (fast enough, and nothing to gain). */
 const MIN_CHARS = 256 * 1024;
-/** A part ends after about this much text, or at a document whose first bytes hash to a cut (stable under edits). */
-const SEGMENT_CHARS = 24 * 1024;
 /** The background pass analyses consecutive parts together up to about this much text (batch()). */
 const BATCH_CHARS = 320 * 1024;
-const MIN_SEGMENT_DOCS = 4;
 /** Synchronous work per validation, and per background slice (ms). */
 const FOREGROUND_MS = 25;
 const SLICE_MS = 12;
@@ -36,11 +35,8 @@ const PROGRESS_MS = 400;
 const HOT_PARTS = 4;
 export const CHECKING_CODE = 'skewguard/checking';
 
-/** Whether text holds s at pos (a slice compared at once: startsWith walks a long string character by character). */
-const holds = (text: string, pos: number, s: string) => text.slice(pos, pos + s.length) === s;
 const PARSE_ERROR = 'syntax/parse-error';
 
-interface Segment { start: number; end: number; line: number; text: string; docs: number; lines: number }
 interface Part {
   /** The findings (the whole analysis for the first part only: FamilyModule.documentWise looks at it). */
   result: AnalyzeResult;
@@ -63,54 +59,6 @@ interface DocState {
   segments: Segment[];
   /** The whole analyses of the hot parts, by key, the most recently used last (at most HOT_PARTS). */
   hot: Map<string, { text: string; result: AnalyzeResult }>;
-}
-
-/** FNV-1a of the first bytes of a document: where a part may end, the same wherever the document moves. */
-function cutHere(text: string, start: number): boolean {
-  let h = 0x811c9dc5;
-  for (let i = start, e = Math.min(text.length, start + 48); i < e; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return ((h >>> 0) & 7) === 0;
-}
-
-/**
- * Line breaks in text[from, to): LF, CRLF and a lone CR, as LineIndex counts them. `cr`: whether text holds a CR at all
- * (asked once per text by the caller: a search for one from each part's start ran to the end of a text without any, so
- * cutting a 5 MB file into 200 parts scanned a gigabyte).
- */
-function breaks(text: string, from: number, to: number, cr: boolean): number {
-  let n = 0;
-  if (!cr) {
-    for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) n++;
-    return n;
-  }
-  for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10) n++;
-    else if (c === 13) { if (text.charCodeAt(i + 1) === 10 && i + 1 < to) i++; n++; }
-  }
-  return n;
-}
-
-/** text[from, to) (whole documents) cut into segments; `line` is the line of `from`. */
-function segmentRange(text: string, from: number, to: number, line: number): Segment[] {
-  const docs = splitDocuments(from === 0 && to === text.length ? text : text.slice(from, to));
-  const cr = text.indexOf('\r', from) !== -1;
-  const out: Segment[] = [];
-  let start = from, n = 0;
-  for (let i = 0; i < docs.length; i++) {
-    n++;
-    const end = docs[i].end + from;
-    const last = i + 1 === docs.length;
-    if (last || (n >= MIN_SEGMENT_DOCS && (end - start >= SEGMENT_CHARS || cutHere(text, docs[i + 1].start + from)))) {
-      // Kept with its analysis: a copy, so that it does not hold this version of the whole text alive.
-      const t = detached(text.slice(start, end));
-      const lines = breaks(text, start, end, cr);
-      out.push({ start, end, line, text: t, docs: n, lines });
-      line += lines;
-      start = end; n = 0;
-    }
-  }
-  return out;
 }
 
 /** A `...` document end or a `%` directive at a line's start (/^(\.\.\.|%)/m). */
@@ -144,114 +92,8 @@ function traits(text: string, result: AnalyzeResult, first: AnalyzeResult | unde
   return { wise: wise(text, fam, first ?? result), keys: fam?.partKeys?.(text, file) ?? [] };
 }
 
-export function segmentsOf(text: string): Segment[] { return segmentRange(text, 0, text.length, 0); }
-
-/**
- * The segments of `text`, from those of the previous text `old`: the ones before and after the change are kept (the
- * same strings: their parts are found at once), only the changed stretch (and the segment after it, which a
- * document emptied down to comments joins) is cut again. Undefined when the change reaches the whole text.
- */
-function resegment(old: string, segs: Segment[], text: string): Segment[] | undefined {
-  if (text === old) return segs;
-  const delta = text.length - old.length;
-  let a = 0;
-  // A kept segment before the change: its text, and the marker line after it, unchanged.
-  while (a < segs.length - 1 && holds(text, segs[a].start, segs[a].text) && holds(text, segs[a].end, old.slice(segs[a].end, segs[a].end + 4))) a++;
-  let b = segs.length;
-  // A kept segment after the change: its text at the shifted place, and the line break before it, unchanged.
-  while (b - 1 > a && segs[b - 1].start + delta >= segs[a].start
-    && holds(text, segs[b - 1].start + delta, segs[b - 1].text) && old.charCodeAt(segs[b - 1].start - 1) === text.charCodeAt(segs[b - 1].start - 1 + delta)) b--;
-  if (b < segs.length) b++; // the segment after the change is cut again with it
-  const from = segs[a].start;
-  const to = b < segs.length ? segs[b].start + delta : text.length;
-  if (to < from) return undefined;
-  const mid = segmentRange(text, from, to, segs[a].line);
-  const oldLines = (b < segs.length ? segs[b].line : Infinity) - segs[a].line;
-  const newLines = mid.reduce((n, s) => n + s.lines, 0);
-  const tail = segs.slice(b).map((s) => ({ ...s, start: s.start + delta, end: s.end + delta, line: s.line + newLines - oldLines }));
-  return [...segs.slice(0, a), ...mid, ...tail];
-}
-
 const SEGMENTED = Symbol('segmented');
 type Segmented = AnalyzeResult & { [SEGMENTED]?: { segments: Segment[]; parts: Array<Part | undefined> } };
-
-function shiftRange(r: Diagnostic['range'], by: number): Diagnostic['range'] {
-  return { start: { line: r.start.line + by, character: r.start.character }, end: { line: r.end.line + by, character: r.end.character } };
-}
-
-/** A part's diagnostic at the file's lines; its fixes (lazy ones too, computed on first use) moved the same way. */
-function shifted(d: Diagnostic, by: number): Diagnostic {
-  if (!by) return d;
-  const s: Diagnostic = { ruleId: d.ruleId, severity: d.severity, message: d.message, range: shiftRange(d.range, by), docsUrl: d.docsUrl, data: d.data };
-  // The finding's steps of the window (the LSP data's `steps`, for the per-step views), as in the whole file's.
-  if (d.steps !== undefined) s.steps = d.steps;
-  const error = (d as { error?: unknown }).error;
-  if (error !== undefined) Object.defineProperty(s, 'error', { value: error, enumerable: false });
-  let memo: Diagnostic['fixes'];
-  let set = false;
-  Object.defineProperty(s, 'fixes', {
-    enumerable: true, configurable: true,
-    get: () => {
-      if (!set) { memo = d.fixes?.map((f) => ({ ...f, edits: f.edits.map((e) => ({ range: shiftRange(e.range, by), newText: e.newText })) })); set = true; }
-      return memo;
-    },
-    set: (v: Diagnostic['fixes']) => { memo = v; set = true; },
-  });
-  return s;
-}
-
-/**
- * A part's findings without the rest of its analysis: a lazy fix (which holds the parsed document it edits) is worked
- * out from the part's whole analysis, made again when asked for; the same finding there (rule, message, range) or none.
- */
-function compact(r: AnalyzeResult, full: () => AnalyzeResult): AnalyzeResult {
-  const diagnostics = r.diagnostics.map((d, i) => {
-    const descs = Object.getOwnPropertyDescriptors(d);
-    if (!descs.fixes?.get) return d;
-    descs.fixes = refixed(i, d.ruleId, d.message, d.range, full);
-    return Object.defineProperties({}, descs) as Diagnostic;
-  });
-  return compactOf(r, diagnostics);
-}
-
-/** A part's result: these findings, and what the rest of its analysis says of the file (not its parsed documents). */
-function compactOf(r: AnalyzeResult, diagnostics: Diagnostic[]): AnalyzeResult {
-  return { family: r.family, diagnostics, config: r.config, path: r.path, staleReported: r.staleReported, windowSteps: r.windowSteps, windowSource: r.windowSource };
-}
-
-/**
- * A finding of a batch (batch()) as finding i of its part alone: moved `by` lines to the part's, and its fixes (their
- * edits at the batch's lines) worked out from the part's own analysis when asked for, as a compact part's are.
- */
-function rebased(d: Diagnostic, by: number, i: number, full: () => AnalyzeResult): Diagnostic {
-  const s: Diagnostic = { ruleId: d.ruleId, severity: d.severity, message: d.message, range: by ? shiftRange(d.range, by) : d.range, docsUrl: d.docsUrl, data: d.data };
-  if (d.steps !== undefined) s.steps = d.steps;
-  const error = (d as { error?: unknown }).error;
-  if (error !== undefined) Object.defineProperty(s, 'error', { value: error, enumerable: false });
-  if ('fixes' in d) Object.defineProperty(s, 'fixes', refixed(i, d.ruleId, d.message, s.range, full));
-  return s;
-}
-
-/** The `fixes` of finding i of a compact part (made apart: it must not hold the finding it replaces). */
-function refixed(i: number, ruleId: string, message: string, range: Diagnostic['range'], full: () => AnalyzeResult): PropertyDescriptor {
-  let memo: Diagnostic['fixes'];
-  let set = false;
-  return {
-    enumerable: true, configurable: true,
-    get: () => {
-      if (!set) {
-        const f = full().diagnostics[i];
-        memo = f && f.ruleId === ruleId && f.message === message && sameRange(f.range, range) ? f.fixes : [];
-        set = true;
-      }
-      return memo;
-    },
-    set: (v: Diagnostic['fixes']) => { memo = v; set = true; },
-  };
-}
-
-const sameRange = (a: Diagnostic['range'], b: Diagnostic['range']) => a.start.line === b.start.line && a.start.character === b.start.character
-  && a.end.line === b.end.line && a.end.character === b.end.character;
 
 export class Scheduler {
   private readonly docs = new Map<string, DocState>();

@@ -2,7 +2,7 @@
 // localhost.yml in the workspace (whose Kubernetes path sets the window for manifests). Reads files; runs nothing.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ALWAYS_SKIPPED_FOLDERS, isConfigFileName } from '../shared/names';
+import { isConfigFileName } from '../shared/names';
 import { CONFIG_FILENAMES, parseConfig, type LoadedConfig, type WorkspaceFacts } from '../engine/config';
 import { workspaceFacts, workspaceFactProducers, rootFactProducers, type NeighbourFacts } from '../engine/families/registry';
 import type { WorkspaceFactInput, RootFactProducer, RootIndex, RootIndexProducer, WorkspaceHost } from '../engine/families/types';
@@ -12,6 +12,8 @@ import { parseYaml } from '../engine/parse/yaml';
 import { MAX_FILE_BYTES } from '../shared/limits';
 import { readFileUpTo, readTextUpTo, whyNotRead } from '../shared/bounded-read';
 import { walkFolders, unreadableNote } from './walk';
+import { readConfigText, readConfigDisk, readDisk, unsavedText, withoutBom } from './config-files';
+import { anchorOrder, chooseAnchor, competitionNote, findLocalhost, type AnchorChoice } from './anchor-files';
 import { isWithin } from '../shared/within';
 import type { FamilyServerService } from './family-service';
 
@@ -420,104 +422,6 @@ export class WorkspaceState {
 
 /** Roots whose indexes are kept at most (a file outside the workspace folders has its folder as its root). */
 const MAX_INDEXED_ROOTS = 256;
-
-/** Most bytes of a .skewguard.yaml that are read (a configuration is a few lines). */
-export const CONFIG_MAX_BYTES = 1024 * 1024;
-
-/**
- * A config file's text (an open buffer wins), or why it cannot be used: not a regular file, unreadable, too large,
- * binary. undefined: there is no such file.
- */
-export function readConfigText(p: string, open?: string): { text: string } | { problem: string } | undefined {
-  const name = path.basename(p);
-  let text = open;
-  if (text === undefined) {
-    let st: fs.Stats;
-    try { st = fs.statSync(p); } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : { problem: `cannot read ${name}: ${(e as Error).message}` };
-    }
-    if (st.isDirectory()) return { problem: `cannot read ${name}: EISDIR: it is a directory, not a configuration file` };
-    // A FIFO or a device would block the read or never end.
-    if (!st.isFile()) return { problem: `cannot read ${name}: it is not a regular file` };
-    if (st.size > CONFIG_MAX_BYTES) return { problem: `${name} is ${st.size} bytes; a configuration is read only up to ${CONFIG_MAX_BYTES} bytes (1 MiB), so it is not used` };
-    const r = readFileUpTo(p, CONFIG_MAX_BYTES);
-    if ('over' in r) return { problem: `${name} reads more than ${CONFIG_MAX_BYTES} bytes (its size says ${st.size}); a configuration is read only up to ${CONFIG_MAX_BYTES} bytes (1 MiB), so it is not used` };
-    if (!('bytes' in r)) return { problem: `cannot read ${name}: ${r.notFile ? `it is ${r.notFile}, not a regular file` : r.message}` };
-    text = r.bytes.toString('utf8');
-  }
-  if (text.length > CONFIG_MAX_BYTES) return { problem: `${name} is ${text.length} characters; a configuration is read only up to ${CONFIG_MAX_BYTES} (1 MiB), so it is not used` };
-  if (text.includes('\u0000')) return { problem: `${name} is a binary file (it holds NUL bytes), not YAML; it is not used` };
-  return { text };
-}
-
-/** What the hover and the status item say of an open configuration or bootstrap file with unsaved changes (unsavedSaid). */
-export function unsavedText(p: string, root: string | undefined, what: 'configuration' | 'bootstrap file'): string {
-  const rel = (root && path.relative(root, p).split(path.sep).join('/')) || path.basename(p);
-  return `Unsaved changes to ${rel} are not applied until it is saved: this file is checked with the saved ${what}, as lsp-lint checks it.`;
-}
-
-/** A configuration file's text on disk (undefined: missing or not usable), to compare an open buffer with. */
-function readConfigDisk(p: string): string | undefined {
-  const r = readConfigText(p);
-  return r && 'text' in r ? r.text : undefined;
-}
-
-/** A file's text on disk, or undefined when it is missing, unreadable or too large to be a config. */
-/** A text without its byte order mark: editors and lsp-lint hand over the text without it, the disk may have one. */
-const withoutBom = (t: string | undefined) => t?.replace(/^\uFEFF/, '');
-
-export function readDisk(file: string): string | undefined {
-  return readTextUpTo(file, 512 * 1024);
-}
-
-const SKIP_DIRS = new Set([...ALWAYS_SKIPPED_FOLDERS, 'dist', 'out', '.vscode-test', 'vendor']);
-
-/** The bootstrap file chosen for a file's window, and the bootstrap files it was chosen among (one folder's). */
-export interface AnchorChoice { file: string; among: string[] }
-
-/**
- * The order in which bootstrap files of one folder are chosen: localhost.yml, then localhost.yaml (the names StarlingX
- * reads), then the others by name (code-unit order, the same on every machine and locale).
- */
-export function anchorOrder(a: string, b: string): number {
-  const rank = (n: string) => (n === 'localhost.yml' ? 0 : n === 'localhost.yaml' ? 1 : 2);
-  return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
-}
-
-function chooseAnchor(dir: string, names: string[]): AnchorChoice {
-  const sorted = [...names].sort(anchorOrder);
-  return { file: path.join(dir, sorted[0]), among: sorted.map((n) => path.join(dir, n)) };
-}
-
-/** Several bootstrap files competed: which one sets the window, and how to choose another way. */
-export function competitionNote(c: AnchorChoice, root: string): string | undefined {
-  if (c.among.length < 2) return undefined;
-  const folder = path.relative(root, path.dirname(c.file)).split(path.sep).join('/');
-  return `${c.among.length} bootstrap files in ${folder ? `${folder}/` : 'the workspace folder'}: using ${path.basename(c.file)}; set kubernetes.window (or starlingx.release) in .skewguard.yaml to choose`;
-}
-
-/**
- * Breadth-first search on disk for a localhost.yml, a few levels deep: the first folder (by name, per level) that holds
- * one, and in it the first by anchorOrder.
- */
-function findLocalhost(root: string, maxDepth = 3): AnchorChoice | undefined {
-  let level = [root];
-  for (let depth = 0; depth <= maxDepth && level.length; depth++) {
-    const next: string[] = [];
-    for (const dir of level) {
-      let entries: fs.Dirent[];
-      try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { continue; }
-      const anchors = entries.filter((e) => e.isFile() && isAnchorName(e.name));
-      if (anchors.length) return chooseAnchor(dir, anchors.map((e) => e.name));
-      // Code-unit order, as chooseAnchor's (localeCompare's order depends on the locale, and its first call costs ~10 ms).
-      const dirs = entries.filter((e) => e.isDirectory() && !SKIP_DIRS.has(e.name) && !e.name.startsWith('.')).map((e) => e.name).sort();
-      for (const n of dirs) next.push(path.join(dir, n));
-    }
-    level = next.slice(0, 500);
-  }
-  return undefined;
-}
 
 /**
  * A file's neighbour facts, each worked out when first read: the folder's (staticPods, localhost: neighboursFor, once)
