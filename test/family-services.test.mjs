@@ -50,7 +50,7 @@ test('the engine never imports a family\'s server side: its library bundles no m
   // and the web server's has the Helm family's stub instead of the renderer.
   const server = fs.readFileSync(path.join(repoRoot, 'dist/server-main.js'), 'utf8');
   const web = fs.readFileSync(path.join(repoRoot, 'dist/web/server.js'), 'utf8');
-  assert.match(server, /skewguard\/helmProgress/);
+  assert.match(server, /family: "helm-chart", subject: chartRoot/);
   assert.match(server, /superseded: the chart changed before it was rendered/);
   assert.doesNotMatch(web, /superseded: the chart changed before it was rendered/);
   assert.match(web, /in the web extension Helm is never run/);

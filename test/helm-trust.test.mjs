@@ -41,12 +41,12 @@ test('untrusted: Helm is never run, whatever .skewguard.yaml says; trusting the 
     assert.deepEqual(runs(ws.log), [], 'helm ran in an untrusted workspace');
 
     await c.notify('skewguard/workspaceTrusted', {});
-    await until(() => c.notifications.filter((n) => n.method === 'skewguard/helmProgress').length >= 2, 'two rendered steps');
+    await until(() => c.notifications.filter((n) => n.method === 'skewguard/progress' && n.params.family === 'helm-chart').length >= 2, 'two rendered steps');
     await until(async () => (await readBy(c, ws.file)).readBy === 'helm', 'the chart read by helm');
     const after = await readBy(c, ws.file);
     assert.match(after.helmVersion, /^v3\./);
     assert.ok(runs(ws.log).includes('template'), runs(ws.log).join(','));
-    const steps = c.notifications.filter((n) => n.method === 'skewguard/helmProgress').map((n) => n.params.step).sort();
+    const steps = c.notifications.filter((n) => n.method === 'skewguard/progress' && n.params.family === 'helm-chart').map((n) => n.params.step).sort();
     assert.deepEqual(steps, ['1.24', '1.25']);
   } finally { c.kill(); fs.rmSync(ws.dir, { recursive: true, force: true }); }
 });

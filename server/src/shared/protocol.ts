@@ -145,11 +145,12 @@ export type { SettingsProblem };
 export const WorkspaceTrustedNotification = 'skewguard/workspaceTrusted';
 
 /**
- * Notification from the server while it renders Helm charts (one per step rendered): lsp-lint's stall timer sees the
- * server is working; editors may ignore it.
+ * Notification from the server while a family's server side does long work, one per piece done (a chart rendered at
+ * one step of the window): lsp-lint's stall timer sees the server is working; editors may ignore it. `family`: the
+ * family's id; `subject`: what the work is on (a chart's folder); `step`: the window's step; `ok`: whether it worked.
  */
-export const HelmProgressNotification = 'skewguard/helmProgress';
-export interface HelmProgressParams { chartRoot: string; step: string; ok: boolean }
+export const ProgressNotification = 'skewguard/progress';
+export interface ProgressParams { family: string; subject: string; step: string; ok: boolean }
 
 export const FIX_ALL_KIND = 'source.fixAll.skewguard';
 

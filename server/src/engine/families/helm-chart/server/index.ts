@@ -2,10 +2,10 @@
 // web build its stub, ./helm-render.web.ts), opt-in and only in a trusted workspace. It gives a chart's files their
 // renders (AnalyzeInput.helmRenders) and their `helm` fact (how the chart was read), says Helm in
 // skewguard/resolvedConfig (the binary found, how a chart is read), sends each finished render as
-// skewguard/helmProgress (lsp-lint's stall timer sees a server that is working), and has a chart's other open files
+// skewguard/progress (lsp-lint's stall timer sees a server that is working), and has a chart's other open files
 // checked again when one of its files is edited (they render with it).
 import type { ResolvedConfig } from '../../../config';
-import { HelmProgressNotification, type HelmProgressParams, type ResolvedConfigResult } from '../../../../shared/protocol';
+import { ProgressNotification, type ProgressParams, type ResolvedConfigResult } from '../../../../shared/protocol';
 import type { FamilyServiceContext, FamilyServerService } from '../../../../server/family-service';
 import { HelmService, chartRootOf, type HelmConfig } from './helm-render';
 
@@ -32,7 +32,7 @@ export function start(ctx: FamilyServiceContext): FamilyServerService {
     jobs: Math.max(1, Math.min(64, Number(init.cli?.helmJobs) || 2)),
     timeoutMs: Number(init.cli?.helmTimeoutMs) > 0 ? Number(init.cli?.helmTimeoutMs) : undefined,
     // Each render that finishes is said: lsp-lint's stall timer sees a server that is working, not a stalled one.
-    progress: (chartRoot, step, ok) => ctx.notify(HelmProgressNotification, { chartRoot, step, ok } satisfies HelmProgressParams),
+    progress: (chartRoot, step, ok) => ctx.notify(ProgressNotification, { family: 'helm-chart', subject: chartRoot, step, ok } satisfies ProgressParams),
   });
   // Helm runs only on a positive trust signal: the client's (VS Code's workspace trust, or an initializationOption the
   // user set in the client's own configuration) or lsp-lint's --helm-render. Nothing the repository holds counts.
