@@ -144,3 +144,23 @@ test('web: a workspace file the client listed but did not read is said to be unr
     assert.ok(p);
   } finally { web.dispose(); }
 });
+
+test('in the web server a template\'s sha256sum is not evaluated (no node:crypto there), said as any value it does not evaluate: the chart is still checked, no internal error', async () => {
+  // The web build's node:crypto stand-in throws the engine's NotEvaluated (engine/not-evaluated.ts), the class the Helm
+  // template evaluator catches: another class would be an internal error in the middle of the render.
+  const base = 'file:///ws';
+  const deploy = 'apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata:\n  name: app\n  annotations:\n    checksum/config: {{ include (print $.Template.BasePath "/cm.yaml") . | sha256sum }}\nspec:\n  template:\n    spec:\n      containers:\n      - name: app\n        image: nginx:1.25\n';
+  const files = {
+    [`${base}/chart/Chart.yaml`]: 'apiVersion: v2\nname: app\nversion: 0.1.0\n',
+    [`${base}/chart/values.yaml`]: 'x: 1\n',
+    [`${base}/chart/templates/cm.yaml`]: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  x: "{{ .Values.x }}"\n',
+    [`${base}/chart/templates/deploy.yaml`]: deploy,
+  };
+  const web = new WebWorkerServer(base, { files });
+  try {
+    await web.initialize();
+    const r = await web.open(`${base}/chart/templates/deploy.yaml`, deploy, 1, 'yaml');
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === 'skewguard/internal-error').map((d) => d.message), []);
+    assert.ok(r.diagnostics.some((d) => d.code === 'helm/removed-api'), JSON.stringify(r.diagnostics.map((d) => `${d.code} ${d.message}`)));
+  } finally { web.dispose(); }
+});

@@ -1,6 +1,6 @@
 // Small node: modules for the web build (scripts/build.mjs aliases them here). Only what the server's path in the
 // browser reaches; whatever else is called says that it is not available in the web extension.
-import { NotEvaluated } from '../../engine/families/helm-chart/template/fmt';
+import { NotEvaluated } from '../../engine/not-evaluated';
 
 const unavailable = (what: string) => (): never => { throw new Error(`${what} is not available in the web extension`); };
 

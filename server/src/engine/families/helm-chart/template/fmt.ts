@@ -4,7 +4,9 @@
 import { charge } from './cost';
 import { GoStruct, TypedInt, Unk, UNORDERED, type V, goType } from './values';
 
-export class NotEvaluated extends Error {}
+// The evaluator's "not evaluated" (the engine's: the web build's node:crypto stand-in throws it too).
+import { NotEvaluated } from '../../../not-evaluated';
+export { NotEvaluated };
 
 /** strconv.FormatFloat(f, 'g', -1, 64) = fmt's %v of a float64: shortest digits, %e form when the exponent is
  *  < -4 or >= 6 (strconv: "if precision was the shortest possible, use precision 6 for this decision"). */
