@@ -426,7 +426,7 @@ const MAX_INDEXED_ROOTS = 256;
 /**
  * A file's neighbour facts, each worked out when first read: the folder's (staticPods, localhost: neighboursFor, once)
  * and the families' root facts (an index's other keys too: RootIndexProducer.also). The getters are the prototype's,
- * defined once, not per file (one object of two fields per analysed file).
+ * defined once, not per file (an object of three private fields per analysed file).
  */
 class LazyNeighbours {
   // Private (#): no fact's key can collide with them.
