@@ -618,7 +618,7 @@ test('the generic files\' scan finds the lines they had when they named families
     'shared/protocol.ts': ["  cli?: Overrides & { configPath?: string; /** Helm processes at a time. */ helmJobs?: number; helmTimeoutMs?: number };", "const f: Family = 'kata-persist';", '  containerdRuntimes: string[];'],
     // The language server's core before the families' server sides (family-service.ts) took them.
     'server/main.ts': ["import { HelmService } from './helm-render';", '  helm.trusted = init.workspaceTrusted === true || init.cli?.helmRender === true;'],
-    'server/diagnostics.ts': ['        neighbours: ws.lazyNeighboursFor(file), faults: FAULTS, files, helmRenders: h.renders,'],
+    'server/diagnostics.ts': ['        neighbours: ws.around.lazyFor(file), faults: FAULTS, files, helmRenders: h.renders,'],
     'server/workspace.ts': ["import { openapiEntry } from '../engine/families/kubernetes/config';"],
     'server/config-for.ts': ['  return { ...o, kubernetesOpenapiDocs: ws.settingsOpenapi(file, o.kubernetesOpenapi, user) };'],
     'server/hover.ts': ['  const k = r.config?.kubernetes.source;'],

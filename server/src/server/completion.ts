@@ -4,7 +4,7 @@ import { CompletionItemKind, MarkupKind } from 'vscode-languageserver/node';
 import { complete } from '../engine/language';
 import { LineIndex } from '../engine/text';
 import { configCompletion } from './config-language';
-import { viewAt } from './scheduler';
+import { viewAt } from './parts';
 import { current } from './diagnostics';
 import { guarded } from './publishing';
 import { connection } from './session';

@@ -58,7 +58,7 @@ export function validateStages(doc: TextDocument): void {
       if (!init.cli && !isConfigFile(doc.uri) && ignoredFile(ws, file, config)) { results.set(doc.uri, { version: doc.version, result: { diagnostics: [] }, config }); publish(doc.uri, doc.version, []); return; }
       const input = {
         path: file, text: doc.getText(), config, root: ws.rootFor(file), reportStaleData: !staleDataReported, today: today(),
-        neighbours: ws.lazyNeighboursFor(file), faults: FAULTS, files, ...h.input,
+        neighbours: ws.around.lazyFor(file), faults: FAULTS, files, ...h.input,
       };
       // An input a family's server side adds is the whole file's (a chart's renders): the file is analysed whole.
       result = (!init.cli && scheduler.analyze(doc.uri, doc.version, input, !!h.input)) || analyze(input);

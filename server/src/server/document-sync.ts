@@ -23,7 +23,7 @@ import {
  * undefined: the disk's.
  */
 function rootIndexesEdited(uri: string, text: string | undefined, before?: string): void {
-  if (!ws.rootIndexesEdited(uriToPath(uri), text, before)) return;
+  if (!ws.around.edited(uriToPath(uri), text, before)) return;
   for (const d of documents.all()) if (d.uri !== uri) schedule(d, debounce());
   recheckClosed();
 }

@@ -5,7 +5,7 @@ import type { AnalyzeResult } from '../engine/analyze';
 import { hover } from '../engine/language';
 import { docsHover } from './editor-support';
 import { hoverContents } from './hover-text';
-import { viewAt } from './scheduler';
+import { viewAt } from './parts';
 import { current } from './diagnostics';
 import { guarded } from './publishing';
 import { connection, ws, services, uriToPath } from './session';

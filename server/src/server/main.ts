@@ -121,7 +121,7 @@ registerWorkspaceCommands(connection, () => ws, (uri, text) => {
 // The window at a glance: code lens per step, inlay hints, the Upgrade Window view's request (code-lens.ts).
 registerWindowFeatures(connection, {
   current: (uri) => { const c = current(uri); return c && { result: c.result, text: c.doc.getText() }; },
-  analyzeText: (uri, text) => { const file = uriToPath(uri); return analyze({ path: file, text, config: configFor(file, uri).config, root: ws.rootFor(file), today: today(), neighbours: ws.lazyNeighboursFor(file), faults: FAULTS, files }); },
+  analyzeText: (uri, text) => { const file = uriToPath(uri); return analyze({ path: file, text, config: configFor(file, uri).config, root: ws.rootFor(file), today: today(), neighbours: ws.around.lazyFor(file), faults: FAULTS, files }); },
   ignored: (uri) => {
     if (init.cli || isConfigFile(uri)) return undefined;
     const file = uriToPath(uri);

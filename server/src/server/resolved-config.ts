@@ -49,7 +49,7 @@ function resolvedConfigResult(p: ResolvedConfigParams): ResolvedConfigResult {
   let readBy: ResolvedConfigResult['readBy'];
   for (const s of services) { const d = s.describe?.(resolved, file, config, !!p.uri); if (d?.readBy && !readBy) readBy = d.readBy; }
   // The root facts' parts it asks for (--print-config: the operator versions the workspace pins, RootIndexProducer.printConfig).
-  Object.assign(resolved, ws.describeRootFacts(p.uri ? file : ws.roots[0] ?? process.cwd(), (name) => !!(p as unknown as Record<string, unknown>)[name]));
+  Object.assign(resolved, ws.around.describe(p.uri ? file : ws.roots[0] ?? process.cwd(), (name) => !!(p as unknown as Record<string, unknown>)[name]));
   // Which family reads the file and why (path, content, files:, modeline): the open document's, else the file's on disk.
   if (p.uri) resolved.readAs = r?.result.readAs ?? readAsOnDisk(file, config) ?? null;
   // Each part nobody chose is marked "(default)" (the status item, --print-config, Show Resolved Window).

@@ -52,9 +52,9 @@ function flushWatched(): void {
     // The families' root indexes (the CRDs and custom resources, unless the file is open: its buffer wins; the pins and
     // deployments, read from the disk whatever is open: a saved pin changes the others' windows and findings, a saved
     // deployment, ConfigMap or values file what the charts it deploys render with): each reads this file again.
-    if (ws.rootIndexesChanged(f)) indexes = true;
+    if (ws.around.changed(f)) indexes = true;
     // A folder's static pods are read from the disk (issue #27 item 1): a saved one re-reads them for the folder's files.
-    if (ws.hasFolderFacts(path.dirname(f))) { ws.invalidateFolder(path.dirname(f)); folders.add(path.dirname(f)); }
+    if (ws.around.hasFolderFacts(path.dirname(f))) { ws.around.invalidateFolder(path.dirname(f)); folders.add(path.dirname(f)); }
   }
   if (indexes) { for (const d of documents.all()) schedule(d, debounce()); recheckClosed(); return; }
   if (folders.size) for (const d of documents.all()) if (folders.has(path.dirname(uriToPath(d.uri)))) schedule(d, debounce());

@@ -4,17 +4,17 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isConfigFileName } from '../shared/names';
 import { CONFIG_FILENAMES, parseConfig, type LoadedConfig, type WorkspaceFacts } from '../engine/config';
-import { workspaceFacts, workspaceFactProducers, rootFactProducers, type NeighbourFacts } from '../engine/families/registry';
-import type { WorkspaceFactInput, RootFactProducer, RootIndex, RootIndexProducer, WorkspaceHost } from '../engine/families/types';
+import { workspaceFacts, workspaceFactProducers, rootFactProducers } from '../engine/families/registry';
+import type { WorkspaceFactInput } from '../engine/families/types';
 import { ruleIds } from '../engine/rules';
 import { memoIn } from '../engine/memo';
 import { parseYaml } from '../engine/parse/yaml';
 import { MAX_FILE_BYTES } from '../shared/limits';
-import { readFileUpTo, readTextUpTo, whyNotRead } from '../shared/bounded-read';
-import { walkFolders, unreadableNote } from './walk';
-import { readConfigText, readConfigDisk, readDisk, unsavedText, withoutBom } from './config-files';
-import { anchorOrder, chooseAnchor, competitionNote, findLocalhost, type AnchorChoice } from './anchor-files';
-import { isWithin } from '../shared/within';
+import { readTextUpTo } from '../shared/bounded-read';
+import { readConfigText, readDisk, withoutBom } from './config-files';
+import { chooseAnchor, competitionNote, findLocalhost, type AnchorChoice } from './anchor-files';
+import { RootFacts } from './root-facts';
+import { unsavedSaid } from './unsaved';
 import type { FamilyServerService } from './family-service';
 
 const { isAnchorName } = workspaceFacts;
@@ -37,63 +37,21 @@ export class WorkspaceState {
   /** Whether a path lies in the checked roots (server/checked-roots.ts, set by the server): one outside is not read on a repository's word. */
   inside: (p: string) => boolean = () => true;
 
-  /**
-   * The root facts' parts of the resolved configuration that `asked` asks for (RootIndexProducer.printConfig: the
-   * operator versions the workspace pins, for --print-config), of the root of `folder` (or `folder` itself).
-   */
-  describeRootFacts(folder: string, asked: (name: string) => boolean): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
-    for (const p of rootFactProducers) {
-      if (!('index' in p) || !p.printConfig || !asked(p.printConfig)) continue;
-      const idx = this.rootIndex(p, this.rootFor(folder) ?? folder);
-      if (idx.describe) out[p.printConfig] = idx.describe();
-    }
-    return out;
-  }
-
-  /**
-   * A file changed, was created or was deleted on disk: each root index built for a root holding it reads that file
-   * again (RootIndex.changed). Whether a root's fact changed: then the files are checked again.
-   */
-  rootIndexesChanged(file: string): boolean {
-    let any = false;
-    for (const byRoot of this.rootIndexes.values()) {
-      for (const [root, idx] of byRoot) {
-        if (!isWithin(file, root)) continue;
-        // Every index is told (no short cut): each keeps its own scans up to date.
-        if (idx.changed(file)) any = true;
-      }
-    }
-    return any;
-  }
-
   /** Whether the ignore: lists leave a file out (set by the server: engine/ignore.ts with the file's configuration). */
   ignored: (file: string) => boolean = () => false;
 
-  /**
-   * An open document's text changed (open, edit, close: `text` undefined, the disk's): the root indexes that follow
-   * open buffers (RootIndex.edited) are told. Whether a root's fact changed (then the other files are checked again).
-   * `before`: the text the workspace saw until now, when known (a closed buffer's).
-   */
-  rootIndexesEdited(file: string, text: string | undefined, before?: string): boolean {
-    let any = false;
-    for (const byRoot of this.rootIndexes.values()) {
-      for (const [root, idx] of byRoot) if (idx.edited && isWithin(file, root) && idx.edited(file, text, before)) any = true;
-    }
-    return any;
-  }
-
-  private folders = new Map<string, NonNullable<NeighbourFacts['staticPods']>>();
+  /** What a file's analysis may read of the files around it: its folder's static pods, the families' root facts and indexes. */
+  readonly around = new RootFacts(this);
 
   invalidate(): void {
-    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.folders.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.rootFacts.clear(); this.bufferCache.clear(); this.bufferFacts.clear();
+    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.bufferCache.clear(); this.bufferFacts.clear();
     // The root indexes keep their files' scans (no configuration changes them) and gather their facts again; one
     // that cannot (no forgetConfig) is dropped.
-    for (const byRoot of this.rootIndexes.values()) for (const [root, idx] of [...byRoot]) { if (idx.forgetConfig) idx.forgetConfig(); else byRoot.delete(root); }
+    this.around.invalidate();
   }
 
   /** Everything read from the disk is in doubt (watched files, trust, settings): the root indexes are walked again too. */
-  invalidateAll(): void { this.invalidate(); this.rootIndexes.clear(); }
+  invalidateAll(): void { this.invalidate(); this.around.invalidateAll(); }
 
   /**
    * Records an open bootstrap buffer's text (undefined: closed) and says whether the text its own analysis sees
@@ -114,87 +72,6 @@ export class WorkspaceState {
   private sameAsDisk = new Set<string>();
   /** An open buffer changed: it no longer stands for the disk. */
   bufferChanged(file: string): void { this.sameAsDisk.delete(file); }
-
-  invalidateFolder(dir: string): void { this.folders.delete(dir); }
-
-  /** Whether the folder's static pods were read (only then can a file there make them stale). */
-  hasFolderFacts(dir: string): boolean { return this.folders.has(dir); }
-
-  /** kube-* static pods in the file's folder (other files, as saved), and the workspace's localhost.yml. */
-  neighboursFor(file: string): NeighbourFacts {
-    const dir = path.dirname(file);
-    const pods = memoIn(this.folders, dir, () => {
-      const found: NonNullable<NeighbourFacts['staticPods']> = [];
-      let names: string[] = [];
-      try { names = fs.readdirSync(dir).filter((n) => /\.(ya?ml|json)$/i.test(n)).sort().slice(0, 200); } catch { /* unreadable */ }
-      for (const n of names) {
-        const p = path.join(dir, n);
-        // On disk only (issue #27 item 1): an open, unsaved static pod is no fact for its folder's other files until saved.
-        const text = readTextUpTo(p, 512 * 1024);
-        if (text === undefined) continue;
-        for (const f of workspaceFacts.folderFacts(text)) found.push({ file: p, ...f });
-      }
-      return found;
-    });
-    const out: NeighbourFacts = { staticPods: pods.filter((p) => p.file !== file), localhost: this.factsFor(file).localhost };
-    for (const p of rootFactProducers) if ('produce' in p) Object.assign(out, { [p.key]: this.rootFact(p, file) });
-    return out;
-  }
-
-  /**
-   * A family's fact of the file's workspace root (FamilyModule.rootFactProducers: the containerd configs' runtimes, the
-   * node's Kata chain …), produced with the server's bounded walk and saved-file reads on first use, kept per root
-   * until the workspace changes. Files on disk only, as saved (issue #27 item 1): a fact of other files must not depend
-   * on what is open. A root index (RootIndexProducer) gives its fact for `key` (its own or one of `also`); only one that
-   * follows open buffers (the host's openText: the CRD index) reads them.
-   */
-  rootFact(p: RootFactProducer, file: string, key: keyof NeighbourFacts = p.key): unknown {
-    const root = this.rootFor(file) ?? path.dirname(file);
-    if ('index' in p) return this.rootIndex(p, root).fact(file, key);
-    const byRoot = memoIn(this.rootFacts, p.key, () => new Map<string, unknown>());
-    return memoIn(byRoot, root, () => p.produce(root, this.host), 16);
-  }
-  private rootFacts = new Map<string, Map<string, unknown>>();
-  /**
-   * A root index (RootIndexProducer: the operator versions the workspace pins, the GitOps deployments of its charts …)
-   * of `root`, made on first use (it reads nothing until asked) and kept, updated file by file (rootIndexesChanged),
-   * until everything read from the disk is in doubt (invalidateAll).
-   */
-  private rootIndex(p: RootIndexProducer, root: string): RootIndex<unknown> {
-    const byRoot = memoIn(this.rootIndexes, p.key, () => new Map<string, RootIndex<unknown>>());
-    return memoIn(byRoot, root, () => p.index(root, this.host), MAX_INDEXED_ROOTS);
-  }
-  private rootIndexes = new Map<string, Map<string, RootIndex<unknown>>>();
-  /** What a family's root fact may use: the bounded walk, the saved text of a file, the ignore: lists, a file's configuration. */
-  private readonly host: WorkspaceHost = {
-    walk: walkFolders,
-    unreadableNote,
-    readSaved: (p, maxBytes) => readTextUpTo(p, Math.min(maxBytes, MAX_FILE_BYTES)),
-    stamp: (p) => { const l = this.host.look(p); return 'kind' in l && l.kind === 'file' ? l.stamp : undefined; },
-    ignored: (p) => this.ignored(p),
-    configOf: (p) => this.configFor(p),
-    openText: (p) => this.openTexts.get(p),
-    openFiles: () => this.openTexts.keys(),
-    inside: (p) => this.inside(p),
-    look: (p, opts) => {
-      try {
-        const st = opts?.noFollow ? fs.lstatSync(p) : fs.statSync(p);
-        const kind = st.isFile() ? 'file' : st.isDirectory() ? 'folder' : st.isSymbolicLink() ? 'link' : 'other';
-        return { kind, size: st.size, stamp: `${st.size}:${st.mtimeMs}:${st.ino}` };
-      } catch (e) { return { error: (e as NodeJS.ErrnoException).code ?? (e as Error).message }; }
-    },
-    readBytes: (p, maxBytes) => {
-      const limit = Math.min(maxBytes, MAX_FILE_BYTES);
-      const r = readFileUpTo(p, limit);
-      if ('bytes' in r) return { bytes: r.bytes };
-      return 'over' in r ? { over: whyNotRead(r, limit) } : { error: r.code ?? r.notFile ?? r.message };
-    },
-  };
-
-  /** neighboursFor, computed only when a rule asks (only Kubernetes manifests do; the folder is read once). */
-  lazyNeighboursFor(file: string): NeighbourFacts {
-    return new LazyNeighbours(this, file) as unknown as NeighbourFacts;
-  }
 
   rootFor(file: string): string | undefined {
     // file.startsWith(r + sep) without building r + sep (a new string, flattened by startsWith) on every call.
@@ -251,58 +128,8 @@ export class WorkspaceState {
     return [...byPath.values()];
   }
 
-  /**
-   * The open .skewguard.yaml buffer with unsaved changes that would apply to a file once saved (the nearest
-   * configuration, as configFor looks for it, counting the buffer as if it were saved), or undefined. Its changes
-   * are not applied until it is saved: the hover and the status item say so.
-   */
-  unsavedConfigFor(file: string): string | undefined {
-    if (this.explicitConfig || ![...this.openTexts.keys()].some((p) => isConfigFileName(p))) return undefined;
-    const root = this.rootFor(file);
-    for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
-      for (const n of CONFIG_FILENAMES) {
-        const p = path.join(dir, n);
-        const open = this.openTexts.get(p);
-        const onDisk = fs.existsSync(p);
-        if (open !== undefined && (!onDisk || withoutBom(open) !== withoutBom(readConfigDisk(p)))) return p;
-        if (onDisk) return undefined;
-      }
-      if ((root && dir === root) || path.dirname(dir) === dir) return undefined;
-    }
-  }
-
-  /**
-   * The open bootstrap buffer with unsaved changes that would set the file's Kubernetes window once saved, or undefined:
-   * the bootstrap file chosen on disk (factsFor) when its buffer differs from the disk, or a new one, open and not saved,
-   * that would be chosen before it (in the file's folder or nearer to it). A bootstrap file's own buffer is its own.
-   */
-  unsavedBootstrapFor(file: string): string | undefined {
-    if (isAnchorName(file)) return undefined;
-    const open = [...this.openTexts.keys()].filter((p) => isAnchorName(p));
-    if (!open.length) return undefined;
-    const root = this.rootFor(file) ?? path.dirname(file);
-    const l = this.factsFor(file).localhost;
-    const chosen = l && path.resolve(root, l.path);
-    if (chosen && this.openTexts.has(chosen) && withoutBom(this.openTexts.get(chosen)) !== withoutBom(readDisk(chosen))) return chosen;
-    // A new bootstrap file not saved yet: in the file's folder or a parent up to the root, nearer than the chosen one.
-    const dir = path.dirname(file);
-    const chosenDir = chosen && path.dirname(chosen);
-    const nearer = (p: string) => !chosenDir || !isWithin(dir, chosenDir) || path.dirname(p).length > chosenDir.length
-      || (path.dirname(p) === chosenDir && anchorOrder(path.basename(p), path.basename(chosen!)) < 0);
-    return open.filter((p) => isWithin(dir, path.dirname(p)) && isWithin(path.dirname(p), root) && !fs.existsSync(p) && nearer(p))
-      .sort((a, b) => path.dirname(b).length - path.dirname(a).length || anchorOrder(path.basename(a), path.basename(b)))[0];
-  }
-
-  /**
-   * What the hover and the status item say of the open files with unsaved changes that would apply to a file once saved
-   * (its .skewguard.yaml, unsavedConfigFor; its bootstrap file, unsavedBootstrapFor), or undefined: they are not applied.
-   */
-  unsavedSaid(file: string): string | undefined {
-    const root = this.rootFor(file);
-    const c = this.unsavedConfigFor(file), b = this.unsavedBootstrapFor(file);
-    const said = [c && unsavedText(c, root, 'configuration'), b && unsavedText(b, root, 'bootstrap file')].filter(Boolean);
-    return said.length ? said.join(' ') : undefined;
-  }
+  /** What the hover and the status item say of unsaved buffers that would apply to the file once saved (unsaved.ts). */
+  unsavedSaid(file: string): string | undefined { return unsavedSaid(this, file); }
 
   private loadConfig(p: string, open: string | undefined): LoadedConfig | null {
     const r = readConfigText(p, open);
@@ -317,7 +144,7 @@ export class WorkspaceState {
     const docOf = () => (parsed === null ? (parsed = parseYaml(r.text).docs.find((d) => !d.empty)) : parsed);
     for (const prod of rootFactProducers) {
       if (!('index' in prod)) continue;
-      const idx = this.rootIndex(prod, this.rootFor(p) ?? path.dirname(p));
+      const idx = this.around.index(prod, this.rootFor(p) ?? path.dirname(p));
       for (const x of idx.configProblems?.(p, loaded.overrides, () => docOf()?.value) ?? []) {
         loaded.problems.push({ message: x.message, range: docOf()?.locate(x.path).value ?? { start: 0, end: 0 } });
       }
@@ -389,7 +216,7 @@ export class WorkspaceState {
     // The families' workspace facts (kata-deploy's tags …: FamilyModule.workspaceFactProducers), each looked up (a walk
     // of the workspace) only when a file's window needs it, from the facts of the root and the files under `scope`.
     const input: WorkspaceFactInput = {
-      neighbours: this.lazyNeighboursFor(path.join(root, '__workspace__')),
+      neighbours: this.around.lazyFor(path.join(root, '__workspace__')),
       inScope: (f) => (this.configFor(f)?.path ?? '') === scope,
       relative: (f) => path.relative(root, f) || f,
     };
@@ -418,30 +245,4 @@ export class WorkspaceState {
     }) ?? undefined;
   }
   private nearestCache = new Map<string, AnchorChoice | null>();
-}
-
-/** Roots whose indexes are kept at most (a file outside the workspace folders has its folder as its root). */
-const MAX_INDEXED_ROOTS = 256;
-
-/**
- * A file's neighbour facts, each worked out when first read: the folder's (staticPods, localhost: neighboursFor, once)
- * and the families' root facts (an index's other keys too: RootIndexProducer.also). The getters are the prototype's,
- * defined once, not per file (an object of three private fields per analysed file).
- */
-class LazyNeighbours {
-  // Private (#): no fact's key can collide with them.
-  readonly #ws: WorkspaceState;
-  readonly #file: string;
-  #got?: NeighbourFacts;
-  constructor(ws: WorkspaceState, file: string) { this.#ws = ws; this.#file = file; }
-  #all(): NeighbourFacts { return (this.#got ??= this.#ws.neighboursFor(this.#file)); }
-  get staticPods() { return this.#all().staticPods; }
-  get localhost() { return this.#all().localhost; }
-  static {
-    for (const p of rootFactProducers) {
-      for (const key of [p.key, ...('index' in p ? p.also ?? [] : [])]) {
-        Object.defineProperty(LazyNeighbours.prototype, key, { get(this: LazyNeighbours) { return this.#ws.rootFact(p, this.#file, key); }, enumerable: true });
-      }
-    }
-  }
 }
