@@ -1,11 +1,12 @@
-// Which bootstrap file (a StarlingX localhost.yml) a file's default window is read from (server/workspace.ts): the
-// choice among one folder's, the note when several competed, and the bounded search below a workspace root.
+// Which bootstrap file (the workspace's anchor: workspaceFacts.isAnchorName) a file's default window is read from
+// (server/workspace.ts): the choice among one folder's, the note when several competed, and the bounded search below a
+// workspace root. The anchor's family says its names' order (anchorRank) and how a user chooses (anchorChoiceHint).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ALWAYS_SKIPPED_FOLDERS } from '../shared/names';
 import { workspaceFacts } from '../engine/families/registry';
 
-const { isAnchorName } = workspaceFacts;
+const { isAnchorName, anchorRank, anchorChoiceHint } = workspaceFacts;
 
 const SKIP_DIRS = new Set([...ALWAYS_SKIPPED_FOLDERS, 'dist', 'out', '.vscode-test', 'vendor']);
 
@@ -13,12 +14,11 @@ const SKIP_DIRS = new Set([...ALWAYS_SKIPPED_FOLDERS, 'dist', 'out', '.vscode-te
 export interface AnchorChoice { file: string; among: string[] }
 
 /**
- * The order in which bootstrap files of one folder are chosen: localhost.yml, then localhost.yaml (the names StarlingX
- * reads), then the others by name (code-unit order, the same on every machine and locale).
+ * The order in which bootstrap files of one folder are chosen: by the anchor family's rank, then by name (code-unit
+ * order, the same on every machine and locale).
  */
 export function anchorOrder(a: string, b: string): number {
-  const rank = (n: string) => (n === 'localhost.yml' ? 0 : n === 'localhost.yaml' ? 1 : 2);
-  return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
+  return anchorRank(a) - anchorRank(b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 export function chooseAnchor(dir: string, names: string[]): AnchorChoice {
@@ -30,14 +30,14 @@ export function chooseAnchor(dir: string, names: string[]): AnchorChoice {
 export function competitionNote(c: AnchorChoice, root: string): string | undefined {
   if (c.among.length < 2) return undefined;
   const folder = path.relative(root, path.dirname(c.file)).split(path.sep).join('/');
-  return `${c.among.length} bootstrap files in ${folder ? `${folder}/` : 'the workspace folder'}: using ${path.basename(c.file)}; set kubernetes.window (or starlingx.release) in .skewguard.yaml to choose`;
+  return `${c.among.length} bootstrap files in ${folder ? `${folder}/` : 'the workspace folder'}: using ${path.basename(c.file)}; ${anchorChoiceHint}`;
 }
 
 /**
- * Breadth-first search on disk for a localhost.yml, a few levels deep: the first folder (by name, per level) that holds
- * one, and in it the first by anchorOrder.
+ * Breadth-first search on disk for a bootstrap file, a few levels deep: the first folder (by name, per level) that
+ * holds one, and in it the first by anchorOrder.
  */
-export function findLocalhost(root: string, maxDepth = 3): AnchorChoice | undefined {
+export function findAnchor(root: string, maxDepth = 3): AnchorChoice | undefined {
   let level = [root];
   for (let depth = 0; depth <= maxDepth && level.length; depth++) {
     const next: string[] = [];

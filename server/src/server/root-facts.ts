@@ -92,7 +92,7 @@ export class RootFacts {
     return any;
   }
 
-  /** kube-* static pods in the file's folder (other files, as saved), the workspace's localhost.yml, the families' root facts. */
+  /** The folder's facts of its other files (workspaceFacts.folderFacts, as saved), the bootstrap file's facts, the families' root facts. */
   neighboursFor(file: string): NeighbourFacts {
     const dir = path.dirname(file);
     const pods = memoIn(this.folders, dir, () => {
@@ -113,7 +113,7 @@ export class RootFacts {
     return out;
   }
 
-  /** neighboursFor, computed only when a rule asks (only Kubernetes manifests do; the folder is read once). */
+  /** neighboursFor, computed only when a rule asks (the folder is read once). */
   lazyFor(file: string): NeighbourFacts {
     return new LazyNeighbours(this, file) as unknown as NeighbourFacts;
   }

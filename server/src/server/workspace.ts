@@ -1,5 +1,6 @@
-// File-system facts the server needs around a document: the nearest .skewguard.yaml and a StarlingX
-// localhost.yml in the workspace (whose Kubernetes path sets the window for manifests). Reads files; runs nothing.
+// File-system facts the server needs around a document: the nearest .skewguard.yaml and the workspace's bootstrap file
+// (its anchor, workspaceFacts in the registry: the file whose versions set the default window of the files around it).
+// Reads files; runs nothing.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isConfigFileName } from '../shared/names';
@@ -12,7 +13,7 @@ import { parseYaml } from '../engine/parse/yaml';
 import { MAX_FILE_BYTES } from '../shared/limits';
 import { readTextUpTo } from '../shared/bounded-read';
 import { readConfigText, readDisk, withoutBom } from './config-files';
-import { chooseAnchor, competitionNote, findLocalhost, type AnchorChoice } from './anchor-files';
+import { chooseAnchor, competitionNote, findAnchor, type AnchorChoice } from './anchor-files';
 import { RootFacts } from './root-facts';
 import { unsavedSaid } from './unsaved';
 import type { FamilyServerService } from './family-service';
@@ -24,8 +25,8 @@ export class WorkspaceState {
   /** Per folder: the nearest config file's path, or null (saves a stat per folder level for every file). */
   private configPathCache = new Map<string, string | null>();
   private facts = new Map<string, WorkspaceFacts>();
-  /** Per workspace root: the first localhost.yml below it (a bounded walk), or null. */
-  private rootLocalhost = new Map<string, AnchorChoice | null>();
+  /** Per workspace root: the first bootstrap file below it (a bounded walk), or null. */
+  private rootAnchor = new Map<string, AnchorChoice | null>();
   /** The families' server sides (family-service.ts, set at initialize): what they read for a loaded configuration. */
   services: readonly FamilyServerService[] = [];
 
@@ -44,7 +45,7 @@ export class WorkspaceState {
   readonly around = new RootFacts(this);
 
   invalidate(): void {
-    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.rootLocalhost.clear(); this.nearestCache.clear(); this.factsByLocalhost.clear(); this.sameAsDisk.clear(); this.bufferCache.clear(); this.bufferFacts.clear();
+    this.configCache.clear(); this.configPathCache.clear(); this.facts.clear(); this.rootAnchor.clear(); this.nearestCache.clear(); this.factsByAnchor.clear(); this.sameAsDisk.clear(); this.bufferCache.clear(); this.bufferFacts.clear();
     // The root indexes keep their files' scans (no configuration changes them) and gather their facts again; one
     // that cannot (no forgetConfig) is dropped.
     this.around.invalidate();
@@ -177,7 +178,7 @@ export class WorkspaceState {
   }
 
   /**
-   * Workspace facts for a file: the localhost.yml nearest to it — the file itself when it is one, else in its folder or
+   * Workspace facts for a file: the bootstrap file nearest to it — the file itself when it is one, else in its folder or
    * a parent folder up to the workspace root, else the first one found below the root. Only files on disk are looked
    * for, and read as saved (issue #27 item 1): the window of a file is the same whatever is open and in whichever order,
    * in the editor and in lsp-lint. An open bootstrap buffer counts only for its own analysis (its facts read the
@@ -198,16 +199,16 @@ export class WorkspaceState {
       this.bufferFacts.set(file, { text: open, facts });
       return facts;
     }
-    // Folders that find the same localhost.yml share one facts object: it is read and parsed once, and the
+    // Folders that find the same bootstrap file share one facts object: it is read and parsed once, and the
     // resolved configuration cached on the facts is shared too. A bootstrap file is its own anchor.
     return memoIn(this.facts, self ? file : dir, () => {
-      const found: AnchorChoice | undefined = self ? { file, among: [file] } : this.nearestLocalhost(dir, root) ?? this.firstBelow(root);
+      const found: AnchorChoice | undefined = self ? { file, among: [file] } : this.nearestAnchor(dir, root) ?? this.firstBelow(root);
       // kata-deploy's tag is the window of the files under the same .skewguard.yaml (or none) as its DaemonSet/values.
       const scope = this.configFor(file)?.path ?? '';
-      return memoIn(this.factsByLocalhost, `${root}\u0000${found?.file ?? ''}\u0000${scope}`, () => this.anchorFacts(root, found, scope, found && this.readSaved(found.file)));
+      return memoIn(this.factsByAnchor, `${root}\u0000${found?.file ?? ''}\u0000${scope}`, () => this.anchorFacts(root, found, scope, found && this.readSaved(found.file)));
     });
   }
-  private factsByLocalhost = new Map<string, WorkspaceFacts>();
+  private factsByAnchor = new Map<string, WorkspaceFacts>();
   /** Open bootstrap files' own facts, read from their buffers: file → the buffer's text and its facts. */
   private bufferFacts = new Map<string, { text: string; facts: WorkspaceFacts }>();
 
@@ -231,17 +232,17 @@ export class WorkspaceState {
   }
 
   private firstBelow(root: string): AnchorChoice | undefined {
-    return memoIn(this.rootLocalhost, root, () => findLocalhost(root) ?? null) ?? undefined;
+    return memoIn(this.rootAnchor, root, () => findAnchor(root) ?? null) ?? undefined;
   }
 
-  /** The localhost.yml in dir or the nearest parent up to root (on disk); each folder is read once (until invalidate()). */
-  private nearestLocalhost(dir: string, root: string): AnchorChoice | undefined {
+  /** The bootstrap file in dir or the nearest parent up to root (on disk); each folder is read once (until invalidate()). */
+  private nearestAnchor(dir: string, root: string): AnchorChoice | undefined {
     return memoIn(this.nearestCache, `${root}\u0000${dir}`, () => {
       let names: string[] = [];
       try { names = fs.readdirSync(dir, { withFileTypes: true }).filter((e) => !e.isDirectory() && isAnchorName(e.name)).map((e) => e.name); } catch { /* unreadable folder */ }
       if (names.length) return chooseAnchor(dir, names);
       if (dir === root || path.dirname(dir) === dir || !dir.startsWith(root)) return null;
-      return this.nearestLocalhost(path.dirname(dir), root) ?? null;
+      return this.nearestAnchor(path.dirname(dir), root) ?? null;
     }) ?? undefined;
   }
   private nearestCache = new Map<string, AnchorChoice | null>();

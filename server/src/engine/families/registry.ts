@@ -4,7 +4,7 @@
 // this list; a family adds its context to FamilyResults from its own folder (`declare module '../registry'`).
 import type { Family } from '../types';
 import type { FamilyModule } from './types';
-import { starlingx, localhostKubernetesVersion } from './starlingx/family';
+import { starlingx, localhostKubernetesVersion, localhostRank, LOCALHOST_CHOICE_HINT } from './starlingx/family';
 import { isStarlingxName } from './starlingx';
 import { kubernetes, staticPodImagesOf } from './kubernetes/family';
 import { kataConfig } from './kata-config/family';
@@ -51,6 +51,9 @@ export function modelineFamily(name: string): Family | undefined { return modeli
  */
 export const workspaceFacts = {
   isAnchorName: isStarlingxName,
+  /** Among one folder's anchors, lower first (then by name); and how a user chooses when several compete. */
+  anchorRank: localhostRank,
+  anchorChoiceHint: LOCALHOST_CHOICE_HINT,
   anchorKubernetesVersion: localhostKubernetesVersion,
   folderFacts: staticPodImagesOf,
   /** The workspace's CustomResourceDefinitions (custom resources are checked against them) and the CRs that use them. */

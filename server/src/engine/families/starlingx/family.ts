@@ -80,3 +80,14 @@ export function localhostKubernetesVersion(text: string | undefined): string | u
   const v = doc && doc.errors.length === 0 ? (doc.value as any)?.kubernetes_version : undefined;
   return typeof v === 'string' ? normalizeVersion(v) : undefined;
 }
+
+/**
+ * The order in which bootstrap files of one folder are chosen (the workspace's anchor, server/anchor-files.ts): the
+ * names StarlingX reads, localhost.yml then localhost.yaml, before any other.
+ */
+export function localhostRank(name: string): number {
+  return name === 'localhost.yml' ? 0 : name === 'localhost.yaml' ? 1 : 2;
+}
+
+/** How a user chooses the window when several bootstrap files compete (said in the anchor's note). */
+export const LOCALHOST_CHOICE_HINT = 'set kubernetes.window (or starlingx.release) in .skewguard.yaml to choose';
