@@ -12,6 +12,7 @@ import type { Diagnostic } from '../engine/types';
 import { parseFaults } from '../engine/faults';
 import { memoIn } from '../engine/memo';
 import { isConfigFileName } from '../shared/names';
+import { workspaceFacts } from '../engine/families/registry';
 import type { InitializationOptions, Settings } from '../shared/protocol';
 import { serverConnection } from './connection';
 import { ServerFiles } from './file-access';
@@ -65,8 +66,11 @@ export let shutdownRequested = false;
 export const afterShutdown = () => new ResponseError(ErrorCodes.InvalidRequest, 'the server is shutting down: only the exit notification is accepted after shutdown');
 
 export const isConfigFile = (uri: string) => isConfigFileName(uri);
-/** A bootstrap file: its saved text sets other files' windows; its open buffer counts only for its own analysis (issue #27 item 1). */
-export const affectsWorkspace = (uri: string) => /localhost[^/]*\.ya?ml$/i.test(uri);
+/**
+ * A bootstrap file (the anchor's family names it: workspaceFacts.isAnchorName): its saved text sets other files' windows;
+ * its open buffer counts only for its own analysis (issue #27 item 1).
+ */
+export const affectsWorkspace = (uri: string) => workspaceFacts.isAnchorName(uriToPath(uri));
 
 /** The values replaced after start (initialize, settings, shutdown), each by its one writer. */
 export const set = {

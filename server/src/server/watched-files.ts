@@ -6,6 +6,8 @@ import { debounce } from './config-for';
 import { schedule } from './diagnostics';
 import { recheckClosed } from './recheck';
 import { revalidateAll } from './document-sync';
+import { families } from '../engine/families/registry';
+import type { FamilyModule } from '../engine/families/types';
 import { connection, documents, ws, files, checkedRoots, services, uriToPath, affectsWorkspace, isConfigFile } from './session';
 
 // Watched-file events are coalesced (issue #25 item 9): each notification only notes what changed (O(1)); the work is
@@ -62,5 +64,10 @@ function flushWatched(): void {
   recheckClosed([...pending.manifests]);
 }
 
-/** A watched-file change that is a plain manifest's (not a config, localhost.yml, a file a configuration read or a Helm chart's file). */
-const onlyManifest = (uri: string) => /\.(ya?ml|json)$/i.test(uri) && !affectsWorkspace(uri) && !isConfigFile(uri) && !services.some((s) => s.readsForConfig?.(uriToPath(uri))) && !/\/(templates|charts)\/|\/(Chart|values)\.ya?ml$|\/values[-.][^/]*\.ya?ml$|\/values\.schema\.json$|\/ci\/[^/]+-values\.yaml$/.test(uri);
+/**
+ * A watched-file change that is a plain manifest's: not a configuration, a bootstrap file, a file a configuration read,
+ * or a file whose family says its change reaches other files (FamilyModule.changeReachesOthers: a Helm chart's).
+ */
+const onlyManifest = (uri: string) => /\.(ya?ml|json)$/i.test(uri) && !affectsWorkspace(uri) && !isConfigFile(uri) && !services.some((s) => s.readsForConfig?.(uriToPath(uri)))
+  && !reachingOthers.some((f) => f.changeReachesOthers!(uriToPath(uri)));
+const reachingOthers = (families as readonly FamilyModule[]).filter((f) => f.changeReachesOthers);

@@ -146,6 +146,12 @@ export interface FamilyModule<Id extends string = string> {
    * and saved-file reads (WorkspaceHost), and keeps it until the workspace changes.
    */
   rootFactProducers?: readonly RootFactProducer[];
+  /**
+   * Whether a saved change of `file` (a path) may change other files' findings in a way no root index follows (a Helm
+   * chart's template or values file: the chart's other files render with it): the server then checks every file again
+   * instead of only the file and what the root indexes say changed (server/watched-files.ts). Absent: never.
+   */
+  changeReachesOthers?(file: string): boolean;
   /** Loads the family's upstream data (cached by the loader). */
   data(): unknown;
   /**

@@ -210,8 +210,12 @@ declare module '../registry' {
   }
 }
 
+/** A chart's file whose change the chart's other files render with: its templates, dependencies, Chart.yaml and values files. */
+const CHART_FILE = /\/(templates|charts)\/|\/(Chart|values)\.ya?ml$|\/values[-.][^/]*\.ya?ml$|\/values\.schema\.json$|\/ci\/[^/]+-values\.yaml$/;
+
 export const helmChart: FamilyModule<'helm-chart'> = {
   id: 'helm-chart',
+  changeReachesOthers: (file) => CHART_FILE.test(file.split(path.sep).join('/')),
   title: 'Helm charts (`Chart.yaml`, `values.yaml`, `templates/`)',
   modelineNames: ['helm-chart', 'helm'],
   serves: { files: [{ ext: '.yaml' }, { ext: '.yml' }, { ext: '.tpl', within: 'templates' }, { ext: '.tgz', parent: 'charts' }], languages: ['yaml', 'helm'], patterns: ['**/templates/**/*.tpl'] },
