@@ -7,10 +7,12 @@ import { familyById } from '../engine/families/registry';
 import type { Diagnostic } from '../engine/types';
 import type { FamilyModule } from '../engine/families/types';
 import { someLineStartsWith } from '../engine/text';
+import { parseError } from '../engine/rules/general';
 
 export const CHECKING_CODE = 'skewguard/checking';
 
-export const PARSE_ERROR = 'syntax/parse-error';
+/** The parse error's rule id: a part that has one is analysed again when its documents are numbered otherwise. */
+export const PARSE_ERROR = parseError.id;
 
 export interface Part {
   /** The findings (the whole analysis for the first part only: FamilyModule.documentWise looks at it). */

@@ -68,6 +68,6 @@ function flushWatched(): void {
  * A watched-file change that is a plain manifest's: not a configuration, a bootstrap file, a file a configuration read,
  * or a file whose family says its change reaches other files (FamilyModule.changeReachesOthers: a Helm chart's).
  */
+const reachingOthers = (families as readonly FamilyModule[]).filter((f) => f.changeReachesOthers);
 const onlyManifest = (uri: string) => /\.(ya?ml|json)$/i.test(uri) && !affectsWorkspace(uri) && !isConfigFile(uri) && !services.some((s) => s.readsForConfig?.(uriToPath(uri)))
   && !reachingOthers.some((f) => f.changeReachesOthers!(uriToPath(uri)));
-const reachingOthers = (families as readonly FamilyModule[]).filter((f) => f.changeReachesOthers);

@@ -63,6 +63,18 @@ function kindOf(file: string, ext: string): HelmFileKind {
   return 'template';
 }
 
+/**
+ * A chart's file whose saved change the chart's other files render with (FamilyModule.changeReachesOthers): anything
+ * under templates/ or charts/, Chart.yaml, its values files (values.yaml, the scenarios) and values.schema.json, read
+ * by name and place as kindOf reads them (no disk read).
+ */
+function reachesChart(file: string): boolean {
+  const p = segs(file);
+  const b = p[p.length - 1];
+  return p.slice(0, -1).some((s) => s === 'templates' || s === 'charts') || b === 'Chart.yaml' || isValuesName(b) || isSchemaName(b)
+    || scenarioChartDir(file) !== undefined;
+}
+
 /** A chart of one template, for a template read without its chart (no Chart.yaml above it, no file access). */
 function loneChart(file: string, text: string, byDocument = false): Chart {
   return { name: 'chart', dir: path.dirname(file), prefix: '', templates: [{ rel: `templates/${path.basename(file)}`, abs: file, text, ...(byDocument ? { byDocument } : {}) }], subcharts: [], library: false, problems: [], alone: true };
@@ -210,12 +222,9 @@ declare module '../registry' {
   }
 }
 
-/** A chart's file whose change the chart's other files render with: its templates, dependencies, Chart.yaml and values files. */
-const CHART_FILE = /\/(templates|charts)\/|\/(Chart|values)\.ya?ml$|\/values[-.][^/]*\.ya?ml$|\/values\.schema\.json$|\/ci\/[^/]+-values\.yaml$/;
-
 export const helmChart: FamilyModule<'helm-chart'> = {
   id: 'helm-chart',
-  changeReachesOthers: (file) => CHART_FILE.test(file.split(path.sep).join('/')),
+  changeReachesOthers: reachesChart,
   title: 'Helm charts (`Chart.yaml`, `values.yaml`, `templates/`)',
   modelineNames: ['helm-chart', 'helm'],
   serves: { files: [{ ext: '.yaml' }, { ext: '.yml' }, { ext: '.tpl', within: 'templates' }, { ext: '.tgz', parent: 'charts' }], languages: ['yaml', 'helm'], patterns: ['**/templates/**/*.tpl'] },
