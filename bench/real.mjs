@@ -1,5 +1,6 @@
-// Issue 29: real-shaped files at real speed. Three 5,000-document files side by side in one run: the synthetic one of
-// suite 1 (corpus.mjs), and the real-shaped bundles of real-corpus.mjs without and with CRDs. For each, interleaved
+// Issue 29: real-shaped files at real speed. Four 5,000-document files side by side in one run: the synthetic one of
+// suite 1 (corpus.mjs), the real-shaped bundles of real-corpus.mjs without and with CRDs, and the one without CRDs
+// with CRLF line breaks. For each, interleaved
 // (each repeat runs every contender once, in turn), a fresh process each time:
 //   - `node -e` js-yaml loadAll(readFileSync(file)) (the floor: keeps no positions, checks nothing),
 //   - lsp-lint --format json on the file (its server included), and, with BENCH_BASE=<another checkout, built>, that
@@ -10,8 +11,8 @@
 // the same shape, as an editor's server has) against js-yaml loadAll of the same texts in this process, after a warm-up.
 // Each file the editor opens is new to the server (`salt`: one comment line per document differs, same findings), so no
 // parse cache answers for it. Peak RSS of every process (VmHWM, bench/rss-probe.cjs).
-//   node bench/run.mjs real                      all three
-//   BENCH_REAL=crds node bench/run.mjs real      only the with-CRDs file (synthetic, plain, crds; comma-separated)
+//   node bench/run.mjs real                      all four
+//   BENCH_REAL=crds node bench/run.mjs real      only the with-CRDs file (synthetic, plain, crds, crlf; comma-separated)
 //   BENCH_REAL_RUNS=3                            repeats (default 5, after one warm-up)
 import fs from 'node:fs';
 import path from 'node:path';
@@ -42,8 +43,10 @@ export function realSuites({ ROOT, WINDOW, SERVER_ENV, check, row, stats, ms, mb
     synthetic: (salt = 0) => manifestFile(5000, { salt }),
     plain: (salt = 0) => realManifest(5000, { crds: false, salt }),
     crds: (salt = 0) => realManifest(5000, { crds: true, salt }),
+    // The same documents as `plain`, with CRLF line breaks (a repository written on Windows): the fast path reads them too.
+    crlf: (salt = 0) => realManifest(5000, { crds: false, crlf: true, salt }),
   };
-  const LABEL = { synthetic: 'synthetic 5,000 documents (corpus.mjs)', plain: 'real-shaped, without CRDs', crds: 'real-shaped, with CRDs' };
+  const LABEL = { synthetic: 'synthetic 5,000 documents (corpus.mjs)', plain: 'real-shaped, without CRDs', crds: 'real-shaped, with CRDs', crlf: 'real-shaped, without CRDs, CRLF line breaks' };
 
   /** Runs a command with the RSS probe; resolves to { ms, code, stdout, stderr, procs: [{script, hwmKb}] }. */
   async function probed(dir, tag, command, args) {
@@ -96,7 +99,7 @@ export function realSuites({ ROOT, WINDOW, SERVER_ENV, check, row, stats, ms, mb
     const dir = tmpDir(`real-${id}`);
     const name = `${id}.yaml`;
     fs.writeFileSync(path.join(dir, name), text);
-    const docs = text.split(/^---$/m).length;
+    const docs = text.split(/^---\r?$/m).length;
     console.log(`\n${S} (${(text.length / 1048576).toFixed(1)} MB, ${docs} documents)`);
     const js = [], jsCold = [], jsHwm = [], lint = [], lintHwm = [], srvHwm = [], base = [], baseSrvHwm = [];
     const counts = new Set(), baseCounts = new Set();
@@ -159,5 +162,5 @@ export function realSuites({ ROOT, WINDOW, SERVER_ENV, check, row, stats, ms, mb
     row(S, 'editor, running server: didOpen → checked whole', E, { note: `${ratio(E.median, I.median)} js-yaml loadAll in-process (${ms(I.median)}; goal ≤ 2×); server peak RSS ${mb(edHwm)}` });
   }
 
-  return { real: async () => { for (const id of (process.env.BENCH_REAL ?? 'synthetic,plain,crds').split(',')) await one(id); } };
+  return { real: async () => { for (const id of (process.env.BENCH_REAL ?? 'synthetic,plain,crds,crlf').split(',')) await one(id); } };
 }

@@ -353,14 +353,18 @@ test('real-shaped corpus (bench/real-corpus.mjs): identical to the full parse, e
     assert.ok(anchored > 0, `${name}: no anchored document`);
     assert.equal(r.fast, r.docs, `${name}: ${r.docs - r.fast} of ${r.docs} documents took the full parse (${anchored} have anchors)`);
   }
-  // A CRLF file: every document through the full parse, the same values and ranges.
-  assertSame('realManifest(40, crlf)', realManifest(40, { crlf: true, crds: true, seed: 9 }));
+  // A CRLF file: every document on the fast path too, the same values, ranges, AST and edits.
+  const crlf = assertSame('realManifest(40, crlf)', realManifest(40, { crlf: true, crds: true, seed: 9 }), { editor: true });
+  assert.equal(crlf.fast, crlf.docs, `realManifest(40, crlf): ${crlf.docs - crlf.fast} of ${crlf.docs} documents took the full parse`);
 });
 
 test('tricky snippets: identical to the full parse', () => {
   for (const s of SNIPPETS) {
     assertSame('snippet', s, { editor: true });
-    assertSame('snippet, CRLF', s.replace(/\n/g, '\r\n'));
+    assertSame('snippet, CRLF', s.replace(/\n/g, '\r\n'), { editor: true });
+    // Lines of both kinds in one document: each offset moves by the CRs before it only.
+    let k = 0;
+    assertSame('snippet, CRLF and LF', s.replace(/\n/g, () => (k++ % 2 ? '\n' : '\r\n')), { editor: true });
     assertSame('snippet after a document', `x: 0\n---\n${s}`);
   }
 });
@@ -405,9 +409,10 @@ test('every scalar spelling, as a value, a key, a sequence item and in flow, in 
 test('which path is taken', () => {
   const fastPath = (text) => engine.parseYaml(text).docs.map((d) => d.fastPath);
   for (const t of ['a: 1\n', 'apiVersion: v1\nkind: List\nitems:\n- kind: Pod # c\n  spec: {}\n', 'a: |\n  x\n', 'a: [1, {b: c}]\n', '---\n', '', '# c\n', 'a:\n- 1\n-\n',
+    'a: 1\r\n', 'a: |\r\n  x\r\n', 'a: 1\r\nb:\n  - "x\r\n    y"\r\n',
     ...ANCHORED_FAST])
     assert.deepEqual(fastPath(t), [true], JSON.stringify(t));
-  const fallback = [...ANCHORED_FULL, 'a: !!binary aGk=\n', '<<: {a: 1}\n', 'a: 1\na: 2\n', 'a: 1\n b: 2\n', 'a:\tb\n', 'a: 1\r\n', '\uFEFFa: 1\n',
+  const fallback = [...ANCHORED_FULL, 'a: !!binary aGk=\n', '<<: {a: 1}\n', 'a: 1\na: 2\n', 'a: 1\n b: 2\n', 'a:\tb\n', '\uFEFFa: 1\n',
     '%YAML 1.1\n---\na: 1\n', 'a: 1\n...\n', '- - x\n', 'plain root\n', '{"a": [\n  1\n]}\n', '? a\n: b\n', 'a: b: c\n', 'a: "\\q"\n'];
   for (const t of fallback) assert.deepEqual(fastPath(t), [false], JSON.stringify(t));
   // errors and duplicate keys come from the full parse
@@ -426,8 +431,10 @@ test('property: random documents, identical to the full parse (seeded, ~2 s)', (
   let n = 0, fast = 0, docs = 0;
   for (let seed = 1; Date.now() < deadline; seed++, n++) {
     const r = rng(seed);
-    const text = seed % 2 ? randomBlockYaml(r) : randomStringified(r);
-    const res = compare(text, { editor: seed % 10 === 0 });
+    const lf = seed % 2 ? randomBlockYaml(r) : randomStringified(r);
+    // Every third text with CRLF line breaks (every other line of it, or all): read by the fast path too (#29).
+    const text = seed % 3 ? lf : lf.replace(/\n/g, seed % 6 === 0 ? '\r\n' : () => (r.chance(0.5) ? '\r\n' : '\n'));
+    const res = compare(text, { editor: seed % 10 === 0 || seed % 15 === 0 });
     assert.deepEqual(res.diffs, [], `seed ${seed}: ${JSON.stringify(text)}`);
     fast += res.fast; docs += res.docs;
   }
