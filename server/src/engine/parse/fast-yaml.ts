@@ -5,7 +5,7 @@
 // The contract is strict: for every chunk it accepts, the result is exactly what the full parse gives —
 // `parseDocument(text, {version: '1.1', uniqueKeys: true}).toJS()` for the value, and the yaml package's
 // range[0..2] for every key and value node — and that parse reports no error. Anything it is not sure
-// about makes it give up (return null), and the caller runs the full parse: tabs, a CR not before a LF (CRLF is read), BOM, anchors and
+// about makes it give up (return null), and the caller runs the full parse: tabs but in block and quoted scalars, a CR not before a LF (CRLF is read), a BOM but at the start, anchors and
 // aliases other than those below, tags, directives, `...`, explicit (`?`) and multi-line keys, merge keys, duplicate keys,
 // multi-line flow collections, `- - x`, block scalars on their own line, root scalars and root flow
 // collections, and everything the full parse would call an error. test/yaml-fast.test.mjs compares the
@@ -86,10 +86,12 @@ let debugGiveUp = false;
 
 /** Why the fast path gives up on a chunk (the stack of the give-up), or null if it does not: for tests and debugging. */
 export function fastParseWhy(src: string): string | null {
-  if (!usable(src)) return 'tab, a CR not before a LF, or BOM in the text, or an unexpected yaml schema';
+  if (!usable(src)) return 'a CR not before a LF, a BOM past the start, or an unexpected yaml schema';
   debugGiveUp = true;
   try {
-    new FastParser(src.replace(/\r\n/g, '\n')).parseDocument();
+    const read = src.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
+    const fast = new FastParser(read).parseDocument();
+    if (read.indexOf('\t') >= 0 && !tabsInScalars(read, fast)) return 'a tab outside the content of a block or quoted scalar';
     return null;
   } catch (e) {
     return (e as Error).stack ?? String(e);
@@ -187,10 +189,13 @@ function isFlowInd(c: number): boolean { return c === 44 || c === 91 || c === 93
 const BAD_START = new Uint8Array(128);
 for (const c of ',[]{}#&*!|>\'"%@`') BAD_START[c.charCodeAt(0)] = 1;
 
-/** Chunk-wide exclusions, cheap to test: tabs (indentation rules), BOM; a CR only as the first half of a CRLF. */
+/**
+ * Chunk-wide exclusions, cheap to test: tabs (but see tabsInScalars()), a BOM but at the start, a CR but as the first
+ * half of a CRLF.
+ */
 function usable(src: string): boolean {
   if (schemaTags === null) initSchema();
-  if (!schemaOk || src.indexOf('\t') >= 0 || src.indexOf('\uFEFF') >= 0) return false;
+  if (!schemaOk || src.indexOf('\uFEFF', 1) >= 0) return false;
   for (let i = src.indexOf('\r'); i >= 0; i = src.indexOf('\r', i + 1)) if (src.charCodeAt(i + 1) !== 10) return false;
   return true;
 }
@@ -199,11 +204,19 @@ function usable(src: string): boolean {
 export function fastParse(src: string): FastResult | null {
   if (!usable(src)) return null;
   try {
-    // CRLF line breaks (files written on Windows, whole or in part): the chunk is read with LF line breaks, which give
-    // YAML the same values, and every offset is then moved past the CRs before it. They took the full parse, at about
-    // three times the time of the rest of the analysis.
-    if (src.indexOf('\r') >= 0) return withCrs(new FastParser(src.replace(/\r\n/g, '\n')).parseDocument(), src);
-    return new FastParser(src).parseDocument();
+    // A BOM at the start (a file saved by some Windows editors) and CRLF line breaks (files written on Windows, whole or
+    // line by line): the chunk is read without them, which gives YAML the same values, and every offset then moves
+    // past what was taken out before it. Such documents took the full parse, at about ten times the time.
+    const bom = src.charCodeAt(0) === 0xfeff ? 1 : 0;
+    const cr = src.indexOf('\r') >= 0;
+    let read = bom ? src.slice(1) : src;
+    if (cr) read = read.replace(/\r\n/g, '\n');
+    // The full parse reads a line starting with a BOM and then a `-` or a space otherwise (a root sequence there is an
+    // error to it): the fast path leaves those to it.
+    if (bom && (read.charCodeAt(0) === 45 || read.charCodeAt(0) === 32)) return null;
+    const fast = new FastParser(read).parseDocument();
+    if (read.indexOf('\t') >= 0 && !tabsInScalars(read, fast)) return null;
+    return bom || cr ? moved(fast, src, bom) : fast;
   } catch {
     // GIVE_UP, or a bug in the fast path, which must not break analysis: the full parse is always right.
     return null;
@@ -211,20 +224,20 @@ export function fastParse(src: string): FastResult | null {
 }
 
 /**
- * A fast result of `src` read without its CRs (every one before a LF), its offsets made `src`'s: an offset moves by
- * the CRs before it, that is by the line breaks before it in the text read (an offset at a line break, as a value's
- * end, stays before the CR: the content ends there).
+ * A fast result of `src` read without its BOM (`bom`: 1) and its CRs (every one before a LF), its offsets made
+ * `src`'s: an offset moves by the BOM and by the CRs before it, that is by the line breaks before it in the text read
+ * (an offset at a line break, as a value's end, stays before the CR: the content ends there).
  */
-function withCrs(fast: FastResult, src: string): FastResult {
+function moved(fast: FastResult, src: string, bom: number): FastResult {
   // breaks[k]: the offset, in the text read, of the k-th line break whose CR was taken out.
   const breaks: number[] = [];
-  for (let i = src.indexOf('\r'), k = 0; i >= 0; i = src.indexOf('\r', i + 1), k++) breaks.push(i - k);
+  for (let i = src.indexOf('\r'), k = bom; i >= 0; i = src.indexOf('\r', i + 1), k++) breaks.push(i - k);
   const n = breaks.length;
   const at = (off: number): number => {
     if (off < 0) return off;
     let lo = 0, hi = n; // the number of breaks before off
     while (lo < hi) { const mid = (lo + hi) >> 1; if (breaks[mid] < off) lo = mid + 1; else hi = mid; }
-    return off + lo;
+    return off + lo + bom;
   };
   const move = (c: FastColl): void => {
     c.s = at(c.s); c.e = at(c.e); c.e2 = at(c.e2);
@@ -238,6 +251,38 @@ function withCrs(fast: FastResult, src: string): FastResult {
   fast.docOffset = at(fast.docOffset);
   if (fast.anchors) fast.anchors = new Map([...fast.anchors].map(([off, name]) => [at(off), name]));
   return fast;
+}
+
+/**
+ * Whether every tab of `src` is content of a block scalar (after its header line) or of a quoted scalar, values of the
+ * fast result: there a tab is a character like another, which the scalar's reading (the yaml package's, copied below)
+ * takes as the full parse does. Anywhere else (indentation, separation, a plain scalar, a comment, a key) the fast path
+ * would read it as it reads a space, so it gives up (a ConfigMap holding a Makefile or a script indented with tabs
+ * took the full parse for its whole document).
+ */
+function tabsInScalars(src: string, fast: FastResult): boolean {
+  const spans: number[] = []; // [start, end) of each scalar whose content may hold tabs
+  const visit = (c: FastColl): void => {
+    const stride = c.t === 1 ? MAP_STRIDE : SEQ_STRIDE, first = c.t === 1 ? 2 : 0;
+    for (let o = 0, i = 0; o < c.r.length; o += stride, i++) {
+      // (a collection's range starts at its first key or item, which may be quoted: not a scalar's)
+      if (c.kids?.[i]) continue;
+      const vs = c.r[o + first], ve = c.r[o + first + 1];
+      if (vs < 0 || ve <= vs) continue;
+      const ch = src.charCodeAt(vs);
+      if (ch === 124 || ch === 62) { const h = src.indexOf('\n', vs); if (h >= 0 && h < ve) spans.push(h + 1, ve); }
+      else if (ch === 34 || ch === 39) spans.push(vs + 1, ve - 1);
+    }
+    if (c.kids) for (const k of c.kids) if (k) visit(k);
+  };
+  if (!fast.root) return false;
+  visit(fast.root);
+  for (let t = src.indexOf('\t'); t >= 0; t = src.indexOf('\t', t + 1)) {
+    let inside = false;
+    for (let i = 0; i < spans.length && !inside; i += 2) inside = t >= spans[i] && t < spans[i + 1];
+    if (!inside) return false;
+  }
+  return true;
 }
 
 class FastParser {
