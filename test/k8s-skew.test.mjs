@@ -490,3 +490,21 @@ test('a container list is found however its key is written: plain, escaped in a 
     assert.deepEqual(got.map((d) => [d.range.start.line, d.range.start.character]), [[17, 17]], key);
   }
 });
+
+test('a CRD\'s schema runs no container: a `containers` list in its openAPIV3Schema (a default, an example) is no image; the same list in a workload is', () => {
+  // images() leaves a CRD's openAPIV3Schema out (#29): a bundle of CRDs with real schemas spent most of that walk there.
+  const config = e.resolveConfig({ cli: { kubernetesWindow: '1.19..1.21' } });
+  const list = (pad) => `${pad}containers:\n${pad}- name: calico-node\n${pad}  image: docker.io/calico/node:v3.12.0\n`;
+  const crd = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: things.example.com\nspec:\n  group: example.com\n'
+    + '  names: {kind: Thing, plural: things}\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n'
+    + '      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            default:\n' + list('              ');
+  const r = e.analyze({ path: '/ws/crd.yaml', text: crd, config });
+  assert.deepEqual(r.k8s.images(), []);
+  assert.deepEqual(r.diagnostics.filter((d) => d.ruleId === 'k8s/component-not-validated'), []);
+  // The same list in a custom resource (a CR is not a CRD) and in a DaemonSet: images, checked.
+  const cr = `apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: t\nspec:\n${list('  ')}`;
+  assert.deepEqual(e.analyze({ path: '/ws/cr.yaml', text: cr, config }).k8s.images().map((i) => i.path), [['spec', 'containers', 0, 'image']]);
+  const ds = `apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: calico-node\n  namespace: kube-system\nspec:\n  template:\n    spec:\n${list('      ')}`;
+  const got = e.analyze({ path: '/ws/ds.yaml', text: ds, config }).diagnostics.filter((d) => d.ruleId === 'k8s/component-not-validated');
+  assert.equal(got.length, 1);
+});

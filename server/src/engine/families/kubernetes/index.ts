@@ -174,6 +174,9 @@ export class KubernetesContext {
     // thousands of objects, and a node object per level visited was most of the walk's time).
     const segs: Array<string | number> = [];
     let o!: ManifestObject;
+    // A CRD's schema describes containers (a `containers` list there is a default or an example) and runs none: it is not
+    // walked (a bundle's CRD schemas were most of this walk's time, their `pattern`s' backslashes letting them in below).
+    let crd = false;
     const visit = (v: object, depth: number): void => {
       if (Array.isArray(v)) {
         for (let i = 0; i < v.length; i++) {
@@ -193,7 +196,7 @@ export class KubernetesContext {
             const ref = parseImage(c.image);
             out.push(new Image(o, [...segs, k, i, 'image'], ref, componentOf(ref), c.image));
           });
-        } else if (k !== 'metadata' && k !== 'status' && depth < 12) {
+        } else if (k !== 'metadata' && k !== 'status' && depth < 12 && !(crd && k === 'openAPIV3Schema')) {
           segs.push(k); visit(x, depth + 1); segs.pop();
         }
       }
@@ -211,6 +214,7 @@ export class KubernetesContext {
       }
       if (!mayHold) continue;
       o = obj;
+      crd = obj.kind === 'CustomResourceDefinition';
       segs.length = 0;
       for (const seg of obj.at) segs.push(seg);
       visit(obj.value, 0);
