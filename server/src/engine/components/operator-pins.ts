@@ -13,7 +13,7 @@
 // the lowest and the highest operator version the range admits among the known rows: two pins, a window.
 import type { OperatorPin } from './operator-pins-type';
 import { loadJson } from '../data';
-import { parseYaml, type YamlDoc } from '../parse/yaml';
+import { parseYaml, detached, type YamlDoc } from '../parse/yaml';
 import { LineIndex, own } from '../text';
 import { parseImage } from '../image-ref';
 import { parseConstraints, checkConstraints, parseVersion, compareSemver } from '../families/helm-chart/template/semver';
@@ -209,22 +209,31 @@ function mayHoldPin(file: string, text: string): boolean {
   if (b === 'chart.yaml' || b === 'requirements.yaml' || /^kustomization(\.ya?ml)?$/.test(b)) return true;
   // Flux HelmRelease/HelmRepository/OCIRepository, Argo CD Application/ApplicationSet, a kustomization by content.
   if (text.includes('toolkit.fluxcd.io') || text.includes('argoproj.io') || text.includes('kustomize.config.k8s.io')) return true;
-  // An image of an operator (each image value looked up once per repository: most manifests name a few repositories
-  // many times).
-  IMAGE_VALUE.lastIndex = 0;
-  for (let m = IMAGE_VALUE.exec(text); m; m = IMAGE_VALUE.exec(text)) {
-    const repo = parseImage(m[1]).repository;
-    let hit = imageMemo.get(repo);
+  // An image of an operator (each image value looked up once: most manifests name a few images many times).
+  // `image` found by indexOf and the rest read with a sticky expression at it: /\bimage…/g tried every position of the
+  // text (a bundle of CRDs spent 20 ms per 10 MB there).
+  for (let at = text.indexOf('image'); at >= 0; at = text.indexOf('image', at + 5)) {
+    if (at > 0 && WORD[text.charCodeAt(at - 1)]) continue;
+    IMAGE_VALUE.lastIndex = at;
+    const m = IMAGE_VALUE.exec(text);
+    if (!m) continue;
+    at = IMAGE_VALUE.lastIndex - 5; // the next search from the match's end, as the global expression went on
+    // By the value as written: a bundle names a few images thousands of times, and reading each again was most of this.
+    let hit = imageMemo.get(m[1]);
     if (hit === undefined) {
       if (imageMemo.size > 4096) imageMemo.clear();
-      imageMemo.set(repo, (hit = operatorOfImage(repo) !== undefined));
+      // (a copy: a slice of the text would keep the whole text alive with the memo)
+      imageMemo.set(detached(m[1]), (hit = operatorOfImage(parseImage(m[1]).repository) !== undefined));
     }
     if (hit) return true;
   }
   return false;
 }
 /** An `image:` value (a container's, a values file's): what may name an operator's image. */
-const IMAGE_VALUE = /\bimage[ \t]*:[ \t]*["']?([^\s"'#{}]+)/g;
+const IMAGE_VALUE = /image[ \t]*:[ \t]*["']?([^\s"'#{}]+)/y;
+/** The characters of a \b word (A-Z, a-z, 0-9, _): an `image` after one is not the key. */
+const WORD = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_') WORD[c.charCodeAt(0)] = 1;
 const imageMemo = new Map<string, boolean>();
 
 /** Reads one file's pins and Flux sources. `text`: its content; YAML only (other files say nothing). */

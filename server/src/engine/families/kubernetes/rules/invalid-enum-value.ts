@@ -62,7 +62,9 @@ export const rule: Rule<KubernetesContext> = {
       // The shared walk (fieldEntries): it goes into exactly the keys this rule went into (served, not free-form).
       const walk = ctx.fieldWalk(o);
       if (!walk) continue;
-      for (const { at, key, c, val } of walk.entries) {
+      const entries = walk.entries;
+      for (let n = 0; n < entries.length; n++) {
+        const { at, key, c, val } = entries[n];
         if (!c.served || (c.freeForm & c.served) === c.served) continue;
         if (typeof val !== 'string') continue;
         // The enum of each minor with enum data, through the model that holds the field there.

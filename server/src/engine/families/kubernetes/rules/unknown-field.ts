@@ -128,7 +128,9 @@ export const rule: Rule<KubernetesContext> = {
       // The models of the mapping's node, asked once per node (a pure function of it).
       let models: Set<string> | undefined | null = null;
       let modelsNode: FieldNode | undefined;
-      for (const { v, node, at, key, c, parent: up } of walk.entries) {
+      const entries = walk.entries;
+      for (let n = 0; n < entries.length; n++) {
+        const { v, node, at, key, c, parent: up } = entries[n];
         if (node === root && (key === 'status' || key === 'apiVersion' || key === 'kind')) continue;
         if (c.served) continue;
         // Some minor's source leaves this part out: not judged.
