@@ -5,10 +5,11 @@
 // The contract is strict: for every chunk it accepts, the result is exactly what the full parse gives —
 // `parseDocument(text, {version: '1.1', uniqueKeys: true}).toJS()` for the value, and the yaml package's
 // range[0..2] for every key and value node — and that parse reports no error. Anything it is not sure
-// about makes it give up (return null), and the caller runs the full parse: tabs but in block and quoted scalars, a CR not before a LF (CRLF is read), a BOM but at the start, anchors and
-// aliases other than those below, tags, directives, `...`, explicit (`?`) and multi-line keys, merge keys, duplicate keys,
-// multi-line flow collections, `- - x`, block scalars on their own line, root scalars and root flow
-// collections, and everything the full parse would call an error. test/yaml-fast.test.mjs compares the
+// about makes it give up (return null), and the caller runs the full parse: tabs but in block and quoted scalars, a CR
+// not before a LF (CRLF is read), a BOM but at the start, anchors and aliases other than those below, tags,
+// directives, `...`, explicit (`?`) and multi-line keys, merge keys, duplicate keys, comments and multi-line scalars
+// inside flow collections (a flow collection over several lines is read), `- - x`, block scalars on their own line,
+// root scalars and root flow collections, and everything the full parse would call an error. test/yaml-fast.test.mjs compares the
 // two on the fixtures, the bench corpus, tricky snippets and random documents; fastParseWhy() says where
 // a chunk gave up.
 //
@@ -907,8 +908,14 @@ class FastParser {
 
   private fp = 0;
 
+  /** The indent of the block collection that holds the flow collection being read (flowSpaces()). */
+  private flowIndent = 0;
+  /** Flow collections open (flowSpaces(): the outermost one's end may stand at flowIndent). */
+  private flowOpen = 0;
+
   private flowValue(v: number, indent: number): unknown {
     this.fp = v;
+    this.flowIndent = indent;
     const value = this.flowColl();
     const kid = this.kid;
     const after = this.lineRest(this.fp);
@@ -920,18 +927,38 @@ class FastParser {
     return value;
   }
 
-  /** Skips spaces inside a flow collection; returns the character after them. */
-  private flowSpaces(): number {
+  /**
+   * Skips spaces inside a flow collection, and line breaks and blank lines where `lines` (a flow collection written over
+   * several lines, as `args: [` then an item per line); returns the character after them. A line after the first must
+   * be deeper than the block collection holding the flow collection (flowIndent), but for the outermost collection's
+   * end, which may stand at it: elsewhere the full parse says BAD_INDENT. Comments inside give up.
+   */
+  private flowSpaces(lines = true): number {
     const s = this.s;
-    while (s.charCodeAt(this.fp) === 32) this.fp++;
-    const ch = s.charCodeAt(this.fp);
-    if (ch === 10 || ch !== ch || ch === 35) giveUp(); // multi-line flow or a comment inside
-    return ch;
+    for (;;) {
+      while (s.charCodeAt(this.fp) === 32) this.fp++;
+      const ch = s.charCodeAt(this.fp);
+      if (ch === 10 && lines) {
+        const ls = this.fp + 1;
+        let j = ls;
+        while (s.charCodeAt(j) === 32) j++;
+        const c = s.charCodeAt(j);
+        this.fp = j;
+        if (c === 10) continue; // a blank line
+        const col = j - ls;
+        if (!(col > this.flowIndent || (col === this.flowIndent && this.flowOpen === 1 && (c === 93 || c === 125)))) giveUp();
+        if (j === ls && (s.startsWith('---', j) || s.startsWith('...', j))) giveUp(); // a document marker
+        continue;
+      }
+      if (ch === 10 || ch !== ch || ch === 35) giveUp(); // a comment inside, or the text ends
+      return ch;
+    }
   }
 
   /** A flow collection at this.fp (on one line); sets this.kid and moves this.fp past it. */
   private flowColl(): unknown {
     if (++this.depth > MAX_DEPTH) giveUp(); // the full parse says it is too deep
+    this.flowOpen++;
     const s = this.s;
     const start = this.fp;
     const r: number[] = [];
@@ -954,6 +981,7 @@ class FastParser {
       this.fp++;
       this.kid = { t: 2, flow: true, s: start, e: this.fp, e2: this.fp, keys: EMPTY_KEYS, r, kids };
       this.depth--;
+      this.flowOpen--;
       return arr;
     }
     this.fp++;
@@ -968,7 +996,7 @@ class FastParser {
       const key = String(kv);
       // duplicate or colliding key (a hash, not a scan: a one-line map of 50,000 keys took 19 s)
       if (key === '<<' || key === '__proto__' || (keys.length < 12 ? keys.indexOf(key) >= 0 : Object.prototype.hasOwnProperty.call(obj, key))) giveUp();
-      c = this.flowSpaces();
+      c = this.flowSpaces(false); // a key and its `:` on one line (an implicit key over lines: the full parse)
       let value: unknown = null;
       let vs = -1, ve = -1, v2 = -1;
       this.kid = undefined;
@@ -995,6 +1023,7 @@ class FastParser {
     this.fp++;
     this.kid = { t: 1, flow: true, s: start, e: this.fp, e2: this.fp, keys, r, kids };
     this.depth--;
+    this.flowOpen--;
     return obj;
   }
 
@@ -1016,7 +1045,7 @@ class FastParser {
       this.fp = close + 1;
       const after = s.charCodeAt(this.fp);
       // `"a":b` is fine after a quoted key; anything else glued to the quote is not
-      if (!(after === 32 || after === 44 || after === 93 || after === 125 || (after === 58 && atKey))) giveUp();
+      if (!(after === 32 || after === 10 || after === 44 || after === 93 || after === 125 || (after === 58 && atKey))) giveUp();
       this.vs = start; this.ve = close + 1;
       return this.quotedValue(start, close + 1);
     }
