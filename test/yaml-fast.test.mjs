@@ -296,6 +296,8 @@ const SNIPPETS = [
   'a: [x,\ny]\n', 'a: [x, # c\n  y]\n', 'a: {b: 1,\n  c: 2}\n', 'a: [x\n  , y]\n', 'a: [\n\n  x]\n', '- [a,\n  b]\n', '- [a,\nb]\n', 'a: {b\n  : 1}\n',
   'a: [\n  x y\n  z]\n', 'a: [\n  [1,\n   2],\n  {b: [c,\n    d]}\n]\nz: 1\n', 'a: [\n  1\n] # c\n  # d\nb: 2\n', 'a: [\n  1,\n]\n', 'a: {\n}\n', 'a: [\n  "x",\n  \'y\'\n]\n',
   'a:\n- [1,\n  2]\n- 3\n', 'a: [1,\n  2\n ]\n', 'a:\n  b: [1,\n  2]\n', 'a:\n  b: [1,\n   2]\n', 'a: [1,\n---\n]\n', 'a: [1,\n  2]  \nb: [3,\n  4]\n',
+  'a: [x, # c\n  y] # d\nb: 1\n', 'args: [\n  # first\n  "--foo", # enable foo\n  "--bar"  #  bar\n  # last\n] # end\n', 'a: {b: 1, # c\n  c: 2}\n', 'a: [x # c\n  , y]\n',
+  'a: [x,#c\n  y]\n', 'a: [x, #c\n#d\n  y]\n', 'a: [x, # c\n', 'a: [ # c\n  x]\n', 'a: {b: # c\n  1}\n', 'a: {b # c\n  : 1}\n', 'a:\n  - [x, # c\n    y]\n  - z\n',
   'a: &x [1,\n  2]\nb: *x\n', 'k: {a: 1,\n\n\n  b: 2}\n', 'k: [1,  \n  2]\n', 'k: [1 ,\n  2 ]\n', 'k: {"a" :\n  1}\n', 'k: {a:\n  1}\n',
   '\uFEFF---\na: 1\n', '\uFEFF# c\na: 1\n', '\uFEFFa: |\n  x\n', '\uFEFFa: 1\r\nb: 2\r\n', 'a: 1\n\uFEFF\n',
   'a: 1\n---\nb: 2\n---\n- c\n', 'a: 1\n--- # c\nb: 2\n', 'a:\n  - b: 1\n    c: 2\n  - d\n', 'a:\n- b: 1\n  c:\n  - x\n  - y\n- d: [1]\n',
@@ -422,11 +424,11 @@ test('which path is taken', () => {
   const fastPath = (text) => engine.parseYaml(text).docs.map((d) => d.fastPath);
   for (const t of ['a: 1\n', 'apiVersion: v1\nkind: List\nitems:\n- kind: Pod # c\n  spec: {}\n', 'a: |\n  x\n', 'a: [1, {b: c}]\n', '---\n', '', '# c\n', 'a:\n- 1\n-\n',
     'a: 1\r\n', 'a: |\r\n  x\r\n', 'a: 1\r\nb:\n  - "x\r\n    y"\r\n', '\uFEFFa: 1\n', 'a: |\n  \tx\n', 'a: "x\ty"\n',
-    'args: [\n  "a",\n  "b"\n]\n', 'a:\n  args: [\n    x,\n    y\n  ]\n', 'a: {b: 1,\r\n  c: 2}\r\n',
+    'args: [\n  "a",\n  "b"\n]\n', 'a:\n  args: [\n    x,\n    y\n  ]\n', 'a: {b: 1,\r\n  c: 2}\r\n', 'args: [\n  "--foo", # foo\n  "--bar"\n]\n',
     ...ANCHORED_FAST])
     assert.deepEqual(fastPath(t), [true], JSON.stringify(t));
   const fallback = [...ANCHORED_FULL, 'a: !!binary aGk=\n', '<<: {a: 1}\n', 'a: 1\na: 2\n', 'a: 1\n b: 2\n', 'a:\tb\n', 'a: b\t\n', 'a: b # \t\n', '"k\tk": 1\n',
-    'a: [x, # c\n  y]\n', 'a: [x,\ny]\n', 'a: {b\n  : 1}\n', 'a: [\n  x y\n  z]\n',
+    'a: [x,\ny]\n', 'a: {b\n  : 1}\n', 'a: [\n  x y\n  z]\n',
     '%YAML 1.1\n---\na: 1\n', 'a: 1\n...\n', '- - x\n', 'plain root\n', '{"a": [\n  1\n]}\n', '? a\n: b\n', 'a: b: c\n', 'a: "\\q"\n'];
   for (const t of fallback) assert.deepEqual(fastPath(t), [false], JSON.stringify(t));
   // errors and duplicate keys come from the full parse
@@ -452,8 +454,9 @@ test('property: random documents, identical to the full parse (seeded, ~2 s)', (
     // seventh starting with a BOM.
     if (seed % 5 === 1) text = text.replace(/ /g, (m) => (r.chance(0.03) ? '\t' : m));
     if (seed % 7 === 0) text = `\uFEFF${text}`;
-    // Every fourth with line breaks after some of its commas (flow collections over several lines, at any indent).
-    if (seed % 4 === 2) text = text.replace(/, /g, (m) => (r.chance(0.4) ? `,\n${' '.repeat(r.int(0, 6))}` : m));
+    // Every fourth with line breaks after some of its commas, some after a comment (flow collections over several lines,
+    // at any indent).
+    if (seed % 4 === 2) text = text.replace(/, /g, (m) => (r.chance(0.4) ? `,${r.pick(['', ' # c', '#c', '  #'])}\n${' '.repeat(r.int(0, 6))}` : m));
     const res = compare(text, { editor: seed % 10 === 0 || seed % 15 === 0 });
     assert.deepEqual(res.diffs, [], `seed ${seed}: ${JSON.stringify(text)}`);
     fast += res.fast; docs += res.docs;

@@ -7,8 +7,8 @@
 // range[0..2] for every key and value node — and that parse reports no error. Anything it is not sure
 // about makes it give up (return null), and the caller runs the full parse: tabs but in block and quoted scalars, a CR
 // not before a LF (CRLF is read), a BOM but at the start, anchors and aliases other than those below, tags,
-// directives, `...`, explicit (`?`) and multi-line keys, merge keys, duplicate keys, comments and multi-line scalars
-// inside flow collections (a flow collection over several lines is read), `- - x`, block scalars on their own line,
+// directives, `...`, explicit (`?`) and multi-line keys, merge keys, duplicate keys, multi-line scalars inside flow
+// collections (a flow collection over several lines is read, with its comments), `- - x`, block scalars on their own line,
 // root scalars and root flow collections, and everything the full parse would call an error. test/yaml-fast.test.mjs compares the
 // two on the fixtures, the bench corpus, tricky snippets and random documents; fastParseWhy() says where
 // a chunk gave up.
@@ -931,7 +931,8 @@ class FastParser {
    * Skips spaces inside a flow collection, and line breaks and blank lines where `lines` (a flow collection written over
    * several lines, as `args: [` then an item per line); returns the character after them. A line after the first must
    * be deeper than the block collection holding the flow collection (flowIndent), but for the outermost collection's
-   * end, which may stand at it: elsewhere the full parse says BAD_INDENT. Comments inside give up.
+   * end, which may stand at it: elsewhere the full parse says BAD_INDENT. A comment (after a space or at a line's start)
+   * is skipped to its line's end there.
    */
   private flowSpaces(lines = true): number {
     const s = this.s;
@@ -950,7 +951,14 @@ class FastParser {
         if (j === ls && (s.startsWith('---', j) || s.startsWith('...', j))) giveUp(); // a document marker
         continue;
       }
-      if (ch === 10 || ch !== ch || ch === 35) giveUp(); // a comment inside, or the text ends
+      // A comment after a space, to the end of its line, where the collection goes on over lines.
+      if (ch === 35 && lines && this.fp > 0 && (s.charCodeAt(this.fp - 1) === 32 || s.charCodeAt(this.fp - 1) === 10)) {
+        const e = s.indexOf('\n', this.fp);
+        if (e < 0) giveUp();
+        this.fp = e;
+        continue;
+      }
+      if (ch === 10 || ch !== ch || ch === 35) giveUp(); // a comment where a line may not end, or the text ends
       return ch;
     }
   }
