@@ -1,6 +1,6 @@
 // Property (issue 29): the work for a real-shaped Kubernetes file grows linearly with each of its dimensions. Each shape
-// (documents, CRDs, custom resources per CRD, keys, line length, and the workspace's custom resources that the CRD-side
-// rule reads from a neighbour file) is measured at size N and 10N; the time may grow at most 12 times (quadratic code
+// (documents, CRDs, custom resources per CRD, keys, line length, tabs in scalars with CRLF, a flow list's lines, and the
+// workspace's custom resources that the CRD-side rule reads from a neighbour file) is measured at size N and 10N; the time may grow at most 12 times (quadratic code
 // gives 100), or as much more as a linear parser (js-yaml) grows on the same texts past ×10 in the same run. Only ratios
 // within one run are compared, never absolute times; each figure is the fastest of a few runs (the least disturbed by
 // other work on the machine), and a shape that fails is measured twice more before the test says so. Base sizes are chosen so one run takes tens of milliseconds at least (a run of a few, all in warm caches and
@@ -66,6 +66,9 @@ const SHAPES = [
   ['one CRD, N custom resources (some at a version it does not serve)', 1500, (n, r) => ({ text: [crd(0), ...range(n, (i) => cr(0, i, r, i % 10 ? 'v1' : 'v1alpha1'))].join('---\n') })],
   ['one custom resource with N unknown keys', 2000, (n, r) => ({ text: `${crd(0)}---\n${cr(0, 1, r)}${range(n, (i) => `  extra${i}: ${i}`).join('\n')}\n` })],
   ['one line of N characters', 40000, (n, r) => ({ text: `${crd(0)}---\n${cr(0, 1, r)}  note: "${'x'.repeat(n)}"\n` })],
+  // The fast path's readings of real files (#29): tabs in quoted and block scalars, CRLF, a flow list over N lines.
+  ['a ConfigMap of N quoted values and a script of N lines, with tabs, CRLF', 2000, (n, r) => ({ text: `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c${r}\nimmutabel: true\ndata:\n${range(n, (i) => `  k${i}: "a\tb ${i}"\n`).join('')}  script: |\n${range(n, (i) => `    \techo ${i}\n`).join('')}`.replace(/\n/g, '\r\n') })],
+  ['a container\'s args, a flow list over N lines with comments', 3000, (n, r) => ({ text: `apiVersion: v1\nkind: Pod\nmetadata:\n  name: p${r}\nspec:\n  containers:\n  - name: c\n    image: nginx:1.27\n    imagePullPolicy: always\n    args: [\n${range(n, (i) => `      "--flag${i}", # c${i}\n`).join('')}      "--last"\n      ]\n` })],
   ['a CRD, and a neighbour file of N custom resources of it', 2000, (n, r) => ({ text: crd(0), neighbour: range(n, (i) => cr(0, i, r, i % 10 ? 'v1' : 'v1alpha1')).join('---\n') })],
 ];
 

@@ -278,10 +278,13 @@ function tabsInScalars(src: string, fast: FastResult): boolean {
   };
   if (!fast.root) return false;
   visit(fast.root);
+  // The spans in text order (they do not overlap), walked once beside the tabs: each tab in the span at or after the
+  // last one's (a scan of every span per tab was quadratic in a big document of both).
+  const order = Array.from({ length: spans.length / 2 }, (_, k) => k).sort((a, b) => spans[2 * a] - spans[2 * b]);
+  let k = 0;
   for (let t = src.indexOf('\t'); t >= 0; t = src.indexOf('\t', t + 1)) {
-    let inside = false;
-    for (let i = 0; i < spans.length && !inside; i += 2) inside = t >= spans[i] && t < spans[i + 1];
-    if (!inside) return false;
+    while (k < order.length && spans[2 * order[k] + 1] <= t) k++;
+    if (k === order.length || t < spans[2 * order[k]]) return false;
   }
   return true;
 }
