@@ -298,6 +298,15 @@ const SNIPPETS = [
   'a:\n- [1,\n  2]\n- 3\n', 'a: [1,\n  2\n ]\n', 'a:\n  b: [1,\n  2]\n', 'a:\n  b: [1,\n   2]\n', 'a: [1,\n---\n]\n', 'a: [1,\n  2]  \nb: [3,\n  4]\n',
   'a: [x, # c\n  y] # d\nb: 1\n', 'args: [\n  # first\n  "--foo", # enable foo\n  "--bar"  #  bar\n  # last\n] # end\n', 'a: {b: 1, # c\n  c: 2}\n', 'a: [x # c\n  , y]\n',
   'a: [x,#c\n  y]\n', 'a: [x, #c\n#d\n  y]\n', 'a: [x, # c\n', 'a: [ # c\n  x]\n', 'a: {b: # c\n  1}\n', 'a: {b # c\n  : 1}\n', 'a:\n  - [x, # c\n    y]\n  - z\n',
+  // A flow map's value before a line break: its range ends after that line break (a sequence item's after the next
+  // line's indentation).
+  'a: {\n  b: {}\n  }\n', 'a: {\n  b: {} # c\n  }\n', 'a: {\n  b: {}\n\n  }\n', 'a: {\n  b: {}  \n  , c: 1}\n', 'a: {\n  b: []\n  ,c: 1}\n',
+  'a: {\n  b: [1]   \n}\n', 'a: {b: 1\n  }\n', 'a: {b: x  \n  }\n', 'a: [\n  [1]\n  ]\n', 'a: {\n  b: {},\n  c: 1\n  }\n', 'a: {b: "q" # c\n\n  # d\n  }\n',
+  'a: [\n  {b: 1} # c\n  # d\n  ]\n', 'a: {b: [1,\n    2]\n  }\n', 'a: {b: {c: {d: 1\n  }\n  }\n  }\n',
+  // Root flow collections (a JSON document in a YAML file), on one line or several: the full parse reads them.
+  '{}\n', '[]\n', '{"a": 1}\n', '{\n  "apiVersion": "v1",\n  "kind": "ConfigMap",\n  "data": {"k": "v\\u00e9\\n"},\n  "list": [1, 2.5, true, null, "x"]\n}\n',
+  '{\n"a": [\n1,\n2\n]\n}\n', '  {"a": 1}\n', '{"a": 1} # c\n# d\n', '{"a": 1}\nb: 2\n', '[1, 2]\n---\n{"a": 1}\n', '---\n{"a": 1}\n', '{"a":1,"b":{"c":[]}}',
+  '# head\n{\n  "a": 1 # c\n}\n', '{\n  "a": 1,\n}\n', '{"a": 1}\r\n', '\uFEFF{"a": 1}\n', '[\n  {"a": 1},\n  {"b": 2}\n]\n',
   'a: &x [1,\n  2]\nb: *x\n', 'k: {a: 1,\n\n\n  b: 2}\n', 'k: [1,  \n  2]\n', 'k: [1 ,\n  2 ]\n', 'k: {"a" :\n  1}\n', 'k: {a:\n  1}\n',
   '\uFEFF---\na: 1\n', '\uFEFF# c\na: 1\n', '\uFEFFa: |\n  x\n', '\uFEFFa: 1\r\nb: 2\r\n', 'a: 1\n\uFEFF\n',
   'a: 1\n---\nb: 2\n---\n- c\n', 'a: 1\n--- # c\nb: 2\n', 'a:\n  - b: 1\n    c: 2\n  - d\n', 'a:\n- b: 1\n  c:\n  - x\n  - y\n- d: [1]\n',
@@ -429,7 +438,7 @@ test('which path is taken', () => {
     assert.deepEqual(fastPath(t), [true], JSON.stringify(t));
   const fallback = [...ANCHORED_FULL, 'a: !!binary aGk=\n', '<<: {a: 1}\n', 'a: 1\na: 2\n', 'a: 1\n b: 2\n', 'a:\tb\n', 'a: b\t\n', 'a: b # \t\n', '"k\tk": 1\n',
     'a: [x,\ny]\n', 'a: {b\n  : 1}\n', 'a: [\n  x y\n  z]\n',
-    '%YAML 1.1\n---\na: 1\n', 'a: 1\n...\n', '- - x\n', 'plain root\n', '{"a": [\n  1\n]}\n', '? a\n: b\n', 'a: b: c\n', 'a: "\\q"\n'];
+    '%YAML 1.1\n---\na: 1\n', 'a: 1\n...\n', '- - x\n', 'plain root\n', '{"a": [\n  1\n]}\n', '[1, 2]\n', '? a\n: b\n', 'a: b: c\n', 'a: "\\q"\n'];
   for (const t of fallback) assert.deepEqual(fastPath(t), [false], JSON.stringify(t));
   // errors and duplicate keys come from the full parse
   const dup = engine.parseYaml('a: 1\na: 2\n').docs[0];
@@ -456,7 +465,11 @@ test('property: random documents, identical to the full parse (seeded, ~2 s)', (
     if (seed % 7 === 0) text = `\uFEFF${text}`;
     // Every fourth with line breaks after some of its commas, some after a comment (flow collections over several lines,
     // at any indent).
-    if (seed % 4 === 2) text = text.replace(/, /g, (m) => (r.chance(0.4) ? `,${r.pick(['', ' # c', '#c', '  #'])}\n${' '.repeat(r.int(0, 6))}` : m));
+    if (seed % 4 === 2) {
+      text = text.replace(/, /g, (m) => (r.chance(0.4) ? `,${r.pick(['', ' # c', '#c', '  #'])}\n${' '.repeat(r.int(0, 6))}` : m));
+      // and before some closing brackets (the last value's range then ends at the line break)
+      text = text.replace(/(\S)([\]}])/g, (m, a, b) => (r.chance(0.3) ? `${a}${r.pick(['', ' ', ' # c'])}\n${' '.repeat(r.int(0, 6))}${b}` : m));
+    }
     const res = compare(text, { editor: seed % 10 === 0 || seed % 15 === 0 });
     assert.deepEqual(res.diffs, [], `seed ${seed}: ${JSON.stringify(text)}`);
     fast += res.fast; docs += res.docs;

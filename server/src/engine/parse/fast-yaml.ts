@@ -1019,8 +1019,14 @@ class FastParser {
         } else {
           value = this.flowItem(false);
           vs = this.vs; ve = this.ve;
+          let p = this.fp;
+          while (s.charCodeAt(p) === 32) p++;
           c = this.flowSpaces();
           v2 = this.fp;
+          // Before a line break, a flow map's value ends after its spaces, a comment and that line break, not at the
+          // next line's indentation (the yaml package ends the pair there; a sequence item takes the indentation too).
+          if (s.charCodeAt(p) === 35) p = this.eol(p);
+          if (s.charCodeAt(p) === 10) v2 = p + 1;
         }
       }
       if (this.kid) (kids ??= [])[n] = this.kid;
