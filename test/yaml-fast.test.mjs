@@ -308,6 +308,10 @@ const SNIPPETS = [
   '{\n"a": [\n1,\n2\n]\n}\n', '  {"a": 1}\n', '{"a": 1} # c\n# d\n', '{"a": 1}\nb: 2\n', '[1, 2]\n---\n{"a": 1}\n', '---\n{"a": 1}\n', '{"a":1,"b":{"c":[]}}',
   '# head\n{\n  "a": 1 # c\n}\n', '{\n  "a": 1,\n}\n', '{"a": 1}\r\n', '\uFEFF{"a": 1}\n', '[\n  {"a": 1},\n  {"b": 2}\n]\n',
   'a: &x [1,\n  2]\nb: *x\n', 'k: {a: 1,\n\n\n  b: 2}\n', 'k: [1,  \n  2]\n', 'k: [1 ,\n  2 ]\n', 'k: {"a" :\n  1}\n', 'k: {a:\n  1}\n',
+  // Tabs as trailing white space (read as spaces) and where they are not.
+  'a: b\t\nc: d\t \t\n', 'name: web\t# c\n', '- x\t\n- y \t # c\n', 'a:\t\n  b: 1\n', 'a: [1, 2]\t\n', 'a: {b: 1}\t# c\n', 'a: "q"\t\n', "a: 'q' \t\n",
+  'a: |\t\n  x\n', 'a: >-\t# c\n  x\n', 'a: |\n  x\t\n  y\n', 'a: "x\t\n  y"\n', "a: 'x \t\n  y'\n", 'a: plain\t\n  more\t\nb: 1\n', 'a\t: 1\n', 'a:\n\t\n  b: 1\n',
+  'a: &x v\t\nb: *x\t\n', 'a: [\n  1,\t\n  2\t# c\n]\n', 'a: b\t#c\n', 'a: b#\tc\n', 'a: "b" #\t c\n', '- - x\t\n', 'a: 1\n\t\nb: 2\n', 'k: v\t\r\n',
   '\uFEFF---\na: 1\n', '\uFEFF# c\na: 1\n', '\uFEFFa: |\n  x\n', '\uFEFFa: 1\r\nb: 2\r\n', 'a: 1\n\uFEFF\n',
   'a: 1\n---\nb: 2\n---\n- c\n', 'a: 1\n--- # c\nb: 2\n', 'a:\n  - b: 1\n    c: 2\n  - d\n', 'a:\n- b: 1\n  c:\n  - x\n  - y\n- d: [1]\n',
   'key: value with # hash\nother: "# not a comment"\n', 'a: b #c\n#d\n  #e\nf: g\n', 'a:\n    b: 1\n   c: 2\n', 'a:\n  b: 1\n c: 2\n',
@@ -434,9 +438,10 @@ test('which path is taken', () => {
   for (const t of ['a: 1\n', 'apiVersion: v1\nkind: List\nitems:\n- kind: Pod # c\n  spec: {}\n', 'a: |\n  x\n', 'a: [1, {b: c}]\n', '---\n', '', '# c\n', 'a:\n- 1\n-\n',
     'a: 1\r\n', 'a: |\r\n  x\r\n', 'a: 1\r\nb:\n  - "x\r\n    y"\r\n', '\uFEFFa: 1\n', 'a: |\n  \tx\n', 'a: "x\ty"\n',
     'args: [\n  "a",\n  "b"\n]\n', 'a:\n  args: [\n    x,\n    y\n  ]\n', 'a: {b: 1,\r\n  c: 2}\r\n', 'args: [\n  "--foo", # foo\n  "--bar"\n]\n',
+    'a: b\t\n', 'name: web\t# c\n', 'a: [1, 2]\t\n',
     ...ANCHORED_FAST])
     assert.deepEqual(fastPath(t), [true], JSON.stringify(t));
-  const fallback = [...ANCHORED_FULL, 'a: !!binary aGk=\n', '<<: {a: 1}\n', 'a: 1\na: 2\n', 'a: 1\n b: 2\n', 'a:\tb\n', 'a: b\t\n', 'a: b # \t\n', '"k\tk": 1\n',
+  const fallback = [...ANCHORED_FULL, 'a: !!binary aGk=\n', '<<: {a: 1}\n', 'a: 1\na: 2\n', 'a: 1\n b: 2\n', 'a:\tb\n', '"k\tk": 1\n', 'a\t: 1\n', 'a: |\n  x\t\n', 'a: 1\n\t\nb: 2\n',
     'a: [x,\ny]\n', 'a: {b\n  : 1}\n', 'a: [\n  x y\n  z]\n',
     '%YAML 1.1\n---\na: 1\n', 'a: 1\n...\n', '- - x\n', 'plain root\n', '{"a": [\n  1\n]}\n', '[1, 2]\n', '? a\n: b\n', 'a: b: c\n', 'a: "\\q"\n'];
   for (const t of fallback) assert.deepEqual(fastPath(t), [false], JSON.stringify(t));

@@ -90,9 +90,11 @@ export function fastParseWhy(src: string): string | null {
   if (!usable(src)) return 'a CR not before a LF, a BOM past the start, or an unexpected yaml schema';
   debugGiveUp = true;
   try {
-    const read = src.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
+    let read = src.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
+    const spaced = read.indexOf('\t') >= 0 ? trailingTabs(read) : null;
+    if (spaced) read = spaced.text;
     const fast = new FastParser(read).parseDocument();
-    if (read.indexOf('\t') >= 0 && !tabsInScalars(read, fast)) return 'a tab outside the content of a block or quoted scalar';
+    if ((spaced || read.indexOf('\t') >= 0) && !tabsInScalars(read, fast, spaced?.at ?? [])) return 'a tab outside the content of a block or quoted scalar, and not trailing white space';
     return null;
   } catch (e) {
     return (e as Error).stack ?? String(e);
@@ -215,8 +217,10 @@ export function fastParse(src: string): FastResult | null {
     // The full parse reads a line starting with a BOM and then a `-` or a space otherwise (a root sequence there is an
     // error to it): the fast path leaves those to it.
     if (bom && (read.charCodeAt(0) === 45 || read.charCodeAt(0) === 32)) return null;
+    const spaced = read.indexOf('\t') >= 0 ? trailingTabs(read) : null;
+    if (spaced) read = spaced.text;
     const fast = new FastParser(read).parseDocument();
-    if (read.indexOf('\t') >= 0 && !tabsInScalars(read, fast)) return null;
+    if ((spaced || read.indexOf('\t') >= 0) && !tabsInScalars(read, fast, spaced?.at ?? [])) return null;
     return bom || cr ? moved(fast, src, bom) : fast;
   } catch {
     // GIVE_UP, or a bug in the fast path, which must not break analysis: the full parse is always right.
@@ -261,7 +265,7 @@ function moved(fast: FastResult, src: string, bom: number): FastResult {
  * would read it as it reads a space, so it gives up (a ConfigMap holding a Makefile or a script indented with tabs
  * took the full parse for its whole document).
  */
-function tabsInScalars(src: string, fast: FastResult): boolean {
+function tabsInScalars(src: string, fast: FastResult, trailing: readonly number[]): boolean {
   const spans: number[] = []; // [start, end) of each scalar whose content may hold tabs
   const visit = (c: FastColl): void => {
     const stride = c.t === 1 ? MAP_STRIDE : SEQ_STRIDE, first = c.t === 1 ? 2 : 0;
@@ -286,7 +290,39 @@ function tabsInScalars(src: string, fast: FastResult): boolean {
     while (k < order.length && spans[2 * order[k] + 1] <= t) k++;
     if (k === order.length || t < spans[2 * order[k]]) return false;
   }
+  // The trailing tabs read as spaces (trailingTabs()) must be outside those scalars, where white space is no content.
+  k = 0;
+  for (const t of trailing) {
+    while (k < order.length && spans[2 * order[k] + 1] <= t) k++;
+    if (k < order.length && t >= spans[2 * order[k]]) return false;
+  }
   return true;
+}
+
+/**
+ * The text with each tab that is trailing white space made a space (same length, same offsets): a run of spaces and
+ * tabs after something on its line and before the line's end or a comment (`name: web\t# c`, `- x\t`), where YAML
+ * reads a tab as it reads a space. `at`: the tabs so made, in order; null when there are none. Whether each was
+ * really outside a scalar's content is checked after the reading (tabsInScalars); tabs anywhere else are left.
+ */
+function trailingTabs(src: string): { text: string; at: number[] } | null {
+  const at: number[] = [];
+  const len = src.length;
+  const ws = (c: number) => c === 32 || c === 9;
+  for (let t = src.indexOf('\t'); t >= 0 && t < len;) {
+    // The run of spaces and tabs around this tab, decided once (linear in the text however long the run).
+    let a = t, b = t + 1;
+    while (a > 0 && ws(src.charCodeAt(a - 1))) a--;
+    while (b < len && ws(src.charCodeAt(b))) b++;
+    const before = a > 0 ? src.charCodeAt(a - 1) : 10;
+    const after = b < len ? src.charCodeAt(b) : 10;
+    if (before !== 10 && (after === 10 || after === 35)) for (let i = a; i < b; i++) if (src.charCodeAt(i) === 9) at.push(i);
+    t = src.indexOf('\t', b);
+  }
+  if (!at.length) return null;
+  let text = '', from = 0;
+  for (const i of at) { text += `${src.slice(from, i)} `; from = i + 1; }
+  return { text: text + src.slice(from), at };
 }
 
 class FastParser {
