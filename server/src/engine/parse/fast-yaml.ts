@@ -5,11 +5,11 @@
 // The contract is strict: for every chunk it accepts, the result is exactly what the full parse gives —
 // `parseDocument(text, {version: '1.1', uniqueKeys: true}).toJS()` for the value, and the yaml package's
 // range[0..2] for every key and value node — and that parse reports no error. Anything it is not sure
-// about makes it give up (return null), and the caller runs the full parse: tabs but in block and quoted scalars, a CR
-// not before a LF (CRLF is read), a BOM but at the start, anchors and aliases other than those below, tags,
-// directives, `...`, explicit (`?`) and multi-line keys, merge keys, duplicate keys, multi-line scalars inside flow
-// collections (a flow collection over several lines is read, with its comments), `- - x`, block scalars on their own line,
-// root scalars and root flow collections, and everything the full parse would call an error. test/yaml-fast.test.mjs compares the
+// about makes it give up (return null), and the caller runs the full parse: tabs but in block and quoted scalars and as
+// trailing white space, a CR not before a LF (CRLF is read), a BOM but at the start, anchors and aliases other than
+// those below, tags, directives, `...`, explicit (`?`) and multi-line keys, merge keys, duplicate keys, multi-line
+// scalars inside flow collections (a flow collection over several lines is read, with its comments), `- - x`, block
+// scalars on their own line, root scalars and root flow collections, and everything the full parse would call an error. test/yaml-fast.test.mjs compares the
 // two on the fixtures, the bench corpus, tricky snippets and random documents; fastParseWhy() says where
 // a chunk gave up.
 //
