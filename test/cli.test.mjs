@@ -430,3 +430,19 @@ test('start-up time of lsp-lint on one file (reported, not asserted)', (t) => {
   t.diagnostic(msg);
   console.log(msg);
 });
+
+test('file names of every kind: each file is read and reported at its own path (the server maps each URI back to it)', (t) => {
+  // The server turns most file URIs into paths without fileURLToPath (#29); names with escapes, `#`, `?`, `%`, spaces,
+  // backslashes, non-ASCII letters, a leading dot or `..` in them take the full conversion. Every one must be found.
+  const removed = (n) => `apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: i${n}\n`;
+  const names = ['plain.yaml', 'a b.yaml', 'c#d.yaml', 'e%f.yaml', 'g?h.yaml', 'é ü/x.yaml', '.hidden/y.yaml', 'k..l/m.yaml', '..n.yaml', 'p\\q.yaml', 'r;s=t,u@v+w&x$y!z(1)~2.yaml'];
+  // The window comes from the folder's .skewguard.yaml, found from each file's path: a path mapped wrong finds none.
+  const dir = workspace(t, { '.skewguard.yaml': 'kubernetes:\n  window: "1.18..1.22"\n', ...Object.fromEntries(names.map((n, i) => [n, removed(i)])) });
+  const r = lintJson(dir, ['.']);
+  assert.equal(r.code, 1);
+  for (const n of names) {
+    const msgs = messagesOf(r.reports, path.join(dir, n));
+    assert.ok(msgs, `${n}: reported (got ${r.reports.map((x) => x.filePath).join(', ')})`);
+    assert.ok(msgs.some((m) => m.ruleId === 'k8s/no-common-api-version' && m.line === 1), `${n}: ${JSON.stringify(msgs)}`);
+  }
+});
