@@ -89,12 +89,13 @@ export class Scheduler {
     const first = this.part(st, segments[0], parts, 0, firstDocs[0], input, true);
     const fam = familyById(first.result.family);
     if (!fam?.documentWise) return this.drop(uri);
-    const order = this.order(uri, segments, parts);
+    const onScreen = this.onScreen(uri, segments);
+    const order = this.order(segments, parts, onScreen);
     // A text analysed afresh that will be analysed whole (see below) gets in the foreground only the parts on screen,
     // for the first squiggles there: more parts would be analysed twice (a 5,000-document bundle with a CRD spent 5%
     // of its opening on them).
     const goesWhole = fresh && !wise(text, fam, first.result);
-    const seen = goesWhole ? order.filter(this.onScreen(uri, segments)).length : order.length;
+    const seen = goesWhole ? order.filter(onScreen).length : order.length;
     const t0 = performance.now();
     let k = 0;
     for (; k < seen && (k === 0 || performance.now() - t0 < FOREGROUND_MS); k++) this.part(st, segments[order[k]], parts, order[k], firstDocs[order[k]], input, true);
@@ -222,8 +223,7 @@ export class Scheduler {
   }
 
   /** Parts not analysed yet, those where the user looks first, then in file order. */
-  private order(uri: string, segments: Segment[], parts: Array<Part | undefined>): number[] {
-    const seen = this.onScreen(uri, segments);
+  private order(segments: Segment[], parts: Array<Part | undefined>, seen: (i: number) => boolean): number[] {
     const idx = segments.map((_, i) => i).filter((i) => !parts[i]);
     return [...idx.filter(seen), ...idx.filter((i) => !seen(i))];
   }

@@ -211,7 +211,7 @@ function mayHoldPin(file: string, text: string): boolean {
   if (text.includes('toolkit.fluxcd.io') || text.includes('argoproj.io') || text.includes('kustomize.config.k8s.io')) return true;
   // An image of an operator (each image value looked up once: most manifests name a few images many times).
   // `image` found by indexOf and the rest read with a sticky expression at it: /\bimage…/g tried every position of the
-  // text (a bundle of CRDs spent 20 ms per 10 MB there).
+  // text (7 ms against 5 on the 12 MB bundle with CRDs, 6 against 3 on the 5 MB one without).
   for (let at = text.indexOf('image'); at >= 0; at = text.indexOf('image', at + 5)) {
     if (at > 0 && WORD[text.charCodeAt(at - 1)]) continue;
     IMAGE_VALUE.lastIndex = at;

@@ -9,9 +9,9 @@
 // trailing white space, a CR not before a LF (CRLF is read), a BOM but at the start, anchors and aliases other than
 // those below, tags, directives, `...`, explicit (`?`) and multi-line keys, merge keys, duplicate keys, multi-line
 // scalars inside flow collections (a flow collection over several lines is read, with its comments), `- - x`, block
-// scalars on their own line, root scalars and root flow collections, and everything the full parse would call an error. test/yaml-fast.test.mjs compares the
-// two on the fixtures, the bench corpus, tricky snippets and random documents; fastParseWhy() says where
-// a chunk gave up.
+// scalars on their own line, root scalars and root flow collections, and everything the full parse would call an error.
+// test/yaml-fast.test.mjs compares the two on the fixtures, the bench corpus, tricky snippets and random documents;
+// fastParseWhy() says where a chunk gave up.
 //
 // Anchors and aliases in block context are read (issue #29: 3% of real documents, which took a quarter of the parse
 // time in the full parse): `&name` before a value of a mapping entry or a sequence item (a scalar or flow collection
@@ -87,15 +87,11 @@ let debugGiveUp = false;
 
 /** Why the fast path gives up on a chunk (the stack of the give-up), or null if it does not: for tests and debugging. */
 export function fastParseWhy(src: string): string | null {
-  if (!usable(src)) return 'a CR not before a LF, a BOM past the start, or an unexpected yaml schema';
+  const p = prepared(src);
+  if (typeof p === 'string') return p;
   debugGiveUp = true;
   try {
-    let read = src.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
-    const spaced = read.indexOf('\t') >= 0 ? trailingTabs(read) : null;
-    if (spaced) read = spaced.text;
-    const fast = new FastParser(read).parseDocument();
-    if ((spaced || read.indexOf('\t') >= 0) && !tabsInScalars(read, fast, spaced?.at ?? [])) return 'a tab outside the content of a block or quoted scalar, and not trailing white space';
-    return null;
+    return readPrepared(src, p) ? null : 'a tab outside the content of a block or quoted scalar, and not trailing white space';
   } catch (e) {
     return (e as Error).stack ?? String(e);
   } finally {
@@ -174,7 +170,7 @@ export function unfold(source: string): string {
   return source.indexOf('\n') < 0 ? source : unfoldLines(withoutCrs(source));
 }
 
-/** A scalar's source with CRLF line breaks made LF (its value is the same: withCrs()). */
+/** A scalar's source with CRLF line breaks made LF (its value is the same: prepared()). */
 function withoutCrs(source: string): string {
   return source.indexOf('\r') < 0 ? source : source.replace(/\r\n/g, '\n');
 }
@@ -192,36 +188,54 @@ function isFlowInd(c: number): boolean { return c === 44 || c === 91 || c === 93
 const BAD_START = new Uint8Array(128);
 for (const c of ',[]{}#&*!|>\'"%@`') BAD_START[c.charCodeAt(0)] = 1;
 
+/** What the fast parser reads of a chunk (prepared()). */
+interface Prepared {
+  /** The chunk without its BOM and CRs, its trailing tabs made spaces. */
+  read: string;
+  /** 1 when a BOM was taken out; whether CRs were. */
+  bom: number;
+  cr: boolean;
+  /** Whether the chunk has tabs, and those made spaces (trailingTabs()). */
+  tabs: boolean;
+  trailing: number[];
+}
+
 /**
- * Chunk-wide exclusions, cheap to test: tabs (but see tabsInScalars()), a BOM but at the start, a CR but as the first
- * half of a CRLF.
+ * The text the fast parser reads for a chunk, or why the full parse must read it instead. A BOM at the start (a file
+ * saved by some Windows editors) and CRLF line breaks (files written on Windows, whole or line by line) are taken out,
+ * which gives YAML the same values: every offset is moved back past them after the reading (moved()). Such documents
+ * took the full parse, at about ten times the time. Each exclusion is one scan of the chunk.
  */
-function usable(src: string): boolean {
+function prepared(src: string): Prepared | string {
   if (schemaTags === null) initSchema();
-  if (!schemaOk || src.indexOf('\uFEFF', 1) >= 0) return false;
-  for (let i = src.indexOf('\r'); i >= 0; i = src.indexOf('\r', i + 1)) if (src.charCodeAt(i + 1) !== 10) return false;
-  return true;
+  if (!schemaOk) return 'an unexpected yaml schema';
+  if (src.indexOf('\uFEFF', 1) >= 0) return 'a BOM past the start';
+  const firstCr = src.indexOf('\r');
+  for (let i = firstCr; i >= 0; i = src.indexOf('\r', i + 1)) if (src.charCodeAt(i + 1) !== 10) return 'a CR not before a LF';
+  const bom = src.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let read = bom ? src.slice(1) : src;
+  if (firstCr >= 0) read = read.replace(/\r\n/g, '\n');
+  // The full parse reads a line starting with a BOM and then a `-` or a space otherwise (a root sequence there is an
+  // error to it): the fast path leaves those to it.
+  if (bom && (read.charCodeAt(0) === 45 || read.charCodeAt(0) === 32)) return 'a BOM before a `-` or a space';
+  const tabs = read.indexOf('\t') >= 0;
+  const spaced = tabs ? trailingTabs(read) : null;
+  return { read: spaced?.text ?? read, bom, cr: firstCr >= 0, tabs, trailing: spaced?.at ?? [] };
+}
+
+/** The fast result of a prepared chunk in `src`'s offsets, or null when a tab is where the fast path cannot read it. */
+function readPrepared(src: string, p: Prepared): FastResult | null {
+  const fast = new FastParser(p.read).parseDocument();
+  if (p.tabs && !tabsInScalars(p.read, fast, p.trailing)) return null;
+  return p.bom || p.cr ? moved(fast, src, p.bom) : fast;
 }
 
 /** The value and range tree of a document chunk, or null if the full parse has to read it. */
 export function fastParse(src: string): FastResult | null {
-  if (!usable(src)) return null;
+  const p = prepared(src);
+  if (typeof p === 'string') return null;
   try {
-    // A BOM at the start (a file saved by some Windows editors) and CRLF line breaks (files written on Windows, whole or
-    // line by line): the chunk is read without them, which gives YAML the same values, and every offset then moves
-    // past what was taken out before it. Such documents took the full parse, at about ten times the time.
-    const bom = src.charCodeAt(0) === 0xfeff ? 1 : 0;
-    const cr = src.indexOf('\r') >= 0;
-    let read = bom ? src.slice(1) : src;
-    if (cr) read = read.replace(/\r\n/g, '\n');
-    // The full parse reads a line starting with a BOM and then a `-` or a space otherwise (a root sequence there is an
-    // error to it): the fast path leaves those to it.
-    if (bom && (read.charCodeAt(0) === 45 || read.charCodeAt(0) === 32)) return null;
-    const spaced = read.indexOf('\t') >= 0 ? trailingTabs(read) : null;
-    if (spaced) read = spaced.text;
-    const fast = new FastParser(read).parseDocument();
-    if ((spaced || read.indexOf('\t') >= 0) && !tabsInScalars(read, fast, spaced?.at ?? [])) return null;
-    return bom || cr ? moved(fast, src, bom) : fast;
+    return readPrepared(src, p);
   } catch {
     // GIVE_UP, or a bug in the fast path, which must not break analysis: the full parse is always right.
     return null;
@@ -1002,7 +1016,7 @@ class FastParser {
     }
   }
 
-  /** A flow collection at this.fp (on one line); sets this.kid and moves this.fp past it. */
+  /** A flow collection at this.fp (over one line or several: flowSpaces()); sets this.kid and moves this.fp past it. */
   private flowColl(): unknown {
     if (++this.depth > MAX_DEPTH) giveUp(); // the full parse says it is too deep
     this.flowOpen++;
