@@ -80,6 +80,48 @@ test('images and URLs name operators under mirrors and registries', () => {
   assert.equal(o.versionOfTag('latest'), undefined);
 });
 
+test('every image rule of the data, looked up by its own repository, names its operator (the rules are prepared once)', () => {
+  // The operator the rules of the data give for a repository, read from the data as it is (no preparation).
+  const norm = o.normalizeRepository;
+  const direct = (repository) => {
+    const raw = repository.trim().toLowerCase(), n = norm(repository);
+    for (const [operator, e] of Object.entries(data.operators)) {
+      for (const i of e.images) {
+        if (i.repo && (n === norm(i.repo) || raw.endsWith(`/${i.repo}`) || raw.endsWith(`/${norm(i.repo)}`))) return operator;
+        if (i.path && n.endsWith(`/${i.path}`)) return operator;
+        if (i.prefix && (n.startsWith(i.prefix) || raw.includes(`/${i.prefix}`))) return operator;
+      }
+    }
+    return undefined;
+  };
+  const probes = [];
+  for (const e of Object.values(data.operators)) {
+    for (const i of e.images) {
+      for (const r of [i.repo, i.path, i.prefix].filter(Boolean)) probes.push(r, `mirror.example:5000/${r}`, `docker.io/${r}`, `${r}-sidecar`, r.toUpperCase());
+    }
+  }
+  assert.ok(probes.length > 50, `${probes.length} probes`);
+  let named = 0;
+  for (const r of probes) { const want = direct(r); assert.equal(o.operatorOfImage(r), want, r); if (want) named++; }
+  assert.ok(named > probes.length / 3, `${named} of ${probes.length} probes name an operator`);
+});
+
+test('the pin prefilter finds the Flux, Argo CD and Kustomize groups wherever String.includes does', () => {
+  const groups = ['toolkit.fluxcd.io', 'argoproj.io', 'kustomize.config.k8s.io'];
+  const near = ['fluxcd.io', 'toolkit.fluxcd.i', 'xargoproj.io', 'argoproj.iox', 'config.k8s.io', 'kustomize.config.k8s.i', '.io.io', '..io', 'argoproj', '.io'];
+  let seed = 7;
+  const rnd = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  for (let k = 0; k < 3000; k++) {
+    let text = '';
+    for (let p = rnd(6); p >= 0; p--) {
+      const pick = rnd(10);
+      text += pick < 2 ? groups[rnd(3)] : pick < 7 ? near[rnd(near.length)] : ' apiVersion: v1\n'.slice(rnd(8));
+    }
+    const want = groups.some((g) => text.includes(g));
+    assert.equal(o.namesPinGroup(text), want, JSON.stringify(text));
+  }
+});
+
 const CHART = [
   '# the platform umbrella chart',
   'apiVersion: v2',

@@ -139,19 +139,28 @@ export function normalizeRepository(repository: string): string {
   return r.includes('/') ? `docker.io/${r}` : `docker.io/library/${r}`;
 }
 
+/** Each operator's image rules, their repositories normalised once (not once per image looked up). */
+interface PreparedImageRule { operator: string; repo?: string; repoNorm?: string; path?: string; prefix?: string }
+let imageRules: { data: object; rules: PreparedImageRule[] } | undefined;
+function imageRulesOf(): PreparedImageRule[] {
+  const data = operatorChartData();
+  if (imageRules?.data === data) return imageRules.rules;
+  const rules: PreparedImageRule[] = [];
+  for (const [operator, e] of Object.entries(data.operators)) {
+    for (const i of e.images) rules.push({ operator, repo: i.repo || undefined, repoNorm: i.repo ? normalizeRepository(i.repo) : undefined, path: i.path || undefined, prefix: i.prefix || undefined });
+  }
+  imageRules = { data, rules };
+  return rules;
+}
+
 /** The operator an image repository belongs to (exactly, behind a mirror prefix, under any registry for a path rule). */
 export function operatorOfImage(repository: string): string | undefined {
   const raw = repository.trim().toLowerCase();
   const n = normalizeRepository(repository);
-  for (const [operator, e] of Object.entries(operatorChartData().operators)) {
-    for (const i of e.images) {
-      if (i.repo) {
-        const rn = normalizeRepository(i.repo);
-        if (n === rn || raw.endsWith(`/${i.repo}`) || raw.endsWith(`/${rn}`)) return operator;
-      }
-      if (i.path && (n.endsWith(`/${i.path}`))) return operator;
-      if (i.prefix && (n.startsWith(i.prefix) || raw.includes(`/${i.prefix}`))) return operator;
-    }
+  for (const i of imageRulesOf()) {
+    if (i.repo && (n === i.repoNorm || raw.endsWith(`/${i.repo}`) || raw.endsWith(`/${i.repoNorm}`))) return i.operator;
+    if (i.path && n.endsWith(`/${i.path}`)) return i.operator;
+    if (i.prefix && (n.startsWith(i.prefix) || raw.includes(`/${i.prefix}`))) return i.operator;
   }
   return undefined;
 }
@@ -203,12 +212,24 @@ const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
 const base = (f: string): string => f.split(/[\\/]/).pop() ?? f;
 
+/** Groups whose objects may pin an operator, each without its `.io` (namesPinGroup looks for them before a `.io`). */
+const PIN_GROUPS = ['toolkit.fluxcd', 'argoproj', 'kustomize.config.k8s'];
+/** Whether the text holds toolkit.fluxcd.io, argoproj.io or kustomize.config.k8s.io anywhere. */
+export function namesPinGroup(text: string): boolean {
+  // `.io` cannot overlap itself, so each search may start past the last hit.
+  for (let at = text.indexOf('.io'); at >= 0; at = text.indexOf('.io', at + 3)) {
+    for (const g of PIN_GROUPS) if (at >= g.length && text.startsWith(g, at - g.length)) return true;
+  }
+  return false;
+}
+
 /** Text that may hold a pin: a cheap look before a parse (most manifests name no operator). */
 function mayHoldPin(file: string, text: string): boolean {
   const b = base(file).toLowerCase();
   if (b === 'chart.yaml' || b === 'requirements.yaml' || /^kustomization(\.ya?ml)?$/.test(b)) return true;
   // Flux HelmRelease/HelmRepository/OCIRepository, Argo CD Application/ApplicationSet, a kustomization by content.
-  if (text.includes('toolkit.fluxcd.io') || text.includes('argoproj.io') || text.includes('kustomize.config.k8s.io')) return true;
+  // One pass over `.io` (the three groups' common end) instead of a search per group: 1.3 ms against 4.9 on 5 MB.
+  if (namesPinGroup(text)) return true;
   // An image of an operator (each image value looked up once: most manifests name a few images many times).
   // `image` found by indexOf and the rest read with a sticky expression at it: /\bimage…/g tried every position of the
   // text (7 ms against 5 on the 12 MB bundle with CRDs, 6 against 3 on the 5 MB one without).

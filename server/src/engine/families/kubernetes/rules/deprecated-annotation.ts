@@ -23,6 +23,8 @@ export function annotationRow(key: string, ingress: boolean): AnnotationRow | un
   return rows().find((r) => (r.key ? r.key === key : key.startsWith(r.prefix!) && key.length > r.prefix!.length)
     && (r.scope === 'ingress') === ingress);
 }
+/** Where pod templates are found below an object (a Deployment's spec.template, a CronJob's spec.jobTemplate.spec.template). */
+const TEMPLATE_KEYS = ['spec', 'template', 'jobTemplate'] as const;
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** The field's value for an annotation value, or undefined when the row has no mapping for it. */
@@ -69,13 +71,17 @@ export const rule: Rule<KubernetesContext> = {
     const win = maskOf(windowMinors, t);
     const last = windowMinors.reduce((a, b) => (b > a ? b : a), -Infinity);
     const text = ctx.file.text;
-    const nl = text.includes('\r\n') ? '\r\n' : '\n';
+    // The file's line break, looked for only when a fix is written (a search of the whole text per call otherwise).
+    let nlSeen: string | undefined;
+    const newline = () => (nlSeen ??= text.includes('\r\n') ? '\r\n' : '\n');
     const lineStart = (off: number) => Math.max(text.lastIndexOf('\n', off - 1), text.lastIndexOf('\r', off - 1)) + 1;
     const lineEnd = (off: number) => { let i = off; while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++; return i; };
     const nextLine = (off: number) => { const e = lineEnd(off); return text[e] === '\r' && text[e + 1] === '\n' ? e + 2 : Math.min(e + 1, text.length); };
     const blank = (a: number, b: number) => /^[ ]*$/.test(text.slice(a, b));
     for (const o of ctx.objects) {
-      const root = rootNode(o.apiVersion, o.kind, t);
+      // The field table's node of the object, looked up at the first annotation with a row (most objects have none).
+      let rootSeen: ReturnType<typeof rootNode> | null = null;
+      const root = () => (rootSeen ??= rootNode(o.apiVersion, o.kind, t));
       // Pod templates at any depth (a Pod itself, a Deployment's, a CronJob's), and the Ingress object.
       type Holder = { at: Array<string | number>; v: Record<string, unknown>; scope: 'pod' | 'ingress' };
       const holders: Holder[] = [];
@@ -84,7 +90,7 @@ export const rule: Rule<KubernetesContext> = {
         const { v, at } = stack.pop()!;
         if (!isObj(v)) continue;
         if (isObj(v.metadata) && isObj(v.spec) && Array.isArray((v.spec as Record<string, unknown>).containers)) holders.push({ at, v, scope: 'pod' });
-        for (const k of ['spec', 'template', 'jobTemplate']) if (isObj(v[k])) stack.push({ v: v[k], at: [...at, k] });
+        for (const k of TEMPLATE_KEYS) if (isObj(v[k])) stack.push({ v: v[k], at: [...at, k] });
       }
       if (o.kind === 'Ingress' && isObj(o.value.metadata)) holders.push({ at: [...o.at], v: o.value, scope: 'ingress' });
       for (const h of holders) {
@@ -112,7 +118,7 @@ export const rule: Rule<KubernetesContext> = {
           const rel = (p: Array<string | number>) => pathText(p.slice(o.at.length));
           const fieldShown = target ? rel(target) : `spec.containers[name=${container}].${row.field.join('.')}`;
           // Does every step of the window serve the field (the field table; a kind it does not have cannot be told)?
-          let node = root;
+          let node = root();
           if (node && target) for (const s of target.slice(o.at.length)) if (typeof s === 'string') node = node.child(s);
           const servedAll = !!node && !!target && (node.served & win) === win && !(node.unknown & win) && windowMinors.every((m) => covers(t, m));
           const firstServed = target && node && node.served ? t.first + (31 - Math.clz32(node.served & -node.served)) : undefined;
@@ -191,7 +197,7 @@ export const rule: Rule<KubernetesContext> = {
             for (const [a, b] of Object.entries(mapped)) lines.push(`${pad}  ${a}: ${yamlScalar(String(b))}`);
           } else lines.push(`${pad}${s}: ${yamlScalar(String(mapped))}`);
         });
-        edits.push({ range: { start: lineEnd(end), end: lineEnd(end) }, newText: nl + lines.join(nl) });
+        edits.push({ range: { start: lineEnd(end), end: lineEnd(end) }, newText: newline() + lines.join(newline()) });
         return edits;
       }
     }
