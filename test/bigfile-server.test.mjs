@@ -134,6 +134,22 @@ for (const [name, text] of [['LF, a syntax error in document 1,500', BROKEN], ['
   });
 }
 
+// Line breaks of every kind in one file: LF, CRLF and a lone CR (a line break of its own to LSP), each part's first
+// line counted as the whole file's LineIndex counts it (a CRLF part's breaks are its LFs; a part with a lone CR is
+// counted character by character).
+test('#18.5 part by part, the findings are exactly the whole file\'s with LF, CRLF and lone CR line breaks mixed', async (t) => {
+  const lines = BROKEN.split('\n');
+  let mixed = '';
+  for (let i = 0; i < lines.length; i++) mixed += lines[i] + (i === lines.length - 1 ? '' : i % 7 === 3 ? '\r' : i % 3 === 0 ? '\r\n' : '\n');
+  assert.ok(/\r(?!\n)/.test(mixed) && mixed.includes('\r\n'));
+  const want = brief(await wholeFile(t, mixed));
+  assert.ok(want.length > 100, `${want.length} findings`);
+  const { client, uri } = await start(t, {}, { initializationOptions: { allDiagnostics: true } });
+  const u = uri('bundle.yaml');
+  await client.notify('textDocument/didOpen', { textDocument: { uri: u, languageId: 'yaml', version: 1, text: mixed } });
+  assert.deepEqual(brief((await complete(client, u, 1)).diagnostics), want);
+});
+
 test('#18.5 edits sent before the file is checked: stale work is dropped, the last version\'s findings are the whole file\'s', async (t) => {
   const { client, uri } = await start(t, {}, { initializationOptions: { allDiagnostics: true } });
   const u = uri('bundle.yaml');

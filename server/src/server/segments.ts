@@ -1,6 +1,7 @@
 // The parts a big file is checked in (server/scheduler.ts): whole documents cut where a document's first bytes hash to
 // a cut (so the cuts stay put under edits), and cut again only where the text changed.
 import { splitDocuments, detached } from '../engine/parse/yaml';
+import { loneCrIn } from '../engine/text';
 
 export interface Segment { start: number; end: number; line: number; text: string; docs: number; lines: number }
 
@@ -25,7 +26,8 @@ function cutHere(text: string, start: number): boolean {
  */
 function breaks(text: string, from: number, to: number, cr: boolean): number {
   let n = 0;
-  if (!cr) {
+  // Without a lone CR in the range, its line breaks are its LFs (a CRLF is one break, at its LF).
+  if (!cr || !loneCrIn(text, from, to)) {
     for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) n++;
     return n;
   }

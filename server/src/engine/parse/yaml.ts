@@ -9,6 +9,7 @@
 import { parseDocument, isMap, isSeq, isPair, isScalar, isNode, isCollection, isAlias, Alias, Composer, Parser, YAMLParseError, type CST, type Document, type Node, type Pair } from 'yaml';
 import { fastParse, MAP_STRIDE, SEQ_STRIDE, MAX_DEPTH, type FastColl, type FastResult } from './fast-yaml';
 import { fastDocument } from './fast-ast';
+import { loneCrIn } from '../text';
 
 export interface OffsetRange { start: number; end: number }
 
@@ -678,7 +679,7 @@ export function parseYaml(text: string): YamlFile {
 
 /** The documents of `text` as parseYaml cuts it (the parse cache's keys). */
 function documentTexts(text: string): string[] {
-  if (text.includes('\r')) text = text.replace(/\r(?!\n)/g, '\n');
+  if (loneCrIn(text)) text = text.replace(/\r(?!\n)/g, '\n');
   return splitDocuments(text).map((c) => text.slice(c.start, c.end));
 }
 
@@ -717,7 +718,7 @@ export function parseYamlFull(text: string): YamlFile {
 
 function parseWith(text: string, parse: (chunk: string) => ParsedChunk): YamlFile {
   // A lone CR is a line break for LSP and for YAML 1.2, but not for the parser: make it LF (same length, same offsets).
-  if (text.includes('\r')) text = text.replace(/\r(?!\n)/g, '\n');
+  if (loneCrIn(text)) text = text.replace(/\r(?!\n)/g, '\n');
   const docs = splitDocuments(text).map((c, i) => new YamlDoc(i, c.start, parse(text.slice(c.start, c.end))));
   return new YamlFile(text, docs);
 }
