@@ -1,4 +1,5 @@
 import type { Position, Range } from './types';
+import { keepShape } from './keep-shapes';
 
 /**
  * Whether text[from, to) holds a lone CR: a CR that is not followed by a LF inside the range (a line break of its own,
@@ -67,6 +68,8 @@ export class LineIndex {
   }
   lineText(line: number): string { return this.text.slice(this.lineStart(line), this.lineEnd(line)); }
 }
+// Its hidden class, kept alive between files (keep-shapes.ts): a file's index goes with its analysis.
+keepShape(new LineIndex(''));
 
 /**
  * The line index of text, shared with the last caller that asked for the same text (the analysis and a rule that needs

@@ -34,6 +34,7 @@
 // trailing comment/blank lines (plus the next content line's indentation) stay in the innermost closing
 // collection whose indent is neither 0 nor above the deepest of those comments, as its range[2]; else
 // they go up to the enclosing one.
+import { keepShape } from '../keep-shapes';
 import { parseDocument, isScalar, type Document } from 'yaml';
 
 /**
@@ -120,6 +121,15 @@ function initSchema(): void {
   }
   // The fast path relies on this shape; if a yaml upgrade changes it, always take the full parse.
   schemaOk = !schema.compat && schemaTags.length > 0;
+  // What the tags make of their texts (a float is a Scalar with its digits counted), kept alive between files
+  // (keep-shapes.ts): resolvePlain's optimised code refers to those objects' hidden classes.
+  for (const sample of ['1.5', '1.50', '1e3', '.inf', '.nan', '0x1F', '0o17', '1_000', '190:20:30', '2001-12-14']) {
+    for (const tag of schemaTags) {
+      if (!tag.test!.test(sample)) continue;
+      try { const r = tag.resolve(sample, () => undefined, schemaOptions); if (r !== null && typeof r === 'object') keepShape(r); } catch { /* not this tag's */ }
+      break;
+    }
+  }
 }
 
 // First characters a plain scalar can have and still resolve to something other than a string in the
@@ -1167,6 +1177,9 @@ const EMPTY_KEYS: string[] = [];
 // ---------------------------------------------------------------------------------------------- copied folding
 // From yaml 2.x dist/compose/resolve-flow-scalar.js and resolve-block-scalar.js (ISC licence), unchanged
 // except that errors give up instead of being reported.
+
+// A parser's hidden class, kept alive between files (keep-shapes.ts): every parsing method's optimised code refers to it.
+keepShape(new FastParser(''));
 
 function unfoldLines(source: string): string {
   const line = /(.*?)\r?\n/sy;

@@ -10,6 +10,7 @@ import { parseDocument, isMap, isSeq, isPair, isScalar, isNode, isCollection, is
 import { fastParse, MAP_STRIDE, SEQ_STRIDE, MAX_DEPTH, type FastColl, type FastResult } from './fast-yaml';
 import { fastDocument } from './fast-ast';
 import { loneCrIn } from '../text';
+import { keepShape } from '../keep-shapes';
 
 export interface OffsetRange { start: number; end: number }
 
@@ -600,6 +601,14 @@ class FastChunk implements ParsedChunk {
   get fullDoc(): Document.Parsed { return (this.full ??= parseFull(this.text)).doc; }
 }
 
+// The hidden classes of a parse's objects, kept alive between files (keep-shapes.ts): the parse cache lets every
+// document of a closed file go, and the code that reads documents, chunks and locations refers to these classes.
+{
+  const chunk = keepShape(new FastChunk('', { value: null, root: null, emptyRoot: null, docStart: -1, docOffset: 0, emptyLast: false, anchors: null }));
+  keepShape(new YamlFile('', [keepShape(new YamlDoc(0, 0, chunk))]));
+  keepShape(new FastLocation({ start: 0, end: 0 }, { start: 0, end: 0 }, chunk, []));
+}
+
 /**
  * A copy of a slice that does not keep the text it was cut from alive: V8 keeps the whole parent string of a slice
  * (and of every value sliced from it), so a cached document of a 3.5 MB file held that file's text of every version
@@ -650,6 +659,20 @@ export function parseYamlHeld(text: string, owner: string): YamlFile {
   });
 }
 
+/**
+ * The values of the documents parsed last, kept alive between files (keep-shapes.ts): a document's objects have hidden
+ * classes of their keys' order, which the rules' optimised code refers to, and those of the last few dozen documents
+ * parsed cover most of the next file's (a few hundred kilobytes at most: only their values, not their chunks).
+ */
+const RECENT = 64;
+/** Only documents up to this size (their values hold their text alive): 64 of them hold at most 1 MB of text. */
+const RECENT_MAX_CHARS = 16 * 1024;
+const recentValues: unknown[] = new Array(RECENT).fill(null);
+let recentAt = 0;
+function keepRecent(value: unknown): void {
+  if (value !== null && typeof value === 'object') recentValues[recentAt++ & (RECENT - 1)] = value;
+}
+
 function parseChunk(text: string): ParsedChunk {
   const hit = chunkCache.get(text);
   if (hit) {
@@ -668,6 +691,7 @@ function parseChunk(text: string): ParsedChunk {
   // Kept by the cache: its text and the values read from it must not hold the whole file's text.
   if (text.length <= CACHE_MAX_CHARS / 4) text = detached(text);
   const fast = fastParse(text);
+  if (fast && text.length <= RECENT_MAX_CHARS) keepRecent(fast.value);
   const chunk: ParsedChunk = fast ? new FastChunk(text, fast) : parseFull(text);
   remember(text, chunk);
   return chunk;
