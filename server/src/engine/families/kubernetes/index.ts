@@ -2,7 +2,8 @@
 // against every minor of the Kubernetes window with the lifecycle data.
 import type { KataChainFacts } from '../kata-config/data/chain';
 import type { FilePinScan, OperatorPin } from '../../components/operator-pins';
-import type { YamlFile, OffsetRange } from '../../parse/yaml';
+import { YamlFile, type OffsetRange } from '../../parse/yaml';
+import { keepShape } from '../../keep-shapes';
 import { kubernetesApis, type ApiRow } from './data/apis';
 import type { ComponentVersionSetting } from '../../components/types';
 import type { KubeWindow } from './config';
@@ -378,6 +379,11 @@ export class KubernetesContext {
     }).slice();
   }
 }
+
+// The context's and an image's hidden classes, kept alive between files (engine/keep-shapes.ts): every rule's check
+// refers to the context's, and a full collection with no file being analysed deoptimised them all.
+keepShape(new KubernetesContext(new YamlFile('', []), [], {} as KubeWindow, [], false, {}, '', undefined, {}, undefined, {} as FieldTable));
+keepShape(new Image({} as ManifestObject, [], {} as ImageRef, undefined, ''));
 
 /** apiVersion -> whether its group can be a custom resource's (crdFor), across files. */
 const customApiVersions = new Map<string, boolean>();
