@@ -118,6 +118,7 @@ export function registerDocumentSync(): void {
     const t = timers.get(e.document.uri);
     if (t) clearTimeout(t);
     timers.delete(e.document.uri);
+    const last = results.get(e.document.uri);
     results.delete(e.document.uri);
     docSettings.delete(e.document.uri);
     pendingFailures.delete(e.document.uri);
@@ -126,8 +127,10 @@ export function registerDocumentSync(): void {
     // Its parsed documents leave the parse cache (kept for the keystrokes of open files): the cache's budget counts
     // their text, and a bundle's CRDs parsed are ten times their text, kept after the file was closed (a server that had
     // opened and closed a few 12 MB bundles held 200 MB more than one that had not).
+    // The last analysis's parse names them when it read this text whole (lsp-lint's every file): not cut again.
     const closedBuffer = e.document.getText();
-    forgetParsed(closedBuffer);
+    const parsed = last?.version === e.document.version ? last.result.yaml : undefined;
+    forgetParsed(closedBuffer, [], parsed?.text === closedBuffer ? parsed : undefined);
     forgetHeld(uriToPath(e.document.uri));
     // A big file's analysis is garbage now: collected before the next one grows the heap further (memory.ts).
     documentClosed(closedBuffer.length);

@@ -315,24 +315,40 @@ export function setParseCacheBudget(chars: number): void {
   CACHE_MAX_CHARS = Math.max(0, chars);
   for (const key of chunkCache.keys()) {
     if (cachedChars <= CACHE_MAX_CHARS) break;
-    chunkCache.delete(key);
-    cachedChars -= key.length;
+    uncache(key);
   }
 }
 const chunkCache = new Map<string, ParsedChunk>();
 let cachedChars = 0;
+/**
+ * How many cached documents have each length: a document of a text can be in the cache only if one of that length
+ * is, so forgetParsed cuts and looks up (hashes) only those (a closed 5 MB file's 5,000 documents were each cut and
+ * hashed again to drop the few the editor had kept).
+ */
+const cachedLengths = new Map<number, number>();
+function cache(text: string, chunk: ParsedChunk): void {
+  chunkCache.set(text, chunk);
+  cachedChars += text.length;
+  cachedLengths.set(text.length, (cachedLengths.get(text.length) ?? 0) + 1);
+}
+/** Drops a cached document; whether it was cached. */
+function uncache(text: string): boolean {
+  if (!chunkCache.delete(text)) return false;
+  cachedChars -= text.length;
+  const n = cachedLengths.get(text.length)! - 1;
+  if (n > 0) cachedLengths.set(text.length, n); else cachedLengths.delete(text.length);
+  return true;
+}
 
 function remember(text: string, chunk: ParsedChunk): void {
   if (text.length > CACHE_MAX_CHARS / 4) return; // one huge document would flush everything else
-  chunkCache.set(text, chunk);
-  cachedChars += text.length;
+  cache(text, chunk);
   if (cachedChars <= CACHE_MAX_CHARS) return;
   // Evict the oldest in batches (down to 1/64 under the budget): a Map iterator walks over the holes
   // earlier deletes left, so evicting one entry per insert would walk them again every time.
   for (const key of chunkCache.keys()) {
     if (cachedChars <= CACHE_MAX_CHARS - CACHE_MAX_CHARS / 64) break;
-    chunkCache.delete(key);
-    cachedChars -= key.length;
+    uncache(key);
   }
 }
 
@@ -713,16 +729,21 @@ function documentTexts(text: string): string[] {
  * parts of a big file, and their parsed documents (about 15 times the size of their text) need not stay.
  */
 export function forgetParsed(text: string, keep: readonly string[] = [], parsed?: YamlFile): void {
+  if (!chunkCache.size) return;
   let kept: Set<string> | undefined;
-  // `parsed`: text's parse, whose documents are the cache's own keys (no cutting and copying of the text again, and
-  // each key's hash is already worked out; a big file's background pass spent 6% of its time cutting its parts again).
-  for (const d of parsed ? parsed.docs.map((x) => x.cacheKey) : documentTexts(text)) {
-    if (!chunkCache.has(d)) continue;
+  const drop = (d: string) => {
+    if (!chunkCache.has(d)) return;
     // The texts to keep are cut only when a document is there to drop, and each once while it is kept (the editor's
     // background pass asks once per part with the same few hot parts: cutting them every time cost more than the rest).
     kept ??= new Set(keep.flatMap(keptDocuments));
-    if (!kept.has(d) && chunkCache.delete(d)) cachedChars -= d.length;
-  }
+    if (!kept.has(d)) uncache(d);
+  };
+  // `parsed`: text's parse, whose documents are the cache's own keys (no cutting and copying of the text again, and
+  // each key's hash is already worked out; a big file's background pass spent 6% of its time cutting its parts again).
+  if (parsed) { for (const d of parsed.docs) drop(d.cacheKey); return; }
+  // Else only the documents of a length the cache holds are cut and looked up.
+  if (loneCrIn(text)) text = text.replace(/\r(?!\n)/g, '\n');
+  for (const c of splitDocuments(text)) if (cachedLengths.has(c.end - c.start)) drop(text.slice(c.start, c.end));
 }
 const keptMemo = new Map<string, string[]>();
 function keptDocuments(text: string): string[] {
