@@ -118,19 +118,16 @@ export function registerDocumentSync(): void {
     const t = timers.get(e.document.uri);
     if (t) clearTimeout(t);
     timers.delete(e.document.uri);
-    const last = results.get(e.document.uri);
+    // Its parsed documents leave the parse cache (kept for the keystrokes of open files): the cache's budget counts
+    // their text, and a bundle's CRDs parsed are ten times their text, kept after the file was closed (a server that had
+    // opened and closed a few 12 MB bundles held 200 MB more than one that had not).
+    const closedBuffer = e.document.getText();
+    forgetClosedParse(e.document.uri, e.document.version, closedBuffer);
     results.delete(e.document.uri);
     docSettings.delete(e.document.uri);
     pendingFailures.delete(e.document.uri);
     limiter.forget(e.document.uri);
     scheduler.forget(e.document.uri);
-    // Its parsed documents leave the parse cache (kept for the keystrokes of open files): the cache's budget counts
-    // their text, and a bundle's CRDs parsed are ten times their text, kept after the file was closed (a server that had
-    // opened and closed a few 12 MB bundles held 200 MB more than one that had not).
-    // The last analysis's parse names them when it read this text whole (lsp-lint's every file): not cut again.
-    const closedBuffer = e.document.getText();
-    const parsed = last?.version === e.document.version ? last.result.yaml : undefined;
-    forgetParsed(closedBuffer, [], parsed?.text === closedBuffer ? parsed : undefined);
     forgetHeld(uriToPath(e.document.uri));
     // A big file's analysis is garbage now: collected before the next one grows the heap further (memory.ts).
     documentClosed(closedBuffer.length);
@@ -148,4 +145,16 @@ export function registerDocumentSync(): void {
     } catch (err) { logFailure('workspace', e.document.uri, err); } // the document is gone: the log says it
     if (!isConfigFile(e.document.uri) && init.clearDiagnosticsOnClose !== false) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
+}
+
+/**
+ * A closed document's parsed documents leave the parse cache. Its last analysis's parse names them when it read this
+ * text whole (lsp-lint's every file): they are not cut from the text again. A function of its own, so that nothing of
+ * that analysis is still on the stack when the full collection after a big file's close runs (memory.ts): a local
+ * holding it kept a 12 MB bundle's parse alive through that collection (the next open peaked 125 MB higher).
+ */
+function forgetClosedParse(uri: string, version: number, text: string): void {
+  const last = results.get(uri);
+  const parsed = last?.version === version ? last.result.yaml : undefined;
+  forgetParsed(text, [], parsed?.text === text ? parsed : undefined);
 }
