@@ -181,3 +181,24 @@ test('markdown and html: what blocks each step names the files and the releases 
   const quiet = scratch(t, { '.skewguard.yaml': K8S_WINDOW('1.24..1.26'), 'cm.yaml': clean });
   assert.ok(!lint(quiet, ['--format', 'markdown', '.']).stdout.includes('What blocks each step'));
 });
+
+test('the cheap look for `owner: helm` finds it wherever the one expression over the whole text did', async () => {
+  const { loadSource } = await import('./helpers/source-module.mjs');
+  const { ownedByHelm } = await loadSource({ contents: "export { ownedByHelm } from './server/src/engine/families/helm-release-records/index';" });
+  const whole = (t) => /["']?owner["']?\s*:\s*["']?helm\b/.test(t);
+  const junk = ['owner', 'owners', 'x', 'own', 'er', ' ', '\n', '"', "'", ':', 'helm', 'labels:\n  '];
+  const key = ['owner', '"owner"', "'owner'", 'owners', '"owner', 'owner"', 'xowner', 'ownerr'];
+  const sep = [':', ' : ', ':\n  ', ' :', ': ', ' ', '', ':\t'];
+  const val = ['helm', '"helm"', "'helm'", 'helmet', 'helm-x', 'helm_', 'helm.v1', 'Helm', ' helm'];
+  let seed = 5, hits = 0;
+  const rnd = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return (seed >>> 12) % n; };
+  const pick = (a) => a[rnd(a.length)];
+  for (let k = 0; k < 5000; k++) {
+    let t = '';
+    for (let p = rnd(6); p >= 0; p--) t += rnd(2) ? pick(key) + pick(sep) + pick(val) : pick(junk);
+    const want = whole(t);
+    if (want) hits++;
+    assert.equal(ownedByHelm(t), want, JSON.stringify(t));
+  }
+  assert.ok(hits > 100, `${hits} texts hold it`);
+});

@@ -39,7 +39,21 @@ export function objectsOf(yaml: YamlFile): Array<{ doc: YamlDoc; at: Array<strin
 }
 
 /** A cheap look at the text before anything is walked: every record names Helm (its type or its owner label). */
-export const mayHoldRecords = (text: string): boolean => text.includes(RELEASE_TYPE) || (text.includes('owner') && /["']?owner["']?\s*:\s*["']?helm\b/.test(text));
+export const mayHoldRecords = (text: string): boolean => text.includes(RELEASE_TYPE) || ownedByHelm(text);
+
+/**
+ * Whether the text holds `owner: helm` (the key or the value quoted or not): looked for at each `owner` the native
+ * search finds, not by one expression over the whole text (an optional quote before `owner` let it start at every
+ * character: 6 ms of every check of a 12 MB bundle).
+ */
+const OWNER_HELM = /owner["']?\s*:\s*["']?helm\b/y;
+export function ownedByHelm(text: string): boolean {
+  for (let at = text.indexOf('owner'); at >= 0; at = text.indexOf('owner', at + 1)) {
+    OWNER_HELM.lastIndex = at;
+    if (OWNER_HELM.test(text)) return true;
+  }
+  return false;
+}
 
 export function holdsRecords(yaml: YamlFile | undefined, text: string): boolean {
   if (!yaml || !mayHoldRecords(text)) return false;
