@@ -3,20 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
+import { lineStarts as startsByWalk } from './helpers/line-starts.mjs';
 
 const require = createRequire(import.meta.url);
 const e = require('../dist/engine.js');
 
-/** Line starts by a walk over every character (what LineIndex computed for any text with a CR until it looked for lone CRs first). */
-function startsByWalk(text) {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10) starts.push(i + 1);
-    else if (c === 13) { if (text.charCodeAt(i + 1) === 10) i++; starts.push(i + 1); }
-  }
-  return starts;
-}
 
 let seed = 11;
 const rnd = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };

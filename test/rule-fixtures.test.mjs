@@ -21,6 +21,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { exampleOverrides } from './helpers/example-options.mjs';
 import { fsAccess } from './helpers/fs-access.mjs';
+import { lineStarts } from './helpers/line-starts.mjs';
 
 const require = createRequire(import.meta.url);
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -36,15 +37,6 @@ const CONSTRUCTED = {
 const DOC_FAULTS = { 'skewguard/internal-error': ['rule:starlingx/unknown-key'] };
 
 
-function lineStarts(text) {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10) starts.push(i + 1);
-    else if (c === 13) { if (text.charCodeAt(i + 1) === 10) i++; starts.push(i + 1); }
-  }
-  return starts;
-}
 const offsetOf = (starts, pos) => starts[pos.line] + pos.character;
 const where = (r) => `${r.start.line + 1}:${r.start.character + 1}-${r.end.line + 1}:${r.end.character + 1}`;
 
