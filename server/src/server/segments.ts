@@ -20,14 +20,14 @@ function cutHere(text: string, start: number): boolean {
 }
 
 /**
- * Line breaks in text[from, to): LF, CRLF and a lone CR, as LineIndex counts them. `cr`: whether text holds a CR at all
- * (asked once per text by the caller: a search for one from each part's start ran to the end of a text without any, so
- * cutting a 5 MB file into 200 parts scanned a gigabyte).
+ * Line breaks in text[from, to): LF, CRLF and a lone CR, as LineIndex counts them. `lone`: whether the text being cut
+ * holds a lone CR (asked once per text by the caller: a search from each part's start ran to the end of a text without
+ * any, so cutting a 5 MB file into 200 parts scanned a gigabyte). Without one, the breaks are the LFs (a CRLF is one
+ * break, at its LF: a part ends after a LF, never between a CR and its LF).
  */
-function breaks(text: string, from: number, to: number, cr: boolean): number {
+function breaks(text: string, from: number, to: number, lone: boolean): number {
   let n = 0;
-  // Without a lone CR in the range, its line breaks are its LFs (a CRLF is one break, at its LF).
-  if (!cr || !loneCrIn(text, from, to)) {
+  if (!lone) {
     for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) n++;
     return n;
   }
@@ -42,7 +42,7 @@ function breaks(text: string, from: number, to: number, cr: boolean): number {
 /** text[from, to) (whole documents) cut into segments; `line` is the line of `from`. */
 function segmentRange(text: string, from: number, to: number, line: number): Segment[] {
   const docs = splitDocuments(from === 0 && to === text.length ? text : text.slice(from, to));
-  const cr = text.indexOf('\r', from) !== -1;
+  const lone = loneCrIn(text, from, to);
   const out: Segment[] = [];
   let start = from, n = 0;
   for (let i = 0; i < docs.length; i++) {
@@ -52,7 +52,7 @@ function segmentRange(text: string, from: number, to: number, line: number): Seg
     if (last || (n >= MIN_SEGMENT_DOCS && (end - start >= SEGMENT_CHARS || cutHere(text, docs[i + 1].start + from)))) {
       // Kept with its analysis: a copy, so that it does not hold this version of the whole text alive.
       const t = detached(text.slice(start, end));
-      const lines = breaks(text, start, end, cr);
+      const lines = breaks(text, start, end, lone);
       out.push({ start, end, line, text: t, docs: n, lines });
       line += lines;
       start = end; n = 0;

@@ -231,7 +231,7 @@ function prepared(src: string): Prepared | string {
   }
   const bom = src.charCodeAt(0) === 0xfeff ? 1 : 0;
   let read = bom ? src.slice(1) : src;
-  if (firstCr >= 0) read = read.replace(/\r\n/g, '\n');
+  if (firstCr >= 0) read = withoutCrs(read);
   // The full parse reads a line starting with a BOM and then a `-` or a space otherwise (a root sequence there is an
   // error to it): the fast path leaves those to it.
   if (bom && (read.charCodeAt(0) === 45 || read.charCodeAt(0) === 32)) return 'a BOM before a `-` or a space';
@@ -1174,12 +1174,12 @@ class FastParser {
 
 const EMPTY_KEYS: string[] = [];
 
+// A parser's hidden class, kept alive between files (keep-shapes.ts): every parsing method's optimised code refers to it.
+keepShape(new FastParser(''));
+
 // ---------------------------------------------------------------------------------------------- copied folding
 // From yaml 2.x dist/compose/resolve-flow-scalar.js and resolve-block-scalar.js (ISC licence), unchanged
 // except that errors give up instead of being reported.
-
-// A parser's hidden class, kept alive between files (keep-shapes.ts): every parsing method's optimised code refers to it.
-keepShape(new FastParser(''));
 
 function unfoldLines(source: string): string {
   const line = /(.*?)\r?\n/sy;

@@ -719,7 +719,7 @@ export function parseYaml(text: string): YamlFile {
 
 /** The documents of `text` as parseYaml cuts it (the parse cache's keys). */
 function documentTexts(text: string): string[] {
-  if (loneCrIn(text)) text = text.replace(/\r(?!\n)/g, '\n');
+  text = loneCrsAsLf(text);
   return splitDocuments(text).map((c) => text.slice(c.start, c.end));
 }
 
@@ -742,7 +742,7 @@ export function forgetParsed(text: string, keep: readonly string[] = [], parsed?
   // each key's hash is already worked out; a big file's background pass spent 6% of its time cutting its parts again).
   if (parsed) { for (const d of parsed.docs) drop(d.cacheKey); return; }
   // Else only the documents of a length the cache holds are cut and looked up.
-  if (loneCrIn(text)) text = text.replace(/\r(?!\n)/g, '\n');
+  text = loneCrsAsLf(text);
   for (const c of splitDocuments(text)) if (cachedLengths.has(c.end - c.start)) drop(text.slice(c.start, c.end));
 }
 const keptMemo = new Map<string, string[]>();
@@ -761,9 +761,16 @@ export function parseYamlFull(text: string): YamlFile {
   return parseWith(text, parseFull);
 }
 
+/**
+ * The text as the parse reads it: a lone CR is a line break for LSP and for YAML 1.2, but not for the parser, so it is
+ * made a LF (same length, same offsets). parseWith, documentTexts and forgetParsed cut the same documents from it.
+ */
+function loneCrsAsLf(text: string): string {
+  return loneCrIn(text) ? text.replace(/\r(?!\n)/g, '\n') : text;
+}
+
 function parseWith(text: string, parse: (chunk: string) => ParsedChunk): YamlFile {
-  // A lone CR is a line break for LSP and for YAML 1.2, but not for the parser: make it LF (same length, same offsets).
-  if (loneCrIn(text)) text = text.replace(/\r(?!\n)/g, '\n');
+  text = loneCrsAsLf(text);
   const docs = splitDocuments(text).map((c, i) => new YamlDoc(i, c.start, parse(text.slice(c.start, c.end))));
   return new YamlFile(text, docs);
 }
