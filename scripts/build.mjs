@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { schemaDirsUsed } from './package.mjs';
 import { familyServicesPlugin } from './family-services.mjs';
+import { buildValidators } from './validators.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -99,6 +100,8 @@ await Promise.all([
   build({ ...common, entryPoints: ['server/src/engine/families/helm-chart/server/helm-render.ts'], outfile: 'dist/helm-render.js' }),
   // The web extension (package.json "browser"): the client for the web extension host, the server for a web worker.
   ...webBuilds(served, familyIds),
+  // The JSON Schema validators the engine uses, compiled (dist/validators/: scripts/validators.mjs).
+  buildValidators(root, engine),
 ]);
 
 const rules = engine.allRules.map((r) => ({

@@ -31,6 +31,8 @@ const vsceBin = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
 export const ALLOWED = [
   /^package\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE$/, /^images\/icon\.png$/,
   /^dist\/(client|server|server-main)\.js$/, /^dist\/web\/(client|server)\.js$/,
+  // The JSON Schema validators compiled at build time (scripts/validators.mjs, engine/precompiled.ts).
+  /^dist\/validators\/[\w.-]+\.js$/,
   /^data\/(starlingx|kubernetes|kata|containerd)\/(?:[\w.-]+\/)?[\w.-]+\.json$/,
   // The bundled operator CRDs (scripts/import-operator-schemas.mjs): an index, then gzip-compressed fields and schemas per operator.
   /^data\/operators\/(?:[\w.-]+\/){0,2}[\w.-]+\.json(?:\.gz)?$/,
@@ -49,12 +51,18 @@ export function requiredFiles() {
     ...fs.readdirSync(path.join(root, 'data'), { recursive: true }).filter((f) => f.endsWith('.json') || f.endsWith('.json.gz')).map((f) => `data/${f.split(path.sep).join('/')}`),
     ...fs.readdirSync(path.join(root, 'docs/rules'), { recursive: true }).filter((f) => f.endsWith('.md')).map((f) => `docs/rules/${f.split(path.sep).join('/')}`),
     ...releases.filter((r) => r.hasSchema).map((r) => `schemas/starlingx/${r.release}/localhost.schema.json`),
+    // A compiled validator for each schema the engine validates with (scripts/validators.mjs): named by the built engine.
+    ...['config', 'settings', ...schemaDirsUsed().flatMap((d) => fs.readdirSync(path.join(root, d), { recursive: true }).map(String)
+      .filter((f) => f.endsWith('.schema.json')).map((f) => d + f.split(path.sep).join('/')))].map((k) => `dist/validators/${builtEngine().validatorFile(k)}`),
   ];
   for (const v of pkg.contributes.yamlValidation ?? []) list.push(v.url.replace(/^\.\//, ''));
   for (const g of pkg.contributes.grammars ?? []) list.push(g.path.replace(/^\.\//, ''));
   for (const l of pkg.contributes.languages ?? []) if (l.configuration) list.push(l.configuration.replace(/^\.\//, ''));
   return [...new Set(list)].sort();
 }
+
+/** dist/engine.js of the last build (requiredFiles runs after one). */
+const builtEngine = () => Module.createRequire(import.meta.url)(path.join(root, 'dist', 'engine.js'));
 
 /**
  * Folders under schemas/ that the engine reads at run time: the constant part of every `schemas/...` path and of every

@@ -35,7 +35,7 @@ test('npm pack: the bundles, data and schemas, no runtime dependency, and prepac
   assert.equal(pkg.dependencies, undefined, 'lsp-lint and the server are self-contained bundles: nothing to install with them');
   assert.equal(pkg.scripts.prepack, 'node scripts/build.mjs');
   const list = spawnSync('tar', ['tzf', tgz], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
-  for (const f of ['package.json', 'bin/lsp-lint.js', 'bin/skewguard-language-server.js', 'bin/package.json', 'dist/package.json', 'dist/lsp-lint.js', 'dist/lsp-lint-main.js', 'dist/server.js', 'dist/server-main.js', 'data/kubernetes/api-lifecycle.json', 'README.md', 'LICENSE']) {
+  for (const f of ['package.json', 'bin/lsp-lint.js', 'bin/skewguard-language-server.js', 'bin/package.json', 'dist/package.json', 'dist/lsp-lint.js', 'dist/lsp-lint-main.js', 'dist/server.js', 'dist/server-main.js', 'dist/validators/config.js', 'data/kubernetes/api-lifecycle.json', 'README.md', 'LICENSE']) {
     assert.ok(list.includes(f), `${f} is packed`);
   }
   assert.ok(list.some((f) => f.startsWith('schemas/starlingx/')));

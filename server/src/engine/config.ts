@@ -1,11 +1,11 @@
 // `.skewguard.yaml`: one file for the editor and CI. Parsed with positions so that every problem in it
 // is reported at the key or value that is wrong, and resolved together with CLI flags, editor settings
 // and workspace facts into the windows a file is checked against.
-import type { ErrorObject } from 'ajv';
 import { parseYaml, type OffsetRange } from './parse/yaml';
 import { didYouMean, own } from './text';
 import type { Family, SeveritySetting, SourceInfo } from './types';
 import { checkGlob } from './glob';
+import { AJV_OPTIONS, precompiledValidator, type Validator } from './precompiled';
 
 import { SEVERITIES } from '../shared/names';
 export { CONFIG_FILENAMES } from '../shared/names';
@@ -85,7 +85,7 @@ export interface ConfigProblem { message: string; range: OffsetRange }
 export interface LoadedConfig { path: string; text: string; overrides: Overrides; problems: ConfigProblem[] }
 
 
-const validators = new WeakMap<object, ((v: unknown) => boolean) & { errors?: ErrorObject[] | null }>();
+const validators = new WeakMap<object, Validator>();
 
 /**
  * Parses and validates a config file's text. Invalid parts are reported and left out; the rest applies.
@@ -114,9 +114,10 @@ export function parseConfig(path: string, text: string, knownRules: Set<string>)
  * The one validator of configuration values, for `.skewguard.yaml` and the editor settings alike: checks the value
  * against `schema` (default: the config file's) and every value against the data (releases, windows, rule ids,
  * glob limits). Invalid parts are reported with their path and left out; the rest applies. `value` is modified
- * (`off` read as YAML 1.1's false becomes "off"): pass a copy.
+ * (`off` read as YAML 1.1's false becomes "off"): pass a copy. `schemaKey` names the schema's validator compiled at
+ * build time (engine/precompiled.ts: 'config', 'settings').
  */
-export function validateConfigValue(value: Record<string, any>, knownRules: Set<string>, schema: object = configSchema): { overrides: Overrides; problems: ValueProblem[] } {
+export function validateConfigValue(value: Record<string, any>, knownRules: Set<string>, schema: object = configSchema, schemaKey = 'config'): { overrides: Overrides; problems: ValueProblem[] } {
   const overrides: Overrides = {};
   const problems: ValueProblem[] = [];
   // `off` unquoted is the boolean false in YAML 1.1: read it as the severity the user meant.
@@ -124,10 +125,13 @@ export function validateConfigValue(value: Record<string, any>, knownRules: Set<
     for (const [k, v] of Object.entries(value.rules)) if (v === false) value.rules[k] = 'off';
   }
   let validate = validators.get(schema);
-  // validateSchema: false: our own constant schemas are not checked against the draft-07 meta-schema at run time
-  // (that compile is most of a first validation's cost: ~30 ms of lsp-lint's start-up); test/config.test.mjs does.
-  // ajv is required here, on first use, not at start-up: a run given no settings and no .skewguard.yaml never loads it.
-  if (!validate) { const Ajv = (require('ajv') as typeof import('ajv')).default; validate = new Ajv({ allErrors: true, strict: false, validateSchema: false }).compile(schema); validators.set(schema, validate); }
+  // The build's compiled validator (engine/precompiled.ts), else compiled here: ajv is required on first use, not at
+  // start-up (a run given no settings and no .skewguard.yaml never loads it), without the meta-schema check
+  // (AJV_OPTIONS.config: most of a first compile's cost; test/config.test.mjs checks the schema).
+  if (!validate) {
+    validate = precompiledValidator(schemaKey, schema) ?? new ((require('ajv') as typeof import('ajv')).default)({ ...AJV_OPTIONS.config }).compile(schema);
+    validators.set(schema, validate);
+  }
   const bad = new Set<string>();
   if (!validate(value)) {
     for (const e of validate.errors ?? []) {

@@ -6,6 +6,8 @@ export * from './config';
 export * from './analyze';
 export { findingSteps, STEP_LIST_KEYS } from './steps';
 export * from './data';
+export { AJV_OPTIONS, validatorFile, schemaSum, precompiledValidator } from './precompiled';
+export { validatorFor, schemaFor } from './schema';
 export { allRules, ruleById, ruleIds, notSuppressible, fixedSeverity, docsUrl, DOCS_BASE } from './rules';
 export type { RuleMeta } from './rules/types';
 export { parseYaml, parseYamlFull, parseYamlHeld, forgetHeld, splitDocuments, documentCuts, setParseCacheBudget, forgetParsed } from './parse/yaml';

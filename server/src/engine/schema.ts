@@ -1,20 +1,23 @@
 // Versioned JSON Schemas, compiled once each and cached. ajv errors are turned into located problems:
 // an unknown property points at its key, every other error at the offending value.
-import type { default as Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { default as Ajv, ErrorObject } from 'ajv';
 import { loadJson } from './data';
+import { AJV_OPTIONS, precompiledValidator, type Validator } from './precompiled';
 import type { YamlDoc, OffsetRange } from './parse/yaml';
 import { own } from './text';
 
 /** Made (and ajv required) on first use: the instance (and its meta-schema) costs start-up time a file without a schema never needs. */
 let ajv: Ajv | undefined;
-const compiled = new Map<string, ValidateFunction>();
+const compiled = new Map<string, Validator>();
 
 export function schemaFor(rel: string): Record<string, any> { return loadJson<Record<string, any>>(rel); }
 
-export function validatorFor(rel: string): ValidateFunction {
+/** The schema's validator: the build's (engine/precompiled.ts), else compiled here once. */
+export function validatorFor(rel: string): Validator {
   let v = compiled.get(rel);
   if (!v) {
-    v = (ajv ??= new ((require('ajv') as typeof import('ajv')).default)({ allErrors: true, strict: false, verbose: false })).compile(schemaFor(rel));
+    const schema = schemaFor(rel);
+    v = precompiledValidator(rel, schema) ?? (ajv ??= new ((require('ajv') as typeof import('ajv')).default)({ ...AJV_OPTIONS.data })).compile(schema);
     compiled.set(rel, v);
   }
   return v;

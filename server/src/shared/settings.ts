@@ -78,7 +78,7 @@ function normalizeUncached(raw: unknown, knownRules: Set<string>): NormalizedSet
   }
   // Nothing set (lsp-lint, a client without settings): nothing to validate, and no validator to compile.
   if (!early.length && !Object.keys(value).length) return { settings: {}, overrides: {}, problems: [] };
-  const validated = validateConfigValue(value, knownRules, settingsSchema);
+  const validated = validateConfigValue(value, knownRules, settingsSchema, 'settings');
   const overrides = validated.overrides;
   const problems = [...early, ...validated.problems];
   const out: NormalizedSettings = {
