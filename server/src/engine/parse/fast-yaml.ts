@@ -342,6 +342,17 @@ function tabsInScalars(src: string, fast: FastResult, trailing: readonly number[
   return true;
 }
 
+/** The ranges and keys of the collections open while a document is read (FastParser's rt, kt), shared by the parses. */
+const OPEN_R: number[] = [];
+const OPEN_KEYS: string[] = [];
+/** Longer than this (a huge mapping read last), they are let go before the next parse. */
+const SCRATCH_KEPT = 1 << 16;
+/** Whether OPEN_KEYS[from, to) holds key. */
+function keyAmong(from: number, to: number, key: string): boolean {
+  for (let i = from; i < to; i++) if (OPEN_KEYS[i] === key) return true;
+  return false;
+}
+
 /**
  * The text with each tab that is trailing white space made a space (same length, same offsets): a run of spaces and
  * tabs after something on its line and before the line's end or a comment (`name: web\t# c`, `- x\t`), where YAML
@@ -401,7 +412,32 @@ class FastParser {
   /** Anchored values being parsed (an alias inside one makes the fast path give up). */
   private openAnchors = 0;
 
-  constructor(private readonly s: string) { this.len = s.length; }
+  /**
+   * The tops of OPEN_R and OPEN_KEYS: the ranges and keys of the collections open, innermost last. A collection's own
+   * stretch is copied out when it closes, into arrays of their exact size: pushed one by one into arrays of its own,
+   * each grew in steps and left its smaller copies behind (about a fifth of what a parse allocated).
+   */
+  private rt = 0;
+  private kt = 0;
+
+  constructor(private readonly s: string) {
+    this.len = s.length;
+    if (OPEN_R.length > SCRATCH_KEPT) { OPEN_R.length = 0; OPEN_KEYS.length = 0; }
+  }
+
+  /** The ranges pushed since `rb` (the closing collection's), taken off OPEN_R. */
+  private takeRanges(rb: number): number[] {
+    const r = OPEN_R.slice(rb, this.rt);
+    this.rt = rb;
+    return r;
+  }
+
+  /** The keys pushed since `kb` (the closing mapping's), taken off OPEN_KEYS. */
+  private takeKeys(kb: number): string[] {
+    const k = OPEN_KEYS.slice(kb, this.kt);
+    this.kt = kb;
+    return k;
+  }
 
   /** End of the line holding i: the offset of its '\n', or the text length. */
   private eol(i: number): number {
@@ -569,16 +605,15 @@ class FastParser {
     if (++this.depth > MAX_DEPTH) giveUp(); // the full parse says it is too deep
     const s = this.s;
     const obj: Record<string, unknown> = {};
-    const keys: string[] = [];
-    const r: number[] = [];
+    const kb = this.kt, rb = this.rt;
     let kids: Array<FastColl | undefined> | null = null;
     const start = this.kS;
     let lastEnd2 = 0;
     for (let n = 0; ; n++) {
       // A key line at `indent`: keyAt() has been run for this.nq.
       const key = this.kStr;
-      if (keys.length < 12 ? keys.indexOf(key) >= 0 : Object.prototype.hasOwnProperty.call(obj, key)) giveUp(); // duplicate or colliding key
-      keys.push(key);
+      if (n < 12 ? keyAmong(kb, this.kt, key) : Object.prototype.hasOwnProperty.call(obj, key)) giveUp(); // duplicate or colliding key
+      OPEN_KEYS[this.kt++] = key;
       const ks = this.kS, ke = this.kE;
       let v = this.kColon + 1;
       while (s.charCodeAt(v) === 32) v++;
@@ -609,7 +644,9 @@ class FastParser {
       }
       if (anchor !== null) this.setAnchor(anchor, value);
       obj[key] = value;
-      r.push(ks, ke, this.vs, this.ve, this.v2);
+      const t = this.rt;
+      OPEN_R[t] = ks; OPEN_R[t + 1] = ke; OPEN_R[t + 2] = this.vs; OPEN_R[t + 3] = this.ve; OPEN_R[t + 4] = this.v2;
+      this.rt = t + 5;
       if (this.kid) (kids ??= [])[n] = this.kid;
       lastEnd2 = this.v2;
       // Next content line.
@@ -622,7 +659,7 @@ class FastParser {
       break;
     }
     const e2 = this.close(indent, lastEnd2);
-    this.kid = { t: 1, flow: false, s: start, e: lastEnd2, e2, keys, r, kids };
+    this.kid = { t: 1, flow: false, s: start, e: lastEnd2, e2, keys: this.takeKeys(kb), r: this.takeRanges(rb), kids };
     this.vs = start; this.ve = lastEnd2; this.v2 = e2;
     this.depth--;
     return obj;
@@ -661,7 +698,7 @@ class FastParser {
     if (++this.depth > MAX_DEPTH) giveUp(); // the full parse says it is too deep
     const s = this.s;
     const arr: unknown[] = [];
-    const r: number[] = [];
+    const rb = this.rt;
     let kids: Array<FastColl | undefined> | null = null;
     const start = this.nq;
     let lastEnd2 = 0;
@@ -703,7 +740,9 @@ class FastParser {
       }
       if (anchor !== null) this.setAnchor(anchor, value);
       arr.push(value);
-      r.push(this.vs, this.ve, this.v2);
+      const t = this.rt;
+      OPEN_R[t] = this.vs; OPEN_R[t + 1] = this.ve; OPEN_R[t + 2] = this.v2;
+      this.rt = t + 3;
       if (this.kid) (kids ??= [])[n] = this.kid;
       lastEnd2 = this.v2;
       if (this.nj === indent && this.isSeqLine(this.nq)) { commentBefore = this.carry; this.carry = false; continue; }
@@ -711,7 +750,7 @@ class FastParser {
       break; // a lower indent, the end, or a key at the same indent (the parent mapping's)
     }
     const e2 = this.close(indent, lastEnd2);
-    this.kid = { t: 2, flow: false, s: start, e: lastEnd2, e2, keys: EMPTY_KEYS, r, kids };
+    this.kid = { t: 2, flow: false, s: start, e: lastEnd2, e2, keys: EMPTY_KEYS, r: this.takeRanges(rb), kids };
     this.vs = start; this.ve = lastEnd2; this.v2 = e2;
     this.depth--;
     return arr;
@@ -1051,7 +1090,7 @@ class FastParser {
     this.flowOpen++;
     const s = this.s;
     const start = this.fp;
-    const r: number[] = [];
+    const rb = this.rt, kb = this.kt;
     let kids: Array<FastColl | undefined> | null = null;
     if (s.charCodeAt(start) === 91) {
       this.fp++;
@@ -1063,20 +1102,21 @@ class FastParser {
         if (this.kid) (kids ??= [])[n] = this.kid;
         const vs = this.vs, ve = this.ve;
         c = this.flowSpaces();
-        r.push(vs, ve, this.fp); // range[2]: after the spaces that follow
+        const t = this.rt; // range[2]: after the spaces that follow
+        OPEN_R[t] = vs; OPEN_R[t + 1] = ve; OPEN_R[t + 2] = this.fp;
+        this.rt = t + 3;
         if (c === 44) { this.fp++; continue; }
         if (c === 93) break;
         giveUp(); // `[a: b]`, a missing comma, ...
       }
       this.fp++;
-      this.kid = { t: 2, flow: true, s: start, e: this.fp, e2: this.fp, keys: EMPTY_KEYS, r, kids };
+      this.kid = { t: 2, flow: true, s: start, e: this.fp, e2: this.fp, keys: EMPTY_KEYS, r: this.takeRanges(rb), kids };
       this.depth--;
       this.flowOpen--;
       return arr;
     }
     this.fp++;
     const obj: Record<string, unknown> = {};
-    const keys: string[] = [];
     for (let n = 0; ; n++) {
       let c = this.flowSpaces();
       if (c === 125) break;
@@ -1085,7 +1125,7 @@ class FastParser {
       if (this.fp - ks > 1000) giveUp();
       const key = String(kv);
       // duplicate or colliding key (a hash, not a scan: a one-line map of 50,000 keys took 19 s)
-      if (key === '<<' || key === '__proto__' || (keys.length < 12 ? keys.indexOf(key) >= 0 : Object.prototype.hasOwnProperty.call(obj, key))) giveUp();
+      if (key === '<<' || key === '__proto__' || (n < 12 ? keyAmong(kb, this.kt, key) : Object.prototype.hasOwnProperty.call(obj, key))) giveUp();
       c = this.flowSpaces(false); // a key and its `:` on one line (an implicit key over lines: the full parse)
       let value: unknown = null;
       let vs = -1, ve = -1, v2 = -1;
@@ -1110,14 +1150,16 @@ class FastParser {
       }
       if (this.kid) (kids ??= [])[n] = this.kid;
       obj[key] = value;
-      keys.push(key);
-      r.push(ks, ke, vs, ve, v2);
+      OPEN_KEYS[this.kt++] = key;
+      const t = this.rt;
+      OPEN_R[t] = ks; OPEN_R[t + 1] = ke; OPEN_R[t + 2] = vs; OPEN_R[t + 3] = ve; OPEN_R[t + 4] = v2;
+      this.rt = t + 5;
       if (c === 44) { this.fp++; continue; }
       if (c === 125) break;
       giveUp();
     }
     this.fp++;
-    this.kid = { t: 1, flow: true, s: start, e: this.fp, e2: this.fp, keys, r, kids };
+    this.kid = { t: 1, flow: true, s: start, e: this.fp, e2: this.fp, keys: this.takeKeys(kb), r: this.takeRanges(rb), kids };
     this.depth--;
     this.flowOpen--;
     return obj;
