@@ -218,7 +218,8 @@ const PIN_GROUPS = ['toolkit.fluxcd', 'argoproj', 'kustomize.config.k8s'];
 export function namesPinGroup(text: string): boolean {
   // `.io` cannot overlap itself, so each search may start past the last hit.
   for (let at = text.indexOf('.io'); at >= 0; at = text.indexOf('.io', at + 3)) {
-    for (const g of PIN_GROUPS) if (at >= g.length && text.startsWith(g, at - g.length)) return true;
+    // Indexed: a for-of made an iterator per `.io` until the function was optimised (4 MB per 5,000-document open).
+    for (let k = 0; k < PIN_GROUPS.length; k++) if (at >= PIN_GROUPS[k].length && text.startsWith(PIN_GROUPS[k], at - PIN_GROUPS[k].length)) return true;
   }
   return false;
 }
