@@ -242,7 +242,9 @@ function prepared(src: string): Prepared | string {
 
 /** The fast result of a prepared chunk in `src`'s offsets, or null when a tab is where the fast path cannot read it. */
 function readPrepared(src: string, p: Prepared): FastResult | null {
-  const fast = new FastParser(p.read).parseDocument();
+  const parser = new FastParser(p.read);
+  let fast: FastResult;
+  try { fast = parser.parseDocument(); } finally { parser.release(); }
   if (p.tabs && !tabsInScalars(p.read, fast, p.trailing)) return null;
   return p.bom || p.crs ? moved(fast, p.read.length, p.bom, p.crs ?? []) : fast;
 }
@@ -435,8 +437,20 @@ class FastParser {
   /** The keys pushed since `kb` (the closing mapping's), taken off OPEN_KEYS. */
   private takeKeys(kb: number): string[] {
     const k = OPEN_KEYS.slice(kb, this.kt);
+    if (this.kt > this.kMax) this.kMax = this.kt;
     this.kt = kb;
     return k;
+  }
+
+  /** Highest top of OPEN_KEYS this parse reached at a mapping's close (release()). */
+  private kMax = 0;
+
+  /**
+   * Lets go of the keys this parse left in OPEN_KEYS, done or given up: a key can be a slice of the document's text,
+   * and a slot left holding one would keep that text alive after its file is closed.
+   */
+  release(): void {
+    OPEN_KEYS.fill(undefined as unknown as string, 0, Math.max(this.kMax, this.kt));
   }
 
   /** End of the line holding i: the offset of its '\n', or the text length. */
