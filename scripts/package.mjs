@@ -52,13 +52,21 @@ export function requiredFiles() {
     ...fs.readdirSync(path.join(root, 'docs/rules'), { recursive: true }).filter((f) => f.endsWith('.md')).map((f) => `docs/rules/${f.split(path.sep).join('/')}`),
     ...releases.filter((r) => r.hasSchema).map((r) => `schemas/starlingx/${r.release}/localhost.schema.json`),
     // A compiled validator for each schema the engine validates with (scripts/validators.mjs): named by the built engine.
-    ...['config', 'settings', ...schemaDirsUsed().flatMap((d) => fs.readdirSync(path.join(root, d), { recursive: true }).map(String)
-      .filter((f) => f.endsWith('.schema.json')).map((f) => d + f.split(path.sep).join('/')))].map((k) => `dist/validators/${builtEngine().validatorFile(k)}`),
+    ...['config', 'settings', ...validatedSchemaPaths()].map((k) => `dist/validators/${builtEngine().validatorFile(k)}`),
   ];
   for (const v of pkg.contributes.yamlValidation ?? []) list.push(v.url.replace(/^\.\//, ''));
   for (const g of pkg.contributes.grammars ?? []) list.push(g.path.replace(/^\.\//, ''));
   for (const l of pkg.contributes.languages ?? []) if (l.configuration) list.push(l.configuration.replace(/^\.\//, ''));
   return [...new Set(list)].sort();
+}
+
+/**
+ * The JSON Schemas the engine validates with at run time (each gets a validator compiled at build time,
+ * scripts/validators.mjs): every `*.schema.json` under schemaDirsUsed(), sorted.
+ */
+export function validatedSchemaPaths() {
+  return schemaDirsUsed().flatMap((d) => fs.readdirSync(path.join(root, d), { recursive: true }).map(String)
+    .filter((f) => f.endsWith('.schema.json')).sort().map((f) => d + f.split(path.sep).join('/')));
 }
 
 /** dist/engine.js of the last build (requiredFiles runs after one). */

@@ -1,6 +1,6 @@
 // The JSON Schema validators the engine uses at run time, compiled at build time (server/src/engine/precompiled.ts):
 // ajv's standalone code for .skewguard.yaml's schema, the editor settings' and every schema under the folders the
-// sources read schemas from (scripts/package.mjs schemaDirsUsed: the StarlingX releases, the Kata persist.json eras),
+// sources read schemas from (scripts/package.mjs validatedSchemaPaths: the StarlingX releases, the Kata persist.json eras),
 // each bundled with ajv's run-time helpers into dist/validators/<file>.js with the hash of the schema it was made from.
 // The schemas and the options are the built engine's (its configSchema, settingsSchema, AJV_OPTIONS), so a validator
 // is made from the very value the engine would compile.
@@ -8,21 +8,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
-import { schemaDirsUsed } from './package.mjs';
+import { validatedSchemaPaths } from './package.mjs';
 
 const require = createRequire(import.meta.url);
 
 /** [key, schema, kind of options] of every validator to compile. */
 export function validatorTargets(root, engine) {
-  const out = [['config', engine.configSchema, 'config'], ['settings', engine.settingsSchema, 'config']];
-  for (const dir of schemaDirsUsed()) {
-    for (const f of fs.readdirSync(path.join(root, dir), { recursive: true }).map(String).sort()) {
-      if (!f.endsWith('.schema.json')) continue;
-      const rel = dir + f.split(path.sep).join('/');
-      out.push([rel, JSON.parse(fs.readFileSync(path.join(root, rel), 'utf8')), 'data']);
-    }
-  }
-  return out;
+  return [
+    ['config', engine.configSchema, 'config'], ['settings', engine.settingsSchema, 'config'],
+    ...validatedSchemaPaths().map((rel) => [rel, JSON.parse(fs.readFileSync(path.join(root, rel), 'utf8')), 'data']),
+  ];
 }
 
 /** Writes dist/validators/ afresh. */

@@ -441,20 +441,37 @@ class FastParser {
   /** The keys pushed since `kb` (the closing mapping's), taken off OPEN_KEYS. */
   private takeKeys(kb: number): string[] {
     const k = OPEN_KEYS.slice(kb, this.kt);
-    if (this.kt > this.kMax) this.kMax = this.kt;
     this.kt = kb;
     return k;
   }
 
-  /** Highest top of OPEN_KEYS this parse reached at a mapping's close (release()). */
-  private kMax = 0;
+  /** A mapping entry's key, and its range (MAP_STRIDE numbers); a sequence item's range (SEQ_STRIDE numbers). */
+  private pushKey(key: string): void {
+    OPEN_KEYS[this.kt++] = key;
+    if (this.kt > this.kUsed) this.kUsed = this.kt;
+  }
+
+  private pushPair(ks: number, ke: number, vs: number, ve: number, v2: number): void {
+    const t = this.rt;
+    OPEN_R[t] = ks; OPEN_R[t + 1] = ke; OPEN_R[t + 2] = vs; OPEN_R[t + 3] = ve; OPEN_R[t + 4] = v2;
+    this.rt = t + 5;
+  }
+
+  private pushItem(vs: number, ve: number, v2: number): void {
+    const t = this.rt;
+    OPEN_R[t] = vs; OPEN_R[t + 1] = ve; OPEN_R[t + 2] = v2;
+    this.rt = t + 3;
+  }
+
+  /** The slots of OPEN_KEYS this parse wrote (release()). */
+  private kUsed = 0;
 
   /**
    * Lets go of the keys this parse left in OPEN_KEYS, done or given up: a key can be a slice of the document's text,
    * and a slot left holding one would keep that text alive after its file is closed.
    */
   release(): void {
-    OPEN_KEYS.fill(undefined as unknown as string, 0, Math.max(this.kMax, this.kt));
+    OPEN_KEYS.fill(undefined as unknown as string, 0, this.kUsed);
   }
 
   /** End of the line holding i: the offset of its '\n', or the text length. */
@@ -631,7 +648,7 @@ class FastParser {
       // A key line at `indent`: keyAt() has been run for this.nq.
       const key = this.kStr;
       if (n < 12 ? keyAmong(kb, this.kt, key) : Object.prototype.hasOwnProperty.call(obj, key)) giveUp(); // duplicate or colliding key
-      OPEN_KEYS[this.kt++] = key;
+      this.pushKey(key);
       const ks = this.kS, ke = this.kE;
       let v = this.kColon + 1;
       while (s.charCodeAt(v) === 32) v++;
@@ -662,9 +679,7 @@ class FastParser {
       }
       if (anchor !== null) this.setAnchor(anchor, value);
       obj[key] = value;
-      const t = this.rt;
-      OPEN_R[t] = ks; OPEN_R[t + 1] = ke; OPEN_R[t + 2] = this.vs; OPEN_R[t + 3] = this.ve; OPEN_R[t + 4] = this.v2;
-      this.rt = t + 5;
+      this.pushPair(ks, ke, this.vs, this.ve, this.v2);
       if (this.kid) (kids ??= [])[n] = this.kid;
       lastEnd2 = this.v2;
       // Next content line.
@@ -758,9 +773,7 @@ class FastParser {
       }
       if (anchor !== null) this.setAnchor(anchor, value);
       arr.push(value);
-      const t = this.rt;
-      OPEN_R[t] = this.vs; OPEN_R[t + 1] = this.ve; OPEN_R[t + 2] = this.v2;
-      this.rt = t + 3;
+      this.pushItem(this.vs, this.ve, this.v2);
       if (this.kid) (kids ??= [])[n] = this.kid;
       lastEnd2 = this.v2;
       if (this.nj === indent && this.isSeqLine(this.nq)) { commentBefore = this.carry; this.carry = false; continue; }
@@ -1120,9 +1133,7 @@ class FastParser {
         if (this.kid) (kids ??= [])[n] = this.kid;
         const vs = this.vs, ve = this.ve;
         c = this.flowSpaces();
-        const t = this.rt; // range[2]: after the spaces that follow
-        OPEN_R[t] = vs; OPEN_R[t + 1] = ve; OPEN_R[t + 2] = this.fp;
-        this.rt = t + 3;
+        this.pushItem(vs, ve, this.fp); // range[2]: after the spaces that follow
         if (c === 44) { this.fp++; continue; }
         if (c === 93) break;
         giveUp(); // `[a: b]`, a missing comma, ...
@@ -1168,10 +1179,8 @@ class FastParser {
       }
       if (this.kid) (kids ??= [])[n] = this.kid;
       obj[key] = value;
-      OPEN_KEYS[this.kt++] = key;
-      const t = this.rt;
-      OPEN_R[t] = ks; OPEN_R[t + 1] = ke; OPEN_R[t + 2] = vs; OPEN_R[t + 3] = ve; OPEN_R[t + 4] = v2;
-      this.rt = t + 5;
+      this.pushKey(key);
+      this.pushPair(ks, ke, vs, ve, v2);
       if (c === 44) { this.fp++; continue; }
       if (c === 125) break;
       giveUp();
