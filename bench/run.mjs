@@ -279,8 +279,9 @@ async function startup() {
   let lastCount = -1;
   // The V8 code cache (shared/code-cache.ts) in a folder of the bench's own: the warm-up run writes it.
   const cacheEnv = { ...SERVER_ENV, SKEWGUARD_CACHE_DIR: path.join(dir, 'code-cache') };
-  const lintRun = (env) => async () => {
-    const res = await run(process.execPath, [LSP_LINT, '--kubernetes-window', WINDOW, '--format', 'json', 'small.yaml'], { cwd: dir, env });
+  // The window from the flag, or (flags []) from the folder's .skewguard.yaml.
+  const lintRun = (env, cwd = dir, flags = ['--kubernetes-window', WINDOW]) => async () => {
+    const res = await run(process.execPath, [LSP_LINT, ...flags, '--format', 'json', 'small.yaml'], { cwd, env });
     if (res.code !== 0 && res.code !== 1) throw new Failure(`lsp-lint exited ${res.code}\n${res.stderr}`);
     lastCount = JSON.parse(res.stdout)[0].messages.length;
   };
@@ -294,17 +295,12 @@ async function startup() {
   const ca = process.env.NODE_EXTRA_CA_CERTS ? `, ${ms(bareNoCa.median)} without NODE_EXTRA_CA_CERTS (set here; the server is started without it)` : '';
   row(S, `lsp-lint start-up on one small file, median of ${RUNS.startup}`, lint, { note: `node -e 0 alone: ${ms(bare.median)}${ca}; dist/lsp-lint-main.js ${kib('lsp-lint-main.js')}, dist/server-main.js ${kib('server-main.js')}` });
   row(S, 'the same without the V8 code cache (SKEWGUARD_CODE_CACHE=off)', cold, { note: 'what a first run pays, before the cache is written' });
-  // The same file in a folder with a .skewguard.yaml (most projects have one): its validation is part of every run.
+  // The same file in a folder with a .skewguard.yaml (a project that sets its window there): its validation is part of every run.
   const withConfig = path.join(dir, 'with-config');
   fs.mkdirSync(withConfig, { recursive: true });
   fs.writeFileSync(path.join(withConfig, '.skewguard.yaml'), `kubernetes:\n  window: "${WINDOW}"\nrules:\n  k8s/deprecated-api: warning\n`);
   fs.writeFileSync(path.join(withConfig, 'small.yaml'), file.text);
-  const configRun = async () => {
-    const res = await run(process.execPath, [LSP_LINT, '--format', 'json', 'small.yaml'], { cwd: withConfig, env: cacheEnv });
-    if (res.code !== 0 && res.code !== 1) throw new Failure(`lsp-lint exited ${res.code}\n${res.stderr}`);
-    lastCount = JSON.parse(res.stdout)[0].messages.length;
-  };
-  const configured = await timeRuns(RUNS.startup, configRun);
+  const configured = await timeRuns(RUNS.startup, lintRun(cacheEnv, withConfig, []));
   check('lsp-lint diagnostics (small file, .skewguard.yaml)', lastCount === expected, `${lastCount} (in-process ${expected})`);
   row(S, 'the same in a folder with a .skewguard.yaml', configured, { note: `${ratio(configured.median, bare.median)} node -e 0; its schema's validator is compiled at build time (dist/validators/)` });
 }
