@@ -1,7 +1,7 @@
 // The JSON Schema validators the engine uses at run time, compiled at build time (server/src/engine/precompiled.ts):
 // ajv's standalone code for .skewguard.yaml's schema, the editor settings' and every schema under the folders the
 // sources read schemas from (scripts/package.mjs validatedSchemaPaths: the StarlingX releases, the Kata persist.json eras),
-// each bundled with ajv's run-time helpers into dist/validators/<file>.js with the hash of the schema it was made from.
+// each bundled with ajv's run-time helpers into dist/validators/<file>.js with the hash of the schema and options it was made from.
 // The schemas and the options are the built engine's (its configSchema, settingsSchema, AJV_OPTIONS), so a validator
 // is made from the very value the engine would compile.
 import fs from 'node:fs';
@@ -29,7 +29,7 @@ export async function buildValidators(root, engine) {
   fs.mkdirSync(outDir, { recursive: true });
   await Promise.all(validatorTargets(root, engine).map(([key, schema, kind]) => {
     const ajv = new Ajv({ ...engine.AJV_OPTIONS[kind], code: { source: true } });
-    const code = `${standalone(ajv, ajv.compile(schema))}\nmodule.exports.schemaSum = ${JSON.stringify(engine.schemaSum(schema))};\n`;
+    const code = `${standalone(ajv, ajv.compile(schema))}\nmodule.exports.schemaSum = ${JSON.stringify(engine.validatorSum(schema))};\n`;
     return build({
       stdin: { contents: code, resolveDir: root, sourcefile: `${key}.js`, loader: 'js' },
       outfile: path.join(outDir, engine.validatorFile(key)),

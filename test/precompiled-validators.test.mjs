@@ -26,12 +26,19 @@ test('every schema the engine validates with has its compiled validator, and not
   }
 });
 
-test('a compiled validator is not used for another schema: a changed one is compiled at run time instead', () => {
+test('a compiled validator is not used for another schema or other options: a changed one is compiled at run time instead', () => {
   const changed = structuredClone(e.configSchema);
   changed.properties.rules.additionalProperties.enum = changed.properties.rules.additionalProperties.enum.slice(1);
   assert.equal(e.precompiledValidator('config', changed), undefined);
   assert.equal(e.precompiledValidator('config', { ...e.configSchema, title: 'another' }), undefined);
   assert.equal(e.precompiledValidator('no-such-schema', e.configSchema), undefined);
+  // Nor for other options: the file was compiled with the build's.
+  const allErrors = e.AJV_OPTIONS.config.allErrors;
+  try {
+    e.AJV_OPTIONS.config.allErrors = !allErrors;
+    assert.equal(e.precompiledValidator('config', e.configSchema), undefined);
+  } finally { e.AJV_OPTIONS.config.allErrors = allErrors; }
+  assert.equal(typeof e.precompiledValidator('config', e.configSchema), 'function');
   // validateConfigValue with the changed schema compiles it: a severity it no longer allows is reported.
   const dropped = e.configSchema.properties.rules.additionalProperties.enum[0];
   const rule = [...e.ruleIds][0];

@@ -6,7 +6,7 @@ export * from './config';
 export * from './analyze';
 export { findingSteps, STEP_LIST_KEYS } from './steps';
 export * from './data';
-export { AJV_OPTIONS, validatorFile, schemaSum, precompiledValidator } from './precompiled';
+export { AJV_OPTIONS, validatorFile, schemaSum, validatorSum, precompiledValidator } from './precompiled';
 export { validatorFor, schemaFor } from './schema';
 export { allRules, ruleById, ruleIds, notSuppressible, fixedSeverity, docsUrl, DOCS_BASE } from './rules';
 export type { RuleMeta } from './rules/types';

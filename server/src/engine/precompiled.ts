@@ -5,9 +5,9 @@
 // configuration's (every lsp-lint run in a folder with a .skewguard.yaml), 60-80 ms for a StarlingX release's, 50-100 ms
 // for each of the eight persist.json eras a persist.json is checked against. Loading the compiled file costs 1-3 ms.
 //
-// Never a wrong validator: a file carries a hash of the schema it was made from (its JSON), and is used only for a
-// schema with the same hash; otherwise (another build's file, a schema changed since, no file, a runtime without
-// require such as the web build) the schema is compiled at run time as before, with the same options (AJV_OPTIONS).
+// Never a wrong validator: a file carries a hash of the schema it was made from (its JSON) and of the options, and is
+// used only where both hash the same; otherwise (another build's file, a schema or options changed since, no file, a
+// runtime without require such as the web build) the schema is compiled at run time as before, with AJV_OPTIONS.
 import * as path from 'node:path';
 import type { ErrorObject } from 'ajv';
 
@@ -40,11 +40,16 @@ export function schemaSum(schema: unknown): string {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
-/** The build's compiled validator of `schema` (named by `key`), when there is one made from this very schema. */
+/** What a compiled validator is made from: the schema and the options (all of AJV_OPTIONS: a change to either makes a new one). */
+export function validatorSum(schema: unknown): string {
+  return schemaSum([AJV_OPTIONS, schema]);
+}
+
+/** The build's compiled validator of `schema` (named by `key`), when there is one made from this very schema and options. */
 export function precompiledValidator(key: string, schema: object): Validator | undefined {
   let v: (Validator & { schemaSum?: unknown }) | undefined;
   try {
     v = require(path.join(__dirname, 'validators', validatorFile(key)));
   } catch { return undefined; } // no such file, or no require (the web build): compiled at run time
-  return typeof v === 'function' && v.schemaSum === schemaSum(schema) ? v : undefined;
+  return typeof v === 'function' && v.schemaSum === validatorSum(schema) ? v : undefined;
 }
