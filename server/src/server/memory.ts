@@ -17,7 +17,7 @@
 //   then made two full collections instead of one: V8 first finishes the marking it started (while the file's
 //   analysis was still alive, so it frees little), then makes the one asked for. Without it a full collection during
 //   the check is one atomic pause, and the close makes one collection. On a running server, the median didOpen →
-//   checked whole of 5,000-document manifests fell 8-14% (synthetic 392 → 361 ms, real-shaped 408 → 379 ms, CRLF
+//   checked whole of 5,000-document manifests fell 7-14% (synthetic 380 → 330 ms, real-shaped 408 → 379 ms, CRLF
 //   492 → 425 ms), with the same peak RSS. A huge file (a CRD bundle) keeps it: without it, no faster and 17 MB
 //   more at peak. Edits get it back at once: it keeps keystrokes' pauses short.
 // The flags are set at run time (Node does not freeze V8's flags after start-up; the growing factor is read at each
