@@ -71,8 +71,14 @@ const isPath = (s: string) => s.startsWith('.') || s.includes('/');
 
 /** Whether a text may hold a deployment itself (a file without one needs no world to be read for it). */
 export function mayDeploy(text: string): boolean {
-  // Plain substring searches first: a 10 MB manifest is scanned in a few milliseconds, not by a regex alternation.
-  return text.includes('helm.toolkit.fluxcd.io') || text.includes('argoproj.io') || (text.includes('helmCharts') && /helmCharts\s*:/.test(text));
+  // Plain substring searches, not a regex alternation. Each name is looked for only where a short piece of it that
+  // starts with a rare character is ('xcd.io', 'j.io', 'Charts'): V8's search runs fast over a text when the first
+  // character is rare, and stops at almost every character when it is a common one ('h', 'a'). The three searches
+  // took 4.3 ms on a 4 MB manifest and 12.7 ms on an 11.7 MB one, at each check; with the pieces, 0.3 and 1.3 ms.
+  // The same answer: each piece is part of its name (test/gitops-deployments compares with the plain searches).
+  return (text.includes('xcd.io') && text.includes('helm.toolkit.fluxcd.io'))
+    || (text.includes('j.io') && text.includes('argoproj.io'))
+    || (text.includes('Charts') && /helmCharts\s*:/.test(text));
 }
 
 /** The deployments, values objects and Flux sources of one file's text. */
