@@ -8,11 +8,11 @@
 import * as path from 'node:path';
 import { isWithin } from '../../../shared/within';
 import type { RootIndex, RootIndexProducer, WorkspaceHost } from '../types';
-import { scanDeployments, deploymentFacts, remotesOfGitConfig, mayHoldDeployment, type DeploymentFacts } from './deployments';
+import { scanDeployments, deploymentFacts, remotesOfGitConfig, mayHoldDeployment, namesFluxOrArgo, type DeploymentFacts } from './deployments';
 
 const YAML_EXT = /\.ya?ml$/i;
 /** What a file that holds a deployment must contain (a superset: scanDeployments decides). */
-const mayNameDeployment = (text: string): boolean => /helm\.toolkit\.fluxcd\.io|argoproj\.io|helmCharts["']?\s*:/.test(text);
+export const mayNameDeployment = (text: string): boolean => namesFluxOrArgo(text) || (text.includes('Charts') && /helmCharts["']?\s*:/.test(text));
 const MAX_FOLDERS = 10000;
 const MAX_FILES = 20000;
 /** Most bytes of .git/config read (a repository's config is a few lines). */
