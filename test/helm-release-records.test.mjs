@@ -186,7 +186,7 @@ test('the cheap look for `owner: helm` finds it wherever the one expression over
   const { loadSource } = await import('./helpers/source-module.mjs');
   const { ownedByHelm } = await loadSource({ contents: "export { ownedByHelm } from './server/src/engine/families/helm-release-records/index';" });
   const whole = (t) => /["']?owner["']?\s*:\s*["']?helm\b/.test(t);
-  const junk = ['owner', 'owners', 'x', 'own', 'er', ' ', '\n', '"', "'", ':', 'helm', 'labels:\n  '];
+  const junk = ['owner', 'owners', 'x', 'own', 'er', 'wner', 'o', ' ', '\n', '"', "'", ':', 'helm', 'labels:\n  '];
   const key = ['owner', '"owner"', "'owner'", 'owners', '"owner', 'owner"', 'xowner', 'ownerr'];
   const sep = [':', ' : ', ':\n  ', ' :', ': ', ' ', '', ':\t'];
   const val = ['helm', '"helm"', "'helm'", 'helmet', 'helm-x', 'helm_', 'helm.v1', 'Helm', ' helm'];

@@ -492,3 +492,33 @@ test('engine: crdsOfArchive reads a packaged chart\'s CRDs in memory and names w
     assert.deepEqual(e.workspaceFacts.crdsOfArchive(Buffer.from('not gzip'), 'charts/x.tgz').notRead.map((n) => n.replace(/\(.*/, '')), ['charts/x.tgz was not read ']);
   } finally { fs.rmSync(dir, { recursive: true, force: true }); }
 });
+
+// The CRD index's summary of a file (crd-index.ts summaryOf) finds its apiVersions by a search for "Versio": the same
+// groups and versions as the two expressions it replaced (the YAML one at each line start, the JSON one over the text),
+// on texts made of apiVersion lines and near misses, YAML and JSON, CR and LF and Unicode line ends.
+test('the CRD index finds the apiVersions of a text as the line and JSON expressions did', async () => {
+  const { loadSource } = await import('./helpers/source-module.mjs');
+  const { summaryOf, mayBeCustomGroup } = await loadSource({ contents: "export { summaryOf } from './server/src/engine/families/kubernetes/crd-index'; export { mayBeCustomGroup } from './server/src/engine/families/kubernetes/crds';" }, { packagesExternal: true });
+  const reference = (text) => {
+    const groups = new Set(), versions = new Set();
+    const found = (g, v) => { if (mayBeCustomGroup(g)) { groups.add(g); versions.add(`${g}/${v}`); } };
+    for (const m of text.matchAll(/^[ \t]*(?:-[ \t]+)?["']?apiVersion["']?[ \t]*:[ \t]*["']?([A-Za-z0-9.-]+)\/([A-Za-z0-9]+)/gm)) found(m[1], m[2]);
+    for (const m of text.matchAll(/"apiVersion"\s*:\s*"([A-Za-z0-9.-]+)\/([A-Za-z0-9]+)"/g)) found(m[1], m[2]);
+    return { groups: [...groups].sort(), versions: [...versions].sort() };
+  };
+  const pieces = ['apiVersion: stable.example.com/v1', 'apiVersion: "cert-manager.io/v1"', "'apiVersion': x.io/v2", '- apiVersion: a.b/v1beta1',
+    '"apiVersion": "monitoring.coreos.com/v1"', '"apiVersion":"c.d/v1"', '"apiVersion" : "e.f/v2"', 'apiVersion', 'Version', 'Versio', 'apiVersio',
+    '"apiVersion"', 'apiVersion":"m.n/v1"', 'kind: X', '  ', '\t', '\n', '\r', '\r\n', '\u2028', '"', '- ', '# apiVersion: g.h/v1', 'xapiVersion: i.j/v1', ': k.l/v1', 'apps/v1', '{'];
+  let seed = 41;
+  const rnd = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return (seed >>> 8) % n; };
+  let some = 0;
+  for (let k = 0; k < 3000; k++) {
+    let text = '';
+    for (let p = rnd(10); p >= 0; p--) text += pieces[rnd(pieces.length)];
+    const want = reference(text);
+    const got = summaryOf('/w/f.yaml', text);
+    if (want.groups.length) some++;
+    assert.deepEqual({ groups: got.groups, versions: got.versions }, want, JSON.stringify(text));
+  }
+  assert.ok(some > 500, `${some} of 3000 texts name a custom group`);
+});

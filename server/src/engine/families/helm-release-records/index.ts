@@ -48,8 +48,11 @@ export const mayHoldRecords = (text: string): boolean => text.includes(RELEASE_T
  */
 const OWNER_HELM = /owner["']?\s*:\s*["']?helm\b/y;
 export function ownedByHelm(text: string): boolean {
-  for (let at = text.indexOf('owner'); at >= 0; at = text.indexOf('owner', at + 1)) {
-    OWNER_HELM.lastIndex = at;
+  // "wner", then the "o" before it: V8 finds a short piece with a rare first character by a native scan for that
+  // character, and stopped at almost every character for "owner" (4.4 ms of every check of an 11.7 MB bundle, 0.9 now).
+  for (let at = text.indexOf('wner', 1); at >= 0; at = text.indexOf('wner', at + 1)) {
+    if (text.charCodeAt(at - 1) !== 111) continue;
+    OWNER_HELM.lastIndex = at - 1;
     if (OWNER_HELM.test(text)) return true;
   }
   return false;

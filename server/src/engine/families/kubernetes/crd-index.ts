@@ -33,7 +33,17 @@ interface Summary { crd?: string; groups: string[]; versions?: string[] }
 
 /** An `apiVersion: group/version` line, from its start (the YAML form: key at any indent, perhaps a list item's). */
 const APIVERSION_AT = /[ \t]*(?:-[ \t]+)?["']?apiVersion["']?[ \t]*:[ \t]*["']?([A-Za-z0-9.-]+)\/([A-Za-z0-9]+)/y;
-const JSON_APIVERSION = /"apiVersion"\s*:\s*"([A-Za-z0-9.-]+)\/([A-Za-z0-9]+)"/g;
+/** A JSON `"apiVersion": "group/version"`, at the key's opening quote. */
+const JSON_APIVERSION_AT = /"apiVersion"\s*:\s*"([A-Za-z0-9.-]+)\/([A-Za-z0-9]+)"/y;
+
+/**
+ * Each "apiVersion" of the text, by the native search for "Versio" (a piece under 7 characters with a rare first
+ * character: V8 finds those with a native scan for the character, and crawled over a big text for "apiVersion", whose
+ * first character is a common one: 8 ms of every check of an 11.7 MB bundle). Its offset, in text order.
+ */
+function eachApiVersion(text: string, at: (i: number) => void): void {
+  for (let v = text.indexOf('Versio', 3); v >= 0; v = text.indexOf('Versio', v + 1)) if (text.startsWith('apiVersion', v - 3)) at(v - 3);
+}
 
 /**
  * Each match of /^[ \t]*(?:-[ \t]+)?["']?apiVersion…/gm, found as that expression would (it was one, and scanning every
@@ -43,15 +53,30 @@ const JSON_APIVERSION = /"apiVersion"\s*:\s*"([A-Za-z0-9.-]+)\/([A-Za-z0-9]+)"/g
  */
 function yamlApiVersions(text: string, found: (group: string, version: string) => void): void {
   let tried = -1;
-  for (let i = text.indexOf('apiVersion'); i >= 0; i = text.indexOf('apiVersion', i + 10)) {
+  eachApiVersion(text, (i) => {
     let start = i;
     for (let c = text.charCodeAt(start - 1); start > 0 && c !== 10 && c !== 13 && c !== 0x2028 && c !== 0x2029; c = text.charCodeAt(start - 1)) start--;
-    if (start === tried) continue;
+    if (start === tried) return;
     tried = start;
     APIVERSION_AT.lastIndex = start;
     const m = APIVERSION_AT.exec(text);
     if (m) found(m[1], m[2]);
-  }
+  });
+}
+
+/**
+ * Each match of /"apiVersion"\s*:\s*"…"/g, found as that expression would: each one starts at the quote before an
+ * "apiVersion", and the next is looked for after the last one's end. The expression over the whole text took 5 ms of
+ * every check of an 11.7 MB bundle that holds none.
+ */
+function jsonApiVersions(text: string, found: (group: string, version: string) => void): void {
+  let from = 0;
+  eachApiVersion(text, (i) => {
+    if (i - 1 < from || text.charCodeAt(i - 1) !== 34 || text.charCodeAt(i + 10) !== 34) return;
+    JSON_APIVERSION_AT.lastIndex = i - 1;
+    const m = JSON_APIVERSION_AT.exec(text);
+    if (m) { found(m[1], m[2]); from = JSON_APIVERSION_AT.lastIndex; }
+  });
 }
 
 export function summaryOf(file: string, text: string | undefined): Summary {
@@ -62,8 +87,7 @@ export function summaryOf(file: string, text: string | undefined): Summary {
   const versions = new Set<string>();
   const found = (group: string, version: string) => { if (mayBeCustomGroup(group)) { groups.add(group); versions.add(`${group}/${version}`); } };
   yamlApiVersions(text, found);
-  JSON_APIVERSION.lastIndex = 0;
-  for (let m = JSON_APIVERSION.exec(text); m; m = JSON_APIVERSION.exec(text)) found(m[1], m[2]);
+  jsonApiVersions(text, found);
   return { ...(mayHoldCrd(text) ? { crd: text } : {}), groups: [...groups].sort(), versions: [...versions].sort() };
 }
 const sameSummary = (a: Summary | undefined, b: Summary): boolean =>
