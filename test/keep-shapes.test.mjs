@@ -26,7 +26,11 @@ for (let i = 4; i < 6; i++) run(i);
 `;
 
 test('full collections between files do not deoptimise the parser or the rules (their hidden classes are kept alive)', () => {
-  const r = spawnSync(process.execPath, ['--expose-gc', '--trace-opt', '--trace-deopt', '-e', SCRIPT], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  // --no-concurrent-recompilation: a function is optimised on the main thread when V8 asks, so which ones are optimised
+  // after the collection does not depend on the machine's load. With concurrent compiles the test passed on an idle
+  // machine and failed one run in four under load: a rule's check (documentNotCheckedRule's) optimised only after the
+  // collection, whose input's hidden class had died, got code without feedback (now kept: kubernetes/family.ts).
+  const r = spawnSync(process.execPath, ['--expose-gc', '--no-concurrent-recompilation', '--trace-opt', '--trace-deopt', '-e', SCRIPT], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   assert.equal(r.status, 0, r.stderr);
   const [before, after] = r.stdout.split('--- after gc ---');
   assert.ok(after !== undefined, 'the script ran to the end');

@@ -52,6 +52,7 @@ import { rule as operatorStorageDropped } from './rules/operator-storage-version
 import { partialObjects } from './partial';
 import { scanTemplates } from '../../parse/template-text';
 import { parseYaml, YamlFile, type YamlDoc } from '../../parse/yaml';
+import { keepShape } from '../../keep-shapes';
 import { windowText } from '../../window-text';
 import { kubernetesConfigSection } from './config';
 import { operatorPinsProducer } from '../../components/pin-index';
@@ -100,7 +101,14 @@ export const helmTemplateRule: Rule<{ path: string; at: number; document?: numbe
  * Documents of a manifest file that are no Kubernetes object (read without error, not empty, no apiVersion and kind at
  * the top): each said at its first line, never passed over. Only in a file some document of which is an object.
  */
-export const documentNotCheckedRule: Rule<{ yaml: YamlFile; numbered: boolean; firstDocument: number; objectElsewhere: boolean }> = {
+type NotCheckedInput = { yaml: YamlFile; numbered: boolean; firstDocument: number; objectElsewhere: boolean };
+/** documentNotCheckedRule's input. Made here only, so that the object kept below has its hidden class (keep-shapes.ts). */
+const notCheckedInput = (yaml: YamlFile, numbered: boolean, firstDocument: number, objectElsewhere: boolean): NotCheckedInput => ({ yaml, numbered, firstDocument, objectElsewhere });
+// Alive between files: the rule's optimised code reads this class, and a full collection that found no object of it
+// left the rule's check with its inline caches cleared (test/keep-shapes).
+keepShape(notCheckedInput(new YamlFile('', []), false, 0, false));
+
+export const documentNotCheckedRule: Rule<NotCheckedInput> = {
   ...documentNotChecked,
   check({ yaml, numbered, firstDocument, objectElsewhere }, report) {
     if (!objectElsewhere && !yaml.docs.some((d) => !d.errors.length && isManifestLike(d.value))) return;
@@ -261,7 +269,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
       k.operatorWindowsOf = fileOperatorWindows(config, input.neighbours);
       return k;
     };
-    runRule(documentNotCheckedRule, { yaml: read, numbered: !!numbered || read.docs.length > 1, firstDocument: numbered?.firstDocument ?? 0, objectElsewhere }, emit, faults);
+    runRule(documentNotCheckedRule, notCheckedInput(read, !!numbered || read.docs.length > 1, numbered?.firstDocument ?? 0, objectElsewhere), emit, faults);
     const k8s = stage('context', () => context(manifestObjects(read)));
     for (const rule of kubernetesRules) runRule(rule, k8s, emit, faults);
     runRule(operatorPinsDisagree, { text: read.text, path: input.path, neighbours: input.neighbours ?? {} }, emit, faults);
