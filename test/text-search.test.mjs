@@ -40,3 +40,21 @@ test('#29 matchesAfter answers as the regex does anywhere in the text', () => {
   }
   assert.ok(hits > 500 && hits < 3900, `both answers are met (${hits} of 4000 true)`);
 });
+
+test('#29 indexOfBy finds each occurrence text.indexOf finds, in order, by a piece of the word', () => {
+  const words = [['apiVersion', 'Versio'], ['"apiVersion"', 'Versio'], ['owner', 'wner'], ['helm.toolkit.fluxcd.io', 'xcd.io'], ['aaa', 'aa'], ['abab', 'ba'], ['word', 'absent']];
+  const pieces = ['apiVersion', '"apiVersion"', 'Versio', 'Version', 'piVersion', 'owner', 'wner', 'oowner', 'o', 'xcd.io', 'helm.toolkit.fluxcd.io', 'helm.toolkit.', 'a', 'aa', 'ab', 'b', 'word', ' ', '\n', '"'];
+  let found = 0;
+  for (let seed = 1; seed <= 3000; seed++) {
+    const t = randomText(seed, pieces);
+    for (const [word, piece] of words) {
+      const want = [], got = [];
+      for (let i = t.indexOf(word); i !== -1; i = t.indexOf(word, i + 1)) want.push(i);
+      for (let i = engine.indexOfBy(t, word, piece); i !== -1; i = engine.indexOfBy(t, word, piece, i + 1)) got.push(i);
+      assert.deepEqual(got, want, `${JSON.stringify(t)} ${word} by ${piece}`);
+      assert.equal(engine.includesBy(t, word, piece), t.includes(word));
+      found += want.length;
+    }
+  }
+  assert.ok(found > 10000, `${found} occurrences compared`);
+});

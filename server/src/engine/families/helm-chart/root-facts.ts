@@ -7,12 +7,14 @@
 // from <root>/.git/config (no git run).
 import * as path from 'node:path';
 import { isWithin } from '../../../shared/within';
+import { matchesAfter } from '../../text';
 import type { RootIndex, RootIndexProducer, WorkspaceHost } from '../types';
 import { scanDeployments, deploymentFacts, remotesOfGitConfig, mayHoldDeployment, namesFluxOrArgo, type DeploymentFacts } from './deployments';
 
 const YAML_EXT = /\.ya?ml$/i;
 /** What a file that holds a deployment must contain (a superset: scanDeployments decides). */
-export const mayNameDeployment = (text: string): boolean => namesFluxOrArgo(text) || (text.includes('Charts') && /helmCharts["']?\s*:/.test(text));
+export const mayNameDeployment = (text: string): boolean => namesFluxOrArgo(text) || matchesAfter(text, 'helmCharts', HELM_CHARTS_KEY, 'Charts');
+const HELM_CHARTS_KEY = /helmCharts["']?\s*:/y;
 const MAX_FOLDERS = 10000;
 const MAX_FILES = 20000;
 /** Most bytes of .git/config read (a repository's config is a few lines). */

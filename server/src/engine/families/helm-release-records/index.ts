@@ -6,6 +6,7 @@
 // `helm rollback` of it fail (helm/helm#7219; what helm-mapkubeapis rewrites).
 import type { YamlDoc, YamlFile, OffsetRange } from '../../parse/yaml';
 import { parseYaml } from '../../parse/yaml';
+import { matchesAfter } from '../../text';
 import type { KubeWindow } from '../kubernetes/config';
 import type { ApiRow } from '../kubernetes/data/apis';
 import { KubernetesContext, manifestObjects, type ManifestObject } from '../kubernetes';
@@ -48,14 +49,8 @@ export const mayHoldRecords = (text: string): boolean => text.includes(RELEASE_T
  */
 const OWNER_HELM = /owner["']?\s*:\s*["']?helm\b/y;
 export function ownedByHelm(text: string): boolean {
-  // "wner", then the "o" before it: V8 finds a short piece with a rare first character by a native scan for that
-  // character, and stopped at almost every character for "owner" (4.4 ms of every check of an 11.7 MB bundle, 0.9 now).
-  for (let at = text.indexOf('wner', 1); at >= 0; at = text.indexOf('wner', at + 1)) {
-    if (text.charCodeAt(at - 1) !== 111) continue;
-    OWNER_HELM.lastIndex = at - 1;
-    if (OWNER_HELM.test(text)) return true;
-  }
-  return false;
+  // Each "owner" found by "wner" (text.ts indexOfBy: 4.4 ms of every check of an 11.7 MB bundle by "owner", 0.8 ms).
+  return matchesAfter(text, 'owner', OWNER_HELM, 'wner');
 }
 
 export function holdsRecords(yaml: YamlFile | undefined, text: string): boolean {
