@@ -89,10 +89,8 @@ test('#29 memory policy: incremental marking stops after a big file is opened an
       incremental = 0;
       grow(30, () => { obs.disconnect(); process.stdout.write(JSON.stringify({ atomic, after: incremental })); });
     });`;
-  const { buildSync } = await import('esbuild');
-  const path = (await import('node:path')).default;
-  const { repoRoot } = await import('./helpers/k8s.mjs');
-  const bundle = buildSync({ entryPoints: [path.join(repoRoot, 'server/src/server/memory.ts')], bundle: true, platform: 'node', format: 'cjs', write: false, logLevel: 'silent' }).outputFiles[0].text;
+  const { bundleSource } = await import('./helpers/source-module.mjs');
+  const bundle = await bundleSource('server/src/server/memory.ts');
   const script = `const module = { exports: {} }; (function (module, exports) { ${bundle} })(module, module.exports); globalThis.__memory = module.exports; ${child}`;
   const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60_000 });
   assert.equal(r.status, 0, r.stderr);

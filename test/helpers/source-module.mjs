@@ -8,18 +8,22 @@ import { repoRoot } from './k8s.mjs';
 
 const testsRequire = createRequire(import.meta.url);
 
-export async function loadSource(entry, { require = testsRequire, packagesExternal = false, external = [] } = {}) {
+export async function loadSource(entry, { require = testsRequire, ...opts } = {}) {
+  const mod = { exports: {} };
+  new Function('module', 'exports', 'require', '__dirname', await bundleSource(entry, opts))(mod, mod.exports, require, path.join(repoRoot, 'dist'));
+  return mod.exports;
+}
+
+/** The CommonJS text loadSource runs (for a test that runs it elsewhere: a child process with flags of its own). */
+export async function bundleSource(entry, { packagesExternal = false, external = [] } = {}) {
   const { buildSync } = await import('esbuild');
   const input = typeof entry === 'string'
     ? { entryPoints: [path.join(repoRoot, entry)] }
     : { stdin: { contents: entry.contents, resolveDir: repoRoot, loader: 'ts' } };
-  const out = buildSync({
+  return buildSync({
     ...input, absWorkingDir: repoRoot, bundle: true, platform: 'node', format: 'cjs', write: false, logLevel: 'silent',
     external, ...(packagesExternal ? { packages: 'external' } : {}),
-  });
-  const mod = { exports: {} };
-  new Function('module', 'exports', 'require', '__dirname', out.outputFiles[0].text)(mod, mod.exports, require, path.join(repoRoot, 'dist'));
-  return mod.exports;
+  }).outputFiles[0].text;
 }
 
 /** require() as dist/engine.js sees it: for a bundle whose packages are left external (packagesExternal). */
