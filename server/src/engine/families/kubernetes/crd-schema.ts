@@ -6,6 +6,7 @@
 // schema and are not evaluated.
 import type { CrdSchema } from './crds';
 import { didYouMean } from '../../text';
+import { linkOf, pathSegments, type PathLink } from '../../path-link';
 
 const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
 
@@ -75,25 +76,26 @@ const OWN_KEYS = new Set(['apiVersion', 'kind', 'metadata', 'status']);
 
 export function schemaIssues(value: Record<string, unknown>, schema: CrdSchema, at: ReadonlyArray<string | number>, limit = 500): SchemaIssue[] {
   const out: SchemaIssue[] = [];
-  const stack: Array<{ v: unknown; s: CrdSchema; path: Array<string | number>; root: boolean }> = [{ v: value, s: schema, path: [...at], root: true }];
+  // Each value's path is a link to its parent's (path-link.ts): an array is made only for an issue.
+  const stack: Array<{ v: unknown; s: CrdSchema; p: PathLink; root: boolean }> = [{ v: value, s: schema, p: linkOf(at), root: true }];
   // A node budget as well: aliases can make a value visit the same nodes many times.
   const NODES = 200000;
   let budget = NODES;
   while (stack.length && out.length < limit && budget > 0) {
     budget--;
-    const { v, s, path, root } = stack.pop()!;
+    const { v, s, p, root } = stack.pop()!;
     if (s === ANY) continue;
     if (!root) {
-      if (!typeFits(v, s)) { out.push({ kind: 'type', path, expected: schemaType(s), got: jsonType(v) }); continue; }
+      if (!typeFits(v, s)) { out.push({ kind: 'type', path: pathSegments(p), expected: schemaType(s), got: jsonType(v) }); continue; }
       if (Array.isArray(s.enum) && v !== null && typeof v !== 'object' && !s.enum.some((e) => e === v)) {
         const strings = s.enum.filter((e): e is string => typeof e === 'string');
-        out.push({ kind: 'enum', path, values: s.enum, got: v, suggestion: typeof v === 'string' ? didYouMean(v, strings) : undefined });
+        out.push({ kind: 'enum', path: pathSegments(p), values: s.enum, got: v, suggestion: typeof v === 'string' ? didYouMean(v, strings) : undefined });
         continue;
       }
     }
     if (Array.isArray(v)) {
       const items = schemaItems(s);
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], s: items, path: [...path, i], root: false });
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], s: items, p: { up: p, seg: i }, root: false });
       continue;
     }
     if (!isObj(v) || isOpen(s)) continue;
@@ -107,22 +109,22 @@ export function schemaIssues(value: Record<string, unknown>, schema: CrdSchema, 
       if (out.length >= limit) {
         // The limit holds within one object too: its keys from here on are not read, and the cut below says so at the
         // first of what was not read (the values of the keys before, then these keys).
-        for (; i < keys.length; i++) if (!(root && OWN_KEYS.has(keys[i]))) pending.push({ v: v[keys[i]], s: ANY, path: [...path, keys[i]], root: false });
+        for (; i < keys.length; i++) if (!(root && OWN_KEYS.has(keys[i]))) pending.push({ v: v[keys[i]], s: ANY, p: { up: p, seg: keys[i] }, root: false });
         break;
       }
       const c = schemaChild(s, k, root);
       if (!c) {
-        known ??= isObj(s.properties) ? Object.keys(s.properties).filter((p) => !(p in v)) : [];
-        out.push({ kind: 'unknown', path: [...path, k], key: k, suggestion: didYouMean(k, known), parentKeys: known });
+        known ??= isObj(s.properties) ? Object.keys(s.properties).filter((name) => !(name in v)) : [];
+        out.push({ kind: 'unknown', path: pathSegments({ up: p, seg: k }), key: k, suggestion: didYouMean(k, known), parentKeys: known });
         continue;
       }
-      pending.push({ v: v[k], s: c, path: [...path, k], root: false });
+      pending.push({ v: v[k], s: c, p: { up: p, seg: k }, root: false });
     }
     for (let i = pending.length - 1; i >= 0; i--) stack.push(pending[i]);
   }
   if (stack.length) {
     const reason = out.length >= limit ? `${limit} issues found` : '200,000 values read';
-    out.push({ kind: 'cut', path: stack[stack.length - 1].path, reason });
+    out.push({ kind: 'cut', path: pathSegments(stack[stack.length - 1].p), reason });
   }
   return out;
 }

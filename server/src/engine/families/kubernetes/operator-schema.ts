@@ -13,6 +13,7 @@ import {
   operatorIndex, operatorOf, operatorFields, operatorSnapshot, operatorReleasesFor, operatorVersionSource, inRanges, rangeSpan,
   type OperatorFieldsVersion, type OperatorRow,
 } from './data/operators';
+import { linkOf, pathSegments, type PathLink } from '../../path-link';
 
 const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
 
@@ -147,17 +148,18 @@ const LIMIT = 500;
 /** Unknown keys of a CR against one field tree: [docPath, fieldPath, key, known siblings]. */
 function unknownKeys(o: ManifestObject, tree: FieldTree): { found: Array<{ path: Array<string | number>; fieldPath: string; key: string; known: string[] }>; cut?: Array<string | number> } {
   const found: Array<{ path: Array<string | number>; fieldPath: string; key: string; known: string[] }> = [];
-  const stack: Array<{ v: unknown; f: string; path: Array<string | number> }> = [{ v: o.value, f: '', path: [...o.at] }];
+  // Each value's path is a link to its parent's (path-link.ts): an array is made only for what is found.
+  const stack: Array<{ v: unknown; f: string; p: PathLink }> = [{ v: o.value, f: '', p: linkOf(o.at) }];
   let budget = NODES;
   while (stack.length && budget-- > 0 && found.length < LIMIT) {
-    const { v, f, path } = stack.pop()!;
+    const { v, f, p } = stack.pop()!;
     if (tree.preserve.has(f)) continue;
     const kids = tree.children.get(f);
     // A declared leaf (a scalar, a map of scalars, an object whose fields the data does not list): not judged below.
     if (!kids) continue;
     if (Array.isArray(v)) {
       if (!kids.has('[]')) continue;
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], f: `${f}[]`, path: [...path, i] });
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], f: `${f}[]`, p: { up: p, seg: i } });
       continue;
     }
     if (!isObj(v)) continue;
@@ -165,14 +167,14 @@ function unknownKeys(o: ManifestObject, tree: FieldTree): { found: Array<{ path:
     const pending: typeof stack = [];
     for (const k of Object.keys(v)) {
       if (f === '' && META.has(k)) continue;
-      if (kids.has(k)) { pending.push({ v: v[k], f: join(f, k), path: [...path, k] }); continue; }
-      if (kids.has('{}')) { pending.push({ v: v[k], f: `${f}{}`, path: [...path, k] }); continue; }
+      if (kids.has(k)) { pending.push({ v: v[k], f: join(f, k), p: { up: p, seg: k } }); continue; }
+      if (kids.has('{}')) { pending.push({ v: v[k], f: `${f}{}`, p: { up: p, seg: k } }); continue; }
       if (embedded && (k === 'apiVersion' || k === 'kind' || k === 'metadata')) continue;
-      found.push({ path: [...path, k], fieldPath: join(f, k), key: k, known: [...kids].filter((x) => x !== '[]' && x !== '{}' && !(x in v)) });
+      found.push({ path: pathSegments({ up: p, seg: k }), fieldPath: join(f, k), key: k, known: [...kids].filter((x) => x !== '[]' && x !== '{}' && !(x in v)) });
     }
     for (let i = pending.length - 1; i >= 0; i--) stack.push(pending[i]);
   }
-  return { found, cut: stack.length ? stack[stack.length - 1].path : undefined };
+  return { found, cut: stack.length ? pathSegments(stack[stack.length - 1].p) : undefined };
 }
 
 /** The snapshot release whose schema holds for (key, version) at `release`, if any. */

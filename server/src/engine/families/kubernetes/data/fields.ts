@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { packageRoot } from '../../../data';
 import { parseMinor } from '../../../versions';
 import { speaksFor, type OpenapiDoc, type OpenapiMinor } from './openapi';
+import { linkOf, pathSegments, type PathLink } from '../../../path-link';
 
 /** [type, firstMinor, lastMinor]: the field has this type in the minors with a source from first to last. */
 type Interval = [string, number, number];
@@ -384,14 +385,8 @@ export class FieldNode {
 const rootsOf = new WeakMap<FieldTable, Map<string, FieldNode | null>>();
 
 /** A JSON path as a linked list, built while walking (no array per step). */
-export type FieldPath = { up: FieldPath; seg: string | number } | null;
-
-/** A path's segments, outermost first. */
-export function pathSegments(p: FieldPath): Array<string | number> {
-  const segs: Array<string | number> = [];
-  for (let q = p; q; q = q.up) segs.push(q.seg);
-  return segs.reverse();
-}
+export type FieldPath = PathLink;
+export { pathSegments };
 
 /** "spec.rules[0].host": segments (relative to the object) as a manifest path is said in findings. */
 export function pathText(segs: ReadonlyArray<string | number>): string {
@@ -421,8 +416,7 @@ export interface FieldEntry {
  */
 export function fieldEntries(value: unknown, root: FieldNode, at: ReadonlyArray<string | number>): FieldEntry[] {
   const out: FieldEntry[] = [];
-  let base: FieldPath = null;
-  for (const seg of at) base = { up: base, seg };
+  const base = linkOf(at);
   // The values still to walk, as four parallel stacks (an object per value was a third of the walk's allocation).
   const sv = WALK_V, sn = WALK_NODE, sp = WALK_PATH, sq = WALK_PARENT;
   const bottom = sv.length;
@@ -476,7 +470,28 @@ export function walkServedEntries(
   const alive0 = root.kindServed & win;
   if (!alive0) return;
   // below[i]: the steps where the mappings in entry i's value are served (its `alive`), 0 where the walk does not go.
-  const below = new Int32Array(entries.length);
+  // One zeroed scratch array across calls (an ArrayBuffer per object and rule cost more than the walk; see BELOW_KEEP);
+  // a fresh one when a visit walks again before returning, or for an object too big to keep one for.
+  const n = entries.length;
+  const mine = !belowBusy && n <= BELOW_KEEP;
+  if (!mine) { walkBelow(entries, root, alive0, new Int32Array(n), visit); return; }
+  if (belowScratch.length < n) belowScratch = new Int32Array(Math.min(BELOW_KEEP, Math.max(n, belowScratch.length * 2)));
+  belowScratch.fill(0, 0, n);
+  belowBusy = true;
+  try {
+    walkBelow(entries, root, alive0, belowScratch, visit);
+  } finally {
+    belowBusy = false;
+  }
+}
+/** Entries (of one object) up to which walkServedEntries reuses its scratch array: 256 KB. */
+const BELOW_KEEP = 1 << 16;
+let belowScratch = new Int32Array(1024);
+let belowBusy = false;
+function walkBelow(
+  entries: readonly FieldEntry[], root: FieldNode, alive0: number, below: Int32Array,
+  visit: (key: string, node: FieldNode, alive: number, parent: FieldPath) => void,
+): void {
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
     const alive = e.parent < 0 ? alive0 : below[e.parent];

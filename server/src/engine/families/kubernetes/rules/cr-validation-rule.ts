@@ -4,6 +4,7 @@ import type { CrdSchema } from '../crds';
 import { crdName, relPath } from './cr-common';
 import { prepareRule, runRule, celValue, sizeOf, COST_LIMIT, SLOW_MS } from '../cel';
 import { bundledTargets, releasesBySnapshot, snapshotSchema } from '../operator-schema';
+import { linkOf, pathSegments, type PathLink } from '../../../path-link';
 
 const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
 
@@ -17,15 +18,17 @@ const SITES = 5000;
 /** Every value of the object that a schema node with x-kubernetes-validations applies to (bounded walk). */
 function sites(o: ManifestObject, schema: CrdSchema): { found: Site[]; cut?: Array<string | number> } {
   const found: Site[] = [];
-  const stack: Site[] = [{ path: [...o.at], value: o.value, schema }];
+  // Each value's path is a link to its parent's (path-link.ts): an array is made only for a site.
+  const top = linkOf(o.at);
+  const stack: Array<{ p: PathLink; value: unknown; schema: CrdSchema }> = [{ p: top, value: o.value, schema }];
   let budget = NODES;
   while (stack.length && budget-- > 0 && found.length < SITES) {
     const x = stack.pop()!;
     const { value: v, schema: s } = x;
     if (v === null || v === undefined) continue;
-    if (Array.isArray(s['x-kubernetes-validations']) && s['x-kubernetes-validations'].length) found.push(x);
+    if (Array.isArray(s['x-kubernetes-validations']) && s['x-kubernetes-validations'].length) found.push({ path: pathSegments(x.p), value: v, schema: s });
     if (Array.isArray(v)) {
-      if (isObj(s.items)) for (let i = v.length - 1; i >= 0; i--) stack.push({ path: [...x.path, i], value: v[i], schema: s.items as CrdSchema });
+      if (isObj(s.items)) for (let i = v.length - 1; i >= 0; i--) stack.push({ p: { up: x.p, seg: i }, value: v[i], schema: s.items as CrdSchema });
       continue;
     }
     if (!isObj(v)) continue;
@@ -34,12 +37,12 @@ function sites(o: ManifestObject, schema: CrdSchema): { found: Site[]; cut?: Arr
     const keys = Object.keys(v);
     for (let i = keys.length - 1; i >= 0; i--) {
       const k = keys[i];
-      if (x.path.length === o.at.length && (k === 'status')) continue;
+      if (x.p === top && (k === 'status')) continue;
       const c = props && Object.prototype.hasOwnProperty.call(props, k) && isObj(props[k]) ? props[k] : ap;
-      if (c) stack.push({ path: [...x.path, k], value: v[k], schema: c });
+      if (c) stack.push({ p: { up: x.p, seg: k }, value: v[k], schema: c });
     }
   }
-  return { found, cut: stack.length ? stack[stack.length - 1].path : undefined };
+  return { found, cut: stack.length ? pathSegments(stack[stack.length - 1].p) : undefined };
 }
 
 /** A rule's fieldPath (".spec.x", "['a.b']") below the site, when the object has it. */

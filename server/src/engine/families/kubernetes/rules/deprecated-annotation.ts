@@ -3,6 +3,7 @@ import type { KubernetesContext } from '../index';
 import type { OffsetRange } from '../../../parse/yaml';
 import { loadJson } from '../../../data';
 import { rootNode, maskOf, minorNumber, pathText, covers } from '../data/fields';
+import { linkOf, pathSegments, type PathLink } from '../../../path-link';
 
 export interface AnnotationRow {
   key?: string;
@@ -85,12 +86,13 @@ export const rule: Rule<KubernetesContext> = {
       // Pod templates at any depth (a Pod itself, a Deployment's, a CronJob's), and the Ingress object.
       type Holder = { at: Array<string | number>; v: Record<string, unknown>; scope: 'pod' | 'ingress' };
       const holders: Holder[] = [];
-      const stack: Array<{ v: unknown; at: Array<string | number> }> = [{ v: o.value, at: [...o.at] }];
+      // Paths as links (path-link.ts), made into arrays only for a template with annotations (the rest are not read).
+      const stack: Array<{ v: unknown; p: PathLink }> = [{ v: o.value, p: linkOf(o.at) }];
       while (stack.length) {
-        const { v, at } = stack.pop()!;
+        const { v, p } = stack.pop()!;
         if (!isObj(v)) continue;
-        if (isObj(v.metadata) && isObj(v.spec) && Array.isArray((v.spec as Record<string, unknown>).containers)) holders.push({ at, v, scope: 'pod' });
-        for (const k of TEMPLATE_KEYS) if (isObj(v[k])) stack.push({ v: v[k], at: [...at, k] });
+        if (isObj(v.metadata) && isObj(v.spec) && Array.isArray((v.spec as Record<string, unknown>).containers) && isObj(v.metadata.annotations)) holders.push({ at: pathSegments(p), v, scope: 'pod' });
+        for (const k of TEMPLATE_KEYS) if (isObj(v[k])) stack.push({ v: v[k], p: { up: p, seg: k } });
       }
       if (o.kind === 'Ingress' && isObj(o.value.metadata)) holders.push({ at: [...o.at], v: o.value, scope: 'ingress' });
       for (const h of holders) {
