@@ -26,15 +26,24 @@ export interface TomlTable {
   readonly parent?: TomlTable;
   /** path.length, without building the path (inline tables nested N deep would make N paths of up to N keys). */
   depth: number;
+  /** path[0] and path[1] (undefined past the path's end), without building the path. */
+  readonly top: readonly [string | undefined, string | undefined];
 }
 
 /** A trie over table paths, for the parser's walk: each key/value knows the node of its table, so nested inline
  * tables cost one step per level, not a path string per level. */
-interface PathNode { children: Map<string, PathNode>; up?: PathNode; key?: string; depth: number; table?: TomlTable; obj?: Record<string, unknown>; path?: string[] }
+interface PathNode {
+  children: Map<string, PathNode>; up?: PathNode; key?: string; depth: number; table?: TomlTable; obj?: Record<string, unknown>; path?: string[];
+  /** The path's first two keys (TomlTable.top), from the parent's. */
+  top: readonly [string | undefined, string | undefined];
+}
 function descend(n: PathNode, segs: string[]): PathNode {
   for (const seg of segs) {
     let c = n.children.get(seg);
-    if (!c) n.children.set(seg, (c = { children: new Map(), up: n, key: seg, depth: n.depth + 1 }));
+    if (!c) {
+      const top = n.depth === 0 ? [seg, undefined] as const : n.depth === 1 ? [n.top[0], seg] as const : n.top;
+      n.children.set(seg, (c = { children: new Map(), up: n, key: seg, depth: n.depth + 1, top }));
+    }
     n = c;
   }
   return n;
@@ -47,9 +56,10 @@ function pathOf(n: PathNode): string[] {
   return (n.path = keys);
 }
 /** A table whose path is made when asked for. */
-function lazyTable(node: PathNode, t: Omit<TomlTable, 'path' | 'depth'>): TomlTable {
-  const out = t as TomlTable;
+function lazyTable(node: PathNode, t: Omit<TomlTable, 'path' | 'depth' | 'top'>): TomlTable {
+  const out = t as { -readonly [K in keyof TomlTable]: TomlTable[K] };
   out.depth = node.depth;
+  out.top = node.top;
   Object.defineProperty(out, 'path', { get: () => pathOf(node), enumerable: true, configurable: true });
   return out;
 }
@@ -186,7 +196,7 @@ export function parseTomlText(text: string): TomlFile {
   const tableNodes: PathNode[] = []; // per table, its node
   const entryNodes: PathNode[] = []; // per entry, the node of the object it is set in
   const top = ast.body[0] as Node;
-  const root: PathNode = { children: new Map(), depth: 0, path: [] };
+  const root: PathNode = { children: new Map(), depth: 0, path: [], top: [undefined, undefined] };
   const implicitTable = (node: PathNode, header: OffsetRange, range: OffsetRange) => {
     if (node.depth && !node.table) fileTable(node, lazyTable(node, { kind: 'implicit', headerRange: header, range }), tables, tableNodes);
   };
@@ -225,7 +235,7 @@ export function parseTomlText(text: string): TomlFile {
     if (item.type === 'TOMLKeyValue') { visitKvs([item], root); continue; }
     const path = (item.resolvedKey as Array<string | number>).filter((k): k is string => typeof k === 'string');
     const node = descend(root, path);
-    fileTable(node, { path, depth: path.length, kind: item.kind, headerRange: { start: item.key.range[0], end: item.key.range[1] }, range: { start: item.range[0], end: item.range[1] } }, tables, tableNodes);
+    fileTable(node, { path, depth: path.length, top: [path[0], path[1]], kind: item.kind, headerRange: { start: item.key.range[0], end: item.key.range[1] }, range: { start: item.range[0], end: item.range[1] } }, tables, tableNodes);
     visitKvs(item.body as Node[], node);
   }
   // The whole value, built from the entries with own properties only: `__proto__` and `constructor` are plain keys.
@@ -311,13 +321,31 @@ function unterminatedHeader(text: string, at: number, message: string): SyntaxPr
   }
 }
 
-/** Parsed TOML, cached by text (an unchanged document is not parsed again). */
+/**
+ * Parsed TOML, cached by text (an unchanged document is not parsed again): the most recently used CACHE_FILES, and at
+ * most CACHE_CHARS of text in all (a longer text is not kept). A parse holds many times its text (inline tables nested
+ * 1,000 deep, about 50 times), and 64 parses of any size kept 180 MB alive after a few big files had been read.
+ */
 const cache = new Map<string, TomlFile>();
+const CACHE_FILES = 64;
+const CACHE_CHARS = 2 * 1024 * 1024;
+let cachedChars = 0;
 export function parseToml(text: string): TomlFile {
   const hit = cache.get(text);
-  if (hit) return hit;
+  if (hit) { cache.delete(text); cache.set(text, hit); return hit; }
   const f = parseTomlText(text);
-  if (cache.size > 64) cache.delete(cache.keys().next().value as string);
-  cache.set(text, f);
+  if (text.length <= CACHE_CHARS) {
+    cache.set(text, f);
+    cachedChars += text.length;
+    // The oldest go first; the text just kept fits alone, so it stays.
+    for (const k of cache.keys()) {
+      if (cache.size <= CACHE_FILES && cachedChars <= CACHE_CHARS) break;
+      cache.delete(k);
+      cachedChars -= k.length;
+    }
+  }
   return f;
 }
+
+/** The texts whose parses are kept, and their characters (tests). */
+export function tomlCacheStats(): { files: number; chars: number } { return { files: cache.size, chars: cachedChars }; }

@@ -86,7 +86,8 @@ export function detectFlavour(file: string, toml: TomlFile | undefined, config: 
   if (/runtime-rs|dragonball|(^|-)rs-/.test(base) || /[\\/]runtime-rs[\\/]/.test(file)) {
     return { flavour: 'runtime-rs', source: { kind: 'workspace', detail: `file name ${base}` } };
   }
-  const rsOnly = toml?.tables.find((t) => t.path[0] === 'hypervisor' && ['dragonball', 'cloud-hypervisor', 'openvmm'].includes(t.path[1]));
+  // By the first two keys (top): reading every table's path was quadratic in inline tables nested N deep.
+  const rsOnly = toml?.tables.find((t) => t.top[0] === 'hypervisor' && ['dragonball', 'cloud-hypervisor', 'openvmm'].includes(t.top[1]!));
   if (rsOnly) return { flavour: 'runtime-rs', source: { kind: 'workspace', detail: `its [${rsOnly.path.join('.')}] table` } };
   return { flavour: 'go', source: { kind: 'default', detail: 'the Go runtime (no flavour in the configuration, the file name or its tables)' } };
 }

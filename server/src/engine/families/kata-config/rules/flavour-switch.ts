@@ -1,11 +1,15 @@
 import type { Rule, FindingFix, Finding } from '../../../rules/types';
-import type { TomlEntry } from '../../../parse/toml';
+import type { TomlEntry, TomlTable } from '../../../parse/toml';
 import type { KataContext } from '../index';
 import { KataCrossing, guidePath, inFileTerms, entryIndex, type SideRead } from '../crossing';
 import { kataData, inRanged, type Flavour } from '../data';
 import { compareVersions } from '../../../versions';
 import { flavourName } from '../data/window';
 import { quoteValue } from './common';
+
+/** path.join('.') === name, without building the paths of tables too deep to be named so (n keys joined make at least
+ * n - 1 characters): inline tables nested N deep would make N paths of up to N keys. */
+const namedAs = (t: TomlTable, name: string): boolean => t.depth <= name.length + 1 && t.path.join('.') === name;
 
 /** One line of the upstream migration guide (data/kata/config.json migration.mappings). */
 export interface GuideMapping {
@@ -46,8 +50,8 @@ function counterpart(m: GuideMapping, guideKey: string, from: Flavour): string[]
 
 /** The file's own hypervisor and agent table names (the guide writes qemu and kata). */
 function tableNames(ctx: KataContext): { hypervisor?: string; agent?: string } {
-  const h = ctx.tables.find((t) => t.path[0] === 'hypervisor' && t.path.length === 2)?.path[1];
-  const a = ctx.tables.find((t) => t.path[0] === 'agent' && t.path.length === 2)?.path[1];
+  const h = ctx.tables.find((t) => t.top[0] === 'hypervisor' && t.depth === 2)?.top[1];
+  const a = ctx.tables.find((t) => t.top[0] === 'agent' && t.depth === 2)?.top[1];
   return { hypervisor: h, agent: a };
 }
 
@@ -101,7 +105,7 @@ export const rule: Rule<KataCrossing> = {
       if (tableUnknown && reader === 'runtime-rs') {
         if (reportedTables.has(section)) continue;
         reportedTables.add(section);
-        const t = x.toml.tables.find((tt) => tt.path.join('.') === section);
+        const t = x.toml.tables.find((tt) => namedAs(tt, section));
         report({
           message: `${x.who(otherCtx)} ${'does not read'} the table [${section}] (only runtime-rs has it${m ? `: ${m.fact}` : ''}); its keys apply only after the switch`,
           range: t?.headerRange ?? e.keyRange, severity: 'info', data: { section, flavourReading: reader },
@@ -209,7 +213,7 @@ function insertFix(x: KataCrossing, e: TomlEntry, target: { section: string; key
     const pre = at === text.length && !text.endsWith('\n') ? eol : '';
     return { title, edits: [{ range: { start: at, end: at }, newText: `${pre}${target.key} = ${value}${eol}` }], destructive: false };
   }
-  const t = x.toml.tables.find((tt) => tt.path.join('.') === target.section && tt.kind === 'standard');
+  const t = x.toml.tables.find((tt) => namedAs(tt, target.section) && tt.kind === 'standard');
   if (t) {
     const at = lineEnd(t.headerRange.end);
     return { title, edits: [{ range: { start: at, end: at }, newText: `${target.key} = ${value}${eol}` }], destructive: false };
