@@ -70,20 +70,18 @@ const ARGO = /^argoproj\.io\/v1alpha1$/;
 /** A chart given as a path (`./charts/x`, `charts/x`), not a chart name of a Helm repository. */
 const isPath = (s: string) => s.startsWith('.') || s.includes('/');
 
-/** Whether a text may hold a deployment itself (a file without one needs no world to be read for it). */
-export function mayDeploy(text: string): boolean {
-  return namesFluxOrArgo(text) || matchesAfter(text, 'helmCharts', HELM_CHARTS, 'Charts');
-}
-const HELM_CHARTS = /helmCharts\s*:/y;
-
 /**
- * Whether a text holds helm.toolkit.fluxcd.io or argoproj.io: substring searches by a short piece of each (text.ts
- * indexOfBy), not a regex alternation. With mayDeploy's helmCharts, 12.5 ms of every check of an 11.7 MB bundle by the
- * whole names, 1.3 ms by the pieces (test/gitops-deployments compares with the plain searches).
+ * Whether a text may hold a deployment itself (a file without one needs no world to be read for it): it names
+ * helm.toolkit.fluxcd.io or argoproj.io, or has a helmCharts key, plain or quoted (YAML allows `"helmCharts":`; a
+ * kustomization written so was passed over). Substring searches by a short piece of each name (text.ts indexOfBy), not
+ * a regex alternation: 12.5 ms of every check of an 11.7 MB bundle by the whole names, 1.3 ms by the pieces
+ * (test/gitops-deployments compares with the expression). The workspace walk (root-facts.ts) asks the same.
  */
-export function namesFluxOrArgo(text: string): boolean {
-  return includesBy(text, 'helm.toolkit.fluxcd.io', 'xcd.io') || includesBy(text, 'argoproj.io', 'j.io');
+export function mayDeploy(text: string): boolean {
+  return includesBy(text, 'helm.toolkit.fluxcd.io', 'xcd.io') || includesBy(text, 'argoproj.io', 'j.io')
+    || matchesAfter(text, 'helmCharts', HELM_CHARTS_KEY, 'Charts');
 }
+const HELM_CHARTS_KEY = /helmCharts["']?\s*:/y;
 
 /** The deployments, values objects and Flux sources of one file's text. */
 export function scanDeployments(file: string, text: string): FileDeployments {

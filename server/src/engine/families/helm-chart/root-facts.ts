@@ -7,14 +7,10 @@
 // from <root>/.git/config (no git run).
 import * as path from 'node:path';
 import { isWithin } from '../../../shared/within';
-import { matchesAfter } from '../../text';
 import type { RootIndex, RootIndexProducer, WorkspaceHost } from '../types';
-import { scanDeployments, deploymentFacts, remotesOfGitConfig, mayHoldDeployment, namesFluxOrArgo, type DeploymentFacts } from './deployments';
+import { scanDeployments, deploymentFacts, remotesOfGitConfig, mayHoldDeployment, mayDeploy, type DeploymentFacts } from './deployments';
 
 const YAML_EXT = /\.ya?ml$/i;
-/** What a file that holds a deployment must contain (a superset: scanDeployments decides). */
-export const mayNameDeployment = (text: string): boolean => namesFluxOrArgo(text) || matchesAfter(text, 'helmCharts', HELM_CHARTS_KEY, 'Charts');
-const HELM_CHARTS_KEY = /helmCharts["']?\s*:/y;
 const MAX_FOLDERS = 10000;
 const MAX_FILES = 20000;
 /** Most bytes of .git/config read (a repository's config is a few lines). */
@@ -48,7 +44,7 @@ export function deploymentsOf(root: string, host: WorkspaceHost): { facts: Deplo
     const raw = readSaved(p);
     if (raw === undefined) { unread.push(path.relative(root, p).split(path.sep).join('/')); continue; }
     const text = raw.replace(/^\uFEFF/, '');
-    if (!any && mayNameDeployment(text)) any = true;
+    if (!any && mayDeploy(text)) any = true;
     if (mayHoldDeployment(text)) candidates.push({ file: p, text });
   }
   if (any) {
