@@ -235,7 +235,7 @@ export function parseTomlText(text: string): TomlFile {
     if (item.type === 'TOMLKeyValue') { visitKvs([item], root); continue; }
     const path = (item.resolvedKey as Array<string | number>).filter((k): k is string => typeof k === 'string');
     const node = descend(root, path);
-    fileTable(node, { path, depth: path.length, top: [path[0], path[1]], kind: item.kind, headerRange: { start: item.key.range[0], end: item.key.range[1] }, range: { start: item.range[0], end: item.range[1] } }, tables, tableNodes);
+    fileTable(node, { path, depth: path.length, top: node.top, kind: item.kind, headerRange: { start: item.key.range[0], end: item.key.range[1] }, range: { start: item.range[0], end: item.range[1] } }, tables, tableNodes);
     visitKvs(item.body as Node[], node);
   }
   // The whole value, built from the entries with own properties only: `__proto__` and `constructor` are plain keys.
