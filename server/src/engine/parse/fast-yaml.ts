@@ -1010,6 +1010,8 @@ class FastParser {
     const ch = s.charCodeAt(i);
     if (!(ch === 32 || ch === 10 || i >= len)) giveUp(); // other header characters, or a comment without a space
     while (s.charCodeAt(i) === 32) i++;
+    // Text after the header (`key: > first line`): the full parse says it is not a YAML token.
+    if (i < len && s.charCodeAt(i) !== 10 && s.charCodeAt(i) !== 35) giveUp();
     const hl = this.eol(i);
     if (hl >= len) giveUp(); // header at the end of the text
     const start = hl + 1; // first content line
@@ -1161,9 +1163,13 @@ class FastParser {
       this.kid = undefined;
       if (c === 58) {
         this.fp++;
+        let e = this.fp;
+        while (s.charCodeAt(e) === 32) e++;
         c = this.flowSpaces();
         if (c === 44 || c === 125) {
-          vs = ve = v2 = this.fp; // an empty value after `: `
+          // An empty value after `: `. Before a line break it stands after the `:` and that line's spaces, not at the
+          // next line's `,` or `}` (the yaml package's emptyScalarPosition); after a comment its range[2] is that token.
+          if (e < this.fp) { vs = ve = e; v2 = s.charCodeAt(e) === 35 ? this.fp : e; } else vs = ve = v2 = this.fp;
         } else {
           value = this.flowItem(false);
           vs = this.vs; ve = this.ve;
