@@ -1,4 +1,4 @@
-// parse/toml.ts: a table's first two keys (top) without building its path, and the parse cache's bounds.
+// parse/toml.ts: a table's first two keys (top) and last keys (tail) without building its path, and the parse cache's bounds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -17,7 +17,7 @@ function tomlFiles(dir, out = []) {
   return out;
 }
 
-test('top is the path\'s first two keys, for every table of the fixtures and examples, headers, dotted keys and inline tables', async () => {
+test('top is the path\'s first two keys and tail(n) its last n, for every table of the fixtures and examples, headers, dotted keys and inline tables', async () => {
   const { parseToml } = await loadSource(ENTRY);
   const files = [...tomlFiles(path.join(repoRoot, 'test/fixtures')), ...tomlFiles(path.join(repoRoot, 'examples'))];
   assert.ok(files.length > 100, `${files.length} TOML files`);
@@ -27,6 +27,13 @@ test('top is the path\'s first two keys, for every table of the fixtures and exa
   ];
   let tables = 0;
   for (const text of [...files.map((f) => fs.readFileSync(f, 'utf8')), ...made]) {
+    // tail(n), the last n keys, read before the path is built (up the trie) and after (a slice of it).
+    for (const t of parseToml(`${text}\n# tail\n`).tables) {
+      const ns = [0, 1, 2, t.depth, t.depth + 3];
+      const before = ns.map((n) => t.tail(n));
+      assert.deepEqual(before, ns.map((n) => t.path.slice(Math.max(0, t.depth - n))), t.path.join('.'));
+      assert.deepEqual(ns.map((n) => t.tail(n)), before);
+    }
     for (const t of parseToml(text).tables) {
       tables++;
       assert.deepEqual([...t.top], [t.path[0], t.path[1]], t.path.join('.'));

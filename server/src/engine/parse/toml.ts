@@ -28,6 +28,8 @@ export interface TomlTable {
   depth: number;
   /** path[0] and path[1] (undefined past the path's end), without building the path. */
   readonly top: readonly [string | undefined, string | undefined];
+  /** The path's last n keys (n ≤ depth), in O(n) without building the path (not enumerable). */
+  readonly tail: (n: number) => string[];
 }
 
 /** A trie over table paths, for the parser's walk: each key/value knows the node of its table, so nested inline
@@ -56,12 +58,22 @@ function pathOf(n: PathNode): string[] {
   return (n.path = keys);
 }
 /** A table whose path is made when asked for. */
-function lazyTable(node: PathNode, t: Omit<TomlTable, 'path' | 'depth' | 'top'>): TomlTable {
+function lazyTable(node: PathNode, t: Omit<TomlTable, 'path' | 'depth' | 'top' | 'tail'>): TomlTable {
   const out = t as { -readonly [K in keyof TomlTable]: TomlTable[K] };
   out.depth = node.depth;
   out.top = node.top;
   Object.defineProperty(out, 'path', { get: () => pathOf(node), enumerable: true, configurable: true });
+  Object.defineProperty(out, 'tail', { value: (n: number) => tailOf(node, n), enumerable: false });
   return out;
+}
+/** The last n keys of a node's path: n steps up the trie (or a slice of the path, once it is built). */
+function tailOf(node: PathNode, n: number): string[] {
+  n = Math.max(0, Math.min(n, node.depth));
+  if (node.path) return node.path.slice(node.depth - n);
+  const keys: string[] = new Array(n);
+  let m: PathNode | undefined = node;
+  for (let i = n - 1; i >= 0 && m; i--, m = m.up) keys[i] = m.key!;
+  return keys;
 }
 /** The object of the value at a node, made as ensure() makes it (own properties), found from the nearest node
  * that has one: one step per level the first time, none after. */
@@ -235,7 +247,9 @@ export function parseTomlText(text: string): TomlFile {
     if (item.type === 'TOMLKeyValue') { visitKvs([item], root); continue; }
     const path = (item.resolvedKey as Array<string | number>).filter((k): k is string => typeof k === 'string');
     const node = descend(root, path);
-    fileTable(node, { path, depth: path.length, top: node.top, kind: item.kind, headerRange: { start: item.key.range[0], end: item.key.range[1] }, range: { start: item.range[0], end: item.range[1] } }, tables, tableNodes);
+    const table = { path, depth: path.length, top: node.top, kind: item.kind, headerRange: { start: item.key.range[0], end: item.key.range[1] }, range: { start: item.range[0], end: item.range[1] } } as Omit<TomlTable, 'tail'>;
+    Object.defineProperty(table, 'tail', { value: (n: number) => path.slice(path.length - Math.max(0, Math.min(n, path.length))), enumerable: false });
+    fileTable(node, table as TomlTable, tables, tableNodes);
     visitKvs(item.body as Node[], node);
   }
   // The whole value, built from the entries with own properties only: `__proto__` and `constructor` are plain keys.

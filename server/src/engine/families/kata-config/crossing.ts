@@ -104,9 +104,12 @@ export function claims(x: KataCrossing, valueKeys: Set<string>): { notRead: Map<
     if (!!a.read.length === !!b.read.length) continue;
     notRead.get((a.read.length ? x.second : x.first).flavour)!.push(e.range);
   }
+  // A table deeper than any row of either side is known by neither: its name is not built (inline tables nested N deep
+  // would make N names of up to N keys).
+  const deepest = Math.max(...x.sides.map((c) => c.maxSectionDepth));
   for (const t of x.toml.tables) {
+    if (t.depth > deepest || (t.top[0] === 'hypervisor' && t.depth === 2)) continue;
     const name = t.path.join('.');
-    if (t.path[0] === 'hypervisor' && t.path.length === 2) continue;
     const [a, b] = x.sides.map((c) => x.tableKnown(c, name).some(Boolean));
     if (a === b) continue;
     notRead.get((a ? x.second : x.first).flavour)!.push(t.headerRange);
