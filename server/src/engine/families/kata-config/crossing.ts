@@ -106,7 +106,7 @@ export function claims(x: KataCrossing, valueKeys: Set<string>): { notRead: Map<
   }
   // A table deeper than any row of either side is known by neither: its name is not built (inline tables nested N deep
   // would make N names of up to N keys).
-  const deepest = Math.max(...x.sides.map((c) => c.maxSectionDepth));
+  const deepest = Math.max(x.first.maxSectionDepth, x.second.maxSectionDepth);
   for (const t of x.toml.tables) {
     if (t.depth > deepest || (t.top[0] === 'hypervisor' && t.depth === 2)) continue;
     const name = t.path.join('.');

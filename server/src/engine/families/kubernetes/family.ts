@@ -37,6 +37,7 @@ import { rule as invalidEnum } from './rules/invalid-enum-value';
 import { rule as deprecatedAnnotation } from './rules/deprecated-annotation';
 import { rule as runtimeClassHandler } from './rules/runtimeclass-handler';
 import { rule as fieldsNotChecked } from './rules/fields-not-checked';
+import { rule as unknownApi } from './rules/unknown-api';
 import { rule as apiOffByDefault } from './rules/api-off-by-default';
 import { rule as fieldFeatureGated } from './rules/field-feature-gated';
 import { rule as crVersionNotServed } from './rules/cr-version-not-served';
@@ -76,7 +77,7 @@ export const kubernetesRules: Rule<KubernetesContext>[] = [
   fluxNotServed, fluxDeprecated, fluxIdle, fieldNotServed, componentSetting, unknownField, invalidEnum, deprecatedAnnotation, runtimeClassHandler, fieldsNotChecked, apiOffByDefault, fieldFeatureGated,
   crVersionNotServed, crVersionDeprecated, crUnknownField, crInvalidValue, crValidationRule, crdStorageVersion, crdVersionInUse,
   operatorNotServed, operatorDeprecated, operatorStorageDropped,
-  fieldType, componentConfigKind,
+  fieldType, componentConfigKind, unknownApi,
 ];
 
 /** The rules that read only an object's apiVersion and kind: run on documents read up to a syntax error too. */
