@@ -61,7 +61,9 @@ export const rule: Rule<KubernetesContext> = {
     + 'field table, data/kubernetes/fields/fields.json) whose apiVersion or kind no Kubernetes release of the data serves: a '
     + 'version the group never had (`networking.k8s.io/v1beta2`), a kind the group never had (`apps/v1` `Deploymnet`, with the '
     + 'nearest kind of that apiVersion), a kind under another group (`apps/v1` `Ingress`), and a group without a dot that is '
-    + 'no built-in group (`app/v1`: a CustomResourceDefinition\'s group always has a dot). Where the kind is served, it names '
+    + 'no built-in group but near one (`app/v1`: a CustomResourceDefinition\'s group always has a dot; other tools\' dotless '
+    + 'groups such as `skaffold/v4beta11` are left alone). A core-group (`v1`) kind is said only when it is near a core kind '
+    + '(`Confmap`): OpenShift serves legacy kinds of its own there (`Template`, `DeploymentConfig`). Where the kind is served, it names '
     + 'the apiVersion served across the window and offers it as a fix. Kinds of a CRD in the workspace, of the lifecycle data '
     + '(removed and component APIs) and the kubeconfig format (`v1` `Config`) are left alone, as are `…List` kinds and a '
     + 'component configuration kind under another component\'s group (k8s/component-config-kind). Said only when the window '
@@ -118,10 +120,13 @@ export const rule: Rule<KubernetesContext> = {
       if (!versions) {
         // Not a built-in group. One with a dot may be a CRD's or an aggregated API's: nothing is known of it here.
         if (group.includes('.')) return null;
+        // Other tools' files have dotless groups of their own (skaffold/v4beta11 Config): only a near miss of a built-in
+        // group (app, extension, bacth) is said.
         const hint = didYouMean(group, [...k.groups.keys()].filter((g) => g));
+        if (!hint) return null;
         return (o) => report({
           message: `${apiVersion}: no Kubernetes release ${span} has an API group "${group}", and a CustomResourceDefinition's group has a dot, so ${refuser} refuses ${kind}${caveat}`
-            + (use || (hint ? `; did you mean ${hint}?` : '')),
+            + (use || `; did you mean ${hint}?`),
           range: o.apiVersionRange, severity, fixes: () => fixTo(o),
           data: { apiVersion, kind, reason: 'no-such-group', suggestion: hint ?? null, replacement: served[0] ?? null },
         });
@@ -148,6 +153,9 @@ export const rule: Rule<KubernetesContext> = {
       }
       // A kind no release has: the nearest kind of this apiVersion (else of the group).
       const hint = didYouMean(kind, kinds) ?? didYouMean(kind, new Set([...versions.values()].flatMap((s) => [...s])));
+      // OpenShift serves legacy kinds of its own under v1 (Template, DeploymentConfig, Route): a core-group kind is said
+      // only as a near miss of a core kind (Confmap, Secrett).
+      if (!hint && group === '') return null;
       const hintServed = hint ? ctx.common(hint) : [];
       return (o) => report({
         message: `${apiVersion} has no kind ${kind} in any Kubernetes release ${span}, so ${refuser} refuses it${caveat}`
