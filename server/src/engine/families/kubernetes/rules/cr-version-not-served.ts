@@ -20,7 +20,8 @@ export const rule: Rule<KubernetesContext> = {
     + '(Flux on a StarlingX path, CRD-provided groups such as snapshot.storage.k8s.io) or the bundled operator data (k8s/operator-*: '
     + 'cert-manager, External Secrets, Kyverno, Traefik …) both know the group/kind, the workspace CRD wins: it is what the cluster installs. Groups the API server serves itself (those of the field table) are never custom resources. '
     + 'Where no CRD read defines a custom group/kind and some files that may hold CRDs were not read (too big, unparsable, the '
-    + 'workspace walk cut short, a `charts/*.tgz` that cannot be read), an information at its apiVersion says so, naming them. '
+    + 'workspace walk cut short, a `charts/*.tgz` that cannot be read), an information at its apiVersion says so, naming them; '
+    + 'where every file was read, it says so for a group/kind nothing else checks (no CRD, no operator or component data). '
     + 'Custom resources a Helm chart\'s templates render are checked by this rule and the other k8s/cr-* rules too, at the template\'s '
     + 'position (a value from `values.yaml` at the action that prints it, a define\'s output at the include).',
   why: 'The API server serves a custom resource only at the versions its CRD marks `served: true`: applying the object fails '
@@ -49,18 +50,30 @@ export const rule: Rule<KubernetesContext> = {
       });
     }
     // A custom group/kind no CRD read defines (and no lifecycle row knows), where some CRD files were not read: its CRD
-    // may be among them. Said once per group/kind of the file, instead of passing as a resource nothing defines.
+    // may be among them. Said once per group/kind of the file, instead of passing as a resource nothing defines. Where
+    // every file was read, it is said for a group/kind nothing else checks either (no operator or component data, no
+    // Flux steps): such a file would otherwise read as checked and clean.
     const said = new Set<string>();
     for (const o of ctx.objects) {
       if (!o.apiVersion.includes('.') || ctx.crdFor(o) || ctx.row(o)) continue;
       const { group } = groupVersion(o.apiVersion);
-      if (said.has(`${group}/${o.kind}`) || !mayBeCustomGroup(group)) continue;
+      if (said.has(`${group}/${o.kind}`) || !mayBeCustomGroup(group) || /List$/.test(o.kind)) continue;
       const notRead = ctx.crdFacts()?.notRead ?? [];
-      if (!notRead.length) break;
       said.add(`${group}/${o.kind}`);
       // A version the built-in data knows (Flux on a StarlingX path, a component's rows) is checked there; its fields are not.
       const op = operatorObjects(ctx).find((x) => x.o === o && x.window);
       const bundled = bundledTargets(ctx).find((t) => t.o === o);
+      if (!notRead.length) {
+        if (fluxSteps(ctx, o) || bundled || ctx.componentRow(o) || operatorObjects(ctx).some((x) => x.o === o)) continue;
+        report({
+          message: `${o.apiVersion} ${o.kind}: no CustomResourceDefinition in the workspace defines ${group}/${o.kind} and skewguard has no data for ${group}, so its version and fields are not checked; `
+            + 'add its CRD to the workspace (a chart\'s crds/, a vendored bundle, kubectl get crd -o yaml) or name its file in kubernetes.crds',
+          range: o.apiVersionRange,
+          severity: 'info',
+          data: { group, kind: o.kind, crdsNotRead: [] },
+        });
+        continue;
+      }
       const known = fluxSteps(ctx, o) ? 'its fields are not checked (its version is, against the Flux CRDs of the StarlingX releases)'
         : bundled ? `it is checked against the bundled data of ${bundled.op}${op ? ` ${op.window!.text}` : ' (its fields against every release: no version of it is known)'} instead`
         : op ? `its fields are not checked (its version is, against the bundled data of ${op.operator} ${op.window!.text})`
