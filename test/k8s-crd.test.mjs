@@ -159,15 +159,17 @@ test('engine: a CRD file whose workspace search for custom resources was cut sho
   assert.deepEqual(none, []);
 });
 
-test('engine: a custom resource no CRD read defines, where some CRD files were not read, says so at its apiVersion once per group/kind', () => {
+test('engine: a custom resource no CRD read defines says so at its apiVersion once per group/kind, naming the CRD files not read', () => {
   const crds = e.workspaceFacts.crdFacts([], ['crds/big.yaml does not parse (bad indentation)']);
   const text = 'apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: a}\n---\napiVersion: stable.example.com/v1\nkind: CronTab\nmetadata: {name: b}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: c}\n';
   const run = (neighbours) => e.analyze({ path: '/x/cr.yaml', text, config: e.resolveConfig({ cli: { kubernetesWindow: '1.30' } }), neighbours }).diagnostics.filter((x) => x.ruleId === 'k8s/cr-version-not-served');
   const d = run({ crds, customResourceUses: () => ({ uses: [] }) });
   assert.deepEqual(d.map((x) => [x.severity, x.range.start]), [['info', { line: 0, character: 12 }]]);
   assert.equal(d[0].message, 'stable.example.com/v1 CronTab: no CustomResourceDefinition read defines stable.example.com/CronTab, so its version and fields are not checked; not read: crds/big.yaml does not parse (bad indentation)');
-  // Every CRD file read: nothing to say.
-  assert.deepEqual(run({ crds: e.workspaceFacts.crdFacts([], []), customResourceUses: () => ({ uses: [] }) }), []);
+  // Every CRD file read and none defines it, and no data speaks for the group: said too, once (never a silent pass).
+  const all = run({ crds: e.workspaceFacts.crdFacts([], []), customResourceUses: () => ({ uses: [] }) });
+  assert.deepEqual(all.map((x) => [x.severity, x.range.start]), [['info', { line: 0, character: 12 }]]);
+  assert.match(all[0].message, /^stable\.example\.com\/v1 CronTab: no CustomResourceDefinition in the workspace defines stable\.example\.com\/CronTab and skewguard has no data for stable\.example\.com, so its version and fields are not checked/);
 });
 
 test('a workspace without CRDs or custom resources never gathers CRD facts (the 5,000-document bench pays nothing)', () => {

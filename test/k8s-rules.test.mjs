@@ -474,8 +474,8 @@ test('user rows: a Widget manifest gets the findings its row implies, the replac
   assert.match(split[0].message, /switch to example\.com\/v1 while the cluster is on 1\.19\.\.1\.21/);
   assert.deepEqual(findings(run(WIDGET_V1, '1.18..1.21')), ['k8s/api-not-yet-served @ 1:13']);
   assert.deepEqual(run(WIDGET_V1, '1.19..1.30'), []);
-  // Without the config the kind is unknown: no finding at all.
-  assert.deepEqual(e.analyze({ path: '/w/widget.yaml', text: WIDGET, config: configFor('1.21..1.22') }).diagnostics, []);
+  // Without the config the kind is unknown: no lifecycle finding, and it is said not checked (never a silent pass).
+  assert.deepEqual(findings(e.analyze({ path: '/w/widget.yaml', text: WIDGET, config: configFor('1.21..1.22') }).diagnostics), ['k8s/cr-version-not-served @ 1:13']);
 });
 
 test('user rows: a malformed row is a config problem at its position, and the row is not used', () => {
@@ -495,7 +495,9 @@ test('user rows: a malformed row is a config problem at its position, and the ro
   assert.equal(at[1].line, 5);
   assert.match(at[1].message, /kubernetes\.additionalVersions\.1: must have required property 'version'/);
   assert.equal(loaded.overrides.kubernetesRows, undefined);
-  assert.deepEqual(e.analyze({ path: '/w/widget.yaml', text: WIDGET, config: configFor('1.21..1.22', loaded) }).diagnostics, []);
+  // The row is not used: the Widget is known to nothing, and said not checked.
+  const d = e.analyze({ path: '/w/widget.yaml', text: WIDGET, config: configFor('1.21..1.22', loaded) }).diagnostics;
+  assert.deepEqual(d.map((x) => [x.ruleId, x.severity]), [['k8s/cr-version-not-served', 'info']]);
 });
 
 // ---------------------------------------------------------------------------------------------
