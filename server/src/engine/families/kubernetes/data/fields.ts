@@ -425,7 +425,11 @@ export function fieldEntries(value: unknown, root: FieldNode, at: ReadonlyArray<
     while (sv.length > bottom) {
       const v = sv.pop(), node = sn.pop()!, p = sp.pop()!, parent = sq.pop()!;
       if (Array.isArray(v)) {
-        for (let i = v.length - 1; i >= 0; i--) { sv.push(v[i]); sn.push(node); sp.push({ up: p, seg: i }); sq.push(parent); }
+        // Only the items there is something to walk in: a list of scalars (args, command) makes no path link per item.
+        for (let i = v.length - 1; i >= 0; i--) {
+          const x = v[i];
+          if (x && typeof x === 'object') { sv.push(x); sn.push(node); sp.push({ up: p, seg: i }); sq.push(parent); }
+        }
         continue;
       }
       if (!v || typeof v !== 'object') continue;
