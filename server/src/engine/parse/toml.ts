@@ -248,7 +248,7 @@ export function parseTomlText(text: string): TomlFile {
     const path = (item.resolvedKey as Array<string | number>).filter((k): k is string => typeof k === 'string');
     const node = descend(root, path);
     const table = { path, depth: path.length, top: node.top, kind: item.kind, headerRange: { start: item.key.range[0], end: item.key.range[1] }, range: { start: item.range[0], end: item.range[1] } } as Omit<TomlTable, 'tail'>;
-    Object.defineProperty(table, 'tail', { value: (n: number) => path.slice(path.length - Math.max(0, Math.min(n, path.length))), enumerable: false });
+    Object.defineProperty(table, 'tail', { value: (n: number) => tailOf(node, n), enumerable: false });
     fileTable(node, table as TomlTable, tables, tableNodes);
     visitKvs(item.body as Node[], node);
   }

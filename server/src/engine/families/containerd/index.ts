@@ -294,16 +294,19 @@ export interface ContainerdRuntimes {
 
 /** Index of the runtime name in a path `plugins.<plugin>.containerd.runtimes.<name>…`, or -1. */
 function runtimeNameAt(segs: string[]): number {
-  if (segs[0] !== 'plugins') return -1;
-  for (let i = 1; i + 2 < segs.length; i++) if (segs[i] === 'containerd' && segs[i + 1] === 'runtimes') return i + 2;
+  const p = firstPair(segs);
+  return p >= 0 && p + 2 < segs.length ? p + 2 : -1;
+}
+
+/** Index of the first `containerd`, `runtimes` pair of keys at or after `from`, or -1. */
+function pairFrom(keys: string[], from: number): number {
+  for (let i = from; i + 1 < keys.length; i++) if (keys[i] === 'containerd' && keys[i + 1] === 'runtimes') return i;
   return -1;
 }
 
 /** Index of the first `containerd`, `runtimes` pair of a path `plugins.<plugin>.containerd.runtimes…`, or -1. */
 function firstPair(segs: string[]): number {
-  if (segs[0] !== 'plugins') return -1;
-  for (let i = 1; i + 1 < segs.length; i++) if (segs[i] === 'containerd' && segs[i + 1] === 'runtimes') return i;
-  return -1;
+  return segs[0] === 'plugins' ? pairFrom(segs, 1) : -1;
 }
 
 const isKataRuntime = (r: ContainerdRuntime) => /kata/i.test(r.name) || (typeof r.runtimeType?.value === 'string' && /kata/i.test(r.runtimeType.value));
@@ -328,9 +331,8 @@ export function runtimesOf(toml: TomlFile): ContainerdRuntimes {
     } else {
       const from = up ? Math.max(1, t.parent!.depth - 1) : 0;
       const keys = up ? t.tail(t.depth - from) : t.path;
-      for (let j = Math.max(0, 1 - from); j + 1 < keys.length; j++) {
-        if (keys[j] === 'containerd' && keys[j + 1] === 'runtimes') { at = from + j; break; }
-      }
+      const j = pairFrom(keys, Math.max(0, 1 - from));
+      if (j >= 0) at = from + j;
       if (at >= 0 && at + 2 < t.depth) name = keys[at + 2 - from];
     }
     pairOf.set(t, { at, name });
