@@ -11,7 +11,7 @@ interface KindIndex { groups: Set<string>; byKind: Map<string, Array<{ apiVersio
 let index: KindIndex | undefined;
 
 /** The component configuration groups, and per kind name the apiVersions the component table has it under. */
-function kindIndex(): KindIndex {
+export function kindIndex(): KindIndex {
   if (index) return index;
   const groups = new Set<string>();
   const byKind = new Map<string, Array<{ apiVersion: string; runs: [number, number][] }>>();

@@ -1,6 +1,7 @@
 import type { Rule, FindingFix } from '../../../rules/types';
 import type { KubernetesContext, ManifestObject } from '../index';
-import { componentFieldTable, componentReader, minorNumber, type FieldTable } from '../data/fields';
+import { componentReader, minorNumber, type FieldTable } from '../data/fields';
+import { kindIndex } from './component-config-kind';
 import { findRow } from '../data/lifecycle';
 import { splitApiVersion } from '../data/api-version';
 import { YamlEditor } from '../../../parse/yaml-edit';
@@ -13,7 +14,7 @@ import { loadJson } from '../../../data';
  * source per minor: the kinds kube-apiserver and the component configuration files have), the lifecycle rows and the
  * stable kinds the table has no model for (v1 ComponentStatus). A group is built in when the field table has it.
  */
-interface Known { groups: Map<string, Map<string, Set<string>>>; componentKinds: Map<string, { groups: Set<string>; apiVersions: string[] }> }
+interface Known { groups: Map<string, Map<string, Set<string>>> }
 const knownOf = new WeakMap<FieldTable, WeakMap<object, Known>>();
 
 function known(ctx: KubernetesContext): Known {
@@ -34,15 +35,7 @@ function known(ctx: KubernetesContext): Known {
   for (const key of Object.keys(ctx.fields.kinds)) { const sp = key.indexOf(' '); add(key.slice(0, sp), key.slice(sp + 1), true); }
   for (const r of ctx.rows) add(r.apiVersion, r.kind, false);
   for (const r of loadJson<{ rows: Array<{ apiVersion: string; kind: string }> }>('data/kubernetes/served-stable.json').rows) add(r.apiVersion, r.kind, false);
-  const componentKinds: Known['componentKinds'] = new Map();
-  for (const key of Object.keys(componentFieldTable().kinds)) {
-    const sp = key.indexOf(' ');
-    const apiVersion = key.slice(0, sp), kind = key.slice(sp + 1);
-    const c = componentKinds.get(kind) ?? componentKinds.set(kind, { groups: new Set(), apiVersions: [] }).get(kind)!;
-    c.groups.add(splitApiVersion(apiVersion).group);
-    c.apiVersions.push(apiVersion);
-  }
-  k = { groups, componentKinds };
+  k = { groups };
   byRows.set(ctx.rows, k);
   return k;
 }
@@ -89,23 +82,25 @@ export const rule: Rule<KubernetesContext> = {
     for (const o of ctx.objects) {
       const id = `${o.apiVersion} ${o.kind}`;
       let say = said.get(id);
-      if (say === undefined) said.set(id, (say = verdict(ctx, k, o, span, past)));
+      if (say === undefined) said.set(id, (say = verdict(o)));
       if (say && !ctx.crdFor(o)) say(o);
     }
 
-    function verdict(ctx: KubernetesContext, k: Known, o0: ManifestObject, span: string, past: boolean): ((o: ManifestObject) => void) | null {
+    function verdict(o0: ManifestObject): ((o: ManifestObject) => void) | null {
       const { apiVersion, kind } = o0;
       if (!apiVersion || !kind || /List$/.test(kind) || CLIENT_ONLY.has(`${apiVersion} ${kind}`)) return null;
       if (t.kinds[`${apiVersion} ${kind}`] || findRow(ctx.rows, apiVersion, kind)) return null;
       const { group, version } = splitApiVersion(apiVersion);
-      const homes = k.componentKinds.get(kind);
-      if (homes && !homes.groups.has(group)) return null; // k8s/component-config-kind's
+      // A component configuration kind (component-config-kind.ts's index): under another component's group it is that
+      // rule's finding; under its own, its component reads it.
+      const homes = kindIndex().byKind.get(kind);
+      if (homes && !homes.some((h) => splitApiVersion(h.apiVersion).group === group)) return null;
       const versions = k.groups.get(group);
       if (versions?.get(version)?.has(kind)) return null; // a stable kind the table has no model for (v1 ComponentStatus)
       const caveat = past ? ` (the data ends at 1.${t.last}: a newer release may add it)` : '';
       const severity = past ? 'warning' as const : undefined;
       // Who refuses it: a component configuration kind's component (the kubelet …), else the API server.
-      const reader = homes ? componentReader(homes.apiVersions[0], kind) : undefined;
+      const reader = homes ? componentReader(homes[0].apiVersion, kind) : undefined;
       const refuser = reader ?? 'the API server';
       const verb = reader ? `read by ${reader}` : 'served';
       // Where the kind is served: across the window first, else anywhere in it.
