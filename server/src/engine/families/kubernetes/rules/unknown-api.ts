@@ -91,10 +91,12 @@ export const rule: Rule<KubernetesContext> = {
       if (!apiVersion || !kind || /List$/.test(kind) || CLIENT_ONLY.has(`${apiVersion} ${kind}`)) return null;
       if (t.kinds[`${apiVersion} ${kind}`] || findRow(ctx.rows, apiVersion, kind)) return null;
       const { group, version } = splitApiVersion(apiVersion);
-      // A component configuration kind (component-config-kind.ts's index): under another component's group it is that
-      // rule's finding; under its own, its component reads it.
-      const homes = kindIndex().byKind.get(kind);
-      if (homes && !homes.some((h) => splitApiVersion(h.apiVersion).group === group)) return null;
+      // A component configuration kind (component-config-kind.ts's index): under another component configuration group
+      // or a *.k8s.io group it is that rule's finding (the same test as its own); under its own group, or any other
+      // built-in group (apps/v1 KubeletConfiguration), it is said here.
+      const index = kindIndex();
+      const homes = index.byKind.get(kind);
+      if (homes && !homes.some((h) => splitApiVersion(h.apiVersion).group === group) && (index.groups.has(group) || group.endsWith('.k8s.io'))) return null;
       const versions = k.groups.get(group);
       if (versions?.get(version)?.has(kind)) return null; // a stable kind the table has no model for (v1 ComponentStatus)
       const caveat = past ? ` (the data ends at 1.${t.last}: a newer release may add it)` : '';
