@@ -61,10 +61,11 @@ export const rule: Rule<KubernetesContext> = {
       const notRead = ctx.crdFacts()?.notRead ?? [];
       said.add(`${group}/${o.kind}`);
       // A version the built-in data knows (Flux on a StarlingX path, a component's rows) is checked there; its fields are not.
-      const op = operatorObjects(ctx).find((x) => x.o === o && x.window);
+      const ofOperator = operatorObjects(ctx).find((x) => x.o === o);
+      const op = ofOperator?.window ? ofOperator : undefined;
       const bundled = bundledTargets(ctx).find((t) => t.o === o);
       if (!notRead.length) {
-        if (fluxSteps(ctx, o) || bundled || ctx.componentRow(o) || operatorObjects(ctx).some((x) => x.o === o)) continue;
+        if (fluxSteps(ctx, o) || bundled || ctx.componentRow(o) || ofOperator) continue;
         report({
           message: `${o.apiVersion} ${o.kind}: no CustomResourceDefinition in the workspace defines ${group}/${o.kind} and skewguard has no data for ${group}, so its version and fields are not checked; `
             + 'add its CRD to the workspace (a chart\'s crds/, a vendored bundle, kubectl get crd -o yaml) or name its file in kubernetes.crds',
