@@ -104,7 +104,9 @@ function deployment(r, n) {
   const kind = r.chance(0.8) ? 'Deployment' : 'StatefulSet';
   const anchor = r.chance(0.1);
   const m = metadata(r, kind, n, { anchor });
-  const out = [`apiVersion: ${r.chance(0.04) ? 'extensions/v1beta1' : 'apps/v1'}`, `kind: ${kind}`, ...m.lines, `spec:${tc(r, 0.05)}`,
+  // The old group each kind was served under: Deployment in extensions/v1beta1, StatefulSet only ever in apps/v1beta1.
+  const old = kind === 'Deployment' ? 'extensions/v1beta1' : 'apps/v1beta1';
+  const out = [`apiVersion: ${r.chance(0.04) ? old : 'apps/v1'}`, `kind: ${kind}`, ...m.lines, `spec:${tc(r, 0.05)}`,
     `  replicas: ${r.int(1, 5)}${tc(r, 0.2)}`, ...commentLines(r, '  '), '  selector:', '    matchLabels:', `      app.kubernetes.io/name: ${m.name}`,
     '  template:', '    metadata:'];
   out.push(anchor ? `      labels: *labels-${n}` : '      labels:');
