@@ -6,6 +6,7 @@ import { findRow } from '../data/lifecycle';
 import { splitApiVersion } from '../data/api-version';
 import { YamlEditor } from '../../../parse/yaml-edit';
 import { didYouMean } from '../../../text';
+import { listOf } from './common';
 import { formatList } from '../../../versions';
 import { loadJson } from '../../../data';
 
@@ -59,9 +60,10 @@ export const rule: Rule<KubernetesContext> = {
     + '(`Confmap`): OpenShift serves legacy kinds of its own there (`Template`, `DeploymentConfig`). Where the kind is served, it names '
     + 'the apiVersion served across the window and offers it as a fix. Kinds of a CRD in the workspace, of the lifecycle data '
     + '(removed and component APIs) and the kubeconfig format (`v1` `Config`) are left alone, as are `…List` kinds and a '
-    + 'component configuration kind under another component\'s group (k8s/component-config-kind). Said only when the window '
-    + 'starts inside the data (1.15 or later); past its end (k8s/window-past-data), as a warning, since a newer release may '
-    + 'add the kind.',
+    + 'component configuration kind under another component\'s group (k8s/component-config-kind). '
+    + 'Judged at the steps inside the data (1.15 or later): steps before it are named as not judged, a window wholly before it '
+    + 'gets an info that the object is not checked there; past its end (k8s/window-past-data), as a warning, since a newer '
+    + 'release may add the kind.',
   why: 'The API server refuses the object ("no matches for kind … in version …"), so nothing in it is applied. Every other '
     + 'rule is silent on an apiVersion/kind it has no data for: without this one a misspelt kind would pass as checked.',
   bad: { filename: 'deploy.yaml', text: 'apiVersion: apps/v1\nkind: Deploymnet\nmetadata:\n  name: web\n', options: 'Kubernetes 1.29..1.31' },
@@ -71,12 +73,27 @@ export const rule: Rule<KubernetesContext> = {
     'data/kubernetes/fields/fields.json: the apiVersion/kinds of every minor (one upstream source per minor, scripts/import-k8s-fields.mjs)',
     'data/kubernetes/api-lifecycle.json and data/kubernetes/served-stable.json: kinds with a lifecycle row, stable kinds the table has no model for',
   ],
-  check(ctx, report) {
+  check(ctx, say0) {
     const t = ctx.fields;
     const steps = ctx.minors.map(minorNumber).filter((m) => Number.isFinite(m));
-    if (!steps.length || steps[0] < t.first) return; // before the data: a kind removed earlier is not known
+    if (!steps.length) return;
     const past = steps[steps.length - 1] > t.last;
     const span = `from 1.${t.first} to 1.${t.last}`;
+    // Steps before the data: a kind served only before 1.15 and without a lifecycle row is not known there. The steps
+    // inside the data are judged all the same (a kind none of them serves is refused at each of them); a window wholly
+    // before the data is not judged, and that is said (info) rather than passed over.
+    const before = steps.filter((m) => m < t.first);
+    const beforeOnly = before.length === steps.length;
+    const report = beforeOnly
+      ? (f: Parameters<typeof say0>[0]) => {
+        const d = f.data as { apiVersion: string; kind: string; reason: string };
+        say0({
+          message: `${d.apiVersion} ${d.kind} not checked at ${listOf(steps)}: no Kubernetes release ${span} serves it, and the data `
+            + `on built-in kinds does not reach back to ${listOf(steps)} (a kind served only before 1.${t.first} is not known)`,
+          range: f.range, severity: 'info', data: { ...d, reason: 'before-data', judged: d.reason },
+        });
+      }
+      : say0;
     const k = known(ctx);
     const said = new Map<string, ((o: ManifestObject) => void) | null>();
     for (const o of ctx.objects) {
@@ -99,7 +116,8 @@ export const rule: Rule<KubernetesContext> = {
       if (homes && !homes.some((h) => splitApiVersion(h.apiVersion).group === group) && (index.groups.has(group) || group.endsWith('.k8s.io'))) return null;
       const versions = k.groups.get(group);
       if (versions?.get(version)?.has(kind)) return null; // a stable kind the table has no model for (v1 ComponentStatus)
-      const caveat = past ? ` (the data ends at 1.${t.last}: a newer release may add it)` : '';
+      const caveat = past ? ` (the data ends at 1.${t.last}: a newer release may add it)`
+        : before.length ? ` at ${listOf(steps.filter((m) => m >= t.first))} (${listOf(before)} ${before.length > 1 ? 'come' : 'comes'} before the data and ${before.length > 1 ? 'are' : 'is'} not judged)` : '';
       const severity = past ? 'warning' as const : undefined;
       // Who refuses it: a component configuration kind's component (the kubelet …), else the API server.
       const reader = homes ? componentReader(homes[0].apiVersion, kind) : undefined;
