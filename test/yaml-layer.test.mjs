@@ -242,3 +242,27 @@ test('analyze() pins its parse while it runs: a reader of the same text during t
     assert.equal(twice(), false, 'after analyze() nothing is pinned (no cache: each parse is its own)');
   } finally { e.setParseCacheBudget(4 * 1024 * 1024); }
 });
+
+// ------------------------------------------------------------------------------------------------ keys given twice
+
+test('a key given twice: located, judged and edited at the last pair, the value YAML readers keep', () => {
+  // Small and big mappings (the index from 33 keys), the fast path and the full parse (a flow map and an anchor take the full one).
+  const filler = Array.from({ length: 40 }, (_, i) => `f${i}: ${i}\n`).join('');
+  for (const pad of ['', filler]) {
+    for (const tail of ['', 'x: &a {b: 1}\n']) {
+      const text = `apiVersion: apps/v1\nkind: Deployment\n${pad}apiVersion: extensions/v1beta1\nmetadata:\n  name: a\n${tail}`;
+      const doc = e.parseYaml(text).docs[0];
+      assert.equal(doc.value.apiVersion, 'extensions/v1beta1');
+      const loc = doc.locate(['apiVersion']);
+      assert.equal(text.slice(loc.value.start, loc.value.end), 'extensions/v1beta1', JSON.stringify({ pad: !!pad, tail }));
+      assert.equal(loc.node?.value, 'extensions/v1beta1');
+      const ed = new e.YamlEditor(text, doc);
+      assert.ok(ed.setScalar(['apiVersion'], 'apps/v1'));
+      const out = [...ed.edits].sort((a, b) => b.range.start - a.range.start).reduce((t, x) => t.slice(0, x.range.start) + x.newText + t.slice(x.range.end), text);
+      assert.equal(e.parseYaml(out).docs[0].value.apiVersion, 'apps/v1', out);
+      assert.ok(out.startsWith('apiVersion: apps/v1\nkind: Deployment\n'), out);
+      const removed = analyze(text).diagnostics.find((d) => d.ruleId === 'k8s/removed-api');
+      assert.equal(removed?.range.start.line, 2 + (pad ? 40 : 0), JSON.stringify(analyze(text).diagnostics));
+    }
+  }
+});

@@ -33,7 +33,12 @@ export class YamlEditor {
     let pair: Pair | undefined;
     for (const seg of path) {
       if (isMap(cur)) {
-        pair = cur.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg)) as Pair | undefined;
+        // The last pair of a key given twice: the value YAML readers keep, which the findings are about (parse/yaml.ts findPair).
+        pair = undefined;
+        for (let i = cur.items.length - 1; i >= 0; i--) {
+          const p = cur.items[i] as Pair;
+          if (isScalar(p.key) && String(p.key.value) === String(seg)) { pair = p; break; }
+        }
         cur = pair?.value;
       } else if (isSeq(cur)) {
         pair = undefined;

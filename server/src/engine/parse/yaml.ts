@@ -183,7 +183,7 @@ class FastLocation implements NodeLocation {
   get node(): Node | null | undefined {
     let node: unknown = this.#chunk.doc.contents;
     for (const seg of this.#path) {
-      if (isMap(node)) node = (node.items.find((p) => keyString(p) === String(seg)) as Pair | undefined)?.value;
+      if (isMap(node)) node = findPair(node.items as Pair[], String(seg))?.value as unknown;
       else if (isSeq(node)) node = node.items[Number(seg)];
       else return undefined;
     }
@@ -776,15 +776,17 @@ function parseWith(text: string, parse: (chunk: string) => ParsedChunk): YamlFil
 }
 
 /**
- * The first index of `key` in a mapping's keys. A big mapping gets an index on its first lookup: every schema
- * problem of a file with tens of thousands of keys is located by its key, and a scan each time was quadratic.
+ * The last index of `key` in a mapping's keys: of a key given twice, the value YAML readers keep (and the value the
+ * rules judged), so that a finding and its fix land on that one, not on the pair they drop. A big mapping gets an
+ * index on its first lookup: every schema problem of a file with tens of thousands of keys is located by its key, and
+ * a scan each time was quadratic.
  */
 function keyIndex(keys: readonly string[], key: string): number {
-  if (keys.length <= INDEX_FROM) return keys.indexOf(key);
+  if (keys.length <= INDEX_FROM) return keys.lastIndexOf(key);
   let m = keyIndexes.get(keys);
   if (!m) {
     m = new Map();
-    for (let i = 0; i < keys.length; i++) if (!m.has(keys[i])) m.set(keys[i], i);
+    for (let i = 0; i < keys.length; i++) m.set(keys[i], i);
     keyIndexes.set(keys, m);
   }
   return m.get(key) ?? -1;
@@ -792,15 +794,18 @@ function keyIndex(keys: readonly string[], key: string): number {
 const keyIndexes = new WeakMap<readonly string[], Map<string, number>>();
 const INDEX_FROM = 32;
 
-/** The first pair of a mapping (the full parse) whose key is `key`, with the same index for big mappings. */
-function findPair(items: Pair[], key: string): Pair | undefined {
-  if (items.length <= INDEX_FROM) return items.find((p) => keyString(p) === key);
+/** The last pair of a mapping (the full parse) whose key is `key` (as keyIndex), with the same index for big mappings. */
+export function findPair(items: readonly Pair[], key: string): Pair | undefined {
+  if (items.length <= INDEX_FROM) {
+    for (let i = items.length - 1; i >= 0; i--) if (keyString(items[i]) === key) return items[i];
+    return undefined;
+  }
   let m = pairIndexes.get(items);
   if (!m) {
     m = new Map();
-    for (const p of items) { const k = keyString(p); if (k !== undefined && !m.has(k)) m.set(k, p); }
+    for (const p of items) { const k = keyString(p); if (k !== undefined) m.set(k, p); }
     pairIndexes.set(items, m);
   }
   return m.get(key);
 }
-const pairIndexes = new WeakMap<Pair[], Map<string, Pair>>();
+const pairIndexes = new WeakMap<readonly Pair[], Map<string, Pair>>();
