@@ -37,8 +37,12 @@ test('Pod spec.resourceClaims over 1.29..1.30: a warning at the key "served only
   assert.equal(d[0].message, 'spec.resourceClaims is served at 1.29..1.30 only when feature gate DynamicResourceAllocation is enabled (alpha gates are off by default; '
     + 'the 1.29 OpenAPI document: "This is an alpha field and requires enabling the DynamicResourceAllocation feature gate.")');
   assert.deepEqual(d[0].data, { path: 'spec.resourceClaims', gates: ['DynamicResourceAllocation'], servedOnlyWhenEnabledAt: ['1.29', '1.30'] });
-  // a step whose source was not read for gates is said
-  assert.match(gated(POD, '1.30..1.32')[0].message, /served at 1\.30, 1\.32 only when .*; not known at 1\.31 \(no field descriptions read for that minor\)$/);
+  // a step whose source was not read for gates, between two read minors that gate the field: inferred, and said so
+  const across = gated(POD, '1.30..1.32')[0];
+  assert.match(across.message, /served at 1\.30\.\.1\.32 only when .*; at 1\.31 inferred: no field descriptions were read for that minor, and the minors read on both sides \(1\.30, 1\.32\) gate it$/);
+  assert.deepEqual(across.data.inferredAt, ['1.31']);
+  // the unread step alone: the same inference, not a silent pass
+  assert.deepEqual(gated(POD, '1.31').map((d) => [d.severity, d.data.servedOnlyWhenEnabledAt]), [['warning', ['1.31']]]);
   // two gates in one sentence
   const claim = 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: c\nspec:\n  devices:\n    requests:\n      - name: r\n        exactly:\n          deviceClassName: gpu\n          adminAccess: true\n';
   assert.match(gated(claim, '1.34')[0].message, /^spec\.devices\.requests\[0\]\.exactly\.adminAccess is served at 1\.34 only when feature gate DRAAdminAccess is enabled/);

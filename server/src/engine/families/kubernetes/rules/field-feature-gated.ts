@@ -26,7 +26,9 @@ export const rule: Rule<KubernetesContext> = {
     + 'DynamicResourceAllocation feature gate"): at those steps it is served only when the gate is enabled on the API server '
     + '(alpha gates are off by default). It names the steps, the gates and quotes the document. Read from the descriptions of '
     + 'the @kubernetes/client-node releases of the field table; minors whose source is another package, or none, are not read '
-    + 'for gates, and the message says so. The document\'s sentence is quoted as upstream wrote it: a description can lag a '
+    + 'for gates: such a minor between two read minors whose documents gate the field behind the same gates is taken as gated, '
+    + 'and the message says it is inferred; one gated on one side only is said as not known (an info when no step is known to '
+    + 'gate it). The document\'s sentence is quoted as upstream wrote it: a description can lag a '
     + 'gate\'s promotion (the 1.24 document still calls StatefulSet `minReadySeconds` alpha, although its gate was beta and '
     + 'on from 1.23), which the quote lets you check.',
   why: 'An API server with the gate off drops the field (before strict field validation, silently): the object is created '
@@ -52,26 +54,64 @@ export const rule: Rule<KubernetesContext> = {
         const here = alive & c.served;
         if (!here || !gated.has(key)) return;
         const hits: Array<{ m: number; row: GateRow }> = [];
-        for (const m of windowMinors) {
+        const rowAt = (m: number): GateRow | undefined => {
           const i = m - t.first;
-          if (!(here & (1 << i)) || !c.owners[i]) continue;
-          const row = data[`${c.owners[i]}.${key}`]?.find((r) => r.minors.includes(m));
+          if (i < 0 || !c.owners[i]) return undefined;
+          return data[`${c.owners[i]}.${key}`]?.find((r) => r.minors.includes(m));
+        };
+        // Steps of the window that serve the field but whose source was not read for gates (notRead).
+        const unread: number[] = [];
+        for (const m of windowMinors) {
+          if (!(here & (1 << (m - t.first)))) continue;
+          if (notReadAt[String(m)]) { unread.push(m); continue; }
+          const row = rowAt(m);
           if (row) hits.push({ m, row });
         }
-        if (!hits.length) return;
+        // An unread step between two read minors whose documents both gate the field behind the same gates is gated
+        // too (a gate is not dropped and brought back); one gated on one side only is said as not known. A field gated
+        // on neither side is taken as not gated, as at a read step.
+        const readNear = (m: number, dir: 1 | -1): number | undefined => {
+          for (let n = m + dir; n >= t.first && n <= t.last; n += dir) if (!notReadAt[String(n)]) return n;
+          return undefined;
+        };
+        const inferred: Array<{ m: number; row: GateRow; lo: number; hi: number }> = [];
+        const unknown: number[] = [];
+        for (const m of unread) {
+          const lo = readNear(m, -1), hi = readNear(m, 1);
+          const a = lo === undefined ? undefined : rowAt(lo), b = hi === undefined ? undefined : rowAt(hi);
+          if (a && b && a.gates.join() === b.gates.join()) inferred.push({ m, row: a, lo: lo!, hi: hi! });
+          else if (a || b) unknown.push(m);
+        }
+        if (!hits.length && !inferred.length && !unknown.length) return;
         const segs = pathSegments({ up: at, seg: key });
         const shown = pathText(segs.slice(o.at.length));
-        const gates = [...new Set(hits.flatMap((h) => h.row.gates))];
-        const first = hits[0];
+        if (!hits.length && !inferred.length) {
+          // Only unread steps, gated on one side of them: not known, said as such (info), not passed over.
+          const side = unknown.map((m) => [readNear(m, -1), readNear(m, 1)].find((n) => n !== undefined && rowAt(n))!)[0];
+          const row = rowAt(side)!;
+          const l = o.doc.locate(segs);
+          report({
+            message: `whether ${shown} is served at ${listOf(unknown)} only behind a feature gate is not known: no field descriptions were read for ${unknown.length > 1 ? 'those minors' : 'that minor'}, `
+              + `and the minors read on each side disagree (the 1.${side} OpenAPI document: "${row.text}")`,
+            range: l.key ?? l.value, severity: 'info',
+            data: { path: shown, gates: row.gates, notKnownAt: unknown.map((m) => `1.${m}`) },
+          });
+          return;
+        }
+        const gates = [...new Set([...hits, ...inferred].flatMap((h) => h.row.gates))];
+        const first = hits[0] ?? { m: inferred[0].lo, row: inferred[0].row };
         const loc = o.doc.locate(segs);
-        // Steps of the window that serve the field but whose source was not read for gates: said, not passed over.
-        const notRead = windowMinors.filter((m) => (here & (1 << (m - t.first))) && notReadAt[String(m)]);
+        const gatedAt = [...hits.map((h) => h.m), ...inferred.map((h) => h.m)].sort((x, y) => x - y);
+        const inferredText = inferred.length
+          ? `; at ${listOf(inferred.map((h) => h.m))} inferred: no field descriptions were read for ${inferred.length > 1 ? 'those minors' : 'that minor'}, and the minors read on both sides (${[...new Set(inferred.flatMap((h) => [`1.${h.lo}`, `1.${h.hi}`]))].join(', ')}) gate it`
+          : '';
         report({
-          message: `${shown} is served at ${listOf(hits.map((h) => h.m))} only when feature gate${gates.length > 1 ? 's' : ''} ${gates.join(' and ')} ${gates.length > 1 ? 'are' : 'is'} enabled `
+          message: `${shown} is served at ${listOf(gatedAt)} only when feature gate${gates.length > 1 ? 's' : ''} ${gates.join(' and ')} ${gates.length > 1 ? 'are' : 'is'} enabled `
             + `(alpha gates are off by default; the 1.${first.m} OpenAPI document: "${first.row.text}")`
-            + (notRead.length ? `; not known at ${listOf(notRead)} (no field descriptions read for ${notRead.length > 1 ? 'those minors' : 'that minor'})` : ''),
+            + inferredText
+            + (unknown.length ? `; not known at ${listOf(unknown)} (no field descriptions read for ${unknown.length > 1 ? 'those minors' : 'that minor'})` : ''),
           range: loc.key ?? loc.value,
-          data: { path: shown, gates, servedOnlyWhenEnabledAt: hits.map((h) => `1.${h.m}`) },
+          data: { path: shown, gates, servedOnlyWhenEnabledAt: gatedAt.map((m) => `1.${m}`), ...(inferred.length ? { inferredAt: inferred.map((h) => `1.${h.m}`) } : {}) },
         });
       });
     }
