@@ -371,12 +371,13 @@ test('recognition: multi-document files, a comment-only preamble, and positions 
   assert.equal(r.k8s.objects.length, 3);
 });
 
-test('recognition: kind: List items are checked at their own positions; non-manifest items are skipped', () => {
+test('recognition: kind: List items are checked at their own positions; a non-manifest item is said as not checked', () => {
   const text = 'apiVersion: v1\nkind: List\nitems:\n  - apiVersion: v1\n    kind: Service\n    metadata:\n      name: s\n'
     + '  - just a string\n  - apiVersion: policy/v1beta1\n    kind: PodDisruptionBudget\n    metadata:\n      name: p\n'
     + '  - {apiVersion: batch/v1beta1, kind: CronJob, metadata: {name: j}}\n';
   const r = analyze('/w/list.yaml', text, '1.21..1.24');
-  assert.deepEqual(findings(r.diagnostics), ['k8s/deprecated-api @ 9:17', 'k8s/deprecated-api @ 13:18']);
+  assert.deepEqual(findings(r.diagnostics), ['k8s/document-not-checked @ 8:5', 'k8s/deprecated-api @ 9:17', 'k8s/deprecated-api @ 13:18']);
+  assert.match(r.diagnostics.find((d) => d.ruleId === 'k8s/document-not-checked').message, /^item 2 of this List is not checked: it has no apiVersion and kind of its own, no Kubernetes object$/);
   assert.deepEqual(r.k8s.objects.map((o) => o.at), [['items', 0], ['items', 2], ['items', 3]]);
 });
 

@@ -114,15 +114,33 @@ export const documentNotCheckedRule: Rule<NotCheckedInput> = {
   check({ yaml, numbered, firstDocument, objectElsewhere }, report) {
     if (!objectElsewhere && !yaml.docs.some((d) => !d.errors.length && isManifestLike(d.value))) return;
     let lines: LineIndex | undefined;
+    const firstLine = (r: { start: number; end: number }) => ({ start: r.start, end: Math.max(r.start, Math.min(r.end, (lines ??= lineIndexOf(yaml.text)).lineEnd(lines.positionAt(r.start).line))) });
     for (const d of yaml.docs) {
-      if (d.empty || d.errors.length || d.value == null || isManifestLike(d.value)) continue;
+      if (d.empty || d.errors.length || d.value == null) continue;
+      if (isManifestLike(d.value)) {
+        // A List's items are its objects (manifest-objects.ts): an item without apiVersion and kind is not one. In a
+        // typed list (IngressList, as the API server returns one) the list's decoding gives such an item the list's
+        // apiVersion and the kind without "List"; it is said as not checked rather than judged under a guess.
+        const v = d.value as Record<string, unknown>;
+        if (typeof v.kind !== 'string' || !/List$/.test(v.kind) || !Array.isArray(v.items)) continue;
+        const typed = v.kind !== 'List' && typeof v.apiVersion === 'string' ? `${v.apiVersion} ${v.kind.slice(0, -4)}` : undefined;
+        v.items.forEach((item: unknown, i: number) => {
+          if (isManifestValue(item)) return;
+          report({
+            message: `item ${i + 1} of this ${v.kind} is not checked: it has no apiVersion and kind of its own`
+              + (typed ? ` (the API server reads it as ${typed}; write apiVersion and kind in the item to have it checked)` : ', no Kubernetes object'),
+            range: firstLine(d.locate(['items', i]).value),
+          });
+        });
+        continue;
+      }
       const v = d.value;
       const what = Array.isArray(v) ? 'a list' : typeof v === 'object' ? `a mapping without ${'apiVersion' in (v as object) ? 'kind' : 'kind' in (v as object) ? 'apiVersion' : 'apiVersion and kind'}` : `a ${typeof v === 'string' ? 'string' : typeof v}`;
       const r = d.rootRange();
       report({
         message: `${numbered ? `document ${d.index + 1 + firstDocument}` : 'this document'} is not checked: it is ${what}, no Kubernetes object; the file's other documents are checked`,
         // Its first line (up to the line's end, whatever ends it).
-        range: { start: r.start, end: Math.max(r.start, Math.min(r.end, (lines ??= lineIndexOf(yaml.text)).lineEnd(lines.positionAt(r.start).line))) },
+        range: firstLine(r),
       });
     }
   },

@@ -3,7 +3,7 @@ import type { YamlDoc, YamlFile, OffsetRange } from '../../parse/yaml';
 
 export interface ManifestObject {
   doc: YamlDoc;
-  /** Path of the object inside its document: [] or ['items', i]. */
+  /** Path of the object inside its document: [], ['items', i], or deeper in a List inside a List. */
   at: Array<string | number>;
   value: Record<string, any>;
   apiVersion: string;
@@ -16,6 +16,9 @@ export const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v =
 export const isManifestValue = (v: unknown): boolean => isObj(v) && typeof v.apiVersion === 'string' && typeof v.kind === 'string';
 /** A manifest being typed: both keys present, one of them possibly still empty. */
 export const isManifestLike = (v: unknown): boolean => isObj(v) && 'apiVersion' in v && 'kind' in v && (typeof v.apiVersion === 'string' || typeof v.kind === 'string');
+
+/** Lists inside lists read this deep; a deeper one is an object of its own (a `…List` kind, which no rule judges). */
+const MAX_LIST_DEPTH = 8;
 
 export function manifestObjects(file: YamlFile): ManifestObject[] {
   const out: ManifestObject[] = [];
@@ -30,11 +33,15 @@ export function manifestObjects(file: YamlFile): ManifestObject[] {
         apiVersionRange: doc.locate([...at, 'apiVersion']).value, kindRange: doc.locate([...at, 'kind']).value,
       });
     };
-    if (/List$/.test(obj.kind) && Array.isArray(obj.items)) {
-      obj.items.forEach((item: unknown, i: number) => { if (isManifestValue(item)) push(['items', i], item as Record<string, any>); });
-    } else {
-      push([], obj);
-    }
+    // A List's items, and the items of a List inside it (kubectl's builder flattens nested lists), a few levels deep.
+    const walk = (at: Array<string | number>, value: Record<string, any>, depth: number) => {
+      if (/List$/.test(value.kind) && Array.isArray(value.items) && depth < MAX_LIST_DEPTH) {
+        value.items.forEach((item: unknown, i: number) => { if (isManifestValue(item)) walk([...at, 'items', i], item as Record<string, any>, depth + 1); });
+      } else {
+        push(at, value);
+      }
+    };
+    walk([], obj, 0);
   }
   return out;
 }

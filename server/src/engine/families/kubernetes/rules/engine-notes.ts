@@ -61,7 +61,9 @@ export const documentNotChecked: RuleMeta = {
   title: 'Document of a manifest file not checked',
   what: 'Says, at its first line, that a document of a file read as Kubernetes manifests is no Kubernetes object (its top '
     + 'level is not a mapping with `apiVersion` and `kind`: a list, a scalar, a mapping of something else), so nothing '
-    + 'in it is checked; the file\'s other documents are. A document that does not parse is said by syntax/parse-error '
+    + 'in it is checked; the file\'s other documents are. So is an item of a List without apiVersion and kind of its own (a typed '
+    + 'list such as `IngressList`, as the API server returns one, whose items the list\'s decoding gives the list\'s apiVersion '
+    + 'and kind). A document that does not parse is said by syntax/parse-error '
     + 'at its own line instead, one with Helm template syntax by k8s/helm-template.',
   why: 'A multi-document file is checked one document at a time: a document passed over in silence would read as checked '
     + 'and clean, although a typo in `apiVersion` or `kind` kept it from being read as an object at all.',
