@@ -185,6 +185,22 @@ test('recognition: by name, by content, by modeline, by association; other YAML 
   assert.equal(e.analyze({ path: '/w/deploy.yaml', text: 'apiVersion: v1\nkind: Pod\nsystem_mode: x\n', config: c }).family, 'kubernetes');
 });
 
+test('an Ansible playbook named localhost.yml is not claimed as bootstrap overrides; another top-level list is an error', () => {
+  const c = cfg('6.0');
+  const playbook = '---\n- hosts: localhost\n  roles:\n  - xenial-java\n- import_playbook: other.yml\n';
+  const p = e.analyze({ path: '/w/localhost.yml', text: playbook, config: c });
+  assert.equal(p.family, undefined);
+  assert.deepEqual(p.diagnostics, []);
+  // A list of other things keeps the error: Ansible cannot read it as the variables of bootstrap.
+  const list = e.analyze({ path: '/w/localhost.yml', text: '- system_mode: simplex\n- hosts: localhost\n', config: c });
+  assert.equal(list.family, 'starlingx');
+  assert.deepEqual(brief(list), ['syntax/parse-error@1:1']);
+  // Read as bootstrap overrides only when a modeline says so: the error then says what the file is.
+  const forced = e.analyze({ path: '/w/localhost.yml', text: `# skewguard: starlingx\n${playbook}`, config: c });
+  assert.deepEqual(brief(forced), ['syntax/parse-error@3:1']);
+  assert.match(forced.diagnostics[0].message, /Ansible playbook/);
+});
+
 test('binary and oversized input is skipped with a message, never a crash', () => {
   const bin = run('system_mode: simplex\n\u0000\u0001\u0002');
   assert.deepEqual(bin.diagnostics.map((d) => [d.ruleId, d.severity]), [['skewguard/skipped-file', 'info']]);

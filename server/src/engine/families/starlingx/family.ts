@@ -6,7 +6,7 @@ import { parseError } from '../../rules/general';
 import { starlingxReleases } from './data';
 import { starlingxConfigSection } from './config';
 import { runRule, reportSyntax } from '../core';
-import { isStarlingxName, looksLikeStarlingx, StarlingxContext } from './index';
+import { isAnsiblePlaybook, isStarlingxName, looksLikeStarlingx, StarlingxContext } from './index';
 import { stxComplete, stxHover, stxInlayHints } from './language';
 import { parseYaml } from '../../parse/yaml';
 import { normalizeVersion } from '../../versions';
@@ -38,8 +38,10 @@ export const starlingx: FamilyModule<'starlingx'> = {
   serves: { files: [{ ext: '.yaml' }, { ext: '.yml' }], languages: ['yaml'] },
   detect({ file, ext, yaml }) {
     if (!YAML_EXT.has(ext)) return DETECT.no;
-    if (isStarlingxName(file)) return DETECT.name;
-    return looksLikeStarlingx(yaml?.docs.find((d) => !d.empty)) ? DETECT.content : DETECT.no;
+    const doc = yaml?.docs.find((d) => !d.empty);
+    // An Ansible playbook named localhost.yml (`- hosts: localhost`) is not a bootstrap overrides file: not claimed.
+    if (isStarlingxName(file)) return isAnsiblePlaybook(doc) ? DETECT.no : DETECT.name;
+    return looksLikeStarlingx(doc) ? DETECT.content : DETECT.no;
   },
   rules: starlingxRules,
   analyze({ input, yaml, emit, stage }) {
@@ -57,7 +59,9 @@ export const starlingx: FamilyModule<'starlingx'> = {
       stx = stage('context', () => new StarlingxContext(yaml, doc, config.starlingx.release, config.starlingx.source));
       const v = doc.value;
       if (v !== null && (typeof v !== 'object' || Array.isArray(v))) {
-        emit(parseError, { message: 'a StarlingX bootstrap overrides file must be a mapping of keys to values', range: doc.rootRange() });
+        // Read as bootstrap overrides only when the configuration or a modeline says so (detect() leaves a playbook alone).
+        const playbook = isAnsiblePlaybook(doc) ? ' (this is an Ansible playbook, a list of plays, not a bootstrap overrides file)' : '';
+        emit(parseError, { message: `a StarlingX bootstrap overrides file must be a mapping of keys to values${playbook}`, range: doc.rootRange() });
       } else {
         for (const rule of starlingxRules) runRule(rule, stx!, emit, faults);
       }

@@ -13,6 +13,21 @@ export function isStarlingxName(file: string): boolean {
   return /localhost[^/\\]*\.ya?ml$/i.test(path.basename(file));
 }
 
+// What makes a mapping of a top-level sequence an Ansible play (or a playbook import): `hosts`, or an import of
+// another playbook (`import_playbook`, its FQCN, and `include`, its form before Ansible 2.4).
+const PLAY_KEYS = ['hosts', 'import_playbook', 'ansible.builtin.import_playbook', 'include'];
+
+/**
+ * An Ansible playbook (`- hosts: localhost …`): a top-level sequence whose every item is a play or a playbook import.
+ * A playbook may be named localhost.yml; it is not a bootstrap overrides file (which Ansible reads as a mapping of variables).
+ */
+export function isAnsiblePlaybook(doc: YamlDoc | undefined): boolean {
+  if (!doc || doc.errors.length) return false;
+  const v = doc.value;
+  return Array.isArray(v) && v.length > 0
+    && v.every((item) => item !== null && typeof item === 'object' && !Array.isArray(item) && PLAY_KEYS.some((k) => Object.prototype.hasOwnProperty.call(item, k)));
+}
+
 /** Content test: a top-level mapping, no apiVersion/kind, and most of its keys are bootstrap keys. */
 export function looksLikeStarlingx(doc: YamlDoc | undefined): boolean {
   if (!doc) return false;
