@@ -127,6 +127,13 @@ const branchHeadNote = branchHeadMatch
 const KEYS_REPLACED = [
   {
     key: 'kubernetes_version',
+    releases: ['3.0', '4.0'],
+    // The release's own words from kube-versions.json (user_override_of_kubernetes_version), checked in buildRelease.
+    why: (row) => `the Kubernetes version is the one in the kubeadm template (roles/common/files/kubeadm.yaml.erb), which the load-images-information role writes over it (kube-versions.json: "${row.user_override_of_kubernetes_version}")`,
+    source: 'starlingx/ansible-playbooks 3.0.0, 4.0.0 playbookconfig/src/playbooks/roles/common/files/kubeadm.yaml.erb, roles/common/load-images-information/tasks/main.yml; shared reference starlingx/kubernetes-version-override.md ("3.0 – 5.0: no real override"), kube-versions.json (user_override_of_kubernetes_version)',
+  },
+  {
+    key: 'kubernetes_version',
     releases: ['5.0'],
     why: 'the load-images-information role replaces it, in bootstrap/restore/backup modes, with the version parsed from the kubeadm template (kubeadm.yaml.erb kubernetesVersion: v1.18.1)',
     source: 'starlingx/ansible-playbooks 5.0.0 (15b6674c19fb282b7c72740f489e7940a9ca4ae9) playbookconfig/src/playbooks/roles/common/load-images-information/tasks/main.yml, roles/common/files/kubeadm.yaml.erb; shared reference starlingx/kubernetes-version-override.md ("3.0 – 5.0: no real override"), kube-versions.json (5.0 override effectively not supported)',
@@ -281,7 +288,11 @@ function buildRelease(r) {
   if (release === '5.0' && branchHeadNote) notes.push(`SOURCES.md: ${branchHeadNote}`);
 
   const defaults = defaultsFiles.get(release) ?? null;
-  const keysReplaced = KEYS_REPLACED.filter((k) => k.releases.includes(release)).map(({ releases: _r, ...k }) => k);
+  const keysReplaced = KEYS_REPLACED.filter((k) => k.releases.includes(release)).map(({ releases: _r, why, ...k }) => {
+    if (typeof why !== 'function') return { key: k.key, why, source: k.source };
+    if (!/not supported/i.test(r.user_override_of_kubernetes_version ?? '')) fail(`kube-versions.json ${release}: the kubernetes_version override is no longer "not supported"`);
+    return { key: k.key, why: why(r), source: k.source };
+  });
   return {
     release,
     tag,

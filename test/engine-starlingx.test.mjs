@@ -233,6 +233,23 @@ test('hover on another key shows its description and default for the release', (
   assert.equal(e.hover(run(text), text, { line: 5, character: 0 }), undefined);
 });
 
+test('3.0 and 4.0: not checked (no key list), kubernetes_version not read, no v-prefix advice', () => {
+  const text = 'system_mode: simplx\nkubernetes_version: v1.99.0\n';
+  for (const rel of ['3.0', '4.0']) {
+    const r = run(text, rel);
+    assert.deepEqual(brief(r), ['starlingx/release-not-covered@1:1', 'starlingx/key-not-read@2:1'], rel);
+    assert.match(r.diagnostics[0].message, new RegExp(`not checked against StarlingX ${rel.replace('.', '\\.')}`));
+    assert.match(r.diagnostics[1].message, /kubeadm template/);
+    const h = e.hover(r, text, { line: 1, character: 3 });
+    assert.doesNotMatch(h.markdown, /usr\/local\/kubernetes/, rel);
+    // Whether the release reads system_mode is not known: not said to be "not read".
+    const hs = e.hover(r, text, { line: 0, character: 2 });
+    assert.doesNotMatch(hs.markdown, /Not read by/);
+    assert.match(hs.markdown, /not known/);
+  }
+  assert.match(e.hover(run(text, '6.0'), text, { line: 1, character: 3 }).markdown, /usr\/local\/kubernetes/);
+});
+
 test('completion of kubernetes_version values and of keys', () => {
   const text = 'system_mode: simplex\nkubernetes_version: \n';
   const items = e.complete(run(text), text, { line: 1, character: 20 });

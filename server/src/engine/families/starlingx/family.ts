@@ -17,6 +17,7 @@ import { rule as unknownKey } from './rules/unknown-key';
 import { rule as keyNotRead } from './rules/key-not-read';
 import { rule as invalidType } from './rules/invalid-type';
 import { rule as invalidValue } from './rules/invalid-value';
+import { rule as releaseNotCovered } from './rules/release-not-covered';
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -25,7 +26,7 @@ declare module '../registry' {
   }
 }
 
-export const starlingxRules: Rule<StarlingxContext>[] = [vPrefix, unshipped, belowDefault, unknownKey, keyNotRead, invalidType, invalidValue];
+export const starlingxRules: Rule<StarlingxContext>[] = [vPrefix, unshipped, belowDefault, unknownKey, keyNotRead, invalidType, invalidValue, releaseNotCovered];
 
 const YAML_EXT = new Set(['.yml', '.yaml', '']);
 

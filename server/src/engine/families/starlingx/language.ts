@@ -28,6 +28,8 @@ export function stxHover(ctx: StarlingxContext, text: string, pos: Position): Ho
     const d = schemaProp.default ?? row.defaults?.[rel];
     parts.push(`Read by StarlingX ${rel}${d !== undefined ? `; default: \`${JSON.stringify(d)}\`` : ''}.`);
     if (Array.isArray(schemaProp.enum)) parts.push(`Allowed: ${schemaProp.enum.map((x: unknown) => `\`${x}\``).join(', ')}.`);
+  } else if (!ctx.schema) {
+    parts.push(`StarlingX ${rel} is not in the key data: whether it reads this key is not known (not checked).`);
   } else {
     parts.push(`**Not read by StarlingX ${rel}.**`);
   }
@@ -51,7 +53,8 @@ export function kubeVersionHover(ctx: StarlingxContext): string {
   const path = ctx.upgradesAfter(installed);
   out.push('');
   out.push(path.length ? `Upgrade path to the newest, one minor at a time: ${[installed, ...path].join(' → ')} (${path.length} upgrade${path.length === 1 ? '' : 's'}).` : `${installed} is the newest version this release ships.`);
-  out.push('', 'Write it as plain `X.Y.Z` (no `v`): it names the directory `/usr/local/kubernetes/X.Y.Z`.');
+  // Only where the playbooks take the value: 3.0 – 5.0 replace it with the kubeadm template's version.
+  if (!rel.keysReplaced?.some((r) => r.key === 'kubernetes_version')) out.push('', 'Write it as plain `X.Y.Z` (no `v`): it names the directory `/usr/local/kubernetes/X.Y.Z`.');
   return out.join('\n');
 }
 

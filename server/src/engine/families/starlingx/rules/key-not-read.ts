@@ -9,13 +9,13 @@ export const rule: Rule<StarlingxContext> = {
   title: 'Key that the selected StarlingX release does not read',
   what: 'Reports a key that other StarlingX releases read but the selected one does not: it was dropped '
     + '(e.g. `k8s_root_ca_cert` from 12.0) or is not read yet (e.g. a `calico_*` key before master), and a key the release '
-    + 'reads but replaces before use (`kubernetes_version` in 5.0, `cluster_host_floating_address` in 6.0–8.0).',
+    + 'reads but replaces before use (`kubernetes_version` in 3.0–5.0, `cluster_host_floating_address` in 6.0–8.0).',
   why: 'The override is silently ignored by this release: the setting the operator relies on (a custom root CA, a '
     + 'Calico option) is not applied, and the file must change when it moves between releases.',
   bad: { filename: 'localhost.yml', text: 'system_mode: simplex\nk8s_root_ca_cert: /home/sysadmin/k8s-ca.crt\nk8s_root_ca_key: /home/sysadmin/k8s-ca.key\n', options: 'StarlingX 12.0' },
   good: { filename: 'localhost.yml', text: 'system_mode: simplex\n', options: 'StarlingX 12.0' },
   fix: 'none',
-  sources: ['starlingx/ansible-playbooks per release tag (shared reference: starlingx/optional-keys.json keys_per_release)', 'data/starlingx/releases.json keysReplaced (5.0 kubernetes_version, 6.0–8.0 cluster_host_floating_address)'],
+  sources: ['starlingx/ansible-playbooks per release tag (shared reference: starlingx/optional-keys.json keys_per_release)', 'data/starlingx/releases.json keysReplaced (3.0–5.0 kubernetes_version, 6.0–8.0 cluster_host_floating_address)'],
   check(ctx, report) {
     const notRead: Record<string, { releases: string[]; lastRead: string | null; firstRead: string | null }> = ctx.schema?.['x-skewguard']?.notRead ?? {};
     for (const p of ctx.schemaProblems()) {
@@ -33,7 +33,7 @@ export const rule: Rule<StarlingxContext> = {
         data: { key: p.property, ...info },
       });
     }
-    // Read, but replaced before it takes effect (StarlingX 5.0 kubernetes_version, 6.0–8.0 cluster_host_floating_address).
+    // Read, but replaced before it takes effect (StarlingX 3.0–5.0 kubernetes_version, 6.0–8.0 cluster_host_floating_address).
     for (const r of ctx.release.keysReplaced ?? []) {
       if (!Object.prototype.hasOwnProperty.call(ctx.value, r.key)) continue;
       report({
