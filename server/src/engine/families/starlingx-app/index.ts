@@ -117,12 +117,27 @@ export const stripV = (v: string) => v.trim().replace(/^v+/, '');
 export const boundVersion = (v: string) => { const s = stripV(v); return /^\d+\.\d+$/.test(s) ? `${s}.0` : s; };
 
 /**
- * distutils LooseVersion order of two Kubernetes versions after a leading "v" is removed, as sysinv compares them:
- * numeric parts, and a shorter version that is a prefix of a longer one is smaller ("1.29" < "1.29.2").
+ * distutils LooseVersion's components of a version (after a leading "v" is removed): runs of digits (numbers), runs of
+ * lower-case letters and whatever text lies between them ("-", "RC"), the dots dropped. "1.29.2-rc1" is
+ * [1, 29, 2, "-", "rc", 1].
  */
-export function looseCompare(a: string, b: string): number {
-  const pa = stripV(a).split('.').map(Number), pb = stripV(b).split('.').map(Number);
-  for (let i = 0; i < Math.min(pa.length, pb.length); i++) if (pa[i] !== pb[i]) return pa[i] - pb[i];
+export function looseVersionParts(v: string): Array<number | string> {
+  return stripV(v).split(/(\d+|[a-z]+|\.)/).filter((x) => x !== '' && x !== '.').map((x) => (/^\d+$/.test(x) ? Number(x) : x));
+}
+
+/**
+ * LooseVersion order of two versions as Python 3 compares their component lists: numbers numerically, strings by code
+ * point, a list that is a prefix of a longer one is smaller ("1.29.2" < "1.29.2-rc1"). Undefined where Python cannot
+ * order them: a number against a string at the first difference raises TypeError.
+ */
+export function looseVersionCompare(a: string, b: string): number | undefined {
+  const pa = looseVersionParts(a), pb = looseVersionParts(b);
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    const x = pa[i], y = pb[i];
+    if (x === y) continue;
+    if (typeof x !== typeof y) return undefined;
+    return typeof x === 'number' ? x - (y as number) : (x < y ? -1 : 1);
+  }
   return pa.length - pb.length;
 }
 

@@ -1,6 +1,7 @@
 import type { Rule } from '../../../rules/types';
 import type { AppContext } from '../index';
-import { looseCompare, K8S_VERSION_FORMAT, listText, stripV, boundVersion } from '../index';
+import { looseVersionCompare, looseVersionParts, K8S_VERSION_FORMAT, listText, stripV, boundVersion } from '../index';
+import { appMetadata } from '../data';
 import { windowText } from '../../../window-text';
 
 const isMap = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -28,7 +29,8 @@ export const rule: Rule<AppContext> = {
   title: 'Kubernetes version of the window outside the app\'s supported_k8s_version',
   what: 'Checks `supported_k8s_version: {minimum, maximum}` of an application\'s metadata.yaml against every Kubernetes version of the '
     + 'window (on a StarlingX upgrade path: its exact patch versions), comparing them as sysinv does (LooseVersion; `maximum: v1.29` '
-    + 'is read as 1.29.0, below 1.29.2). With a window of minors only, a minor that is partly inside the range is not reported. A version below the minimum or above the maximum is an error at that bound, naming the step and what '
+    + 'is read as 1.29.0, below 1.29.2; in 8.0 and 9.0, which do not check the format, a bound such as `v1.29.2-rc1` or `v1.29.2.1` is '
+    + 'compared component by component, numbers numerically, and one Python cannot order against a version is said as not checked). With a window of minors only, a minor that is partly inside the range is not reported. A version below the minimum or above the maximum is an error at that bound, naming the step and what '
     + 'sysinv of the release does there: application-apply is rejected at the start of the window, and an upgrade step blocks that '
     + 'Kubernetes upgrade (8.0 rejects kube-upgrade-start; 9.0 fails in upgrade-starting-failed; from 10.0 kube-upgrade-start is rejected '
     + 'unless another bundle of the app with `k8s_upgrades` auto_update and timing pre/post supports the target).',
@@ -41,20 +43,31 @@ export const rule: Rule<AppContext> = {
   check(ctx, report) {
     const s = ctx.value.supported_k8s_version;
     // The window's release must be one the data has sysinv's behaviour for (stx-app/release-not-covered says so).
-    if (!isMap(s) || !ctx.enforcement()) return;
+    const en = ctx.enforcement();
+    if (!isMap(s) || !en) return;
+    // A bound of another form than X.Y[.Z]: from 10.0 sysinv's format check rejects it (stx-app/invalid-value says so);
+    // 8.0 and 9.0 have no format check and compare whatever is written with LooseVersion ("v1.29.2-rc1", "v1.29.2.1").
+    const formatChecked = (k: 'minimum' | 'maximum') => appMetadata().keys.find((x) => x.key === `supported_k8s_version.${k}`)?.check.format?.includes(en.release) ?? true;
     const bound = (k: 'minimum' | 'maximum') => {
       const v = s[k];
-      return typeof v === 'string' && K8S_VERSION_FORMAT.test(stripV(v)) ? v : undefined;
+      return typeof v === 'string' && (K8S_VERSION_FORMAT.test(stripV(v)) || !formatChecked(k)) ? v : undefined;
     };
     const min = bound('minimum'), max = bound('maximum');
     if (!min && !max) return;
     const versions = ctx.window.patches ?? ctx.window.minors;
     const exact = !!ctx.window.patches;
+    // Versions Python cannot order against a bound (a number against a string: TypeError), per bound.
+    const unordered: Record<'minimum' | 'maximum', string[]> = { minimum: [], maximum: [] };
+    const cmp = (k: 'minimum' | 'maximum', v: string, b: string) => {
+      const c = looseVersionCompare(v, b);
+      if (c === undefined && !unordered[k].includes(v)) unordered[k].push(v);
+      return c ?? 0;
+    };
     // A minor-only window: a minor is outside when every patch of it is (below: X.Y.∞ < minimum; above: X.Y.0 > maximum).
     // Bounds as sysinv reads them (major.minor is major.minor.0). A minor alone (a window without patches) is below only
     // when all its patches are, above only when its .0 is: a minor that is partly inside is not reported (no guess).
-    const below = (v: string) => min && looseCompare(exact ? v : `${v}.99999`, boundVersion(min)) < 0;
-    const above = (v: string) => max && looseCompare(exact ? v : `${v}.0`, boundVersion(max)) > 0;
+    const below = (v: string) => min && cmp('minimum', exact ? v : `${v}.99999`, boundVersion(min)) < 0;
+    const above = (v: string) => max && cmp('maximum', exact ? v : `${v}.0`, boundVersion(max)) > 0;
     const range = `${min ?? '(no minimum)'}..${max ?? '(no maximum)'}`;
     for (const k of ['minimum', 'maximum'] as const) {
       const outside = versions.filter((v) => (k === 'minimum' ? below(v) : above(v)));
@@ -69,6 +82,17 @@ export const rule: Rule<AppContext> = {
           + `application-apply is rejected ("The application … is incompatible with the current Kubernetes version ${first}")${note}`
         : `the Kubernetes upgrade ${versions[i - 1]} → ${first} (step ${i} of ${versions.length - 1} on the window ${versions[0]}..${versions[versions.length - 1]}) goes ${k === 'minimum' ? 'below' : 'above'} this app's supported_k8s_version ${range}${more}: ${atUpgrade(ctx, first)}${note}`;
       report({ message, range: loc.value, data: { bound: k, value: s[k], outside, window: versions, exact } });
+    }
+    for (const k of ['minimum', 'maximum'] as const) {
+      if (!unordered[k].length) continue;
+      const parts = (v: string) => `[${looseVersionParts(v).map((x) => JSON.stringify(x)).join(', ')}]`;
+      report({
+        message: `not checked: sysinv ${en.release} compares Kubernetes versions with this app's supported_k8s_version ${k} ${String(s[k])} as LooseVersion `
+          + `components, ${parts(String(s[k]))} against ${parts(unordered[k][0])} (${listText(unordered[k])}), which Python cannot order (a number against a string raises TypeError); write X.Y.Z`,
+        range: ctx.doc.locate(['supported_k8s_version', k]).value,
+        severity: 'info',
+        data: { bound: k, value: s[k], unordered: unordered[k], notChecked: true },
+      });
     }
   },
 };
