@@ -57,6 +57,18 @@ test('C: kubernetes_version V1.19.13 in localhost.yml gives the manifests the wi
   assert.equal(k.source.detail, 'localhost.yml: StarlingX 6.0 upgrade path from 1.19.13');
 });
 
+test('C: an Ansible playbook named localhost.yml sets no window for the manifests around it', (t) => {
+  const playbook = '- hosts: localhost\n  gather_facts: false\n  tasks:\n    - name: hi\n      debug:\n        msg: hi\n';
+  const dir = workspace(t, { 'localhost.yml': playbook, 'deploy.yaml': DEPLOY });
+  const r = lint(dir, ['--print-config', 'deploy.yaml']);
+  assert.equal(r.code, 0, r.stderr);
+  const k = JSON.parse(r.stdout).kubernetes;
+  assert.equal(k.source.kind, 'default', JSON.stringify(k.source));
+  // the same folder with a bootstrap file: its window
+  const boot = workspace(t, { 'localhost.yml': 'system_mode: simplex\nkubernetes_version: 1.19.13\n', 'deploy.yaml': DEPLOY, '.skewguard.yaml': 'starlingx: { release: "6.0" }\n' });
+  assert.equal(JSON.parse(lint(boot, ['--print-config', 'deploy.yaml']).stdout).kubernetes.source.kind, 'workspace');
+});
+
 // ---------------------------------------------------------------------------------------------
 // B. Wrong words, wrong facts
 

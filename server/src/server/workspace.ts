@@ -226,7 +226,8 @@ export class WorkspaceState {
       let v: unknown;
       Object.defineProperty(lazy, p.key, { enumerable: true, configurable: true, get: () => (v ??= p.produce(input) ?? null) ?? undefined });
     }
-    if (!found) return lazy;
+    // A file of the anchor's name that is no bootstrap file (a playbook named localhost.yml) sets no window.
+    if (!found || workspaceFacts.anchorIsNot(text)) return lazy;
     const note = competitionNote(found, root);
     return Object.defineProperties({ localhost: { path: path.relative(root, found.file) || found.file, kubernetesVersion: workspaceFacts.anchorKubernetesVersion(text), ...(note ? { note } : {}) } }, Object.getOwnPropertyDescriptors(lazy)) as WorkspaceFacts;
   }

@@ -4,7 +4,7 @@
 // this list; a family adds its context to FamilyResults from its own folder (`declare module '../registry'`).
 import type { Family } from '../types';
 import type { FamilyModule } from './types';
-import { starlingx, localhostKubernetesVersion, localhostRank, LOCALHOST_CHOICE_HINT } from './starlingx/family';
+import { starlingx, localhostKubernetesVersion, localhostIsPlaybook, localhostRank, LOCALHOST_CHOICE_HINT } from './starlingx/family';
 import { isStarlingxName } from './starlingx';
 import { kubernetes, staticPodImagesOf } from './kubernetes/family';
 import { kataConfig } from './kata-config/family';
@@ -55,6 +55,8 @@ export const workspaceFacts = {
   anchorRank: localhostRank,
   anchorChoiceHint: LOCALHOST_CHOICE_HINT,
   anchorKubernetesVersion: localhostKubernetesVersion,
+  /** A file of an anchor's name that is something else (a playbook named localhost.yml): no anchor. */
+  anchorIsNot: localhostIsPlaybook,
   folderFacts: staticPodImagesOf,
   /** The workspace's CustomResourceDefinitions (custom resources are checked against them) and the CRs that use them. */
   mayHoldCrd, mayBeCustomGroup, crdsOfText, crdFacts, customResourceUsesOfText, customResourceUsesByGroup,

@@ -80,6 +80,14 @@ export const starlingx: FamilyModule<'starlingx'> = {
 };
 
 /** The kubernetes_version a localhost.yml sets (normalised), for the window of the workspace's other files. */
+/**
+ * A file with a bootstrap file's name that is no bootstrap file: an Ansible playbook named localhost.yml (a list of
+ * plays). It sets no window for the files around it (server/workspace.ts anchorFacts), as detect() does not claim it.
+ */
+export function localhostIsPlaybook(text: string | undefined): boolean {
+  return !!text && isAnsiblePlaybook(parseYaml(text).docs.find((d) => !d.empty));
+}
+
 export function localhostKubernetesVersion(text: string | undefined): string | undefined {
   const doc = text ? parseYaml(text).docs.find((d) => !d.empty) : undefined;
   const v = doc && doc.errors.length === 0 ? (doc.value as any)?.kubernetes_version : undefined;
