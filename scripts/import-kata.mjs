@@ -908,6 +908,7 @@ const out = {
     'options[].flavours.runtime-rs': 'APPROXIMATED by runtime-rs template presence (exactHistory templates:runtime-rs): no runtime-rs parser scan exists in the material',
     'options[].types': 'JSON-schema type per flavour and release range: go from the Go struct types (int*/uint* → integer, float* → number, bool → boolean, string/PCIePort/MonitorProtocol → string, []string → array of string, []struct → array of object); runtime-rs from the catalog type (template literal / Go struct / placeholder heuristic)',
     'options[].goTypes': 'the Go field types behind `types` (go flavour)',
+    'options[].rustTypes': 'the kata-types field types behind `types` (runtime-rs flavour; u8, u32, i64, usize, array<u32>, … as runtime-rs-config-keys.json writes them)',
     'options[].values': 'validated values per release range (enum); fatal = an unknown value aborts the runtime; recorded only where the material states them',
     'options[].default': 'TOML value of the first uncommented occurrence in the newest template that has one (null with defaultPlaceholder when that value is a build-time @PLACEHOLDER@, or when no template sets it)',
     'options[].doc': 'comment block above the key (active or commented-out) in the newest template containing it, leading "#" removed, placeholders kept; docRelease = that template\'s release',

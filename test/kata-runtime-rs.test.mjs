@@ -174,3 +174,20 @@ test('migration guide: all 60 mappings imported, each key checked against both p
   // keys runtime-rs ignores (dropped or not yet implemented) are read by Go only
   for (const x of m.mappings.filter((y) => y.change === 'ignored')) assert.deepEqual(x.readAt4_1_0[x.go], { go: true, runtimeRs: false }, x.go);
 });
+
+test('rustTypes carry the kata-types integer widths (u8 mem_agent knobs, u32 default_memory) and invalid-type checks them', () => {
+  assert.deepEqual(row('agent.kata.mem_agent', 'memcg_swappiness_max').rustTypes, [{ rustType: 'u8', from: '3.13.0', to: null }]);
+  assert.deepEqual(row('agent.kata.mem_agent', 'compact_order').rustTypes, [{ rustType: 'u8', from: '3.13.0', to: null }]);
+  assert.deepEqual(row('hypervisor.*', 'default_memory').rustTypes.map((t) => t.rustType), ['u32']);
+  const it = (text, window) => of(lint(text, { window }), 'kata/invalid-type');
+  const ds = it('[agent.kata.mem_agent]\nmemcg_swappiness_max = 300\ncompact_order = -1\n', '3.13..3.32');
+  assert.deepEqual(ds.map((d) => [d.data.key, d.data.expected[0], d.severity]), [['memcg_swappiness_max', 'u8', 'error'], ['compact_order', 'u8', 'error']]);
+  assert.deepEqual(ds[0].data.failsIn.at(-1), '3.32.0');
+  assert.deepEqual(it('[agent.kata.mem_agent]\nmemcg_swappiness_max = 255\ncompact_order = 0\n', '3.13..3.32'), []);
+  // u64 rejects a negative value under serde; the Go runtime's uint64 would wrap it instead (BurntSushi/toml)
+  assert.equal(it('[hypervisor.qemu]\nmemory_offset = -1\n', '4.1').length, 1);
+  assert.deepEqual(of(lint('[hypervisor.qemu]\nmemory_offset = -1\n', { window: '4.1', flavour: 'go' }), 'kata/invalid-type'), []);
+  // hex, octal, binary and underscores are read exactly
+  assert.equal(it('[agent.kata.mem_agent]\ncompact_order = 0x1_00\n', '3.32').length, 1);
+  assert.deepEqual(it('[agent.kata.mem_agent]\ncompact_order = 0b1111_1111\n', '3.32'), []);
+});

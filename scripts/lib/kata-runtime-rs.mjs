@@ -143,6 +143,13 @@ export function applyRuntimeRs(ctx) {
       const { rustType, src, ...jt } = x;
       row.types.push({ ...jt, flavour: 'runtime-rs', source: cite(x.from, `${src}, Rust ${rustType}`) });
     }
+    // the Rust types behind `types` (as goTypes for the Go runtime): serde rejects an integer out of the range of
+    // u8/u32/i32/… (and a negative one for u64/usize), so the width matters, not only "integer"
+    const rustTypes = runs((t) => {
+      const k = r.at.get(t);
+      return k ? { id: k.type, rustType: k.type } : undefined;
+    }).map((x) => ({ rustType: x.rustType, from: x.from, to: x.to }));
+    if (rustTypes.length) row.rustTypes = rustTypes;
     // validated values: serde enums always; adjust_config always; validate() only where it runs at load
     for (const x of runs((t) => {
       const k = r.at.get(t);

@@ -16,6 +16,10 @@ export interface KataOption {
   flavours: Partial<Record<Flavour, ReleaseRange>>;
   templates?: Partial<Record<Flavour, ReleaseRange>>;
   types: Array<Ranged & { type: string; items?: string }>;
+  /** The Go field types behind `types` (go flavour): uint32, int64, *uint64, … */
+  goTypes?: Array<{ goType: string; from: string; to: string | null; missingIn?: string[] }>;
+  /** The kata-types field types behind `types` (runtime-rs flavour): u8, u32, i64, usize, array<u32>, … */
+  rustTypes?: Array<{ rustType: string; from: string; to: string | null }>;
   values: Array<Ranged & { enum: unknown[]; fatal: boolean; onlyInHypervisors?: string[]; onlyWithMachineTypes?: string[]; machineTypeDefault?: string; narrowerIn?: Record<string, string[]> }>;
   /** runtime-rs: releases where the field has no serde default (a table without it fails to load). */
   required?: Array<{ from: string; to: string | null; flavour: Flavour; source?: string }>;

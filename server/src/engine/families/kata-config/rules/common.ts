@@ -62,3 +62,36 @@ export function quoteValue(valueText: string): string {
   const t = valueText.trim();
   return t.length > 80 ? `${t.slice(0, 77)}…` : t;
 }
+
+/** An integer type's bounds. */
+export interface IntegerBounds { readonly name: string; readonly min: bigint; readonly max: bigint }
+
+const bits = (signed: boolean, n: number): [bigint, bigint] =>
+  (signed ? [-(1n << BigInt(n - 1)), (1n << BigInt(n - 1)) - 1n] : [0n, (1n << BigInt(n)) - 1n]);
+
+/**
+ * The bounds a runtime's decoder enforces for a field type, failing the load outside them; undefined when it enforces
+ * none that a TOML integer (a signed 64-bit number) can break. The Go runtime decodes with BurntSushi/toml, whose
+ * unifyInt rejects a value out of range for int8…int32 and uint8…uint32 ("value %d is out of range for uint32") but
+ * lets a negative value wrap for uint64 and uint. runtime-rs decodes with serde, which rejects a value out of range for
+ * every Rust integer type (a negative one for u64 and usize too). `array<u32>` (runtime-rs): the bounds of its items.
+ */
+export function integerBounds(flavour: 'go' | 'runtime-rs', type: string): (IntegerBounds & { readonly items: boolean }) | undefined {
+  const arr = /^array<(.+)>$/.exec(type);
+  const t = (arr ? arr[1] : type).replace(/^\*/, '');
+  const m = flavour === 'go' ? /^(u?)int(8|16|32)$/.exec(t) : /^([ui])(8|16|32|64|size)$/.exec(t);
+  if (!m) return undefined;
+  const signed = flavour === 'go' ? m[1] === '' : m[1] === 'i';
+  const n = m[2] === 'size' ? 64 : Number(m[2]);
+  if (signed && n === 64) return undefined;
+  const [min, max] = bits(signed, n);
+  return { name: t, min, max, items: !!arr };
+}
+
+/** A TOML integer's exact value, from its literal text (1_000, 0xff, 0o17, 0b11, +5, -5); undefined if not one. */
+export function tomlInteger(text: string): bigint | undefined {
+  const m = /^([+-]?)(0x[0-9a-fA-F]+|0o[0-7]+|0b[01]+|\d+)$/.exec(text.trim().replace(/_/g, ''));
+  if (!m) return undefined;
+  const v = BigInt(m[2]);
+  return m[1] === '-' ? -v : v;
+}
