@@ -32,14 +32,15 @@ export const rule: Rule<KataContext> = {
       // A key only the templates show is no field of the struct: a table that denies unknown fields (runtime-rs
       // from 3.29.0) refuses it like any other unknown key.
       const strictTpl = w.templateOnly.filter((r) => ctx.strictAt(k.section, r));
-      const templateOnly = strictTpl.length ? w.templateOnly.filter((r) => !strictTpl.includes(r)) : w.templateOnly;
       let ignoredAll = strictTpl.length ? ctx.window.filter((r) => w.ignored.includes(r) || strictTpl.includes(r)) : w.ignored;
       // The new name of a renamed option written beside the old one ("keep both"): the releases that read the old
       // name are served by it (renamed-option says whether the pair covers the window).
+      let templateOnly = strictTpl.length ? w.templateOnly.filter((r) => !strictTpl.includes(r)) : w.templateOnly;
       const olds = oldKeysBeside(ctx, k);
       if (olds.length) {
         const covered = new Set(olds.flatMap((o) => [...readBy(ctx, o.row, o.k.section)]));
         ignoredAll = ignoredAll.filter((r) => !covered.has(r) || ctx.strictAt(k.section, r));
+        templateOnly = templateOnly.filter((r) => !covered.has(r));
       }
       if (!ignoredAll.length) {
         if (templateOnly.length) {
@@ -50,15 +51,20 @@ export const rule: Rule<KataContext> = {
         }
         continue;
       }
-      const fatal = ignoredAll.filter((r) => ctx.strictAt(k.section, r));
-      const ignored = ignoredAll.filter((r) => !fatal.includes(r));
+      // A release whose templates ship the key but whose parser does not read it ignores it like any other: every
+      // release of the window that does not read the key is named (runtime-rs templates carry keys years before
+      // kata-types reads them: disable_guest_empty_dir from 3.3.0, read from 3.23.0).
+      const notRead = ctx.window.filter((r) => ignoredAll.includes(r) || templateOnly.includes(r));
+      const fatal = notRead.filter((r) => ctx.strictAt(k.section, r));
+      const ignored = notRead.filter((r) => !fatal.includes(r));
       const parts = [];
       if (ignored.length) parts.push(`${rel(ctx, ignored)} ignore${ignored.length === 1 ? 's' : ''} it`);
       if (fatal.length) parts.push(`${rel(ctx, fatal)} refuse${fatal.length === 1 ? 's' : ''} the file because of it`);
-      const accepted = [...w.parser, ...templateOnly];
+      const accepted = w.parser;
       const known = row.flavours[ctx.flavour];
       const gaps = known?.missingIn?.length ? `, except ${describeReleases(known.missingIn, ctx.data.releases)}` : '';
-      const life = known ? `read by ${ctx.flavourName} ${known.first}–${known.last ?? 'today'}${gaps}` : `only in ${ctx.flavourName} templates`;
+      const shipped = templateOnly.length ? `; the templates of ${rel(ctx, templateOnly)} ship it unread` : '';
+      const life = (known ? `read by ${ctx.flavourName} ${known.first}–${known.last ?? 'today'}${gaps}` : `only in ${ctx.flavourName} templates`) + shipped;
       report({
         message: accepted.length
           ? `${k.key} is not understood by every release in the window ${ctx.windowText}: ${parts.join('; ')} (${life})`

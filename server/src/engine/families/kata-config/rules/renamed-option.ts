@@ -45,10 +45,13 @@ export const rule: Rule<KataContext> = {
       }
       const newEverywhere = !!newRow && ctx.window.every((r) => ctx.optionKnown(newRow, r) === 'parser');
       const fix = newEverywhere && newSection === k.section ? renameFix(k, ren.key, ren.mapping) : undefined;
-      const onlyTemplates = after.every((r) => w.templateOnly.includes(r));
+      // Every release of the window that does not read the old key, the rename's or not: runtime-rs never read
+      // dial_timeout, although its templates shipped it before the rename (3.0.0–3.5.0) too.
+      const notRead = ctx.window.filter((r) => w.ignored.includes(r) || w.templateOnly.includes(r));
+      const onlyTemplates = notRead.every((r) => w.templateOnly.includes(r));
       // In a table that refuses unknown keys (runtime-rs [agent.kata] from 3.29.0) the old key is fatal, not ignored.
-      const fatal = after.filter((r) => ctx.strictAt(k.section, r));
-      const ignored = after.filter((r) => !fatal.includes(r));
+      const fatal = notRead.filter((r) => ctx.strictAt(k.section, r));
+      const ignored = notRead.filter((r) => !fatal.includes(r));
       const parts = [];
       if (ignored.length) parts.push(`${rel(ctx, ignored)} ignore${ignored.length === 1 ? 's' : ''} ${k.key}`);
       if (fatal.length) parts.push(`${rel(ctx, fatal)} refuse${fatal.length === 1 ? 's' : ''} the file because of it`);
