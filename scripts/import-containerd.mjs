@@ -46,8 +46,35 @@ const releases = MINORS.map((minor) => {
     criPlugins: Object.keys(t.criPlugins),
     versionNotes: t.versionNotes,
     migrations: (t.migrations ?? []).map((m) => ({ from: m.from, to: m.to, scope: m.scope, plugin: m.plugin ?? null, what: m.what, source: m.source })),
+    runtimeOptions: runtimeOptionsOf(last, t),
   };
 });
+
+/**
+ * Which options struct a runtime's `options` table is decoded into, by its runtime_type (getRuntimeOptionsType), and
+ * the fields (TOML keys) of each struct, at one tag: the keys under `options` are read only when they are fields of
+ * the struct the runtime_type selects (a Kata runtime's options are the generic TypeUrl/ConfigPath/ConfigBody message).
+ * `notExtracted`: runtime types whose struct the reference does not enumerate (runhcs): not judged.
+ */
+function runtimeOptionsOf(tag, t) {
+  const byRuntimeType = {}, notExtracted = [];
+  let other = null;
+  for (const sel of t.runtimeOptionsBySelector ?? []) {
+    const extracted = !sel.optionsSection.startsWith('(');
+    if (sel.runtimeType.startsWith('(')) { if (!extracted) throw new Error(`${tag}: the catch-all runtime options struct must be extracted`); other = sel.optionsSection; continue; }
+    if (extracted) byRuntimeType[sel.runtimeType] = sel.optionsSection; else notExtracted.push(sel.runtimeType);
+  }
+  if (!other) throw new Error(`${tag}: no catch-all runtime options struct`);
+  const structs = {};
+  for (const k of t.keys) {
+    if (!k.section || !/\.containerd\.runtimes\.<runtime_name>\.options\.[^.]+$/.test(k.path)) continue;
+    if (!t.sections[k.section]) throw new Error(`${tag}: unknown options section ${k.section}`);
+    const st = (structs[k.section] ??= { file: t.sections[k.section].file, root: t.sections[k.section].root, fields: [] });
+    st.fields.push(k.path.slice(k.path.lastIndexOf('.') + 1));
+  }
+  for (const s of new Set([...Object.values(byRuntimeType), other])) if (!structs[s]?.fields.length) throw new Error(`${tag}: options struct ${s} has no fields`);
+  return { byRuntimeType, other, notExtracted, structs, source: `config-keys.json tags[${tag}].runtimeOptionsBySelector and keys[].section` };
+}
 
 // Keys: one row per path (placeholder notation of the reference), the minors whose last patch has it, the type and
 // the file:line at the newest such tag. Runtime-options keys exist once per options struct: their selectors are kept.
@@ -153,6 +180,10 @@ const out = {
 if (!releases.find((r) => r.minor === '1.7').configVersions.includes(2) || releases.find((r) => r.minor === '1.7').configVersions.includes(3)) throw new Error('1.7 must read version 2 and not 3');
 if (releases.find((r) => r.minor === '2.3').currentConfigVersion !== 4) throw new Error('2.3 writes version 4');
 if (!keys.find((k) => k.path === 'plugins."io.containerd.grpc.v1.cri".systemd_cgroup')) throw new Error('systemd_cgroup missing');
+{
+  const ro = releases.find((r) => r.minor === '1.7').runtimeOptions;
+  if (ro.byRuntimeType['io.containerd.runc.v2'] !== 'runc-options' || ro.other !== 'runtime-options-generic' || ro.structs[ro.other].fields.join() !== 'TypeUrl,ConfigPath,ConfigBody') throw new Error('1.7 runtime options selection');
+}
 const text = JSON.stringify(out, null, 2) + '\n';
 // Freshness is checked once for every table: npm run gen:data -- --check (test/data-fresh.test.mjs).
 fs.mkdirSync(path.dirname(outFile), { recursive: true });

@@ -191,7 +191,9 @@ export interface ContainerdItem {
 
 export type ReadAt =
   | { read: true; via?: string }
-  | { read: false; why: 'version' | 'absent' | 'migrated-away'; via?: string };
+  | { read: false; why: 'version' | 'absent' | 'migrated-away'; via?: string }
+  /** A key under a runtime's `options` that is no field of the options struct its runtime_type selects there. */
+  | { read: false; why: 'options-struct'; via?: string; runtimeType: string; struct: string; fields: string[] };
 
 export class ContainerdContext {
   readonly items: ContainerdItem[] = [];
@@ -251,12 +253,43 @@ export class ContainerdContext {
     for (const item of this.items) {
       if (item.match.kind !== 'known') continue;
       const node = item.match.node;
-      const reads = this.releases.map((r) => this.readAt(node, r));
+      const reads = this.releases.map((r) => this.optionsRead(item, this.readAt(node, r), r));
       const not = this.releases.filter((_, i) => !reads[i].read && (reads[i] as { why: string }).why !== 'version');
       if (not.length) out.push({ item, node, minors: not, reads });
     }
     return out;
   }
+
+  /**
+   * A key under a runtime's `options` is read only when it is a field of the options struct the runtime's runtime_type
+   * selects at that minor (getRuntimeOptionsType): SystemdCgroup is runc's, not the generic message's a Kata runtime
+   * gets (TypeUrl, ConfigPath, ConfigBody). Without a runtime_type literal in the same table (absent, not a string, a
+   * template) or for a runtime type whose struct the data does not enumerate, the read stands: no guess.
+   */
+  private optionsRead(item: ContainerdItem, read: ReadAt, r: ContainerdRelease): ReadAt {
+    if (!read.read || item.kind !== 'key' || item.match.kind !== 'known' || !item.match.node.row?.appliesWhenRuntimeType) return read;
+    const segs = item.segs;
+    if (segs.length < 3 || segs[segs.length - 2] !== 'options') return read;
+    const type = this.runtimeTypeOf(segs.slice(0, -2));
+    if (!type) return read;
+    const ro = r.runtimeOptions;
+    if (!ro || ro.notExtracted.includes(type)) return read;
+    const struct = ro.byRuntimeType[type] ?? ro.other;
+    const fields = ro.structs[struct]?.fields;
+    if (!fields || fields.includes(segs[segs.length - 1])) return read;
+    return { read: false, why: 'options-struct', via: read.via, runtimeType: type, struct, fields };
+  }
+
+  /** The runtime_type literal of a runtime table (by its path), when the file sets one that is a plain name. */
+  private runtimeTypeOf(table: string[]): string | undefined {
+    const byPath = (this.runtimeTypes ??= new Map(this.toml.entries
+      .filter((e) => e.key[e.key.length - 1] === 'runtime_type')
+      .map((e) => [[...e.table, ...e.key].slice(0, -1).join('\u0000'), e] as const)));
+    const v = byPath.get(table.join('\u0000'))?.value;
+    // A templated value ({{ .RuntimeType }}, ${RUNTIME}) says nothing about the struct.
+    return typeof v === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v) ? v : undefined;
+  }
+  private runtimeTypes?: Map<string, TomlEntry>;
 
   private runtimesRead?: ContainerdRuntimes;
   /** The file's runtime entries, read once (runtimesOf) for the rules, the hover and the facts. */

@@ -19,6 +19,18 @@ export interface ContainerdRelease {
   criPlugins: string[];
   versionNotes: Array<{ fact: string; source: string }>;
   migrations: Array<{ from: number; to: number; scope: string; plugin: string | null; what: string; source: string }>;
+  /** Which options struct a runtime's `options` table is decoded into by its runtime_type, and each struct's fields. */
+  runtimeOptions: ContainerdRuntimeOptions;
+}
+export interface ContainerdRuntimeOptions {
+  /** runtime_type → options struct (runc-options, runctypes-options). */
+  byRuntimeType: Record<string, string>;
+  /** The struct of every other runtime_type (the generic TypeUrl/ConfigPath/ConfigBody message). */
+  other: string;
+  /** Runtime types whose options struct the data does not enumerate (runhcs): not judged. */
+  notExtracted: string[];
+  structs: Record<string, { file: string; root: string; fields: string[] }>;
+  source: string;
 }
 export interface ContainerdKey {
   /** Dotted path; quoted segments for plugin IDs; `<name>` for user-chosen map keys. */
