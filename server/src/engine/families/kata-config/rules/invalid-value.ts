@@ -58,16 +58,19 @@ export const rule: Rule<KataContext> = {
           // Every enumerated value the data knows is checked fatally upstream (config.go's validators return an error,
           // the load fails; test/kata-invalid-value-fatal.test.mjs keeps the data so), so there is no warning branch.
           + ' (the runtime refuses to start sandboxes)'
-          + (everywhere.length ? `; every release in the window accepts: ${everywhere.join(', ')}` : '; no value is accepted by every release in the window')
+          + (everywhere.length ? `; every release in the window accepts: ${everywhere.map(shown).join(', ')}` : '; no value is accepted by every release in the window')
           + (flavourHint ? `; ${flavourHint}` : ''),
         range: k.entry.valueRange,
-        fixes: choices.slice(0, 4).map((c) => ({ title: `Change to ${c}${onlyOn(c) && onlyOn(c) !== arch ? ` (${onlyOn(c)} only)` : ''}`, destructive: false, edits: [{ range: k.entry.valueRange, newText: typeof v === 'number' ? c : `${q}${c}${q}` }] })),
+        fixes: choices.slice(0, 4).map((c) => ({ title: `Change to ${shown(c)}${onlyOn(c) && onlyOn(c) !== arch ? ` (${onlyOn(c)} only)` : ''}`, destructive: false, edits: [{ range: k.entry.valueRange, newText: typeof v === 'number' ? c : `${q}${c}${q}` }] })),
         data: { key: k.key, rejectedBy: [...rejecting], acceptedEverywhere: everywhere, ...(flavourHint ? { flavourHint: 'runtime-rs' } : {}) },
       });
     }
     checkConditional(ctx, report);
   },
 };
+
+/** A value as a list in a message shows it: the empty string (runtime-rs accepts shared_fs = "" for its default) as "". */
+const shown = (x: string) => (x === '' ? '""' : x);
 
 /**
  * The architecture a hypervisor table is for, from its machine_type (the QEMU machine each architecture's Makefile of
