@@ -53,8 +53,9 @@ const PAIRS: Array<[kinds: string[], from: string[], to: string, run: Converter]
   [['IngressClass'], ['networking.k8s.io/v1beta1'], 'networking.k8s.io/v1', apiVersionOnly],
   [['CronJob', 'CronJobList'], ['batch/v1beta1'], 'batch/v1', apiVersionOnly],
   [['PodDisruptionBudget'], ['policy/v1beta1'], 'policy/v1', (s) => {
-    if (s.spec && isObj(s.spec.selector) && Object.keys(s.spec.selector).length === 0) {
-      s.note('spec.selector is {}: policy/v1beta1 selected no pods with it, policy/v1 selects every pod in the namespace; set the selector you mean', 'spec.selector');
+    if (s.spec && selectsNothingInV1beta1(s.spec.selector)) {
+      const what = Object.keys(s.spec.selector).length === 0 ? 'is {}' : 'has no matchLabels and no matchExpressions';
+      s.note(`spec.selector ${what}: policy/v1beta1 selected no pods with it, policy/v1 selects every pod in the namespace; set the selector you mean`, 'spec.selector');
     }
   }],
   [['HorizontalPodAutoscaler', 'HorizontalPodAutoscalerList'], ['autoscaling/v2beta2'], 'autoscaling/v2', apiVersionOnly],
@@ -82,6 +83,21 @@ const PAIRS: Array<[kinds: string[], from: string[], to: string, run: Converter]
   // default 30 in v1beta3 and zero in v1, a change of meaning no field set shows), and pairs whose two ends no
   // OpenAPI document in test/fixtures/kubernetes/fields.json serves together.
 ];
+
+/**
+ * Whether a policy/v1beta1 PodDisruptionBudget selector is the one v1beta1 reads as "match no pods": upstream
+ * (pkg/apis/policy/v1beta1/conversion.go) compares it with apiequality.Semantic.DeepEqual to an empty LabelSelector,
+ * and that comparison holds nil and empty maps and lists equal, so `{}`, `{matchLabels: {}}`, `{matchExpressions: []}`
+ * (and either as null) all mean "none" — where policy/v1 reads each of them as "every pod in the namespace". Other keys
+ * are not LabelSelector fields (the API server drops them), so they do not make a selector select anything.
+ */
+function selectsNothingInV1beta1(selector: unknown): boolean {
+  if (!isObj(selector)) return false;
+  const { matchLabels: labels, matchExpressions: exprs } = selector;
+  const noLabels = labels === undefined || labels === null || (isObj(labels) && Object.keys(labels).length === 0);
+  const noExprs = exprs === undefined || exprs === null || (Array.isArray(exprs) && exprs.length === 0);
+  return noLabels && noExprs;
+}
 
 const pairKey = (from: string, to: string, kind: string) => `${from}\u0000${to}\u0000${kind}`;
 const TABLE = new Map<string, Converter>();
