@@ -31,7 +31,7 @@ import { normalizeKubernetesVersion } from './lib/kubernetes-version.mjs';
 import { fluxcdRows } from './lib/fluxcd-rows.mjs';
 import { ecosystemRows } from './lib/ecosystem-rows.mjs';
 import { componentConfigRows } from './lib/component-config-rows.mjs';
-import { applyPrerelease } from './lib/prerelease-rows.mjs';
+import { applyPrerelease, applyTypePresence, TYPE_PRESENCE_CONFIDENCE } from './lib/prerelease-rows.mjs';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const refDir = path.resolve(process.argv[2] ?? referenceOf('kubernetes'));
@@ -775,6 +775,20 @@ for (const row of rows.values()) {
   row.confidence = row.changelogFields.length ? 'changelog' : 'reference';
 }
 
+// 6. rows for the alpha/beta kinds that never had lifecycle functions and have no row yet (batch/v2alpha1 CronJob,
+//    resource.k8s.io/v1alpha2, scheduling.k8s.io/v1alpha1–v1alpha3 …): inferred from the minors whose tag has the Go
+//    type (scripts/lib/prerelease-rows.mjs applyTypePresence). Without a row such a kind counted as served everywhere.
+const typePresence = applyTypePresence({
+  rows, refDir, fail, addSource, addNote, MIG,
+  newRow: (apiVersion, kind) => newRow(apiVersion, kind, 'k8s'),
+});
+for (const row of rows.values()) {
+  if (!row.typePresence) continue;
+  if (row.introduced && row.removed && cmpMinor(row.introduced, row.removed) >= 0) fail(`${row.apiVersion} ${row.kind}: introduced ${row.introduced} >= removed ${row.removed}`);
+  row.confidence = TYPE_PRESENCE_CONFIDENCE;
+}
+prerelease.summary.typePresence = typePresence;
+
 // every replacement target must be a row (so "served" questions have an answer)
 for (const row of rows.values()) {
   // istio replacements are other kinds; core v1 Endpoints is replaced by the EndpointSlice kind
@@ -829,6 +843,7 @@ const apis = [...rows.values()].filter((r) => !moved(r))
     ...(r.changelogFields.length ? { changelogFields: [...r.changelogFields].sort() } : {}),
     sources: r.sources,
     ...(r.lifecycleFrom ? { lifecycleFrom: r.lifecycleFrom } : {}),
+    ...(r.typePresence ? { typePresence: r.typePresence } : {}),
     ...(r.crossChecks ? { crossChecks: r.crossChecks } : {}),
     ...(r.departures ? { departures: r.departures } : {}),
     ...(r.plutoEntries.length ? { plutoEntries: [...r.plutoEntries].sort((a, b) => a - b) } : {}),
@@ -891,13 +906,14 @@ const out = {
     readBy: 'config-file rows only: the component that reads the file (kubeadm, kubelet, kube-proxy, kube-scheduler, kube-controller-manager, kube-apiserver); "removed" is the first minor of that component that no longer reads it',
     kind: '"" = every kind of the apiVersion (Pluto semantics, one istio row)',
     migration: 'apiVersion-only | spec-changes | no-replacement | unknown; null (with migrationNote null) = a current apiVersion with nothing to migrate to',
-    confidence: 'reference = every lifecycle value is stated in shared/reference (Pluto, kubent, releases.json); changelog = at least one value (listed in changelogFields) comes from upstream docs/changelogs/source named in `sources`',
+    confidence: 'reference = every lifecycle value is stated in shared/reference (Pluto, kubent, releases.json); changelog = at least one value (listed in changelogFields) comes from upstream docs/changelogs/source named in `sources`; type-presence = no source declares the lifecycle: introduced and removed are inferred from the minors whose kubernetes/api tag has the Go type (see `typePresence`)',
     plutoEntries: '0-based positions of the Pluto versions.yaml entries this row stands for',
     corrections: 'Pluto values replaced by upstream values (the row carries `value`)',
     filled: 'values Pluto leaves empty, given by another source (the row carries `value`)',
     componentTargets: 'per component other than k8s: the version its rows are checked at unless the user gives one (Pluto\'s default target-versions)',
     offByDefault: 'kube-apiserver rows only: the apiVersion is registered but disabled by default at every minor that serves it (alpha, or beta added from 1.24): served only when enabled (`enable`), with why and the source',
     lifecycleFrom: 'kube-apiserver alpha/beta rows with lifecycle functions: introduced, deprecated and removed are those of the generated code (zz_generated.prerelease-lifecycle.go) read in shared/reference/kubernetes/prerelease-lifecycle.json: the repository, file and tag that declares them, the first and last minor it is served at (`servedAt`), the declared introduced where the type came later (`declaredIntroduced`), and `preRelease` where the newest minor, read at a pre-release tag, decides a value',
+    typePresence: 'kube-apiserver alpha/beta rows whose kind never had lifecycle functions (prereleaseWithoutLifecycle in shared/reference/kubernetes/prerelease-lifecycle.json): the first and last minor whose tag has the Go type (`typeAt`) and its first and last tag; introduced is the first of them (null when it is the first minor read), removed the minor after the last (null while the newest tag has it), or, `removedBy` openapiServedAt, the first minor whose OpenAPI document lacks the kind (`removedBetween`: the minors without a document it may be as early as); `preRelease` where the newest minor, read at a pre-release tag, decides a value; `servingFollows` for a List kind',
     crossChecks: 'rows with `lifecycleFrom`: what Pluto (deprecated, removed), kubent (since, removed) and the deprecation guide (removed) say where it differs from the row; cross-checks, not sources',
     departures: 'rows with `lifecycleFrom`: the minors where the row deliberately answers otherwise than the generated code, the value used, the generated one, why and the upstream evidence',
     prereleaseLifecycle: 'summary of the generated-code import: the reference file, its minors, the minors read at a pre-release tag, the rows changed (before/after), the rows added, the departures',

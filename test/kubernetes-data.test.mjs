@@ -58,7 +58,8 @@ test('data: as-of date, minors 1.16 … 1.37, row shape, sources on every row', 
     assert.ok(Array.isArray(r.sources) && r.sources.length > 0, `${id} has sources`);
     assert.ok(['k8s', 'cert-manager', 'istio', 'fluxcd', 'gateway-api', 'calico', 'multus', 'sriov-network-operator'].includes(r.component), `${id} component`);
     assert.ok([null, 'apiVersion-only', 'spec-changes', 'no-replacement', 'unknown'].includes(r.migration), `${id} migration`);
-    assert.ok(['reference', 'changelog'].includes(r.confidence), `${id} confidence`);
+    assert.ok(['reference', 'changelog', 'type-presence'].includes(r.confidence), `${id} confidence`);
+    if (r.confidence === 'type-presence') assert.ok(r.typePresence && r.sources.some((x) => /prereleaseWithoutLifecycle/.test(x)), `${id}: a type-presence row says where it comes from`);
     for (const f of ['introduced', 'deprecated', 'removed', 'replacementAvailable']) {
       assert.ok(r[f] === null || /^\d+\.\d+$/.test(r[f]), `${id} ${f}=${r[f]}`);
     }

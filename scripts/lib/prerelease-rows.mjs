@@ -148,7 +148,100 @@ export function applyPrerelease({ rows, refDir, fail, newRow, addSource, addNote
       added,
       changed,
       departures: DEPARTURES.map((d) => ({ apiVersion: d.apiVersion, kind: d.kind, field: d.field, value: d.value, minors: d.minors })),
-      notRead: 'alpha/beta kinds without lifecycle functions (the reference\'s prereleaseWithoutLifecycle, e.g. rbac.authorization.k8s.io/v1alpha1, scheduling.k8s.io/v1alpha1) keep their Pluto/changelog values; kinds with lifecycle functions only at a branch head (headOnly) get no row',
+      notRead: 'alpha/beta kinds without lifecycle functions (the reference\'s prereleaseWithoutLifecycle) that have a Pluto/changelog row (e.g. rbac.authorization.k8s.io/v1alpha1, scheduling.k8s.io/v1alpha1 PriorityClass) keep its values; the others get rows inferred from type presence (`typePresence`); kinds with lifecycle functions only at a branch head (headOnly) get no row',
     },
+  };
+}
+
+export const TYPE_PRESENCE_CONFIDENCE = 'type-presence';
+
+/**
+ * Rows for the alpha/beta kinds that never had lifecycle functions (the reference's `prereleaseWithoutLifecycle`:
+ * batch/v2alpha1, settings.k8s.io/v1alpha1, resource.k8s.io/v1alpha1–v1alpha2, scheduling.k8s.io/v1alpha1–v1alpha3 …)
+ * and no row yet. Without a row such a kind counts as served at every minor, a silent pass. Nothing declares their
+ * lifecycle, so it is inferred from where the Go type exists (`typeAt`, the latest patch tag of each minor):
+ *  - introduced = the first minor of typeAt, or null (unknown, before the first minor read) when typeAt starts there;
+ *  - removed = the minor after the last of typeAt, when that is a minor read (null while the newest tag has the type);
+ *  - earlier when the reference's own OpenAPI cross-check (`openapiServedAt`, documents generated with every API
+ *    enabled) shows the kind gone at a minor that has a document while its type stays in kubernetes/api (node.k8s.io/v1alpha1
+ *    RuntimeClass: in the documents to 1.22, in none from 1.28, type kept to 1.37): removed = the first such minor, the
+ *    minors between without a document named in the row;
+ *  - a kind whose type exists only at minors whose documents all lack it is not a served resource (no row).
+ * List kinds follow their item kind. Each row says so in `typePresence` and has confidence "type-presence".
+ */
+export function applyTypePresence({ rows, refDir, fail, newRow, addSource, addNote, MIG }) {
+  const { ref, first, last, preRelease } = readPrerelease(refDir, fail);
+  const docMinors = new Set((ref.openapiSources ?? []).map((s) => Number(String(s.minor).split('.')[1])));
+  const entries = ref.prereleaseWithoutLifecycle ?? fail(`${PRERELEASE_FILE}: no prereleaseWithoutLifecycle`);
+  const byKey = new Map(entries.map((x) => [`${x.apiVersion}|${x.kind}`, x]));
+  const added = [];
+  const skipped = [];
+  const values = (x) => {
+    const t = x.typeAt;
+    if (!t?.length) fail(`${x.apiVersion} ${x.kind}: no typeAt`);
+    for (let i = 1; i < t.length; i++) if (t[i] !== t[i - 1] + 1) fail(`${x.apiVersion} ${x.kind}: typeAt has a gap`);
+    const oa = x.openapiServedAt ?? [];
+    const documented = t.filter((m) => docMinors.has(m));
+    if (documented.length === t.length && !documented.some((m) => oa.includes(m))) return { notServed: `its type exists at ${minorStr(t[0])}–${minorStr(t.at(-1))} and no OpenAPI document of those minors has it` };
+    let removed = t.at(-1) < last ? t.at(-1) + 1 : null;
+    let removedBy = 'typeAt';
+    let undocumented;
+    const lastSeen = oa.length ? Math.max(...oa) : null;
+    const gone = lastSeen === null ? [] : documented.filter((m) => m > lastSeen && !oa.includes(m));
+    if (gone.length && (removed === null || gone[0] < removed)) {
+      undocumented = t.filter((m) => m > lastSeen && m < gone[0]).map(minorStr);
+      removed = gone[0];
+      removedBy = 'openapiServedAt';
+    }
+    return { introduced: t[0] > first ? minorStr(t[0]) : null, removed: removed === null ? null : minorStr(removed), removedBy, undocumented };
+  };
+  const isList = (x) => x.kind.endsWith('List') && byKey.has(`${x.apiVersion}|${x.kind.slice(0, -4)}`);
+  for (const x of [...entries.filter((e) => !isList(e)), ...entries.filter(isList)]) {
+    const k = `${x.apiVersion}|${x.kind}`;
+    if (x.notAResource || rows.has(k)) continue;
+    const itemKind = isList(x) ? x.kind.slice(0, -4) : null;
+    const item = itemKind ? byKey.get(`${x.apiVersion}|${itemKind}`) : x;
+    if (itemKind && rows.has(`${x.apiVersion}|${itemKind}`) && !added.includes(`${x.apiVersion} ${itemKind}`)) continue; // the item has a row of another source
+    const v = values(item);
+    if (v.notServed) { skipped.push({ apiVersion: x.apiVersion, kind: x.kind, why: v.notServed }); continue; }
+    const row = newRow(x.apiVersion, x.kind);
+    row.introduced = v.introduced;
+    row.removed = v.removed;
+    const t = item.typeAt;
+    addSource(row, `${COPY} prereleaseWithoutLifecycle (${item.repo} ${item.dir}: Go type ${item.kind} at the tags of ${minorStr(t[0])}–${minorStr(t.at(-1))}; first tag ${item.typeFirstTag}, last tag ${item.typeLastTag})`);
+    if (v.removedBy === 'openapiServedAt') addSource(row, `${COPY} openapiServedAt / openapiSources (${item.kind} in the OpenAPI documents of ${item.openapiServedAt.map(minorStr).join(', ')}; not in that of ${v.removed})`);
+    // The kind's GA version in the same group, when there is one still served, is where it goes.
+    const ga = [...rows.values()].find((r) => r.component === 'k8s' && r.servedBy === 'kube-apiserver' && r.group === row.group && r.kind === x.kind && /^v\d+$/.test(r.version ?? '') && !r.removed);
+    if (ga && row.removed) { row.replacement = ga.apiVersion; row.replacementAvailable = ga.introduced; }
+    if (row.removed || row.replacement) [row.migration, row.migrationNote] = row.group === 'resource.k8s.io' && row.replacement ? MIG.dra : MIG.unknown;
+    const pre = (v.removedBy === 'typeAt' && (t.at(-1) === last || t.at(-1) + 1 === last)) || t[0] === last ? preRelease[minorStr(last)] : null;
+    row.typePresence = {
+      reference: COPY,
+      entry: 'prereleaseWithoutLifecycle',
+      repo: item.repo,
+      dir: item.dir,
+      ...(itemKind ? { servingFollows: itemKind } : {}),
+      typeAt: [minorStr(t[0]), minorStr(t.at(-1))],
+      typeFirstTag: item.typeFirstTag,
+      typeLastTag: item.typeLastTag,
+      ...(item.openapiServedAt ? { openapiServedAt: item.openapiServedAt.map(minorStr) } : {}),
+      removedBy: row.removed ? v.removedBy : null,
+      ...(v.undocumented?.length ? { removedBetween: [v.undocumented[0], v.removed] } : {}),
+      ...(pre ? { preRelease: `${minorStr(last)} is read at ${pre.join(', ')}, a pre-release: its answer for ${minorStr(last)} may change at the release` } : {}),
+    };
+    addNote(row, `No lifecycle functions (zz_generated.prerelease-lifecycle.go) ever declared this alpha/beta kind: its lifecycle is inferred from the minors whose ${item.repo} tag has the Go type (${minorStr(t[0])}–${minorStr(t.at(-1))} of the ${minorStr(first)}–${minorStr(last)} read), not read from a declaration.`);
+    if (v.introduced === null) addNote(row, `introduced unknown: the type is in the first minor read (${minorStr(first)}, first tag ${item.typeFirstTag}); treated as served before any minor asked about.`);
+    if (v.removedBy === 'openapiServedAt') {
+      addNote(row, `The Go type stays in kubernetes/api to ${minorStr(t.at(-1))}, but the OpenAPI documents (generated with every API enabled) stop having the kind after ${minorStr(Math.max(...item.openapiServedAt))}: removed is the first minor whose document lacks it, ${v.removed}${v.undocumented?.length ? `; ${v.undocumented.join(', ')} have no document in the reference, so the removal may be as early as ${v.undocumented[0]}` : ''}.`);
+    }
+    rows.set(k, row);
+    added.push(`${x.apiVersion} ${x.kind}`);
+  }
+  return {
+    source: `${COPY} prereleaseWithoutLifecycle`,
+    rule: 'alpha/beta kinds without lifecycle functions: introduced = first minor whose tag has the Go type (null when that is the first minor read), removed = the minor after the last one (null while the newest tag has it), or the first minor whose OpenAPI document lacks the kind when that is earlier; a List kind follows its item kind',
+    confidence: TYPE_PRESENCE_CONFIDENCE,
+    added,
+    notServed: skipped,
   };
 }
