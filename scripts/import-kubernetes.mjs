@@ -31,7 +31,7 @@ import { normalizeKubernetesVersion } from './lib/kubernetes-version.mjs';
 import { fluxcdRows } from './lib/fluxcd-rows.mjs';
 import { ecosystemRows } from './lib/ecosystem-rows.mjs';
 import { componentConfigRows } from './lib/component-config-rows.mjs';
-import { applyPrerelease, applyTypePresence, TYPE_PRESENCE_CONFIDENCE } from './lib/prerelease-rows.mjs';
+import { applyPrerelease, applyTypePresence, applyGaIntroduced, TYPE_PRESENCE_CONFIDENCE } from './lib/prerelease-rows.mjs';
 
 const repoRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const refDir = path.resolve(process.argv[2] ?? referenceOf('kubernetes'));
@@ -788,6 +788,9 @@ for (const row of rows.values()) {
   row.confidence = TYPE_PRESENCE_CONFIDENCE;
 }
 prerelease.summary.typePresence = typePresence;
+// 7. GA apiVersions of a kind the data knows that only the generated code dates (APILifecycleIntroduced; resource.k8s.io/v1
+//    DeviceTaintRule, GA in 1.37): without a row such an apiVersion counted as served at every minor.
+prerelease.summary.gaAdded = applyGaIntroduced({ rows, refDir, fail, addSource, addNote, newRow: (apiVersion, kind) => newRow(apiVersion, kind, 'k8s') });
 
 // every replacement target must be a row (so "served" questions have an answer)
 for (const row of rows.values()) {
@@ -912,7 +915,7 @@ const out = {
     filled: 'values Pluto leaves empty, given by another source (the row carries `value`)',
     componentTargets: 'per component other than k8s: the version its rows are checked at unless the user gives one (Pluto\'s default target-versions)',
     offByDefault: 'kube-apiserver rows only: the apiVersion is registered but disabled by default at every minor that serves it (alpha, or beta added from 1.24): served only when enabled (`enable`), with why and the source',
-    lifecycleFrom: 'kube-apiserver alpha/beta rows with lifecycle functions: introduced, deprecated and removed are those of the generated code (zz_generated.prerelease-lifecycle.go) read in shared/reference/kubernetes/prerelease-lifecycle.json: the repository, file and tag that declares them, the first and last minor it is served at (`servedAt`), the declared introduced where the type came later (`declaredIntroduced`), and `preRelease` where the newest minor, read at a pre-release tag, decides a value',
+    lifecycleFrom: 'kube-apiserver alpha/beta rows with lifecycle functions (and GA rows the generated code alone dates, prereleaseLifecycle.gaAdded): introduced, deprecated and removed are those of the generated code (zz_generated.prerelease-lifecycle.go) read in shared/reference/kubernetes/prerelease-lifecycle.json: the repository, file and tag that declares them, the first and last minor it is served at (`servedAt`), the declared introduced where the type came later (`declaredIntroduced`), and `preRelease` where the newest minor, read at a pre-release tag, decides a value',
     typePresence: 'kube-apiserver alpha/beta rows whose kind never had lifecycle functions (prereleaseWithoutLifecycle in shared/reference/kubernetes/prerelease-lifecycle.json): the first and last minor whose tag has the Go type (`typeAt`) and its first and last tag; introduced is the first of them (null when it is the first minor read), removed the minor after the last (null while the newest tag has it), or, `removedBy` openapiServedAt, the first minor whose OpenAPI document lacks the kind (`removedBetween`: the minors without a document it may be as early as); `preRelease` where the newest minor, read at a pre-release tag, decides a value; `servingFollows` for a List kind',
     crossChecks: 'rows with `lifecycleFrom`: what Pluto (deprecated, removed), kubent (since, removed) and the deprecation guide (removed) say where it differs from the row; cross-checks, not sources',
     departures: 'rows with `lifecycleFrom`: the minors where the row deliberately answers otherwise than the generated code, the value used, the generated one, why and the upstream evidence',

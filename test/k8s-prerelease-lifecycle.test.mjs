@@ -179,3 +179,29 @@ test('through the rules: alpha kinds without lifecycle functions are no longer a
   assert.ok(rules('scheduling.k8s.io/v1alpha3', 'Workload', '1.33..1.36').length > 0);
   assert.deepEqual(rules('batch/v2alpha1', 'CronJob', '1.18..1.20').filter((r) => r === 'k8s/removed-api'), []);
 });
+
+// A GA apiVersion of a known kind that only the generated code dates (resource.k8s.io/v1 DeviceTaintRule, GA in 1.37)
+// had no row and counted as served at every minor.
+test('GA apiVersions that came after 1.16 of a kind with rows have a row serving where the generated code does', () => {
+  const kinds = new Set(data.apis.filter((r) => r.component === 'k8s' && r.servedBy === 'kube-apiserver' && !r.typePresence).map((r) => r.kind));
+  let compared = 0;
+  for (const g of ref.gvks) {
+    if (g.stability !== 'ga' || g.list || g.notAResource || g.headOnly || !g.servedAt.length || g.servedAt[0] <= 16 || !kinds.has(g.kind)) continue;
+    const r = row(g.apiVersion, g.kind);
+    assert.ok(r, `${g.apiVersion} ${g.kind}: no row`);
+    if (!r.lifecycleFrom) continue; // dated by another source (authorization.k8s.io/v1 reviews: 1.6, which the emulation-era declaration 1.19 is not)
+    for (const minor of ref.minors) {
+      assert.equal(L.statusAt(r, minor).served, g.servedAt.includes(Number(minor.split('.')[1])), `${g.apiVersion} ${g.kind} at ${minor}`);
+      compared++;
+    }
+  }
+  assert.ok(compared >= 22, `${compared} row-minors compared`);
+  const dtr = row('resource.k8s.io/v1', 'DeviceTaintRule');
+  assert.equal(dtr.introduced, '1.37');
+  assert.ok(dtr.sources.some((s) => /resource\/v1\/zz_generated\.prerelease-lifecycle\.go .*APILifecycleIntroduced 1\.37/.test(s)));
+  assert.match(dtr.lifecycleFrom.preRelease, /^1\.37 is read at kubernetes\/api v0\.37\.0-beta\.0/);
+  assert.deepEqual(data.prereleaseLifecycle.gaAdded, ['resource.k8s.io/v1 DeviceTaintRule']);
+  const m = 'apiVersion: resource.k8s.io/v1\nkind: DeviceTaintRule\nmetadata:\n  name: x\nspec:\n  taint: {key: a, effect: NoSchedule}\n';
+  assert.deepEqual(findings(analyze('/w/dtr.yaml', m, '1.33..1.36').diagnostics.filter((d) => d.ruleId === 'k8s/api-not-yet-served')), ['k8s/api-not-yet-served @ 1:13']);
+  assert.deepEqual(analyze('/w/dtr.yaml', m, '1.37').diagnostics.filter((d) => d.ruleId === 'k8s/api-not-yet-served'), []);
+});

@@ -245,3 +245,42 @@ export function applyTypePresence({ rows, refDir, fail, newRow, addSource, addNo
     notServed: skipped,
   };
 }
+
+/**
+ * GA kinds whose generated code declares when they came (APILifecycleIntroduced, generated for GA packages since about
+ * 1.31) and that have no row while another apiVersion of the kind has one (resource.k8s.io/v1 DeviceTaintRule: GA in
+ * 1.37, its v1alpha3 and v1beta2 rows known). Without a row the GA apiVersion counted as served at every minor; the row
+ * says it is served from the first minor that serves it (`servedAt`), as the generated code declares. Kinds declared
+ * only at a branch head (headOnly) get no row, as for the alpha/beta kinds.
+ */
+export function applyGaIntroduced({ rows, refDir, fail, newRow, addSource, addNote }) {
+  const { ref, first, last, preRelease } = readPrerelease(refDir, fail);
+  const added = [];
+  for (const g of ref.gvks) {
+    if (g.stability !== 'ga' || g.list || g.notAResource || g.headOnly || !g.servedAt.length || !g.introduced) continue;
+    // served from the first minor read on: no row is needed to answer any minor (data/kubernetes/served-stable.json lists such kinds)
+    if (g.servedAt[0] <= first) continue;
+    if (rows.has(`${g.apiVersion}|${g.kind}`)) continue;
+    if (![...rows.values()].some((r) => r.component === 'k8s' && r.servedBy === 'kube-apiserver' && r.kind === g.kind)) continue;
+    if (g.removed || g.firstUnservedMinor != null) fail(`${g.apiVersion} ${g.kind}: a GA kind the generated code removes`);
+    const row = newRow(g.apiVersion, g.kind);
+    const introduced = minorStr(g.servedAt[0]);
+    if (compareMinor(introduced, g.introduced) < 0) fail(`${g.apiVersion} ${g.kind}: served at ${introduced}, before its declared introduced ${g.introduced}`);
+    row.introduced = introduced;
+    addSource(row, `${g.repo} ${g.path} (APILifecycleIntroduced ${g.introduced}, declared at ${g.declaredAt}; ${COPY})`);
+    const pre = g.servedAt[0] === last ? preRelease[minorStr(last)] : null;
+    row.lifecycleFrom = {
+      reference: COPY,
+      repo: g.repo,
+      path: g.path,
+      declaredAt: g.declaredAt,
+      servedAt: [minorStr(g.servedAt[0]), minorStr(g.servedAt.at(-1))],
+      ...(g.introduced !== introduced ? { declaredIntroduced: g.introduced } : {}),
+      ...(pre ? { preRelease: `${minorStr(last)} is read at ${pre.join(', ')}, a pre-release: its answer for ${minorStr(last)} may change at the release` } : {}),
+    };
+    addNote(row, `GA apiVersion with no other source: introduced is the one its generated lifecycle code declares (APILifecycleIntroduced ${g.introduced}), the first minor whose tag serves it.`);
+    rows.set(`${g.apiVersion}|${g.kind}`, row);
+    added.push(`${g.apiVersion} ${g.kind}`);
+  }
+  return added;
+}
