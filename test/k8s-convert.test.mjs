@@ -216,3 +216,16 @@ test('#27 a pod template label without a string value (`app:` with nothing, a nu
     assert.doesNotMatch(applyEdits(text, fix.edits), /selector:/, 'no selector the API server would reject');
   }
 });
+
+test('HPA v2beta1 -> v2: an Object (or External) metric with a value and an average value keeps both, as the upstream conversion does', () => {
+  const head = 'apiVersion: autoscaling/v2beta1\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: api\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: api\n  maxReplicas: 5\n  metrics:\n';
+  const text = `${head}  - type: Object\n    object:\n      metricName: requests-per-second\n      target:\n        apiVersion: networking.k8s.io/v1\n        kind: Ingress\n        name: main-route\n      targetValue: 10k\n      averageValue: 2k\n`
+    + '  - type: External\n    external:\n      metricName: queue\n      targetValue: 100\n      targetAverageValue: 30\n';
+  const d = k8s(analyze('/w/hpa.yaml', text, '1.23..1.26').diagnostics).find((x) => x.ruleId === 'k8s/removed-api');
+  const fix = d.fixes.find((f) => /^Convert to autoscaling\/v2/.test(f.title));
+  assert.ok(fix && !fix.partial, d.fixes.map((f) => f.title).join('\n'));
+  const out = YAML.parse(applyEdits(text, fix.edits));
+  assert.equal(out.apiVersion, 'autoscaling/v2');
+  assert.deepEqual(out.spec.metrics[0].object.target, { type: 'AverageValue', value: '10k', averageValue: '2k' });
+  assert.deepEqual(out.spec.metrics[1].external.target, { type: 'AverageValue', value: 100, averageValue: 30 });
+});

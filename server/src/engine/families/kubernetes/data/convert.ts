@@ -293,7 +293,9 @@ function convertIngressSpec(s: Step, at: Path, spec: Obj): void {
 export function hpaMetricV2(m: Obj): Obj | undefined {
   const target = (value: unknown, average: unknown, utilization?: unknown): Obj | undefined => {
     if (utilization !== undefined) return { type: 'Utilization', averageUtilization: utilization };
-    if (average !== undefined) return { type: 'AverageValue', averageValue: average };
+    // Upstream (pkg/apis/autoscaling/v2beta1/conversion.go, Object and External sources) keeps Value beside an
+    // AverageValue target: a v2beta1 object with both is stored with both, so the fix writes both.
+    if (average !== undefined) return { type: 'AverageValue', ...(value !== undefined ? { value } : {}), averageValue: average };
     if (value !== undefined) return { type: 'Value', value };
     return undefined;
   };
