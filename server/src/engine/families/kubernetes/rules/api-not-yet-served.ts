@@ -1,6 +1,6 @@
 import type { Rule } from '../../../rules/types';
 import type { KubernetesContext } from '../index';
-import { what, moveTo, checkedAt, componentAdvice, componentData, readerOf, acrossWindow } from './common';
+import { what, moveTo, checkedAt, componentAdvice, componentData, readerOf, acrossWindow, servedAcrossWindow } from './common';
 
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/api-not-yet-served',
@@ -63,7 +63,7 @@ export const rule: Rule<KubernetesContext> = {
           ? `${reader} reads ${what(o)} only from ${row.introduced}, but the window starts at ${ctx.minors[0]}: `
             + `${reader} refuses this file until the upgrade reaches ${row.introduced}; use ${target}, ${acrossWindow(reader)}`
           : `${what(o)} is not served before Kubernetes ${row.introduced}, but the window starts at ${ctx.minors[0]}: `
-          + `applying it fails until the upgrade reaches ${row.introduced}; use ${target}, served across the whole window`,
+          + `applying it fails until the upgrade reaches ${row.introduced}; use ${target}, ${servedAcrossWindow(ctx, target, o.kind)}`,
         range: o.apiVersionRange,
         fixes: () => {
           const fix = moveTo(ctx, o, target);

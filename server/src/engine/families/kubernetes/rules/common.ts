@@ -8,6 +8,19 @@ import { windowText } from '../../../window-text';
 export const what = (o: ManifestObject) => `${o.apiVersion} ${o.kind}`;
 
 /**
+ * ", served across the whole window", said of a replacement; when a default cluster does not serve it (an alpha
+ * apiVersion, a beta one from 1.24: its row's offByDefault) the words say so and how to enable it, so that advice never
+ * points at an apiVersion the API server refuses by default.
+ */
+export function servedAcrossWindow(ctx: KubernetesContext, apiVersion: string, kind: string): string {
+  const off = findRow(ctx.rows, apiVersion, kind)?.offByDefault;
+  return off ? `served across the whole window only where it is enabled (${off.why}: ${off.enable})` : 'served across the whole window';
+}
+
+/** Whether a default cluster does not serve the apiVersion (its row's offByDefault). */
+export const offByDefault = (ctx: KubernetesContext, apiVersion: string, kind: string): boolean => !!findRow(ctx.rows, apiVersion, kind)?.offByDefault;
+
+/**
  * The fix that moves an object to `target`: the known conversion for this (from, to, kind) when there is one
  * (complete or partial), else a plain apiVersion change, always partial: whether only the apiVersion changes is a
  * fact of one source -> target pair, never of a lifecycle row (a row's migration note speaks of its replacement).

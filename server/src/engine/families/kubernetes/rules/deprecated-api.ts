@@ -1,6 +1,6 @@
 import type { Rule } from '../../../rules/types';
 import type { KubernetesContext } from '../index';
-import { what, moveTo, checkedAt, componentAdvice, componentData, readerOf, acrossWindow } from './common';
+import { what, moveTo, checkedAt, componentAdvice, componentData, readerOf, acrossWindow, offByDefault } from './common';
 
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/deprecated-api',
@@ -48,7 +48,9 @@ export const rule: Rule<KubernetesContext> = {
       if (steps.some((s) => !s.served)) continue; // removed / not yet served: other rules
       const first = steps.find((s) => s.deprecated);
       if (!first) continue;
-      const common = ctx.common(o.kind).filter((a) => a !== o.apiVersion && !ctx.deprecatedInWindow(a, o.kind));
+      // Never from an apiVersion a default cluster serves to one it does not (alpha; beta from 1.24).
+      const ownOff = offByDefault(ctx, o.apiVersion, o.kind);
+      const common = ctx.common(o.kind).filter((a) => a !== o.apiVersion && !ctx.deprecatedInWindow(a, o.kind) && (ownOff || !offByDefault(ctx, a, o.kind)));
       const best = common[0];
       const replacement = row.replacement;
       const reader = readerOf(row);

@@ -1,6 +1,6 @@
 import type { Rule } from '../../../rules/types';
 import type { KubernetesContext } from '../index';
-import { what, moveTo, checkedAt, componentAdvice, componentData, readerOf, acrossWindow } from './common';
+import { what, moveTo, checkedAt, componentAdvice, componentData, readerOf, acrossWindow, servedAcrossWindow, offByDefault } from './common';
 
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/removed-api',
@@ -54,9 +54,10 @@ export const rule: Rule<KubernetesContext> = {
           : (before
           ? `${what(o)} was removed in Kubernetes ${row.removed}: no version of the window ${ctx.windowText} serves it; `
           : `${what(o)} is removed in Kubernetes ${firstRemoved.minor}, which is in the window ${ctx.windowText}: from that step on it is not served; `)
-          + `use ${target}, served across the whole window`,
+          + `use ${target}, ${servedAcrossWindow(ctx, target, o.kind)}`,
         range: o.apiVersionRange,
-        fixes: () => [moveTo(ctx, o, target)],
+        // A replacement a default cluster does not serve is offered, never applied by fix-all.
+        fixes: () => [offByDefault(ctx, target, o.kind) ? { ...moveTo(ctx, o, target), preferred: false } : moveTo(ctx, o, target)],
         data: { removedIn: row.removed, replacement: target, window: ctx.minors, ...(reader ? { readBy: reader } : {}) },
       });
     }

@@ -6,7 +6,7 @@ import { findRow } from '../data/lifecycle';
 import { splitApiVersion } from '../data/api-version';
 import { YamlEditor } from '../../../parse/yaml-edit';
 import { didYouMean } from '../../../text';
-import { listOf } from './common';
+import { listOf, servedAcrossWindow } from './common';
 import { formatList } from '../../../versions';
 import { loadJson } from '../../../data';
 
@@ -126,7 +126,7 @@ export const rule: Rule<KubernetesContext> = {
       // Where the kind is served: across the window first, else anywhere in it.
       const served = ctx.common(kind);
       const somewhere = served.length ? served : ctx.servedSomewhere(kind);
-      const use = served.length ? `; use ${served[0]}, ${verb} across the whole window` : somewhere.length ? `; ${kind} is ${verb} as ${formatList(somewhere, 'or')} in the window` : '';
+      const use = served.length ? `; use ${served[0]}, ${reader ? `${verb} across the whole window` : servedAcrossWindow(ctx, served[0], kind)}` : somewhere.length ? `; ${kind} is ${verb} as ${formatList(somewhere, 'or')} in the window` : '';
       const fixTo = (o: ManifestObject): FindingFix[] => {
         if (!served.length) return [];
         const ed = new YamlEditor(ctx.file.text, o.doc, ctx.json);
