@@ -62,8 +62,10 @@ export const rule: Rule<KubernetesContext> = {
         message: reader
           ? `${reader} reads ${what(o)} only from ${row.introduced}, but the window starts at ${ctx.minors[0]}: `
             + `${reader} refuses this file until the upgrade reaches ${row.introduced}; use ${target}, ${acrossWindow(reader)}`
-          : `${what(o)} is not served before Kubernetes ${row.introduced}, but the window starts at ${ctx.minors[0]}: `
-          + `applying it fails until the upgrade reaches ${row.introduced}; use ${target}, ${servedAcrossWindow(ctx, target, o.kind)}`,
+          : (early.length === steps.length
+            ? `${what(o)} is not served yet: Kubernetes ${row.introduced} introduces it, after the window ${ctx.windowText}: applying it fails on every version of the window`
+            : `${what(o)} is not served before Kubernetes ${row.introduced}, but the window starts at ${ctx.minors[0]}: applying it fails until the upgrade reaches ${row.introduced}`)
+          + `; use ${target}, ${servedAcrossWindow(ctx, target, o.kind)}`,
         range: o.apiVersionRange,
         fixes: () => {
           const fix = moveTo(ctx, o, target);
