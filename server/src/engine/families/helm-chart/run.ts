@@ -66,6 +66,11 @@ export interface TemplateRun {
   notRendered?: string;
   /** Its render at every step of the window (computed on first use: a keystroke re-renders only what it asks for). */
   readonly steps: TemplateStep[];
+  /**
+   * Another text of this template (a fix applied to it) rendered at a step as the run renders the template: the same
+   * values, release, chart, capabilities and helpers. Undefined when that text does not parse.
+   */
+  renderText?(text: string, step: string): { parsed: ParsedTemplate; rendered: Rendered } | undefined;
 }
 
 export interface ChartRun {
@@ -154,6 +159,13 @@ export function chartRun(top: Chart, minors: string[], helmRenders?: ChartRender
       let steps: TemplateStep[] | undefined;
       byRel.set(t.rel, {
         template: t, chart: c, parsed: p, notRendered,
+        renderText(text: string, step: string) {
+          const q = parseTemplate({ path: t.rel, text });
+          if (q.errors.length) return undefined;
+          const templates = new Map(parsed);
+          templates.set(t.rel, q);
+          return { parsed: q, rendered: renderTemplate(q, { values, chart, release, capabilities: capabilitiesAt(step, openapi?.[step]?.doc), templates, topChartName: top.name }) };
+        },
         get steps() {
           if (steps) return steps;
           steps = [];

@@ -6,7 +6,8 @@ import type { Emission, Span, TemplateRun } from '../run';
 import { parseYaml } from '../../../parse/yaml';
 import { YamlEditor } from '../../../parse/yaml-edit';
 import { convert, conversionPairs } from '../../kubernetes/data/convert';
-import { maskActions, actionsOf, parseTemplate, type ParsedTemplate } from '../template';
+import { maskActions, actionsOf, parseTemplate, type ParsedTemplate, type TemplateNode, type Rendered } from '../template';
+import { backToSource } from '../run';
 import { LineIndex } from '../../../text';
 
 interface Group { at: Span; apiVersion: string; kind: string; steps: string[]; literal: boolean; via?: Emission['via']; byHelm: boolean }
@@ -83,7 +84,7 @@ export const removedApi: Rule<HelmContext> = {
         };
         if (ctx.template && g.literal && !g.byHelm) {
           const other = !target && there ? servedElsewhere(ctx, g, bad) : undefined;
-          f.fixes = () => { const fx = target ? literalFix(ctx.text, g, target, tr.parsed) : other ? capabilityBranch(ctx.text, g, there!, other) : undefined; return fx ? [fx] : []; };
+          f.fixes = () => { const fx = target ? literalFix(ctx.text, g, target, tr.parsed, proverOf(tr, g, ctx.text, target)) : other ? capabilityBranch(ctx.text, g, there!, other) : undefined; return fx ? [fx] : []; };
         }
         report(f);
       }
@@ -142,7 +143,7 @@ export function maskForConversion(text: string, acts: ReadonlyArray<{ start: num
  * template as the rule's run parsed it (TemplateRun.parsed): its actions are where the fix must not write, and the
  * template is not parsed again (a template of another text, which should not happen, is).
  */
-export function literalFix(text: string, g: Group, target: string, parsed: ParsedTemplate): FindingFix | undefined {
+export function literalFix(text: string, g: Group, target: string, parsed: ParsedTemplate, prove?: Prove): FindingFix | undefined {
   const plain: FindingFix = { title: `Change apiVersion to ${target}`, edits: [{ range: g.at, newText: target }], destructive: false };
   const pair = conversionPairs().find((p) => p.from === g.apiVersion && p.to === target && p.kind === g.kind);
   if (pair?.apiVersionOnly) return { ...plain, preferred: true };
@@ -169,6 +170,17 @@ export function literalFix(text: string, g: Group, target: string, parsed: Parse
     if (t === undefined) return undefined;
     edits.push({ range: e.range, newText: t });
   }
+  // A key the conversion adds must render wherever its mapping renders: not inside a block (`if`, `with`, `range`)
+  // that its mapping is outside, nor before a line that continues the entry before it. Moved to the mapping's first
+  // line when it cannot stay; then the fixed template, rendered at each step, must be the conversion of its render.
+  const placed = placeInsertions(text, masked, acts, parsed, edits);
+  const unproven = NEEDS_SELECTOR.has(g.kind) ? undefined : { ...plain, title: `Change apiVersion to ${target} — partial: the keys the conversion of the spec adds could not be placed where they render at every step; convert it by hand`, partial: true };
+  if (!placed) return unproven;
+  if (prove && placed.some((e) => e.range.start === e.range.end)) {
+    const at = g.at.start + placed.filter((e) => e.range.end <= g.at.start && e.range.start !== g.at.start).reduce((n, e) => n + e.newText.length - (e.range.end - e.range.start), 0);
+    if (!prove(applyOffsetEdits(text, placed), at)) return unproven;
+  }
+  edits.splice(0, edits.length, ...placed);
   return {
     title: conv.complete ? `Convert to ${target}${ed.edits.length > 1 ? ` (${convertedWhat(v as Record<string, any>, g.kind)})` : ''}` : `Convert to ${target} — partial: ${conv.notes.join('; ')}`,
     edits, preferred: conv.complete, partial: !conv.complete, destructive: ed.destructive,
@@ -176,6 +188,156 @@ export function literalFix(text: string, g: Group, target: string, parsed: Parse
 }
 
 const SELECTOR_INSERT = /^[ \t]*selector:\r?\n[ \t]*matchLabels:\r?\n/;
+
+/** Whether the fixed text of a template renders, at every step the emission is made, to the conversion of its render (`at`: the new apiVersion's offset). */
+export type Prove = (fixed: string, at: number) => boolean;
+
+/**
+ * The proof of a conversion fix by rendering: at every step where the template emits the old apiVersion (with the
+ * run's values), each document it emits there, converted, equals the document the fixed template emits from the same
+ * place. A document that is not YAML, in either render, or a render that stops, is no proof.
+ */
+export function proverOf(tr: TemplateRun, g: Group, text: string, target: string): Prove | undefined {
+  const render = tr.renderText;
+  if (!render) return undefined;
+  const docsFrom = (out: ReturnType<NonNullable<TemplateRun['renderText']>>, at: number, apiVersion: string) => {
+    if (!out || out.rendered.error) return undefined;
+    const r: Rendered = out.rendered;
+    const yaml = parseYaml(r.text);
+    if (yaml.docs.some((d) => !d.empty && d.errors.length)) return undefined;
+    return yaml.docs.filter((d) => {
+      const v = d.value as Record<string, unknown> | undefined;
+      if (d.empty || !v || typeof v !== 'object' || v.apiVersion !== apiVersion || v.kind !== g.kind) return false;
+      const loc = d.locate(['apiVersion']).value;
+      const back = backToSource(out.parsed, r, loc.start, loc.end);
+      return back.literal && back.at.start === at;
+    }).map((d) => ({ text: r.text.slice(d.offset, d.end), value: d.value }));
+  };
+  return (fixed, at) => g.steps.every((step) => {
+    const before = docsFrom(render(text, step), g.at.start, g.apiVersion);
+    const after = docsFrom(render(fixed, step), at, target);
+    if (!before?.length || !after || after.length !== before.length) return false;
+    return before.every((b, i) => {
+      const d = parseYaml(b.text).docs.find((x) => !x.empty);
+      if (!d || d.errors.length || !d.value || typeof d.value !== 'object') return false;
+      const ed = new YamlEditor(b.text, d, false);
+      if (!convert(ed, [], d.value as Record<string, unknown>, target)) return false;
+      const want = parseYaml(ed.apply()).docs.find((x) => !x.empty);
+      return !!want && !want.errors.length && sameValue(want.value, after[i].value);
+    });
+  });
+}
+
+/** Equal as YAML values (the order of a mapping's keys aside). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+  if (!a || !b || typeof a !== 'object' || typeof b !== 'object') return typeof a === 'number' && typeof b === 'number' ? Number.isNaN(a) && Number.isNaN(b) : false;
+  const ka = Object.keys(a), kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/** The edits applied to the text (the later of two at one offset after the earlier, as an editor applies them). */
+function applyOffsetEdits(text: string, edits: ReadonlyArray<{ range: Span; newText: string }>): string {
+  let out = text;
+  for (const e of edits.map((x, i) => ({ ...x, i })).sort((a, b) => b.range.start - a.range.start || b.i - a.i)) out = out.slice(0, e.range.start) + e.newText + out.slice(e.range.end);
+  return out;
+}
+
+/** The actions of a line that output nothing: the structure around YAML, which a new key may stand before. */
+const SILENT = new Set(['if', 'else', 'else-if', 'with', 'else-with', 'range', 'end', 'comment', 'assign', 'break', 'continue', 'define']);
+
+/** The control blocks whose body holds an offset (an arm of `if`/`with`, a `range` or its `else`, a `define`), outermost first. */
+function blocksAt(p: ParsedTemplate, at: number): string[] {
+  const out: string[] = [];
+  const walk = (list: ReadonlyArray<TemplateNode>): void => {
+    for (const n of list) {
+      if (n.k === 'if' || n.k === 'with') {
+        n.arms.forEach((a, i) => {
+          const until = i + 1 < n.arms.length ? n.arms[i + 1].action.start : n.endAction.start;
+          if (a.action.end <= at && at <= until) { out.push(`${n.start}#${i}`); walk(a.list); }
+        });
+      } else if (n.k === 'range') {
+        const until = n.elseAction ? n.elseAction.start : n.endAction.start;
+        if (n.action.end <= at && at <= until) { out.push(`${n.start}#0`); walk(n.list); }
+        if (n.elseAction && n.elseList && n.elseAction.end <= at && at <= n.endAction.start) { out.push(`${n.start}#1`); walk(n.elseList); }
+      }
+    }
+  };
+  for (const d of p.defines ?? []) if (d.action.end <= at && at <= d.end) { out.push(`define@${d.start}`); walk(d.list); }
+  walk(p.root);
+  return out;
+}
+
+/**
+ * Whether a block key at column `indent`, inserted at the line start `from`, ends where the YAML after it belongs to
+ * its mapping or one around it: the next line with content (past blank and comment lines and lines of actions that
+ * output nothing) is the end of the document, or YAML text at that column (not a sequence item) or less. A line that
+ * starts with an action printing something (`{{ toYaml … | indent 6 }}`) is text of unknown indentation: no.
+ */
+function fitsBefore(text: string, blank: string, acts: ReadonlyArray<{ start: number; end: number; kind: string }>, from: number, indent: number): boolean {
+  for (let ls = from; ls < text.length;) {
+    let le = text.indexOf('\n', ls);
+    if (le < 0) le = text.length;
+    const line = text.slice(ls, le).replace(/\r$/, '');
+    const next = le + 1;
+    if (!line.trim()) { ls = next; continue; }
+    if (!blank.slice(ls, le).trim()) {
+      if (acts.filter((a) => a.start < le && ls < a.end).every((a) => SILENT.has(a.kind))) { ls = next; continue; }
+      return false;
+    }
+    const lead = /^[ \t]*/.exec(line)![0];
+    const rest = line.slice(lead.length);
+    if (lead.includes('\t') || rest.startsWith('{{')) return false;
+    if (rest.startsWith('#')) { ls = next; continue; }
+    if (!lead && /^(---|\.\.\.)(\s|$)/.test(rest)) return true;
+    return lead.length < indent || (lead.length === indent && !/^-(\s|$)/.test(rest));
+  }
+  return true;
+}
+
+/**
+ * The conversion's edits with each block key it inserts where it renders with its mapping (see fitsBefore and
+ * blocksAt): where the editor put it (after the mapping's last entry) when it fits there, else at the start of the
+ * mapping (the line after its `key:` line). Undefined when neither fits: no fix is offered.
+ */
+function placeInsertions(text: string, masked: string, acts: ReadonlyArray<{ start: number; end: number; kind: string }>, parsed: ParsedTemplate, edits: FindingFix['edits']): FindingFix['edits'] | undefined {
+  const out: FindingFix['edits'] = [];
+  const moved = new Map<number, FindingFix['edits'][number]>();
+  const trimmedBefore = (at: number) => /-\}\}$/.test(text.slice(0, at).replace(/\s+$/, ''));
+  for (const e of edits) {
+    const m = /^(\r?\n)?( *)[^\s#-]/.exec(e.newText);
+    if (e.range.start !== e.range.end || !m) { out.push(e); continue; }
+    // A flow mapping's insertion (`, key: v` before its brace) is not a block key: the proof by rendering judges it.
+    const lineStart = e.range.start === 0 || text[e.range.start - 1] === '\n';
+    if (!lineStart && !m[1]) { out.push(e); continue; }
+    const indent = m[2].length;
+    const from = lineStart ? e.range.start : (text.indexOf('\n', e.range.start) + 1 || text.length);
+    // The mapping's key: the nearest line before with YAML at a smaller column.
+    let parent: { start: number; end: number; key: number } | undefined;
+    for (let le = text.lastIndexOf('\n', from - 1); le > 0;) {
+      const ls = text.lastIndexOf('\n', le - 1) + 1;
+      const line = masked.slice(ls, le).replace(/\r$/, '');
+      const lead = /^ */.exec(line)![0].length;
+      if (line.trim() && !line.trim().startsWith('#') && lead < indent) { parent = { start: ls, end: le, key: ls + lead }; break; }
+      le = ls - 1;
+    }
+    if (!parent) return undefined;
+    const home = blocksAt(parsed, parent.key).join('/');
+    const fits = (at: number) => blocksAt(parsed, at).join('/') === home && fitsBefore(text, masked, acts, at, indent) && !trimmedBefore(at);
+    if (fits(from) && (lineStart || !trimmedBefore(e.range.start))) { out.push(e); continue; }
+    // At the top of the mapping: its key's line holds the key and nothing else (no action, no value on the line).
+    const keyLine = text.slice(parent.start, parent.end).replace(/\r$/, '');
+    const first = parent.end + 1;
+    if (keyLine !== masked.slice(parent.start, parent.end).replace(/\r$/, '') || !/^[ \t]*[^\s#][^#]*:[ \t]*(#.*)?$/.test(keyLine) || first > text.length || !fits(first)) return undefined;
+    const newText = m[1] ? e.newText.slice(m[1].length) : e.newText;
+    // Keys moved to one place are one edit, in the conversion's order (two insertions at one offset may be applied either way round).
+    const prev = moved.get(first);
+    if (prev) prev.newText += newText;
+    else { const x = { range: { start: first, end: first }, newText }; moved.set(first, x); out.push(x); }
+  }
+  return out;
+}
 
 /**
  * The selector a conversion inserted, its matchLabels written as the pod template's labels are written: each key and
@@ -272,7 +434,7 @@ export const deprecatedApi: Rule<HelmContext> = {
             + (target ? `; use ${target}, served across the window ${windowText(minors)}` : '') + helmText(g),
           range: p.range,
           data: { steps: dep, apiVersion: g.apiVersion, kind: g.kind, replacement: target ?? null, template: tr.template.rel },
-          fixes: ctx.template && g.literal && target && !g.byHelm ? () => { const fx = literalFix(ctx.text, g, target, tr.parsed); return fx ? [fx] : []; } : undefined,
+          fixes: ctx.template && g.literal && target && !g.byHelm ? () => { const fx = literalFix(ctx.text, g, target, tr.parsed, proverOf(tr, g, ctx.text, target)); return fx ? [fx] : []; } : undefined,
         });
       }
     }
