@@ -395,6 +395,11 @@ function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: 
       if (doc.errors.length) {
         const e = doc.errors[0];
         out.undecided.push({ step, at: backToSource(p, r, e.start, e.end, defines).at, reason: `its output is not YAML with ${withValues} (${e.message})` });
+      } else {
+        // A document that is (or holds) what an action printed but the evaluator could not compute (`{{ .Files.Get
+        // "x.yaml" }}`, `(.Files.Glob …).AsConfig`): what it stands for may be a whole object, never "nothing".
+        // (One outside every filled document is said above already.)
+        for (const u of unknownsHere.filter(within)) out.undecided.push({ step, at: ownUnknown(u), reason: `${u.reason}; this document is not an object as far as it is computed (what is not computed is all or part of it), so what it emits (its apiVersion and kind) is not checked` });
       }
       continue;
     }
@@ -421,6 +426,13 @@ function emissionsOf(p: ParsedTemplate, step: string, r: Rendered, helmRenders: 
       out.emissions.push({ step, apiVersion: a, kind: k, ...back, kindAt: kr && backToSource(p, r, kr.start, kr.end, defines).at });
     };
     // A List's items are the objects applied (as the Kubernetes family reads them).
+    if (/List$/.test(kind) && !Array.isArray(v.items) && 'items' in v) {
+      // A List whose items the evaluator could not compute: the objects it applies are not known.
+      const itemsAt = doc.locate(['items']).value;
+      const inItems = unknownsHere.filter((u) => within(u) && overlaps({ start: u.outStart, end: u.outEnd }, itemsAt));
+      for (const u of inItems) out.undecided.push({ step, at: ownUnknown(u), reason: `${u.reason}, and what it prints is the items of a ${kind}: the objects it holds (their apiVersions and kinds) are not checked` });
+      if (inItems.length) continue;
+    }
     if (/List$/.test(kind) && Array.isArray(v.items)) {
       v.items.forEach((item: unknown, n: number) => {
         if (!isObj(item) || typeof item.apiVersion !== 'string' || typeof item.kind !== 'string') return;
