@@ -326,7 +326,11 @@ test('.Capabilities, .Chart, .Release, .Template, .Files, lookup', () => {
   assert.equal(out('{{ .Release.Name }}', { release: { Name: 'r1' } }), 'r1');
   assert.equal(out('{{ .Template.Name }} {{ .Template.BasePath }}', { path: 'templates/sub/x.yaml' }), 'mychart/templates/sub/x.yaml mychart/templates');
   assert.equal(out('{{ .Files.Get "a.txt" }}|{{ .Files.Get "none" }}', { files: new Map([['a.txt', 'hello']]) }), 'hello|');
-  assert.equal(out('{{ if lookup "v1" "Secret" "ns" "n" }}x{{ else }}y{{ end }}|{{ (lookup "v1" "Secret" "ns" "n").data }}|'), 'y||');
+  // lookup reads the live cluster (only `helm template` gets an empty map): an Unknown, never "not found".
+  const lk = render('{{ if lookup "v1" "Secret" "ns" "n" }}x{{ else }}y{{ end }}|{{ (lookup "v1" "Secret" "ns" "n").data }}|');
+  assert.equal(lk.text, `|${U}|`);
+  assert.equal(lk.unknowns.length, 2);
+  for (const u of lk.unknowns) assert.match(u.reason, /`lookup` is not evaluated: it reads the live cluster/);
   const hv = render('{{ .Capabilities.HelmVersion.Version }}');
   assert.match(hv.unknowns[0].reason, /HelmVersion/);
   const r = render('{{ .Files.Glob "*.txt" }}');

@@ -280,7 +280,9 @@ export const FUNCS: Record<string, Fn> = {
   tpl: { params: ['string', 'map'], unkOk: true, fn: ([s, d], c) => (s instanceof Unk ? s : c.tpl(str(s), d)) },
   required: { params: ['string', 'any'], fn: ([w, v], c) => { if (v === null || v === undefined || v === '') c.fail(str(w)); return v; } },
   fail: { params: ['string'], fn: ([m], c) => c.fail(str(m)) },
-  lookup: { params: ['string', 'string', 'string', 'string'], fn: () => new Map() },
+  // What `lookup` returns is the live cluster's object at install or upgrade (`helm template` gets an empty map): not
+  // known here, so a branch or a document that depends on it is not decided (never taken as "not found").
+  lookup: { params: ['string', 'string', 'string', 'string'], fn: (_a, c) => c.unk('`lookup` is not evaluated: it reads the live cluster at install or upgrade (only a render without a cluster, as `helm template`, gets an empty map)') },
   toYaml: { params: ['any'], fn: ([v]) => toYaml(v) },
   toJson: { params: ['any'], fn: ([v]) => toJson(v) },
   fromYaml: { params: ['string'], fn: ([s]) => fromYaml(str(s)) },
