@@ -218,6 +218,28 @@ test('conversions and types: int, int64, float64, kindIs, typeOf', () => {
     'int|float64|string|[]interface {}|map[string]interface {}|<nil>|bool');
 });
 
+test('typeIs, typeIsLike, kindIs, kindOf as sprig has them: values.yaml numbers are float64, template literals int', () => {
+  const values = { s: 'http', n: 80, b: true, m: { a: 1 }, l: [1], z: null };
+  const typeIs = (ty, of) => out(`{{ typeIs ${JSON.stringify(ty)} ${of} }}`, { values });
+  assert.equal(typeIs('string', '.Values.s'), 'true');
+  assert.equal(typeIs('float64', '.Values.n'), 'true');
+  assert.equal(typeIs('int', '.Values.n'), 'false');
+  assert.equal(typeIs('int', '80'), 'true');
+  assert.equal(typeIs('bool', '.Values.b'), 'true');
+  assert.equal(typeIs('map[string]interface {}', '.Values.m'), 'true');
+  assert.equal(typeIs('[]interface {}', '.Values.l'), 'true');
+  assert.equal(typeIs('string', '.Values.n'), 'false');
+  assert.equal(typeIs('<nil>', '.Values.z'), 'true');
+  assert.equal(typeIs('chartutil.Values', '.Values'), 'true');
+  assert.equal(out('{{ typeIsLike "string" .Values.s }} {{ typeIsLike "int" .Values.s }} {{ typeIsLike "int64" (int64 1) }}', { values }), 'true false true');
+  assert.equal(out('{{ kindOf .Values.m }} {{ kindOf .Values.l }} {{ kindOf .Values.s }} {{ kindOf .Values.n }} {{ kindOf .Values.b }} {{ kindOf 1 }} {{ kindOf .Values.nope }} {{ kindIs "map" .Values.m }} {{ kindIs "invalid" .Values.z }}', { values }),
+    'map slice string float64 bool int invalid true true');
+  // bitnami's common.ingress.backend picks the port's field by its type
+  const backend = '{{- if typeIs "string" .Values.p }}name: {{ .Values.p }}{{- else if or (typeIs "int" .Values.p) (typeIs "float64" .Values.p) }}number: {{ .Values.p | int }}{{- end }}';
+  assert.equal(out(backend, { values: { p: 'http' } }), 'name: http');
+  assert.equal(out(backend, { values: { p: 8080 } }), 'number: 8080');
+});
+
 test('int64 and uint64 results keep their Go types', () => {
   assert.equal(out('{{ typeOf (add 1 2) }} {{ add 1 2 }} {{ kindIs "int64" (int64 3) }} {{ eq (add 1 2) 3 }} {{ lt (sub 1 2) 0 }} {{ max 1 5 3 }} {{ div 7 2 }} {{ mod 7 2 }} {{ mul 2 3 4 }}'),
     'int64 3 true true true 5 3 1 24');

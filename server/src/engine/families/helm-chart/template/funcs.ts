@@ -34,7 +34,7 @@ export const KNOWN_UNEVALUATED = new Set([
   'abbrev', 'abbrevboth', 'untitle', 'nospace', 'initials', 'swapcase', 'snakecase', 'camelcase', 'kebabcase', 'wrap', 'wrapWith',
   'plural', 'toDecimal', 'split', 'splitn', 'until', 'untilStep', 'add1f', 'addf', 'subf', 'divf', 'mulf', 'maxf', 'minf', 'ceil', 'floor',
   'round', 'all', 'any', 'toPrettyJson', 'toRawJson', 'mustToPrettyJson', 'mustToRawJson', 'fromJson', 'mustFromJson', 'fromJsonArray',
-  'fromYamlArray', 'toYamlPretty', 'deepCopy', 'mustDeepCopy', 'typeIs', 'typeIsLike', 'deepEqual', 'osBase', 'osClean', 'osDir', 'osExt',
+  'fromYamlArray', 'toYamlPretty', 'deepCopy', 'mustDeepCopy', 'deepEqual', 'osBase', 'osClean', 'osDir', 'osExt',
   'osIsAbs', 'b64dec', 'b32enc', 'b32dec', 'pluck', 'pick', 'omit', 'merge', 'mergeOverwrite', 'mustMerge', 'mustMergeOverwrite', 'values',
   'mustAppend', 'mustPush', 'mustPrepend', 'mustFirst', 'mustRest', 'mustLast', 'mustInitial', 'mustReverse', 'mustUniq', 'mustWithout',
   'mustHas', 'slice', 'mustSlice', 'concat', 'dig', 'chunk', 'mustChunk', 'mustRegexMatch', 'regexFindAll', 'mustRegexFindAll', 'regexFind',
@@ -42,7 +42,7 @@ export const KNOWN_UNEVALUATED = new Set([
   'mustRegexSplit', 'regexQuoteMeta', 'urlParse', 'urlJoin', 'mustToJson', 'mustToYaml', 'html', 'js', 'urlquery', 'call', 'hello',
   'compact', 'mustCompact', 'without', 'uniq', 'reverse', 'initial', 'rest', 'append', 'push', 'prepend', 'unset', 'toStrings', 'cat',
   'substr', 'trunc', 'repeat', 'join', 'splitList', 'sortAlpha', 'first', 'last', 'has', 'atoi', 'add', 'add1', 'sub', 'div', 'mod', 'mul',
-  'max', 'min', 'biggest', 'seq', 'b64enc', 'base', 'dir', 'clean', 'ext', 'isAbs', 'tuple', 'trimall', 'kindOf', 'semver',
+  'max', 'min', 'biggest', 'seq', 'b64enc', 'base', 'dir', 'clean', 'ext', 'isAbs', 'tuple', 'trimall', 'semver',
 ]);
 
 const str = (v: V) => v as string;
@@ -375,6 +375,9 @@ export const FUNCS: Record<string, Fn> = {
   kindIs: { params: ['string', 'any'], fn: ([k, v]) => goKind(v) === str(k) },
   kindOf: { params: ['any'], fn: ([v]) => goKind(v) },
   typeOf: { params: ['any'], fn: ([v]: V[]) => goType(v) },
+  // sprig typeIs: the %T of the value is the target; typeIsLike: the value or a pointer to it (`*` + target).
+  typeIs: { params: ['string', 'any'], fn: ([t, v]) => goType(v) === str(t) },
+  typeIsLike: { params: ['string', 'any'], fn: ([t, v]) => { const ty = goType(v); return ty === str(t) || ty === `*${str(t)}`; } },
 
   // ---- sprig: numbers (int64 arithmetic, int64 results) ----
   add: { params: [], variadic: 'any', fn: (a) => int64(a.reduce<bigint>((s, x) => BigInt.asIntN(64, s + castInt(x)), 0n)) },
