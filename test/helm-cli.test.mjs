@@ -160,3 +160,19 @@ test('ground truth: what the evaluator cannot decide (.Files.Get), Helm\'s faith
     assert.match(errors[0].message, /as `helm template` rendered it/);
   } finally { fs.rmSync(dir, { recursive: true, force: true }); }
 });
+
+test('stylish: the summary counts hints apart from info (a dead compatibility branch is a hint)', () => {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sg-helm-hints-')));
+  try {
+    const chart = path.join(dir, 'chart');
+    fs.mkdirSync(path.join(chart, 'templates'), { recursive: true });
+    fs.writeFileSync(path.join(dir, '.skewguard.yaml'), 'kubernetes:\n  window: "1.25..1.27"\n');
+    fs.writeFileSync(path.join(chart, 'Chart.yaml'), 'apiVersion: v2\nname: hints\nversion: 0.1.0\n');
+    fs.writeFileSync(path.join(chart, 'templates', 'pdb.yaml'), '{{- if .Capabilities.APIVersions.Has "policy/v1/PodDisruptionBudget" }}\napiVersion: policy/v1\n{{- else }}\napiVersion: policy/v1beta1\n{{- end }}\nkind: PodDisruptionBudget\nmetadata:\n  name: web\nspec:\n  minAvailable: 1\n');
+    fs.writeFileSync(path.join(chart, 'templates', 'cronjob.yaml'), 'apiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: nightly\nspec:\n  schedule: "0 1 * * *"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: Never\n          containers:\n            - name: job\n              image: busybox:1.36\n');
+    const r = lint(dir, ['.']);
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stdout, /  hint  .*helm\/dead-branch/);
+    assert.ok(r.stdout.includes('✖ 2 problems (1 error, 0 warnings, 0 info, 1 hint)'), r.stdout);
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});

@@ -76,14 +76,15 @@ const SEV_NAME = ['', 'error', 'warning', 'info', 'hint'] as const;
 export const sevName = (d: Diagnostic) => SEV_NAME[d.severity ?? 1] || 'error';
 export const msg = (d: Diagnostic): string => (typeof d.message === 'string' ? d.message : d.message.value);
 
-export interface Counts { errors: number; warnings: number; infos: number; fixed: number }
+/** `infos`: the findings below a warning (info and hint); `hints`: the hints among them. */
+export interface Counts { errors: number; warnings: number; infos: number; hints: number; fixed: number }
 export function count(reports: FileReport[]): Counts {
-  const c = { errors: 0, warnings: 0, infos: 0, fixed: 0 };
+  const c = { errors: 0, warnings: 0, infos: 0, hints: 0, fixed: 0 };
   for (const r of reports) {
     if (r.fixed) c.fixed++;
     for (const d of r.diagnostics) {
       const s = sevName(d);
-      if (s === 'error') c.errors++; else if (s === 'warning') c.warnings++; else c.infos++;
+      if (s === 'error') c.errors++; else if (s === 'warning') c.warnings++; else { c.infos++; if (s === 'hint') c.hints++; }
     }
   }
   return c;
@@ -110,7 +111,7 @@ export function stylish(reports: FileReport[], cwd: string, color: boolean): str
   const n = count(reports);
   const total = n.errors + n.warnings + n.infos;
   if (total) {
-    const line = `✖ ${total} problem${total === 1 ? '' : 's'} (${n.errors} error${n.errors === 1 ? '' : 's'}, ${n.warnings} warning${n.warnings === 1 ? '' : 's'}, ${n.infos} info)`;
+    const line = `✖ ${total} problem${total === 1 ? '' : 's'} (${n.errors} error${n.errors === 1 ? '' : 's'}, ${n.warnings} warning${n.warnings === 1 ? '' : 's'}, ${n.infos - n.hints} info${n.hints ? `, ${n.hints} hint${n.hints === 1 ? '' : 's'}` : ''})`;
     out.push(c(n.errors ? '1;31' : '1;33', line));
   } else {
     // A file of no family skewguard knows was read but not checked: say so instead of counting it as checked.
