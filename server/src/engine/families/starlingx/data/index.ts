@@ -28,6 +28,18 @@ export interface StxRelease {
 }
 export interface StxReleases { asOf: string; releases: StxRelease[] }
 
+/** A validated-values.json rule of a key (keys.json validation / nested): what the release's playbook checks. */
+export interface StxKeyRule {
+  kind: string;
+  allowed: unknown[];
+  releases: string[];
+  message?: string;
+  /** Pair rules of top-level keys: every key of the pair (the rule is attached to each). */
+  members?: string[];
+  /** Nested rules: where below the key ("<registry>.username/password"). */
+  path?: string;
+  source?: { repo?: string; tag?: string; path?: string; line?: number; commit?: string };
+}
 export interface StxKey {
   key: string;
   type: string;
@@ -36,6 +48,8 @@ export interface StxKey {
   releases: string[];
   defaults?: Record<string, unknown>;
   source?: Record<string, unknown>;
+  validation?: StxKeyRule[];
+  nested?: StxKeyRule[];
 }
 export interface StxKeys { asOf: string; releases: string[]; keys: StxKey[] }
 
