@@ -162,7 +162,7 @@ test('metadata.yaml: detected by name and content; exact findings per window', (
   // 12.0 from 1.32.2: 1.32.2 -> 1.33.0 -> 1.34.1; maximum v1.33.0 blocks the last step.
   const r12 = run('metadata.yaml', META, { starlingxRelease: '12.0', starlingxUpgradeFrom: '11.0' }, local('1.32.2'));
   assert.deepEqual(brief(r12), ['11:14 error stx-app/kubernetes-outside-supported']);
-  assert.match(r12.diagnostics[0].message, /the Kubernetes upgrade 1\.33\.0 → 1\.34\.1 \(step 2 of 2 on the window 1\.32\.2\.\.1\.34\.1\) goes above this app's supported_k8s_version v1\.29\.2\.\.v1\.33\.0: sysinv 12\.0 rejects system kube-upgrade-start to 1\.34\.1/);
+  assert.match(r12.diagnostics[0].message, /the Kubernetes upgrade 1\.33\.0 → 1\.34\.1 \(step 2 of 2 on the window 1\.32\.2\.\.1\.34\.1, on StarlingX 12\.0 of the upgrade path 11\.0\.\.12\.0\) goes above this app's supported_k8s_version v1\.29\.2\.\.v1\.33\.0: sysinv 12\.0 rejects system kube-upgrade-start to 1\.34\.1/);
   assert.match(r12.diagnostics[0].message, /this bundle has k8s_upgrades auto_update true, timing post/);
   // 11.0 from 1.29.2: 1.29.2 … 1.33.0, all inside v1.29.2..v1.33.0.
   assert.deepEqual(brief(run('metadata.yaml', META, { starlingxRelease: '11.0' }, local('1.29.2'))), []);
@@ -181,6 +181,30 @@ test('metadata.yaml: detected by name and content; exact findings per window', (
   // Widening the range clears 12.0.
   const wide = META.replace('maximum: v1.33.0', 'maximum: v1.34.1');
   assert.deepEqual(brief(run('metadata.yaml', wide, { starlingxRelease: '12.0', starlingxUpgradeFrom: '11.0' }, local('1.32.2'))), []);
+});
+
+test('metadata.yaml: with starlingx.upgradeFrom the Kubernetes versions are those the cluster runs along the platform upgrade path', () => {
+  const app = 'app_name: cert-manager\napp_version: 25.09-78\nsupported_k8s_version:\n  minimum: v1.34.0\n  maximum: v1.35.2\nk8s_upgrades:\n  auto_update: true\n  timing: pre\n';
+  const outside = (r) => r.diagnostics.filter((d) => d.ruleId === 'stx-app/kubernetes-outside-supported');
+  // 12.0 alone: its default 1.34.1 to its newest; inside the range.
+  assert.deepEqual(outside(run('metadata.yaml', app, { starlingxRelease: '12.0' })), []);
+  // 11.0 -> 12.0: the cluster runs 11.0's 1.32.2 and 1.33.0 (12.0 ships both for the platform upgrade), then 1.34.1.
+  const [d] = outside(run('metadata.yaml', app, { starlingxRelease: '12.0', starlingxUpgradeFrom: '11.0' }));
+  assert.deepEqual(d.data.window, ['1.32.2', '1.33.0', '1.34.1']);
+  assert.deepEqual(d.data.outside, ['1.32.2', '1.33.0']);
+  assert.equal(d.data.bound, 'minimum');
+  assert.match(d.message, /^Kubernetes 1\.32\.2, the start of the window 1\.32\.2\.\.1\.34\.1, on StarlingX 11\.0 of the upgrade path 11\.0\.\.12\.0, is below this app's supported_k8s_version v1\.34\.0\.\.v1\.35\.2 \(also 1\.33\.0\)/);
+  // 10.0 -> 12.0: 10.0 from its default 1.29.2, kept into 11.0 at 1.30.6, on to 1.33.0, kept into 12.0, then 1.34.1.
+  const [d10] = outside(run('metadata.yaml', app, { starlingxRelease: '12.0', starlingxUpgradeFrom: '10.0' }));
+  assert.deepEqual(d10.data.window, ['1.29.2', '1.30.6', '1.31.5', '1.32.2', '1.33.0', '1.34.1']);
+  // 6.0 -> 8.0: 7.0 does not ship 6.0's 1.21.3 and bootstraps a platform upgrade at its upgrade_k8s_version 1.21.8.
+  const old = app.replace('v1.34.0', 'v1.21.0').replace('v1.35.2', 'v1.23.1');
+  const [d6] = outside(run('metadata.yaml', old, { starlingxRelease: '8.0', starlingxUpgradeFrom: '6.0' }));
+  assert.deepEqual(d6.data.window, ['1.21.3', '1.21.8', '1.22.5', '1.23.1', '1.24.4']);
+  assert.deepEqual(d6.data.outside, ['1.24.4']);
+  assert.match(d6.message, /1\.23\.1 → 1\.24\.4 \(step 4 of 4 on the window 1\.21\.3\.\.1\.24\.4, on StarlingX 8\.0 of the upgrade path 6\.0\.\.8\.0\).*sysinv 8\.0/);
+  // A Kubernetes window of the user's own is kept as given.
+  assert.deepEqual(outside(run('metadata.yaml', app, { starlingxRelease: '12.0', starlingxUpgradeFrom: '11.0', kubernetesWindow: '1.34' })), []);
 });
 
 test('metadata.yaml: positions are exact with CRLF, a BOM, tabs in comments and multi-byte characters', () => {

@@ -18,6 +18,34 @@ import { rule as outside } from './rules/kubernetes-outside-supported';
 import { rule as maxNoPatch } from './rules/maximum-without-patch';
 import { rule as notCovered } from './rules/release-not-covered';
 import { windowText } from '../../window-text';
+import { kubernetesAlongPath } from '../starlingx/data';
+import type { ResolvedConfig } from '../../config';
+import type { KubeWindow } from '../kubernetes/config';
+import { minorOf } from '../../versions';
+
+/**
+ * The Kubernetes versions an application bundle is checked against. Without a platform upgrade: the Kubernetes window.
+ * On a StarlingX upgrade path (starlingx.upgradeFrom) whose Kubernetes window is the StarlingX one (exact patches, not
+ * a kubernetes.window of the user's): every version the cluster runs along the path (kubernetesAlongPath), as an
+ * application applied on the first release and kept across the platform upgrade must support each; with the release
+ * that runs each version first, whose sysinv acts at that step.
+ */
+function appWindow(config: ResolvedConfig): { window: KubeWindow; kubeReleases?: Map<string, string> } {
+  const path = config.starlingx.path;
+  const w = config.kubernetes;
+  if (path.length < 2 || !w.patches) return { window: w };
+  const along = kubernetesAlongPath(path, w.patches);
+  const patches = along.map((a) => a.version);
+  const minors = [...new Set(patches.map((v) => minorOf(v)!))];
+  const names = path.map((r) => r.release);
+  const source = {
+    kind: config.starlingx.source.kind,
+    detail: `the Kubernetes versions a cluster runs on the StarlingX upgrade path ${windowText(names)} (data/starlingx/releases.json from kube-versions.json): `
+      + names.map((n) => `${n}: ${along.filter((a) => a.release === n).map((a) => a.version).join(', ') || '(none new)'}`).join('; ')
+      + `; with ${w.source.detail}`,
+  };
+  return { window: { minors, patches, source }, kubeReleases: new Map(along.map((a) => [a.version, a.release])) };
+}
 
 // This family's part of an analysis result (FamilyResults in registry.ts): read by its hover, completion and facts.
 declare module '../registry' {
@@ -62,7 +90,8 @@ export const starlingxApp: FamilyModule<'starlingx-app'> = {
       const known = appMetadata().releases;
       const names = config.starlingx.path.map((r) => r.release);
       const pathText = windowText(names);
-      return new AppContext(yaml, doc, names.filter((r) => known.includes(r)), names.filter((r) => !known.includes(r)), config.starlingx.release, config.kubernetes, pathText);
+      const { window, kubeReleases } = appWindow(config);
+      return new AppContext(yaml, doc, names.filter((r) => known.includes(r)), names.filter((r) => !known.includes(r)), config.starlingx.release, window, pathText, kubeReleases);
     });
     for (const rule of appRules) runRule(rule, app, emit, faults);
     return { app };

@@ -53,6 +53,8 @@ export class AppContext {
     readonly release: StxRelease,
     readonly window: KubeWindow,
     readonly pathText: string,
+    /** On a platform upgrade path: the StarlingX release that runs each Kubernetes version of the window first. */
+    readonly kubeReleases?: Map<string, string>,
   ) {}
 
   get value(): Record<string, unknown> { return isMap(this.doc.value) ? this.doc.value : {}; }
@@ -97,6 +99,16 @@ export class AppContext {
     const r = this.release.release;
     const e = appMetadata().enforcement[r];
     return e ? { release: r, e } : undefined;
+  }
+
+  /**
+   * The StarlingX release that runs a Kubernetes version of the window (on a platform upgrade path, the first release
+   * of the path that runs it) and what its sysinv does; the window's release otherwise, or when the data has no rows for it.
+   */
+  enforcementAt(version: string): { release: string; e: AppEnforcement } | undefined {
+    const r = this.kubeReleases?.get(version);
+    const e = r ? appMetadata().enforcement[r] : undefined;
+    return r && e ? { release: r, e } : this.enforcement();
   }
 }
 

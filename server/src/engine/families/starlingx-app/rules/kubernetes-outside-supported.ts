@@ -8,7 +8,7 @@ const isMap = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 
 
 /** What sysinv of the window's release does when an upgrade step leaves the app's range (data enforcement). */
 function atUpgrade(ctx: AppContext, target: string): string {
-  const en = ctx.enforcement();
+  const en = ctx.enforcementAt(target);
   if (!en) return '';
   const { release, e } = en;
   const k = e.kubeUpgradeStart;
@@ -28,7 +28,8 @@ export const rule: Rule<AppContext> = {
   defaultSeverity: 'error',
   title: 'Kubernetes version of the window outside the app\'s supported_k8s_version',
   what: 'Checks `supported_k8s_version: {minimum, maximum}` of an application\'s metadata.yaml against every Kubernetes version of the '
-    + 'window (on a StarlingX upgrade path: its exact patch versions), comparing them as sysinv does (LooseVersion; `maximum: v1.29` '
+    + 'window (from a StarlingX release: its exact patch versions; with `starlingx.upgradeFrom`, every version the cluster runs '
+    + 'along the platform upgrade path, e.g. 11.0\'s 1.32.2 and 1.33.0 kept into 12.0 before 1.34.1), comparing them as sysinv does (LooseVersion; `maximum: v1.29` '
     + 'is read as 1.29.0, below 1.29.2; in 8.0 and 9.0, which do not check the format, a bound such as `v1.29.2-rc1` or `v1.29.2.1` is '
     + 'compared component by component, numbers numerically, and one Python cannot order against a version is said as not checked). With a window of minors only, a minor that is partly inside the range is not reported. A version below the minimum or above the maximum is an error at that bound, naming the step and what '
     + 'sysinv of the release does there: application-apply is rejected at the start of the window, and an upgrade step blocks that '
@@ -77,10 +78,13 @@ export const rule: Rule<AppContext> = {
       const i = versions.indexOf(first);
       const more = outside.length > 1 ? ` (also ${listText(outside.slice(1))})` : '';
       const note = k === 'maximum' && /^\d+\.\d+$/.test(stripV(max!)) ? `; ${max} is read as ${boundVersion(max!)}, so later ${stripV(max!)} patches are above it` : '';
+      // On a platform upgrade path: the release that runs the version (StarlingX 11.0 runs 1.33.0 before 12.0 does).
+      const on = ctx.kubeReleases?.get(first);
+      const onText = on ? `, on StarlingX ${on} of the upgrade path ${ctx.pathText}` : '';
       const message = i === 0
-        ? `Kubernetes ${first}, the start of the window ${ctx.window.minors.length > 1 ? windowText(versions) : first}, is ${k === 'minimum' ? 'below' : 'above'} this app's supported_k8s_version ${range}${more}: `
+        ? `Kubernetes ${first}, the start of the window ${ctx.window.minors.length > 1 ? windowText(versions) : first}${onText}, is ${k === 'minimum' ? 'below' : 'above'} this app's supported_k8s_version ${range}${more}: `
           + `application-apply is rejected ("The application … is incompatible with the current Kubernetes version ${first}")${note}`
-        : `the Kubernetes upgrade ${versions[i - 1]} → ${first} (step ${i} of ${versions.length - 1} on the window ${versions[0]}..${versions[versions.length - 1]}) goes ${k === 'minimum' ? 'below' : 'above'} this app's supported_k8s_version ${range}${more}: ${atUpgrade(ctx, first)}${note}`;
+        : `the Kubernetes upgrade ${versions[i - 1]} → ${first} (step ${i} of ${versions.length - 1} on the window ${versions[0]}..${versions[versions.length - 1]}${onText}) goes ${k === 'minimum' ? 'below' : 'above'} this app's supported_k8s_version ${range}${more}: ${atUpgrade(ctx, first)}${note}`;
       report({ message, range: loc.value, data: { bound: k, value: s[k], outside, window: versions, exact } });
     }
     for (const k of ['minimum', 'maximum'] as const) {

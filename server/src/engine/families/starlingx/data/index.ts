@@ -118,3 +118,36 @@ export function windowFromStarlingx(rel: StxRelease, kubernetesVersion: string |
   const patches = starlingxPath(rel, start);
   return { minors: patches.map((p) => minorOf(p)!), patches, source };
 }
+
+/** A Kubernetes version a cluster runs on a platform upgrade path, and the StarlingX release it runs it on first. */
+export interface StxPathKube { version: string; release: string }
+
+/**
+ * The Kubernetes versions a cluster runs along a platform upgrade path (starlingx.upgradeFrom..release), ascending, from
+ * data/starlingx/releases.json (shared reference kube-versions.json): on the first release its default Kubernetes up to
+ * its newest, as the release alone is read (starlingxPath); the platform upgrade keeps the cluster's version, which the
+ * next release ships for that case (12.0 ships 11.0's 1.32.2 and 1.33.0), and from it that release's path goes on up to
+ * its newest. A version the next release does not ship (6.0's 1.21.3 in 7.0) continues at the version that release
+ * bootstraps a platform upgrade with (upgrade_k8s_version, 6.0–8.0), else at its lowest version not below it. `last`
+ * (the window of the path's last release, e.g. from a localhost.yml's kubernetes_version) is added on the last release.
+ */
+export function kubernetesAlongPath(path: StxRelease[], last: readonly string[] = []): StxPathKube[] {
+  const out: StxPathKube[] = [];
+  const add = (version: string, release: string) => { if (!out.some((o) => o.version === version)) out.push({ version, release }); };
+  let carried: string | undefined;
+  path.forEach((rel, i) => {
+    const shipped = rel.kubernetes.map((k) => k.version);
+    let start = rel.default;
+    if (carried !== undefined) {
+      const c = carried;
+      if (shipped.includes(c)) start = c;
+      else if (rel.upgradeBootstrapVersion && shipped.includes(rel.upgradeBootstrapVersion)) start = rel.upgradeBootstrapVersion;
+      else start = shipped.filter((v) => compareVersions(v, c) >= 0).sort(compareVersions)[0] ?? rel.default;
+    }
+    const steps = starlingxPath(rel, start);
+    for (const v of steps) add(v, rel.release);
+    if (i === path.length - 1) for (const v of last) add(normalizeVersion(v), rel.release);
+    carried = steps[steps.length - 1];
+  });
+  return out.sort((a, b) => compareVersions(a.version, b.version));
+}
