@@ -48,9 +48,10 @@ export function tomlType(valueText: string, value: unknown): string {
   return 'unknown';
 }
 
-/** Whether a TOML type satisfies a schema type (an integer is a number). */
+/** Whether a TOML type satisfies a schema type (an integer is a number; the data's object is a TOML table). */
 export function typeFits(actual: string, expected: string): boolean {
   if (expected === 'number') return actual === 'integer' || actual === 'float';
+  if (expected === 'object') return actual === 'table';
   return actual === expected;
 }
 

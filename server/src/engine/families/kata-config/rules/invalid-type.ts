@@ -42,7 +42,7 @@ export const rule: Rule<KataContext> = {
             ok = typeFits(actual, t.type) && !(t.type === 'array' && t.items && items.some((it) => !typeFits(it, t.items!)));
             fits.set(t, ok);
           }
-          if (!ok) { out.bad.push(r); out.wanted.add(t.type === 'array' && t.items ? `array of ${t.items}` : t.type); }
+          if (!ok) { out.bad.push(r); out.wanted.add(t.type === 'array' && t.items ? `array of ${t.items === 'object' ? 'table' : t.items}` : t.type); }
         });
         return out;
       }, `${actual}\u0000${items.join(',')}`);
