@@ -101,6 +101,38 @@ test('container_pipe_size is required in runtime-rs 3.0.0–3.1.3 (no serde defa
   assert.deepEqual(row('agent.kata', 'container_pipe_size').required.map((x) => [x.from, x.to]), [['3.0.0', '3.1.3']]);
 });
 
+test('kata/missing-field: the shipped 3.0.0 [agent.kata] sets container_pipe_size; without it 3.0.0–3.1.3 fail to load', () => {
+  const shipped = fs.readFileSync(path.join(repoRoot, 'test/fixtures/kata/config-rendered/3.0.0/runtime-rs/configuration-dragonball.toml'), 'utf8');
+  assert.match(shipped, /^\[agent\.kata\]\ncontainer_pipe_size=/m);
+  const file = '/etc/kata-containers/runtime-rs/configuration-dragonball.toml';
+  assert.deepEqual(of(lint(shipped, { file, window: '3.0..3.2' }), 'kata/missing-field'), []);
+  const without = shipped.replace(/^container_pipe_size=.*\n/m, '');
+  const ds = of(lint(without, { file, window: '3.0..3.2' }), 'kata/missing-field');
+  assert.equal(ds.length, 1, JSON.stringify(ds));
+  assert.equal(ds[0].severity, 'error');
+  assert.deepEqual(ds[0].data.requiredIn, ['3.0.0', '3.0.1', '3.0.2', '3.1.0', '3.1.1', '3.1.2', '3.1.3']);
+  assert.match(ds[0].message, /missing field `container_pipe_size`/);
+  assert.equal(without.split('\n')[ds[0].range.start.line], '[agent.kata]');
+  // From 3.2.0 the field has a serde default; the Go runtime's decoder requires no field at all.
+  assert.deepEqual(of(lint(without, { file, window: '3.2..3.32' }), 'kata/missing-field'), []);
+  assert.deepEqual(of(lint('[agent.kata]\nenable_debug = true\n', { window: '3.0..3.1', flavour: 'go' }), 'kata/missing-field'), []);
+});
+
+test('kata/missing-field: every [[guest_extension_images]] entry needs name from runtime-rs 4.0.0; the shipped 4.1.0 templates set it', () => {
+  assert.deepEqual(row('hypervisor.*.guest_extension_images', 'name').required.map((x) => [x.from, x.to]), [['4.0.0', null]]);
+  const dir = path.join(repoRoot, 'test/fixtures/kata/config-rendered/4.1.0/runtime-rs');
+  const withImages = fs.readdirSync(dir).filter((f) => fs.readFileSync(path.join(dir, f), 'utf8').includes('[[hypervisor.qemu.guest_extension_images]]'));
+  assert.ok(withImages.length >= 5, withImages.join());
+  for (const f of withImages) {
+    assert.deepEqual(of(lint(fs.readFileSync(path.join(dir, f), 'utf8'), { file: `/opt/kata/share/defaults/kata-containers/runtime-rs/${f}`, window: '4.0..4.1' }), 'kata/missing-field'), [], f);
+  }
+  const text = '[hypervisor.qemu]\npath = "/x"\n[[hypervisor.qemu.guest_extension_images]]\npath = "/img"\n';
+  const ds = of(lint(text, { window: '4.0..4.1' }), 'kata/missing-field');
+  assert.equal(ds.length, 1, JSON.stringify(ds));
+  assert.deepEqual([ds[0].range.start.line, ds[0].data.field, ds[0].data.requiredIn], [2, 'name', ['4.0.0', '4.1.0']]);
+  assert.deepEqual(of(lint(text.replace('path = "/img"', 'name = "coco"\npath = "/img"'), { window: '4.0..4.1' }), 'kata/missing-field'), []);
+});
+
 test('runtime-rs 3.0.x never runs validate() at load: validate()-phase allow-lists start at 3.1.0', () => {
   assert.equal(data.fatal.validateAtLoad['runtime-rs'], '3.1.0');
   const v = row('hypervisor.*', 'block_device_driver').values.filter((x) => x.flavour === 'runtime-rs');

@@ -16,6 +16,7 @@ import { rule as kataRenamedOption } from './rules/renamed-option';
 import { rule as kataInvalidType } from './rules/invalid-type';
 import { rule as kataInvalidValue } from './rules/invalid-value';
 import { rule as kataDropIn } from './rules/drop-in-not-read';
+import { rule as kataMissingField } from './rules/missing-field';
 import { rule as kataFlavourSwitch } from './rules/flavour-switch';
 import { rule as kataSandboxTakeover } from './rules/sandbox-takeover';
 import { KataCrossing, claims, within, NOT_READ_RULES } from './crossing';
@@ -39,7 +40,7 @@ declare module '../registry' {
 }
 
 export const kataRules: Rule<KataContext>[] = [
-  kataUnknownSection, kataSectionNotInWindow, kataUnknownOption, kataOptionNotInWindow, kataRenamedOption, kataInvalidType, kataInvalidValue, kataDropIn,
+  kataUnknownSection, kataSectionNotInWindow, kataUnknownOption, kataOptionNotInWindow, kataRenamedOption, kataInvalidType, kataInvalidValue, kataMissingField, kataDropIn,
 ];
 
 export const kataConfig: FamilyModule<'kata-config'> = {

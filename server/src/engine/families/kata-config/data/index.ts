@@ -33,6 +33,8 @@ export interface KataOption {
 
 export interface KataSection {
   name: string;
+  /** table, arrayOfTables ([[…]]), or group. */
+  kind?: 'table' | 'arrayOfTables' | 'group';
   flavours: Partial<Record<Flavour, ReleaseRange>>;
   templates?: Partial<Record<Flavour, ReleaseRange>>;
   doc?: string | null;
