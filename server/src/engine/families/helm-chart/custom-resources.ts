@@ -112,7 +112,7 @@ function checkTemplate(ctx: HelmContext, input: AnalyzeInput, tr: TemplateRun, p
 }
 
 /** A fix's edits in the rendered text, put in the template when each falls in one literal piece of its own text. */
-function mapFixes(fixes: Finding['fixes'], r: Rendered, own: string): Finding['fixes'] {
+export function mapFixes(fixes: Finding['fixes'], r: Rendered, own: string): Finding['fixes'] {
   if (!fixes) return undefined;
   const map = (list: FindingFix[]): FindingFix[] => {
     const out: FindingFix[] = [];

@@ -23,6 +23,7 @@ import { windowText, type HelmContext, type HelmFileKind } from './index';
 import { helmHover } from './language';
 import { runImageRules } from './images';
 import { runCustomResourceRules } from './custom-resources';
+import { runFieldRules } from './field-rules';
 import { internalError, describeFailure } from '../../rules/general';
 import { removedApi, deprecatedApi, deadBranch, notEvaluated } from './rules/emissions';
 import { kubeVersion, chartApiV1 } from './rules/chart-yaml';
@@ -312,6 +313,11 @@ export const helmChart: FamilyModule<'helm-chart'> = {
       runCustomResourceRules(helm, input, emit, faults);
     } catch (e) {
       emit(internalError, { message: describeFailure('helm:custom-resources', e), range: { start: 0, end: 0 }, data: { stage: 'helm:custom-resources', error: e } });
+    }
+    try {
+      runFieldRules(helm, input, emit, faults);
+    } catch (e) {
+      emit(internalError, { message: describeFailure('helm:fields', e), range: { start: 0, end: 0 }, data: { stage: 'helm:fields', error: e } });
     }
     return { helm };
   },

@@ -1,7 +1,7 @@
 import type { Rule } from '../../../rules/types';
 import type { KubernetesContext, ManifestObject } from '../index';
 import { rootNode, fieldTable, minorNumber, minorBit, componentFieldTable, isComponentKind, covers, fieldSpanText } from '../data/fields';
-import { servesAt } from '../data/served';
+import { servedAt, type ServedSet } from '../data/served';
 import { speaksFor } from '../data/openapi';
 import { listOf } from './common';
 
@@ -80,10 +80,16 @@ export const rule: Rule<KubernetesContext> = {
     if (!steps.length) return;
     // servesAt per step, asked once per apiVersion/kind of the file (a bundle has thousands of objects of a few kinds).
     const servedOf = new Map<string, boolean[]>();
+    let sets: ServedSet[] | undefined;
     const served = (o: ManifestObject): boolean[] => {
       const id = `${o.apiVersion}/${o.kind}`;
       let hit = servedOf.get(id);
-      if (!hit) servedOf.set(id, (hit = steps.map((m) => servesAt(`1.${m}`, id))));
+      if (!hit) {
+        // servedAt per step once per check (a chart's templates each make a check of their own).
+        sets ??= steps.map((m) => servedAt(`1.${m}`));
+        const kinds = sets.map((s) => s.kinds.get(o.apiVersion));
+        servedOf.set(id, (hit = kinds.map((k) => !!k?.has(o.kind))));
+      }
       return hit;
     };
     componentsNotChecked(ctx, steps, report);
