@@ -782,6 +782,34 @@ const typePresence = applyTypePresence({
   rows, refDir, fail, addSource, addNote, MIG,
   newRow: (apiVersion, kind) => newRow(apiVersion, kind, 'k8s'),
 });
+// Where the reference's OpenAPI documents leave a gap before the removal (node.k8s.io/v1alpha1 RuntimeClass: in the
+// documents to 1.22, none from 1.23 to 1.27, gone at 1.28), the field table (data/kubernetes/fields/fields.json, one
+// OpenAPI-derived source per minor) has those minors: the first one whose source no longer has the kind, when every minor
+// from there to the documented removal has a source, is the removal (for RuntimeClass 1.24, as CHANGELOG-1.24 says of
+// #103061). Said in the row with both sources.
+{
+  const ft = JSON.parse(fs.readFileSync(path.join(repoRoot, 'data', 'kubernetes', 'fields', 'fields.json'), 'utf8'));
+  const sourced = (m) => !!(ft.sources[String(m)]?.package || ft.sources[String(m)]?.document);
+  for (const row of rows.values()) {
+    const tp = row.typePresence;
+    if (!tp?.removedBetween) continue;
+    const iv = ft.kinds[`${row.apiVersion} ${tp.servingFollows ?? row.kind}`];
+    if (!iv?.length) continue;
+    const lastInTable = Math.max(...iv.map((x) => x[2]));
+    const cut = lastInTable + 1;
+    const [from, to] = tp.removedBetween.map((v) => Number(v.split('.')[1]));
+    if (cut < from || cut >= to) continue;
+    let all = true;
+    for (let m = cut; m <= to; m++) if (!sourced(m)) all = false;
+    if (!all) continue;
+    const s = ft.sources[String(cut)];
+    row.removed = `1.${cut}`;
+    tp.removedBy = 'fieldTable';
+    tp.fieldTableLast = `1.${lastInTable}`;
+    addSource(row, `data/kubernetes/fields/fields.json: the 1.${lastInTable} OpenAPI document has ${tp.servingFollows ?? row.kind} (${ft.sources[String(lastInTable)]?.package ?? ft.sources[String(lastInTable)]?.document}); the 1.${cut} one (${s.package ?? s.document}) and every later one no longer have it`);
+    addNote(row, `The reference's documents leave ${tp.removedBetween[0]}..${tp.removedBetween[1]} open; the field table's source of each of those minors settles it: removed in 1.${cut}.`);
+  }
+}
 for (const row of rows.values()) {
   if (!row.typePresence) continue;
   if (row.introduced && row.removed && cmpMinor(row.introduced, row.removed) >= 0) fail(`${row.apiVersion} ${row.kind}: introduced ${row.introduced} >= removed ${row.removed}`);
