@@ -180,7 +180,8 @@ export function literalFix(text: string, g: Group, target: string, parsed: Parse
     const at = g.at.start + placed.filter((e) => e.range.end <= g.at.start && e.range.start !== g.at.start).reduce((n, e) => n + e.newText.length - (e.range.end - e.range.start), 0);
     if (!prove(applyOffsetEdits(text, placed), at)) return unproven;
   }
-  edits.splice(0, edits.length, ...placed);
+  edits.length = 0;
+  for (const e of placed) edits.push(e);
   return {
     title: conv.complete ? `Convert to ${target}${ed.edits.length > 1 ? ` (${convertedWhat(v as Record<string, any>, g.kind)})` : ''}` : `Convert to ${target} — partial: ${conv.notes.join('; ')}`,
     edits, preferred: conv.complete, partial: !conv.complete, destructive: ed.destructive,
