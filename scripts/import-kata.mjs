@@ -532,6 +532,38 @@ sections.push({
   sources: [`${GOKEYS} description`, fact(10)],
   note: null,
 });
+// Go keys whose type is a slice of structs (hypervisor.*|guest_extension_images, Go []guestExtensionImage from 4.0.0)
+// are not plain keys: BurntSushi/toml decodes an array of tables ([[hypervisor.<name>.guest_extension_images]]) into
+// them, so the Go parser reads that table. It gets a section row with the Go flavour over the releases of that type.
+// The material gives the Go type only, not the struct's fields: `keysNotListed` says so, and the engine reports the
+// table's keys as not checked for the Go runtime, never as unknown. A map or a plain struct type (a table of tables,
+// a sub-table) is not in the material: jsonTypeOfGo fails on it, so a reference that adds one is mapped on purpose.
+const GO_SCALAR = /^(bool|string|\*?u?int(8|16|32|64)?|float(32|64)|config\.PCIePort|govmmQemu\.MonitorProtocol)$/;
+const GO_TABLE_OF = { 'agent.*': 'agent.kata', 'proxy.*': 'proxy.kata', 'shim.*': 'shim.kata' };
+for (const gk of sortStrings(Object.keys(history.goParserKeys))) {
+  const [group, key] = gk.split('|');
+  for (const [goType, h] of Object.entries(history.goParserKeys[gk].types)) {
+    const m = /^\[\]\*?([A-Za-z_][A-Za-z0-9_.]*)$/.exec(goType);
+    if (!m || GO_SCALAR.test(m[1])) continue;
+    const name = `${GO_TABLE_OF[group] ?? group}.${key}`;
+    if (Object.keys(history.goParserKeys).some((k) => k.startsWith(`${group}.${key}|`) || k.startsWith(`${name}|`))) {
+      fail(`${HISTORY} goParserKeys now lists fields of ${gk} (${goType}): map them to rows of [${name}] instead of keysNotListed`);
+    }
+    const goSpan = span(h);
+    let sec = sections.find((x) => x.name === name);
+    if (!sec) {
+      sec = { name, kind: 'arrayOfTables', flavours: {}, templates: {}, doc: null, docRelease: null, sources: [], note: null };
+      sections.push(sec);
+    }
+    if (sec.flavours.go) fail(`section ${name}: Go flavour from two sources`);
+    sec.kind = 'arrayOfTables';
+    sec.flavours.go = goSpan;
+    const from = `${GOKEYS} byTag[*]["${group}"].${key} / ${HISTORY} goParserKeys[${gk}] (Go ${goType})`;
+    sec.sources.push(from);
+    // No `note`: the runtime-rs schemas print the section's note, and this fact is the Go runtime's only.
+    sec.keysNotListed = { go: { ...goSpan, goType, source: `${from}: the Go type only, not the fields of ${m[1]}` } };
+  }
+}
 sections.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 const sectionByName = new Map(sections.map((s) => [s.name, s]));
 
@@ -907,6 +939,7 @@ const out = {
     'options[].flavours.go': 'Go parser acceptance (exactHistory goParser), clipped for concrete hypervisor tables to the releases that accept that hypervisor name',
     'options[].flavours.runtime-rs': 'APPROXIMATED by runtime-rs template presence (exactHistory templates:runtime-rs): no runtime-rs parser scan exists in the material',
     'options[].types': 'JSON-schema type per flavour and release range: go from the Go struct types (int*/uint* → integer, float* → number, bool → boolean, string/PCIePort/MonitorProtocol → string, []string → array of string, []struct → array of object); runtime-rs from the catalog type (template literal / Go struct / placeholder heuristic)',
+    'sections[].keysNotListed': 'per flavour, the releases in which the parser reads the table but the material does not list its keys (a Go []struct key whose struct fields go-runtime-config-keys.json does not give): keys without a row there are not checked, never unknown; goType = the Go type of the key',
     'options[].goTypes': 'the Go field types behind `types` (go flavour)',
     'options[].rustTypes': 'the kata-types field types behind `types` (runtime-rs flavour; u8, u32, i64, usize, array<u32>, … as runtime-rs-config-keys.json writes them)',
     'options[].values': 'validated values per release range (enum); fatal = an unknown value aborts the runtime; recorded only where the material states them',

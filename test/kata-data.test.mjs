@@ -319,3 +319,17 @@ test('#27 no build-time placeholder (@DEFVALIDFILEMEMBACKENDS@) reaches people: 
     assert.deepEqual(descs, [], `schemas/kata/${f}`);
   }
 });
+
+test('a Go []struct key is an array of tables the Go runtime reads, its fields not listed (keysNotListed), over the key\'s releases', () => {
+  const structs = data.options.filter((o) => (o.goTypes ?? []).some((g) => /^\[\]\*?[a-z]/i.test(g.goType) && g.goType !== '[]string'));
+  assert.deepEqual(structs.map((o) => `${o.section}|${o.key}`), ['hypervisor.*|guest_extension_images']);
+  for (const o of structs) {
+    const s = section(`${o.section}.${o.key}`);
+    assert.equal(s?.kind, 'arrayOfTables');
+    assert.deepEqual(s.flavours.go, o.flavours.go);
+    assert.deepEqual({ first: s.keysNotListed.go.first, last: s.keysNotListed.go.last }, o.flavours.go);
+    assert.equal(s.keysNotListed.go.goType, o.goTypes[0].goType);
+    // No Go rows for its keys: the reference does not give them, and none are made up.
+    assert.deepEqual(data.options.filter((x) => x.section === s.name && x.flavours.go), []);
+  }
+});

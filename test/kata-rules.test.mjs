@@ -676,3 +676,30 @@ test('#27 a runtime-rs configuration checked as Go by default says so: the hint 
   const none = lint('[hypervisor.qemu]\nshared_fs = "none"\n', { window: '3.0..3.32' }).diagnostics.find((d) => d.ruleId === 'kata/invalid-value');
   assert.doesNotMatch(none.message, HINT);
 });
+
+test('[[hypervisor.<name>.guest_extension_images]] under the Go runtime: read from 4.0.0 ([]guestExtensionImage), its keys not checked, never unknown', () => {
+  const text = '[hypervisor.qemu]\npath = "/usr/bin/qemu"\n\n[[hypervisor.qemu.guest_extension_images]]\nname = "a"\npath = "/img"\nnmae = "typo?"\n';
+  const go = lint(text, { window: '4.0..4.1', flavour: 'go' }).diagnostics;
+  assert.deepEqual(go.filter((d) => d.severity !== 'info').map(at), []);
+  const infos = go.filter((d) => d.ruleId === 'kata/unknown-option');
+  assert.deepEqual(infos.map((d) => d.data.key), ['name', 'path', 'nmae']);
+  for (const d of infos) {
+    assert.equal(d.severity, 'info');
+    assert.match(d.message, /^not checked: \w+ in \[hypervisor\.qemu\.guest_extension_images\]: Go runtime 4\.0\.0–4\.1\.0 read this table into a \[\]guestExtensionImage/);
+    assert.doesNotMatch(d.message, /unknown|ignored/);
+  }
+  // 3.x does not read the table at all: said once, at the header, naming only those releases.
+  const wide = lint(text, { window: '3.2..4.1', flavour: 'go' }).diagnostics;
+  assert.deepEqual(wide.filter((d) => d.severity !== 'info').map(at), ['kata/section-not-in-window @ 4:3 warning']);
+  assert.match(wide[0].message, /: 3\.2\.0–3\.32\.0 ignore it and every setting in it$/);
+  // runtime-rs lists the struct's fields: nmae is unknown there, name and path are not.
+  const rs = lint(text, { window: '4.0..4.1', flavour: 'runtime-rs' }).diagnostics.filter((d) => d.ruleId === 'kata/unknown-option');
+  assert.deepEqual(rs.map((d) => [d.data.key, d.severity]), [['nmae', 'warning']]);
+  // Hover on a key says the same, not "no release reads this key".
+  const h = e.hover(lint(text, { window: '4.0..4.1', flavour: 'go' }), text, { line: 4, character: 1 });
+  assert.match(h.markdown, /Go runtime 4\.0\.0–today reads this table into a \[\]guestExtensionImage, but the key data does not list its keys: this key is not checked\./);
+  assert.doesNotMatch(h.markdown, /No Go runtime release reads this key/);
+  // A window switching Go 4.0.0 → runtime-rs 4.1.x: the Go side is not claimed to ignore name or path.
+  const sw = lint(text, { window: '4.0 (go)..4.1 (runtime-rs)' }).diagnostics.filter((d) => d.ruleId === 'kata/flavour-switch');
+  assert.deepEqual(sw.map((d) => d.message).filter((m) => /\b(name|path)\b/.test(m) || /guest_extension_images/.test(m)), []);
+});

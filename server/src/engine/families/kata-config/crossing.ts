@@ -17,6 +17,12 @@ export interface SideRead {
   notRead: string[];
   /** Releases (of notRead) whose table refuses unknown keys: the file does not load there. */
   refused: string[];
+  /**
+   * Releases of the side that read the key's table without the data listing its keys (the Go runtime's
+   * []guestExtensionImage): whether they read the key is not known, so nothing is said of it across the switch; the
+   * side's kata/unknown-option says it is not checked.
+   */
+  unlisted: string[];
 }
 
 export class KataCrossing {
@@ -41,15 +47,18 @@ export class KataCrossing {
   read(ctx: KataContext, section: string, key: string): SideRead {
     const row = ctx.optionRow(section, key);
     const table = tableRead(ctx, section);
-    const read: string[] = [], notRead: string[] = [], refused: string[] = [];
+    // A table the side reads without the data listing its keys (Go []guestExtensionImage): neither read nor ignored.
+    const unlistedAt = row ? [] : ctx.keysNotListed(section);
+    const read: string[] = [], notRead: string[] = [], refused: string[] = [], unlisted: string[] = [];
     ctx.window.forEach((r, i) => {
       if (table[i] && row && ctx.optionKnown(row, r) === 'parser') read.push(r);
+      else if (unlistedAt.includes(r)) unlisted.push(r);
       else {
         notRead.push(r);
         if (table[i] && ctx.strictAt(section, r)) refused.push(r);
       }
     });
-    return { row, read, notRead, refused };
+    return { row, read, notRead, refused, unlisted };
   }
 
   /** Whether a side reads a table at each of its releases (the top level always; a hypervisor table by its name). */
@@ -101,6 +110,7 @@ export function claims(x: KataCrossing, valueKeys: Set<string>): { notRead: Map<
     const section = e.table.join('.'), key = e.key.join('.');
     const [a, b] = x.sides.map((c) => x.read(c, section, key));
     if (valueKeys.has(key)) values.push(e.range);
+    if (a.unlisted.length || b.unlisted.length) continue; // not known for one side: each side's own findings stand
     if (!!a.read.length === !!b.read.length) continue;
     notRead.get((a.read.length ? x.second : x.first).flavour)!.push(e.range);
   }

@@ -263,6 +263,22 @@ export class KataContext {
     return !!row && !!(row.flavours[this.flavour] || row.templates?.[this.flavour]);
   }
 
+  /**
+   * The releases of the window at which the parser reads this table but the data does not list its keys (a Go
+   * []struct key whose fields the material does not give): a key without a row is not known to be ignored there.
+   */
+  keysNotListed(section: string): string[] {
+    return this.perWindow(this.data, 'keysNotListed', () => {
+      const range = this.sectionRow(section)?.keysNotListed?.[this.flavour];
+      return range ? this.window.filter((r, i) => inRange(range, r) && this.sectionAcross(section)[i] === 'parser') : [];
+    }, section);
+  }
+
+  /** Whether the data lists no keys of this table for the flavour at some release (see keysNotListed). */
+  keysEverNotListed(section: string): boolean {
+    return this.perWindow(this.data, 'keysEverNotListed', () => !!this.sectionRow(section)?.keysNotListed?.[this.flavour], section);
+  }
+
   /** Segments of the longest table name any row (or a hypervisor table) has: a deeper name is never known. */
   get maxSectionDepth(): number {
     return (this.maxSectionDepthMemo ??= this.data.sections.reduce((m, s) => Math.max(m, s.name.split('.').length), 2));

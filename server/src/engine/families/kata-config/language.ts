@@ -26,7 +26,10 @@ export function kataHover(ctx: KataContext, text: string, pos: Position): HoverR
   if (!k) return undefined;
   const row = ctx.optionRow(k.section, k.key);
   const out = [`**${k.key}** in [${k.section}] — Kata Containers ${ctx.flavourName}`, ''];
-  if (!row) {
+  const unlisted = row ? undefined : ctx.sectionRow(k.section)?.keysNotListed?.[ctx.flavour];
+  if (unlisted) {
+    out.push(`${ctx.flavourName} ${unlisted.first}–${unlisted.last ?? 'today'} reads this table${unlisted.goType ? ` into a ${unlisted.goType}` : ''}, but the key data does not list its keys: this key is not checked.`);
+  } else if (!row) {
     out.push(`No ${ctx.flavourName} release reads this key here.`);
   } else {
     if (row.doc) out.push(row.doc.replace(/\n/g, '  \n'), '');

@@ -41,6 +41,12 @@ export interface KataSection {
   sources?: string[];
   note?: string | null;
   renamedTo?: unknown;
+  /**
+   * Per flavour, the releases in which the parser reads the table but the material does not list its keys (the Go
+   * runtime's [[hypervisor.<name>.guest_extension_images]]: go-runtime-config-keys.json gives []guestExtensionImage,
+   * not the struct's fields). A key without a row there is not checked, never unknown.
+   */
+  keysNotListed?: Partial<Record<Flavour, ReleaseRange & { goType?: string; source?: string }>>;
 }
 
 export interface KataData {
