@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// One-off importer (run by hand, NOT by CI): writes data/kubernetes/kustomize.json, the facts the `kustomize` family
+// Importer of own-words tables (no network, no reference folder): writes data/kubernetes/kustomize.json, the facts the `kustomize` family
 // checks a kustomization.yaml against: which kustomize each kubectl minor embeds (`kubectl apply -k`, `kubectl
 // kustomize`) and, per kustomization field, the kustomize version that introduced, deprecated or stopped reading it,
 // with its replacement.
@@ -14,6 +14,15 @@
 //    and `atLeast: 5.0.1`, `version: null`. Facts that hold for every v5 release are checked there; facts that
 //    depend on the exact v5 release (commonLabels' deprecation warning) are said as not vouched for.
 //  * below 1.14 kubectl has no kustomize at all.
+//  * fields added after v2.0.x whose first release no source names: `introduced: null`, with what the sources do
+//    show as bounds: `notReadBy` (a release shown rejecting the field: it and every earlier one do not read it) and
+//    `readBy` (a release shown reading it: it and every later one read it, as no field ever left
+//    kustomize.config.k8s.io/v1beta1, see v500). Steps between the bounds are said as not checked, not passed.
+// Facts were added after the first reading (2026-12-07): components (3.7.0), sortOptions (5.0.0), the bounds of
+// replacements, buildMetadata and helmCharts.
+// It runs with every other scripts/import-*.mjs under `npm run gen:data` (scripts/regen-data.mjs globs them), and
+// test/data-fresh.test.mjs checks that data/kubernetes/kustomize.json is what it writes: edit the tables here and
+// re-run it (`node scripts/import-kustomize.mjs`), never the JSON.
 // Output is deterministic (fixed order, 2-space JSON, trailing newline). Sanity checks throw.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -35,6 +44,15 @@ const SRC = {
   commonLabelsWarn: { repo: 'kubernetes-sigs/kueue', path: 'pull request #3091', commit: null, what: "2024-09-18: kustomize prints \"# Warning: 'commonLabels' is deprecated. Please use 'labels' instead.\"; the kustomize release that added the warning was not read (it is not in CheckDeprecatedFields at commit 04e51ad…)" },
   k121: { repo: 'kubernetes/kubernetes', path: 'Kubernetes v1.21.0 release notes (CHANGELOG/CHANGELOG-1.21.md, search-index copy), "Kustomize Updates in Kubectl" and Dependencies', commit: null, what: 'kustomize in kubectl jumped from v2.0.3 to v4.0.5 (kubernetes/kubernetes#98946); removed dependency sigs.k8s.io/kustomize v2.0.3+incompatible' },
   readmeTable: { repo: 'kubernetes-sigs/kustomize', path: 'README.md, "kubectl integration" table', commit: null, what: 'kubectl → kustomize: v1.14-v1.20 v2.0.3, v1.21 v4.0.5, v1.22 v4.2.0, v1.23 v4.4.1, v1.24 v4.5.4, v1.25 v4.5.7, v1.26 v4.5.7, v1.27 v5.0.1 (read from copies of the README in the search index; the upstream README stored there is an older revision without the table); the go.mod at the v1.X.0 tags could not be read' },
+  components370: { repo: 'kubernetes-sigs/cli-experimental', path: 'site/content/en/guides/config_management/components.md', commit: '25c494211a0c8bfa3dcbdb23dd7bf4f6d848b7e4', what: 'kubectl.docs.kubernetes.io components guide: "As of v3.7.0" kustomize supports Components (kind: Component, included with the `components` field)' },
+  sortOptionsDoc: { repo: 'kubernetes-sigs/cli-experimental', path: 'site/content/en/references/kustomize/kustomization/sortoptions/_index.md (pull request #306; page kubectl.docs.kubernetes.io/references/kustomize/kustomization/sortoptions)', commit: null, what: 'the sortOptions field "is available in kustomize v5.0.0+" (added by kubernetes-sigs/kustomize#4019)' },
+  sortOptionsKf: { repo: 'kubeflow/community-distribution', path: 'issue #2388', commit: null, what: '2023-02-22: one kustomization.yaml cannot serve kustomize 5 and earlier releases, as `sortOptions` is read only by kustomize 5' },
+  repl1277: { repo: 'kubernetes/kubectl', path: 'issue #1277', commit: null, what: '2022-09-11: `kubectl kustomize` of kubectl v1.21.4 (kustomize 4.0.5) fails with `json: unknown field "replacements"`; fixed by a newer kubectl' },
+  repl4009: { repo: 'kubernetes-sigs/kustomize', path: 'issue #4009', commit: null, what: '2021-06-22: a kustomization with `replacements` built with kustomize 4.1.3; the maintainer answers about "the new `replacements` field" (the bug was in `edit set image`, not in reading the field)' },
+  buildMetaDoc: { repo: 'kubernetes-sigs/cli-experimental', path: 'site/content/en/references/kustomize/kustomization/buildmetadata/_index.md', commit: '6ea0f91b8b13c8c8f7233d1fa537c1a7572e1223', what: 'buildMetadata reference: `buildMetadata: [managedByLabel]` built into the label app.kubernetes.io/managed-by: kustomize-v4.4.1 (kustomize 4.4.1 reads the field); the release that added it is not said' },
+  helm4794: { repo: 'kubernetes-sigs/kustomize', path: 'issue #4794', commit: null, what: '2022-09-13: `kustomize build --enable-helm` of a kustomization with `helmCharts` renders the chart with kustomize 4.5.7 (the issue is the chart cache, not the field)' },
+  helm3816: { repo: 'kubernetes-sigs/kustomize', path: 'issue #3816', commit: null, what: '2021-04-19: "The new `helmCharts` feature (#3784)": helmCharts/helmGlobals came with kubernetes-sigs/kustomize#3784; the release that first shipped it is not said' },
+  openapiKep: { repo: 'kubernetes/enhancements', path: 'issue #2206', commit: null, what: 'the `openapi` kustomization field (kubernetes-sigs/kustomize#3617, #3621; the version form #3245): no kustomize release is named' },
   argo2701: { repo: 'argoproj/argo-events', path: 'issue #2701', commit: null, what: '`kubectl version --client`: Client Version v1.27.3, Kustomize Version v5.0.1' },
   kubectlHead: { repo: 'kubernetes/kubernetes', path: 'staging/src/k8s.io/kubectl/go.mod', commit: '008b3652959ca58af8be3fb5b6ecfe9ae7638282', what: 'newest stored kubectl go.mod (not a release tag): sigs.k8s.io/kustomize/kustomize/v5 v5.8.1, sigs.k8s.io/kustomize/api v0.21.1' },
 };
@@ -54,15 +72,15 @@ const KUBECTL = [
 
 // Every field of the Kustomization struct now (typesNow), with what is known of its history.
 // introduced: the kustomize version that first reads it ('1.0' = before v2, i.e. known to every kubectl kustomize);
-// null = after v2.0.x but the exact release was not read (then it is only reported at v2 steps, where it is known
-// to be missing). deprecated: the version whose build warns / documents it deprecated; replacement and fix say
+// null = after v2.0.x but the exact release was not read: missing at v2 steps, missing up to `notReadBy` and read from
+// `readBy` where a source shows that; at the steps in between kustomize/field-not-read says it is not checked. deprecated: the version whose build warns / documents it deprecated; replacement and fix say
 // what replaces it and whether the change is mechanical.
 const F = (name, o) => ({ name, introduced: '1.0', deprecated: null, replacement: null, fix: null, kind: null, sources: ['typesNow', 'typesV2'], ...o });
 const FIELDS = [
   F('apiVersion', { kind: 'string', what: 'kustomize.config.k8s.io/v1beta1 for a Kustomization, kustomize.config.k8s.io/v1alpha1 for a Component' }),
   F('kind', { kind: 'string', what: 'Kustomization, or Component (a reusable piece included with `components:`)' }),
-  F('metadata', { kind: 'map', introduced: null, sources: ['typesNow', 'typesV2'], what: 'the kustomization\'s own name/annotations (not applied to the resources)' }),
-  F('openapi', { kind: 'map', introduced: null, what: 'which Kubernetes OpenAPI schema strategic merges use' }),
+  F('metadata', { kind: 'map', introduced: null, sources: ['typesNow', 'typesV2'], note: 'not in the v2.0.x struct; no source read names the release that added it, nor a v3/v4 release that reads it', what: 'the kustomization\'s own name/annotations (not applied to the resources)' }),
+  F('openapi', { kind: 'map', introduced: null, sources: ['typesNow', 'typesV2', 'openapiKep'], note: 'not in the v2.0.x struct; the sources name the pull requests that added it (2020-11..2021-02), not a kustomize release', what: 'which Kubernetes OpenAPI schema strategic merges use' }),
   F('namePrefix', { kind: 'string', what: 'prefix added to every resource\'s name' }),
   F('nameSuffix', { kind: 'string', what: 'suffix added to every resource\'s name' }),
   F('namespace', { kind: 'string', what: 'namespace set on every namespaced resource' }),
@@ -75,26 +93,26 @@ const FIELDS = [
   F('patches', { kind: 'list', introduced: '3.1.0', sources: ['typesNow', 'typesV2', 'v310'], note: 'in kustomize v2.0.x `patches` was a deprecated list of strategic-merge file paths (appended to patchesStrategicMerge); the object form (path or patch, target, options) came with v3.1.0', what: 'patches (strategic merge or JSON 6902, by path or inline), each applied to the resources its target selects' }),
   F('images', { kind: 'list', what: 'image name, tag or digest changes (name, newName, newTag, digest) applied to every container image of that name' }),
   F('imageTags', { kind: 'list', deprecated: '5.0.0', replacement: 'images', replacementSince: '1.0', fix: 'imageTags-to-images', sources: ['typesNow', 'typesV2', 'v500'], note: 'an alias of images; deprecated in v2 already (`Deprecated. Use Image`), warned from v5.0.0', what: 'old name of images' }),
-  F('replacements', { kind: 'list', introduced: null, what: 'copy a field\'s value from a source resource into target fields' }),
+  F('replacements', { kind: 'list', introduced: null, notReadBy: '4.0.5', readBy: '4.1.3', sources: ['typesNow', 'typesV2', 'repl1277', 'repl4009'], note: 'kustomize 4.0.5 (kubectl 1.21) rejects it (kubectl#1277), kustomize 4.1.3 reads it (kustomize#4009): the first release in between was not read', what: 'copy a field\'s value from a source resource into target fields' }),
   F('replicas', { kind: 'list', introduced: '2.1.0', sources: ['typesNow', 'v210'], what: 'replica counts by resource name' }),
   F('vars', { kind: 'list', deprecated: '5.0.0', replacement: 'replacements', fix: null, sources: ['typesNow', 'v500', 'docs500', 'fixConvert'], note: 'no mechanical fix: replacements name their targets explicitly, while a var is substituted wherever $(NAME) appears; `kustomize edit fix` converts them by rewriting the resource files (experimental)', what: 'values substituted for $(NAME) in resources' }),
-  F('sortOptions', { kind: 'map', introduced: null, what: 'output order of the resources (legacy or fifo)' }),
+  F('sortOptions', { kind: 'map', introduced: '5.0.0', sources: ['typesNow', 'typesV2', 'sortOptionsDoc', 'sortOptionsKf'], what: 'output order of the resources (legacy or fifo)' }),
   F('resources', { kind: 'list', sources: ['typesNow', 'typesV2', 'v210'], note: 'until v2.0.x files only; from v2.1.0 also kustomization directories and URLs (what bases took)', what: 'resource files, kustomization directories and URLs to include' }),
-  F('components', { kind: 'list', introduced: null, what: 'Component kustomizations applied to this one' }),
+  F('components', { kind: 'list', introduced: '3.7.0', sources: ['typesNow', 'typesV2', 'components370'], what: 'Component kustomizations applied to this one' }),
   F('crds', { kind: 'list', what: 'CustomResourceDefinition files whose kinds transformers may then handle' }),
   F('bases', { kind: 'list', deprecated: '2.1.0', replacement: 'resources', replacementSince: '2.1.0', fix: 'bases-to-resources', sources: ['typesNow', 'typesV2', 'v210', 'docs500'], what: 'kustomization directories or URLs to include (old form of resources)' }),
   F('configMapGenerator', { kind: 'list', what: 'ConfigMaps generated from files, env files and literals' }),
   F('secretGenerator', { kind: 'list', what: 'Secrets generated from files, env files and literals' }),
-  F('helmGlobals', { kind: 'map', introduced: null, what: 'Helm settings shared by helmCharts (chartHome, configHome)' }),
-  F('helmCharts', { kind: 'list', introduced: null, what: 'Helm charts inflated with `helm template` (needs --enable-helm)' }),
-  F('helmChartInflationGenerator', { kind: 'list', introduced: null, note: 'deprecated in the struct comment ("Auto-converted to HelmGlobals and HelmCharts"); the release that deprecated it was not read', what: 'old form of helmCharts' }),
+  F('helmGlobals', { kind: 'map', introduced: null, sources: ['typesNow', 'typesV2', 'helm3816'], note: 'came with helmCharts (kustomize#3784); no source read names the release, nor a release that reads helmGlobals', what: 'Helm settings shared by helmCharts (chartHome, configHome)' }),
+  F('helmCharts', { kind: 'list', introduced: null, readBy: '4.5.7', sources: ['typesNow', 'typesV2', 'helm3816', 'helm4794'], note: 'came with kustomize#3784 (2021-04); kustomize 4.5.7 reads it (kustomize#4794); the first release that does was not read', what: 'Helm charts inflated with `helm template` (needs --enable-helm)' }),
+  F('helmChartInflationGenerator', { kind: 'list', introduced: null, note: 'no source read names the release that added it; deprecated in the struct comment ("Auto-converted to HelmGlobals and HelmCharts"); the release that deprecated it was not read', what: 'old form of helmCharts' }),
   F('generatorOptions', { kind: 'map', what: 'options of every ConfigMap/Secret generator (labels, annotations, disableNameSuffixHash)' }),
   F('configurations', { kind: 'list', what: 'transformer configuration files' }),
   F('generators', { kind: 'list', introduced: '2.1.0', sources: ['typesNow', 'v210'], what: 'generator plugin configurations' }),
   F('transformers', { kind: 'list', introduced: '2.1.0', sources: ['typesNow', 'v210'], what: 'transformer plugin configurations' }),
-  F('validators', { kind: 'list', introduced: null, what: 'validator plugin configurations' }),
+  F('validators', { kind: 'list', introduced: null, note: 'not in the v2.0.x struct; no source read names the release that added it, nor a v3/v4 release that reads it', what: 'validator plugin configurations' }),
   F('inventory', { kind: 'map', introduced: '2.1.0', sources: ['typesNow', 'v210'], what: 'an inventory object recording every other object (for pruning)' }),
-  F('buildMetadata', { kind: 'list', introduced: null, what: 'build options (originAnnotations, transformerAnnotations, managedByLabel)' }),
+  F('buildMetadata', { kind: 'list', introduced: null, readBy: '4.4.1', sources: ['typesNow', 'typesV2', 'buildMetaDoc'], note: 'kustomize 4.4.1 reads it (the reference page\'s managedByLabel output); the first release that does was not read', what: 'build options (originAnnotations, transformerAnnotations, managedByLabel)' }),
 ];
 
 const API_VERSIONS = [
@@ -103,12 +121,15 @@ const API_VERSIONS = [
 ];
 
 // ---- sanity checks ----
+const cmpVer = (a, b) => { const x = a.split('.').map(Number), y = b.split('.').map(Number); for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0); return 0; };
 const names = new Set();
 for (const f of FIELDS) {
   if (names.has(f.name)) throw new Error(`duplicate field ${f.name}`);
   names.add(f.name);
   for (const s of f.sources) if (!SRC[s]) throw new Error(`${f.name}: unknown source ${s}`);
   if (f.replacement && !FIELDS.some((x) => x.name === f.replacement)) throw new Error(`${f.name}: replacement ${f.replacement} is no field`);
+  if ((f.readBy || f.notReadBy) && f.introduced !== null) throw new Error(`${f.name}: readBy/notReadBy are bounds for an undated field (introduced null)`);
+  if (f.readBy && f.notReadBy && cmpVer(f.notReadBy, f.readBy) >= 0) throw new Error(`${f.name}: notReadBy ${f.notReadBy} is not below readBy ${f.readBy}`);
 }
 for (const r of KUBECTL) for (const s of r.sources) if (!SRC[s]) throw new Error(`kubectl ${r.from}: unknown source ${s}`);
 
@@ -117,6 +138,8 @@ const out = {
   legend: {
     kubectl: 'kubectl minors from..to (to null: and every later minor) and the kustomize they embed; version null = not read (see note), major/atLeast = what is known',
     introduced: "kustomize version that first reads the field; '1.0' = every kustomize kubectl ever embedded; null = after v2.0.x, exact release not read",
+    notReadBy: 'with introduced null: a kustomize release a source shows rejecting the field (it and every earlier release do not read it)',
+    readBy: 'with introduced null: a kustomize release a source shows reading the field (it and every later release read it; no field ever left kustomize.config.k8s.io/v1beta1)',
     deprecated: "kustomize version from which the field is deprecated ('5.x' = some v5 release, not pinned)",
     replacementSince: 'kustomize version from which the replacement does what the deprecated field did (resources taking directories: 2.1.0; the object form of patches: 3.1.0; labels: 4.1.0)',
     fix: 'id of the mechanical, meaning-preserving conversion the rule offers, or null',
