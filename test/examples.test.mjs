@@ -149,7 +149,9 @@ test('npm run demo: lsp-lint examples/ reports the findings examples/README.md d
     'examples/helm/gitops/flux/backup-values.yaml': [],
     'examples/helm/gitops/flux/backup.yaml': ['2:13 info k8s/cr-version-not-served', '5:9 error helm/deployment-breaks'],
     'examples/helm/gitops/flux/gitrepository.yaml': ['1:13 info k8s/cr-version-not-served'],
-    'examples/helm/gitops/kustomize/kustomization.yaml': [],
+    // helmGlobals and helmCharts: no source read dates the kustomize release that first reads them (helmCharts is read by
+    // 4.5.7), so the steps whose kustomize the data cannot vouch for are said (1.24: 4.5.4; helmGlobals also 1.25: 4.5.7).
+    'examples/helm/gitops/kustomize/kustomization.yaml': ['4:1 info kustomize/field-not-read', '6:1 info kustomize/field-not-read'],
     // examples/helm/scenarios-1.21-to-1.25/: the CronJob is batch/v1beta1 only under ci/legacy-values.yaml (named in the
     // finding); values-prod.yaml (a scenario by helm.valueSets) breaks values.schema.json at two lines.
     'examples/helm/scenarios-1.21-to-1.25/Chart.yaml': [],

@@ -14,6 +14,10 @@ export interface KustomizeSource { repo: string; path: string; commit: string | 
 export interface KubectlRow { from: string; to: string | null; version: string | null; major: number | null; atLeast?: string; note?: string; sources: KustomizeSource[] }
 export interface FieldRow {
   name: string; introduced: string | null; deprecated: string | null; replacement: string | null; replacementSince?: string; fix: string | null;
+  /** introduced null: a release a source shows rejecting the field (it and every earlier one do not read it). */
+  notReadBy?: string;
+  /** introduced null: a release a source shows reading the field (it and every later one read it). */
+  readBy?: string;
   kind: string | null; what: string; note?: string; sources: KustomizeSource[];
 }
 export interface KustomizeData { asOf: string; kubectl: KubectlRow[]; fields: FieldRow[]; apiVersions: Array<{ apiVersion: string; kind: string; note?: string }> }
@@ -65,7 +69,12 @@ export function atLeast(s: KustomizeStep, v: string): boolean | undefined {
 /** Whether a field is read at a step: true, false, or undefined when the data cannot say. */
 export function fieldKnownAt(f: FieldRow, s: KustomizeStep): boolean | undefined {
   if (s.major === null) return false;
-  if (f.introduced === null) return s.major <= 2 ? false : undefined; // after v2.0.x, exact release not read
+  if (f.introduced === null) { // after v2.0.x, exact release not read: the bounds the sources show, else not known
+    if (s.major <= 2) return false;
+    if (f.notReadBy && s.version && compareVersions(s.version, f.notReadBy) <= 0) return false;
+    if (f.readBy && atLeast(s, f.readBy) === true) return true;
+    return undefined;
+  }
   return atLeast(s, f.introduced);
 }
 

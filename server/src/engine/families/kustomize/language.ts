@@ -7,7 +7,7 @@ import { kustomizeData, fieldKnownAt, fieldDeprecatedAt, kustomizeName, type Fie
 /** The lifecycle of a field with the window's steps marked. */
 export function fieldTimeline(ctx: KustomizeContext, f: FieldRow): string {
   const out = [`**${f.name}** (kustomization field)`, '', f.what, ''];
-  const parts = [f.introduced === '1.0' ? 'read by every kustomize kubectl embeds' : f.introduced ? `since kustomize ${f.introduced}` : 'added after kustomize 2.0.x (exact release not in the data)'];
+  const parts = [f.introduced === '1.0' ? 'read by every kustomize kubectl embeds' : f.introduced ? `since kustomize ${f.introduced}` : `added after kustomize ${f.notReadBy ?? '2.0.x'}${f.readBy ? `, read by kustomize ${f.readBy}` : ''} (exact release not in the data)`];
   if (f.deprecated) parts.push(`deprecated ${f.deprecated === '5.x' ? 'in a kustomize v5 release (not pinned)' : `since kustomize ${f.deprecated}`}`);
   if (f.replacement) parts.push(`replacement ${f.replacement}`);
   out.push(parts.join(' · '), '');
