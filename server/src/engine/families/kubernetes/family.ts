@@ -124,13 +124,16 @@ export const documentNotCheckedRule: Rule<NotCheckedInput> = {
         const v = d.value as Record<string, unknown>;
         if (typeof v.kind !== 'string' || !/List$/.test(v.kind) || !Array.isArray(v.items)) continue;
         const typed = v.kind !== 'List' && typeof v.apiVersion === 'string' ? `${v.apiVersion} ${v.kind.slice(0, -4)}` : undefined;
-        v.items.forEach((item: unknown, i: number) => {
-          if (isManifestValue(item)) return;
-          report({
-            message: `item ${i + 1} of this ${v.kind} is not checked: it has no apiVersion and kind of its own`
-              + (typed ? ` (the API server reads it as ${typed}; write apiVersion and kind in the item to have it checked)` : ', no Kubernetes object'),
-            range: firstLine(d.locate(['items', i]).value),
-          });
+        // One finding per List, at its first such item, naming how many there are (a List of a million scalars is one).
+        let first = -1, count = 0;
+        for (let i = 0; i < v.items.length; i++) if (!isManifestValue(v.items[i])) { if (first < 0) first = i; count++; }
+        if (first < 0) continue;
+        const which = count === 1 ? `item ${first + 1} of this ${v.kind} is` : `${count} items of this ${v.kind} (the first: item ${first + 1}) are`;
+        report({
+          message: `${which} not checked: ${count === 1 ? 'it has' : 'they have'} no apiVersion and kind of ${count === 1 ? 'its' : 'their'} own`
+            + (typed ? ` (the API server reads ${count === 1 ? 'it' : 'them'} as ${typed}; write apiVersion and kind in the item to have it checked)` : ', no Kubernetes object'),
+          range: firstLine(d.locate(['items', first]).value),
+          data: { items: count, first: first + 1 },
         });
         continue;
       }
