@@ -278,6 +278,20 @@ test('#4 --fix: a symlink stays a link, hard links are kept (file left alone), m
   assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
 });
 
+test('#4 --fix leaves a file that is not valid UTF-8 alone: its other bytes would be written back as U+FFFD', (t) => {
+  const dir = workspace(t, { '.skewguard.yaml': STX6 });
+  const bad = Buffer.concat([Buffer.from(`# caf`), Buffer.from([0xe9]), Buffer.from(`\n${BAD}`)]);
+  fs.writeFileSync(path.join(dir, 'localhost.yml'), bad);
+  fs.writeFileSync(path.join(dir, 'ok.yml'), BAD);
+  const r = lintJson(dir, ['--fix', 'localhost.yml']);
+  assert.equal(r.code, 1, r.stderr);
+  assert.deepEqual(fs.readFileSync(path.join(dir, 'localhost.yml')), bad, 'not a byte changed');
+  const m = r.reports[0].messages;
+  assert.match(m[0].message, /^not fixed: the file is not valid UTF-8/);
+  assert.equal(m[0].severity, 'warning');
+  assert.ok(m.some((x) => x.ruleId === 'starlingx/kubernetes-version-v-prefix'), 'what the file holds is reported');
+});
+
 test('#4 --fix never follows a planted symlink at a temporary name, and skips a file changed since it was read', (t) => {
   const dir = workspace(t, { '.skewguard.yaml': STX6, 'victim.txt': 'precious\n' });
   const lh = path.join(dir, 'localhost.yml');

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as os from 'node:os';
 import { pathToFileURL } from 'node:url';
+import * as nodeBuffer from 'node:buffer';
 import type { Diagnostic, TextEdit } from 'vscode-languageserver-protocol/node';
 import { dropIgnored } from './ignored';
 import { collectFiles, showArg } from './files';
@@ -635,7 +636,10 @@ async function checkFile(session: ServerSession, file: string, opts: Options): P
   const { family, facts, steps } = session.factsOf(uri);
   session.close(uri);
   if (fixed) {
-    const w = writeFileSafely(file, Buffer.from((hasBom ? BOM : '') + text, 'utf8'), read.state);
+    // Bytes that are not UTF-8 were read as U+FFFD: writing the text back would replace them on lines no fix touched.
+    const w = !utf8(buf)
+      ? { written: false as const, reason: 'the file is not valid UTF-8, and writing it back would replace its other bytes (each read as U+FFFD)' }
+      : writeFileSafely(file, Buffer.from((hasBom ? BOM : '') + text, 'utf8'), read.state);
     if (!w.written) {
       // The file on disk is unchanged: report what it holds, and why it was not fixed.
       const note: Diagnostic = w.failed
@@ -645,6 +649,13 @@ async function checkFile(session: ServerSession, file: string, opts: Options): P
     }
   }
   return { file, family, diagnostics: notFixed.length ? saidNotFixed(diags, notFixed) : diags, fixed, facts, steps };
+}
+
+/** Whether the bytes are valid UTF-8 (node:buffer isUtf8 where it exists, else a fatal decoder). */
+function utf8(buf: Buffer): boolean {
+  const is = (nodeBuffer as { isUtf8?: (b: Uint8Array) => boolean }).isUtf8;
+  if (typeof is === 'function') return is(buf);
+  try { new TextDecoder('utf-8', { fatal: true }).decode(buf); return true; } catch { return false; }
 }
 
 /**
