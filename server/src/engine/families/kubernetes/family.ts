@@ -192,7 +192,8 @@ export const windowPastDataRule: Rule<DataNoteRun> = {
 
 // Any value: `kind: *foo` (an alias without its anchor) is a manifest that says why it is not checked. `^` (multiline)
 // matches after LF, CRLF and a lone CR alike.
-const TOP_LEVEL_MANIFEST = (t: string) => /^apiVersion[ \t]*:[ \t]*[^\s#]/m.test(t) && /^kind[ \t]*:[ \t]*[^\s#]/m.test(t);
+// A quote before a key is allowed, closed or not (`"apiVersion: v1` with its quote never closed is a syntax error to say).
+const TOP_LEVEL_MANIFEST = (t: string) => /^["']?apiVersion["']?[ \t]*:[ \t]*[^\s#]/m.test(t) && /^["']?kind["']?[ \t]*:[ \t]*[^\s#]/m.test(t);
 
 /**
  * Whether JSON text has `apiVersion` and `kind` keys in its top-level object: for a manifest the reader could not
@@ -232,7 +233,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     if (ext === '.json') {
       if (yaml?.docs.some((d) => isManifestValue(d.value))) return DETECT.structure;
       // Not read (nested too deeply, an alias error): still a manifest if its top level says so, and told why.
-      if (yaml?.docs.some((d) => d.value == null && d.errors.length) && jsonTopLevelManifest(text)) return DETECT.structure;
+      if (yaml?.docs.some((d) => d.errors.length && !isManifestValue(d.value)) && jsonTopLevelManifest(text)) return DETECT.structure;
       return DETECT.no;
     }
     if (!YAML_EXT.has(ext)) return DETECT.no;
@@ -240,7 +241,7 @@ export const kubernetes: FamilyModule<'kubernetes'> = {
     if (/^\s*apiVersion\s*:/m.test(head) && /^\s*kind\s*:/m.test(text) && scanTemplates(text).syntax.length) return DETECT.hint;
     // A document the reader could not turn into a value (an alias bomb, nesting too deep, a syntax error) is still a
     // manifest when it says so at its top level: it gets the reason it is not checked instead of silence.
-    if (yaml?.docs.some((d) => d.value == null && d.errors.length && TOP_LEVEL_MANIFEST(yaml.text.slice(d.offset, d.end)))) return DETECT.hint;
+    if (yaml?.docs.some((d) => d.errors.length && !isManifestLike(d.value) && TOP_LEVEL_MANIFEST(yaml.text.slice(d.offset, d.end)))) return DETECT.hint;
     return DETECT.no;
   },
   explain({ text, yaml }, level) {
