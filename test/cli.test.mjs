@@ -446,3 +446,19 @@ test('file names of every kind: each file is read and reported at its own path (
     assert.ok(msgs.some((m) => m.ruleId === 'k8s/no-common-api-version' && m.line === 1), `${n}: ${JSON.stringify(msgs)}`);
   }
 });
+
+test('an invalid .skewguard.yaml of a subfolder is said on the first file it governs, and the run exits 2 (as the one of the folder lsp-lint runs in does)', (t) => {
+  const dir = workspace(t, {
+    'sub/.skewguard.yaml': 'kubernetes:\n  window: "1.20..1.18"\n',
+    'sub/a.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n',
+    'sub/b.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n',
+    'ok/c.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n',
+  });
+  const r = lintJson(dir, ['sub', 'ok']);
+  assert.equal(r.code, 2, r.stderr);
+  const notes = r.reports.flatMap((x) => x.messages.filter((m) => m.ruleId === 'config/invalid').map((m) => [path.relative(dir, x.filePath), m.line, m.message]));
+  assert.equal(notes.length, 1, JSON.stringify(notes));
+  assert.equal(notes[0][0], path.join('sub', 'a.yaml'));
+  assert.match(notes[0][2], /^not checked as configured: \.skewguard\.yaml, the configuration of this folder, is invalid at 2:11: Kubernetes window "1\.20\.\.1\.18": the start must not be newer than the end;/);
+  assert.equal(lintJson(dir, ['--allow-unchecked', 'sub']).code, 1);
+});

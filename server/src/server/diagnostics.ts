@@ -5,7 +5,10 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyze, type AnalyzeResult } from '../engine/analyze';
 import type { ResolvedConfig } from '../engine/config';
 import { familyById } from '../engine/families/registry';
-import { internalError } from '../engine/rules/general';
+import { internalError, invalidConfig } from '../engine/rules/general';
+import { docsUrl } from '../engine/rules';
+import * as path from 'node:path';
+import { LineIndex } from '../engine/text';
 import { injectFault } from '../engine/faults';
 import { FileFactsNotification, type FileFactsParams } from '../shared/protocol';
 import { ignoredFile } from './ignore';
@@ -70,6 +73,7 @@ export function validateStages(doc: TextDocument): void {
     }
   }
   for (const d of result!.diagnostics) if (d.ruleId === internalError.id) logFailure(String(d.data?.stage ?? 'analyze'), doc.uri, (d as { error?: unknown }).error ?? d.message);
+  if (init.cli && !isConfigFile(doc.uri)) configProblemNote(file, result!);
   const pending = pendingFailures.get(doc.uri);
   if (pending) { pendingFailures.delete(doc.uri); result!.diagnostics = [...pending, ...result!.diagnostics]; }
   results.set(doc.uri, { version: doc.version, result: result!, config });
@@ -115,4 +119,26 @@ export function factsOf(r: AnalyzeResult): Record<string, unknown> | undefined {
   const facts = familyById(r.family)?.facts(r);
   const added = serviceFacts.get(r);
   return added ? { ...facts, ...added } : facts;
+}
+
+/**
+ * lsp-lint: the .skewguard.yaml that governs a file has problems (the one of the folder lsp-lint runs in stops the run
+ * with a usage error before any file is checked; one of a subfolder did not, and its files were checked without its
+ * invalid parts, green). Said once per configuration and server, on the first file it governs, as not checked as
+ * configured (lsp-lint exits 2 unless --allow-unchecked), as the editor says it on the configuration itself.
+ */
+const configsSaid = new Set<string>();
+function configProblemNote(file: string, result: AnalyzeResult): void {
+  const loaded = ws.configFor(file);
+  if (!loaded?.problems.length || configsSaid.has(loaded.path)) return;
+  configsSaid.add(loaded.path);
+  const p = loaded.problems[0];
+  const at = new LineIndex(loaded.text).positionAt(p.range.start);
+  const more = loaded.problems.length > 1 ? ` (and ${loaded.problems.length - 1} more)` : '';
+  const rel = path.relative(path.dirname(file), loaded.path) || loaded.path;
+  result.diagnostics.unshift({
+    ruleId: invalidConfig.id, severity: 'error', docsUrl: docsUrl(invalidConfig.id), range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    message: `not checked as configured: ${rel}, the configuration of this folder, is invalid at ${at.line + 1}:${at.character + 1}: ${p.message}${more}; this file and the others it governs were checked without the invalid settings`,
+    data: { notChecked: true, config: loaded.path, problems: loaded.problems.length },
+  });
 }
