@@ -15,10 +15,11 @@ import type { FluxWindow } from '../starlingx-app/data';
 import { crdsForFile, groupVersion, mayBeCustomGroup, isCrdObject, type CrdFacts, type CrdDef, type CrdVersion, type CustomResourceUse } from './crds';
 import { rootNode, fieldEntries, type FieldEntry, type FieldNode, fieldTable, type FieldTable } from './data/fields';
 import { windowText } from '../../window-text';
+import { pluginArgsOf, type PluginArgs } from './scheduler-args';
 import type { OperatorWindow } from '../../components/operators';
 
 // The objects of a manifest file (manifest-objects.ts: crds.ts reads them too, without a cycle through this module).
-export { manifestObjects, isManifestValue, isManifestLike, type ManifestObject } from './manifest-objects';
+export { manifestObjects, isManifestValue, isManifestLike, shownSegments, type ManifestObject } from './manifest-objects';
 import { isObj, type ManifestObject } from './manifest-objects';
 
 export interface StepStatus { minor: string; served: boolean; deprecated: boolean; removed: boolean }
@@ -163,6 +164,23 @@ export class KubernetesContext {
     return w ?? undefined;
   }
   private fieldWalks?: Map<ManifestObject, { root: FieldNode; entries: readonly FieldEntry[] } | null>;
+  /**
+   * The plugin args of the file's KubeSchedulerConfigurations (scheduler-args.ts), found once; [] without one.
+   */
+  pluginArgs(): readonly PluginArgs[] { return (this.pluginArgsMemo ??= pluginArgsOf(this.objects)); }
+  private pluginArgsMemo?: PluginArgs[];
+  /**
+   * The objects the field rules check: the file's objects, then the plugin args of its KubeSchedulerConfigurations as
+   * objects of their Args kind (`within` the configuration: paths are said from it), where the table has that kind.
+   */
+  fieldObjects(): readonly ManifestObject[] {
+    if (!this.fieldObjectsMemo) {
+      const nested = this.pluginArgs().flatMap((p) => (p.object ? [p.object] : []));
+      this.fieldObjectsMemo = nested.length ? [...this.objects, ...nested] : this.objects;
+    }
+    return this.fieldObjectsMemo;
+  }
+  private fieldObjectsMemo?: readonly ManifestObject[];
   /** The rules are done: the walks are not kept with the analysis (a 5,000-object bundle's are several MB). */
   dropFieldWalks(): void { this.fieldWalks = undefined; }
 

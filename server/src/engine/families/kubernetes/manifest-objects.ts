@@ -10,7 +10,13 @@ export interface ManifestObject {
   kind: string;
   apiVersionRange: OffsetRange;
   kindRange: OffsetRange;
+  /** An object nested in another (a KubeSchedulerConfiguration's plugin args, scheduler-args.ts): the one it is in,
+   *  from which its paths are said (`profiles[0].pluginConfig[0].args.…`). */
+  within?: ManifestObject;
 }
+
+/** The path of a key of an object as findings say it: from the object, or from the one it is nested in. */
+export const shownSegments = (o: ManifestObject, segs: ReadonlyArray<string | number>): Array<string | number> => segs.slice((o.within ?? o).at.length);
 
 export const isObj = (v: unknown): v is Record<string, any> => !!v && typeof v === 'object' && !Array.isArray(v);
 export const isManifestValue = (v: unknown): boolean => isObj(v) && typeof v.apiVersion === 'string' && typeof v.kind === 'string';

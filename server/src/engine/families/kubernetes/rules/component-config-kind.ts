@@ -6,6 +6,10 @@ import { minorNumber } from '../data/fields';
 import { YamlEditor } from '../../../parse/yaml-edit';
 import { formatList } from '../../../versions';
 import { groupOf } from '../data/api-version';
+import { pathText } from '../data/fields';
+import { shownSegments } from '../manifest-objects';
+import { knownArgsKind, argsKindMissing, runsText } from '../scheduler-args';
+import { listOf } from './common';
 
 interface KindIndex { groups: Set<string>; byKind: Map<string, Array<{ apiVersion: string; runs: [number, number][] }>> }
 let index: KindIndex | undefined;
@@ -72,6 +76,34 @@ export const rule: Rule<KubernetesContext> = {
         range: o.apiVersionRange,
         fixes,
         data: { apiVersion: o.apiVersion, kind: o.kind, readAs: homes.map((h) => h.apiVersion) },
+      });
+    }
+    // The plugin args of a KubeSchedulerConfiguration kube-scheduler refuses (scheduler-args.ts).
+    for (const p of ctx.pluginArgs()) {
+      const doc = p.config.doc;
+      const shown = pathText(shownSegments(p.config, p.at));
+      const known = knownArgsKind(p.name);
+      // A plugin whose args kind kube-scheduler does not register is left to the plugin (k8s/fields-not-checked says so).
+      if (!known.length) continue;
+      if (p.mismatch) {
+        const loc = doc.locate([...p.at, p.mismatch]);
+        report({
+          message: `${shown} says ${p.apiVersion} ${p.kind}, but kube-scheduler decodes the args of plugin ${p.name} as ${p.name}Args of ${groupOf(p.config.apiVersion)} `
+            + `and refuses the file (args for plugin ${p.name} were not of type ${p.name}Args)`,
+          range: loc.value ?? loc.key,
+          data: { path: shown, plugin: p.name, apiVersion: p.apiVersion, kind: p.kind, expected: `${p.name}Args` },
+        });
+        continue;
+      }
+      const miss = argsKindMissing(p, ctx.minors, ctx.fields);
+      if (!miss || miss.verdict !== 'refused') continue;
+      const loc = doc.locate([...p.entryAt, 'name']);
+      report({
+        message: `plugin ${p.name} has no args kind in ${p.apiVersion}: kube-scheduler ${listOf(miss.steps)} refuses ${shown}; `
+          + `the component configuration table has ${p.name}Args only in ${formatList(miss.elsewhere.map((k) => `${k.apiVersion} (${runsText(k.runs)})`), 'and')}, `
+          + `an older apiVersion: the plugin is not in ${p.apiVersion}`,
+        range: loc.value ?? loc.key,
+        data: { path: shown, plugin: p.name, apiVersion: p.apiVersion, kind: p.kind, refusedAt: miss.steps.map((m) => `1.${m}`), argsKindIn: miss.elsewhere.map((k) => k.apiVersion) },
       });
     }
   },

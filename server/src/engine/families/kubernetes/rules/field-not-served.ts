@@ -1,4 +1,5 @@
 import type { Rule } from '../../../rules/types';
+import { shownSegments } from '../manifest-objects';
 import type { KubernetesContext, ManifestObject } from '../index';
 import { maskOf, minorNumber, walkServedEntries, pathSegments, pathText, componentReader, componentFieldTable, COMPONENT_UNKNOWN, covers } from '../data/fields';
 import { range, listOf } from './common';
@@ -81,7 +82,7 @@ export const rule: Rule<KubernetesContext> = {
     const windowMinors = ctx.minors.map(minorNumber).filter((m) => covers(t, m));
     const win = maskOf(windowMinors, t);
     if (!win) return;
-    for (const o of ctx.objects) {
+    for (const o of ctx.fieldObjects()) {
       const walk = ctx.fieldWalk(o);
       if (!walk) continue;
       if (walk.root.component) valuesNotKnown(ctx, o, windowMinors, walk.root.kindServed, t.first, report);
@@ -91,7 +92,7 @@ export const rule: Rule<KubernetesContext> = {
         const unsure = missing & c.unknown;
         if (!definite && !unsure) return;
         const segs = pathSegments({ up: at, seg: key });
-        const rel = segs.slice(o.at.length);
+        const rel = shownSegments(o, segs);
         const shown = pathText(rel);
         const stepsIn = (mask: number) => windowMinors.filter((m) => mask & (1 << (m - t.first)));
         const served = servedText(c.served, c.kindServed, t.first, n);

@@ -1,4 +1,5 @@
 import type { Rule } from '../../../rules/types';
+import { shownSegments } from '../manifest-objects';
 import type { KubernetesContext } from '../index';
 import { maskOf, minorNumber, fieldTable, pathSegments, pathText, describeType, componentReader, isComponentKind, componentFieldTable, type FieldNode, covers } from '../data/fields';
 import { listOf } from './common';
@@ -91,7 +92,7 @@ export const rule: Rule<KubernetesContext> = {
     const windowMinors = ctx.minors.map(minorNumber).filter((m) => covers(t, m));
     const win = maskOf(windowMinors, t);
     if (!win) return;
-    for (const o of ctx.objects) {
+    for (const o of ctx.fieldObjects()) {
       if (!isComponentKind(o.apiVersion, o.kind)) continue;
       const walk = ctx.fieldWalk(o);
       if (!walk) continue;
@@ -116,7 +117,7 @@ export const rule: Rule<KubernetesContext> = {
         // A value below a mapping or list of the wrong shape is left alone (its parent is reported).
         if (e.parent >= 0) { const p = walk.entries[e.parent]; if (misfitsEverywhere(p.c, p.val)) continue; }
         const segs = pathSegments({ up: e.at, seg: e.key });
-        const shown = pathText(segs.slice(o.at.length));
+        const shown = pathText(shownSegments(o, segs));
         const loc = o.doc.locate(segs);
         const want = [...types].map((ty) => wanted(ty) + (format && FORMAT_TEXT[format] && SCALAR.has(ty) ? ` (${FORMAT_TEXT[format]})` : ''));
         const all = bad.length === windowMinors.filter((m) => alive & (1 << (m - t.first))).length;

@@ -3,7 +3,12 @@ import type { KubernetesContext, ManifestObject } from '../index';
 import { rootNode, fieldTable, minorNumber, minorBit, componentFieldTable, isComponentKind, covers, fieldSpanText } from '../data/fields';
 import { servedAt, type ServedSet } from '../data/served';
 import { speaksFor } from '../data/openapi';
+import { groupOf } from '../data/api-version';
 import { listOf } from './common';
+import { pathText } from '../data/fields';
+import { shownSegments } from '../manifest-objects';
+import { knownArgsKind, argsKindMissing, runsText } from '../scheduler-args';
+import { formatList } from '../../../versions';
 
 /** A minor's source as the message names it; a document that has no type for the kind says so (1.37's schema). */
 function sourceName(t: ReturnType<typeof fieldTable>, m: number, id: string): string {
@@ -51,6 +56,38 @@ function componentsNotChecked(ctx: KubernetesContext, steps: number[], report: P
   }
 }
 
+/**
+ * The plugin args of a KubeSchedulerConfiguration kube-scheduler does not decode at some step, so the field rules do not
+ * check them there: a plugin the table has no args kind for (an out-of-tree plugin decodes its own args), or one whose
+ * args kind is not in that apiVersion at that minor (scheduler-args.ts; a removed plugin is k8s/component-config-kind's).
+ */
+function pluginArgsNotChecked(ctx: KubernetesContext, report: Parameters<Rule<KubernetesContext>['check']>[1]): void {
+  for (const p of ctx.pluginArgs()) {
+    const known = knownArgsKind(p.name);
+    const shown = pathText(shownSegments(p.config, p.at));
+    const loc = p.config.doc.locate([...p.entryAt, 'name']);
+    const data = { reason: 'plugin-args', path: shown, plugin: p.name, apiVersion: p.apiVersion, kind: p.kind };
+    if (!known.length) {
+      report({
+        message: `${shown} (plugin ${p.name}) not checked: the component configuration table has no ${p.name}Args kind in any apiVersion of ${groupOf(p.config.apiVersion)}, `
+          + 'so kube-scheduler does not decode these args itself (an out-of-tree plugin decodes its own; a plugin without an args kind ignores them)',
+        range: loc.value ?? loc.key,
+        data,
+      });
+      continue;
+    }
+    const miss = p.mismatch ? undefined : argsKindMissing(p, ctx.minors, ctx.fields);
+    if (!miss || miss.verdict !== 'notChecked') continue;
+    const same = known.find((k) => k.apiVersion === p.apiVersion);
+    report({
+      message: `${shown} (plugin ${p.name}) not checked at ${listOf(miss.steps)}: the component configuration table has no ${p.apiVersion} ${p.kind} there `
+        + `(${same ? `it has it at ${runsText(same.runs)}` : `it has ${p.name}Args in ${formatList(known.map((k) => `${k.apiVersion} (${runsText(k.runs)})`), 'and')}`}), so kube-scheduler ${listOf(miss.steps)} does not decode the args as it`,
+      range: loc.value ?? loc.key,
+      data: { ...data, minors: miss.steps.map((m) => `1.${m}`) },
+    });
+  }
+}
+
 export const rule: Rule<KubernetesContext> = {
   id: 'k8s/fields-not-checked',
   family: 'kubernetes',
@@ -93,6 +130,7 @@ export const rule: Rule<KubernetesContext> = {
       return hit;
     };
     componentsNotChecked(ctx, steps, report);
+    pluginArgsNotChecked(ctx, report);
     const objects = ctx.objects.filter((o) => served(o).some((x) => x));
     if (!objects.length) return;
     const at = (o: ManifestObject) => o.doc.locate([...o.at, 'apiVersion']);

@@ -1,4 +1,5 @@
 import type { Rule, FindingFix } from '../../../rules/types';
+import { shownSegments } from '../manifest-objects';
 import type { KubernetesContext } from '../index';
 import { formatList } from '../../../versions';
 import { maskOf, minorNumber, pathSegments, pathText, type FieldNode, covers, type FieldTable } from '../data/fields';
@@ -58,7 +59,7 @@ export const rule: Rule<KubernetesContext> = {
     if (!win) return;
     const known = enumMinors(t);
     const text = ctx.file.text;
-    for (const o of ctx.objects) {
+    for (const o of ctx.fieldObjects()) {
       // The shared walk (fieldEntries): it goes into exactly the keys this rule went into (served, not free-form).
       const walk = ctx.fieldWalk(o);
       if (!walk) continue;
@@ -80,7 +81,7 @@ export const rule: Rule<KubernetesContext> = {
         const others = all.filter((x) => !(win & (1 << (x.minor - t.first))));
         const refusing = judged.filter((j) => !j.values.includes(val));
         const segs = pathSegments({ up: at, seg: key });
-        const shown = pathText(segs.slice(o.at.length));
+        const shown = pathText(shownSegments(o, segs));
         const notJudged = windowMinors.filter((m) => !judged.some((j) => j.minor === m) && c.served & (1 << (m - t.first)));
         if (refusing.length) {
           const values = refusing[refusing.length - 1].values;

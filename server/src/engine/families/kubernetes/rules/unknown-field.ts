@@ -1,4 +1,5 @@
 import type { Rule, FindingFix } from '../../../rules/types';
+import { shownSegments } from '../manifest-objects';
 import type { KubernetesContext } from '../index';
 import { formatList } from '../../../versions';
 import { misfitsEverywhere } from './field-type';
@@ -119,7 +120,7 @@ export const rule: Rule<KubernetesContext> = {
   check(ctx, report) {
     const t = ctx.fields;
     const text = ctx.file.text;
-    for (const o of ctx.objects) {
+    for (const o of ctx.fieldObjects()) {
       // The shared walk (fieldEntries) goes into the keys this rule went into: served, not free-form at every minor
       // that serves them (below a free-form map or free-form JSON every key is served).
       const walk = ctx.fieldWalk(o);
@@ -140,7 +141,7 @@ export const rule: Rule<KubernetesContext> = {
         if (modelsNode !== node) { modelsNode = node; models = modelsOf(node); }
         if (!models) continue;
         const segs = pathSegments({ up: at, seg: key });
-        const rel = segs.slice(o.at.length);
+        const rel = shownSegments(o, segs);
         const shown = pathText(rel);
         const close = closeFields(t, models, key);
         const loc = o.doc.locate(segs);
