@@ -140,3 +140,18 @@ test('LSP hover and completion on a custom resource: from its workspace CRD\'s s
     assert.match(items[0].detail, /string · the CustomResourceDefinition widgets\.acme\.example \(crds\/widget\.yaml\), v1 \(not in every served version\)/);
   });
 });
+
+test('engine hover and completion inside a KubeSchedulerConfiguration\'s plugin args: the fields of the plugin\'s Args kind', async () => {
+  const { createRequire } = await import('node:module');
+  const e = createRequire(import.meta.url)('../dist/engine.js');
+  const config = e.resolveConfig({ cli: { kubernetesWindow: '1.21..1.22' } });
+  const text = 'apiVersion: kubescheduler.config.k8s.io/v1beta1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: s\n  pluginConfig:\n  - name: NodeResourcesFit\n    args:\n      scoringStrategy:\n        type: MostAllocated\n      \n';
+  const analysis = e.analyze({ path: '/x/s.yaml', text, config });
+  const h = e.hover(analysis, text, { line: 7, character: 8 })?.markdown ?? '';
+  assert.equal(h.split('\n\n')[0], '**profiles[0].pluginConfig[0].args.scoringStrategy** of kubescheduler.config.k8s.io/v1beta1 NodeResourcesFitArgs — '
+    + '`object (kubescheduler.config.k8s.io/v1beta1 NodeResourcesFitArgs.scoringStrategy)` — ✗ not served at 1.21 of the window 1.21..1.22.');
+  // The configuration's own keys are still its own.
+  assert.match(e.hover(analysis, text, { line: 5, character: 6 })?.markdown ?? '', /^\*\*profiles\[0\]\.pluginConfig\[0\]\.name\*\* of kubescheduler\.config\.k8s\.io\/v1beta1 KubeSchedulerConfiguration/);
+  const items = e.complete(analysis, text, { line: 9, character: 6 }) ?? [];
+  assert.deepEqual(items.map((i) => i.label).sort(), ['ignoredResourceGroups', 'ignoredResources'], JSON.stringify(items.map((i) => i.label)));
+});

@@ -75,9 +75,13 @@ export function fieldHover(ctx: KubernetesContext, lines: LineIndex, off: number
     if (off >= x.doc.offset && off <= x.doc.end && (at = keyAt(x, off))) { o = x; break; }
   }
   if (!o || !at) return undefined;
-  const rel = at.path.slice(o.at.length);
+  const path = at.path;
+  // A key inside a KubeSchedulerConfiguration's plugin args: said of the args' kind, as the field rules check it.
+  const args = ctx.pluginArgs().find((p) => p.object && p.config === o && path.length > p.at.length && p.at.every((seg, i) => path[i] === seg))?.object;
+  const shown = pathText(path.slice(o.at.length));
+  if (args) o = args;
+  const rel = path.slice(o.at.length);
   if (rel.length === 1 && (rel[0] === 'apiVersion' || rel[0] === 'kind')) return undefined;
-  const shown = pathText(rel);
   const range = lines.range(at.range.start, at.range.end);
   const c = ctx.crdFor(o);
   if (c) return { markdown: crHover(ctx, o, rel, shown, c), range };
@@ -238,8 +242,11 @@ export function fieldComplete(ctx: KubernetesContext, lines: LineIndex, pos: Pos
   at.siblings.delete(m[3] + rest);
   const c = ctx.crdFor({ apiVersion, kind });
   if (c) return crComplete(c, at.path, at.siblings, replace);
-  const fake = { apiVersion, kind } as ManifestObject;
-  const node = nodeOf(fake, at.path, ctx.fields);
+  // Inside a KubeSchedulerConfiguration's plugin args (as parsed): the fields of the args' kind.
+  const args = ctx.pluginArgs().find((p) => p.object && p.config.doc === doc && at.path.length >= p.at.length && p.at.every((seg, i) => at.path[i] === seg))?.object;
+  const fake = args ?? { apiVersion, kind } as ManifestObject;
+  const rel = args ? at.path.slice(args.at.length) : at.path;
+  const node = nodeOf(fake, rel, ctx.fields);
   if (!node || !node.served) return undefined;
   const { t, minors, mask, n } = windowOf(ctx);
   const names = new Set<string>();
@@ -254,7 +261,7 @@ export function fieldComplete(ctx: KubernetesContext, lines: LineIndex, pos: Pos
   const alive = mask & node.served;
   for (const name of [...names].sort()) {
     if (at.siblings.has(name)) continue;
-    if (!at.path.length && (name === 'status' || name === 'apiVersion' || name === 'kind')) continue;
+    if (!rel.length && (name === 'status' || name === 'apiVersion' || name === 'kind')) continue;
     const ch = node.child(name);
     if (!ch.served) continue;
     const missing = alive & ~ch.served;

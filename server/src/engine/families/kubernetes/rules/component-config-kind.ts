@@ -40,7 +40,12 @@ export const rule: Rule<KubernetesContext> = {
     + 'ClusterConfiguration …) written under the group of another component or of none — `KubeletConfiguration` under '
     + '`kubeadm.k8s.io/v1beta3` in a kubeadm file — and names the apiVersion(s) that component reads it as, with the steps of '
     + 'the window each covers; a fix changes the apiVersion when exactly one of them covers the whole window. Kinds the '
-    + 'lifecycle data knows under that apiVersion (a removed version of the same group) are left to the apiVersion rules.',
+    + 'lifecycle data knows under that apiVersion (a removed version of the same group) are left to the apiVersion rules. '
+    + 'In a KubeSchedulerConfiguration it reports, at the plugin\'s name, `pluginConfig[].args` of a plugin whose Args kind '
+    + 'the table has only in an older apiVersion (`NodeResourcesMostAllocated` in v1beta2: the plugin is not in that '
+    + 'apiVersion, kube-scheduler refuses the file), and, at their kind, args whose own apiVersion/kind is not the '
+    + 'plugin\'s `<name>Args` of the scheduler\'s group (kube-scheduler refuses them); a plugin the table has no Args kind '
+    + 'for is left to the plugin (k8s/fields-not-checked says its args are not checked).',
   why: 'No component reads the document: kubeadm registers only its own kinds under kubeadm.k8s.io and does not hand a '
     + 'document of another kind under its group to the kubelet or kube-proxy, so the settings in it never reach the node — '
     + 'the kubelet runs with its defaults (cgroup driver, eviction thresholds) without a word from the file.',
@@ -50,6 +55,7 @@ export const rule: Rule<KubernetesContext> = {
   sources: [
     'data/kubernetes/fields/component-config.json: the apiVersion/kinds of the component configuration files per minor (scripts/import-k8s-component-fields.mjs)',
     'data/kubernetes/api-lifecycle.json componentConfig rows (the versions the apiVersion rules judge)',
+    'kube-scheduler: PluginConfig args are decoded as <name>Args of the configuration\'s group ("args for plugin … were not of type …"); a plugin removed from an apiVersion is refused there (kubernetes/kubernetes#103478)',
   ],
   check(ctx, report) {
     const { groups, byKind } = kindIndex();

@@ -64,7 +64,9 @@ export const rule: Rule<KubernetesContext> = {
     + 'information. A minor given the user\'s own OpenAPI document (kubernetes.openapi) is judged from that document\'s definitions. Component configuration files (kubeadm, kubelet, kube-proxy, kube-scheduler, the '
     + 'kube-apiserver\'s configuration files, audit Policy) are checked against their own table, which has a source at every '
     + 'minor 1.16 … 1.37 (`failCgroupV1` before 1.31, kube-proxy\'s `nftables` section before 1.29), and so is a value a '
-    + 'component knows only from some minor (kube-proxy `mode: nftables`, from 1.29).',
+    + 'component knows only from some minor (kube-proxy `mode: nftables`, from 1.29). A KubeSchedulerConfiguration\'s '
+    + '`profiles[].pluginConfig[].args` are checked as the Args kind of their plugin (v1beta1 `NodeResourcesFitArgs` '
+    + '`scoringStrategy`, from 1.22).',
   why: 'Before server-side field validation (1.25, and even then only with strict validation) the API server drops a field it '
     + 'does not know without a word: the object is created without what the manifest says, and nothing fails until the '
     + 'cluster behaves differently — typically right after a rollback, or on the old control plane during an upgrade.',

@@ -77,7 +77,8 @@ export const rule: Rule<KubernetesContext> = {
     + 'take at a step of the window: a kubeadm v1beta3-style `extraArgs` mapping in a v1beta4 file, which wants a list of '
     + '`{name, value}`; a list where an object is wanted; a number where a string (a duration, a version) is wanted. It '
     + 'names the steps and the type each wants. A string where a number or boolean is wanted is not judged (YAML 1.1 reads '
-    + '`yes` or `0x1F` so). The fields below a value of the wrong shape are not reported again as unknown.',
+    + '`yes` or `0x1F` so). The fields below a value of the wrong shape are not reported again as unknown. A '
+    + 'KubeSchedulerConfiguration\'s `profiles[].pluginConfig[].args` are checked as the Args kind of their plugin.',
   why: 'The component decodes its file strictly into Go types: a value of another shape is a decoding error, so kubeadm, '
     + 'the kubelet or kube-proxy refuses the whole file at that step — typically right after the apiVersion was moved to '
     + 'the new version without rewriting the fields whose type changed.',

@@ -101,7 +101,10 @@ export const rule: Rule<KubernetesContext> = {
     + 'does not have it, whose fields are then not checked there (v1 ComponentStatus, which no source creates; at 1.37, whose '
     + 'source is client-go\'s v0.37.0-beta.0 schema, CustomResourceDefinition, APIService and the create-only review kinds). '
     + 'A component configuration file (kubeadm, kubelet, kube-proxy …) is said at the steps outside its own '
-    + 'table (data/kubernetes/fields/component-config.json, 1.16 … 1.37).',
+    + 'table (data/kubernetes/fields/component-config.json, 1.16 … 1.37). In a KubeSchedulerConfiguration, at the plugin\'s '
+    + 'name, `pluginConfig[].args` whose Args kind the table does not have: an out-of-tree plugin\'s (`Coscheduling`: '
+    + 'kube-scheduler does not decode them, the plugin does), or at steps before the plugin\'s Args kind (v1beta1 '
+    + '`NodeResourcesBalancedAllocationArgs` before 1.22).',
   why: 'A field check that skips a step says nothing about it: without this note a window such as 1.12..1.15 or 1.36..1.38 '
     + 'would look field-checked at every step, although only some steps were.',
   bad: { filename: 'deploy.yaml', text: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n', options: 'Kubernetes 1.36..1.38' },

@@ -105,7 +105,9 @@ export const rule: Rule<KubernetesContext> = {
     + 'checked; custom resources and kinds the table does not have are not judged, nor is a part of an object the table '
     + 'cannot vouch for (a source that leaves it out). Component configuration files (kubeadm, KubeletConfiguration, '
     + 'KubeProxyConfiguration, KubeSchedulerConfiguration, the kube-apiserver\'s configuration files, audit Policy) are '
-    + 'checked the same way against their own table (data/kubernetes/fields/component-config.json, 1.16 … 1.37).',
+    + 'checked the same way against their own table (data/kubernetes/fields/component-config.json, 1.16 … 1.37); a '
+    + 'KubeSchedulerConfiguration\'s `profiles[].pluginConfig[].args` as the Args kind of their plugin (`NodeResourcesFitArgs` '
+    + 'for `NodeResourcesFit`, or the apiVersion/kind the args name), at paths said from the configuration.',
   why: 'The API server drops a field it does not know (before server-side field validation in 1.25, and after it unless '
     + 'validation is strict), so a misspelt field is not an error anywhere: the object is created without it and runs '
     + 'with the default — one replica, the default pull policy — at every step of the upgrade.',
