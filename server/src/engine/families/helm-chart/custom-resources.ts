@@ -73,23 +73,15 @@ function checkTemplate(ctx: HelmContext, input: AnalyzeInput, tr: TemplateRun, p
     if (!objects.some((o) => customApiVersion(o.apiVersion))) continue;
     const k8s = new KubernetesContext(yaml, objects, ctx.window, ctx.rows, false, input.neighbours, input.path, input.config.starlingx.release.release, input.config.components, undefined, fieldTableWith(input.config.kubernetesOpenapi));
     k8s.operatorWindowsOf = fileOperatorWindows(input.config, input.neighbours);
-    const unknownSpans = r.unknowns.map((u) => ({ start: u.outStart, end: u.outEnd }));
-    const touchesUnknown = (a: Span) => unknownSpans.some((u) => overlaps(a, u) || overlaps(u, a));
-    const docOf = (off: number) => yaml.docs.find((d) => d.offset <= off && off <= d.end);
+    const back = putBack(ctx, p, r, yaml, defines, place);
     for (const rule of CR_RULES) {
       runRule(rule, k8s, (meta, f) => {
         if (meta !== rule) { emit(meta, f); return; } // its internal error
-        // A value the evaluator could not compute is printed as a placeholder: what is said at or around it is not known.
-        if (touchesUnknown(f.range)) return;
-        const doc = docOf(f.range.start);
-        if ((f.data?.got === 'null' || f.data?.got === null) && doc && unknownSpans.some((u) => doc.offset <= u.start && u.end <= doc.end)) return;
-        const back = backToSource(p, r, f.range.start, f.range.end, defines);
-        const at = place(back.at);
-        const via = back.via ? ` (from ${back.via.define ? `the define "${back.via.define}" in ` : ''}${back.via.file})` : '';
-        const fixes = ctx.template && back.literal && !back.via ? mapFixes(f.fixes, r, p.path) : undefined;
-        const message = `${f.message}${via}`;
-        say(meta, { ...f, range: at.range, fixes, data: { ...(f.data ?? {}), template: tr.template.rel } }, message,
-          (shown, some) => `${at.prefix}${some ? `at ${shown}: ` : ''}${message}`, steps);
+        const b = back(f);
+        if (!b) return;
+        const message = `${f.message}${b.via}`;
+        say(meta, { ...f, range: b.range, fixes: b.fixes, data: { ...(f.data ?? {}), template: tr.template.rel } }, message,
+          (shown, some) => `${b.prefix}${some ? `at ${shown}: ` : ''}${message}`, steps);
       }, faults);
     }
     // What of a custom resource the evaluator could not compute: said at its action, not checked against the CRD.
@@ -111,8 +103,30 @@ function checkTemplate(ctx: HelmContext, input: AnalyzeInput, tr: TemplateRun, p
   }
 }
 
+/**
+ * A finding on a template's rendered text put back in the template (the k8s/cr-* and field rules' findings,
+ * field-rules.ts): undefined when it touches a value the evaluator could not compute (a placeholder: what is said at
+ * or around it is not known); else its place (run.ts backToSource: a literal at its own span, a value at its action, a
+ * define's output at the include), the "(from the define …)" words, and its fixes where every edit is literal text.
+ */
+export function putBack(ctx: HelmContext, p: TemplateRun['parsed'], r: Rendered, yaml: ReturnType<typeof parseYaml>, defines: Map<string, string>, place: ReturnType<typeof runsOf>[number]['place'])
+  : (f: Finding) => { range: Span; prefix: string; via: string; fixes: Finding['fixes'] } | undefined {
+  const unknownSpans = r.unknowns.map((u) => ({ start: u.outStart, end: u.outEnd }));
+  const touchesUnknown = (a: Span) => unknownSpans.some((u) => overlaps(a, u) || overlaps(u, a));
+  const docOf = (off: number) => yaml.docs.find((d) => d.offset <= off && off <= d.end);
+  return (f) => {
+    if (touchesUnknown(f.range)) return undefined;
+    const doc = docOf(f.range.start);
+    if ((f.data?.got === 'null' || f.data?.got === null) && doc && unknownSpans.some((u) => doc.offset <= u.start && u.end <= doc.end)) return undefined;
+    const back = backToSource(p, r, f.range.start, f.range.end, defines);
+    const at = place(back.at);
+    const via = back.via ? ` (from ${back.via.define ? `the define "${back.via.define}" in ` : ''}${back.via.file})` : '';
+    return { range: at.range, prefix: at.prefix, via, fixes: ctx.template && back.literal && !back.via ? mapFixes(f.fixes, r, p.path) : undefined };
+  };
+}
+
 /** A fix's edits in the rendered text, put in the template when each falls in one literal piece of its own text. */
-export function mapFixes(fixes: Finding['fixes'], r: Rendered, own: string): Finding['fixes'] {
+function mapFixes(fixes: Finding['fixes'], r: Rendered, own: string): Finding['fixes'] {
   if (!fixes) return undefined;
   const map = (list: FindingFix[]): FindingFix[] => {
     const out: FindingFix[] = [];

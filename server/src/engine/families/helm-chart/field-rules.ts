@@ -26,8 +26,8 @@ import { rule as fieldFeatureGated } from '../kubernetes/rules/field-feature-gat
 import { rule as fieldsNotChecked } from '../kubernetes/rules/fields-not-checked';
 import { runsOf } from './rules/emissions';
 import type { HelmContext } from './index';
-import { backToSource, overlaps, type Span, type TemplateRun } from './run';
-import { mapFixes } from './custom-resources';
+import type { TemplateRun } from './run';
+import { putBack } from './custom-resources';
 import type { Rendered } from './template';
 
 export const FIELD_RULES: Array<Rule<KubernetesContext>> = [fieldNotServed, unknownField, invalidEnumValue, fieldType, fieldFeatureGated, fieldsNotChecked];
@@ -67,23 +67,15 @@ function checkTemplate(ctx: HelmContext, input: AnalyzeInput, tr: TemplateRun, p
     if (!objects.length) continue;
     const window = { ...ctx.window, minors: steps, patches: undefined };
     const k8s = new KubernetesContext(yaml, objects, window, ctx.rows, false, input.neighbours, input.path, input.config.starlingx.release.release, input.config.components, undefined, table);
-    const unknownSpans = r.unknowns.map((u) => ({ start: u.outStart, end: u.outEnd }));
-    const touchesUnknown = (a: Span) => unknownSpans.some((u) => overlaps(a, u) || overlaps(u, a));
-    const docOf = (off: number) => yaml.docs.find((d) => d.offset <= off && off <= d.end);
+    const back = putBack(ctx, p, r, yaml, defines, place);
     for (const rule of FIELD_RULES) {
       runRule(rule, k8s, (meta, f) => {
         if (meta !== rule) { emit(meta, f); return; } // its internal error
-        // A value the evaluator could not compute is printed as a placeholder: what is said at or around it is not known.
-        if (touchesUnknown(f.range)) return;
-        const doc = docOf(f.range.start);
-        if ((f.data?.got === 'null' || f.data?.got === null) && doc && unknownSpans.some((u) => doc.offset <= u.start && u.end <= doc.end)) return;
-        const back = backToSource(p, r, f.range.start, f.range.end, defines);
-        const at = place(back.at);
-        const via = back.via ? ` (from ${back.via.define ? `the define "${back.via.define}" in ` : ''}${back.via.file})` : '';
-        const fixes = ctx.template && back.literal && !back.via ? mapFixes(f.fixes, r, p.path) : undefined;
-        const message = `${at.prefix}${f.message}${via}`;
-        const key = `${meta.id}|${at.range.start}:${at.range.end}|${message}`;
-        if (!said.has(key)) said.set(key, { meta, f: { ...f, message, range: at.range, fixes, data: { ...(f.data ?? {}), template: tr.template.rel, ...(steps.length < ctx.window.minors.length ? { renderedAt: steps } : {}) } } });
+        const b = back(f);
+        if (!b) return;
+        const message = `${b.prefix}${f.message}${b.via}`;
+        const key = `${meta.id}|${b.range.start}:${b.range.end}|${message}`;
+        if (!said.has(key)) said.set(key, { meta, f: { ...f, message, range: b.range, fixes: b.fixes, data: { ...(f.data ?? {}), template: tr.template.rel, ...(steps.length < ctx.window.minors.length ? { renderedAt: steps } : {}) } } });
       }, faults);
     }
   }
