@@ -115,6 +115,9 @@ export const rule: Rule<KubernetesContext> = {
       const homes = index.byKind.get(kind);
       if (homes && !homes.some((h) => splitApiVersion(h.apiVersion).group === group) && (index.groups.has(group) || group.endsWith('.k8s.io'))) return null;
       const versions = k.groups.get(group);
+      // Not a built-in group, with a dot: a CRD's or an aggregated API's, nothing is known of it here. Said before any
+      // lookup by kind: a bundle of a thousand CRDs has a thousand kinds, each a memo entry of ctx.common otherwise.
+      if (!versions && group.includes('.')) return null;
       if (versions?.get(version)?.has(kind)) return null; // a stable kind the table has no model for (v1 ComponentStatus)
       const caveat = past ? ` (the data ends at 1.${t.last}: a newer release may add it)`
         : before.length ? ` at ${listOf(steps.filter((m) => m >= t.first))} (${listOf(before)} ${before.length > 1 ? 'come' : 'comes'} before the data and ${before.length > 1 ? 'are' : 'is'} not judged)` : '';
@@ -133,8 +136,7 @@ export const rule: Rule<KubernetesContext> = {
         return ed.setScalar([...o.at, 'apiVersion'], served[0]) ? [{ title: `Change apiVersion to ${served[0]}`, edits: ed.edits, preferred: false, destructive: ed.destructive }] : [];
       };
       if (!versions) {
-        // Not a built-in group. One with a dot may be a CRD's or an aggregated API's: nothing is known of it here.
-        if (group.includes('.')) return null;
+        // Not a built-in group (one with a dot returned above).
         // Other tools' files have dotless groups of their own (skaffold/v4beta11 Config): only a near miss of a built-in
         // group (app, extension, bacth) is said.
         const hint = didYouMean(group, [...k.groups.keys()].filter((g) => g));
