@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as os from 'node:os';
 import { pathToFileURL } from 'node:url';
-import * as nodeBuffer from 'node:buffer';
+import { isUtf8 } from 'node:buffer';
 import type { Diagnostic, TextEdit } from 'vscode-languageserver-protocol/node';
 import { dropIgnored } from './ignored';
 import { collectFiles, showArg } from './files';
@@ -583,9 +583,12 @@ function oncePerRun(reports: FileReport[]): void {
   for (const r of reports) {
     r.diagnostics = r.diagnostics.filter((d) => {
       const id = String(d.code ?? '');
-      if (!ONCE_PER_RUN.has(id)) return true;
-      if (said.has(id)) return false;
-      said.add(id);
+      // A subfolder's invalid .skewguard.yaml (server/diagnostics.ts configProblemNote): once per configuration.
+      const config = (d.data as { config?: unknown } | undefined)?.config;
+      const key = id === 'config/invalid' && typeof config === 'string' ? `${id}\u0000${config}` : ONCE_PER_RUN.has(id) ? id : undefined;
+      if (key === undefined) return true;
+      if (said.has(key)) return false;
+      said.add(key);
       return true;
     });
   }
@@ -637,7 +640,7 @@ async function checkFile(session: ServerSession, file: string, opts: Options): P
   session.close(uri);
   if (fixed) {
     // Bytes that are not UTF-8 were read as U+FFFD: writing the text back would replace them on lines no fix touched.
-    const w = !utf8(buf)
+    const w = !isUtf8(buf)
       ? { written: false as const, reason: 'the file is not valid UTF-8, and writing it back would replace its other bytes (each read as U+FFFD)' }
       : writeFileSafely(file, Buffer.from((hasBom ? BOM : '') + text, 'utf8'), read.state);
     if (!w.written) {
@@ -649,13 +652,6 @@ async function checkFile(session: ServerSession, file: string, opts: Options): P
     }
   }
   return { file, family, diagnostics: notFixed.length ? saidNotFixed(diags, notFixed) : diags, fixed, facts, steps };
-}
-
-/** Whether the bytes are valid UTF-8 (node:buffer isUtf8 where it exists, else a fatal decoder). */
-function utf8(buf: Buffer): boolean {
-  const is = (nodeBuffer as { isUtf8?: (b: Uint8Array) => boolean }).isUtf8;
-  if (typeof is === 'function') return is(buf);
-  try { new TextDecoder('utf-8', { fatal: true }).decode(buf); return true; } catch { return false; }
 }
 
 /**

@@ -124,14 +124,13 @@ export function factsOf(r: AnalyzeResult): Record<string, unknown> | undefined {
 /**
  * lsp-lint: the .skewguard.yaml that governs a file has problems (the one of the folder lsp-lint runs in stops the run
  * with a usage error before any file is checked; one of a subfolder did not, and its files were checked without its
- * invalid parts, green). Said once per configuration and server, on the first file it governs, as not checked as
- * configured (lsp-lint exits 2 unless --allow-unchecked), as the editor says it on the configuration itself.
+ * invalid parts, green). Said on every file it governs, as not checked as configured (lsp-lint exits 2 unless
+ * --allow-unchecked), as the editor says it on the configuration itself; lsp-lint keeps the first by path of each
+ * configuration (cli/main.ts oncePerRun), whatever server checked which file in what order.
  */
-const configsSaid = new Set<string>();
 function configProblemNote(file: string, result: AnalyzeResult): void {
   const loaded = ws.configFor(file);
-  if (!loaded?.problems.length || configsSaid.has(loaded.path)) return;
-  configsSaid.add(loaded.path);
+  if (!loaded?.problems.length) return;
   const p = loaded.problems[0];
   const at = new LineIndex(loaded.text).positionAt(p.range.start);
   const more = loaded.problems.length > 1 ? ` (and ${loaded.problems.length - 1} more)` : '';
