@@ -1,7 +1,7 @@
 // Minimal, formatting-preserving edits to a parsed YAML document: each operation touches only the text of
 // the node it changes, so comments, quoting, key order and indentation elsewhere stay byte-for-byte the same.
 import { stringify, isMap, isSeq, isScalar, isNode, isPair, Lexer, type Node, type Pair, type YAMLMap } from 'yaml';
-import type { YamlDoc, OffsetRange } from './yaml';
+import { findPair, type YamlDoc, type OffsetRange } from './yaml';
 
 export interface OffsetEdit { range: OffsetRange; newText: string }
 
@@ -33,12 +33,8 @@ export class YamlEditor {
     let pair: Pair | undefined;
     for (const seg of path) {
       if (isMap(cur)) {
-        // The last pair of a key given twice: the value YAML readers keep, which the findings are about (parse/yaml.ts findPair).
-        pair = undefined;
-        for (let i = cur.items.length - 1; i >= 0; i--) {
-          const p = cur.items[i] as Pair;
-          if (isScalar(p.key) && String(p.key.value) === String(seg)) { pair = p; break; }
-        }
+        // The last pair of a key given twice: the value YAML readers keep, which the findings are about.
+        pair = findPair(cur.items as Pair[], String(seg));
         cur = pair?.value;
       } else if (isSeq(cur)) {
         pair = undefined;
