@@ -33,12 +33,14 @@ import type { Rendered } from './template';
 export const FIELD_RULES: Array<Rule<KubernetesContext>> = [fieldNotServed, unknownField, invalidEnumValue, fieldType, fieldFeatureGated, fieldsNotChecked];
 
 const builtIn = (av: string | undefined): boolean => !!av && !(av.includes('.') && av.includes('/') && mayBeCustomGroup(groupVersion(av).group));
+/** A step at which the template emits a Kubernetes object of a built-in group (decided by the evaluator, not Helm). */
+const emitsBuiltIn = (s: TemplateRun['steps'][number]): boolean => s.emissions.some((e) => !e.byHelm && builtIn(e.apiVersion));
 
 export function runFieldRules(ctx: HelmContext, input: AnalyzeInput, emit: Emit, faults?: Faults): void {
   if (!ctx.run) return;
   let defines: Map<string, string> | undefined;
   for (const { tr, place } of runsOf(ctx)) {
-    if (!tr.steps.some((s) => s.emissions.some((e) => !e.byHelm && builtIn(e.apiVersion)))) continue;
+    if (!tr.steps.some(emitsBuiltIn)) continue;
     if (!defines) {
       defines = new Map();
       for (const t of ctx.run.parsed.values()) for (const d of t.defines ?? []) defines.set(d.name, t.path);
@@ -55,7 +57,7 @@ function checkTemplate(ctx: HelmContext, input: AnalyzeInput, tr: TemplateRun, p
   const outputs = new Map<string, { r: Rendered; steps: string[] }>();
   for (const s of tr.steps) {
     const r = s.rendered;
-    if (!r || r.error || !s.emissions.some((e) => !e.byHelm && builtIn(e.apiVersion))) continue;
+    if (!r || r.error || !emitsBuiltIn(s)) continue;
     const o = outputs.get(r.text);
     if (o) o.steps.push(s.step); else outputs.set(r.text, { r, steps: [s.step] });
   }
