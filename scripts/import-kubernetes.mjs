@@ -450,13 +450,15 @@ for (const k of ['ResourceSlice', 'ResourceClaim', 'DeviceClass', 'ResourceClaim
 }
 extra('storagemigration.k8s.io/v1beta1', 'StorageVersionMigration', '1.35', `${PLUTO} (replacement-available-in of the v1alpha1 row)`, { confidence: 'reference', note: 'Beta API (off by default). Its deprecation and removal after storagemigration.k8s.io/v1 (1.37) are not recorded in the sources read (kept null).' });
 extra('storagemigration.k8s.io/v1', 'StorageVersionMigration', '1.37', `${LIFECYCLE_REF} (Kubernetes v1.37 release blog: StorageVersionMigration stable and enabled by default, KEP-4192)`);
+// The field table (data/kubernetes/fields/fields.json, written by import-k8s-fields.mjs before this script), read once:
+// the off-by-default kinds below and the type-presence rows' gaps (step 6) take facts from it.
+const ft = JSON.parse(fs.readFileSync(path.join(repoRoot, 'data', 'kubernetes', 'fields', 'fields.json'), 'utf8'));
 // Kinds whose alpha/beta versions are off by default (#16 item 6) that no other source here lists: each apiVersion
 // from the field table (data/kubernetes/fields/fields.json: the Kubernetes OpenAPI document of each minor, the package
 // cited there, lists every registered version, enabled or not). introduced = the first minor whose document has it,
 // removed = the minor after the last one when a later document with a source lacks it; the table's last source is
 // 1.36, so an apiVersion still there is not vouched for after it (removed stays null).
 {
-  const ft = JSON.parse(fs.readFileSync(path.join(repoRoot, 'data', 'kubernetes', 'fields', 'fields.json'), 'utf8'));
   const lastSourced = Math.max(...Object.entries(ft.sources).filter(([, v]) => v.package || v.document).map(([m]) => Number(m)));
   const src = (m) => {
     const s = ft.sources[String(m)];
@@ -788,7 +790,6 @@ const typePresence = applyTypePresence({
 // from there to the documented removal has a source, is the removal (for RuntimeClass 1.24, as CHANGELOG-1.24 says of
 // #103061). Said in the row with both sources.
 {
-  const ft = JSON.parse(fs.readFileSync(path.join(repoRoot, 'data', 'kubernetes', 'fields', 'fields.json'), 'utf8'));
   const sourced = (m) => !!(ft.sources[String(m)]?.package || ft.sources[String(m)]?.document);
   for (const row of rows.values()) {
     const tp = row.typePresence;
