@@ -74,14 +74,22 @@ export function pluginArgsOf(objects: readonly ManifestObject[]): PluginArgs[] {
 
 /** Whether the table has the plugin's args kind (`<name>Args`) under some apiVersion of the scheduler's group. */
 export function knownArgsKind(name: string): Array<{ apiVersion: string; runs: [number, number][] }> {
-  const out: Array<{ apiVersion: string; runs: [number, number][] }> = [];
-  const kind = `${name}Args`;
+  return argsKinds().get(`${name}Args`) ?? [];
+}
+/** The scheduler group's kinds of the component table, by kind: built once (each plugin's args asked it up to three times, each a scan of the table). */
+let argsKindsMemo: Map<string, Array<{ apiVersion: string; runs: [number, number][] }>> | undefined;
+function argsKinds(): Map<string, Array<{ apiVersion: string; runs: [number, number][] }>> {
+  if (argsKindsMemo) return argsKindsMemo;
+  const m = new Map<string, Array<{ apiVersion: string; runs: [number, number][] }>>();
   for (const [key, iv] of Object.entries(componentFieldTable().kinds)) {
     const sp = key.indexOf(' ');
-    if (key.slice(sp + 1) !== kind || splitApiVersion(key.slice(0, sp)).group !== SCHEDULER_GROUP) continue;
-    out.push({ apiVersion: key.slice(0, sp), runs: iv.map(([, a, b]) => [a, b]) });
+    if (splitApiVersion(key.slice(0, sp)).group !== SCHEDULER_GROUP) continue;
+    const kind = key.slice(sp + 1);
+    let list = m.get(kind);
+    if (!list) m.set(kind, (list = []));
+    list.push({ apiVersion: key.slice(0, sp), runs: iv.map(([, a, b]) => [a, b] as [number, number]) });
   }
-  return out;
+  return (argsKindsMemo = m);
 }
 
 /**
