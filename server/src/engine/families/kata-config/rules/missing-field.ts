@@ -1,3 +1,4 @@
+import { formatList } from '../../../versions';
 import type { Rule } from '../../../rules/types';
 import type { TomlEntry, TomlTable } from '../../../parse/toml';
 import type { OffsetRange } from '../../../parse/yaml';
@@ -197,5 +198,5 @@ function tablesWithout(ctx: KataContext, section: string, key: string): Array<{ 
 
 /** "1", "1 and 3", "1, 2 and 4". */
 function listItems(items: number[]): string {
-  return items.length === 1 ? String(items[0]) : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+  return formatList(items.map(String));
 }
